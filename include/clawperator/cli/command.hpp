@@ -1,0 +1,38 @@
+// What a command is to the dispatcher: a CLI11 subcommand plus a handler that
+// turns the resolved options into the one JSON document and the exit code.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "clawperator/cli/global_options.hpp"
+#include "clawperator/contract/outcome.hpp"
+#include "clawperator/json.hpp"
+
+namespace CLI {
+class App;
+}
+
+namespace clawperator::cli {
+
+struct CommandResult {
+  Json document;
+  int exit_code = 0;
+};
+
+CommandResult success(Json document);
+CommandResult failure(const contract::HostError& error);
+
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<CommandResult(const GlobalOptions&)> run;
+  // Flags this command accepts besides the global ones, for "did you mean".
+  std::vector<std::string> flags;
+};
+
+// One registration function per command group; each adds its subcommands.
+void register_exec_commands(CLI::App& root, std::vector<Command>& commands);
+void register_catalog_commands(CLI::App& root, std::vector<Command>& commands);
+
+}  // namespace clawperator::cli

@@ -1,0 +1,58 @@
+// Options every command shares, resolved from flags first and the environment
+// second (inventory 1.2-1.3, spec/wire.md "adb").
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace clawperator::cli {
+
+enum class OutputFormat { Json, Pretty };
+
+inline constexpr const char* kDefaultOperatorPackage = "com.clawperator.operator";
+
+struct GlobalOptions {
+  std::optional<std::string> device;  // --device / --device-id, else ANDROID_SERIAL
+  std::string operator_package = kDefaultOperatorPackage;
+  OutputFormat output = OutputFormat::Json;
+  bool output_explicitly_json = false;  // --json, --output json, --format json
+  std::optional<std::string> timeout;   // raw --timeout / --timeout-ms text
+  std::string log_level = "info";
+  bool verbose = false;
+  std::string adb_path = "adb";
+  std::optional<std::string> adb_server_host;  // --adb-server HOST:PORT
+  std::optional<int> adb_server_port;
+  long lock_wait_ms = 0;
+  std::string log_dir;  // CLAWPERATOR_LOG_DIR, else ~/.clawperator/logs
+};
+
+// Flag values as parsed, before defaults and environment apply.
+struct RawGlobalFlags {
+  std::string device;
+  std::string operator_package;
+  std::string output;
+  bool json = false;
+  std::string timeout;
+  std::string log_level;
+  bool verbose = false;
+  std::string adb;
+  std::string adb_server;
+  std::string lock_wait;
+};
+
+using EnvironmentLookup = std::function<std::optional<std::string>(const char* name)>;
+
+// The process environment, with blank values treated as unset.
+std::optional<std::string> process_environment(const char* name);
+
+struct GlobalOptionsError {
+  std::string message;
+};
+
+// Either resolved options or a usage error message.
+std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& flags,
+                                                         const EnvironmentLookup& environment,
+                                                         GlobalOptions& out);
+
+}  // namespace clawperator::cli

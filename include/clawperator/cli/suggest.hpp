@@ -1,0 +1,22 @@
+// "Did you mean …?" for mistyped commands and flags (inventory 1.4-1.5).
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace clawperator::cli {
+
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+// A command within max(2, len/2) edits; ties go to the shorter distance, then
+// to the earlier candidate (primary names come before synonyms).
+std::optional<std::string> suggest_command(std::string_view typed,
+                                           std::span<const std::string> candidates);
+
+// A flag whose similarity 1 - distance/maxLength exceeds 0.75.
+std::optional<std::string> suggest_flag(std::string_view typed,
+                                        std::span<const std::string> candidates);
+
+}  // namespace clawperator::cli

@@ -1,0 +1,83 @@
+// Turns any failure or result into what the caller gets: the error object, the
+// disposition and the exit code, decided in one place (spec/contract.md §3-5).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "clawperator/contract/error_catalog.hpp"
+#include "clawperator/json.hpp"
+
+namespace clawperator::contract {
+
+enum class Phase { Usage, Validation, Readiness, Dispatch, ResultWait, PostProcessing };
+enum class DispatchState { NotDispatched, Dispatched, Unknown };
+
+std::string_view to_string(Phase phase);
+std::string_view to_string(DispatchState state);
+
+struct Disposition {
+  Delivery delivery = Delivery::Unknown;
+  Retry retry = Retry::Unknown;
+};
+
+// The process exit codes of spec/contract.md §5.
+namespace exit_code {
+inline constexpr int kSuccess = 0;
+inline constexpr int kFailed = 1;
+inline constexpr int kUsage = 2;
+inline constexpr int kNotReady = 3;
+inline constexpr int kOutcomeUnknown = 4;
+inline constexpr int kInternal = 70;
+inline constexpr int kInterrupted = 130;
+inline constexpr int kTerminated = 143;
+}  // namespace exit_code
+
+// What is known about the payload's actions when a failure is classified.
+struct ActionProfile {
+  bool known = false;      // false before the payload was validated
+  bool read_only = false;  // every action is read-only
+};
+
+// A host failure: anything that ends before or outside a result envelope.
+struct HostError {
+  std::string code;
+  std::string message;
+  std::string hint;                 // empty: none
+  Json details = Json::object();    // command-specific evidence
+  Json top_level = Json::object();  // extra top-level keys (e.g. "suggestion")
+  Phase phase = Phase::Usage;
+  DispatchState dispatch_state = DispatchState::NotDispatched;
+  ActionProfile actions;
+  std::optional<int> retry_after_ms;  // for wait_then_retry_original
+  int signal_exit = 0;                // 130/143 when the run was interrupted
+};
+
+// Convenience constructors for the two early phases.
+HostError usage_error(std::string code, std::string message);
+HostError validation_error(std::string code, std::string message, Json details = Json::object());
+
+Disposition disposition_of(const HostError& error);
+int exit_code_of(const HostError& error);
+// The complete error object of spec/contract.md §3.
+Json to_json(const HostError& error);
+
+// One step of a received envelope, reduced to what the disposition needs.
+struct StepOutcome {
+  std::string action_type;
+  bool success = false;
+  std::string error_code;  // data.error of a failed step
+};
+
+struct EnvelopeOutcome {
+  bool status_success = false;
+  std::string error_code;  // envelope-level errorCode, empty when absent
+  std::vector<StepOutcome> steps;
+};
+
+Disposition disposition_of(const EnvelopeOutcome& envelope, const ActionProfile& actions);
+bool envelope_ok(const EnvelopeOutcome& envelope);
+Json to_json(const Disposition& disposition);
+
+}  // namespace clawperator::contract

@@ -1,0 +1,56 @@
+// Validation of the execution payload (inventory 3.1-3.7), stricter than the
+// original in one way: every problem is reported, not only the first.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "clawperator/contract/outcome.hpp"
+#include "clawperator/json.hpp"
+
+namespace clawperator::contract {
+
+struct ValidationIssue {
+  std::string path;                        // "actions.0.params.uri"; "" for the payload itself
+  std::string message;                     // the original CLI's wording
+  std::optional<std::string> action_id;    // raw id of the action the path is in
+  std::optional<std::string> action_type;  // raw type as supplied, not canonical
+  std::vector<std::string> invalid_keys;
+  std::string hint;  // only for parameters the Operator removed
+};
+
+// A payload that passed validation, normalised: canonical action types, keys in
+// schema order, nothing unknown.
+struct ValidatedExecution {
+  Json execution;
+  std::string command_id;
+  std::string task_id;
+  double timeout_ms = 0;
+  bool read_only = false;  // every action is read-only
+};
+
+struct ValidationOutcome {
+  std::optional<ValidatedExecution> valid;
+  std::vector<ValidationIssue> issues;  // empty exactly when valid
+};
+
+ValidationOutcome validate_execution(const Json& payload);
+
+// EXECUTION_VALIDATION_FAILED carrying the first issue in message/details.path
+// and all of them in details.issues. `issues` must not be empty.
+HostError validation_failure(const std::vector<ValidationIssue>& issues);
+
+// The global --timeout override (inventory 1.8): replaces timeoutMs when given.
+std::optional<HostError> apply_timeout_override(ValidatedExecution& execution,
+                                                std::string_view raw_timeout);
+
+// PAYLOAD_TOO_LARGE when the compact normalised JSON exceeds the limit.
+std::optional<HostError> check_payload_size(const ValidatedExecution& execution);
+
+// Parses a millisecond count the way the original's Number() did, minus its
+// surprises: the whole text must be a finite decimal number.
+std::optional<double> parse_milliseconds(std::string_view text);
+
+}  // namespace clawperator::contract

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds everything twice (Release, and Debug with ASan+UBSan) and runs every
+# test in both, plus the format check. This is what CI runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+
+jobs=$(nproc)
+
+echo "== format check" >&2
+git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run --Werror
+
+echo "== release build" >&2
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+echo "== sanitizer build (ASan + UBSan)" >&2
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCLAWPERATOR_ASAN=ON -DCLAWPERATOR_UBSAN=ON >/dev/null
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan --output-on-failure -j"$jobs"

@@ -1,0 +1,244 @@
+#include "clawperator/cli/app.hpp"
+
+#include <CLI/CLI.hpp>
+#include <ostream>
+#include <string_view>
+
+#include "clawperator/cli/command.hpp"
+#include "clawperator/cli/help_text.hpp"
+#include "clawperator/cli/suggest.hpp"
+
+namespace clawperator::cli {
+namespace {
+
+using contract::HostError;
+
+constexpr std::string_view kVersion = CLAWPERATOR_VERSION;
+
+const std::vector<std::string> kGlobalFlags = {
+    "--device",  "--device-id", "--operator-package", "--receiver-package", "--json",
+    "--output",  "--format",    "--timeout",          "--timeout-ms",       "--log-level",
+    "--verbose", "--adb",       "--adb-server",       "--lock-wait",        "--help",
+    "--version",
+};
+
+void add_global_options(CLI::App& app, RawGlobalFlags& flags) {
+  app.add_option("--device,--device-id", flags.device,
+                 "Target adb serial (default: $ANDROID_SERIAL, else the only device)")
+      ->group("Global options");
+  app.add_option("--operator-package,--receiver-package", flags.operator_package,
+                 "Operator package (default: $CLAWPERATOR_OPERATOR_PACKAGE, else " +
+                     std::string(kDefaultOperatorPackage) + ")")
+      ->group("Global options");
+  app.add_flag("--json", flags.json, "Compact JSON output (the default)")->group("Global options");
+  app.add_option("--output,--format", flags.output, "Output format: json (default) or pretty")
+      ->group("Global options");
+  app.add_option("--timeout,--timeout-ms", flags.timeout,
+                 "Execution timeout override in ms (1000..120000)")
+      ->group("Global options");
+  app.add_option("--log-level", flags.log_level,
+                 "debug, info, warn or error (default: $CLAWPERATOR_LOG_LEVEL, else info)")
+      ->group("Global options");
+  app.add_flag("--verbose", flags.verbose, "More diagnostics on stderr")->group("Global options");
+  app.add_option("--adb", flags.adb, "adb executable (default: $ADB, else $ADB_PATH, else adb)")
+      ->group("Global options");
+  app.add_option("--adb-server", flags.adb_server,
+                 "Use the adb server at HOST:PORT (passes -H HOST -P PORT to adb)")
+      ->group("Global options");
+  app.add_option("--lock-wait", flags.lock_wait,
+                 "Wait up to MS for a device busy with another execution (default 0)")
+      ->group("Global options");
+  static const std::string kVersionHelp = "Print the version and exit";
+  app.add_flag("--version", kVersionHelp)->group("Global options");
+}
+
+bool version_requested(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") return false;
+    if (arg == "--version") return true;
+  }
+  return false;
+}
+
+void print(std::ostream& out, const Json& document, OutputFormat format) {
+  out << dump_json(document, format == OutputFormat::Pretty) << '\n';
+}
+
+// Output format is needed even when parsing failed, so it is found by a scan.
+OutputFormat scan_output_format(int argc, const char* const* argv) {
+  OutputFormat format = OutputFormat::Json;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if ((arg == "--output" || arg == "--format") && i + 1 < argc) {
+      format =
+          std::string_view(argv[i + 1]) == "pretty" ? OutputFormat::Pretty : OutputFormat::Json;
+    } else if (arg == "--output=pretty" || arg == "--format=pretty") {
+      format = OutputFormat::Pretty;
+    } else if (arg == "--json") {
+      format = OutputFormat::Json;
+    }
+  }
+  return format;
+}
+
+std::vector<std::string> command_names(const std::vector<Command>& commands) {
+  std::vector<std::string> names;
+  for (const Command& command : commands) names.push_back(command.app->get_name());
+  for (const Command& command : commands) {
+    for (const std::string& alias : command.app->get_aliases()) names.push_back(alias);
+  }
+  return names;
+}
+
+HostError unknown_command(const std::string& typed, const std::vector<Command>& commands) {
+  const std::vector<std::string> names = command_names(commands);
+  const auto suggestion = suggest_command(typed, names);
+  std::string message = "Unknown command: " + typed + ".";
+  if (suggestion) message += " Did you mean '" + *suggestion + "'?";
+  message += " Use --help for available commands.";
+  HostError error = contract::usage_error("UNKNOWN_COMMAND", message);
+  if (suggestion) error.top_level["suggestion"] = *suggestion;
+  return error;
+}
+
+HostError unknown_argument(const std::string& typed, const Command* command) {
+  if (typed.rfind("-", 0) != 0) {
+    HostError error = contract::usage_error("USAGE", "unexpected argument '" + typed + "'");
+    error.details["argument"] = typed;
+    return error;
+  }
+  std::vector<std::string> known = kGlobalFlags;
+  if (command != nullptr) known.insert(known.end(), command->flags.begin(), command->flags.end());
+  const std::string flag = typed.substr(0, typed.find('='));
+  const auto suggestion = suggest_flag(flag, known);
+  std::string message = "unrecognized flag '" + flag + "'.";
+  if (suggestion) message += " Did you mean '" + *suggestion + "'?";
+  HostError error = contract::usage_error("USAGE", message);
+  error.details["flag"] = flag;
+  if (suggestion) error.top_level["suggestion"] = *suggestion;
+  return error;
+}
+
+// CLI11 words its errors for people; ours must also be machine-readable.
+HostError from_parse_error(const CLI::ParseError& parse_error) {
+  std::string message = parse_error.what();
+  // "--device: 1 required TEXT missing" says less than the original's wording.
+  if (parse_error.get_name() == "ArgumentMismatch" && message.rfind("--", 0) == 0) {
+    const std::string flag = message.substr(0, message.find(':'));
+    message = flag + " requires a value";
+    HostError error = contract::usage_error("USAGE", message);
+    error.details["flag"] = flag;
+    return error;
+  }
+  HostError error = contract::usage_error("USAGE", message);
+  error.details["parser"] = parse_error.get_name();
+  return error;
+}
+
+const Command* selected_command(const CLI::App& app, const std::vector<Command>& commands) {
+  for (const Command& command : commands) {
+    if (command.app->parsed()) return &command;
+  }
+  (void)app;
+  return nullptr;
+}
+
+int emit(std::ostream& out, const CommandResult& result, OutputFormat format) {
+  print(out, result.document, format);
+  return result.exit_code;
+}
+
+}  // namespace
+
+CommandResult success(Json document) {
+  Json out = Json::object();
+  out["ok"] = true;
+  for (auto& [key, value] : document.items()) out[key] = std::move(value);
+  return {std::move(out), contract::exit_code::kSuccess};
+}
+
+CommandResult failure(const HostError& error) {
+  return {contract::to_json(error), contract::exit_code_of(error)};
+}
+
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  const OutputFormat early_format = scan_output_format(argc, argv);
+  try {
+    if (version_requested(argc, argv)) {
+      out << kVersion << '\n';
+      return contract::exit_code::kSuccess;
+    }
+
+    CLI::App app("Drive Android devices from scripts, CI and AI agents.", "clawperator");
+    app.formatter(make_help_formatter());
+    app.footer(std::string(help_footer()));
+    app.require_subcommand(0, 1);
+    app.allow_extras();
+    app.fallthrough();
+    app.set_help_flag("-h,--help", "Print help (for a command: clawperator COMMAND --help)")
+        ->group("Global options");
+
+    RawGlobalFlags raw;
+    add_global_options(app, raw);
+    std::vector<Command> commands;
+    register_exec_commands(app, commands);
+    register_catalog_commands(app, commands);
+
+    if (argc <= 1 || std::string_view(argv[1]) == "help") {
+      const CLI::App* topic = &app;
+      if (argc > 2) {
+        for (const Command& command : commands) {
+          if (command.app->check_name(argv[2])) topic = command.app;
+        }
+      }
+      out << topic->help();
+      return contract::exit_code::kSuccess;
+    }
+
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+      const Command* command = selected_command(app, commands);
+      out << (command != nullptr ? command->app->help() : app.help());
+      return contract::exit_code::kSuccess;
+    } catch (const CLI::CallForAllHelp&) {
+      out << app.help("", CLI::AppFormatMode::All);
+      return contract::exit_code::kSuccess;
+    } catch (const CLI::ParseError& parse_error) {
+      return emit(out, failure(from_parse_error(parse_error)), early_format);
+    }
+
+    const Command* command = selected_command(app, commands);
+    std::vector<std::string> extras = app.remaining();
+    if (command != nullptr) {
+      const std::vector<std::string> own = command->app->remaining();
+      extras.insert(extras.begin(), own.begin(), own.end());
+    }
+    if (!extras.empty()) {
+      const std::string& first = extras.front();
+      if (command == nullptr && first.rfind("-", 0) != 0) {
+        return emit(out, failure(unknown_command(first, commands)), early_format);
+      }
+      return emit(out, failure(unknown_argument(first, command)), early_format);
+    }
+
+    GlobalOptions options;
+    if (const auto problem = resolve_global_options(raw, process_environment, options)) {
+      return emit(out, failure(contract::usage_error("USAGE", problem->message)), early_format);
+    }
+    if (command == nullptr) {
+      return emit(out,
+                  failure(contract::usage_error("USAGE", "Use --help for available commands.")),
+                  options.output);
+    }
+    return emit(out, command->run(options), options.output);
+  } catch (const std::exception& exception) {
+    err << "clawperator: internal error: " << exception.what() << '\n';
+    HostError error = contract::usage_error("INTERNAL_ERROR", exception.what());
+    return emit(out, failure(error), early_format);
+  }
+}
+
+}  // namespace clawperator::cli

@@ -1,0 +1,91 @@
+// `errors [CODE]`: the public error catalog as JSON.
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "clawperator/cli/command.hpp"
+#include "clawperator/cli/suggest.hpp"
+#include "clawperator/contract/error_catalog.hpp"
+
+namespace clawperator::cli {
+namespace {
+
+using contract::CatalogEntry;
+
+std::string_view origin_name(contract::Origin origin) {
+  switch (origin) {
+    case contract::Origin::Host:
+      return "host";
+    case contract::Origin::Android:
+      return "android";
+    case contract::Origin::Both:
+      break;
+  }
+  return "both";
+}
+
+contract::Retry default_retry(contract::Delivery delivery) {
+  switch (delivery) {
+    case contract::Delivery::NotDelivered:
+      return contract::Retry::Safe;
+    case contract::Delivery::Unknown:
+      return contract::Retry::Unknown;
+    default:
+      return contract::Retry::Unsafe;
+  }
+}
+
+Json row_to_json(const CatalogEntry& row) {
+  Json out = Json::object();
+  out["code"] = row.code;
+  out["label"] = contract::derived_label(row.code);
+  out["family"] = row.family;
+  out["meaning"] = row.meaning;
+  out["exitCode"] = row.exit_code;
+  out["disposition"] =
+      contract::to_json(contract::Disposition{row.delivery, default_retry(row.delivery)});
+  Json recovery = Json::object();
+  const std::string_view strategy = contract::to_string(row.strategy);
+  recovery["strategy"] = strategy.empty() ? Json(nullptr) : Json(strategy);
+  recovery["action"] = row.recovery;
+  out["recovery"] = std::move(recovery);
+  out["origin"] = origin_name(row.origin);
+  return out;
+}
+
+CommandResult run_errors(const std::string& code) {
+  if (code.empty()) {
+    Json rows = Json::array();
+    for (const CatalogEntry& row : contract::error_catalog()) rows.push_back(row_to_json(row));
+    Json out = Json::object();
+    out["count"] = rows.size();
+    out["errors"] = std::move(rows);
+    return success(std::move(out));
+  }
+  if (const CatalogEntry* row = contract::find_error(code)) {
+    Json out = Json::object();
+    out["error"] = row_to_json(*row);
+    return success(std::move(out));
+  }
+  std::vector<std::string> codes;
+  for (const CatalogEntry& row : contract::error_catalog()) codes.emplace_back(row.code);
+  const auto suggestion = suggest_command(code, codes);
+  std::string message = "Unknown error code: " + code + ".";
+  if (suggestion) message += " Did you mean '" + *suggestion + "'?";
+  contract::HostError error = contract::usage_error("USAGE", message);
+  error.details["code"] = code;
+  if (suggestion) error.top_level["suggestion"] = *suggestion;
+  return failure(error);
+}
+
+}  // namespace
+
+void register_catalog_commands(CLI::App& root, std::vector<Command>& commands) {
+  auto code = std::make_shared<std::string>();
+  CLI::App* errors = root.add_subcommand("errors", "List the error catalog, or explain one code");
+  errors->group("Utilities");
+  errors->add_option("code", *code, "An error code, e.g. NODE_NOT_FOUND");
+  commands.push_back(
+      Command{errors, [code](const GlobalOptions&) { return run_errors(*code); }, {}});
+}
+
+}  // namespace clawperator::cli

@@ -1,0 +1,118 @@
+// `exec`: validate a payload, plan it, or run it on a device.
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "clawperator/cli/command.hpp"
+#include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/io/payload_input.hpp"
+
+namespace clawperator::cli {
+namespace {
+
+using contract::HostError;
+
+struct ExecFlags {
+  std::string positional;
+  std::string payload;
+  std::string execution;
+  bool validate_only = false;
+  bool dry_run = false;
+};
+
+constexpr const char* kMissingPayload =
+    "exec requires a payload. Use: clawperator exec <json-or-file> "
+    "(or --payload <json-or-file>, or - to read stdin)";
+
+bool is_blank(const std::string& text) {
+  return text.find_first_not_of(" \t\r\n") == std::string::npos;
+}
+
+Json dry_run_plan(const contract::ValidatedExecution& valid) {
+  const Json& execution = valid.execution;
+  Json plan = Json::object();
+  plan["commandId"] = execution["commandId"];
+  plan["timeoutMs"] = execution["timeoutMs"];
+  plan["actionCount"] = execution["actions"].size();
+  Json actions = Json::array();
+  for (const Json& action : execution["actions"]) {
+    Json step = Json::object();
+    step["id"] = action["id"];
+    step["type"] = action["type"];
+    if (action.contains("params")) step["params"] = action["params"];
+    actions.push_back(std::move(step));
+  }
+  plan["actions"] = std::move(actions);
+  Json out = Json::object();
+  out["dryRun"] = true;
+  out["plan"] = std::move(plan);
+  return out;
+}
+
+CommandResult run_exec(const ExecFlags& flags, const GlobalOptions& options) {
+  int sources = 0;
+  for (const std::string* source : {&flags.payload, &flags.execution, &flags.positional}) {
+    if (!source->empty()) ++sources;
+  }
+  if (sources > 1) {
+    return failure(contract::usage_error(
+        "USAGE",
+        "exec takes one payload: pass it as an argument, with --payload or with "
+        "--execution, not several"));
+  }
+  const std::string& argument = !flags.payload.empty()     ? flags.payload
+                                : !flags.execution.empty() ? flags.execution
+                                                           : flags.positional;
+  if (is_blank(argument)) {
+    return failure(contract::usage_error("MISSING_ARGUMENT", kMissingPayload));
+  }
+
+  auto loaded = io::load_payload(argument);
+  if (auto* error = std::get_if<HostError>(&loaded)) return failure(*error);
+  contract::ValidationOutcome outcome = contract::validate_execution(std::get<Json>(loaded));
+  if (!outcome.valid) return failure(contract::validation_failure(outcome.issues));
+  contract::ValidatedExecution& valid = *outcome.valid;
+  if (options.timeout) {
+    if (auto error = contract::apply_timeout_override(valid, *options.timeout)) {
+      return failure(*error);
+    }
+  }
+  if (auto error = contract::check_payload_size(valid)) return failure(*error);
+
+  if (flags.dry_run) return success(dry_run_plan(valid));
+  Json validated = Json::object();
+  validated["validated"] = true;
+  validated["execution"] = valid.execution;
+  if (flags.validate_only) return success(std::move(validated));
+  (void)options;
+  return failure(contract::usage_error(
+      "USAGE",
+      "exec runs on a device only from the next release; use --validate-only or --dry-run"));
+}
+
+}  // namespace
+
+void register_exec_commands(CLI::App& root, std::vector<Command>& commands) {
+  auto flags = std::make_shared<ExecFlags>();
+  CLI::App* exec = root.add_subcommand("exec", "Validate and run an execution payload");
+  exec->alias("execute");
+  exec->group("Execution");
+  exec->add_option("payload", flags->positional,
+                   "Payload: inline JSON, a file path, or - for stdin");
+  exec->add_option("--payload", flags->payload, "Payload (inline JSON or a file path)");
+  exec->add_option("--execution", flags->execution, "Same as --payload");
+  exec->add_flag("--validate-only", flags->validate_only,
+                 "Validate and print the normalised execution; contact no device");
+  exec->add_flag("--dry-run", flags->dry_run,
+                 "Validate and print the plan (ids, types, params); contact no device");
+  exec->footer(
+      "Examples:\n"
+      "  clawperator exec examples/snapshot.json --validate-only\n"
+      "  clawperator exec - --dry-run < payload.json\n"
+      "  clawperator exec '{\"commandId\":\"c1\",...}' --device emulator-5554");
+  commands.push_back(
+      Command{exec,
+              [flags](const GlobalOptions& options) { return run_exec(*flags, options); },
+              {"--payload", "--execution", "--validate-only", "--dry-run"}});
+}
+
+}  // namespace clawperator::cli

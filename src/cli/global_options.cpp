@@ -1,0 +1,135 @@
+#include "clawperator/cli/global_options.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdlib>
+
+namespace clawperator::cli {
+namespace {
+
+std::string trim(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+std::string lowercase(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](char c) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  });
+  return text;
+}
+
+bool is_log_level(const std::string& level) {
+  return level == "debug" || level == "info" || level == "warn" || level == "error";
+}
+
+template <typename Integer>
+std::optional<Integer> parse_integer(const std::string& text) {
+  Integer value{};
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || ptr != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+std::string expand_home(const std::string& path, const EnvironmentLookup& environment) {
+  if (path != "~" && path.rfind("~/", 0) != 0) return path;
+  const auto home = environment("HOME");
+  return home ? *home + path.substr(1) : path;
+}
+
+}  // namespace
+
+std::optional<std::string> process_environment(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || trim(value).empty()) return std::nullopt;
+  return std::string(value);
+}
+
+std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& flags,
+                                                         const EnvironmentLookup& environment,
+                                                         GlobalOptions& out) {
+  if (!flags.device.empty()) {
+    out.device = flags.device;
+  } else if (auto serial = environment("ANDROID_SERIAL")) {
+    out.device = trim(*serial);
+  }
+
+  if (!flags.operator_package.empty()) {
+    if (trim(flags.operator_package).empty()) {
+      return GlobalOptionsError{"--operator-package requires a value"};
+    }
+    out.operator_package = trim(flags.operator_package);
+  } else if (auto package = environment("CLAWPERATOR_OPERATOR_PACKAGE")) {
+    out.operator_package = trim(*package);
+  }
+
+  if (!flags.output.empty()) {
+    const std::string format = lowercase(flags.output);
+    if (format != "json" && format != "pretty") {
+      return GlobalOptionsError{"--output must be one of: json, pretty (got '" + flags.output +
+                                "')"};
+    }
+    out.output = format == "pretty" ? OutputFormat::Pretty : OutputFormat::Json;
+    out.output_explicitly_json = format == "json";
+  }
+  if (flags.json) {
+    out.output = OutputFormat::Json;
+    out.output_explicitly_json = true;
+  }
+
+  if (!flags.timeout.empty()) out.timeout = flags.timeout;
+
+  if (!flags.log_level.empty()) {
+    const std::string level = lowercase(flags.log_level);
+    if (!is_log_level(level)) {
+      return GlobalOptionsError{"--log-level must be one of: debug, info, warn, error"};
+    }
+    out.log_level = level;
+  } else if (auto level = environment("CLAWPERATOR_LOG_LEVEL")) {
+    // The original silently falls back to info for unknown values; so do we.
+    const std::string lowered = lowercase(trim(*level));
+    out.log_level = is_log_level(lowered) ? lowered : "info";
+  }
+  out.verbose = flags.verbose;
+
+  if (!flags.adb.empty()) {
+    out.adb_path = flags.adb;
+  } else if (auto adb = environment("ADB")) {
+    out.adb_path = *adb;
+  } else if (auto adb_path = environment("ADB_PATH")) {
+    out.adb_path = *adb_path;
+  }
+
+  if (!flags.adb_server.empty()) {
+    const auto colon = flags.adb_server.rfind(':');
+    const auto port = colon == std::string::npos
+                          ? std::nullopt
+                          : parse_integer<int>(flags.adb_server.substr(colon + 1));
+    if (colon == 0 || !port || *port < 1 || *port > 65535) {
+      return GlobalOptionsError{"--adb-server must be HOST:PORT with a port in 1..65535 (got '" +
+                                flags.adb_server + "')"};
+    }
+    out.adb_server_host = flags.adb_server.substr(0, colon);
+    out.adb_server_port = *port;
+  }
+
+  if (!flags.lock_wait.empty()) {
+    const auto wait = parse_integer<long>(flags.lock_wait);
+    if (!wait || *wait < 0) {
+      return GlobalOptionsError{"--lock-wait must be a non-negative number of milliseconds (got '" +
+                                flags.lock_wait + "')"};
+    }
+    out.lock_wait_ms = *wait;
+  }
+
+  if (auto log_dir = environment("CLAWPERATOR_LOG_DIR")) {
+    out.log_dir = expand_home(trim(*log_dir), environment);
+  } else {
+    out.log_dir = expand_home("~/.clawperator/logs", environment);
+  }
+  return std::nullopt;
+}
+
+}  // namespace clawperator::cli

@@ -1,0 +1,200 @@
+#include "clawperator/contract/outcome.hpp"
+
+#include "clawperator/contract/action_types.hpp"
+
+namespace clawperator::contract {
+namespace {
+
+Retry retry_for(Delivery delivery, const ActionProfile& actions) {
+  // Repeating reads can never change the device, whatever happened to the first try.
+  if (actions.known && actions.read_only) return Retry::Safe;
+  switch (delivery) {
+    case Delivery::NotDelivered:
+      return Retry::Safe;
+    case Delivery::DeliveryUncertain:
+    case Delivery::DeliveredUnverified:
+    case Delivery::DeliveredVerified:
+      return Retry::Unsafe;
+    case Delivery::Unknown:
+      break;
+  }
+  return Retry::Unknown;
+}
+
+Delivery delivery_for(const HostError& error) {
+  if (error.code == "INTERNAL_ERROR") return Delivery::Unknown;
+  switch (error.phase) {
+    case Phase::Usage:
+    case Phase::Validation:
+    case Phase::Readiness:
+      return Delivery::NotDelivered;
+    case Phase::Dispatch:
+    case Phase::ResultWait:
+      switch (error.dispatch_state) {
+        case DispatchState::NotDispatched:
+          return Delivery::NotDelivered;
+        case DispatchState::Unknown:
+          return Delivery::DeliveryUncertain;
+        case DispatchState::Dispatched:
+          return Delivery::DeliveredUnverified;
+      }
+      break;
+    case Phase::PostProcessing:
+      // An envelope came back: the Operator reported what it did.
+      return Delivery::DeliveredVerified;
+  }
+  return Delivery::Unknown;
+}
+
+bool has_dispatch_context(Phase phase) {
+  return phase != Phase::Usage && phase != Phase::Validation;
+}
+
+}  // namespace
+
+std::string_view to_string(Phase phase) {
+  switch (phase) {
+    case Phase::Usage:
+      return "usage";
+    case Phase::Validation:
+      return "validation";
+    case Phase::Readiness:
+      return "readiness";
+    case Phase::Dispatch:
+      return "dispatch";
+    case Phase::ResultWait:
+      return "result_wait";
+    case Phase::PostProcessing:
+      break;
+  }
+  return "post_processing";
+}
+
+std::string_view to_string(DispatchState state) {
+  switch (state) {
+    case DispatchState::NotDispatched:
+      return "not_dispatched";
+    case DispatchState::Dispatched:
+      return "dispatched";
+    case DispatchState::Unknown:
+      break;
+  }
+  return "unknown";
+}
+
+HostError usage_error(std::string code, std::string message) {
+  HostError error;
+  error.code = std::move(code);
+  error.message = std::move(message);
+  error.phase = Phase::Usage;
+  return error;
+}
+
+HostError validation_error(std::string code, std::string message, Json details) {
+  HostError error;
+  error.code = std::move(code);
+  error.message = std::move(message);
+  error.details = std::move(details);
+  error.phase = Phase::Validation;
+  return error;
+}
+
+Disposition disposition_of(const HostError& error) {
+  const Delivery delivery = delivery_for(error);
+  return {delivery, retry_for(delivery, error.actions)};
+}
+
+int exit_code_of(const HostError& error) {
+  if (error.signal_exit != 0) return error.signal_exit;
+  const CatalogEntry* entry = find_error(error.code);
+  // A code missing from the catalog is a bug of ours, never a user's problem.
+  if (entry == nullptr || entry->exit_code == exit_code::kInternal) return exit_code::kInternal;
+  if (entry->exit_code == exit_code::kUsage) return exit_code::kUsage;
+  switch (delivery_for(error)) {
+    case Delivery::NotDelivered:
+      return entry->exit_code == exit_code::kFailed ? exit_code::kFailed : exit_code::kNotReady;
+    case Delivery::DeliveredVerified:
+      return exit_code::kFailed;
+    case Delivery::DeliveryUncertain:
+    case Delivery::DeliveredUnverified:
+    case Delivery::Unknown:
+      break;
+  }
+  return exit_code::kOutcomeUnknown;
+}
+
+Json to_json(const Disposition& disposition) {
+  Json out = Json::object();
+  out["delivery"] = to_string(disposition.delivery);
+  out["retry"] = to_string(disposition.retry);
+  return out;
+}
+
+Json to_json(const HostError& error) {
+  Json out = Json::object();
+  out["ok"] = false;
+  out["code"] = error.code;
+  out["message"] = error.message;
+  if (!error.hint.empty()) out["hint"] = error.hint;
+  for (const auto& [key, value] : error.top_level.items()) out[key] = value;
+
+  Json details = Json::object();
+  details["phase"] = to_string(error.phase);
+  if (has_dispatch_context(error.phase)) {
+    details["dispatchState"] = to_string(error.dispatch_state);
+  }
+  for (const auto& [key, value] : error.details.items()) details[key] = value;
+  out["details"] = std::move(details);
+
+  const Disposition disposition = disposition_of(error);
+  out["disposition"] = to_json(disposition);
+
+  const CatalogEntry* entry = find_error(error.code);
+  if (disposition.retry == Retry::Safe && entry != nullptr &&
+      entry->strategy != RecoveryStrategy::None) {
+    Json recovery = Json::object();
+    recovery["strategy"] = to_string(entry->strategy);
+    recovery["retryable"] = true;
+    if (error.retry_after_ms) recovery["retryAfterMs"] = *error.retry_after_ms;
+    out["recovery"] = std::move(recovery);
+  }
+  return out;
+}
+
+Disposition disposition_of(const EnvelopeOutcome& envelope, const ActionProfile& actions) {
+  bool mutating_succeeded = false;
+  bool mutating_failed_with_effect = false;
+  bool mutating_failed_without_effect = false;
+  for (const StepOutcome& step : envelope.steps) {
+    if (is_read_only_action(step.action_type)) continue;
+    if (step.success) {
+      mutating_succeeded = true;
+    } else if (is_no_effect_error_code(step.error_code)) {
+      mutating_failed_without_effect = true;
+    } else {
+      mutating_failed_with_effect = true;
+    }
+  }
+  Delivery delivery = Delivery::DeliveredVerified;
+  if (mutating_failed_with_effect) {
+    delivery = Delivery::DeliveredUnverified;
+  } else if (!mutating_succeeded && (mutating_failed_without_effect || envelope.steps.empty())) {
+    delivery = Delivery::NotDelivered;
+  }
+  Retry retry =
+      (delivery == Delivery::NotDelivered || !mutating_succeeded) && !mutating_failed_with_effect
+          ? Retry::Safe
+          : Retry::Unsafe;
+  if (actions.known && actions.read_only) retry = Retry::Safe;
+  return {delivery, retry};
+}
+
+bool envelope_ok(const EnvelopeOutcome& envelope) {
+  if (!envelope.status_success) return false;
+  for (const StepOutcome& step : envelope.steps) {
+    if (!step.success) return false;
+  }
+  return true;
+}
+
+}  // namespace clawperator::contract

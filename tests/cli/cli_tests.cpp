@@ -1,0 +1,310 @@
+// The built binary, as scripts and agents see it: one JSON document on stdout,
+// a documented exit code, nothing else.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "run_binary.hpp"
+
+using clawperator::testing::run_binary;
+using clawperator::testing::RunOptions;
+using clawperator::testing::RunResult;
+using nlohmann::json;
+
+namespace {
+
+const std::string kBinary = CLAWPERATOR_BINARY;
+const std::string kExamples = CLAWPERATOR_EXAMPLES_DIR;
+
+// stdout must be exactly one JSON document followed by one newline.
+json single_document(const RunResult& result) {
+  INFO("stdout: " << result.out.substr(0, 2000) << "\nstderr: " << result.err.substr(0, 2000));
+  REQUIRE(result.signal == 0);
+  REQUIRE(!result.out.empty());
+  REQUIRE(result.out.back() == '\n');
+  REQUIRE(result.out.find('\n') == result.out.size() - 1);
+  const json document = json::parse(result.out, nullptr, false);
+  REQUIRE_FALSE(document.is_discarded());
+  REQUIRE(document.is_object());
+  return document;
+}
+
+json expect_error(const RunResult& result, const std::string& code, int exit_code) {
+  const json document = single_document(result);
+  CHECK(document.value("ok", true) == false);
+  REQUIRE(document.value("code", "") == code);
+  CHECK(result.exit_code == exit_code);
+  CHECK(document["disposition"]["delivery"] == "not_delivered");
+  CHECK(document["disposition"]["retry"] == "safe");
+  return document;
+}
+
+class TempDir {
+ public:
+  TempDir() {
+    char pattern[] = "/tmp/clawperator-cli-test-XXXXXX";
+    REQUIRE(mkdtemp(pattern) != nullptr);
+    path_ = pattern;
+    chmod(path_.c_str(), 0755);
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  std::string file(const std::string& name, const std::string& content) const {
+    const std::string path = path_ + "/" + name;
+    std::ofstream(path, std::ios::binary) << content;
+    return path;
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+const std::string kValidPayload =
+    R"({"commandId":"c1","taskId":"t1","source":"test","expectedFormat":"android-ui-automator",)"
+    R"("timeoutMs":5000,"actions":[{"id":"a1","type":"tap","params":{"matcher":{"textEquals":"OK"}}}]})";
+
+}  // namespace
+
+TEST_CASE("--version prints the bare version, anywhere before --", "[cli]") {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--version"}, {"exec", "--version"}, {"--device", "x", "--version"}}) {
+    const RunResult result = run_binary(kBinary, args);
+    CHECK(result.exit_code == 0);
+    CHECK(result.out == std::string(CLAWPERATOR_VERSION_TEXT) + "\n");
+  }
+}
+
+TEST_CASE("help is plain text and exits 0", "[cli]") {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {}, {"--help"}, {"help"}, {"exec", "--help"}, {"help", "exec"}, {"errors", "-h"}}) {
+    const RunResult result = run_binary(kBinary, args);
+    CHECK(result.exit_code == 0);
+    CHECK(result.out.find("Usage:") != std::string::npos);
+  }
+  const RunResult top = run_binary(kBinary, {"--help"});
+  CHECK(top.out.find("Exit codes:") != std::string::npos);
+  CHECK(top.out.find("exec") != std::string::npos);
+  const RunResult exec = run_binary(kBinary, {"exec", "--help"});
+  CHECK(exec.out.find("--validate-only") != std::string::npos);
+  CHECK(exec.out.find("--dry-run") != std::string::npos);
+}
+
+TEST_CASE("exec --validate-only prints the normalised execution", "[cli][exec]") {
+  const RunResult result = run_binary(kBinary, {"exec", kValidPayload, "--validate-only"});
+  const json document = single_document(result);
+  CHECK(result.exit_code == 0);
+  CHECK(document["ok"] == true);
+  CHECK(document["validated"] == true);
+  CHECK(document["execution"]["actions"][0]["type"] == "click");
+  CHECK(document["execution"]["commandId"] == "c1");
+}
+
+TEST_CASE("exec --dry-run prints the plan, with the timeout override", "[cli][exec]") {
+  const RunResult result =
+      run_binary(kBinary, {"--timeout", "9000", "exec", "--dry-run", "--payload", kValidPayload});
+  const json document = single_document(result);
+  CHECK(result.exit_code == 0);
+  CHECK(document["dryRun"] == true);
+  CHECK(document["plan"]["commandId"] == "c1");
+  CHECK(document["plan"]["timeoutMs"] == 9000);
+  CHECK(document["plan"]["actionCount"] == 1);
+  CHECK(document["plan"]["actions"][0]["type"] == "click");
+}
+
+TEST_CASE("every example payload validates from a file and from stdin", "[cli][exec]") {
+  for (const char* name : {"snapshot.json", "login.json", "scroll.json"}) {
+    CAPTURE(name);
+    const std::string path = kExamples + "/" + name;
+    const RunResult from_file = run_binary(kBinary, {"exec", path, "--validate-only"});
+    CHECK(single_document(from_file)["validated"] == true);
+    CHECK(from_file.exit_code == 0);
+    RunOptions options;
+    options.stdin_path = path;
+    const RunResult from_stdin = run_binary(kBinary, {"exec", "-", "--dry-run"}, options);
+    CHECK(single_document(from_stdin)["dryRun"] == true);
+    CHECK(from_stdin.exit_code == 0);
+  }
+}
+
+TEST_CASE("pretty output is still one JSON document", "[cli]") {
+  const RunResult result =
+      run_binary(kBinary, {"exec", kValidPayload, "--validate-only", "--output", "pretty"});
+  CHECK(result.exit_code == 0);
+  CHECK(result.out.find("\n  \"ok\": true") != std::string::npos);
+  CHECK_FALSE(json::parse(result.out, nullptr, false).is_discarded());
+}
+
+TEST_CASE("invalid example payloads fail validation with exit 2", "[cli][exec]") {
+  struct Case {
+    const char* file;
+    const char* message;
+    const char* path;
+  };
+  for (const Case& c :
+       {Case{"missing-uri.json", "open_uri requires params.uri", "actions.0.params.uri"},
+        Case{"unknown-action.json", "All action types must be supported", "actions"},
+        Case{"out-of-range.json", "Number must be greater than or equal to 1000", "timeoutMs"},
+        Case{"unknown-key.json", "Unrecognized key(s) in object: 'format'", "actions.0.params"}}) {
+    CAPTURE(c.file);
+    const RunResult result =
+        run_binary(kBinary, {"exec", kExamples + "/invalid/" + c.file, "--validate-only"});
+    const json document = expect_error(result, "EXECUTION_VALIDATION_FAILED", 2);
+    CHECK(document["message"] == c.message);
+    CHECK(document["details"]["path"] == c.path);
+    CHECK(document["details"]["phase"] == "validation");
+    CHECK(document["details"]["issues"].size() >= 1);
+  }
+  const RunResult range =
+      run_binary(kBinary, {"exec", kExamples + "/invalid/out-of-range.json", "--dry-run"});
+  CHECK(single_document(range)["details"]["issues"].size() == 2);
+}
+
+TEST_CASE("bad inputs: exactly one JSON document and exit 2", "[cli][exec][input]") {
+  TempDir dir;
+  SECTION("malformed JSON inline") {
+    const json d = expect_error(run_binary(kBinary, {"exec", "{\"commandId\":"}),
+                                "EXECUTION_VALIDATION_FAILED", 2);
+    CHECK(d["message"] == "Invalid JSON content");
+  }
+  SECTION("malformed JSON in a file") {
+    const json d =
+        expect_error(run_binary(kBinary, {"exec", kExamples + "/invalid/malformed.json"}),
+                     "EXECUTION_VALIDATION_FAILED", 2);
+    CHECK(d["message"].get<std::string>().rfind("Invalid JSON content in execution file: ", 0) ==
+          0);
+  }
+  SECTION("empty stdin") {
+    RunOptions options;
+    options.stdin_path = dir.file("empty", "");
+    const json d =
+        expect_error(run_binary(kBinary, {"exec", "-"}, options), "EXECUTION_VALIDATION_FAILED", 2);
+    CHECK(d["details"]["source"] == "stdin");
+  }
+  SECTION("empty argument") {
+    expect_error(run_binary(kBinary, {"exec", "  "}), "MISSING_ARGUMENT", 2);
+    expect_error(run_binary(kBinary, {"exec"}), "MISSING_ARGUMENT", 2);
+  }
+  SECTION("binary garbage") {
+    std::string garbage;
+    for (int i = 0; i < 4096; ++i) garbage.push_back(static_cast<char>((i * 7919) % 256));
+    const json d = expect_error(run_binary(kBinary, {"exec", dir.file("garbage.bin", garbage)}),
+                                "EXECUTION_VALIDATION_FAILED", 2);
+    CHECK(d["details"]["source"] == "file");
+  }
+  SECTION("a 100 MB file is refused without being read") {
+    const std::string path = dir.path() + "/huge.json";
+    std::FILE* file = std::fopen(path.c_str(), "w");
+    REQUIRE(file != nullptr);
+    std::fclose(file);
+    std::filesystem::resize_file(path, 100u * 1024 * 1024);
+    const json d = expect_error(run_binary(kBinary, {"exec", path}), "PAYLOAD_TOO_LARGE", 2);
+    CHECK(d["details"]["limitBytes"] == 1048576);
+  }
+  SECTION("2 MB on stdin is refused") {
+    RunOptions options;
+    options.stdin_path = dir.file("big.json", std::string(2u * 1024 * 1024, ' '));
+    expect_error(run_binary(kBinary, {"exec", "-"}, options), "PAYLOAD_TOO_LARGE", 2);
+  }
+  SECTION("a missing file") {
+    const json d = expect_error(run_binary(kBinary, {"exec", dir.path() + "/nope.json"}),
+                                "EXECUTION_VALIDATION_FAILED", 2);
+    CHECK(d["message"].get<std::string>().find("No such file or directory") != std::string::npos);
+  }
+  SECTION("a directory") {
+    const json d =
+        expect_error(run_binary(kBinary, {"exec", dir.path()}), "EXECUTION_VALIDATION_FAILED", 2);
+    CHECK(d["message"].get<std::string>().find("Is a directory") != std::string::npos);
+  }
+  SECTION("an unreadable file") {
+    const std::string path = dir.file("secret.json", kValidPayload);
+    chmod(path.c_str(), 0);
+    RunOptions options;
+    options.drop_privileges = true;  // root reads anything
+    const json d = expect_error(run_binary(kBinary, {"exec", path}, options),
+                                "EXECUTION_VALIDATION_FAILED", 2);
+    CHECK(d["message"].get<std::string>().find("Permission denied") != std::string::npos);
+  }
+  SECTION("a FIFO nobody writes to does not hang") {
+    const std::string path = dir.path() + "/fifo";
+    REQUIRE(mkfifo(path.c_str(), 0600) == 0);
+    expect_error(run_binary(kBinary, {"exec", path}), "EXECUTION_VALIDATION_FAILED", 2);
+  }
+  SECTION("a payload too large once normalised") {
+    json payload = json::parse(kValidPayload);
+    payload["actions"] = json::array();
+    for (int i = 0; i < 50; ++i) {
+      payload["actions"].push_back({{"id", std::string(128, 'i')},
+                                    {"type", "enter_text"},
+                                    {"params",
+                                     {{"matcher", {{"textEquals", std::string(500, 'm')}}},
+                                      {"text", std::string(512, 't')},
+                                      {"path", std::string(400, 'p')}}}});
+    }
+    const json d = expect_error(
+        run_binary(kBinary, {"exec", dir.file("big.json", payload.dump()), "--validate-only"}),
+        "PAYLOAD_TOO_LARGE", 2);
+    CHECK(d["message"].get<std::string>().rfind("Payload exceeds 64000 bytes (got ", 0) == 0);
+  }
+}
+
+TEST_CASE("usage errors: exactly one JSON document and exit 2", "[cli][usage]") {
+  SECTION("an unknown flag, with a suggestion") {
+    const json d =
+        expect_error(run_binary(kBinary, {"exec", kValidPayload, "--dry-rn"}), "USAGE", 2);
+    CHECK(d["suggestion"] == "--dry-run");
+    CHECK(d["details"]["phase"] == "usage");
+  }
+  SECTION("an unknown command, with a suggestion") {
+    const json d = expect_error(run_binary(kBinary, {"exce"}), "UNKNOWN_COMMAND", 2);
+    CHECK(d["suggestion"] == "exec");
+  }
+  SECTION("a global flag without its value") {
+    const json d =
+        expect_error(run_binary(kBinary, {"exec", kValidPayload, "--device"}), "USAGE", 2);
+    CHECK(d["message"] == "--device requires a value");
+  }
+  SECTION("a bad output format") {
+    expect_error(run_binary(kBinary, {"--output", "yaml", "errors"}), "USAGE", 2);
+  }
+  SECTION("a bad timeout override") {
+    const json d =
+        expect_error(run_binary(kBinary, {"exec", kValidPayload, "--dry-run", "--timeout", "soon"}),
+                     "EXECUTION_VALIDATION_FAILED", 2);
+    CHECK(d["message"] == "timeoutMs must be a finite number");
+  }
+  SECTION("global flags and no command") {
+    expect_error(run_binary(kBinary, {"--json"}), "USAGE", 2);
+  }
+  SECTION("two payload sources") {
+    expect_error(run_binary(kBinary, {"exec", kValidPayload, "--payload", kValidPayload}), "USAGE",
+                 2);
+  }
+}
+
+TEST_CASE("errors lists the catalog, and one code", "[cli][errors]") {
+  const RunResult all = run_binary(kBinary, {"errors"});
+  const json catalog = single_document(all);
+  CHECK(all.exit_code == 0);
+  REQUIRE(catalog["errors"].size() >= 123);
+  for (const json& row : catalog["errors"]) {
+    for (const char* key : {"code", "label", "family", "meaning", "exitCode", "disposition"}) {
+      CAPTURE(row.dump(), key);
+      CHECK(row.contains(key));
+    }
+  }
+  const RunResult one = run_binary(kBinary, {"errors", "NODE_NOT_FOUND"});
+  const json row = single_document(one)["error"];
+  CHECK(one.exit_code == 0);
+  CHECK(row["code"] == "NODE_NOT_FOUND");
+  CHECK(row["label"] == "Node not found");
+  CHECK(row["exitCode"] == 1);
+  const RunResult unknown = run_binary(kBinary, {"errors", "NODE_NOT_FUND"});
+  CHECK(expect_error(unknown, "USAGE", 2)["suggestion"] == "NODE_NOT_FOUND");
+}

@@ -1,0 +1,28 @@
+// Runs a built binary as a user would, for tests that check the whole process:
+// argv, stdin, environment in; stdout, stderr, exit code out.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clawperator::testing {
+
+struct RunOptions {
+  std::optional<std::string> stdin_path;         // default: /dev/null
+  std::map<std::string, std::string> extra_env;  // added to the inherited environment
+  bool drop_privileges = false;                  // run as nobody when we are root
+};
+
+struct RunResult {
+  int exit_code = -1;
+  int signal = 0;
+  std::string out;
+  std::string err;
+};
+
+RunResult run_binary(const std::string& path, const std::vector<std::string>& args,
+                     const RunOptions& options = {});
+
+}  // namespace clawperator::testing

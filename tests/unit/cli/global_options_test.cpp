@@ -1,0 +1,112 @@
+#include "clawperator/cli/global_options.hpp"
+
+#include <catch2/catch.hpp>
+#include <map>
+
+using namespace clawperator::cli;
+
+namespace {
+
+EnvironmentLookup environment(std::map<std::string, std::string> values) {
+  return [values](const char* name) -> std::optional<std::string> {
+    const auto it = values.find(name);
+    if (it == values.end() || it->second.find_first_not_of(' ') == std::string::npos) {
+      return std::nullopt;
+    }
+    return it->second;
+  };
+}
+
+}  // namespace
+
+TEST_CASE("defaults apply when neither flags nor environment say otherwise", "[cli][options]") {
+  GlobalOptions options;
+  REQUIRE_FALSE(resolve_global_options({}, environment({{"HOME", "/home/u"}}), options));
+  CHECK_FALSE(options.device);
+  CHECK(options.operator_package == "com.clawperator.operator");
+  CHECK(options.output == OutputFormat::Json);
+  CHECK(options.adb_path == "adb");
+  CHECK(options.log_level == "info");
+  CHECK(options.log_dir == "/home/u/.clawperator/logs");
+  CHECK(options.lock_wait_ms == 0);
+}
+
+TEST_CASE("flags win over the environment, which wins over defaults", "[cli][options]") {
+  const auto env = environment({{"ANDROID_SERIAL", "env-serial"},
+                                {"CLAWPERATOR_OPERATOR_PACKAGE", "com.env.pkg"},
+                                {"ADB", "/opt/adb"},
+                                {"ADB_PATH", "/usr/adb"},
+                                {"CLAWPERATOR_LOG_LEVEL", "WARN"},
+                                {"CLAWPERATOR_LOG_DIR", "~/logs"},
+                                {"HOME", "/h"}});
+  GlobalOptions from_env;
+  REQUIRE_FALSE(resolve_global_options({}, env, from_env));
+  CHECK(from_env.device == "env-serial");
+  CHECK(from_env.operator_package == "com.env.pkg");
+  CHECK(from_env.adb_path == "/opt/adb");
+  CHECK(from_env.log_level == "warn");
+  CHECK(from_env.log_dir == "/h/logs");
+
+  RawGlobalFlags flags;
+  flags.device = "flag-serial";
+  flags.operator_package = "com.flag.pkg";
+  flags.adb = "/flag/adb";
+  flags.log_level = "Debug";
+  GlobalOptions from_flags;
+  REQUIRE_FALSE(resolve_global_options(flags, env, from_flags));
+  CHECK(from_flags.device == "flag-serial");
+  CHECK(from_flags.operator_package == "com.flag.pkg");
+  CHECK(from_flags.adb_path == "/flag/adb");
+  CHECK(from_flags.log_level == "debug");
+}
+
+TEST_CASE("a blank operator package in the environment counts as unset", "[cli][options]") {
+  GlobalOptions options;
+  REQUIRE_FALSE(resolve_global_options(
+      {}, environment({{"CLAWPERATOR_OPERATOR_PACKAGE", "   "}, {"ADB_PATH", "/p/adb"}}), options));
+  CHECK(options.operator_package == "com.clawperator.operator");
+  CHECK(options.adb_path == "/p/adb");
+}
+
+TEST_CASE("bad global flag values are usage errors", "[cli][options]") {
+  struct Case {
+    RawGlobalFlags flags;
+    std::string message_start;
+  };
+  std::vector<Case> cases(5);
+  cases[0].flags.output = "yaml";
+  cases[0].message_start = "--output must be one of: json, pretty";
+  cases[1].flags.log_level = "loud";
+  cases[1].message_start = "--log-level must be one of: debug, info, warn, error";
+  cases[2].flags.adb_server = "localhost";
+  cases[2].message_start = "--adb-server must be HOST:PORT";
+  cases[3].flags.adb_server = "host:70000";
+  cases[3].message_start = "--adb-server must be HOST:PORT";
+  cases[4].flags.lock_wait = "-1";
+  cases[4].message_start = "--lock-wait must be a non-negative number";
+  for (const Case& c : cases) {
+    CAPTURE(c.message_start);
+    GlobalOptions options;
+    const auto error = resolve_global_options(c.flags, environment({}), options);
+    REQUIRE(error);
+    CHECK(error->message.rfind(c.message_start, 0) == 0);
+  }
+}
+
+TEST_CASE("output format and the adb server", "[cli][options]") {
+  RawGlobalFlags flags;
+  flags.output = "PRETTY";
+  flags.adb_server = "farm.example:5037";
+  flags.lock_wait = "2500";
+  GlobalOptions options;
+  REQUIRE_FALSE(resolve_global_options(flags, environment({}), options));
+  CHECK(options.output == OutputFormat::Pretty);
+  CHECK_FALSE(options.output_explicitly_json);
+  CHECK(options.adb_server_host == "farm.example");
+  CHECK(options.adb_server_port == 5037);
+  CHECK(options.lock_wait_ms == 2500);
+  flags.json = true;
+  REQUIRE_FALSE(resolve_global_options(flags, environment({}), options));
+  CHECK(options.output == OutputFormat::Json);
+  CHECK(options.output_explicitly_json);
+}
