@@ -1,10 +1,15 @@
 // `exec`: validate a payload, plan it, or run it on a device.
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <memory>
 
 #include "clawperator/cli/command.hpp"
 #include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/exec/execution.hpp"
 #include "clawperator/io/payload_input.hpp"
+#include "clawperator/process/interrupt.hpp"
+#include "clawperator/text.hpp"
 
 namespace clawperator::cli {
 namespace {
@@ -22,10 +27,6 @@ struct ExecFlags {
 constexpr const char* kMissingPayload =
     "exec requires a payload. Use: clawperator exec <json-or-file> "
     "(or --payload <json-or-file>, or - to read stdin)";
-
-bool is_blank(const std::string& text) {
-  return text.find_first_not_of(" \t\r\n") == std::string::npos;
-}
 
 Json dry_run_plan(const contract::ValidatedExecution& valid) {
   const Json& execution = valid.execution;
@@ -48,6 +49,28 @@ Json dry_run_plan(const contract::ValidatedExecution& valid) {
   return out;
 }
 
+}  // namespace
+
+CommandResult run_on_device(contract::ValidatedExecution execution, const GlobalOptions& options) {
+  // Ctrl-C now means: stop the children, reap them, still print the JSON error.
+  process::install_interrupt_handlers();
+  exec::ExecutionRequest request;
+  request.execution = std::move(execution);
+  request.device = options.device;
+  request.operator_package = options.operator_package;
+  request.adb.executable = options.adb_path;
+  request.adb.server_host = options.adb_server_host;
+  request.adb.server_port = options.adb_server_port;
+  request.lock_wait_ms = options.lock_wait_ms;
+  request.state_dir = exec::default_state_dir();
+  request.show_progress = ::isatty(STDERR_FILENO) == 1;
+  const auto runner = process::make_system_runner();
+  exec::ExecutionReport report = exec::run_execution(request, *runner);
+  return {std::move(report.document), report.exit_code};
+}
+
+namespace {
+
 CommandResult run_exec(const ExecFlags& flags, const GlobalOptions& options) {
   int sources = 0;
   for (const std::string* source : {&flags.payload, &flags.execution, &flags.positional}) {
@@ -62,7 +85,7 @@ CommandResult run_exec(const ExecFlags& flags, const GlobalOptions& options) {
   const std::string& argument = !flags.payload.empty()     ? flags.payload
                                 : !flags.execution.empty() ? flags.execution
                                                            : flags.positional;
-  if (is_blank(argument)) {
+  if (trim(argument).empty()) {
     return failure(contract::usage_error("MISSING_ARGUMENT", kMissingPayload));
   }
 
@@ -83,10 +106,7 @@ CommandResult run_exec(const ExecFlags& flags, const GlobalOptions& options) {
   validated["validated"] = true;
   validated["execution"] = valid.execution;
   if (flags.validate_only) return success(std::move(validated));
-  (void)options;
-  return failure(contract::usage_error(
-      "USAGE",
-      "exec runs on a device only from the next release; use --validate-only or --dry-run"));
+  return run_on_device(std::move(valid), options);
 }
 
 }  // namespace

@@ -5,21 +5,10 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "clawperator/text.hpp"
+
 namespace clawperator::cli {
 namespace {
-
-std::string trim(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return {};
-  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
-}
-
-std::string lowercase(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](char c) {
-    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  });
-  return text;
-}
 
 bool is_log_level(const std::string& level) {
   return level == "debug" || level == "info" || level == "warn" || level == "error";
@@ -53,16 +42,16 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
   if (!flags.device.empty()) {
     out.device = flags.device;
   } else if (auto serial = environment("ANDROID_SERIAL")) {
-    out.device = trim(*serial);
+    out.device = std::string(trim(*serial));
   }
 
   if (!flags.operator_package.empty()) {
     if (trim(flags.operator_package).empty()) {
       return GlobalOptionsError{"--operator-package requires a value"};
     }
-    out.operator_package = trim(flags.operator_package);
+    out.operator_package = std::string(trim(flags.operator_package));
   } else if (auto package = environment("CLAWPERATOR_OPERATOR_PACKAGE")) {
-    out.operator_package = trim(*package);
+    out.operator_package = std::string(trim(*package));
   }
 
   if (!flags.output.empty()) {
@@ -125,7 +114,7 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
   }
 
   if (auto log_dir = environment("CLAWPERATOR_LOG_DIR")) {
-    out.log_dir = expand_home(trim(*log_dir), environment);
+    out.log_dir = expand_home(std::string(trim(*log_dir)), environment);
   } else {
     out.log_dir = expand_home("~/.clawperator/logs", environment);
   }

@@ -1,5 +1,7 @@
 #include "clawperator/contract/outcome.hpp"
 
+#include <csignal>
+
 #include "clawperator/contract/action_types.hpp"
 
 namespace clawperator::contract {
@@ -80,6 +82,10 @@ std::string_view to_string(DispatchState state) {
       break;
   }
   return "unknown";
+}
+
+int exit_code_for_signal(int signal) {
+  return signal == SIGTERM ? exit_code::kTerminated : exit_code::kInterrupted;
 }
 
 HostError usage_error(std::string code, std::string message) {

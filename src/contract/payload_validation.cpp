@@ -11,6 +11,7 @@
 
 #include "clawperator/contract/action_types.hpp"
 #include "clawperator/contract/limits.hpp"
+#include "clawperator/text.hpp"
 
 namespace clawperator::contract {
 namespace {
@@ -108,21 +109,6 @@ std::string fmt_number(double value) {
     return std::to_string(static_cast<long long>(value));
   }
   return Json(value).dump();
-}
-
-std::string_view trim(std::string_view text) {
-  auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
-  while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
-  while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
-  return text;
-}
-
-std::string lowercase(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](char c) {
-    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  });
-  return out;
 }
 
 bool is_blank_string(const Json* value) {

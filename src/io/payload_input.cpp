@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "clawperator/contract/limits.hpp"
+#include "clawperator/text.hpp"
 
 namespace clawperator::io {
 namespace {
@@ -15,13 +16,6 @@ namespace {
 using contract::HostError;
 
 constexpr std::size_t kReadBlock = 64 * 1024;
-
-std::string_view trim(std::string_view text) {
-  const auto first = text.find_first_not_of(" \t\r\n\f\v");
-  if (first == std::string_view::npos) return {};
-  const auto last = text.find_last_not_of(" \t\r\n\f\v");
-  return text.substr(first, last - first + 1);
-}
 
 // nlohmann's messages start with "[json.exception.parse_error.101] ": noise for users.
 std::string parse_error_text(std::string_view text) {

@@ -8,6 +8,7 @@
 
 #include "clawperator/cli/global_options.hpp"
 #include "clawperator/contract/outcome.hpp"
+#include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/json.hpp"
 
 namespace CLI {
@@ -30,6 +31,10 @@ struct Command {
   // Flags this command accepts besides the global ones, for "did you mean".
   std::vector<std::string> flags;
 };
+
+// Runs a validated execution on the device (the exec path), shared by every
+// command that acts on a device.
+CommandResult run_on_device(contract::ValidatedExecution execution, const GlobalOptions& options);
 
 // One registration function per command group; each adds its subcommands.
 void register_exec_commands(CLI::App& root, std::vector<Command>& commands);

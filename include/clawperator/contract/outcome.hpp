@@ -34,6 +34,9 @@ inline constexpr int kInterrupted = 130;
 inline constexpr int kTerminated = 143;
 }  // namespace exit_code
 
+// 143 for SIGTERM, 130 for SIGINT (and any other interrupt).
+int exit_code_for_signal(int signal);
+
 // What is known about the payload's actions when a failure is classified.
 struct ActionProfile {
   bool known = false;      // false before the payload was validated

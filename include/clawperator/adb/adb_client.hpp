@@ -1,0 +1,53 @@
+// One function per adb operation we use, each building its argv here and
+// nowhere else (the scrcpy habit). Every call has a deadline; none uses a shell
+// on the host.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "clawperator/process/runner.hpp"
+
+namespace clawperator::adb {
+
+struct AdbSettings {
+  std::string executable = "adb";
+  std::optional<std::string> server_host;  // --adb-server HOST:PORT -> -H HOST -P PORT
+  std::optional<int> server_port;
+};
+
+// Deadlines of the short adb calls; long enough for a cold adb server start.
+inline constexpr std::chrono::milliseconds kDevicesTimeout{15000};
+inline constexpr std::chrono::milliseconds kShellTimeout{15000};
+
+class AdbClient {
+ public:
+  AdbClient(process::Runner& runner, AdbSettings settings);
+
+  // adb devices -l
+  process::Completion devices();
+  // adb -s SERIAL shell COMMAND (COMMAND is one argument, parsed by the device sh)
+  process::Completion shell(const std::string& serial, const std::string& command,
+                            std::chrono::milliseconds timeout = kShellTimeout);
+  // adb -s SERIAL logcat -v time -T 1: follows from the newest line, destroys nothing.
+  std::unique_ptr<process::Stream> follow_logcat(const std::string& serial, int& spawn_errno);
+  // adb -s SERIAL exec-out ARGS… (binary-safe stdout, e.g. screencap -p)
+  process::Completion exec_out(const std::string& serial, const std::vector<std::string>& args,
+                               std::chrono::milliseconds timeout, std::size_t max_output_bytes);
+
+  const AdbSettings& settings() const { return settings_; }
+  // argv of a call for a device, e.g. for "adb -s X shell …" in diagnostics.
+  std::vector<std::string> device_argv(const std::string& serial,
+                                       const std::vector<std::string>& args) const;
+
+ private:
+  std::vector<std::string> base_argv() const;
+
+  process::Runner& runner_;
+  AdbSettings settings_;
+};
+
+}  // namespace clawperator::adb

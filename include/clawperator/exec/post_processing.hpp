@@ -1,0 +1,40 @@
+// What the host does to a received envelope before printing it (inventory
+// 4.9-4.12): snapshots attached, close_app normalised, status reconciled with
+// the steps, hints added. Pure: no device, no files.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "clawperator/contract/outcome.hpp"
+#include "clawperator/json.hpp"
+#include "clawperator/transport/envelope.hpp"
+
+namespace clawperator::exec {
+
+bool is_snapshot_step(const transport::StepResult& step);
+
+// Successful snapshot steps without data.text take the UI dumps logged for the
+// command, aligned from the end; any still without XML become
+// SNAPSHOT_EXTRACTION_FAILED steps.
+void attach_snapshots(transport::Envelope& envelope, const std::vector<std::string>& blocks);
+
+// A close_app the Operator could not perform itself succeeded when our
+// force-stop did (inventory 4.12).
+void normalize_close_app(transport::Envelope& envelope, const Json& execution,
+                         const std::set<std::string>& force_stopped_action_ids);
+
+// A snapshot right after a click may show the screen before it settled.
+void add_settle_warnings(transport::Envelope& envelope, const Json& execution);
+
+// Reconciles status and error with the steps (in place), then renders the
+// envelope as printed, with the SERVICE_UNAVAILABLE hint added.
+Json finalize_envelope(transport::Envelope& envelope, const std::string& device_id);
+
+contract::EnvelopeOutcome envelope_outcome(const transport::Envelope& envelope);
+
+void set_step_data(transport::StepResult& step, const std::string& key, std::string value);
+void erase_step_data(transport::StepResult& step, const std::string& key);
+
+}  // namespace clawperator::exec

@@ -1,0 +1,49 @@
+// Interactive readiness (inventory 4.4): before dispatching, make sure the
+// screen is on and unlocked with a doctor_ping probe and bounded wake attempts.
+// A good answer is cached per device for kReadinessCacheTtl so that a loop of
+// execs does not pay for a probe every time; any failure clears it.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "clawperator/adb/adb_client.hpp"
+#include "clawperator/contract/outcome.hpp"
+#include "clawperator/exec/result_reader.hpp"
+#include "clawperator/exec/trace.hpp"
+
+namespace clawperator::exec {
+
+inline constexpr std::chrono::seconds kReadinessCacheTtl{30};
+inline constexpr std::chrono::milliseconds kProbeResultTimeout{7000};
+inline constexpr std::chrono::milliseconds kWakeSettle{750};
+
+class ReadinessCache {
+ public:
+  ReadinessCache(std::filesystem::path state_dir, const std::string& device_key);
+  bool fresh() const;
+  void store() const;
+  void invalidate() const;
+
+ private:
+  std::filesystem::path path_;
+};
+
+// The doctor_ping step's answer. Absent keys (older Operators) are unknown.
+struct InteractiveState {
+  std::optional<bool> screen_on;
+  std::optional<bool> device_locked;
+  std::optional<bool> user_unlocked;
+};
+
+// Probes, wakes the screen if needed (at most three attempts), and returns the
+// error that stops the execution, if any. Records the probe in the trace.
+// `probe_id` names the probe command (empty: a fresh unique id).
+std::optional<contract::HostError> ensure_interactive(adb::AdbClient& client,
+                                                      const std::string& serial,
+                                                      ResultReader& reader, ExecutionTrace& trace,
+                                                      const std::string& probe_id = {});
+
+}  // namespace clawperator::exec

@@ -1,0 +1,68 @@
+// The logcat reader process and what it has told us: stdout goes to the result
+// decoder of the command being waited for; the rest is metadata (a bounded
+// timeline, a stderr tail), never stream contents.
+#pragma once
+
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <string>
+
+#include "clawperator/json.hpp"
+#include "clawperator/process/runner.hpp"
+#include "clawperator/transport/result_stream.hpp"
+
+namespace clawperator::exec {
+
+class ResultReader {
+ public:
+  static constexpr std::size_t kMaxTimelineEvents = 32;
+  static constexpr std::size_t kMaxStderrTail = 8192;
+
+  explicit ResultReader(std::unique_ptr<process::Stream> stream);
+  ~ResultReader();
+  ResultReader(const ResultReader&) = delete;
+  ResultReader& operator=(const ResultReader&) = delete;
+
+  struct Wait {
+    bool exited = false;
+    bool cancelled = false;
+  };
+  // Waits up to `timeout` for output, feeding stdout to `decoder` (when given).
+  Wait pump(std::chrono::milliseconds timeout, transport::ResultStreamDecoder* decoder);
+  // Returns once the reader shows it is attached (any stdout), it exited, or the
+  // fallback delay passed: logcat prints nothing until the next log line.
+  Wait wait_attached(std::chrono::milliseconds fallback);
+
+  void note(const std::string& event);
+  void terminate(const std::string& reason);
+
+  bool stdout_observed() const { return stdout_bytes_ > 0; }
+  bool exited() const { return exited_; }
+  int exit_code() const { return exit_code_; }
+  int exit_signal() const { return exit_signal_; }
+  const std::string& stderr_tail() const { return stderr_tail_; }
+  // details.reader of spec/wire.md.
+  Json timeline() const;
+
+ private:
+  void record(std::string name, Json extra = Json::object());
+  long long elapsed_ms() const;
+
+  std::unique_ptr<process::Stream> stream_;
+  std::chrono::steady_clock::time_point started_;
+  std::string started_at_;
+  std::deque<Json> events_;
+  std::size_t dropped_events_ = 0;
+  std::uint64_t stdout_bytes_ = 0;
+  std::uint64_t stderr_bytes_ = 0;
+  std::optional<long long> last_stdout_ms_;
+  std::optional<long long> last_stderr_ms_;
+  std::string stderr_tail_;
+  bool exited_ = false;
+  int exit_code_ = -1;
+  int exit_signal_ = 0;
+  bool terminated_ = false;
+};
+
+}  // namespace clawperator::exec

@@ -1,0 +1,76 @@
+// Running child processes (adb), behind an interface so that pipeline tests can script every
+// call without forking. make_system_runner() is the real thing; ScriptedRunner the test double.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace clawperator::process {
+
+struct CommandSpec {
+  // argv[0] containing '/' is used as is; otherwise it is looked up in PATH. Never a shell.
+  std::vector<std::string> argv;
+  // Wall-clock limit from spawn to reap; must be positive.
+  std::chrono::milliseconds timeout{0};
+  // Per stream; the rest is read and discarded so the child never blocks on a full pipe.
+  std::size_t max_output_bytes = std::size_t{16} << 20;
+};
+
+struct Completion {
+  enum class Status { Exited, Signaled, TimedOut, Cancelled, SpawnFailed };
+  Status status = Status::SpawnFailed;
+  // For Exited/Signaled, how the child ended. For TimedOut/Cancelled, how it ended after our
+  // SIGTERM (signal 15) or SIGKILL (9): it tells a clean stop from a forced one.
+  int exit_code = -1;
+  int signal = 0;
+  // For SpawnFailed: the errno of the failed spawn (or of the runner's own failure).
+  int spawn_errno = 0;
+  std::string out, err;  // kept for TimedOut/Cancelled too: partial output helps diagnose
+  bool out_truncated = false, err_truncated = false;
+  std::chrono::milliseconds elapsed{0};
+};
+
+// What one wait on a streaming child produced.
+struct StreamEvent {
+  std::string out, err;  // bytes that arrived during this wait (may be empty)
+  bool exited = false;   // the child was reaped AND both pipes reached EOF (all bytes delivered)
+  int exit_code = -1;
+  int signal = 0;
+  bool cancelled = false;  // an interrupt signal was received (sticky, see interrupt.hpp)
+};
+
+class Stream {
+ public:
+  virtual ~Stream() = default;  // terminates the child if still running
+  // Returns as soon as bytes arrive, the child has exited, an interrupt is pending, or the
+  // timeout expires (then the event is empty). After the exit event, returns it again.
+  virtual StreamEvent wait(std::chrono::milliseconds timeout) = 0;
+  // SIGTERM to the group, SIGKILL after a grace period, reap; unread output is discarded.
+  // Idempotent; wait() then reports exited with the terminating signal.
+  virtual void terminate() = 0;
+  virtual int pid() const = 0;
+};
+
+class Runner {
+ public:
+  virtual ~Runner() = default;
+  // Blocking: spawn, read both streams, reap. Honors the deadline and interrupts.
+  virtual Completion run(const CommandSpec& spec) = 0;
+  // Starts a long-running child (e.g. `adb logcat`). On failure returns nullptr and sets
+  // spawn_errno (ECANCELED when an interrupt is already pending).
+  virtual std::unique_ptr<Stream> start(const std::vector<std::string>& argv, int& spawn_errno) = 0;
+};
+
+std::unique_ptr<Runner> make_system_runner();
+
+// True when a spawn errno means the executable is missing or not executable (the caller's
+// ADB_NOT_FOUND), as opposed to a resource problem such as EMFILE or EAGAIN.
+bool spawn_error_is_not_found(int spawn_errno) noexcept;
+
+std::string_view to_string(Completion::Status status) noexcept;
+
+}  // namespace clawperator::process

@@ -1,0 +1,108 @@
+// Reads the result of one dispatched command out of the logcat reader's stdout
+// (spec/wire.md "The result stream"): single-line and chunked envelopes, the lines that
+// mention the command, and snapshot blocks. Pure: the caller owns the process and the clock.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "clawperator/transport/chunk_reassembler.hpp"
+#include "clawperator/transport/envelope.hpp"
+#include "clawperator/transport/line_splitter.hpp"
+#include "clawperator/transport/logcat_line.hpp"
+
+namespace clawperator::transport {
+
+struct PendingResult {};
+
+struct CompleteResult {
+  Envelope envelope;
+  std::string canonical_line;  // "[Clawperator-Result] {...}" exactly as the Operator wrote it
+  bool chunked = false;
+};
+
+// RESULT_ENVELOPE_MALFORMED.
+struct MalformedResult {
+  std::string reason;
+  ChunkDiagnostics transport;                     // details.transport
+  std::optional<ChunkFailureKind> chunk_failure;  // set when the chunk framing failed
+};
+
+using ResultStatus = std::variant<PendingResult, CompleteResult, MalformedResult>;
+
+class ResultStreamDecoder {
+ public:
+  static constexpr std::size_t kMaxCorrelatedLines = 20;
+  static constexpr std::size_t kMaxCorrelatedLineBytes = 2048;
+  // Bounds what a runaway snapshot block (a marker never followed by its end) can hold.
+  static constexpr std::size_t kMaxSnapshotBytes = kMaxResultBytes;
+
+  ResultStreamDecoder(std::string command_id, std::string task_id);
+
+  void feed(std::string_view stdout_bytes);
+  // The dispatch moment: only lines completed from here on can carry the result. The partial
+  // line received so far is dropped, with its remainder.
+  void begin_capture() noexcept;
+  // The reader's stdout closed: an unterminated last line is still read (a complete result
+  // written just before exit wins), and an open snapshot block is closed.
+  void finish();
+
+  const ResultStatus& status() const noexcept { return status_; }
+  bool settled() const noexcept { return !std::holds_alternative<PendingResult>(status_); }
+  bool capturing() const noexcept { return capturing_; }
+
+  // Up to the last 20 captured lines that contain the commandId, oldest first, each cut to
+  // 2048 bytes on a UTF-8 character boundary.
+  std::vector<std::string> correlated_lines() const;
+  // The UI hierarchy dumps logged for this command (inventory 4.9, newer form), oldest
+  // first, trimmed, empty ones dropped. A block starts after
+  // "[TaskScope] UI Hierarchy [commandId=<id>]:" (the rest of that message included),
+  // continues on messages with the marker's logcat tag, and ends before a message starting
+  // with "[", after one containing "</hierarchy>", at the result, or at finish(). When the
+  // kept blocks exceed kMaxSnapshotBytes the oldest are dropped (and counted).
+  const std::vector<std::string>& snapshot_blocks() const noexcept { return snapshot_blocks_; }
+  std::size_t dropped_snapshot_blocks() const noexcept { return dropped_snapshot_blocks_; }
+  // The chunk sequence so far, also while pending (for a timeout's details.transport).
+  const ChunkDiagnostics& chunk_diagnostics() const noexcept;
+  std::uint64_t stdout_bytes_seen() const noexcept { return stdout_bytes_seen_; }
+  std::size_t overlong_lines() const noexcept { return splitter_.overlong_lines(); }
+
+ private:
+  void read_line(std::string_view line);
+  void remember_correlated(std::string_view line);
+  void track_snapshot(const LogcatLine& line);
+  void append_to_snapshot(std::string_view text, bool starts_line);
+  void close_snapshot();
+  void read_single_line_result(std::string_view message);
+  void settle_malformed(std::string reason, std::optional<ChunkFailureKind> chunk_failure);
+
+  std::string command_id_;
+  std::string task_id_;
+  std::string quoted_command_id_;
+  std::string snapshot_marker_;
+
+  LineSplitter splitter_;
+  ChunkReassembler reassembler_;
+  ResultStatus status_;
+  bool capturing_ = false;
+  std::uint64_t stdout_bytes_seen_ = 0;
+
+  std::vector<std::string> correlated_ring_;
+  std::size_t correlated_next_ = 0;
+  std::size_t correlated_count_ = 0;
+
+  bool snapshot_open_ = false;
+  bool snapshot_overflowed_ = false;
+  std::string snapshot_tag_;
+  std::string snapshot_text_;
+  std::vector<std::string> snapshot_blocks_;
+  std::size_t snapshot_bytes_kept_ = 0;
+  std::size_t dropped_snapshot_blocks_ = 0;
+};
+
+}  // namespace clawperator::transport

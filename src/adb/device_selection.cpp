@@ -1,0 +1,123 @@
+#include "clawperator/adb/device_selection.hpp"
+
+namespace clawperator::adb {
+namespace {
+
+using contract::HostError;
+
+constexpr std::string_view kUsableState = "device";
+
+HostError readiness_error(std::string code, std::string message) {
+  HostError error;
+  error.code = std::move(code);
+  error.message = std::move(message);
+  error.phase = contract::Phase::Readiness;
+  error.dispatch_state = contract::DispatchState::NotDispatched;
+  return error;
+}
+
+Json device_list_json(const std::vector<DeviceEntry>& devices) {
+  Json list = Json::array();
+  for (const DeviceEntry& device : devices) list.push_back(device_to_json(device));
+  return list;
+}
+
+// A device that is listed but cannot be used gets its own code.
+std::optional<HostError> unusable_device_error(const DeviceEntry& device) {
+  if (device.state == "unauthorized") {
+    HostError error = readiness_error(
+        "DEVICE_UNAUTHORIZED", "Device " + device.serial +
+                                   " is unauthorized: accept the USB debugging prompt on the "
+                                   "device");
+    error.hint = "Unlock the device and accept the 'Allow USB debugging' dialog, then retry.";
+    return error;
+  }
+  if (device.state == "offline") {
+    HostError error = readiness_error("DEVICE_OFFLINE", "Device " + device.serial + " is offline");
+    error.hint = "Reconnect the device (or run 'adb reconnect'), then retry.";
+    return error;
+  }
+  if (device.state == "no permissions") {
+    HostError error = readiness_error("ADB_NO_USB_PERMISSIONS",
+                                      "adb has no permission to open device " + device.serial);
+    error.hint = "Fix the udev rules for the device (plugdev group), then retry.";
+    return error;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Json device_to_json(const DeviceEntry& device) {
+  Json out = Json::object();
+  out["serial"] = device.serial;
+  out["state"] = device.state;
+  out["product"] = device.product.empty() ? Json(nullptr) : Json(device.product);
+  out["model"] = device.model.empty() ? Json(nullptr) : Json(device.model);
+  out["device"] = device.device.empty() ? Json(nullptr) : Json(device.device);
+  out["transportId"] = device.transport_id.empty() ? Json(nullptr) : Json(device.transport_id);
+  return out;
+}
+
+std::variant<DeviceEntry, HostError> select_device(const std::vector<DeviceEntry>& devices,
+                                                   const std::optional<std::string>& requested) {
+  std::vector<std::string> usable;
+  for (const DeviceEntry& device : devices) {
+    if (device.state == kUsableState) usable.push_back(device.serial);
+  }
+
+  if (requested) {
+    for (const DeviceEntry& device : devices) {
+      if (device.serial != *requested) continue;
+      if (device.state == kUsableState) return device;
+      if (auto error = unusable_device_error(device)) {
+        error->details["deviceId"] = device.serial;
+        error->details["state"] = device.state;
+        return std::move(*error);
+      }
+    }
+    HostError error = readiness_error("DEVICE_NOT_FOUND",
+                                      "Device " + *requested + " not found or not in device state");
+    error.details["deviceId"] = *requested;
+    error.details["connected"] = usable;
+    error.details["devices"] = device_list_json(devices);
+    error.hint = "Run 'clawperator devices' and pass one of the listed serials with --device.";
+    return error;
+  }
+
+  if (usable.size() == 1) {
+    for (const DeviceEntry& device : devices) {
+      if (device.serial == usable.front()) return device;
+    }
+  }
+  if (usable.empty()) {
+    if (devices.size() == 1) {
+      if (auto error = unusable_device_error(devices.front())) {
+        error->details["deviceId"] = devices.front().serial;
+        error->details["state"] = devices.front().state;
+        return std::move(*error);
+      }
+    }
+    HostError error = readiness_error("NO_DEVICES", "No connected devices");
+    error.details["devices"] = device_list_json(devices);
+    error.hint =
+        "Connect a device with USB debugging enabled (or 'adb connect HOST:PORT'), "
+        "then run 'clawperator devices'.";
+    return error;
+  }
+
+  std::string message = "Multiple devices are connected; choose one with --device:";
+  for (const std::string& serial : usable) message += "\n  " + serial;
+  message += "\nRetry with: --device " + usable.front();
+  HostError error = readiness_error("MULTIPLE_DEVICES_DEVICE_ID_REQUIRED", message);
+  error.details["devices"] = usable;
+  Json candidates = Json::array();
+  for (const DeviceEntry& device : devices) {
+    if (device.state == kUsableState) candidates.push_back(device_to_json(device));
+  }
+  error.details["candidates"] = std::move(candidates);
+  error.hint = "Pass --device <serial> (or set ANDROID_SERIAL) with one of the listed serials.";
+  return error;
+}
+
+}  // namespace clawperator::adb

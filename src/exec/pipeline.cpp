@@ -1,0 +1,286 @@
+#include <unistd.h>
+
+#include <cstdlib>
+#include <set>
+
+#include "clawperator/exec/device_lock.hpp"
+#include "clawperator/exec/dispatch.hpp"
+#include "clawperator/exec/execution.hpp"
+#include "clawperator/exec/post_processing.hpp"
+#include "clawperator/exec/preflight.hpp"
+#include "clawperator/exec/readiness.hpp"
+#include "clawperator/exec/result_reader.hpp"
+#include "clawperator/io/atomic_file.hpp"
+#include "clawperator/process/interrupt.hpp"
+
+namespace clawperator::exec {
+namespace {
+
+using contract::DispatchState;
+using contract::HostError;
+using contract::Phase;
+using Clock = std::chrono::steady_clock;
+
+// The Operator gets this long beyond the payload's own timeoutMs (spec/wire.md).
+constexpr std::chrono::milliseconds kResultGrace{5000};
+// logcat prints nothing until the next log line; this long is enough to attach.
+constexpr std::chrono::milliseconds kAttachFallback{100};
+constexpr std::chrono::milliseconds kScreenshotTimeout{30000};
+constexpr std::size_t kMaxScreenshotBytes = std::size_t{64} << 20;
+constexpr std::chrono::milliseconds kLockRetryAfter{1000};
+
+ExecutionReport report(const HostError& error) {
+  return {contract::to_json(error), contract::exit_code_of(error)};
+}
+
+std::string server_key(const adb::AdbSettings& adb) {
+  if (adb.server_host || adb.server_port) {
+    return adb.server_host.value_or("localhost") + ":" +
+           std::to_string(adb.server_port.value_or(5037));
+  }
+  const char* port = std::getenv("ANDROID_ADB_SERVER_PORT");
+  return std::string("local:") + (port != nullptr ? port : "5037");
+}
+
+long long millis_since(Clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
+}
+
+bool has_screenshot_step(const transport::Envelope& envelope) {
+  for (const auto& step : envelope.steps) {
+    if (step.actionType == "take_screenshot") return true;
+  }
+  return false;
+}
+
+// `adb exec-out screencap -p`, written atomically (inventory 4.11).
+void capture_screenshot(adb::AdbClient& client, const std::string& serial,
+                        transport::Envelope& envelope, const Json& execution,
+                        const ExecutionTrace& trace) {
+  std::string path;
+  for (const Json& action : execution["actions"]) {
+    if (action["type"] == "take_screenshot") {
+      if (action.contains("params") && action["params"].contains("path")) {
+        path = action["params"]["path"].get<std::string>();
+      }
+      break;
+    }
+  }
+  if (path.empty()) {
+    const auto stamp = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::system_clock::now().time_since_epoch())
+                           .count();
+    path = (std::filesystem::temp_directory_path() /
+            ("clawperator-screenshot-" + trace.command_id + "-" + std::to_string(stamp) + ".png"))
+               .string();
+  }
+  transport::StepResult* step = nullptr;
+  for (auto& candidate : envelope.steps) {
+    if (candidate.actionType == "take_screenshot") {
+      step = &candidate;
+      break;
+    }
+  }
+  const process::Completion capture =
+      client.exec_out(serial, {"screencap", "-p"}, kScreenshotTimeout, kMaxScreenshotBytes);
+  static constexpr std::string_view kPngSignature = "\x89PNG\r\n\x1a\n";
+  std::optional<std::string> problem;
+  if (capture.status != process::Completion::Status::Exited || capture.exit_code != 0) {
+    problem = "screencap failed (" + std::string(process::to_string(capture.status)) + ", exit " +
+              std::to_string(capture.exit_code) + ")";
+  } else if (capture.out_truncated || capture.out.rfind(kPngSignature, 0) != 0) {
+    problem = "screencap returned no PNG image";
+  }
+  const char* code = "ACTION_FAILED";
+  if (!problem) {
+    if (auto error = io::write_file_atomically(path, capture.out)) {
+      problem = "could not write " + path + ": " + *error;
+      code = "SNAPSHOT_ARTIFACT_WRITE_FAILED";
+    }
+  }
+  if (problem) {
+    std::fprintf(stderr, "clawperator: warning: failed to capture screenshot via adb: %s\n",
+                 problem->c_str());
+    step->success = false;
+    set_step_data(*step, "error", code);
+    set_step_data(*step, "message", *problem);
+    set_step_data(*step, "failurePhase", "post_processing");
+    set_step_data(*step, "dispatchState", "dispatched");
+    return;
+  }
+  const std::string* error = step->data_value("error");
+  if (!step->success && error != nullptr && *error == "UNSUPPORTED_RUNTIME_SCREENSHOT") {
+    step->success = true;
+    erase_step_data(*step, "error");
+    erase_step_data(*step, "message");
+  }
+  set_step_data(*step, "path", path);
+}
+
+}  // namespace
+
+std::filesystem::path default_state_dir() {
+  if (const char* dir = std::getenv("CLAWPERATOR_STATE_DIR"); dir != nullptr && *dir != '\0') {
+    return dir;
+  }
+  if (const char* runtime = std::getenv("XDG_RUNTIME_DIR");
+      runtime != nullptr && *runtime != '\0') {
+    return std::filesystem::path(runtime) / "clawperator";
+  }
+  return std::filesystem::temp_directory_path() /
+         ("clawperator-" + std::to_string(static_cast<long long>(::getuid())));
+}
+
+ExecutionReport run_execution(const ExecutionRequest& request, process::Runner& runner) {
+  const auto started = Clock::now();
+  const Json& execution = request.execution.execution;
+  ExecutionTrace trace;
+  trace.command_id = request.execution.command_id;
+  trace.task_id = request.execution.task_id;
+  trace.operator_package = request.operator_package;
+  trace.actions = {true, request.execution.read_only};
+  trace.started_at = iso_timestamp(std::chrono::system_clock::now());
+  adb::AdbClient client(runner, request.adb);
+
+  // 1. The device.
+  auto resolved = resolve_device(client, request.device, trace);
+  if (auto* error = std::get_if<HostError>(&resolved)) return report(*error);
+  const std::string serial = std::get<std::string>(resolved);
+  const std::string device_key = lock_file_name(server_key(request.adb), serial);
+  const ReadinessCache readiness(request.state_dir, device_key);
+  auto fail = [&](const HostError& error) {
+    readiness.invalidate();
+    return report(error);
+  };
+
+  // 2. One execution per device.
+  DeviceLock lock;
+  switch (lock.acquire(request.state_dir, server_key(request.adb), serial,
+                       std::chrono::milliseconds(request.lock_wait_ms))) {
+    case DeviceLock::Outcome::Acquired:
+      break;
+    case DeviceLock::Outcome::Busy: {
+      Json details = Json::object();
+      details["lockPath"] = lock.path().string();
+      details["lockWaitMs"] = request.lock_wait_ms;
+      HostError error = trace.fail("EXECUTION_CONFLICT_IN_FLIGHT",
+                                   "Another execution is in flight on this device", details);
+      error.retry_after_ms = static_cast<int>(kLockRetryAfter.count());
+      error.hint = "Wait for the other execution to finish, or pass --lock-wait MS to queue.";
+      return report(error);
+    }
+    case DeviceLock::Outcome::Interrupted: {
+      HostError error =
+          trace.fail("RESULT_TRANSPORT_CANCELLED", "Interrupted while waiting for the device lock");
+      error.signal_exit = contract::exit_code_for_signal(process::interrupted_signal());
+      return report(error);
+    }
+    case DeviceLock::Outcome::Unavailable:
+      // Fail open: a read-only state directory must not stop automation.
+      std::fprintf(stderr, "clawperator: warning: cannot lock %s (%s); continuing unlocked\n",
+                   lock.path().c_str(), lock.error().c_str());
+      break;
+  }
+
+  // 3. The reader starts now so that it is attached by the time preflight is done.
+  int spawn_errno = 0;
+  std::unique_ptr<process::Stream> stream = client.follow_logcat(serial, spawn_errno);
+  if (!stream) {
+    Json details = Json::object();
+    details["adbPath"] = request.adb.executable;
+    details["processErrorCode"] = spawn_errno;
+    details["originalMessage"] = std::strerror(spawn_errno);
+    if (spawn_errno == ECANCELED && process::interrupted_signal() != 0) {
+      HostError error = trace.fail("RESULT_TRANSPORT_CANCELLED", "Interrupted before dispatch");
+      error.signal_exit = contract::exit_code_for_signal(process::interrupted_signal());
+      return fail(error);
+    }
+    if (process::spawn_error_is_not_found(spawn_errno)) {
+      HostError error = trace.fail(
+          "ADB_NOT_FOUND", "ADB command not found at path: " + request.adb.executable, details);
+      error.hint = "Install adb (Debian: apt-get install adb) or pass --adb PATH.";
+      return fail(error);
+    }
+    return fail(trace.fail(
+        "RESULT_TRANSPORT_SPAWN_FAILED",
+        "The logcat reader could not start: " + std::string(std::strerror(spawn_errno)), details));
+  }
+  ResultReader reader(std::move(stream));
+
+  // 4. Preflight: the Operator, the host's force-stops, interactive readiness.
+  if (auto error = check_operator_installed(client, serial, trace)) return fail(*error);
+  if (auto error = force_stop_closed_apps(client, serial, execution, trace)) return fail(*error);
+  const ResultReader::Wait attached = reader.wait_attached(kAttachFallback);
+  if (attached.cancelled || attached.exited) {
+    transport::ResultStreamDecoder idle(trace.command_id, trace.task_id);
+    Json details = Json::object();
+    details["dispatchAttempted"] = false;
+    details["stderr"] = reader.stderr_tail();
+    details["reader"] = reader.timeline();
+    HostError error =
+        attached.cancelled
+            ? trace.fail("RESULT_TRANSPORT_CANCELLED", "Interrupted before dispatch", details)
+            : trace.fail("RESULT_TRANSPORT_EXITED",
+                         "The logcat reader exited before dispatch (exit " +
+                             std::to_string(reader.exit_code()) + ")",
+                         details);
+    if (attached.cancelled) {
+      error.signal_exit = contract::exit_code_for_signal(process::interrupted_signal());
+    } else if (auto classified = adb_call_failure(
+                   process::Completion{process::Completion::Status::Exited, reader.exit_code(), 0,
+                                       0, "", reader.stderr_tail()},
+                   trace, request.adb, "adb logcat", "RESULT_TRANSPORT_EXITED")) {
+      // adb's own words (device offline, unauthorized …) name the cause better.
+      if (classified->code != "RESULT_TRANSPORT_EXITED") return fail(*classified);
+    }
+    return fail(error);
+  }
+  if (!readiness.fresh()) {
+    if (auto error = ensure_interactive(client, serial, reader, trace, request.probe_command_id)) {
+      return fail(*error);
+    }
+    readiness.store();
+  }
+
+  // 5. Dispatch and wait.
+  DispatchOptions options;
+  options.result_timeout = request.result_timeout.value_or(
+      std::chrono::milliseconds(static_cast<long long>(request.execution.timeout_ms)) +
+      kResultGrace);
+  options.show_progress = request.show_progress;
+  auto outcome = dispatch_and_wait(client, serial, reader, dump_json(execution), trace,
+                                   execution["actions"].back(), options);
+  reader.terminate("settled");
+  if (auto* error = std::get_if<HostError>(&outcome)) return fail(*error);
+  Dispatched& dispatched = std::get<Dispatched>(outcome);
+
+  // 6. Post-processing.
+  trace.phase = Phase::PostProcessing;
+  transport::Envelope& envelope = dispatched.result.envelope;
+  std::set<std::string> force_stopped;
+  for (const Json& effect : trace.earlier_effects) force_stopped.insert(effect["actionId"]);
+  attach_snapshots(envelope, dispatched.snapshot_blocks);
+  normalize_close_app(envelope, execution, force_stopped);
+  add_settle_warnings(envelope, execution);
+  if (has_screenshot_step(envelope)) capture_screenshot(client, serial, envelope, execution, trace);
+  Json envelope_json = finalize_envelope(envelope, serial);
+
+  const contract::EnvelopeOutcome summary = envelope_outcome(envelope);
+  const bool ok = contract::envelope_ok(summary);
+  if (!ok) readiness.invalidate();
+  Json document = Json::object();
+  document["ok"] = ok;
+  document["envelope"] = std::move(envelope_json);
+  document["deviceId"] = serial;
+  document["terminalSource"] = "clawperator_result";
+  document["isCanonicalTerminal"] = true;
+  document["disposition"] = contract::to_json(contract::disposition_of(summary, trace.actions));
+  Json timing = Json::object();
+  timing["totalMs"] = millis_since(started);
+  timing["dispatchMs"] = dispatched.dispatch_ms;
+  timing["resultMs"] = dispatched.result_ms;
+  document["timing"] = std::move(timing);
+  return {std::move(document), ok ? contract::exit_code::kSuccess : contract::exit_code::kFailed};
+}
+
+}  // namespace clawperator::exec

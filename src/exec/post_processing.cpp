@@ -1,0 +1,128 @@
+#include "clawperator/exec/post_processing.hpp"
+
+#include <algorithm>
+
+namespace clawperator::exec {
+
+using transport::Envelope;
+using transport::StepResult;
+
+bool is_snapshot_step(const StepResult& step) {
+  return step.actionType == "snapshot" || step.actionType == "snapshot_ui";
+}
+
+void set_step_data(StepResult& step, const std::string& key, std::string value) {
+  for (auto& [existing, current] : step.data) {
+    if (existing == key) {
+      current = std::move(value);
+      return;
+    }
+  }
+  step.data.emplace_back(key, std::move(value));
+}
+
+void erase_step_data(StepResult& step, const std::string& key) {
+  step.data.erase(std::remove_if(step.data.begin(), step.data.end(),
+                                 [&](const auto& entry) { return entry.first == key; }),
+                  step.data.end());
+}
+
+void attach_snapshots(Envelope& envelope, const std::vector<std::string>& blocks) {
+  std::vector<StepResult*> waiting;
+  for (StepResult& step : envelope.steps) {
+    if (is_snapshot_step(step) && step.success && step.data_value("text") == nullptr) {
+      waiting.push_back(&step);
+    }
+  }
+  // The last dump belongs to the last snapshot step; extra older dumps are ignored.
+  auto block = blocks.rbegin();
+  for (auto step = waiting.rbegin(); step != waiting.rend() && block != blocks.rend();
+       ++step, ++block) {
+    set_step_data(**step, "text", *block);
+  }
+  for (StepResult* step : waiting) {
+    if (step->data_value("text") != nullptr) continue;
+    step->success = false;
+    set_step_data(*step, "error", "SNAPSHOT_EXTRACTION_FAILED");
+    set_step_data(*step, "message",
+                  "UI hierarchy extraction produced no output for this step. Check clawperator "
+                  "version compatibility and logcat extraction health.");
+    set_step_data(*step, "failurePhase", "post_processing");
+    set_step_data(*step, "dispatchState", "dispatched");
+  }
+}
+
+void normalize_close_app(Envelope& envelope, const Json& execution,
+                         const std::set<std::string>& force_stopped_action_ids) {
+  for (StepResult& step : envelope.steps) {
+    if (step.actionType != "close_app" || step.success) continue;
+    const std::string* error = step.data_value("error");
+    if (error == nullptr || *error != "UNSUPPORTED_RUNTIME_CLOSE") continue;
+    if (force_stopped_action_ids.count(step.id) == 0) continue;
+    std::string package;
+    for (const Json& action : execution["actions"]) {
+      if (action["id"] == step.id) package = action["params"]["applicationId"].get<std::string>();
+    }
+    step.success = true;
+    step.data.clear();
+    step.data.emplace_back("application_id", package);
+  }
+}
+
+void add_settle_warnings(Envelope& envelope, const Json& execution) {
+  const Json& actions = execution["actions"];
+  for (StepResult& step : envelope.steps) {
+    if (!is_snapshot_step(step) || !step.success) continue;
+    for (std::size_t i = 1; i < actions.size(); ++i) {
+      if (actions[i]["id"] != step.id) continue;
+      const Json& previous = actions[i - 1]["type"];
+      if (previous == "click" || previous == "scroll_and_click") {
+        set_step_data(step, "warn",
+                      "snapshot captured without a preceding sleep step; the UI may not have "
+                      "settled after the click");
+      }
+    }
+  }
+}
+
+Json finalize_envelope(Envelope& reconciled, const std::string& device_id) {
+  // Only a non-empty step list can contradict the Operator's status (inventory 4.12).
+  if (!reconciled.steps.empty()) {
+    const auto failed = std::find_if(reconciled.steps.begin(), reconciled.steps.end(),
+                                     [](const StepResult& step) { return !step.success; });
+    if (failed != reconciled.steps.end()) {
+      reconciled.status = "failed";
+      std::string error = "Step " + failed->id + " (" + failed->actionType + ") failed";
+      if (const std::string* code = failed->data_value("error")) error += ": " + *code;
+      reconciled.error = error;
+    } else {
+      reconciled.status = "success";
+      reconciled.error.reset();
+      reconciled.errorCode.reset();
+      reconciled.has_error_code_key = false;
+    }
+  }
+  Json out = transport::to_json(reconciled);
+  if (reconciled.status == "failed" && reconciled.errorCode &&
+      *reconciled.errorCode == "SERVICE_UNAVAILABLE") {
+    out["hint"] = "Accessibility service not running. Run 'clawperator doctor --fix --device " +
+                  device_id +
+                  "' to diagnose and repair, or 'clawperator operator setup --apk "
+                  "<path-to-apk> --device " +
+                  device_id + "' to reinstall.";
+  }
+  return out;
+}
+
+contract::EnvelopeOutcome envelope_outcome(const Envelope& envelope) {
+  contract::EnvelopeOutcome outcome;
+  outcome.status_success = envelope.status == "success";
+  outcome.error_code = envelope.errorCode.value_or("");
+  for (const StepResult& step : envelope.steps) {
+    const std::string* code = step.data_value("error");
+    outcome.steps.push_back({step.actionType, step.success, code != nullptr ? *code : ""});
+  }
+  return outcome;
+}
+
+}  // namespace clawperator::exec

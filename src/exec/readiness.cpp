@@ -1,0 +1,192 @@
+#include "clawperator/exec/readiness.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <random>
+#include <thread>
+
+#include "clawperator/exec/dispatch.hpp"
+#include "clawperator/exec/preflight.hpp"
+#include "clawperator/process/interrupt.hpp"
+
+namespace clawperator::exec {
+namespace {
+
+using contract::DispatchState;
+using contract::HostError;
+using contract::Phase;
+
+std::string probe_command_id() {
+  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       std::chrono::system_clock::now().time_since_epoch())
+                       .count();
+  std::random_device device;
+  return "doctor-handshake-" + std::to_string(now) + "-" + std::to_string(device() % 1000000);
+}
+
+std::string probe_payload(const std::string& command_id) {
+  Json payload = Json::object();
+  payload["commandId"] = command_id;
+  payload["taskId"] = "doctor-handshake";
+  payload["source"] = "clawperator-readiness";
+  payload["expectedFormat"] = "android-ui-automator";
+  payload["timeoutMs"] = 5000;
+  payload["actions"] = Json::array({Json{{"id", "h1"}, {"type", "doctor_ping"}}});
+  return dump_json(payload);
+}
+
+// "true"/"false", absent (unknown) or anything else (malformed).
+std::optional<std::optional<bool>> read_flag(const transport::StepResult& step,
+                                             const std::string& key) {
+  const std::string* value = step.data_value(key);
+  if (value == nullptr) return std::make_optional(std::optional<bool>());
+  if (*value == "true") return std::make_optional(std::optional<bool>(true));
+  if (*value == "false") return std::make_optional(std::optional<bool>(false));
+  return std::nullopt;
+}
+
+struct ProbeOutcome {
+  std::optional<InteractiveState> state;
+  std::optional<HostError> error;
+};
+
+// A probe failure keeps its own code but is a readiness failure of the
+// requested command: nothing of it was dispatched.
+HostError as_readiness_failure(HostError error, const ExecutionTrace& requested,
+                               const ExecutionTrace& probe) {
+  HostError out = requested.fail(error.code, error.message);
+  for (auto& [key, value] : error.details.items()) {
+    if (!out.details.contains(key)) out.details[key] = value;
+  }
+  out.details["probeTaskId"] = probe.task_id;
+  out.hint = error.hint;
+  out.signal_exit = error.signal_exit;
+  return out;
+}
+
+ProbeOutcome probe_once(adb::AdbClient& client, const std::string& serial, ResultReader& reader,
+                        ExecutionTrace& trace, const std::string& probe_id) {
+  ExecutionTrace probe = trace;
+  probe.command_id = probe_id;
+  probe.task_id = "doctor-handshake";
+  probe.earlier_effects = Json::array();
+  probe.probe_command_id.reset();
+  trace.probe_command_id = probe.command_id;
+  trace.probe_dispatch_state = "not_dispatched";
+
+  DispatchOptions options;
+  options.result_timeout = kProbeResultTimeout;
+  const Json last_action = Json{{"id", "h1"}, {"type", "doctor_ping"}};
+  auto outcome = dispatch_and_wait(client, serial, reader, probe_payload(probe.command_id), probe,
+                                   last_action, options);
+  trace.probe_dispatch_state = std::string(contract::to_string(probe.dispatch_state));
+  trace.phase = Phase::Readiness;
+  trace.dispatch_state = DispatchState::NotDispatched;
+  if (auto* error = std::get_if<HostError>(&outcome)) {
+    return {std::nullopt, as_readiness_failure(std::move(*error), trace, probe)};
+  }
+  const transport::Envelope& envelope = std::get<Dispatched>(outcome).result.envelope;
+  if (envelope.status != "success" || envelope.steps.empty() || !envelope.steps.front().success) {
+    Json details = Json::object();
+    details["probeTaskId"] = probe.task_id;
+    details["probeError"] = envelope.error.value_or("");
+    HostError error = trace.fail("DEVICE_ACCESSIBILITY_NOT_RUNNING",
+                                 "The Operator did not answer the readiness probe: its "
+                                 "accessibility service is not running",
+                                 details);
+    error.hint = "Run 'clawperator doctor --fix --device " + serial +
+                 "' to enable the accessibility service, then retry.";
+    return {std::nullopt, error};
+  }
+  const transport::StepResult& step = envelope.steps.front();
+  InteractiveState state;
+  const auto screen = read_flag(step, "screen_on");
+  const auto locked = read_flag(step, "device_locked");
+  const auto unlocked = read_flag(step, "user_unlocked");
+  if (!screen || !locked || !unlocked) {
+    Json details = Json::object();
+    details["probeTaskId"] = probe.task_id;
+    return {std::nullopt,
+            trace.fail("RESULT_ENVELOPE_MALFORMED",
+                       "The readiness probe answered with values other than \"true\"/\"false\"",
+                       details)};
+  }
+  state.screen_on = *screen;
+  state.device_locked = *locked;
+  state.user_unlocked = *unlocked;
+  return {state, std::nullopt};
+}
+
+bool asleep(const InteractiveState& state) {
+  return state.screen_on == false;
+}
+bool locked(const InteractiveState& state) {
+  return state.device_locked == true || state.user_unlocked == false;
+}
+
+}  // namespace
+
+ReadinessCache::ReadinessCache(std::filesystem::path state_dir, const std::string& device_key)
+    : path_(std::move(state_dir) / ("ready-" + device_key)) {}
+
+bool ReadinessCache::fresh() const {
+  std::error_code ec;
+  const auto written = std::filesystem::last_write_time(path_, ec);
+  if (ec) return false;
+  const auto age = std::filesystem::file_time_type::clock::now() - written;
+  return age >= std::chrono::seconds(0) && age < kReadinessCacheTtl;
+}
+
+void ReadinessCache::store() const {
+  std::error_code ec;
+  std::filesystem::create_directories(path_.parent_path(), ec);
+  const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd >= 0) ::close(fd);
+  std::filesystem::last_write_time(path_, std::filesystem::file_time_type::clock::now(), ec);
+}
+
+void ReadinessCache::invalidate() const {
+  std::error_code ec;
+  std::filesystem::remove(path_, ec);
+}
+
+std::optional<HostError> ensure_interactive(adb::AdbClient& client, const std::string& serial,
+                                            ResultReader& reader, ExecutionTrace& trace,
+                                            const std::string& probe_id) {
+  const std::string base_id = probe_id.empty() ? probe_command_id() : probe_id;
+  int probes = 0;
+  auto next_id = [&] { return ++probes == 1 ? base_id : base_id + "-" + std::to_string(probes); };
+  static const char* const kWakeCommands[] = {"cmd power wakeup", "input keyevent KEYCODE_WAKEUP",
+                                              "input keyevent KEYCODE_HOME"};
+  ProbeOutcome probe = probe_once(client, serial, reader, trace, next_id());
+  if (probe.error) return probe.error;
+  Json wake_attempts = Json::array();
+  for (const char* wake : kWakeCommands) {
+    if (!asleep(*probe.state)) break;
+    const process::Completion completion = client.shell(serial, with_exit_marker(wake));
+    Json attempt = Json::object();
+    attempt["method"] = wake;
+    attempt["exitCode"] = split_exit_marker(completion.out).exit_code.value_or(-1);
+    wake_attempts.push_back(std::move(attempt));
+    if (auto error = adb_call_failure(completion, trace, client.settings(), wake,
+                                      "DEVICE_SHELL_UNAVAILABLE")) {
+      if (error->signal_exit != 0) return error;
+    }
+    std::this_thread::sleep_for(kWakeSettle);
+    probe = probe_once(client, serial, reader, trace, next_id());
+    if (probe.error) return probe.error;
+  }
+  if (asleep(*probe.state) || locked(*probe.state)) {
+    Json details = Json::object();
+    details["wakeAttempts"] = wake_attempts;
+    HostError error = trace.fail("DEVICE_NOT_INTERACTIVE",
+                                 "The device is not ready for interactive automation", details);
+    error.hint = "Wake and unlock the device, then run 'clawperator doctor' and retry.";
+    return error;
+  }
+  return std::nullopt;
+}
+
+}  // namespace clawperator::exec

@@ -1,0 +1,118 @@
+#include "clawperator/exec/result_reader.hpp"
+
+#include <unistd.h>
+
+#include "clawperator/exec/trace.hpp"
+
+namespace clawperator::exec {
+ResultReader::ResultReader(std::unique_ptr<process::Stream> stream)
+    : stream_(std::move(stream)),
+      started_(std::chrono::steady_clock::now()),
+      started_at_(iso_timestamp(std::chrono::system_clock::now())) {
+  record("process_created");
+}
+
+ResultReader::~ResultReader() {
+  terminate("settled");
+}
+
+long long ResultReader::elapsed_ms() const {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                               started_)
+      .count();
+}
+
+void ResultReader::record(std::string name, Json extra) {
+  Json event = Json::object();
+  event["event"] = std::move(name);
+  event["elapsedMs"] = elapsed_ms();
+  for (auto& [key, value] : extra.items()) event[key] = std::move(value);
+  events_.push_back(std::move(event));
+  if (events_.size() > kMaxTimelineEvents) {
+    events_.pop_front();
+    ++dropped_events_;
+  }
+}
+
+void ResultReader::note(const std::string& event) {
+  record(event);
+}
+
+ResultReader::Wait ResultReader::pump(std::chrono::milliseconds timeout,
+                                      transport::ResultStreamDecoder* decoder) {
+  Wait wait;
+  if (exited_) {
+    wait.exited = true;
+    return wait;
+  }
+  process::StreamEvent event = stream_->wait(timeout);
+  if (!event.out.empty()) {
+    if (stdout_bytes_ == 0) record("first_stdout");
+    stdout_bytes_ += event.out.size();
+    last_stdout_ms_ = elapsed_ms();
+    // Without a decoder nobody waits for a result yet: the bytes only prove attachment.
+    if (decoder != nullptr) decoder->feed(event.out);
+  }
+  if (!event.err.empty()) {
+    if (stderr_bytes_ == 0) record("first_stderr");
+    stderr_bytes_ += event.err.size();
+    last_stderr_ms_ = elapsed_ms();
+    stderr_tail_ += event.err;
+    if (stderr_tail_.size() > kMaxStderrTail) {
+      stderr_tail_.erase(0, stderr_tail_.size() - kMaxStderrTail);
+    }
+  }
+  if (event.exited) {
+    exited_ = true;
+    exit_code_ = event.exit_code;
+    exit_signal_ = event.signal;
+    Json extra = Json::object();
+    extra["exitCode"] = event.exit_code;
+    extra["signal"] = event.signal;
+    record("exit", extra);
+    record("close");
+    if (decoder != nullptr) decoder->finish();
+    wait.exited = true;
+  }
+  wait.cancelled = event.cancelled;
+  return wait;
+}
+
+ResultReader::Wait ResultReader::wait_attached(std::chrono::milliseconds fallback) {
+  const auto deadline = std::chrono::steady_clock::now() + fallback;
+  while (stdout_bytes_ == 0) {
+    const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (remaining.count() <= 0) break;
+    const Wait wait = pump(remaining, nullptr);
+    if (wait.exited || wait.cancelled) return wait;
+  }
+  return {};
+}
+
+void ResultReader::terminate(const std::string& reason) {
+  if (terminated_) return;
+  terminated_ = true;
+  Json extra = Json::object();
+  extra["reason"] = reason;
+  record("cleanup_requested", extra);
+  stream_->terminate();
+}
+
+Json ResultReader::timeline() const {
+  Json out = Json::object();
+  out["hostPid"] = static_cast<long long>(::getpid());
+  out["readerPid"] = stream_->pid() > 0 ? Json(stream_->pid()) : Json(nullptr);
+  out["startedAt"] = started_at_;
+  out["elapsedMs"] = elapsed_ms();
+  out["stdoutBytes"] = stdout_bytes_;
+  out["stderrBytes"] = stderr_bytes_;
+  out["lastStdoutElapsedMs"] = last_stdout_ms_ ? Json(*last_stdout_ms_) : Json(nullptr);
+  out["lastStderrElapsedMs"] = last_stderr_ms_ ? Json(*last_stderr_ms_) : Json(nullptr);
+  out["events"] = Json::array();
+  for (const Json& event : events_) out["events"].push_back(event);
+  out["droppedEvents"] = dropped_events_;
+  return out;
+}
+
+}  // namespace clawperator::exec

@@ -1,0 +1,232 @@
+#include "child_process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <csignal>
+
+#include "clawperator/process/interrupt.hpp"
+#include "poll_timeout.hpp"
+
+extern char** environ;
+
+namespace clawperator::process {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+#define CLAWPERATOR_HAVE_ADDCLOSEFROM 1
+#endif
+
+class FileActions {
+ public:
+  FileActions() noexcept : rc_(posix_spawn_file_actions_init(&actions_)) {}
+  ~FileActions() {
+    if (rc_ == 0) posix_spawn_file_actions_destroy(&actions_);
+  }
+  FileActions(const FileActions&) = delete;
+  FileActions& operator=(const FileActions&) = delete;
+  int init_error() const noexcept { return rc_; }
+  posix_spawn_file_actions_t* get() noexcept { return &actions_; }
+
+ private:
+  posix_spawn_file_actions_t actions_;
+  int rc_;
+};
+
+class SpawnAttr {
+ public:
+  SpawnAttr() noexcept : rc_(posix_spawnattr_init(&attr_)) {}
+  ~SpawnAttr() {
+    if (rc_ == 0) posix_spawnattr_destroy(&attr_);
+  }
+  SpawnAttr(const SpawnAttr&) = delete;
+  SpawnAttr& operator=(const SpawnAttr&) = delete;
+  int init_error() const noexcept { return rc_; }
+  posix_spawnattr_t* get() noexcept { return &attr_; }
+
+ private:
+  posix_spawnattr_t attr_;
+  int rc_;
+};
+
+// Our pipe ends must not be 0, 1 or 2 (possible when the parent was started with those
+// closed): the child's dup2 onto 0-2 would then clobber one pipe with another.
+int keep_above_stdio(UniqueFd& fd) {
+  if (fd.get() > STDERR_FILENO) return 0;
+  const int moved = fcntl(fd.get(), F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+  if (moved < 0) return errno;
+  fd.reset(moved);
+  return 0;
+}
+
+// CLOEXEC so that children spawned concurrently by other threads never inherit our ends.
+int make_pipe(UniqueFd& read_end, UniqueFd& write_end) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) return errno;
+  read_end.reset(fds[0]);
+  write_end.reset(fds[1]);
+  if (int e = keep_above_stdio(read_end); e != 0) return e;
+  if (int e = keep_above_stdio(write_end); e != 0) return e;
+  // Only our end is non-blocking: the flag lives in the shared open file description, and the
+  // child expects ordinary blocking writes.
+  const int flags = fcntl(read_end.get(), F_GETFL);
+  if (flags < 0 || fcntl(read_end.get(), F_SETFL, flags | O_NONBLOCK) != 0) return errno;
+  return 0;
+}
+
+int open_pidfd(pid_t pid) noexcept {
+#ifdef SYS_pidfd_open
+  return static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+#else
+  (void)pid;
+  return -1;
+#endif
+}
+
+ExitStatus decode(int wait_status) noexcept {
+  ExitStatus status;
+  if (WIFEXITED(wait_status)) status.exit_code = WEXITSTATUS(wait_status);
+  if (WIFSIGNALED(wait_status)) status.signal = WTERMSIG(wait_status);
+  return status;
+}
+
+}  // namespace
+
+ChildProcess::~ChildProcess() {
+  terminate_group();
+}
+
+int ChildProcess::spawn(const std::vector<std::string>& argv) {
+  if (argv.empty() || pid_ > 0) return EINVAL;
+  UniqueFd out_read, out_write, err_read, err_write;
+  if (int e = make_pipe(out_read, out_write); e != 0) return e;
+  if (int e = make_pipe(err_read, err_write); e != 0) return e;
+
+  std::vector<char*> c_argv;
+  c_argv.reserve(argv.size() + 1);
+  // posix_spawn's signature predates const; it does not modify the strings.
+  for (const std::string& arg : argv) c_argv.push_back(const_cast<char*>(arg.c_str()));
+  c_argv.push_back(nullptr);
+
+  FileActions actions;
+  if (actions.init_error() != 0) return actions.init_error();
+  int rc = posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  if (rc == 0) rc = posix_spawn_file_actions_adddup2(actions.get(), out_write.get(), STDOUT_FILENO);
+  if (rc == 0) rc = posix_spawn_file_actions_adddup2(actions.get(), err_write.get(), STDERR_FILENO);
+#ifdef CLAWPERATOR_HAVE_ADDCLOSEFROM
+  // Descriptors our own parent leaked to us without CLOEXEC would otherwise reach adb and then
+  // the adb server it forks, which keeps them open for hours (a CI job waiting on a pipe
+  // would hang).
+  if (rc == 0) rc = posix_spawn_file_actions_addclosefrom_np(actions.get(), STDERR_FILENO + 1);
+#endif
+  if (rc != 0) return rc;
+
+  SpawnAttr attr;
+  if (attr.init_error() != 0) return attr.init_error();
+  sigset_t no_signals;
+  sigemptyset(&no_signals);
+  // We ignore SIGPIPE (see interrupt.hpp) and an ignored signal survives exec: give the child
+  // the default back. Caught signals are reset by exec itself.
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGPIPE);
+  const short flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+  rc = posix_spawnattr_setflags(attr.get(), flags);
+  if (rc == 0) rc = posix_spawnattr_setpgroup(attr.get(), 0);
+  if (rc == 0) rc = posix_spawnattr_setsigmask(attr.get(), &no_signals);
+  if (rc == 0) rc = posix_spawnattr_setsigdefault(attr.get(), &defaults);
+  if (rc != 0) return rc;
+
+  pid_t pid = -1;
+  // glibc reports exec failures (ENOENT, EACCES, ...) as the return value. A name with a '/'
+  // is a path and must not be searched in PATH.
+  const bool is_path = argv[0].find('/') != std::string::npos;
+  rc = is_path ? posix_spawn(&pid, c_argv[0], actions.get(), attr.get(), c_argv.data(), environ)
+               : posix_spawnp(&pid, c_argv[0], actions.get(), attr.get(), c_argv.data(), environ);
+  if (rc != 0) return rc;
+
+  pid_ = pid;
+  reaped_ = false;
+  out_ = std::move(out_read);
+  err_ = std::move(err_read);
+  pidfd_.reset(open_pidfd(pid));
+  return 0;  // the write ends close here: EOF then means every writer is gone
+}
+
+bool ChildProcess::has_exited() noexcept {
+  if (reaped_) return true;
+  for (;;) {
+    siginfo_t info{};
+    if (waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0) {
+      return info.si_pid != 0;
+    }
+    if (errno == EINTR) continue;
+    // ECHILD: someone reaped it behind our back (SIGCHLD set to SIG_IGN); nothing to wait for.
+    reaped_ = true;
+    return true;
+  }
+}
+
+ChildProcess::Wait ChildProcess::wait_exit(Clock::time_point deadline,
+                                           bool interruptible) noexcept {
+  // Without a pidfd, poll for the exit with a backoff: the wait after EOF is normally short.
+  int tick_ms = 1;
+  for (;;) {
+    if (has_exited()) return Wait::Exited;
+    if (interruptible && interrupted_signal() != 0) return Wait::Interrupted;
+    const Clock::time_point now = Clock::now();
+    if (now >= deadline) return Wait::TimedOut;
+    int timeout_ms = poll_timeout_ms(deadline, now);
+    std::array<pollfd, 2> fds{};
+    nfds_t count = 0;
+    if (pidfd_.valid()) {
+      fds[count++] = pollfd{pidfd_.get(), POLLIN, 0};
+    } else {
+      timeout_ms = std::min(timeout_ms, tick_ms);
+      tick_ms = std::min(tick_ms * 2, 16);
+    }
+    if (interruptible && interrupt_fd() >= 0) fds[count++] = pollfd{interrupt_fd(), POLLIN, 0};
+    // EINTR or a failure just leads to the checks above again.
+    (void)poll(fds.data(), count, timeout_ms);
+  }
+}
+
+ExitStatus ChildProcess::reap() noexcept {
+  if (reaped_ || pid_ <= 0) return status_;
+  int wait_status = 0;
+  pid_t rc;
+  do {
+    rc = waitpid(pid_, &wait_status, 0);
+  } while (rc < 0 && errno == EINTR);
+  if (rc == pid_) status_ = decode(wait_status);
+  reaped_ = true;
+  pidfd_.reset();
+  return status_;
+}
+
+void ChildProcess::signal_group(int signal_number) const noexcept {
+  // The child may have moved itself to another group; then at least reach the child.
+  if (kill(-pid_, signal_number) != 0) (void)kill(pid_, signal_number);
+}
+
+ExitStatus ChildProcess::terminate_group() noexcept {
+  if (pid_ <= 0 || reaped_) return status_;
+  signal_group(SIGTERM);
+  // A stopped child would hold SIGTERM pending for ever.
+  signal_group(SIGCONT);
+  (void)wait_exit(Clock::now() + kTerminateGrace, false);
+  // Also when the child obeyed: descendants in its group may not have.
+  if (!reaped_) signal_group(SIGKILL);
+  return reap();
+}
+
+}  // namespace clawperator::process

@@ -1,0 +1,64 @@
+// One spawned child: its pipes, its process group, and the guarantee that it is reaped.
+// Shared by the blocking run() and by streams.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "unique_fd.hpp"
+
+namespace clawperator::process {
+
+struct ExitStatus {
+  int exit_code = -1;
+  int signal = 0;
+};
+
+class ChildProcess {
+ public:
+  // How long a child may take to exit after SIGTERM before the group gets SIGKILL.
+  static constexpr std::chrono::milliseconds kTerminateGrace{500};
+
+  ChildProcess() = default;
+  // Terminates the group and reaps if that has not happened yet, whatever the exit path.
+  ~ChildProcess();
+  ChildProcess(const ChildProcess&) = delete;
+  ChildProcess& operator=(const ChildProcess&) = delete;
+
+  // Returns 0 or an errno. stdin is /dev/null, stdout/stderr are non-blocking pipes on our
+  // side, and the child leads a new process group. argv must not be empty.
+  int spawn(const std::vector<std::string>& argv);
+
+  pid_t pid() const noexcept { return pid_; }
+  UniqueFd& out() noexcept { return out_; }
+  UniqueFd& err() noexcept { return err_; }
+  bool pipes_closed() const noexcept { return !out_.valid() && !err_.valid(); }
+
+  enum class Wait { Exited, TimedOut, Interrupted };
+  // Waits for the child to exit without reaping it: the zombie keeps its pid, and so the
+  // group id, from being reused until we are done signalling the group.
+  Wait wait_exit(std::chrono::steady_clock::time_point deadline, bool interruptible) noexcept;
+
+  // Blocking waitpid; call once the child has exited or been sent SIGKILL.
+  ExitStatus reap() noexcept;
+
+  // SIGTERM to the group, up to kTerminateGrace for the child to exit, SIGKILL to the group
+  // (also reaching descendants that outlived it), then reap.
+  ExitStatus terminate_group() noexcept;
+
+ private:
+  bool has_exited() noexcept;
+  void signal_group(int signal_number) const noexcept;
+
+  pid_t pid_ = -1;
+  bool reaped_ = false;
+  ExitStatus status_;
+  UniqueFd out_, err_;
+  // Readable when the child exits; -1 where pidfd_open is unavailable (then we poll).
+  UniqueFd pidfd_;
+};
+
+}  // namespace clawperator::process

@@ -1,0 +1,262 @@
+// The real Runner: adb as a child process, see child_process.hpp for the process handling.
+#include <poll.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <new>
+
+#include "child_process.hpp"
+#include "clawperator/process/interrupt.hpp"
+#include "clawperator/process/runner.hpp"
+#include "pipe_drain.hpp"
+#include "poll_timeout.hpp"
+
+namespace clawperator::process {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+// Per pipe and per poll round: bounds how long a flooding child keeps us from checking the
+// deadline and the other pipe.
+constexpr std::size_t kReadBudget = std::size_t{1} << 20;
+
+bool ready(const pollfd& entry) noexcept {
+  return (entry.revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
+// Reads whatever the ready pipes hold; closes a pipe at EOF.
+void drain_ready(ChildProcess& child, const std::array<pollfd, 3>& fds, OutputSink& out,
+                 OutputSink& err, std::size_t budget) {
+  if (ready(fds[0]) && drain_pipe(child.out().get(), out, budget) == DrainResult::Eof) {
+    child.out().reset();
+  }
+  if (ready(fds[1]) && drain_pipe(child.err().get(), err, budget) == DrainResult::Eof) {
+    child.err().reset();
+  }
+}
+
+std::array<pollfd, 3> poll_set(ChildProcess& child) noexcept {
+  // poll() skips negative descriptors: closed pipes and a missing interrupt pipe.
+  return {pollfd{child.out().get(), POLLIN, 0}, pollfd{child.err().get(), POLLIN, 0},
+          pollfd{interrupt_fd(), POLLIN, 0}};
+}
+
+enum class Outcome { Exited, TimedOut, Cancelled, Failed };
+
+// Reads both pipes to EOF, then waits for the exit; does not reap.
+Outcome pump(ChildProcess& child, OutputSink& out, OutputSink& err, Clock::time_point deadline,
+             int& failure_errno) {
+  while (!child.pipes_closed()) {
+    if (interrupted_signal() != 0) return Outcome::Cancelled;
+    const Clock::time_point now = Clock::now();
+    if (now >= deadline) return Outcome::TimedOut;
+    std::array<pollfd, 3> fds = poll_set(child);
+    if (poll(fds.data(), fds.size(), poll_timeout_ms(deadline, now)) < 0) {
+      if (errno == EINTR) continue;
+      failure_errno = errno;
+      return Outcome::Failed;
+    }
+    drain_ready(child, fds, out, err, kReadBudget);
+  }
+  switch (child.wait_exit(deadline, true)) {
+    case ChildProcess::Wait::Exited:
+      return Outcome::Exited;
+    case ChildProcess::Wait::TimedOut:
+      return Outcome::TimedOut;
+    case ChildProcess::Wait::Interrupted:
+      return Outcome::Cancelled;
+  }
+  return Outcome::Failed;
+}
+
+Completion run_command(const CommandSpec& spec) {
+  const Clock::time_point start = Clock::now();
+  Completion completion;
+  const auto finish = [&](Completion::Status status) {
+    completion.status = status;
+    completion.elapsed = std::chrono::duration_cast<milliseconds>(Clock::now() - start);
+    return completion;
+  };
+  if (spec.argv.empty()) {
+    completion.spawn_errno = EINVAL;
+    return finish(Completion::Status::SpawnFailed);
+  }
+  // Sticky interrupt: after Ctrl-C nothing new is started.
+  if (interrupted_signal() != 0) return finish(Completion::Status::Cancelled);
+  if (spec.timeout <= milliseconds::zero()) return finish(Completion::Status::TimedOut);
+  const Clock::time_point deadline = start + spec.timeout;
+
+  ChildProcess child;
+  if (const int e = child.spawn(spec.argv); e != 0) {
+    completion.spawn_errno = e;
+    return finish(Completion::Status::SpawnFailed);
+  }
+  OutputSink out{.data = {}, .cap = spec.max_output_bytes, .truncated = false};
+  OutputSink err{.data = {}, .cap = spec.max_output_bytes, .truncated = false};
+  int failure_errno = 0;
+  const Outcome outcome = pump(child, out, err, deadline, failure_errno);
+
+  ExitStatus status;
+  if (outcome == Outcome::Exited) {
+    status = child.reap();
+  } else {
+    status = child.terminate_group();
+    // What the child wrote just before dying is often the explanation ("- waiting for
+    // device -"); the pipes hold at most one pipe buffer each, so this cannot block.
+    std::array<pollfd, 3> fds = poll_set(child);
+    for (pollfd& entry : fds) entry.revents = entry.fd >= 0 ? POLLIN : 0;
+    drain_ready(child, fds, out, err, kReadBudget);
+  }
+  completion.exit_code = status.exit_code;
+  completion.signal = status.signal;
+  completion.out = std::move(out.data);
+  completion.err = std::move(err.data);
+  completion.out_truncated = out.truncated;
+  completion.err_truncated = err.truncated;
+  switch (outcome) {
+    case Outcome::Exited:
+      return finish(status.signal != 0 ? Completion::Status::Signaled : Completion::Status::Exited);
+    case Outcome::TimedOut:
+      return finish(Completion::Status::TimedOut);
+    case Outcome::Cancelled:
+      return finish(Completion::Status::Cancelled);
+    case Outcome::Failed:
+      break;
+  }
+  // The runner itself failed (poll ran out of memory): report it as "could not run".
+  completion.spawn_errno = failure_errno;
+  return finish(Completion::Status::SpawnFailed);
+}
+
+class SystemStream final : public Stream {
+ public:
+  SystemStream() = default;
+  ~SystemStream() override { terminate(); }
+  SystemStream(const SystemStream&) = delete;
+  SystemStream& operator=(const SystemStream&) = delete;
+
+  int spawn(const std::vector<std::string>& argv) { return child_.spawn(argv); }
+
+  StreamEvent wait(milliseconds timeout) override {
+    try {
+      return wait_for_event(timeout);
+    } catch (const std::bad_alloc&) {
+      terminate();
+      return exit_event();
+    }
+  }
+
+  void terminate() override {
+    if (finished_) return;
+    end_ = child_.terminate_group();
+    child_.out().reset();
+    child_.err().reset();
+    finished_ = true;
+  }
+
+  int pid() const override { return child_.pid(); }
+
+ private:
+  StreamEvent exit_event() const {
+    StreamEvent event;
+    event.exited = true;
+    event.exit_code = end_.exit_code;
+    event.signal = end_.signal;
+    return event;
+  }
+
+  StreamEvent wait_for_event(milliseconds timeout) {
+    if (finished_) return exit_event();
+    const Clock::time_point deadline = Clock::now() + std::max(timeout, milliseconds::zero());
+    OutputSink out, err;
+    std::size_t budget = kReadBudget;
+    bool cancelled = false;
+    bool polled = false;
+    for (;;) {
+      if (interrupted_signal() != 0) {
+        cancelled = true;
+        break;
+      }
+      const bool have_data = !out.data.empty() || !err.data.empty();
+      if (child_.pipes_closed()) {
+        // Only the exit is missing; do not hold back bytes already read while waiting for it.
+        const Clock::time_point until = have_data ? Clock::now() : deadline;
+        const ChildProcess::Wait result = child_.wait_exit(until, true);
+        if (result == ChildProcess::Wait::Exited) {
+          end_ = child_.reap();
+          finished_ = true;
+        }
+        cancelled = result == ChildProcess::Wait::Interrupted;
+        break;
+      }
+      if (have_data || budget == 0) break;
+      const Clock::time_point now = Clock::now();
+      if (polled && now >= deadline) break;
+      std::array<pollfd, 3> fds = poll_set(child_);
+      polled = true;
+      const int rc = poll(fds.data(), fds.size(), poll_timeout_ms(deadline, now));
+      if (rc < 0 && errno != EINTR) {
+        terminate();
+        break;
+      }
+      if (rc <= 0) continue;
+      const std::size_t before = out.data.size() + err.data.size();
+      drain_ready(child_, fds, out, err, budget);
+      budget -= std::min(budget, out.data.size() + err.data.size() - before);
+    }
+    StreamEvent event = finished_ ? exit_event() : StreamEvent{};
+    event.out = std::move(out.data);
+    event.err = std::move(err.data);
+    event.cancelled = cancelled;
+    return event;
+  }
+
+  ChildProcess child_;
+  bool finished_ = false;
+  ExitStatus end_;
+};
+
+class SystemRunner final : public Runner {
+ public:
+  Completion run(const CommandSpec& spec) override {
+    try {
+      return run_command(spec);
+    } catch (const std::bad_alloc&) {
+      // The child, if any, was terminated and reaped by ChildProcess's destructor.
+      Completion completion;
+      completion.status = Completion::Status::SpawnFailed;
+      completion.spawn_errno = ENOMEM;
+      return completion;
+    }
+  }
+
+  std::unique_ptr<Stream> start(const std::vector<std::string>& argv, int& spawn_errno) override {
+    try {
+      if (argv.empty()) {
+        spawn_errno = EINVAL;
+        return nullptr;
+      }
+      if (interrupted_signal() != 0) {
+        spawn_errno = ECANCELED;
+        return nullptr;
+      }
+      auto stream = std::make_unique<SystemStream>();
+      spawn_errno = stream->spawn(argv);
+      if (spawn_errno != 0) return nullptr;
+      return stream;
+    } catch (const std::bad_alloc&) {
+      spawn_errno = ENOMEM;
+      return nullptr;
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Runner> make_system_runner() {
+  return std::make_unique<SystemRunner>();
+}
+
+}  // namespace clawperator::process

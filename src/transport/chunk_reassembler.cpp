@@ -1,0 +1,197 @@
+#include "clawperator/transport/chunk_reassembler.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <new>
+#include <utility>
+
+#include "clawperator/transport/base64.hpp"
+
+namespace clawperator::transport {
+
+namespace {
+
+using Json = nlohmann::json;
+
+const Json* find_member(const Json& object, const char* key) {
+  const auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+// A JSON integer in [minimum, maximum]; floats ("1.0") are not integers on this wire.
+std::optional<std::uint64_t> integer_in_range(const Json* value, std::uint64_t minimum,
+                                              std::uint64_t maximum) {
+  if (value == nullptr || !value->is_number_unsigned()) return std::nullopt;
+  const auto number = value->get<std::uint64_t>();
+  if (number < minimum || number > maximum) return std::nullopt;
+  return number;
+}
+
+std::string quote_as_json(const std::string& text) {
+  return Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+}  // namespace
+
+ChunkReassembler::ChunkReassembler(std::string command_id,
+                                   std::optional<std::string> expected_task_id)
+    : command_id_(std::move(command_id)),
+      expected_task_id_(std::move(expected_task_id)),
+      quoted_command_id_(quote_as_json(command_id_)) {}
+
+ChunkFeedResult ChunkReassembler::feed(std::string_view message) {
+  if (!message.starts_with(kChunkPrefix)) return ChunkFeedResult::NotAChunk;
+  if (state_ != State::Collecting) return ChunkFeedResult::Ignored;
+  try {
+    return accept_record(message.substr(kChunkPrefix.size()));
+  } catch (const std::bad_alloc&) {
+    return fail(ChunkFailureKind::OutOfMemory, "out of memory");
+  } catch (const std::exception& exception) {
+    return fail(ChunkFailureKind::MalformedChunkJson,
+                std::string("malformed chunk JSON: ") + exception.what());
+  }
+}
+
+ChunkFeedResult ChunkReassembler::accept_record(std::string_view json_text) {
+  const Json record = Json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  if (record.is_discarded() || !record.is_object()) {
+    // A cut or garbled record can only be blamed on us if it names us.
+    if (json_text.find(quoted_command_id_) == std::string_view::npos) {
+      return ChunkFeedResult::Ignored;
+    }
+    return fail(ChunkFailureKind::MalformedChunkJson, "malformed chunk JSON");
+  }
+  const Json* command_id = find_member(record, "commandId");
+  if (command_id == nullptr || !command_id->is_string() || *command_id != command_id_) {
+    return ChunkFeedResult::Ignored;
+  }
+
+  const Json* task_id = find_member(record, "taskId");
+  if (task_id == nullptr || !task_id->is_string() ||
+      task_id->get_ref<const std::string&>().empty() ||
+      task_id->get_ref<const std::string&>().size() > kMaxChunkTaskIdLength) {
+    return fail(ChunkFailureKind::InvalidTaskId, "invalid taskId");
+  }
+  const std::optional<std::uint64_t> byte_length =
+      integer_in_range(find_member(record, "byteLength"), 1, kMaxResultBytes);
+  if (!byte_length) return fail(ChunkFailureKind::ByteLengthOutOfRange, "byteLength out of range");
+  const std::optional<std::uint64_t> count =
+      integer_in_range(find_member(record, "count"), 1, kMaxChunkCount);
+  if (!count) return fail(ChunkFailureKind::CountOutOfRange, "count out of range");
+  const std::uint64_t required_count = (*byte_length + kChunkSliceBytes - 1) / kChunkSliceBytes;
+  if (*count != required_count) {
+    return fail(ChunkFailureKind::CountMismatch,
+                "count mismatch: count=" + std::to_string(*count) +
+                    ", ceil(byteLength/1024)=" + std::to_string(required_count));
+  }
+  const Json* sha256 = find_member(record, "sha256");
+  if (sha256 == nullptr || !sha256->is_string() ||
+      !is_lowercase_sha256_hex(sha256->get_ref<const std::string&>())) {
+    return fail(ChunkFailureKind::InvalidSha256, "invalid sha256");
+  }
+
+  // count follows from byteLength (checked above), so a constant byteLength keeps it constant.
+  if (header_seen_) {
+    if (*task_id != task_id_) {
+      return fail(ChunkFailureKind::InconsistentHeader, "inconsistent header: taskId");
+    }
+    if (*byte_length != diagnostics_.expectedBytes) {
+      return fail(ChunkFailureKind::InconsistentHeader, "inconsistent header: byteLength");
+    }
+    if (*sha256 != sha256_) {
+      return fail(ChunkFailureKind::InconsistentHeader, "inconsistent header: sha256");
+    }
+  } else {
+    header_seen_ = true;
+    task_id_ = task_id->get_ref<const std::string&>();
+    sha256_ = sha256->get_ref<const std::string&>();
+    diagnostics_.expectedBytes = static_cast<std::size_t>(*byte_length);
+    diagnostics_.expectedChunks = static_cast<std::size_t>(*count);
+    if (expected_task_id_ && task_id_ != *expected_task_id_) {
+      return fail(ChunkFailureKind::CorrelationMismatch, "correlation mismatch: taskId " +
+                                                             quote_as_json(task_id_) + " is not " +
+                                                             quote_as_json(*expected_task_id_));
+    }
+    // Validated above to at most 64 MiB: one allocation for the whole result.
+    line_.reserve(static_cast<std::size_t>(*byte_length));
+  }
+
+  const Json* index = find_member(record, "index");
+  if (index == nullptr || !index->is_number_integer()) {
+    return fail(ChunkFailureKind::InvalidIndex, "invalid index");
+  }
+  if (!index->is_number_unsigned() || index->get<std::uint64_t>() != diagnostics_.receivedChunks) {
+    return fail(ChunkFailureKind::IndexOutOfOrder,
+                "index out of order: expectedIndex=" + std::to_string(diagnostics_.receivedChunks) +
+                    ", receivedIndex=" + index->dump());
+  }
+
+  const Json* data = find_member(record, "data");
+  if (data == nullptr || !data->is_string()) {
+    return fail(ChunkFailureKind::InvalidBase64, "invalid base64");
+  }
+  const std::string& text = data->get_ref<const std::string&>();
+  const std::size_t expected_size = std::min(
+      kChunkSliceBytes, static_cast<std::size_t>(*byte_length) - diagnostics_.receivedBytes);
+  const std::optional<std::size_t> decoded_size = base64_decoded_size(text);
+  if (!decoded_size) return fail(ChunkFailureKind::InvalidBase64, "invalid base64");
+  // Checked before decoding so that the buffer never grows past byteLength.
+  if (*decoded_size != expected_size) {
+    return fail(ChunkFailureKind::WrongDataLength,
+                "wrong data length: expected " + std::to_string(expected_size) + " bytes, got " +
+                    std::to_string(*decoded_size));
+  }
+  if (!append_base64_decoded(text, line_)) {
+    return fail(ChunkFailureKind::InvalidBase64, "invalid base64");
+  }
+  hasher_.update(std::string_view(line_).substr(diagnostics_.receivedBytes));
+  diagnostics_.receivedBytes = line_.size();
+  ++diagnostics_.receivedChunks;
+
+  if (diagnostics_.receivedChunks < *count) return ChunkFeedResult::Accepted;
+  return finish_sequence();
+}
+
+ChunkFeedResult ChunkReassembler::finish_sequence() {
+  if (hasher_.finish_hex() != sha256_) {
+    return fail(ChunkFailureKind::ChecksumMismatch, "checksum mismatch");
+  }
+  const std::string_view line = line_;
+  if (!line.starts_with(kResultPrefix)) {
+    return fail(ChunkFailureKind::MissingResultPrefix, "missing result prefix");
+  }
+  Expected<Envelope, std::string> envelope = parse_envelope(line.substr(kResultPrefix.size()));
+  if (!envelope) {
+    return fail(ChunkFailureKind::MalformedEnvelope, "malformed envelope: " + envelope.error());
+  }
+  if (envelope->commandId != command_id_) {
+    return fail(ChunkFailureKind::CorrelationMismatch,
+                "correlation mismatch: envelope commandId " + quote_as_json(envelope->commandId));
+  }
+  if (envelope->taskId != task_id_) {
+    return fail(ChunkFailureKind::CorrelationMismatch,
+                "correlation mismatch: envelope taskId " + quote_as_json(envelope->taskId) +
+                    ", chunk taskId " + quote_as_json(task_id_));
+  }
+  envelope_ = std::move(envelope).value();
+  state_ = State::Complete;
+  return ChunkFeedResult::Complete;
+}
+
+ChunkFeedResult ChunkReassembler::fail(ChunkFailureKind kind, std::string reason) {
+  failure_ = ChunkFailure{kind, std::move(reason), diagnostics_};
+  state_ = State::Failed;
+  std::string().swap(line_);  // a dead sequence must not hold up to 64 MiB
+  return ChunkFeedResult::Failed;
+}
+
+std::string ChunkReassembler::take_line() noexcept {
+  if (state_ != State::Complete) return {};
+  return std::exchange(line_, std::string());
+}
+
+std::optional<Envelope> ChunkReassembler::take_envelope() noexcept {
+  return std::exchange(envelope_, std::nullopt);
+}
+
+}  // namespace clawperator::transport

@@ -1,0 +1,189 @@
+#include "clawperator/transport/result_stream.hpp"
+
+#include <utility>
+
+#include "clawperator/text.hpp"
+
+namespace clawperator::transport {
+
+namespace {
+
+constexpr std::string_view kHierarchyEnd = "</hierarchy>";
+
+std::string quote_as_json(const std::string& text) {
+  return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// Cuts at most max_bytes without splitting a UTF-8 sequence (continuation bytes: 10xxxxxx).
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) noexcept {
+  if (text.size() <= max_bytes) return text;
+  std::size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return text.substr(0, cut);
+}
+
+}  // namespace
+
+ResultStreamDecoder::ResultStreamDecoder(std::string command_id, std::string task_id)
+    : command_id_(std::move(command_id)),
+      task_id_(std::move(task_id)),
+      quoted_command_id_(quote_as_json(command_id_)),
+      snapshot_marker_("[TaskScope] UI Hierarchy [commandId=" + command_id_ + "]:"),
+      reassembler_(command_id_, task_id_),
+      correlated_ring_(kMaxCorrelatedLines) {}
+
+void ResultStreamDecoder::feed(std::string_view stdout_bytes) {
+  stdout_bytes_seen_ += stdout_bytes.size();
+  splitter_.feed(stdout_bytes, [this](std::string_view line) { read_line(line); });
+}
+
+void ResultStreamDecoder::begin_capture() noexcept {
+  if (capturing_) return;
+  splitter_.discard_partial();
+  capturing_ = true;
+}
+
+void ResultStreamDecoder::finish() {
+  if (std::optional<std::string> tail = splitter_.finish()) read_line(*tail);
+  close_snapshot();
+}
+
+const ChunkDiagnostics& ResultStreamDecoder::chunk_diagnostics() const noexcept {
+  if (const auto* malformed = std::get_if<MalformedResult>(&status_)) return malformed->transport;
+  return reassembler_.diagnostics();
+}
+
+std::vector<std::string> ResultStreamDecoder::correlated_lines() const {
+  std::vector<std::string> lines;
+  lines.reserve(correlated_count_);
+  const std::size_t oldest =
+      (correlated_next_ + kMaxCorrelatedLines - correlated_count_) % kMaxCorrelatedLines;
+  for (std::size_t i = 0; i < correlated_count_; ++i) {
+    lines.push_back(correlated_ring_[(oldest + i) % kMaxCorrelatedLines]);
+  }
+  return lines;
+}
+
+void ResultStreamDecoder::read_line(std::string_view line) {
+  // Before dispatch nothing can be ours; such lines only count as observed bytes.
+  if (!capturing_) return;
+  if (line.find(command_id_) != std::string_view::npos) remember_correlated(line);
+
+  const LogcatLine parsed = parse_logcat_line(line);
+  track_snapshot(parsed);
+  if (settled()) return;
+
+  switch (reassembler_.feed(parsed.message)) {
+    case ChunkFeedResult::NotAChunk:
+      read_single_line_result(parsed.message);
+      break;
+    case ChunkFeedResult::Complete: {
+      std::optional<Envelope> envelope = reassembler_.take_envelope();
+      if (!envelope) break;  // unreachable: Complete always carries the envelope
+      status_ = CompleteResult{std::move(*envelope), reassembler_.take_line(), true};
+      close_snapshot();
+      break;
+    }
+    case ChunkFeedResult::Failed: {
+      const std::optional<ChunkFailure>& failure = reassembler_.failure();
+      if (failure) status_ = MalformedResult{failure->reason, failure->diagnostics, failure->kind};
+      break;
+    }
+    case ChunkFeedResult::Ignored:
+    case ChunkFeedResult::Accepted:
+      break;
+  }
+}
+
+void ResultStreamDecoder::remember_correlated(std::string_view line) {
+  // assign() reuses each slot's capacity: a long chunked result cycles through 20 buffers.
+  correlated_ring_[correlated_next_].assign(utf8_prefix(line, kMaxCorrelatedLineBytes));
+  correlated_next_ = (correlated_next_ + 1) % kMaxCorrelatedLines;
+  if (correlated_count_ < kMaxCorrelatedLines) ++correlated_count_;
+}
+
+void ResultStreamDecoder::read_single_line_result(std::string_view message) {
+  const std::size_t prefix = message.find(kResultPrefix);
+  if (prefix == std::string_view::npos) return;
+  const std::string_view json_text = message.substr(prefix + kResultPrefix.size());
+  // Other commands' results, even malformed ones, are none of our business.
+  if (json_text.find(quoted_command_id_) == std::string_view::npos) return;
+
+  Expected<Envelope, std::string> envelope = parse_envelope(json_text);
+  if (!envelope) {
+    settle_malformed("malformed envelope: " + envelope.error(), std::nullopt);
+    return;
+  }
+  if (envelope->commandId != command_id_) return;  // it merely mentions our id
+  if (envelope->taskId != task_id_) {
+    settle_malformed("correlation mismatch: envelope taskId " + quote_as_json(envelope->taskId) +
+                         " is not " + quote_as_json(task_id_),
+                     std::nullopt);
+    return;
+  }
+  status_ = CompleteResult{std::move(envelope).value(), std::string(message.substr(prefix)), false};
+  close_snapshot();
+}
+
+void ResultStreamDecoder::settle_malformed(std::string reason,
+                                           std::optional<ChunkFailureKind> chunk_failure) {
+  status_ = MalformedResult{std::move(reason), reassembler_.diagnostics(), chunk_failure};
+}
+
+void ResultStreamDecoder::track_snapshot(const LogcatLine& line) {
+  if (const std::size_t marker = line.message.find(snapshot_marker_);
+      marker != std::string_view::npos) {
+    close_snapshot();
+    snapshot_open_ = true;
+    snapshot_tag_.assign(line.tag);
+    const std::string_view rest = line.message.substr(marker + snapshot_marker_.size());
+    append_to_snapshot(rest, /*starts_line=*/false);
+    if (rest.find(kHierarchyEnd) != std::string_view::npos) close_snapshot();
+    return;
+  }
+  if (!snapshot_open_ || line.tag != snapshot_tag_) return;
+  // Another record ("[TaskScope] …", a result, a chunk) ends the dump; XML never starts so.
+  if (trim(line.message).starts_with('[')) {
+    close_snapshot();
+    return;
+  }
+  append_to_snapshot(line.message, /*starts_line=*/true);
+  if (line.message.find(kHierarchyEnd) != std::string_view::npos) close_snapshot();
+}
+
+void ResultStreamDecoder::append_to_snapshot(std::string_view text, bool starts_line) {
+  if (snapshot_overflowed_) return;
+  if (snapshot_text_.size() + text.size() + 1 > kMaxSnapshotBytes) {
+    snapshot_overflowed_ = true;
+    std::string().swap(snapshot_text_);
+    return;
+  }
+  if (starts_line) snapshot_text_ += '\n';
+  snapshot_text_.append(text);
+}
+
+void ResultStreamDecoder::close_snapshot() {
+  if (!snapshot_open_) return;
+  snapshot_open_ = false;
+  if (std::exchange(snapshot_overflowed_, false)) {
+    ++dropped_snapshot_blocks_;
+    return;
+  }
+  const std::string_view block = trim(snapshot_text_);
+  if (!block.empty()) {
+    snapshot_bytes_kept_ += block.size();
+    snapshot_blocks_.emplace_back(block);
+    // Steps take blocks from the end, so the oldest are the ones to give up.
+    std::size_t first_kept = 0;
+    while (snapshot_bytes_kept_ > kMaxSnapshotBytes) {
+      snapshot_bytes_kept_ -= snapshot_blocks_[first_kept].size();
+      ++first_kept;
+      ++dropped_snapshot_blocks_;
+    }
+    snapshot_blocks_.erase(snapshot_blocks_.begin(),
+                           snapshot_blocks_.begin() + static_cast<std::ptrdiff_t>(first_kept));
+  }
+  std::string().swap(snapshot_text_);
+}
+
+}  // namespace clawperator::transport

@@ -1,0 +1,563 @@
+// The exec path against scripted adb processes: every outcome asserts code, exit
+// code, disposition and the key details, without forking anything.
+#include <catch2/catch.hpp>
+#include <csignal>
+#include <filesystem>
+#include <random>
+#include <thread>
+
+#include "../transport/transport_test_support.hpp"
+#include "clawperator/exec/device_lock.hpp"
+#include "clawperator/exec/execution.hpp"
+#include "clawperator/exec/readiness.hpp"
+#include "clawperator/process/interrupt.hpp"
+#include "clawperator/process/scripted_runner.hpp"
+
+using namespace clawperator;
+using namespace std::chrono_literals;
+using process::ScriptedRunner;
+using Argv = ScriptedRunner::Argv;
+
+namespace {
+
+const std::string kSerial = "emulator-5554";
+const std::string kPackage = "com.clawperator.operator";
+const std::string kCommandId = "cmd-1";
+const std::string kTaskId = "task-1";
+
+class StateDir {
+ public:
+  StateDir() {
+    path_ =
+        std::filesystem::temp_directory_path() /
+        ("clawperator-exec-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~StateDir() { std::filesystem::remove_all(path_); }
+  StateDir(const StateDir&) = delete;
+  StateDir& operator=(const StateDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  static inline int counter_ = 0;
+  std::filesystem::path path_;
+};
+
+contract::ValidatedExecution execution_of(const std::string& actions_json) {
+  Json payload = Json::parse(R"({"commandId":")" + kCommandId + R"(","taskId":")" + kTaskId +
+                             R"(","source":"test","expectedFormat":"android-ui-automator",)"
+                             R"("timeoutMs":5000,"actions":)" +
+                             actions_json + "}");
+  auto outcome = contract::validate_execution(payload);
+  REQUIRE(outcome.valid);
+  return *outcome.valid;
+}
+
+const char* kClickActions =
+    R"([{"id":"a1","type":"click","params":{"matcher":{"textEquals":"OK"}}}])";
+const char* kSnapshotActions = R"([{"id":"snap","type":"snapshot"}])";
+
+Argv adb_argv(std::initializer_list<std::string> args) {
+  Argv argv = {"adb"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+Argv device_shell(const std::string& command) {
+  return adb_argv({"-s", kSerial, "shell", command});
+}
+
+const Argv kPmList =
+    device_shell("pm list packages 'com.clawperator.operator'; echo clawperator-exit:$?");
+const Argv kLogcat = adb_argv({"-s", kSerial, "logcat", "-v", "time", "-T", "1"});
+
+ScriptedRunner::Matcher is_broadcast() {
+  return [](const Argv& argv) {
+    return argv.size() == 5 && argv[3] == "shell" && argv[4].rfind("am broadcast ", 0) == 0;
+  };
+}
+
+std::string result_line(const std::string& envelope_json) {
+  return transport::test::time_line("Clawperator", "[Clawperator-Result] " + envelope_json) + "\n";
+}
+
+std::string click_success() {
+  return R"({"commandId":"cmd-1","taskId":"task-1","status":"success","stepResults":[{"id":"a1",)"
+         R"("actionType":"click","success":true,"data":{}}],"error":null})";
+}
+
+process::Completion acknowledged() {
+  return ScriptedRunner::exited(0,
+                                "Broadcasting: Intent { act=app.clawperator.operator."
+                                "ACTION_AGENT_COMMAND flg=0x400000 pkg=com.clawperator.operator "
+                                "(has extras) }\nBroadcast completed: result=0\n");
+}
+
+struct Harness {
+  ScriptedRunner runner;
+  StateDir state;
+  exec::ExecutionRequest request;
+
+  explicit Harness(const std::string& actions = kClickActions) {
+    request.execution = execution_of(actions);
+    request.device = kSerial;
+    request.operator_package = kPackage;
+    request.adb.executable = "adb";
+    request.state_dir = state.path();
+    request.result_timeout = 1500ms;
+    request.probe_command_id = "probe-1";
+    // Interactive readiness is covered by its own tests.
+    exec::ReadinessCache(state.path(), "device-local%3A5037-emulator-5554.lock").store();
+  }
+
+  // A healthy device up to dispatch; the logcat reader says `script`.
+  void healthy(std::vector<process::ScriptedEvent> script) {
+    runner.on_run(kPmList, ScriptedRunner::exited(0,
+                                                  "package:com.clawperator.operator\n"
+                                                  "clawperator-exit:0\n"));
+    runner.on_start(kLogcat, std::move(script));
+  }
+
+  exec::ExecutionReport run() { return exec::run_execution(request, runner); }
+};
+
+void expect_error(const exec::ExecutionReport& report, const std::string& code, int exit_code,
+                  const std::string& delivery, const std::string& retry) {
+  INFO(report.document.dump(2));
+  CHECK(report.document["ok"] == false);
+  CHECK(report.document["code"] == code);
+  CHECK(report.exit_code == exit_code);
+  CHECK(report.document["disposition"]["delivery"] == delivery);
+  CHECK(report.document["disposition"]["retry"] == retry);
+}
+
+}  // namespace
+
+TEST_CASE("a single-line result makes a successful exec", "[exec][pipeline]") {
+  Harness harness;
+  harness.healthy({ScriptedRunner::out_chunk("--------- beginning of main\n"),
+                   ScriptedRunner::out_chunk(result_line(click_success()), 50ms)});
+  harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+  const auto report = harness.run();
+  INFO(report.document.dump(2));
+  CHECK(report.exit_code == 0);
+  const Json& doc = report.document;
+  CHECK(doc["ok"] == true);
+  CHECK(doc["envelope"]["status"] == "success");
+  CHECK(doc["deviceId"] == kSerial);
+  CHECK(doc["terminalSource"] == "clawperator_result");
+  CHECK(doc["isCanonicalTerminal"] == true);
+  CHECK(doc["disposition"]["delivery"] == "delivered_verified");
+  CHECK(doc["disposition"]["retry"] == "unsafe");
+  CHECK(doc["timing"]["totalMs"].is_number());
+  // An explicit serial needs no `adb devices`: pm list, logcat, broadcast.
+  CHECK(harness.runner.calls().size() == 3);
+  CHECK(harness.runner.unexpected_calls().empty());
+}
+
+TEST_CASE("the broadcast carries the payload as one quoted device-shell word", "[exec][pipeline]") {
+  Harness harness(R"([{"id":"t","type":"enter_text","params":{"matcher":{"resourceId":"f"},)"
+                  R"("text":"it's $HOME `x` \"q\""}}])");
+  harness.healthy({ScriptedRunner::out_chunk("x\n")});
+  harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+  harness.request.result_timeout = 200ms;
+  harness.run();
+  const auto calls = harness.runner.calls();
+  const auto broadcast = std::find_if(calls.begin(), calls.end(), [](const auto& call) {
+    return call.argv.size() == 5 && call.argv[4].rfind("am broadcast", 0) == 0;
+  });
+  REQUIRE(broadcast != calls.end());
+  const std::string& command = broadcast->argv[4];
+  CHECK(command.rfind("am broadcast -a 'app.clawperator.operator.ACTION_AGENT_COMMAND' -p "
+                      "'com.clawperator.operator' --es 'payload' '{",
+                      0) == 0);
+  CHECK(command.find(R"(it'"'"'s $HOME `x` \"q\")") != std::string::npos);
+  CHECK(command.size() > 20);
+  CHECK(command.substr(command.size() - 23) == "' --receiver-foreground");
+}
+
+TEST_CASE("a chunked result in random pieces among other logs", "[exec][pipeline][chunks]") {
+  const std::string envelope = transport::test::big_envelope_json(kCommandId, kTaskId, 20000);
+  const std::string canonical = "[Clawperator-Result] " + envelope;
+  std::string stream;
+  std::size_t i = 0;
+  for (const std::string& message :
+       transport::test::chunk_messages(canonical, kCommandId, kTaskId)) {
+    stream += transport::test::time_line("Clawperator", message) + "\n";
+    if (i++ % 3 == 0)
+      stream += transport::test::time_line("OtherApp", "noise " + message.substr(0, 40)) + "\n";
+    // Another command's valid chunk interleaved.
+    if (i == 4) {
+      stream += transport::test::time_line(
+                    "Clawperator",
+                    transport::test::chunk_messages("[Clawperator-Result] {}", "other", "t")[0]) +
+                "\n";
+    }
+  }
+  for (const unsigned seed : {1u, 2u, 3u}) {
+    CAPTURE(seed);
+    Harness harness(kSnapshotActions);
+    std::vector<process::ScriptedEvent> script = {ScriptedRunner::out_chunk("attached\n")};
+    bool first = true;
+    for (const std::string_view piece : transport::test::random_pieces(stream, seed, 700)) {
+      script.push_back(ScriptedRunner::out_chunk(std::string(piece), first ? 30ms : 0ms));
+      first = false;
+    }
+    harness.healthy(std::move(script));
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    const auto report = harness.run();
+    INFO(report.document.dump().substr(0, 2000));
+    REQUIRE(report.exit_code == 0);
+    CHECK(report.document["envelope"]["stepResults"].size() ==
+          Json::parse(envelope)["stepResults"].size());
+    CHECK(report.document["disposition"]["retry"] == "safe");
+  }
+}
+
+TEST_CASE("device resolution outcomes", "[exec][pipeline][devices]") {
+  SECTION("no device given and none connected") {
+    Harness harness;
+    harness.request.device.reset();
+    harness.runner.on_run(adb_argv({"devices", "-l"}),
+                          ScriptedRunner::exited(0, "List of devices attached\n\n"));
+    const auto report = harness.run();
+    expect_error(report, "NO_DEVICES", 3, "not_delivered", "safe");
+    CHECK(report.document["details"]["phase"] == "readiness");
+    CHECK(report.document["details"]["dispatchState"] == "not_dispatched");
+    CHECK(report.document["recovery"]["strategy"] == "select_device_then_retry_original");
+  }
+  SECTION("two devices and none chosen") {
+    Harness harness;
+    harness.request.device.reset();
+    harness.runner.on_run(adb_argv({"devices", "-l"}),
+                          ScriptedRunner::exited(0,
+                                                 "List of devices attached\n"
+                                                 "a device model:A\nb device model:B\n"));
+    const auto report = harness.run();
+    expect_error(report, "MULTIPLE_DEVICES_DEVICE_ID_REQUIRED", 3, "not_delivered", "safe");
+    CHECK(report.document["details"]["candidates"].size() == 2);
+  }
+  SECTION("the single device is picked") {
+    Harness harness;
+    harness.request.device.reset();
+    harness.runner.on_run(
+        adb_argv({"devices", "-l"}),
+        ScriptedRunner::exited(0, "List of devices attached\n" + kSerial + " device model:X\n"));
+    harness.healthy({ScriptedRunner::out_chunk("--------- beginning of main\n"),
+                     ScriptedRunner::out_chunk(result_line(click_success()), 30ms)});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    const auto report = harness.run();
+    INFO(report.document.dump(2));
+    REQUIRE(report.exit_code == 0);
+    CHECK(report.document["deviceId"] == kSerial);
+  }
+  struct AdbFailure {
+    const char* stderr_text;
+    const char* code;
+  };
+  for (const AdbFailure& failure :
+       {AdbFailure{"error: device 'emulator-5554' not found", "DEVICE_NOT_FOUND"},
+        AdbFailure{"error: device unauthorized.\nThis adb server's $ADB_VENDOR_KEYS is not set",
+                   "DEVICE_UNAUTHORIZED"},
+        AdbFailure{"error: device offline", "DEVICE_OFFLINE"},
+        AdbFailure{"* failed to start daemon\nerror: cannot connect to daemon",
+                   "ADB_SERVER_FAILED"}}) {
+    DYNAMIC_SECTION("an explicit device that adb refuses: " << failure.code) {
+      Harness harness;
+      harness.runner.on_run(kPmList, ScriptedRunner::exited(1, "", failure.stderr_text));
+      harness.runner.on_start(kLogcat, {ScriptedRunner::err_chunk("- waiting for device -\n")});
+      const auto report = harness.run();
+      expect_error(report, failure.code, 3, "not_delivered", "safe");
+      CHECK(report.document["details"]["deviceId"] == kSerial);
+      CHECK(report.document["details"]["commandId"] == kCommandId);
+    }
+  }
+  SECTION("adb is missing") {
+    Harness harness;
+    harness.request.adb.executable = "/nonexistent/adb";
+    const auto report = harness.run();
+    expect_error(report, "ADB_NOT_FOUND", 3, "not_delivered", "safe");
+    CHECK(report.document["details"]["adbPath"] == "/nonexistent/adb");
+    CHECK(report.document["recovery"]["strategy"] == "repair_environment_then_retry_original");
+  }
+}
+
+TEST_CASE("preflight outcomes", "[exec][pipeline][preflight]") {
+  SECTION("the Operator is not installed") {
+    Harness harness;
+    harness.runner.on_run(kPmList, ScriptedRunner::exited(0, "clawperator-exit:0\n"));
+    harness.runner.on_start(kLogcat, {});
+    const auto report = harness.run();
+    expect_error(report, "OPERATOR_NOT_INSTALLED", 3, "not_delivered", "safe");
+    CHECK(report.document["details"]["installCommand"].get<std::string>().find(
+              "operator setup --apk") != std::string::npos);
+  }
+  SECTION("the other variant is installed") {
+    Harness harness;
+    harness.runner.on_run(kPmList, ScriptedRunner::exited(0,
+                                                          "package:com.clawperator.operator.dev"
+                                                          "\nclawperator-exit:0\n"));
+    harness.runner.on_start(kLogcat, {});
+    const auto report = harness.run();
+    expect_error(report, "OPERATOR_VARIANT_MISMATCH", 3, "not_delivered", "safe");
+    CHECK(report.document["details"]["installedPackage"] == "com.clawperator.operator.dev");
+    CHECK(report.document["details"].contains("fix"));
+  }
+  SECTION("the package query fails: never 'not installed'") {
+    Harness harness;
+    harness.runner.on_run(kPmList, ScriptedRunner::exited(0,
+                                                          "Error: could not access the Package "
+                                                          "Manager\nclawperator-exit:255\n"));
+    harness.runner.on_start(kLogcat, {});
+    expect_error(harness.run(), "DEVICE_SHELL_UNAVAILABLE", 3, "not_delivered", "safe");
+  }
+  SECTION("the shell stream is cut (exit 0, no output)") {
+    Harness harness;
+    harness.runner.on_run(kPmList, ScriptedRunner::exited(0, ""));
+    harness.runner.on_start(kLogcat, {});
+    expect_error(harness.run(), "DEVICE_SHELL_UNAVAILABLE", 3, "not_delivered", "safe");
+  }
+  SECTION("a close_app force-stop, then a failed one, keeps earlier effects") {
+    Harness harness(R"([{"id":"c1","type":"close_app","params":{"applicationId":"com.a"}},)"
+                    R"({"id":"c2","type":"close_app","params":{"applicationId":"com.b"}}])");
+    harness.healthy({});
+    harness.runner.on_run(device_shell("am force-stop 'com.a'; echo clawperator-exit:$?"),
+                          ScriptedRunner::exited(0, "clawperator-exit:0\n"));
+    harness.runner.on_run(device_shell("am force-stop 'com.b'; echo clawperator-exit:$?"),
+                          ScriptedRunner::exited(0, "clawperator-exit:1\n"));
+    const auto report = harness.run();
+    expect_error(report, "DEVICE_SHELL_UNAVAILABLE", 3, "not_delivered", "safe");
+    CHECK(report.document["message"] == "close_app pre-flight force-stop failed for com.b");
+    REQUIRE(report.document["details"]["earlierEffects"].size() == 1);
+    CHECK(report.document["details"]["earlierEffects"][0]["actionId"] == "c1");
+    CHECK(report.document["details"]["earlierEffects"][0]["effect"] == "force_stop");
+  }
+  SECTION("another process holds the device") {
+    Harness harness;
+    exec::DeviceLock holder;
+    REQUIRE(holder.acquire(harness.state.path(), "local:5037", kSerial, 0ms) ==
+            exec::DeviceLock::Outcome::Acquired);
+    const auto report = harness.run();
+    expect_error(report, "EXECUTION_CONFLICT_IN_FLIGHT", 3, "not_delivered", "safe");
+    CHECK(report.document["recovery"]["strategy"] == "wait_then_retry_original");
+    CHECK(report.document["recovery"]["retryAfterMs"] == 1000);
+    CHECK(harness.runner.calls().empty());
+  }
+}
+
+TEST_CASE("broadcast outcomes", "[exec][pipeline][dispatch]") {
+  SECTION("refused: the package does not exist") {
+    Harness harness;
+    harness.healthy({ScriptedRunner::out_chunk("x\n")});
+    harness.runner.on_run(is_broadcast(), "broadcast",
+                          ScriptedRunner::exited(255, "", "Error: Target package not found"));
+    const auto report = harness.run();
+    expect_error(report, "OPERATOR_NOT_INSTALLED", 3, "not_delivered", "safe");
+    CHECK(report.document["details"]["phase"] == "dispatch");
+    CHECK(report.document["details"]["dispatchState"] == "not_dispatched");
+  }
+  SECTION("uncertain: adb exits 0 without the acknowledgement") {
+    Harness harness;
+    harness.healthy({ScriptedRunner::out_chunk("x\n")});
+    harness.runner.on_run(is_broadcast(), "broadcast", ScriptedRunner::exited(0, ""));
+    const auto report = harness.run();
+    expect_error(report, "BROADCAST_FAILED", 4, "delivery_uncertain", "unsafe");
+    CHECK(report.document["details"]["dispatchState"] == "unknown");
+    CHECK_FALSE(report.document.contains("recovery"));
+  }
+  SECTION("uncertain but read-only: safe to repeat") {
+    Harness harness(kSnapshotActions);
+    harness.healthy({ScriptedRunner::out_chunk("x\n")});
+    harness.runner.on_run(is_broadcast(), "broadcast", ScriptedRunner::exited(1, "", "boom"));
+    expect_error(harness.run(), "BROADCAST_FAILED", 4, "delivery_uncertain", "safe");
+  }
+  SECTION("the device went offline before the broadcast was sent") {
+    Harness harness;
+    harness.healthy({ScriptedRunner::out_chunk("x\n")});
+    harness.runner.on_run(is_broadcast(), "broadcast",
+                          ScriptedRunner::exited(1, "", "error: device offline"));
+    expect_error(harness.run(), "DEVICE_OFFLINE", 3, "not_delivered", "safe");
+  }
+}
+
+TEST_CASE("result-wait outcomes", "[exec][pipeline][wait]") {
+  SECTION("timeout after an acknowledged broadcast") {
+    Harness harness;
+    harness.request.result_timeout = 300ms;
+    harness.healthy({ScriptedRunner::out_chunk("x\n")});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    const auto report = harness.run();
+    expect_error(report, "RESULT_ENVELOPE_TIMEOUT", 4, "delivered_unverified", "unsafe");
+    const Json& details = report.document["details"];
+    CHECK(details["phase"] == "result_wait");
+    CHECK(details["dispatchState"] == "dispatched");
+    CHECK(details["lastActionId"] == "a1");
+    CHECK(details["executionPosition"] == "unknown");
+    CHECK(details["reader"]["events"].size() <= 32);
+    CHECK(report.document.contains("hint"));
+  }
+  SECTION("a malformed envelope for our command") {
+    Harness harness;
+    harness.healthy(
+        {ScriptedRunner::out_chunk("attached\n"),
+         ScriptedRunner::out_chunk(
+             result_line(R"({"commandId":"cmd-1","taskId":"task-1","status":"ok"})"), 30ms)});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    expect_error(harness.run(), "RESULT_ENVELOPE_MALFORMED", 4, "delivered_unverified", "unsafe");
+  }
+  SECTION("a chunk sequence with a gap") {
+    const std::string canonical =
+        "[Clawperator-Result] " + transport::test::big_envelope_json(kCommandId, kTaskId, 5000);
+    auto messages = transport::test::chunk_messages(canonical, kCommandId, kTaskId);
+    std::string stream;
+    for (std::size_t i = 0; i < messages.size(); ++i) {
+      if (i != 1) stream += transport::test::time_line("C", messages[i]) + "\n";
+    }
+    Harness harness;
+    harness.healthy(
+        {ScriptedRunner::out_chunk("attached\n"), ScriptedRunner::out_chunk(stream, 30ms)});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    const auto report = harness.run();
+    expect_error(report, "RESULT_ENVELOPE_MALFORMED", 4, "delivered_unverified", "unsafe");
+    const Json& transport = report.document["details"]["transport"];
+    CHECK(transport["receivedChunks"] == 1);
+    CHECK(transport["failure"].get<std::string>().rfind("index out of order", 0) == 0);
+  }
+  SECTION("the reader exits before dispatch") {
+    Harness harness;
+    harness.healthy(
+        {ScriptedRunner::err_chunk("error: device offline\n"), ScriptedRunner::exit_event(1)});
+    const auto report = harness.run();
+    expect_error(report, "DEVICE_OFFLINE", 3, "not_delivered", "safe");
+    for (const auto& call : harness.runner.calls()) {
+      CHECK(call.argv.back().rfind("am broadcast", 0) != 0);
+    }
+  }
+  SECTION("the reader exits after dispatch") {
+    Harness harness;
+    harness.healthy({ScriptedRunner::out_chunk("x\n"), ScriptedRunner::exit_event(0, 60ms)});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    const auto report = harness.run();
+    expect_error(report, "RESULT_TRANSPORT_EXITED", 4, "delivered_unverified", "unsafe");
+    CHECK(report.document["details"]["exitCode"] == 0);
+  }
+  SECTION("the reader exits right after a complete result: the result wins") {
+    Harness harness;
+    harness.healthy({ScriptedRunner::out_chunk("x\n"),
+                     ScriptedRunner::out_chunk(result_line(click_success()), 40ms),
+                     ScriptedRunner::exit_event(0)});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    CHECK(harness.run().exit_code == 0);
+  }
+  SECTION("an unterminated result line written just before exit still counts") {
+    std::string line = result_line(click_success());
+    line.pop_back();
+    Harness harness;
+    harness.healthy({ScriptedRunner::out_chunk("x\n"), ScriptedRunner::out_chunk(line, 40ms),
+                     ScriptedRunner::exit_event(0)});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    CHECK(harness.run().exit_code == 0);
+  }
+}
+
+TEST_CASE("a failed step is exit 1 with its disposition", "[exec][pipeline]") {
+  Harness harness;
+  harness.healthy(
+      {ScriptedRunner::out_chunk("attached\n"),
+       ScriptedRunner::out_chunk(
+           result_line(R"({"commandId":"cmd-1","taskId":"task-1","status":"failed","stepResults":)"
+                       R"([{"id":"a1","actionType":"click","success":false,"data":{"error":)"
+                       R"("NODE_NOT_FOUND","message":"No matching node"}}],"error":"x"})"),
+           30ms)});
+  harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+  const auto report = harness.run();
+  INFO(report.document.dump(2));
+  CHECK(report.exit_code == 1);
+  CHECK(report.document["ok"] == false);
+  CHECK(report.document["envelope"]["error"] == "Step a1 (click) failed: NODE_NOT_FOUND");
+  CHECK(report.document["disposition"]["delivery"] == "not_delivered");
+  CHECK(report.document["disposition"]["retry"] == "safe");
+}
+
+TEST_CASE("interactive readiness probe", "[exec][pipeline][readiness]") {
+  auto probe_answer = [](const std::string& id, const std::string& screen_on,
+                         const std::string& locked) {
+    return result_line(R"({"commandId":")" + id +
+                       R"(","taskId":"doctor-handshake","status":"success","stepResults":[)"
+                       R"({"id":"h1","actionType":"doctor_ping","success":true,"data":{)"
+                       R"("screen_on":")" +
+                       screen_on + R"(","device_locked":")" + locked +
+                       R"(","user_unlocked":"true"}}],"error":null})");
+  };
+  SECTION("an awake, unlocked device passes and is cached") {
+    Harness harness;
+    exec::ReadinessCache(harness.state.path(), "device-local%3A5037-emulator-5554.lock")
+        .invalidate();
+    harness.healthy({ScriptedRunner::out_chunk("x\n"),
+                     ScriptedRunner::out_chunk(probe_answer("probe-1", "true", "false"), 30ms),
+                     ScriptedRunner::out_chunk(result_line(click_success()), 60ms)});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged()).times(2);
+    const auto report = harness.run();
+    INFO(report.document.dump(2));
+    CHECK(report.exit_code == 0);
+    CHECK(exec::ReadinessCache(harness.state.path(), "device-local%3A5037-emulator-5554.lock")
+              .fresh());
+  }
+  SECTION("a locked device is not interactive") {
+    Harness harness;
+    exec::ReadinessCache(harness.state.path(), "device-local%3A5037-emulator-5554.lock")
+        .invalidate();
+    harness.healthy({ScriptedRunner::out_chunk("x\n"),
+                     ScriptedRunner::out_chunk(probe_answer("probe-1", "true", "true"), 30ms)});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    const auto report = harness.run();
+    expect_error(report, "DEVICE_NOT_INTERACTIVE", 3, "not_delivered", "safe");
+    CHECK(report.document["details"]["probeCommandId"] == "probe-1");
+    CHECK(report.document["details"]["probeDispatchState"] == "dispatched");
+    CHECK(report.document["details"]["commandId"] == kCommandId);
+    CHECK(report.document["details"]["dispatchState"] == "not_dispatched");
+  }
+  SECTION("a probe without an answer keeps its timeout code, before dispatch") {
+    Harness harness;
+    exec::ReadinessCache(harness.state.path(), "device-local%3A5037-emulator-5554.lock")
+        .invalidate();
+    harness.healthy({ScriptedRunner::out_chunk("x\n")});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    // The probe waits 7 s by design; this test accepts that cost once.
+    const auto report = harness.run();
+    expect_error(report, "RESULT_ENVELOPE_TIMEOUT", 3, "not_delivered", "safe");
+    CHECK(report.document["details"]["phase"] == "readiness");
+  }
+}
+
+TEST_CASE("cancellation", "[exec][pipeline][signals]") {
+  process::install_interrupt_handlers();
+  SECTION("during the result wait: exit 130 after dispatch") {
+    process::reset_interrupt_for_tests();
+    Harness harness;
+    harness.request.result_timeout = 5000ms;
+    harness.healthy({ScriptedRunner::out_chunk("x\n")});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    std::thread interrupter([] {
+      std::this_thread::sleep_for(300ms);
+      std::raise(SIGINT);
+    });
+    const auto report = harness.run();
+    interrupter.join();
+    expect_error(report, "RESULT_TRANSPORT_CANCELLED", 130, "delivered_unverified", "unsafe");
+    CHECK(report.document["details"]["dispatchState"] == "dispatched");
+  }
+  SECTION("before dispatch: exit 143 and nothing sent") {
+    process::reset_interrupt_for_tests();
+    Harness harness;
+    harness.healthy({ScriptedRunner::out_chunk("x\n")});
+    harness.runner.on_run(kPmList, ScriptedRunner::exited(0, "")).after(2000ms);
+    std::raise(SIGTERM);
+    const auto report = harness.run();
+    CHECK(report.exit_code == 143);
+    CHECK(report.document["code"] == "RESULT_TRANSPORT_CANCELLED");
+    CHECK(report.document["disposition"]["delivery"] == "not_delivered");
+  }
+  process::reset_interrupt_for_tests();
+}

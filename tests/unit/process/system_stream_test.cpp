@@ -1,0 +1,193 @@
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cerrno>
+#include <csignal>
+#include <memory>
+#include <string>
+
+#include "clawperator/process/runner.hpp"
+#include "process_test_support.hpp"
+
+namespace {
+
+using namespace clawperator::process;
+using namespace clawperator::process::test;
+
+std::unique_ptr<Stream> start(std::vector<std::string> argv) {
+  int spawn_errno = -1;
+  std::unique_ptr<Stream> stream = make_system_runner()->start(argv, spawn_errno);
+  CHECK(spawn_errno == 0);
+  return stream;
+}
+
+}  // namespace
+
+TEST_CASE("stream delivers output in pieces as it arrives, then the exit", "[process]") {
+  std::unique_ptr<Stream> stream =
+      start({"/bin/sh", "-c", "printf a; sleep 0.3; printf b >&2; sleep 0.3; printf c; exit 7"});
+  REQUIRE(stream != nullptr);
+  std::string out, err;
+  std::vector<std::string> pieces;
+  StreamEvent last;
+  const Clock::time_point start_time = Clock::now();
+  bool first = true;
+  for (int i = 0; i < 50 && !last.exited; ++i) {
+    const Clock::time_point before = Clock::now();
+    last = stream->wait(5000ms);
+    if (first) {
+      // Returned with the first byte, long before the 5 s timeout.
+      CHECK(last.out == "a");
+      CHECK(since(before) < 1000ms);
+      first = false;
+    }
+    CHECK_FALSE(last.cancelled);
+    if (!last.out.empty()) pieces.push_back("out:" + last.out);
+    if (!last.err.empty()) pieces.push_back("err:" + last.err);
+    out += last.out;
+    err += last.err;
+  }
+  CHECK(last.exited);
+  CHECK(last.exit_code == 7);
+  CHECK(last.signal == 0);
+  CHECK(out == "ac");
+  CHECK(err == "b");
+  CHECK(pieces == std::vector<std::string>{"out:a", "err:b", "out:c"});
+  CHECK(since(start_time) < 2000ms);
+
+  // The exit event repeats, without data.
+  const StreamEvent again = stream->wait(10ms);
+  CHECK(again.exited);
+  CHECK(again.exit_code == 7);
+  CHECK(again.out.empty());
+  CHECK(no_children_left());
+}
+
+TEST_CASE("stream does not hold back output while waiting for the exit", "[process]") {
+  // The child closes its pipes right after writing, then lives on for a while.
+  std::unique_ptr<Stream> stream = start({"/bin/sh", "-c", "printf x; exec >&- 2>&-; sleep 0.6"});
+  REQUIRE(stream != nullptr);
+  std::string out;
+  StreamEvent event;
+  const Clock::time_point before = Clock::now();
+  for (int i = 0; i < 20 && out.empty(); ++i) {
+    event = stream->wait(5000ms);
+    out += event.out;
+  }
+  CHECK(out == "x");
+  CHECK_FALSE(event.exited);
+  CHECK(since(before) < 450ms);
+  event = stream->wait(5000ms);
+  CHECK(event.exited);
+  CHECK(event.exit_code == 0);
+  CHECK(since(before) >= 600ms);
+  CHECK(no_children_left());
+}
+
+TEST_CASE("stream wait returns empty at its timeout while the child is silent", "[process]") {
+  std::unique_ptr<Stream> stream = start({"/bin/sleep", "5"});
+  REQUIRE(stream != nullptr);
+  CHECK(stream->pid() > 0);
+  CHECK(getpgid(stream->pid()) == stream->pid());  // leads its own process group
+
+  const Clock::time_point before = Clock::now();
+  const StreamEvent idle = stream->wait(150ms);
+  CHECK(since(before) >= 150ms);
+  CHECK(since(before) < 1000ms);
+  CHECK_FALSE(idle.exited);
+  CHECK_FALSE(idle.cancelled);
+  CHECK(idle.out.empty());
+  CHECK(idle.err.empty());
+
+  const StreamEvent poll_only = stream->wait(0ms);
+  CHECK_FALSE(poll_only.exited);
+
+  stream->terminate();
+  CHECK(no_children_left());
+  const StreamEvent ended = stream->wait(1000ms);
+  CHECK(ended.exited);
+  CHECK(ended.signal == SIGTERM);
+  stream->terminate();  // idempotent
+  CHECK(stream->wait(0ms).signal == SIGTERM);
+}
+
+TEST_CASE("stream terminate escalates to SIGKILL for a child ignoring SIGTERM", "[process]") {
+  std::unique_ptr<Stream> stream = start({"/bin/sh", "-c", "trap '' TERM; echo ready; sleep 5"});
+  REQUIRE(stream != nullptr);
+  std::string out;
+  for (int i = 0; i < 20 && out != "ready\n"; ++i) out += stream->wait(1000ms).out;
+  REQUIRE(out == "ready\n");  // the trap is in place
+
+  const Clock::time_point before = Clock::now();
+  stream->terminate();
+  CHECK(since(before) >= 450ms);
+  CHECK(since(before) < 2000ms);
+  CHECK(stream->wait(0ms).signal == SIGKILL);
+  CHECK(no_children_left());
+}
+
+TEST_CASE("stream destructor terminates and reaps the child", "[process]") {
+  const Clock::time_point before = Clock::now();
+  std::unique_ptr<Stream> stream = start({"/bin/sh", "-c", "sleep 5 & echo $!; wait"});
+  REQUIRE(stream != nullptr);
+  std::string out;
+  for (int i = 0; i < 20 && out.find('\n') == std::string::npos; ++i) {
+    out += stream->wait(1000ms).out;
+  }
+  REQUIRE(!out.empty());
+  const auto grandchild = static_cast<pid_t>(std::stol(out));
+  stream.reset();
+  CHECK(since(before) < 2000ms);
+  CHECK(no_children_left());
+  CHECK(process_gone_within(grandchild, 2000ms));
+}
+
+TEST_CASE("stream delivers large output in bounded pieces", "[process]") {
+  std::unique_ptr<Stream> stream = start({"/bin/sh", "-c", "head -c 3000000 /dev/zero"});
+  REQUIRE(stream != nullptr);
+  std::size_t total = 0;
+  std::size_t largest = 0;
+  StreamEvent event;
+  for (int i = 0; i < 10000 && !event.exited; ++i) {
+    event = stream->wait(2000ms);
+    total += event.out.size();
+    largest = std::max(largest, event.out.size());
+  }
+  CHECK(event.exited);
+  CHECK(event.exit_code == 0);
+  CHECK(total == 3000000);
+  CHECK(largest <= std::size_t{1} << 20);
+  CHECK(no_children_left());
+}
+
+TEST_CASE("stream start reports spawn failures", "[process]") {
+  int spawn_errno = 0;
+  const std::unique_ptr<Runner> runner = make_system_runner();
+  CHECK(runner->start({"/nonexistent/clawperator-test-adb", "logcat"}, spawn_errno) == nullptr);
+  CHECK(spawn_errno == ENOENT);
+  CHECK(runner->start({}, spawn_errno) == nullptr);
+  CHECK(spawn_errno == EINVAL);
+  CHECK(no_children_left());
+}
+
+TEST_CASE("stream wait is cancelled by SIGINT", "[process]") {
+  InterruptScope scope;
+  REQUIRE(scope.installed());
+  std::unique_ptr<Stream> stream = start({"/bin/sleep", "5"});
+  REQUIRE(stream != nullptr);
+  StreamEvent event;
+  const Clock::time_point before = Clock::now();
+  {
+    DelayedSignal ctrl_c(SIGINT, 100ms);
+    event = stream->wait(5000ms);
+  }
+  CHECK(event.cancelled);
+  CHECK_FALSE(event.exited);
+  CHECK(since(before) >= 100ms);
+  CHECK(since(before) < 2000ms);
+  // Still cancelled on the next wait: the caller is expected to stop.
+  CHECK(stream->wait(1000ms).cancelled);
+  stream->terminate();
+  CHECK(stream->wait(0ms).exited);
+  CHECK(no_children_left());
+}
