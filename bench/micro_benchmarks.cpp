@@ -20,8 +20,11 @@ namespace transport = clawperator::transport;
 std::string chunked_stream(std::size_t bytes) {
   std::string text(bytes, 'x');
   for (std::size_t i = 0; i < text.size(); i += 97) text[i] = static_cast<char>('a' + i % 26);
-  Json envelope = {{"commandId", "c1"}, {"taskId", "t1"}, {"status", "success"},
-                   {"stepResults", Json::array({Json{{"id", "s"}, {"actionType", "snapshot"},
+  Json envelope = {{"commandId", "c1"},
+                   {"taskId", "t1"},
+                   {"status", "success"},
+                   {"stepResults", Json::array({Json{{"id", "s"},
+                                                     {"actionType", "snapshot"},
                                                      {"success", true},
                                                      {"data", Json{{"text", text}}}}})},
                    {"error", nullptr}};
@@ -31,9 +34,14 @@ std::string chunked_stream(std::size_t bytes) {
   std::string stream;
   stream.reserve(line.size() * 2);
   for (std::size_t index = 0; index < count; ++index) {
-    Json record = {{"commandId", "c1"},   {"taskId", "t1"},        {"index", index},
-                   {"count", count},      {"byteLength", line.size()}, {"sha256", digest},
-                   {"data", transport::encode_base64(std::string_view(line).substr(index * 1024, 1024))}};
+    Json record = {
+        {"commandId", "c1"},
+        {"taskId", "t1"},
+        {"index", index},
+        {"count", count},
+        {"byteLength", line.size()},
+        {"sha256", digest},
+        {"data", transport::encode_base64(std::string_view(line).substr(index * 1024, 1024))}};
     stream += "11-30 12:00:00.000 I/Clawperator( 4242): [Clawperator-Result-Chunk] ";
     stream += record.dump();
     stream += '\n';
@@ -55,7 +63,11 @@ void BM_ChunkedResult(benchmark::State& state) {
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * state.range(0));
 }
-BENCHMARK(BM_ChunkedResult)->Arg(1 << 10)->Arg(64 << 10)->Arg(16 << 20)->Arg((64 << 20) - 4096)
+BENCHMARK(BM_ChunkedResult)
+    ->Arg(1 << 10)
+    ->Arg(64 << 10)
+    ->Arg(16 << 20)
+    ->Arg((64 << 20) - 4096)
     ->Unit(benchmark::kMillisecond);
 
 void BM_UnrelatedLogTraffic(benchmark::State& state) {

@@ -1,5 +1,7 @@
 #include "clawperator/adb/adb_client.hpp"
 
+#include "clawperator/io/log.hpp"
+
 namespace clawperator::adb {
 
 AdbClient::AdbClient(process::Runner& runner, AdbSettings settings)
@@ -24,20 +26,35 @@ std::vector<std::string> AdbClient::device_argv(const std::string& serial,
   return argv;
 }
 
+process::Completion AdbClient::run_logged(process::CommandSpec spec, std::string_view log_form) {
+  Json argv = spec.argv;
+  if (!log_form.empty()) argv.back() = log_form;
+  io::log_event(io::LogLevel::Debug, "adb.command", Json{{"argv", argv}});
+  process::Completion completion = runner_.run(spec);
+  io::log_event(io::LogLevel::Debug, "adb.complete",
+                Json{{"argv", argv},
+                     {"status", process::to_string(completion.status)},
+                     {"exitCode", completion.exit_code},
+                     {"durationMs", completion.elapsed.count()}});
+  return completion;
+}
+
 process::Completion AdbClient::devices() {
   std::vector<std::string> argv = base_argv();
   argv.insert(argv.end(), {"devices", "-l"});
-  return runner_.run({argv, kDevicesTimeout});
+  return run_logged({argv, kDevicesTimeout});
 }
 
 process::Completion AdbClient::shell(const std::string& serial, const std::string& command,
-                                     std::chrono::milliseconds timeout) {
-  return runner_.run({device_argv(serial, {"shell", command}), timeout});
+                                     std::chrono::milliseconds timeout, std::string_view log_form) {
+  return run_logged({device_argv(serial, {"shell", command}), timeout}, log_form);
 }
 
 std::unique_ptr<process::Stream> AdbClient::follow_logcat(const std::string& serial,
                                                           int& spawn_errno) {
-  return runner_.start(device_argv(serial, {"logcat", "-v", "time", "-T", "1"}), spawn_errno);
+  const std::vector<std::string> argv = device_argv(serial, {"logcat", "-v", "time", "-T", "1"});
+  io::log_event(io::LogLevel::Debug, "adb.start", Json{{"argv", argv}});
+  return runner_.start(argv, spawn_errno);
 }
 
 process::Completion AdbClient::exec_out(const std::string& serial,
@@ -46,7 +63,7 @@ process::Completion AdbClient::exec_out(const std::string& serial,
                                         std::size_t max_output_bytes) {
   std::vector<std::string> argv = {"exec-out"};
   argv.insert(argv.end(), args.begin(), args.end());
-  return runner_.run({device_argv(serial, argv), timeout, max_output_bytes});
+  return run_logged({device_argv(serial, argv), timeout, max_output_bytes});
 }
 
 }  // namespace clawperator::adb

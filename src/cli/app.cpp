@@ -7,6 +7,7 @@
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/help_text.hpp"
 #include "clawperator/cli/suggest.hpp"
+#include "clawperator/io/log.hpp"
 
 namespace clawperator::cli {
 namespace {
@@ -184,6 +185,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     add_global_options(app, raw);
     std::vector<Command> commands;
     register_exec_commands(app, commands);
+    register_device_commands(app, commands);
     register_catalog_commands(app, commands);
 
     if (argc <= 1 || std::string_view(argv[1]) == "help") {
@@ -228,6 +230,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     if (const auto problem = resolve_global_options(raw, process_environment, options)) {
       return emit(out, failure(contract::usage_error("USAGE", problem->message)), early_format);
     }
+    io::configure_logging(
+        {options.log_dir, io::parse_log_level(options.log_level), options.verbose});
     if (command == nullptr) {
       return emit(out,
                   failure(contract::usage_error("USAGE", "Use --help for available commands.")),

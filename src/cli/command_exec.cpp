@@ -58,9 +58,7 @@ CommandResult run_on_device(contract::ValidatedExecution execution, const Global
   request.execution = std::move(execution);
   request.device = options.device;
   request.operator_package = options.operator_package;
-  request.adb.executable = options.adb_path;
-  request.adb.server_host = options.adb_server_host;
-  request.adb.server_port = options.adb_server_port;
+  request.adb = adb_settings(options);
   request.lock_wait_ms = options.lock_wait_ms;
   request.state_dir = exec::default_state_dir();
   request.show_progress = ::isatty(STDERR_FILENO) == 1;

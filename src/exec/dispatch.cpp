@@ -139,7 +139,8 @@ std::variant<Dispatched, HostError> dispatch_and_wait(
   reader.note("dispatch_started");
   const auto dispatch_start = Clock::now();
   const Completion broadcast =
-      client.shell(serial, adb::broadcast_command(trace.operator_package, payload_json));
+      client.shell(serial, adb::broadcast_command(trace.operator_package, payload_json),
+                   adb::kShellTimeout, adb::redacted_broadcast_command(trace.operator_package));
   Dispatched dispatched;
   dispatched.dispatch_ms = millis_since(dispatch_start);
   const BroadcastClassification verdict = classify_broadcast(broadcast);

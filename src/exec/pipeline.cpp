@@ -11,6 +11,7 @@
 #include "clawperator/exec/readiness.hpp"
 #include "clawperator/exec/result_reader.hpp"
 #include "clawperator/io/atomic_file.hpp"
+#include "clawperator/io/log.hpp"
 #include "clawperator/process/interrupt.hpp"
 
 namespace clawperator::exec {
@@ -131,7 +132,9 @@ std::filesystem::path default_state_dir() {
          ("clawperator-" + std::to_string(static_cast<long long>(::getuid())));
 }
 
-ExecutionReport run_execution(const ExecutionRequest& request, process::Runner& runner) {
+namespace {
+
+ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& runner) {
   const auto started = Clock::now();
   const Json& execution = request.execution.execution;
   ExecutionTrace trace;
@@ -281,6 +284,41 @@ ExecutionReport run_execution(const ExecutionRequest& request, process::Runner& 
   timing["resultMs"] = dispatched.result_ms;
   document["timing"] = std::move(timing);
   return {std::move(document), ok ? contract::exit_code::kSuccess : contract::exit_code::kFailed};
+}
+
+}  // namespace
+
+ExecutionReport run_execution(const ExecutionRequest& request, process::Runner& runner) {
+  const Json& execution = request.execution.execution;
+  Json action_types = Json::array();
+  for (const Json& action : execution["actions"]) action_types.push_back(action["type"]);
+  io::log_event(io::LogLevel::Info, "exec.start",
+                Json{{"commandId", request.execution.command_id},
+                     {"taskId", request.execution.task_id},
+                     {"requestedDevice", request.device ? Json(*request.device) : Json(nullptr)},
+                     {"actionTypes", std::move(action_types)}});
+  ExecutionReport report = run_phases(request, runner);
+  Json& document = report.document;
+  if (document.contains("code")) {
+    const Json& details = document["details"];
+    io::log_event(io::LogLevel::Warn, "exec.failure",
+                  Json{{"commandId", request.execution.command_id},
+                       {"code", document["code"]},
+                       {"phase", details.value("phase", "")},
+                       {"dispatchState", details.value("dispatchState", "")},
+                       {"exitCode", report.exit_code}});
+    if (const std::string path = io::current_log_path(); !path.empty()) {
+      document["details"]["logPath"] = path;
+    }
+  } else {
+    io::log_event(io::LogLevel::Info, "exec.result",
+                  Json{{"commandId", request.execution.command_id},
+                       {"deviceId", document["deviceId"]},
+                       {"status", document["envelope"]["status"]},
+                       {"ok", document["ok"]},
+                       {"totalMs", document["timing"]["totalMs"]}});
+  }
+  return report;
 }
 
 }  // namespace clawperator::exec

@@ -308,3 +308,88 @@ TEST_CASE("errors lists the catalog, and one code", "[cli][errors]") {
   const RunResult unknown = run_binary(kBinary, {"errors", "NODE_NOT_FUND"});
   CHECK(expect_error(unknown, "USAGE", 2)["suggestion"] == "NODE_NOT_FOUND");
 }
+
+namespace {
+
+RunOptions fake_adb_environment(const TempDir& dir) {
+  RunOptions options;
+  options.extra_env = {{"ADB", FAKE_ADB},
+                       {"FAKE_ADB_DIR", dir.path()},
+                       {"CLAWPERATOR_STATE_DIR", dir.path() + "/state"},
+                       {"CLAWPERATOR_LOG_DIR", dir.path() + "/logs"}};
+  return options;
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+}  // namespace
+
+TEST_CASE("exec runs through adb and prints the result wrapper", "[cli][exec][adb]") {
+  TempDir dir;
+  const RunResult result =
+      run_binary(kBinary, {"exec", kExamples + "/snapshot.json"}, fake_adb_environment(dir));
+  const json document = single_document(result);
+  CHECK(result.exit_code == 0);
+  CHECK(document["ok"] == true);
+  CHECK(document["deviceId"] == "fake-1");
+  CHECK(document["envelope"]["status"] == "success");
+  CHECK(document["terminalSource"] == "clawperator_result");
+  CHECK(document["isCanonicalTerminal"] == true);
+  CHECK(document["disposition"]["retry"] == "safe");
+  for (const char* key : {"totalMs", "dispatchMs", "resultMs"}) {
+    CHECK(document["timing"][key].is_number());
+  }
+}
+
+TEST_CASE("devices lists what adb reports", "[cli][devices]") {
+  TempDir dir;
+  const RunResult result = run_binary(kBinary, {"devices"}, fake_adb_environment(dir));
+  const json document = single_document(result);
+  CHECK(result.exit_code == 0);
+  REQUIRE(document["devices"].size() == 1);
+  CHECK(document["devices"][0]["serial"] == "fake-1");
+  CHECK(document["devices"][0]["state"] == "device");
+  CHECK(document["devices"][0]["model"] == "Fake");
+  CHECK(document["devices"][0]["transportId"] == "1");
+  RunOptions missing;
+  missing.extra_env = {{"ADB", dir.path() + "/no-adb"}};
+  expect_error(run_binary(kBinary, {"devices"}, missing), "ADB_NOT_FOUND", 3);
+}
+
+TEST_CASE("the payload text never reaches stderr or the log", "[cli][exec][secrets]") {
+  TempDir dir;
+  const std::string secret = "hunter2-Sup3rS3cret";
+  json payload = json::parse(kValidPayload);
+  payload["actions"] =
+      json::array({{{"id", "type"},
+                    {"type", "enter_text"},
+                    {"params", {{"matcher", {{"resourceId", "password"}}}, {"text", secret}}}}});
+  const std::string path = dir.file("secret.json", payload.dump());
+  for (const char* level : {"debug", "info", "warn", "error"}) {
+    CAPTURE(level);
+    const RunResult result = run_binary(kBinary, {"--log-level", level, "--verbose", "exec", path},
+                                        fake_adb_environment(dir));
+    CHECK(result.err.find(secret) == std::string::npos);
+    CHECK(result.exit_code == 0);
+  }
+  std::string logs;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path() + "/logs")) {
+    logs += read_all(entry.path().string());
+  }
+  CHECK(logs.find("adb.command") != std::string::npos);
+  CHECK(logs.find("[REDACTED]") != std::string::npos);
+  CHECK(logs.find(secret) == std::string::npos);
+}
+
+TEST_CASE("an unwritable log directory never changes the result", "[cli][logs]") {
+  TempDir dir;
+  RunOptions options = fake_adb_environment(dir);
+  options.extra_env["CLAWPERATOR_LOG_DIR"] = "/proc/no-such-dir/logs";
+  const RunResult result = run_binary(kBinary, {"exec", kExamples + "/snapshot.json"}, options);
+  CHECK(single_document(result)["ok"] == true);
+  CHECK(result.exit_code == 0);
+  CHECK(result.err.find("LOG_DIRECTORY_UNWRITABLE") != std::string::npos);
+}

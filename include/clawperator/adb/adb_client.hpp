@@ -29,9 +29,11 @@ class AdbClient {
 
   // adb devices -l
   process::Completion devices();
-  // adb -s SERIAL shell COMMAND (COMMAND is one argument, parsed by the device sh)
+  // adb -s SERIAL shell COMMAND (COMMAND is one argument, parsed by the device sh).
+  // `log_form` replaces COMMAND in the log when it carries a payload.
   process::Completion shell(const std::string& serial, const std::string& command,
-                            std::chrono::milliseconds timeout = kShellTimeout);
+                            std::chrono::milliseconds timeout = kShellTimeout,
+                            std::string_view log_form = {});
   // adb -s SERIAL logcat -v time -T 1: follows from the newest line, destroys nothing.
   std::unique_ptr<process::Stream> follow_logcat(const std::string& serial, int& spawn_errno);
   // adb -s SERIAL exec-out ARGS… (binary-safe stdout, e.g. screencap -p)
@@ -45,6 +47,7 @@ class AdbClient {
 
  private:
   std::vector<std::string> base_argv() const;
+  process::Completion run_logged(process::CommandSpec spec, std::string_view log_form = {});
 
   process::Runner& runner_;
   AdbSettings settings_;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "clawperator/adb/adb_client.hpp"
 #include "clawperator/cli/global_options.hpp"
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/contract/payload_validation.hpp"
@@ -39,5 +40,9 @@ CommandResult run_on_device(contract::ValidatedExecution execution, const Global
 // One registration function per command group; each adds its subcommands.
 void register_exec_commands(CLI::App& root, std::vector<Command>& commands);
 void register_catalog_commands(CLI::App& root, std::vector<Command>& commands);
+void register_device_commands(CLI::App& root, std::vector<Command>& commands);
+
+// The adb executable and server the global options name.
+adb::AdbSettings adb_settings(const GlobalOptions& options);
 
 }  // namespace clawperator::cli

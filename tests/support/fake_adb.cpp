@@ -1,5 +1,6 @@
 // A minimal adb that answers instantly, for measuring the host's own cost of an
-// exec (bench/run.sh). It knows just the calls `clawperator exec` makes:
+// exec (bench/run.sh) and for CLI tests of the exec path. It knows just the calls `clawperator
+// exec` makes:
 //   devices -l · -s S shell "pm list packages …" · -s S logcat … · -s S shell "am broadcast …"
 // The broadcast leaves the payload's commandId/taskId in $FAKE_ADB_DIR/dispatched;
 // the logcat follower prints the matching result line as soon as it appears.
@@ -59,8 +60,9 @@ int logcat() {
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.size() >= 2 && args[0] == "devices") {
-    std::printf("List of devices attached\nfake-1                 device product:fake "
-                "model:Fake device:fake transport_id:1\n\n");
+    std::printf(
+        "List of devices attached\nfake-1                 device product:fake "
+        "model:Fake device:fake transport_id:1\n\n");
     return 0;
   }
   if (args.size() >= 3 && args[0] == "-s") {
@@ -75,9 +77,10 @@ int main(int argc, char** argv) {
         std::ofstream(state_file() + ".tmp")
             << field(command, "commandId") << '\t' << field(command, "taskId") << '\n';
         std::rename((state_file() + ".tmp").c_str(), state_file().c_str());
-        std::printf("Broadcasting: Intent { act=app.clawperator.operator.ACTION_AGENT_COMMAND "
-                    "flg=0x400000 pkg=com.clawperator.operator (has extras) }\n"
-                    "Broadcast completed: result=0\n");
+        std::printf(
+            "Broadcasting: Intent { act=app.clawperator.operator.ACTION_AGENT_COMMAND "
+            "flg=0x400000 pkg=com.clawperator.operator (has extras) }\n"
+            "Broadcast completed: result=0\n");
         return 0;
       }
       std::printf("clawperator-exit:0\n");

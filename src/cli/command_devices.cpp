@@ -1,0 +1,54 @@
+// `devices`: every device adb knows, in every state.
+#include <CLI/CLI.hpp>
+
+#include "clawperator/adb/adb_client.hpp"
+#include "clawperator/adb/device_list.hpp"
+#include "clawperator/adb/device_selection.hpp"
+#include "clawperator/cli/command.hpp"
+#include "clawperator/exec/preflight.hpp"
+#include "clawperator/exec/trace.hpp"
+
+namespace clawperator::cli {
+namespace {
+
+CommandResult run_devices(const GlobalOptions& options) {
+  const auto runner = process::make_system_runner();
+  adb::AdbClient client(*runner, adb_settings(options));
+  const process::Completion completion = client.devices();
+  exec::ExecutionTrace context;
+  if (auto error = exec::adb_call_failure(completion, context, client.settings(), "adb devices",
+                                          "ADB_SERVER_FAILED")) {
+    // No execution is involved: keep only what describes the adb call.
+    for (const char* key : {"commandId", "taskId", "operatorPackage", "broadcastDispatchStatus",
+                            "startedAt", "completedAt"}) {
+      error->details.erase(key);
+    }
+    return failure(*error);
+  }
+  Json devices = Json::array();
+  for (const adb::DeviceEntry& device : adb::parse_device_list(completion.out)) {
+    devices.push_back(adb::device_to_json(device));
+  }
+  Json out = Json::object();
+  out["devices"] = std::move(devices);
+  return success(std::move(out));
+}
+
+}  // namespace
+
+adb::AdbSettings adb_settings(const GlobalOptions& options) {
+  adb::AdbSettings settings;
+  settings.executable = options.adb_path;
+  settings.server_host = options.adb_server_host;
+  settings.server_port = options.adb_server_port;
+  return settings;
+}
+
+void register_device_commands(CLI::App& root, std::vector<Command>& commands) {
+  CLI::App* devices =
+      root.add_subcommand("devices", "List connected devices with state, product and model");
+  devices->group("Device Management");
+  commands.push_back(Command{devices, run_devices, {}});
+}
+
+}  // namespace clawperator::cli
