@@ -2,7 +2,7 @@
 add_library(clawperator_warnings INTERFACE)
 target_compile_options(clawperator_warnings INTERFACE
   -Wall -Wextra -Wpedantic -Werror -Wshadow -Wnon-virtual-dtor -Wold-style-cast
-  -Wcast-align -Woverloaded-virtual -Wnull-dereference -Wimplicit-fallthrough)
+  -Wcast-align -Woverloaded-virtual -Wimplicit-fallthrough)
 # g++ 12 reports false -Wrestrict overlaps inside libstdc++'s std::string at -O2
 # (GCC bug 105651); the check stays on for every other compiler.
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
