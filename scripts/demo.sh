@@ -1,33 +1,26 @@
 #!/usr/bin/env bash
-# The quick start: installs what is missing, builds, and shows what the CLI
-# does with the sample payloads under examples/.
+# The quick start: installs what is missing, builds, starts a virtual Android
+# device behind a private adb server, and runs real executions against it
+# through the real adb. Everything started here is stopped when it ends.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j"$(nproc)" --target clawperator
-bin=build/src/clawperator
+cmake --build build -j"$(nproc)" --target clawperator clawperator-vdevice
+export PATH="$PWD/build/src:$PWD/build/src/vdevice:$PATH"
 
-run() {
-  printf '\n$ clawperator %s\n' "$*"
-  set +e
-  "$bin" "$@"
-  printf '(exit %d)\n' "$?"
-  set -e
-}
+cat <<'TXT'
 
-echo "== valid payloads: validated and planned, no device needed"
-run exec examples/snapshot.json --validate-only
-run exec examples/login.json --dry-run
-run --timeout 20000 exec examples/scroll.json --dry-run --output pretty
-
-echo
-echo "== one of each kind of validation error (exit 2, nothing sent)"
-run exec examples/invalid/missing-uri.json --validate-only
-run exec examples/invalid/unknown-action.json --validate-only
-run exec examples/invalid/out-of-range.json --validate-only
-run exec examples/invalid/unknown-key.json --validate-only
-run exec examples/invalid/malformed.json --validate-only
-run exec --validate-only
-run exce
-run errors NODE_NOT_FOUND
+== A virtual phone (clawperator-vdevice) behind a private adb server; then:
+   clawperator devices
+   clawperator exec examples/demo-snapshot-click.json   (open Settings, snapshot, click, read)
+   clawperator exec examples/invalid/missing-uri.json   (a validation error: exit 2, nothing sent)
+   clawperator errors NODE_NOT_FOUND
+TXT
+clawperator-vdevice with -- sh -c '
+  show() { printf "\n$ clawperator %s\n" "$*"; clawperator "$@"; printf "(exit %d)\n" "$?"; }
+  show devices --output pretty
+  show exec examples/demo-snapshot-click.json --output pretty
+  show exec examples/invalid/missing-uri.json
+  show errors NODE_NOT_FOUND
+  true'

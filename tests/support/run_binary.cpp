@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <stdexcept>
 
@@ -48,7 +49,8 @@ RunResult run_binary(const std::string& path, const std::vector<std::string>& ar
     if (options.drop_privileges && geteuid() == 0) {
       if (setgid(65534) != 0 || setuid(65534) != 0) _exit(126);
     }
-    execve(path.c_str(), argv.data(), env.data());
+    // A bare name is looked up in PATH, as a shell would.
+    execvpe(path.c_str(), argv.data(), env.data());
     _exit(127);
   }
   close(out_pipe[1]);
@@ -58,8 +60,24 @@ RunResult run_binary(const std::string& path, const std::vector<std::string>& ar
   std::string* sinks[2] = {&result.out, &result.err};
   int open_streams = 2;
   char buffer[65536];
+  const auto started = std::chrono::steady_clock::now();
+  bool signalled = options.signal == 0;
   while (open_streams > 0) {
-    if (poll(fds, 2, 30000) <= 0) break;  // a hung binary fails the test, not the suite
+    int wait_ms = 30000;
+    if (!signalled) {
+      const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+                               std::chrono::steady_clock::now() - started)
+                               .count();
+      if (elapsed >= options.signal_after_ms) {
+        kill(pid, options.signal);
+        signalled = true;
+      } else {
+        wait_ms = static_cast<int>(options.signal_after_ms - elapsed);
+      }
+    }
+    const int ready = poll(fds, 2, wait_ms);
+    if (ready == 0 && !signalled) continue;
+    if (ready <= 0) break;  // a hung binary fails the test, not the suite
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || (fds[i].revents & (POLLIN | POLLHUP)) == 0) continue;
       const ssize_t got = read(fds[i].fd, buffer, sizeof buffer);

@@ -13,6 +13,8 @@ struct RunOptions {
   std::optional<std::string> stdin_path;         // default: /dev/null
   std::map<std::string, std::string> extra_env;  // added to the inherited environment
   bool drop_privileges = false;                  // run as nobody when we are root
+  int signal = 0;                                // sent this long after the start:
+  int signal_after_ms = 0;
 };
 
 struct RunResult {

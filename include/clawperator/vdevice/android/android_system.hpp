@@ -1,0 +1,124 @@
+// The simulated phone's state and services behind the shell: properties, settings, packages,
+// power, the UI, the log buffer, the Operator, the clock. One per device, shared (weakly) by
+// its sessions so that a session outliving the device does nothing instead of crashing.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "clawperator/vdevice/android/event_queue.hpp"
+#include "clawperator/vdevice/android/log_buffer.hpp"
+#include "clawperator/vdevice/android/log_noise.hpp"
+#include "clawperator/vdevice/android/scenario.hpp"
+#include "clawperator/vdevice/android/ui_model.hpp"
+#include "clawperator/vdevice/device.hpp"
+
+namespace clawperator::vdevice::android {
+
+class OperatorRuntime;
+
+// A live `logcat` session, as the system sees it.
+class LogReader {
+ public:
+  virtual ~LogReader() = default;
+  virtual bool pending() const = 0;
+  // Writes what is new in the buffer.
+  virtual void pump() = 0;
+  // logd dropped the reader (closeStreamMidEnvelope): logcat reports it and exits.
+  virtual void cut() = 0;
+};
+
+struct DeviceClock {
+  std::chrono::steady_clock::time_point start;
+  std::chrono::system_clock::time_point wall_start;
+};
+
+class AndroidSystem {
+ public:
+  static constexpr int kSystemServerPid = 612;
+
+  AndroidSystem(Scenario scenario, DeviceClock clock);
+  ~AndroidSystem();
+  AndroidSystem(const AndroidSystem&) = delete;
+  AndroidSystem& operator=(const AndroidSystem&) = delete;
+
+  const Scenario& scenario() const noexcept { return scenario_; }
+
+  // Clock and timers.
+  EventQueue& events() noexcept { return events_; }
+  SteadyTime now() const noexcept { return events_.now(); }
+  std::int64_t epoch_ms() const;
+  void tick(SteadyTime now);
+  std::optional<SteadyTime> next_deadline() const;
+
+  // Logging (at the current time).
+  LogBuffer& log() noexcept { return log_; }
+  void log_line(int pid, int tid, char level, std::string tag, std::string message);
+  void add_reader(std::weak_ptr<LogReader> reader);
+  void end_live_readers();
+
+  // Properties and settings.
+  std::map<std::string, std::string>& properties() noexcept { return properties_; }
+  std::optional<std::string> property(const std::string& key) const;
+  std::optional<std::string> setting(const std::string& space, const std::string& key) const;
+  void put_setting(const std::string& space, const std::string& key, const std::string& value);
+  bool delete_setting(const std::string& space, const std::string& key);
+  const std::map<std::string, std::string>* settings_space(const std::string& space) const;
+
+  // Packages.
+  const PackageSpec* package(const std::string& name) const;
+  std::set<std::string>& granted_permissions(const std::string& package);
+  bool accessibility_service_running(const std::string& package) const;
+
+  // Power and lock.
+  bool screen_on() const noexcept { return screen_on_; }
+  bool locked() const noexcept { return locked_; }
+  bool user_unlocked() const noexcept { return user_unlocked_; }
+  void wake(const std::string& reason);
+  void go_to_sleep();
+  // False when the keyguard is secure (needs a credential).
+  bool dismiss_keyguard();
+
+  // Apps.
+  UiModel& ui() noexcept { return ui_; }
+  bool start_app(const std::string& package, const std::string& caller);
+  std::optional<std::string> start_uri(const std::string& uri, const std::string& caller);
+  void force_stop(const std::string& package, const std::string& caller);
+  OperatorRuntime& operator_runtime() noexcept { return *operator_; }
+
+  // Transport faults.
+  void attach_transport(TransportControl* control) noexcept { transport_ = control; }
+  void drop_connections();
+
+  int next_shell_pid() noexcept { return next_shell_pid_++; }
+
+ private:
+  void schedule_noise();
+  void boot_log();
+  void log_activity_start(const std::string& activity, const std::string& caller);
+
+  Scenario scenario_;
+  DeviceClock clock_;
+  EventQueue events_;
+  LogBuffer log_;
+  LogNoise noise_;
+  std::vector<std::weak_ptr<LogReader>> readers_;
+  std::map<std::string, std::string> properties_;
+  std::map<std::string, std::map<std::string, std::string>> settings_;
+  std::map<std::string, std::set<std::string>> permissions_;
+  bool screen_on_;
+  bool locked_;
+  bool user_unlocked_;
+  UiModel ui_;
+  std::unique_ptr<OperatorRuntime> operator_;
+  TransportControl* transport_ = nullptr;
+  int next_shell_pid_ = 4100;
+};
+
+}  // namespace clawperator::vdevice::android

@@ -1,0 +1,65 @@
+// The device's commands (getprop, pm, am, logcat, …) as the shell runs them: argv in, bytes
+// and an exit status out — or, for a command that keeps running (a following logcat), a
+// handle whose status arrives later.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "clawperator/vdevice/android/android_system.hpp"
+
+namespace clawperator::vdevice::android {
+
+class CommandOutput {
+ public:
+  virtual ~CommandOutput() = default;
+  virtual void out(std::string_view bytes) = 0;
+  virtual void err(std::string_view bytes) = 0;
+};
+
+// A command still running after it returned.
+class RunningCommand {
+ public:
+  virtual ~RunningCommand() = default;
+  // The shell lets go of it (host gone, interrupted): it must not write any more, even if
+  // something still holds it for a moment.
+  virtual void stop() {}
+};
+
+struct CommandContext {
+  AndroidSystem& system;
+  std::vector<std::string> argv;
+  const std::map<std::string, std::string>& environment;
+  CommandOutput& output;
+  // For a running command: reports its exit status later. Safe to call at any time; the
+  // shell resumes from the event loop.
+  std::function<void(int)> finish;
+};
+
+struct CommandResult {
+  int status = 0;
+  std::shared_ptr<RunningCommand> running;  // set: the status comes later through finish
+};
+
+using CommandHandler = CommandResult (*)(CommandContext&);
+
+// nullptr for a name the device does not have. `/system/bin/NAME` finds NAME too.
+CommandHandler find_command(std::string_view name);
+
+// The individual commands (one file each for the larger ones).
+CommandResult run_getprop(CommandContext& context);
+CommandResult run_settings(CommandContext& context);
+CommandResult run_wm(CommandContext& context);
+CommandResult run_input(CommandContext& context);
+CommandResult run_cmd(CommandContext& context);
+CommandResult run_screencap(CommandContext& context);
+CommandResult run_pm(CommandContext& context);
+CommandResult run_dumpsys(CommandContext& context);
+CommandResult run_am(CommandContext& context);
+CommandResult run_logcat(CommandContext& context);
+
+}  // namespace clawperator::vdevice::android

@@ -1,0 +1,125 @@
+// The simulated apps' user interface: a task (a stack of screens) per package, the
+// foreground order, and the hierarchy the accessibility service sees at a given moment —
+// laid out, with scrolled-away and not-yet-appeared nodes left out, as on a real device.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "clawperator/vdevice/android/scenario.hpp"
+
+namespace clawperator::vdevice::android {
+
+using SteadyTime = std::chrono::steady_clock::time_point;
+
+// The Operator's NodeMatcher (inventory 3.3): every non-empty field must match.
+struct NodeMatcher {
+  std::string resource_id;
+  std::string role;
+  std::string text_equals;
+  std::string text_contains;
+  std::string content_desc_equals;
+  std::string content_desc_contains;
+
+  bool empty() const noexcept;
+};
+
+struct VisibleNode {
+  NodeSpec* spec = nullptr;  // the live node: enter_text and toggles change it
+  std::string package;
+  Bounds bounds;
+  int index = 0;  // among the visible siblings
+  VisibleNode* parent = nullptr;
+  std::vector<VisibleNode> children;
+
+  // What accessibility reports: password text as bullets.
+  std::string text() const;
+};
+
+// The role a matcher's `role` compares with: the scenario's, or one derived from the class
+// ("button", "textfield", "switch", "checkbox", "image", "text", "list", …).
+std::string node_role(const NodeSpec& node);
+bool node_matches(const VisibleNode& node, const NodeMatcher& matcher);
+
+// A snapshot of the screen. Valid until the UI model changes.
+class VisibleTree {
+ public:
+  VisibleTree() = default;
+  VisibleTree(const VisibleTree&) = delete;
+  VisibleTree& operator=(const VisibleTree&) = delete;
+
+  VisibleNode root;
+  std::string screen_id;
+  std::string package;
+
+  // Document order.
+  std::vector<VisibleNode*> find(const NodeMatcher& matcher);
+  std::vector<VisibleNode*> all();
+  // The deepest node whose bounds contain the point.
+  VisibleNode* at_point(int x, int y);
+};
+
+enum class ScrollDirection { Down, Up, Left, Right };
+std::optional<ScrollDirection> parse_scroll_direction(std::string_view text);
+
+class UiModel {
+ public:
+  UiModel(const Scenario& scenario, SteadyTime now);
+
+  const std::string& foreground_package() const;
+  std::string foreground_screen() const;
+  std::string foreground_activity() const;
+  // The screen as seen now (the lock screen while the keyguard shows).
+  std::unique_ptr<VisibleTree> tree(SteadyTime now);
+
+  void set_keyguard(bool showing) { keyguard_ = showing; }
+  bool keyguard_showing() const noexcept { return keyguard_; }
+
+  // Brings the package's task to the front (starting it at its launch screen). False when
+  // the package is not installed or has no launcher activity.
+  bool launch(const std::string& package, SteadyTime now);
+  // The package that handles the URI, now in front; nullopt when none does.
+  std::optional<std::string> open_uri(const std::string& uri, SteadyTime now);
+  void home();
+  void back(SteadyTime now);
+  void recents(SteadyTime now);
+  void force_stop(const std::string& package, SteadyTime now);
+  bool is_running(const std::string& package) const;
+
+  // A click that reached `target` (the clickable node) from `matched`: toggles a checkable
+  // node and follows the first navigateTo between the two. Invalidates trees.
+  void click(VisibleTree& tree, VisibleNode& matched, VisibleNode& target, SteadyTime now);
+  // The IME action of a text field (enter_text with submit). Invalidates trees.
+  void submit(VisibleNode& field, SteadyTime now);
+  // Moves the scroll window; returns how many items it moved (0 at the edge).
+  int scroll(VisibleNode& container, ScrollDirection direction, double distance_ratio);
+
+ private:
+  struct ScreenInstance {
+    const ScreenSpec* spec = nullptr;
+    NodeSpec root;
+    SteadyTime shown_at;
+  };
+  using Task = std::vector<std::unique_ptr<ScreenInstance>>;
+
+  std::unique_ptr<ScreenInstance> instantiate(const ScreenSpec& screen, SteadyTime now,
+                                              const std::string& uri = "") const;
+  void bring_to_front(const std::string& package);
+  void navigate(const std::string& target, SteadyTime now);
+  // Pointers from the tasks, which own the instances: usable for building trees.
+  ScreenInstance* current() const;
+
+  const Scenario& scenario_;
+  std::string launcher_;
+  std::map<std::string, Task> tasks_;
+  std::vector<std::string> z_order_;  // back = foreground
+  std::unique_ptr<ScreenInstance> lock_screen_;
+  bool keyguard_ = false;
+};
+
+}  // namespace clawperator::vdevice::android

@@ -1,0 +1,230 @@
+#include "clawperator/vdevice/android/android_system.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <utility>
+
+#include "clawperator/vdevice/android/operator_runtime.hpp"
+
+namespace clawperator::vdevice::android {
+
+AndroidSystem::AndroidSystem(Scenario scenario, DeviceClock clock)
+    : scenario_(std::move(scenario)),
+      clock_(clock),
+      events_(clock.start),
+      log_(scenario_.logcat.buffer_lines),
+      noise_(scenario_.seed, scenario_.logcat.foreign_results),
+      properties_(scenario_.properties),
+      settings_(scenario_.settings),
+      screen_on_(scenario_.power.screen_on),
+      locked_(scenario_.power.locked),
+      user_unlocked_(scenario_.power.user_unlocked),
+      ui_(scenario_, clock.start) {
+  for (const PackageSpec& package : scenario_.packages) {
+    permissions_[package.name] = package.granted_permissions;
+  }
+  ui_.set_keyguard(locked_);
+  operator_ = std::make_unique<OperatorRuntime>(*this);
+  boot_log();
+  schedule_noise();
+}
+
+AndroidSystem::~AndroidSystem() = default;
+
+std::int64_t AndroidSystem::epoch_ms() const {
+  const auto wall =
+      clock_.wall_start +
+      std::chrono::duration_cast<std::chrono::system_clock::duration>(events_.now() - clock_.start);
+  return std::chrono::duration_cast<std::chrono::milliseconds>(wall.time_since_epoch()).count();
+}
+
+void AndroidSystem::tick(SteadyTime now) {
+  events_.run_until(now);
+  // Sessions may open or close while pumping: iterate over a copy.
+  const auto readers = readers_;
+  for (const auto& weak : readers) {
+    if (auto reader = weak.lock()) reader->pump();
+  }
+  readers_.erase(
+      std::remove_if(readers_.begin(), readers_.end(),
+                     [](const std::weak_ptr<LogReader>& weak) { return weak.expired(); }),
+      readers_.end());
+}
+
+std::optional<SteadyTime> AndroidSystem::next_deadline() const {
+  for (const auto& weak : readers_) {
+    if (auto reader = weak.lock(); reader && reader->pending()) return events_.now();
+  }
+  return events_.next();
+}
+
+void AndroidSystem::log_line(int pid, int tid, char level, std::string tag, std::string message) {
+  log_.append(epoch_ms(), pid, tid, level, std::move(tag), std::move(message));
+}
+
+void AndroidSystem::add_reader(std::weak_ptr<LogReader> reader) {
+  readers_.push_back(std::move(reader));
+}
+
+void AndroidSystem::end_live_readers() {
+  const auto readers = readers_;
+  for (const auto& weak : readers) {
+    if (auto reader = weak.lock()) {
+      reader->pump();
+      reader->cut();
+    }
+  }
+}
+
+void AndroidSystem::schedule_noise() {
+  const long long gap = noise_.next_gap_ms(scenario_.logcat.noise_lines_per_second);
+  if (gap < 0) return;
+  events_.after(std::chrono::milliseconds(gap), [this] {
+    NoiseLine line = noise_.next();
+    log_line(line.pid, line.tid, line.level, std::move(line.tag), std::move(line.message));
+    schedule_noise();
+  });
+}
+
+void AndroidSystem::boot_log() {
+  const std::size_t count = scenario_.logcat.initial_lines;
+  const std::int64_t now = epoch_ms();
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::int64_t when = now - static_cast<std::int64_t>(count - i) * 211;
+    if (i + 1 == count) {
+      log_.append(when, kSystemServerPid, kSystemServerPid + 27, 'I', "ActivityManager",
+                  "System now ready");
+      continue;
+    }
+    NoiseLine line = noise_.next();
+    log_.append(when, line.pid, line.tid, line.level, std::move(line.tag), std::move(line.message));
+  }
+}
+
+std::optional<std::string> AndroidSystem::property(const std::string& key) const {
+  const auto it = properties_.find(key);
+  if (it == properties_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<std::string> AndroidSystem::setting(const std::string& space,
+                                                  const std::string& key) const {
+  const auto* values = settings_space(space);
+  if (values == nullptr) return std::nullopt;
+  const auto it = values->find(key);
+  if (it == values->end()) return std::nullopt;
+  return it->second;
+}
+
+void AndroidSystem::put_setting(const std::string& space, const std::string& key,
+                                const std::string& value) {
+  settings_[space][key] = value;
+}
+
+bool AndroidSystem::delete_setting(const std::string& space, const std::string& key) {
+  const auto it = settings_.find(space);
+  return it != settings_.end() && it->second.erase(key) > 0;
+}
+
+const std::map<std::string, std::string>* AndroidSystem::settings_space(
+    const std::string& space) const {
+  static const std::map<std::string, std::string> kEmpty;
+  if (space != "global" && space != "secure" && space != "system") return nullptr;
+  const auto it = settings_.find(space);
+  return it == settings_.end() ? &kEmpty : &it->second;
+}
+
+const PackageSpec* AndroidSystem::package(const std::string& name) const {
+  return scenario_.find_package(name);
+}
+
+std::set<std::string>& AndroidSystem::granted_permissions(const std::string& package) {
+  return permissions_[package];
+}
+
+bool AndroidSystem::accessibility_service_running(const std::string& package) const {
+  if (this->package(package) == nullptr) return false;
+  if (setting("secure", "accessibility_enabled").value_or("1") == "0") return false;
+  const std::string services = setting("secure", "enabled_accessibility_services").value_or("");
+  const std::string component = package + "/" + kAccessibilityServiceClass;
+  std::istringstream entries(services);
+  std::string entry;
+  while (std::getline(entries, entry, ':')) {
+    if (entry == component) return true;
+  }
+  return false;
+}
+
+void AndroidSystem::wake(const std::string& reason) {
+  if (scenario_.power.stay_asleep || screen_on_) return;
+  screen_on_ = true;
+  log_line(kSystemServerPid, kSystemServerPid + 31, 'I', "PowerManagerService",
+           "Waking up from Asleep (uid=2000, reason=" + reason + ")...");
+}
+
+void AndroidSystem::go_to_sleep() {
+  if (!screen_on_) return;
+  screen_on_ = false;
+  log_line(kSystemServerPid, kSystemServerPid + 31, 'I', "PowerManagerService",
+           "Going to sleep due to power_button (uid 1000)...");
+  // Any keyguard comes back when the screen goes off; only a secure one needs a credential.
+  if (!scenario_.lock_screen.empty()) {
+    locked_ = true;
+    ui_.set_keyguard(true);
+  }
+}
+
+bool AndroidSystem::dismiss_keyguard() {
+  if (!locked_) return true;
+  if (scenario_.power.secure_lock || !screen_on_) return false;
+  locked_ = false;
+  ui_.set_keyguard(false);
+  return true;
+}
+
+void AndroidSystem::log_activity_start(const std::string& activity, const std::string& caller) {
+  log_line(kSystemServerPid, kSystemServerPid + 12, 'I', "ActivityTaskManager",
+           "START u0 {" + caller + " cmp=" + activity + "} from uid 2000");
+  const std::string displayed = activity;
+  events_.after(std::chrono::milliseconds(scenario_.operator_behavior.launch_delay_ms + 250),
+                [this, displayed] {
+                  log_line(kSystemServerPid, kSystemServerPid + 40, 'I', "ActivityTaskManager",
+                           "Displayed " + displayed + ": +" +
+                               std::to_string(scenario_.operator_behavior.launch_delay_ms + 250) +
+                               "ms");
+                });
+}
+
+bool AndroidSystem::start_app(const std::string& package, const std::string& caller) {
+  if (!ui_.launch(package, now())) return false;
+  const PackageSpec* spec = this->package(package);
+  log_activity_start(spec->launch_activity,
+                     caller.empty() ? "act=android.intent.action.MAIN "
+                                      "cat=[android.intent.category.LAUNCHER] flg=0x10200000"
+                                    : caller);
+  return true;
+}
+
+std::optional<std::string> AndroidSystem::start_uri(const std::string& uri,
+                                                    const std::string& caller) {
+  auto handler = ui_.open_uri(uri, now());
+  if (!handler) return std::nullopt;
+  log_activity_start(ui_.foreground_activity(),
+                     caller.empty() ? "act=android.intent.action.VIEW dat=" + uri : caller);
+  return handler;
+}
+
+void AndroidSystem::force_stop(const std::string& package, const std::string& caller) {
+  const PackageSpec* spec = this->package(package);
+  if (spec == nullptr) return;
+  ui_.force_stop(package, now());
+  log_line(
+      kSystemServerPid, kSystemServerPid + 12, 'I', "ActivityManager",
+      "Force stopping " + package + " appid=" + std::to_string(spec->uid) + " user=0: " + caller);
+}
+
+void AndroidSystem::drop_connections() {
+  if (transport_ != nullptr) transport_->drop_all_connections();
+}
+
+}  // namespace clawperator::vdevice::android

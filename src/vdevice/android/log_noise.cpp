@@ -1,0 +1,70 @@
+#include "clawperator/vdevice/android/log_noise.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace clawperator::vdevice::android {
+namespace {
+
+struct Source {
+  int pid;
+  char level;
+  const char* tag;
+  const char* message;  // "%n" is replaced by a running number
+};
+
+constexpr std::array<Source, 16> kSources = {{
+    {612, 'I', "ActivityManager", "Start proc %n:com.google.android.gms.persistent/u0a121"},
+    {612, 'D', "ConnectivityService", "NetworkAgentInfo [WIFI () - 100] validation passed"},
+    {612, 'I', "BatteryStatsService", "In wakeup_callback: resumed from suspend (%n ms)"},
+    {431, 'W', "SurfaceFlinger", "Duplicate layer name: changing com.android.launcher3#%n"},
+    {1204, 'D', "WifiNl80211Manager", "Scan result ready event"},
+    {1204, 'I', "wpa_supplicant", "wlan0: CTRL-EVENT-SIGNAL-CHANGE above=1 signal=-52"},
+    {2211, 'I', "MediaProvider", "Scanned /storage/emulated/0/Music/Beyonc\u00e9 \u2013 %n.mp3"},
+    {1830, 'D', "chatty", "uid=10121(com.google.android.gms) identical %n lines"},
+    {612, 'W', "ActivityTaskManager", "[TaskScope] is not a marker: task %n moved to back"},
+    {3120, 'I', "GmsClient", "Result: ok (%n ms) \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e"},
+    {612, 'V', "WindowManager", "Relayout Window{%n u0 StatusBar}: viewVisibility=0"},
+    {2870, 'E', "AndroidRuntime", "Unexpected value: {\"commandId\":null} ignored (%n)"},
+    {612, 'I', "PowerManagerService", "Going to sleep due to timeout (uid %n)... cancelled"},
+    {1450, 'D', "BluetoothAdapter", "isLeEnabled(): ON"},
+    {612, 'I', "NotificationService", "Cannot find enqueued record for key: 0|android|%n"},
+    {2011, 'I', "ClawperatorHelper", "Payload text mentions [Clawperator-Result-Chunk] %n"},
+}};
+
+std::string expand(const char* pattern, std::uint64_t number) {
+  std::string out(pattern);
+  const std::size_t at = out.find("%n");
+  if (at != std::string::npos) out.replace(at, 2, std::to_string(number));
+  return out;
+}
+
+}  // namespace
+
+LogNoise::LogNoise(std::uint64_t seed, bool foreign_results)
+    : random_(seed ^ 0x5DEECE66DULL), foreign_results_(foreign_results) {}
+
+NoiseLine LogNoise::next() {
+  ++counter_;
+  if (foreign_results_ && counter_ % 7 == 0) {
+    // Another command's result: a reader must ignore it.
+    const std::string id = "other-" + std::to_string(counter_);
+    return {2011, 2034, 'I', "ClawperatorResult",
+            "[Clawperator-Result] {\"commandId\":\"" + id + "\",\"taskId\":\"" + id +
+                "\",\"status\":\"success\",\"stepResults\":[],\"error\":null}"};
+  }
+  std::uniform_int_distribution<std::size_t> pick(0, kSources.size() - 1);
+  const Source& source = kSources[pick(random_)];
+  std::uniform_int_distribution<int> thread(0, 40);
+  return {source.pid, source.pid + thread(random_), source.level, source.tag,
+          expand(source.message, counter_)};
+}
+
+long long LogNoise::next_gap_ms(double per_second) {
+  if (per_second <= 0) return -1;
+  std::exponential_distribution<double> gap(per_second / 1000.0);
+  return std::clamp<long long>(std::llround(gap(random_)), 1, 3600000);
+}
+
+}  // namespace clawperator::vdevice::android

@@ -1,0 +1,86 @@
+#include "clawperator/vdevice/android/simulated_device.hpp"
+
+#include <exception>
+#include <string>
+#include <utility>
+
+#include "clawperator/vdevice/android/android_system.hpp"
+#include "clawperator/vdevice/android/shell_session.hpp"
+#include "clawperator/vdevice/banner.hpp"
+
+namespace clawperator::vdevice::android {
+namespace {
+
+// A session for a stream the device could not start: it has already ended.
+class EndedSession : public ServiceSession {};
+
+class SimulatedDevice : public Device {
+ public:
+  explicit SimulatedDevice(std::shared_ptr<AndroidSystem> system) : system_(std::move(system)) {}
+
+  std::string banner() const override {
+    auto property = [this](const char* key) { return system_->property(key).value_or(""); };
+    return device_banner(property("ro.product.name"), property("ro.product.model"),
+                         property("ro.product.device"));
+  }
+
+  ConnectionMode connection_mode() const override {
+    const FaultSpec& faults = system_->scenario().faults;
+    if (faults.unauthorized) return ConnectionMode::Unauthorized;
+    if (faults.offline) return ConnectionMode::Offline;
+    return ConnectionMode::Normal;
+  }
+
+  void attach_transport(TransportControl* control) override { system_->attach_transport(control); }
+
+  std::unique_ptr<ServiceSession> open_shell(const std::string& command,
+                                             ServiceOutput& out) override {
+    return open(command, out);
+  }
+
+  // adbd runs `exec:` through sh -c as well, only without a pty or exit status.
+  std::unique_ptr<ServiceSession> open_exec(const std::string& command,
+                                            ServiceOutput& out) override {
+    return open(command, out);
+  }
+
+  void tick(std::chrono::steady_clock::time_point now) override {
+    try {
+      system_->tick(now);
+    } catch (const std::exception&) {
+      // A failing timer must not take the transport's loop down; the next tick goes on.
+    }
+  }
+
+  std::optional<std::chrono::steady_clock::time_point> next_deadline() const override {
+    return system_->next_deadline();
+  }
+
+ private:
+  std::unique_ptr<ServiceSession> open(const std::string& command, ServiceOutput& out) {
+    try {
+      return start_shell_session(system_, command, out);
+    } catch (const std::exception&) {
+      out.exit(255);
+      return std::make_unique<EndedSession>();
+    }
+  }
+
+  std::shared_ptr<AndroidSystem> system_;
+};
+
+}  // namespace
+
+std::unique_ptr<Device> make_simulated_device(const Scenario& scenario) {
+  return make_simulated_device(scenario, DeviceOptions{});
+}
+
+std::unique_ptr<Device> make_simulated_device(const Scenario& scenario,
+                                              const DeviceOptions& options) {
+  DeviceClock clock;
+  clock.start = options.start.value_or(std::chrono::steady_clock::now());
+  clock.wall_start = options.wall_clock_at_start.value_or(std::chrono::system_clock::now());
+  return std::make_unique<SimulatedDevice>(std::make_shared<AndroidSystem>(scenario, clock));
+}
+
+}  // namespace clawperator::vdevice::android

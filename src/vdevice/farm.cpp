@@ -1,0 +1,131 @@
+#include "clawperator/vdevice/farm.hpp"
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "clawperator/adb/device_list.hpp"
+#include "clawperator/process/runner.hpp"
+#include "clawperator/vdevice/android/simulated_device.hpp"
+
+namespace clawperator::vdevice {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr auto kConnectDeadline = 15s;
+
+std::string expected_state(const android::Scenario& scenario) {
+  if (scenario.faults.unauthorized) return "unauthorized";
+  if (scenario.faults.offline) return "offline";
+  return "device";
+}
+
+}  // namespace
+
+std::uint16_t free_local_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return 0;
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = 0;
+  socklen_t length = sizeof address;
+  std::uint16_t port = 0;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0) {
+    port = ntohs(address.sin_port);
+  }
+  ::close(fd);
+  return port;
+}
+
+std::string VirtualDeviceFarm::run_adb(const std::vector<std::string>& args, int& exit_code) const {
+  std::vector<std::string> argv = {adb_, "-P", std::to_string(adb_server_port_)};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const auto runner = process::make_system_runner();
+  const process::Completion completion = runner->run({argv, 20s});
+  exit_code = completion.status == process::Completion::Status::Exited ? completion.exit_code : -1;
+  return completion.out + completion.err;
+}
+
+transport::Expected<std::unique_ptr<VirtualDeviceFarm>, std::string> VirtualDeviceFarm::start(
+    Options options) {
+  std::unique_ptr<VirtualDeviceFarm> farm(new VirtualDeviceFarm());
+  farm->adb_ = options.adb;
+  // The adb server scans 5555-5585 for emulators: ephemeral ports stay clear of that.
+  farm->adb_server_port_ =
+      options.adb_server_port != 0 ? options.adb_server_port : free_local_port();
+  if (farm->adb_server_port_ == 0) return transport::Unexpected(std::string("no free port"));
+
+  for (const android::Scenario& scenario : options.scenarios) {
+    auto running = std::make_unique<Running>();
+    running->device = android::make_simulated_device(scenario);
+    try {
+      running->server = std::make_unique<adb::AdbDeviceServer>(*running->device, "127.0.0.1", 0);
+    } catch (const std::exception& error) {
+      return transport::Unexpected(std::string("cannot listen: ") + error.what());
+    }
+    Running* raw = running.get();
+    running->loop =
+        std::thread([raw, farm_ptr = farm.get()] { raw->server->run(farm_ptr->stopping_); });
+    farm->serials_.push_back("127.0.0.1:" + std::to_string(running->server->port()));
+    farm->devices_.push_back(std::move(running));
+  }
+
+  int exit_code = 0;
+  const std::string started = farm->run_adb({"start-server"}, exit_code);
+  if (exit_code != 0) {
+    return transport::Unexpected("adb start-server failed: " + started);
+  }
+  farm->adb_server_started_ = true;
+  for (const std::string& serial : farm->serials_) {
+    const std::string said = farm->run_adb({"connect", serial}, exit_code);
+    // adb connect exits 0 even when it fails: an unauthorized or offline device
+    // is still listed, which is what the wait below checks.
+    (void)said;
+  }
+
+  const auto deadline = std::chrono::steady_clock::now() + kConnectDeadline;
+  while (true) {
+    const std::string listing = farm->run_adb({"devices"}, exit_code);
+    const auto entries = clawperator::adb::parse_device_list(listing);
+    std::size_t ready = 0;
+    for (std::size_t i = 0; i < farm->serials_.size(); ++i) {
+      for (const auto& entry : entries) {
+        if (entry.serial == farm->serials_[i] &&
+            entry.state == expected_state(options.scenarios[i])) {
+          ++ready;
+        }
+      }
+    }
+    if (ready == farm->serials_.size()) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      return transport::Unexpected("devices did not come up; adb devices said: " + listing);
+    }
+    std::this_thread::sleep_for(50ms);
+  }
+  return farm;
+}
+
+void VirtualDeviceFarm::stop() {
+  if (adb_server_started_) {
+    int exit_code = 0;
+    run_adb({"kill-server"}, exit_code);
+    adb_server_started_ = false;
+  }
+  stopping_ = true;
+  for (auto& running : devices_) {
+    if (running->loop.joinable()) running->loop.join();
+  }
+  devices_.clear();
+}
+
+VirtualDeviceFarm::~VirtualDeviceFarm() {
+  stop();
+}
+
+}  // namespace clawperator::vdevice

@@ -1,0 +1,200 @@
+// clawperator-vdevice: an Android phone the real adb can connect to, with a
+// simulated Operator inside (spec/vdevice.md).
+//
+//   clawperator-vdevice serve [--port P] [--scenario FILE]
+//       one device on 127.0.0.1:P; connect it yourself with `adb connect`.
+//   clawperator-vdevice with [--count N] [--scenario FILE]... -- COMMAND [ARGS...]
+//       N devices behind a private adb server, COMMAND run with ANDROID_ADB_SERVER_PORT
+//       (and ANDROID_SERIAL for one device) set; everything torn down when it exits.
+//   clawperator-vdevice up [--count N] [--scenario FILE]...
+//       the same, printing the serials and waiting for Ctrl-C.
+//   clawperator-vdevice scenario
+//       prints the built-in default scenario (a starting point for your own).
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <iostream>
+#include <thread>
+
+#include "clawperator/json.hpp"
+#include "clawperator/vdevice/adb/server.hpp"
+#include "clawperator/vdevice/android/scenario.hpp"
+#include "clawperator/vdevice/android/simulated_device.hpp"
+#include "clawperator/vdevice/farm.hpp"
+
+extern char** environ;
+
+namespace {
+
+using clawperator::Json;
+namespace vdevice = clawperator::vdevice;
+namespace android = clawperator::vdevice::android;
+
+std::atomic<bool> g_stop{false};
+volatile std::sig_atomic_t g_signal = 0;
+
+void on_signal(int signal) {
+  g_signal = signal;
+  g_stop = true;
+}
+
+void install_signal_handlers() {
+  struct sigaction action {};
+  action.sa_handler = on_signal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+  sigaction(SIGHUP, &action, nullptr);
+  signal(SIGPIPE, SIG_IGN);
+}
+
+int fail(const std::string& message) {
+  std::cerr << "clawperator-vdevice: " << message << '\n';
+  return 1;
+}
+
+// The scenarios named on the command line, or the default one `count` times.
+bool load_scenarios(const std::vector<std::string>& files, std::size_t count,
+                    std::vector<android::Scenario>& out, std::string& error) {
+  for (const std::string& file : files) {
+    auto scenario = android::load_scenario_file(file);
+    if (!scenario) {
+      error = file + ": " + scenario.error();
+      return false;
+    }
+    out.push_back(std::move(scenario).value());
+  }
+  if (out.empty()) out.push_back(android::default_scenario());
+  while (out.size() < count) out.push_back(out.back());
+  return true;
+}
+
+int serve(std::uint16_t port, const std::vector<std::string>& files) {
+  std::vector<android::Scenario> scenarios;
+  std::string error;
+  if (!load_scenarios(files, 1, scenarios, error)) return fail(error);
+  auto device = android::make_simulated_device(scenarios.front());
+  std::unique_ptr<vdevice::adb::AdbDeviceServer> server;
+  try {
+    server = std::make_unique<vdevice::adb::AdbDeviceServer>(*device, "127.0.0.1", port);
+  } catch (const std::exception& exception) {
+    return fail(std::string("cannot listen: ") + exception.what());
+  }
+  Json ready = {{"serial", "127.0.0.1:" + std::to_string(server->port())},
+                {"port", server->port()}};
+  std::cout << clawperator::dump_json(ready) << std::endl;
+  return server->run(g_stop) ? 0 : fail(server->error());
+}
+
+// Runs the command with the farm's environment; returns its exit code.
+int run_command(const std::vector<std::string>& command, const vdevice::VirtualDeviceFarm& farm) {
+  std::vector<std::string> environment;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string item = *entry;
+    if (item.rfind("ANDROID_ADB_SERVER_PORT=", 0) == 0 || item.rfind("ANDROID_SERIAL=", 0) == 0) {
+      continue;
+    }
+    environment.push_back(item);
+  }
+  environment.push_back("ANDROID_ADB_SERVER_PORT=" + std::to_string(farm.adb_server_port()));
+  std::string serials;
+  for (const std::string& serial : farm.serials()) serials += (serials.empty() ? "" : " ") + serial;
+  environment.push_back("CLAWPERATOR_VDEVICE_SERIALS=" + serials);
+  if (farm.serials().size() == 1) environment.push_back("ANDROID_SERIAL=" + farm.serials()[0]);
+
+  std::vector<char*> envp;
+  for (std::string& item : environment) envp.push_back(item.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> args = command;
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+
+  pid_t pid = 0;
+  const int spawned = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), envp.data());
+  if (spawned != 0) return fail(command[0] + ": " + std::strerror(spawned)), 127;
+  int status = 0;
+  bool forwarded = false;
+  while (true) {
+    const pid_t done = waitpid(pid, &status, 0);
+    if (done == pid) break;
+    if (done < 0 && errno == EINTR) {
+      // Ctrl-C reaches the command through the terminal; SIGTERM is ours to pass on.
+      if (g_signal == SIGTERM && !forwarded) {
+        kill(pid, SIGTERM);
+        forwarded = true;
+      }
+      continue;
+    }
+    return fail(std::string("waitpid: ") + std::strerror(errno));
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+int with_farm(std::size_t count, const std::vector<std::string>& files, const std::string& adb,
+              const std::vector<std::string>& command) {
+  vdevice::VirtualDeviceFarm::Options options;
+  std::string error;
+  if (!load_scenarios(files, count, options.scenarios, error)) return fail(error);
+  options.adb = adb;
+  auto farm = vdevice::VirtualDeviceFarm::start(std::move(options));
+  if (!farm) return fail(farm.error());
+  if (!command.empty()) return run_command(command, **farm);
+
+  Json ready = {{"adbServerPort", (*farm)->adb_server_port()}, {"serials", (*farm)->serials()}};
+  std::cout << clawperator::dump_json(ready) << std::endl;
+  std::cerr << "clawperator-vdevice: ready; use ANDROID_ADB_SERVER_PORT="
+            << (*farm)->adb_server_port() << ". Ctrl-C stops.\n";
+  while (!g_stop) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  install_signal_handlers();
+  CLI::App app("An Android phone the real adb can connect to, with a simulated Operator.",
+               "clawperator-vdevice");
+  app.require_subcommand(1);
+
+  std::uint16_t port = 0;
+  std::vector<std::string> serve_scenarios;
+  CLI::App* serve_command = app.add_subcommand("serve", "Serve one device on 127.0.0.1:PORT");
+  serve_command->add_option("--port", port, "TCP port (default: any free one)");
+  serve_command->add_option("--scenario", serve_scenarios, "Scenario file (JSON)")->expected(0, 1);
+
+  std::size_t count = 1;
+  std::vector<std::string> scenarios;
+  std::string adb = "adb";
+  std::vector<std::string> command;
+  CLI::App* with_command =
+      app.add_subcommand("with", "Run COMMAND with virtual devices behind a private adb server");
+  CLI::App* up_command =
+      app.add_subcommand("up", "Start virtual devices behind a private adb server until Ctrl-C");
+  for (CLI::App* sub : {with_command, up_command}) {
+    sub->add_option("--count", count, "Number of devices (default 1)")->check(CLI::Range(1, 16));
+    sub->add_option("--scenario", scenarios, "Scenario file per device (JSON)");
+    sub->add_option("--adb", adb, "adb executable (default: adb)");
+  }
+  with_command->add_option("command", command, "The command to run")->required();
+  app.add_subcommand("scenario", "Print the built-in default scenario");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error);
+  }
+  if (serve_command->parsed()) return serve(port, serve_scenarios);
+  if (with_command->parsed()) return with_farm(count, scenarios, adb, command);
+  if (up_command->parsed()) return with_farm(count, scenarios, adb, {});
+  std::cout << android::default_scenario_json();
+  return 0;
+}

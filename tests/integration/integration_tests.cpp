@@ -1,0 +1,420 @@
+// The real clawperator binary, through the real adb, against virtual devices.
+// Every device runs behind a private adb server that the test tears down.
+#include <dirent.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "clawperator/vdevice/android/scenario.hpp"
+#include "clawperator/vdevice/farm.hpp"
+#include "run_binary.hpp"
+
+using clawperator::testing::run_binary;
+using clawperator::testing::RunOptions;
+using clawperator::testing::RunResult;
+using nlohmann::json;
+namespace vdevice = clawperator::vdevice;
+
+namespace {
+
+const std::string kBinary = CLAWPERATOR_BINARY;
+const std::string kScenarios = CLAWPERATOR_SCENARIOS_DIR;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+vdevice::android::Scenario scenario(const std::string& name) {
+  if (name == "default") return vdevice::android::default_scenario();
+  auto loaded = vdevice::android::load_scenario_file(kScenarios + "/" + name + ".json");
+  INFO(name << ": " << (loaded ? "" : loaded.error()));
+  REQUIRE(loaded);
+  return std::move(loaded).value();
+}
+
+// Processes whose command line mentions `needle` (e.g. an adb server's port).
+int processes_mentioning(const std::string& needle) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmdline = read_file(entry.path().string() + "/cmdline");
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find(needle) != std::string::npos) ++count;
+  }
+  return count;
+}
+
+int children_of_this_process() {
+  int count = 0;
+  const std::string self = std::to_string(::getpid());
+  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+    const std::string stat = read_file(entry.path().string() + "/stat");
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream fields(stat.substr(close + 2));
+    std::string state;
+    std::string ppid;
+    fields >> state >> ppid;
+    if (ppid == self) ++count;
+  }
+  return count;
+}
+
+class Farm {
+ public:
+  explicit Farm(const std::vector<std::string>& scenario_names) {
+    vdevice::VirtualDeviceFarm::Options options;
+    for (const std::string& name : scenario_names) options.scenarios.push_back(scenario(name));
+    auto started = vdevice::VirtualDeviceFarm::start(std::move(options));
+    INFO((started ? std::string() : started.error()));
+    REQUIRE(started);
+    farm_ = std::move(started).value();
+    char pattern[] = "/tmp/clawperator-it-XXXXXX";
+    REQUIRE(mkdtemp(pattern) != nullptr);
+    dir_ = pattern;
+  }
+  ~Farm() {
+    const std::string port_marker = "tcp:" + std::to_string(farm_->adb_server_port());
+    farm_.reset();
+    std::filesystem::remove_all(dir_);
+    // Nothing of ours may outlive the farm: no adb server, no child process.
+    CHECK(processes_mentioning(port_marker) == 0);
+    CHECK(children_of_this_process() == 0);
+  }
+  Farm(const Farm&) = delete;
+  Farm& operator=(const Farm&) = delete;
+
+  const std::vector<std::string>& serials() const { return farm_->serials(); }
+  vdevice::VirtualDeviceFarm& farm() { return *farm_; }
+
+  RunOptions environment() const {
+    RunOptions options;
+    options.extra_env = {{"ANDROID_ADB_SERVER_PORT", std::to_string(farm_->adb_server_port())},
+                         {"CLAWPERATOR_STATE_DIR", dir_ + "/state"},
+                         {"CLAWPERATOR_LOG_DIR", dir_ + "/logs"},
+                         {"ANDROID_SERIAL", ""}};
+    return options;
+  }
+  RunResult clawperator(const std::vector<std::string>& args) const {
+    return run_binary(kBinary, args, environment());
+  }
+  RunResult adb(const std::vector<std::string>& args) const {
+    std::vector<std::string> argv = {"-P", std::to_string(farm_->adb_server_port())};
+    argv.insert(argv.end(), args.begin(), args.end());
+    return run_binary(farm_->adb(), argv);
+  }
+  // exec of `actions` (a JSON array) on the first device.
+  RunResult exec(const json& actions, const std::vector<std::string>& extra = {},
+                 int timeout_ms = 30000) const {
+    json payload = {{"commandId", "it-" + std::to_string(++counter_)},
+                    {"taskId", "it"},
+                    {"source", "integration"},
+                    {"expectedFormat", "android-ui-automator"},
+                    {"timeoutMs", timeout_ms},
+                    {"actions", actions}};
+    const std::string path = dir_ + "/payload-" + std::to_string(counter_) + ".json";
+    std::ofstream(path) << payload.dump();
+    std::vector<std::string> args = {"exec", path, "--device", serials().front()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return clawperator(args);
+  }
+
+ private:
+  std::unique_ptr<vdevice::VirtualDeviceFarm> farm_;
+  std::string dir_;
+  mutable int counter_ = 0;
+};
+
+json document_of(const RunResult& result) {
+  INFO("stdout: " << result.out.substr(0, 3000) << "\nstderr: " << result.err.substr(0, 3000));
+  REQUIRE(result.signal == 0);
+  REQUIRE(!result.out.empty());
+  REQUIRE(result.out.find('\n') == result.out.size() - 1);
+  const json document = json::parse(result.out, nullptr, false);
+  REQUIRE(document.is_object());
+  return document;
+}
+
+json step(const json& document, std::size_t index) {
+  REQUIRE(document.contains("envelope"));
+  REQUIRE(document["envelope"]["stepResults"].size() > index);
+  return document["envelope"]["stepResults"][index];
+}
+
+const json kOpenSettings = {
+    {"id", "open"}, {"type", "open_app"}, {"params", {{"applicationId", "com.android.settings"}}}};
+
+}  // namespace
+
+TEST_CASE("the virtual device behaves like a device to the real adb", "[integration][adb]") {
+  Farm farm({"default"});
+  const std::string serial = farm.serials().front();
+  const RunResult echo = farm.adb({"-s", serial, "shell", "echo", "hi"});
+  CHECK(echo.exit_code == 0);
+  CHECK(echo.out == "hi\n");
+  CHECK(farm.adb({"-s", serial, "shell", "false"}).exit_code == 1);
+  const RunResult devices = farm.adb({"devices", "-l"});
+  CHECK(devices.out.find(serial) != std::string::npos);
+  CHECK(devices.out.find("model:Virtual_Pixel") != std::string::npos);
+  const RunResult listed = farm.clawperator({"devices"});
+  const json document = document_of(listed);
+  REQUIRE(document["devices"].size() == 1);
+  CHECK(document["devices"][0]["serial"] == serial);
+  CHECK(document["devices"][0]["model"] == "Virtual_Pixel");
+}
+
+TEST_CASE("every action type on the happy path", "[integration][actions]") {
+  Farm farm({"default"});
+  SECTION("open, wait, snapshot, click, read, type, press, sleep, close") {
+    const json actions = json::array(
+        {kOpenSettings,
+         {{"id", "wait"},
+          {"type", "wait_for_node"},
+          {"params", {{"matcher", {{"textEquals", "Network & internet"}}}, {"timeoutMs", 3000}}}},
+         {{"id", "snap"}, {"type", "snapshot"}},
+         {{"id", "tap"},
+          {"type", "click"},
+          {"params", {{"matcher", {{"textEquals", "Network & internet"}}}}}},
+         {{"id", "pause"}, {"type", "sleep"}, {"params", {{"durationMs", 200}}}},
+         {{"id", "read"},
+          {"type", "read_text"},
+          {"params", {{"matcher", {{"resourceId", "android:id/summary"}}}}}},
+         {{"id", "type"},
+          {"type", "enter_text"},
+          {"params",
+           {{"matcher", {{"resourceId", "android:id/search_src_text"}}}, {"text", "wifi"}}}},
+         {{"id", "back"}, {"type", "press_key"}, {"params", {{"key", "back"}}}},
+         {{"id", "close"},
+          {"type", "close_app"},
+          {"params", {{"applicationId", "com.android.settings"}}}}});
+    const RunResult result = farm.exec(actions);
+    const json document = document_of(result);
+    INFO(document.dump(2).substr(0, 4000));
+    CHECK(result.exit_code == 0);
+    CHECK(document["ok"] == true);
+    CHECK(document["envelope"]["stepResults"].size() == actions.size());
+    CHECK(step(document, 2)["data"]["text"].get<std::string>().find("<hierarchy") !=
+          std::string::npos);
+    CHECK(step(document, 6)["data"]["text"] == "wifi");
+    CHECK(document["disposition"]["delivery"] == "delivered_verified");
+    CHECK(document["disposition"]["retry"] == "unsafe");
+  }
+  SECTION("scroll, scroll_until, scroll_and_click, read_key_value_pair, wait_for_navigation") {
+    const json actions = json::array(
+        {kOpenSettings,
+         {{"id", "scroll"},
+          {"type", "scroll"},
+          {"params",
+           {{"direction", "down"},
+            {"container", {{"resourceId", "com.android.settings:id/recycler_view"}}}}}},
+         {{"id", "until"},
+          {"type", "scroll_until"},
+          {"params", {{"matcher", {{"textEquals", "Location"}}}, {"direction", "down"}}}},
+         {{"id", "kv"},
+          {"type", "read_key_value_pair"},
+          {"params", {{"labelMatcher", {{"textEquals", "Location"}}}}}},
+         {{"id", "about"},
+          {"type", "scroll_and_click"},
+          {"params", {{"matcher", {{"textEquals", "About phone"}}}}}},
+         {{"id", "nav"},
+          {"type", "wait_for_navigation"},
+          {"params", {{"expectedPackage", "com.android.settings"}, {"timeoutMs", 3000}}}}});
+    const RunResult result = farm.exec(actions);
+    const json document = document_of(result);
+    INFO(document.dump(2).substr(0, 4000));
+    CHECK(result.exit_code == 0);
+    CHECK(document["ok"] == true);
+  }
+  SECTION("open_uri, take_screenshot (written by the host), recording") {
+    const std::string shot = std::filesystem::temp_directory_path() /
+                             ("clawperator-it-shot-" + std::to_string(::getpid()) + ".png");
+    const json actions = json::array(
+        {{{"id", "uri"}, {"type", "open_uri"}, {"params", {{"uri", "https://example.com/"}}}},
+         {{"id", "rec"}, {"type", "start_recording"}},
+         {{"id", "shot"}, {"type", "take_screenshot"}, {"params", {{"path", shot}}}},
+         {{"id", "stop"}, {"type", "stop_recording"}}});
+    const RunResult result = farm.exec(actions);
+    const json document = document_of(result);
+    INFO(document.dump(2).substr(0, 4000));
+    CHECK(result.exit_code == 0);
+    CHECK(step(document, 2)["data"]["path"] == shot);
+    CHECK(read_file(shot).rfind("\x89PNG\r\n\x1a\n", 0) == 0);
+    std::filesystem::remove(shot);
+  }
+  SECTION("a selector that matches nothing: exit 1, safe to retry") {
+    const RunResult result = farm.exec(json::array(
+        {kOpenSettings,
+         {{"id", "tap"}, {"type", "click"}, {"params", {{"matcher", {{"textEquals", "Nope"}}}}}}}));
+    const json document = document_of(result);
+    CHECK(result.exit_code == 1);
+    CHECK(document["ok"] == false);
+    CHECK(step(document, 1)["data"]["error"] == "NODE_NOT_FOUND");
+    // open_app took effect: repeating the whole request is not free of effects.
+    CHECK(document["disposition"]["delivery"] == "delivered_verified");
+  }
+}
+
+TEST_CASE("a payload full of quotes and non-ASCII arrives byte-identical",
+          "[integration][quoting]") {
+  Farm farm({"default"});
+  const std::string text =
+      "it's \"quoted\" \\ $HOME `id` $(id) ; && | * ? ~ # ' '' ' é € 漢字 🙂 \\n end";
+  const RunResult result = farm.exec(json::array(
+      {kOpenSettings,
+       {{"id", "search"},
+        {"type", "click"},
+        {"params", {{"matcher", {{"resourceId", "com.android.settings:id/search_action_bar"}}}}}},
+       {{"id", "type"},
+        {"type", "enter_text"},
+        {"params",
+         {{"matcher", {{"resourceId", "android:id/search_src_text"}}}, {"text", text}}}}}));
+  const json document = document_of(result);
+  INFO(document.dump(2).substr(0, 3000));
+  CHECK(result.exit_code == 0);
+  CHECK(step(document, 2)["data"]["text"] == text);
+}
+
+TEST_CASE("a 5 MB snapshot arrives through chunks", "[integration][chunks]") {
+  Farm farm({"large-snapshot"});
+  const RunResult result = farm.exec(json::array({{{"id", "snap"}, {"type", "snapshot"}}}));
+  const json document = document_of(result);
+  CHECK(result.exit_code == 0);
+  const std::string xml = step(document, 0)["data"]["text"];
+  CHECK(xml.size() >= 5u * 1024 * 1024);
+  CHECK(xml.find("<hierarchy") != std::string::npos);
+  CHECK(document["disposition"]["retry"] == "safe");
+}
+
+TEST_CASE("device targeting against several devices", "[integration][devices]") {
+  Farm farm({"default", "default"});
+  const RunResult without_device =
+      farm.clawperator({"exec", CLAWPERATOR_EXAMPLES_DIR "/snapshot.json"});
+  const json document = document_of(without_device);
+  CHECK(without_device.exit_code == 3);
+  CHECK(document["code"] == "MULTIPLE_DEVICES_DEVICE_ID_REQUIRED");
+  CHECK(document["details"]["devices"].size() == 2);
+  CHECK(document["recovery"]["strategy"] == "select_device_then_retry_original");
+  const RunResult chosen = farm.clawperator(
+      {"exec", CLAWPERATOR_EXAMPLES_DIR "/snapshot.json", "--device", farm.serials()[1]});
+  CHECK(document_of(chosen)["deviceId"] == farm.serials()[1]);
+  CHECK(chosen.exit_code == 0);
+}
+
+TEST_CASE("an unauthorized and an offline device", "[integration][devices]") {
+  Farm farm({"unauthorized", "offline"});
+  struct Row {
+    std::size_t index;
+    const char* code;
+  };
+  for (const Row& row : {Row{0, "DEVICE_UNAUTHORIZED"}, Row{1, "DEVICE_OFFLINE"}}) {
+    CAPTURE(row.code);
+    const RunResult result = farm.clawperator(
+        {"exec", CLAWPERATOR_EXAMPLES_DIR "/snapshot.json", "--device", farm.serials()[row.index]});
+    const json document = document_of(result);
+    CHECK(result.exit_code == 3);
+    CHECK(document["code"] == row.code);
+    CHECK(document["disposition"]["delivery"] == "not_delivered");
+    CHECK(document["details"]["dispatchState"] == "not_dispatched");
+  }
+  const json listed = document_of(farm.clawperator({"devices"}));
+  REQUIRE(listed["devices"].size() == 2);
+}
+
+TEST_CASE("the fault matrix", "[integration][faults]") {
+  struct Row {
+    const char* scenario;
+    bool read_only;
+    const char* code;
+    int exit_code;
+    const char* delivery;
+    const char* retry;
+    const char* phase;
+    const char* dispatch_state;
+  };
+  const Row rows[] = {
+      {"never-answer", false, "RESULT_ENVELOPE_TIMEOUT", 4, "delivered_unverified", "unsafe",
+       "result_wait", "dispatched"},
+      {"malformed-envelope", false, "RESULT_ENVELOPE_MALFORMED", 4, "delivered_unverified",
+       "unsafe", "result_wait", "dispatched"},
+      {"bad-checksum", true, "RESULT_ENVELOPE_MALFORMED", 4, "delivered_unverified", "safe",
+       "result_wait", "dispatched"},
+      {"reorder-chunks", true, "RESULT_ENVELOPE_MALFORMED", 4, "delivered_unverified", "safe",
+       "result_wait", "dispatched"},
+      {"duplicate-chunk", true, "RESULT_ENVELOPE_MALFORMED", 4, "delivered_unverified", "safe",
+       "result_wait", "dispatched"},
+      {"drop-chunk", true, "RESULT_ENVELOPE_MALFORMED", 4, "delivered_unverified", "safe",
+       "result_wait", "dispatched"},
+      {"close-stream-mid-envelope", true, "RESULT_TRANSPORT_EXITED", 4, "delivered_unverified",
+       "safe", "result_wait", "dispatched"},
+      {"drop-connection-after-dispatch", false, "RESULT_TRANSPORT_EXITED", 4,
+       "delivered_unverified", "unsafe", "result_wait", "dispatched"},
+      {"drop-connection-before-dispatch", false, "BROADCAST_FAILED", 4, "delivery_uncertain",
+       "unsafe", "dispatch", "unknown"},
+      {"broadcast-refused", false, "OPERATOR_NOT_INSTALLED", 3, "not_delivered", "safe", "dispatch",
+       "not_dispatched"},
+      {"operator-missing", false, "OPERATOR_NOT_INSTALLED", 3, "not_delivered", "safe", "readiness",
+       "not_dispatched"},
+      {"operator-dev-variant", false, "OPERATOR_VARIANT_MISMATCH", 3, "not_delivered", "safe",
+       "readiness", "not_dispatched"},
+      {"accessibility-off", false, "DEVICE_ACCESSIBILITY_NOT_RUNNING", 3, "not_delivered", "safe",
+       "readiness", "not_dispatched"},
+      {"stays-asleep", false, "DEVICE_NOT_INTERACTIVE", 3, "not_delivered", "safe", "readiness",
+       "not_dispatched"},
+      {"locked", false, "DEVICE_NOT_INTERACTIVE", 3, "not_delivered", "safe", "readiness",
+       "not_dispatched"},
+  };
+  for (const Row& row : rows) {
+    DYNAMIC_SECTION(row.scenario) {
+      Farm farm({row.scenario});
+      const json actions =
+          row.read_only ? json::array({{{"id", "snap"}, {"type", "snapshot"}}})
+                        : json::array({kOpenSettings, {{"id", "snap"}, {"type", "snapshot"}}});
+      const RunResult result = farm.exec(actions, {"--timeout", "1000"}, 1000);
+      const json document = document_of(result);
+      INFO(document.dump(2).substr(0, 3000));
+      CHECK(document["code"] == row.code);
+      CHECK(result.exit_code == row.exit_code);
+      CHECK(document["disposition"]["delivery"] == row.delivery);
+      CHECK(document["disposition"]["retry"] == row.retry);
+      CHECK(document["details"]["phase"] == row.phase);
+      CHECK(document["details"]["dispatchState"] == row.dispatch_state);
+    }
+  }
+}
+
+TEST_CASE("readiness wakes a sleeping screen, then runs", "[integration][readiness]") {
+  Farm farm({"screen-off"});
+  const RunResult result = farm.exec(json::array({{{"id", "snap"}, {"type", "snapshot"}}}));
+  CHECK(document_of(result)["ok"] == true);
+  CHECK(result.exit_code == 0);
+}
+
+TEST_CASE("SIGINT and SIGTERM while waiting for the result", "[integration][signals]") {
+  Farm farm({"never-answer"});
+  for (const int signal : {SIGINT, SIGTERM}) {
+    CAPTURE(signal);
+    RunOptions options = farm.environment();
+    options.signal = signal;
+    options.signal_after_ms = 1500;
+    const std::string payload = CLAWPERATOR_EXAMPLES_DIR "/demo-snapshot-click.json";
+    const RunResult result =
+        run_binary(kBinary, {"exec", payload, "--device", farm.serials().front()}, options);
+    const json document = document_of(result);
+    CHECK(result.exit_code == (signal == SIGINT ? 130 : 143));
+    CHECK(document["code"] == "RESULT_TRANSPORT_CANCELLED");
+    CHECK(document["details"]["dispatchState"] == "dispatched");
+    CHECK(document["disposition"]["delivery"] == "delivered_unverified");
+    CHECK(document["disposition"]["retry"] == "unsafe");
+    // The logcat reader was stopped, not orphaned.
+    CHECK(processes_mentioning(farm.serials().front() + " logcat") == 0);
+  }
+}
