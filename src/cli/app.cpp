@@ -147,6 +147,10 @@ const Command* selected_command(const CLI::App& app, const std::vector<Command>&
 }
 
 int emit(std::ostream& out, const CommandResult& result, OutputFormat format) {
+  if (format == OutputFormat::Pretty && result.pretty_text) {
+    out << *result.pretty_text;
+    return result.exit_code;
+  }
   print(out, result.document, format);
   return result.exit_code;
 }
@@ -187,6 +191,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     register_exec_commands(app, commands);
     register_device_commands(app, commands);
     register_catalog_commands(app, commands);
+    register_action_commands(app, commands);
 
     if (argc <= 1 || std::string_view(argv[1]) == "help") {
       const CLI::App* topic = &app;

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "clawperator/cli/command.hpp"
+#include "clawperator/cli/execution_output.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/io/payload_input.hpp"
@@ -27,27 +28,6 @@ struct ExecFlags {
 constexpr const char* kMissingPayload =
     "exec requires a payload. Use: clawperator exec <json-or-file> "
     "(or --payload <json-or-file>, or - to read stdin)";
-
-Json dry_run_plan(const contract::ValidatedExecution& valid) {
-  const Json& execution = valid.execution;
-  Json plan = Json::object();
-  plan["commandId"] = execution["commandId"];
-  plan["timeoutMs"] = execution["timeoutMs"];
-  plan["actionCount"] = execution["actions"].size();
-  Json actions = Json::array();
-  for (const Json& action : execution["actions"]) {
-    Json step = Json::object();
-    step["id"] = action["id"];
-    step["type"] = action["type"];
-    if (action.contains("params")) step["params"] = action["params"];
-    actions.push_back(std::move(step));
-  }
-  plan["actions"] = std::move(actions);
-  Json out = Json::object();
-  out["dryRun"] = true;
-  out["plan"] = std::move(plan);
-  return out;
-}
 
 }  // namespace
 
@@ -97,14 +77,8 @@ CommandResult run_exec(const ExecFlags& flags, const GlobalOptions& options) {
       return failure(*error);
     }
   }
-  if (auto error = contract::check_payload_size(valid)) return failure(*error);
-
-  if (flags.dry_run) return success(dry_run_plan(valid));
-  Json validated = Json::object();
-  validated["validated"] = true;
-  validated["execution"] = valid.execution;
-  if (flags.validate_only) return success(std::move(validated));
-  return run_on_device(std::move(valid), options);
+  return finish_execution(std::move(valid), execution_mode(flags.validate_only, flags.dry_run),
+                          options);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ namespace clawperator::cli {
 struct CommandResult {
   Json document;
   int exit_code = 0;
+  // Printed instead of the document under --output pretty, for a person
+  // (snapshot's tree); absent: the indented document.
+  std::optional<std::string> pretty_text = std::nullopt;
 };
 
 CommandResult success(Json document);
@@ -41,6 +45,8 @@ CommandResult run_on_device(contract::ValidatedExecution execution, const Global
 void register_exec_commands(CLI::App& root, std::vector<Command>& commands);
 void register_catalog_commands(CLI::App& root, std::vector<Command>& commands);
 void register_device_commands(CLI::App& root, std::vector<Command>& commands);
+// snapshot, click, type, read, … (src/cli/command_actions.cpp)
+void register_action_commands(CLI::App& root, std::vector<Command>& commands);
 
 // The adb executable and server the global options name.
 adb::AdbSettings adb_settings(const GlobalOptions& options);

@@ -1,0 +1,75 @@
+// The execution payload each device-interaction command sends (inventory 3.8):
+// ids, task ids, sources and timeouts as the original CLI built them, so that
+// logs and Operator traces read the same. Pure except make_id_stamp().
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "clawperator/json.hpp"
+
+namespace clawperator::cli {
+
+// What makes a command id unique: the time and a random suffix.
+struct IdStamp {
+  long long now_ms = 0;
+  std::string suffix;  // 7 base-36 characters
+};
+
+// The wall clock in ms and a fresh random suffix.
+IdStamp make_id_stamp();
+
+// "<prefix>-<ms>-<suffix>", e.g. "click-1764500000000-k3x9a0b".
+std::string stamped_id(std::string_view prefix, const IdStamp& stamp);
+
+// A millisecond count as JSON: an integer when it is one (30000, not 30000.0).
+Json milliseconds_json(double value);
+
+struct Coordinate {
+  long long x = 0;
+  long long y = 0;
+};
+
+enum class ClickType { Default, LongClick, Focus };
+
+// True when `target` holds a URI scheme followed by "://" anywhere
+// ("https://x", "intent://y"); "tel:123" and "mailto:x" do not count.
+bool is_uri_target(std::string_view target);
+
+Json build_snapshot(const IdStamp& stamp);
+// `path` "" is kept: the payload validator reports it.
+Json build_screenshot(const IdStamp& stamp, const std::optional<std::string>& path,
+                      std::optional<double> timeout_ms);
+// Exactly one of matcher and coordinate is expected; the validator checks it.
+Json build_click(const IdStamp& stamp, const std::optional<Json>& matcher,
+                 const std::optional<Coordinate>& coordinate, ClickType click_type);
+// open_uri when is_uri_target(target), else open_app.
+Json build_open(const IdStamp& stamp, const std::string& target);
+Json build_type(const IdStamp& stamp, const Json& matcher, const std::string& text, bool submit,
+                bool clear);
+Json build_read(const IdStamp& stamp, const Json& matcher, const std::optional<Json>& container,
+                bool all);
+// `wait_ms` is how long the Operator waits for the node.
+Json build_wait(const IdStamp& stamp, const Json& matcher, std::optional<double> wait_ms);
+Json build_press_key(const IdStamp& stamp, const std::string& key);
+Json build_close(const IdStamp& stamp, const std::string& application_id,
+                 std::optional<double> timeout_ms);
+Json build_sleep(const IdStamp& stamp, double duration_ms, std::optional<double> global_timeout_ms);
+Json build_scroll(const IdStamp& stamp, const std::string& direction,
+                  const std::optional<Json>& container, std::optional<double> timeout_ms);
+
+struct ScrollUntilRequest {
+  std::string direction = "down";
+  Json matcher;
+  std::optional<Json> container;
+  bool click_after = false;  // scroll_and_click instead of scroll_until
+  std::optional<double> timeout_ms;
+};
+Json build_scroll_until(const IdStamp& stamp, const ScrollUntilRequest& request);
+
+Json build_wait_for_navigation(const IdStamp& stamp, const std::optional<std::string>& package,
+                               const std::optional<Json>& node, double timeout_ms);
+Json build_read_value(const IdStamp& stamp, const Json& label_matcher, bool all);
+
+}  // namespace clawperator::cli

@@ -1,0 +1,218 @@
+#include "clawperator/cli/action_builders.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <random>
+
+namespace clawperator::cli {
+namespace {
+
+constexpr double kDefaultTimeoutMs = 30000;
+// Waits get this much more than the wait itself, so that the envelope
+// outlives the Operator's own timeout and reports it.
+constexpr double kWaitMarginMs = 5000;
+constexpr std::string_view kActionSource = "clawperator-action";
+constexpr std::string_view kCliSource = "clawperator-cli";
+constexpr std::string_view kObserveSource = "clawperator-observe";
+
+Json action(std::string_view id, std::string_view type, std::optional<Json> params = {}) {
+  Json out = Json::object();
+  out["id"] = id;
+  out["type"] = type;
+  if (params) out["params"] = std::move(*params);
+  return out;
+}
+
+Json execution(const std::string& command_id, const std::string& task_id, std::string_view source,
+               double timeout_ms, Json step) {
+  Json out = Json::object();
+  out["commandId"] = command_id;
+  out["taskId"] = task_id;
+  out["source"] = source;
+  out["expectedFormat"] = "android-ui-automator";
+  out["timeoutMs"] = milliseconds_json(timeout_ms);
+  out["actions"] = Json::array({std::move(step)});
+  return out;
+}
+
+// The element actions (click, type, read, ...): a stamped id that is also the
+// task id, and the direct mode.
+Json direct_action(std::string_view prefix, const IdStamp& stamp, double timeout_ms, Json step) {
+  const std::string id = stamped_id(prefix, stamp);
+  Json out = execution(id, id, kActionSource, timeout_ms, std::move(step));
+  out["mode"] = "direct";
+  return out;
+}
+
+std::string timestamped_id(std::string_view prefix, const IdStamp& stamp) {
+  return std::string(prefix) + std::to_string(stamp.now_ms);
+}
+
+bool is_scheme_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '+' ||
+         c == '-' || c == '.';
+}
+
+bool is_letter(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+}  // namespace
+
+IdStamp make_id_stamp() {
+  constexpr std::string_view kDigits = "0123456789abcdefghijklmnopqrstuvwxyz";
+  thread_local std::mt19937_64 generator{std::random_device{}()};
+  std::uniform_int_distribution<std::size_t> digit(0, kDigits.size() - 1);
+  IdStamp stamp;
+  stamp.now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                     std::chrono::system_clock::now().time_since_epoch())
+                     .count();
+  for (int i = 0; i < 7; ++i) stamp.suffix.push_back(kDigits[digit(generator)]);
+  return stamp;
+}
+
+std::string stamped_id(std::string_view prefix, const IdStamp& stamp) {
+  return std::string(prefix) + "-" + std::to_string(stamp.now_ms) + "-" + stamp.suffix;
+}
+
+Json milliseconds_json(double value) {
+  if (std::isfinite(value) && std::floor(value) == value && std::fabs(value) < 1e15) {
+    return static_cast<long long>(value);
+  }
+  return value;
+}
+
+bool is_uri_target(std::string_view target) {
+  // The original's test is an unanchored /[a-z][a-z0-9+\-.]*:\/\//i: some letter
+  // in the run of scheme characters right before a "://".
+  for (std::size_t at = target.find("://"); at != std::string_view::npos;
+       at = target.find("://", at + 1)) {
+    for (std::size_t i = at; i > 0 && is_scheme_char(target[i - 1]); --i) {
+      if (is_letter(target[i - 1])) return true;
+    }
+  }
+  return false;
+}
+
+Json build_snapshot(const IdStamp& stamp) {
+  const std::string id = stamped_id("snapshot", stamp);
+  Json out = execution(id, id, kObserveSource, kDefaultTimeoutMs, action("snap", "snapshot"));
+  out["mode"] = "direct";
+  return out;
+}
+
+Json build_screenshot(const IdStamp& stamp, const std::optional<std::string>& path,
+                      std::optional<double> timeout_ms) {
+  Json params = Json::object();
+  if (path) params["path"] = *path;
+  const std::string id = stamped_id("screenshot", stamp);
+  return execution(id, id, kObserveSource, timeout_ms.value_or(kDefaultTimeoutMs),
+                   action("snap", "take_screenshot", std::move(params)));
+}
+
+Json build_click(const IdStamp& stamp, const std::optional<Json>& matcher,
+                 const std::optional<Coordinate>& coordinate, ClickType click_type) {
+  Json params = Json::object();
+  if (matcher) params["matcher"] = *matcher;
+  if (coordinate) params["coordinate"] = Json{{"x", coordinate->x}, {"y", coordinate->y}};
+  // The default click is the Operator's default: the original omits it.
+  if (click_type == ClickType::LongClick) params["clickType"] = "long_click";
+  if (click_type == ClickType::Focus) params["clickType"] = "focus";
+  return direct_action("click", stamp, kDefaultTimeoutMs,
+                       action("click", "click", std::move(params)));
+}
+
+Json build_open(const IdStamp& stamp, const std::string& target) {
+  constexpr double kOpenTimeoutMs = 15000;
+  if (is_uri_target(target)) {
+    return execution(timestamped_id("open_uri_", stamp), "cli-action-open-uri", kCliSource,
+                     kOpenTimeoutMs, action("a1", "open_uri", Json{{"uri", target}}));
+  }
+  return execution(timestamped_id("open_app_", stamp), "cli-action-open-app", kCliSource,
+                   kOpenTimeoutMs, action("a1", "open_app", Json{{"applicationId", target}}));
+}
+
+Json build_type(const IdStamp& stamp, const Json& matcher, const std::string& text, bool submit,
+                bool clear) {
+  Json params = Json{{"matcher", matcher}, {"text", text}, {"submit", submit}, {"clear", clear}};
+  return direct_action("type", stamp, kDefaultTimeoutMs,
+                       action("type", "enter_text", std::move(params)));
+}
+
+Json build_read(const IdStamp& stamp, const Json& matcher, const std::optional<Json>& container,
+                bool all) {
+  Json params = Json{{"matcher", matcher}};
+  if (all) params["all"] = true;
+  if (container) params["container"] = *container;
+  return direct_action("read", stamp, kDefaultTimeoutMs,
+                       action("read", "read_text", std::move(params)));
+}
+
+Json build_wait(const IdStamp& stamp, const Json& matcher, std::optional<double> wait_ms) {
+  Json params = Json{{"matcher", matcher}};
+  if (wait_ms) params["timeoutMs"] = milliseconds_json(*wait_ms);
+  const double timeout =
+      wait_ms ? std::max(*wait_ms + kWaitMarginMs, kDefaultTimeoutMs) : kDefaultTimeoutMs;
+  return direct_action("wait", stamp, timeout, action("wait", "wait_for_node", std::move(params)));
+}
+
+Json build_press_key(const IdStamp& stamp, const std::string& key) {
+  return execution(timestamped_id("press_key_", stamp), "cli-action-press-key", kCliSource, 10000,
+                   action("a1", "press_key", Json{{"key", key}}));
+}
+
+Json build_close(const IdStamp& stamp, const std::string& application_id,
+                 std::optional<double> timeout_ms) {
+  const std::string id = stamped_id("close", stamp);
+  return execution(id, id, kCliSource, timeout_ms.value_or(kDefaultTimeoutMs),
+                   action("close", "close_app", Json{{"applicationId", application_id}}));
+}
+
+Json build_sleep(const IdStamp& stamp, double duration_ms,
+                 std::optional<double> global_timeout_ms) {
+  const double timeout =
+      std::max({duration_ms + kWaitMarginMs, global_timeout_ms.value_or(0), kDefaultTimeoutMs});
+  const std::string id = stamped_id("sleep", stamp);
+  return execution(id, id, kCliSource, timeout,
+                   action("sleep", "sleep", Json{{"durationMs", milliseconds_json(duration_ms)}}));
+}
+
+Json build_scroll(const IdStamp& stamp, const std::string& direction,
+                  const std::optional<Json>& container, std::optional<double> timeout_ms) {
+  Json params = Json{{"direction", direction}};
+  if (container) params["container"] = *container;
+  return execution(stamped_id("scroll", stamp), "cli-action-scroll", kCliSource,
+                   timeout_ms.value_or(kDefaultTimeoutMs),
+                   action("a1", "scroll", std::move(params)));
+}
+
+Json build_scroll_until(const IdStamp& stamp, const ScrollUntilRequest& request) {
+  Json params = Json{{"direction", request.direction}, {"matcher", request.matcher}};
+  if (request.container) params["container"] = *request.container;
+  if (request.click_after) params["clickAfter"] = true;
+  const std::string id = stamped_id("scroll-until", stamp);
+  return execution(
+      id, id, kCliSource, request.timeout_ms.value_or(kDefaultTimeoutMs),
+      action("a1", request.click_after ? "scroll_and_click" : "scroll_until", std::move(params)));
+}
+
+Json build_wait_for_navigation(const IdStamp& stamp, const std::optional<std::string>& package,
+                               const std::optional<Json>& node, double timeout_ms) {
+  Json params = Json::object();
+  if (package) params["expectedPackage"] = *package;
+  if (node) params["expectedNode"] = *node;
+  params["timeoutMs"] = milliseconds_json(timeout_ms);
+  return direct_action("wait-for-nav", stamp,
+                       std::max(timeout_ms + kWaitMarginMs, kDefaultTimeoutMs),
+                       action("wait-for-nav", "wait_for_navigation", std::move(params)));
+}
+
+Json build_read_value(const IdStamp& stamp, const Json& label_matcher, bool all) {
+  Json params = Json{{"labelMatcher", label_matcher}};
+  if (all) params["all"] = true;
+  return direct_action("read-value", stamp, kDefaultTimeoutMs,
+                       action("read-value", "read_key_value_pair", std::move(params)));
+}
+
+}  // namespace clawperator::cli

@@ -1,0 +1,13 @@
+// The device-interaction commands (inventory 1.5 "Device Interaction"): each
+// builds a one-step execution from its flags and sends it through exec.
+#include "command_actions_support.hpp"
+
+namespace clawperator::cli {
+
+void register_action_commands(CLI::App& root, std::vector<Command>& commands) {
+  actions::register_observe_commands(root, commands);
+  actions::register_element_commands(root, commands);
+  actions::register_navigation_commands(root, commands);
+}
+
+}  // namespace clawperator::cli

@@ -1,0 +1,355 @@
+// The commands that find one element first: click, type, read, wait,
+// wait-for-nav and read-value.
+#include <CLI/CLI.hpp>
+#include <array>
+#include <memory>
+
+#include "clawperator/cli/action_builders.hpp"
+#include "clawperator/contract/limits.hpp"
+#include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/text.hpp"
+#include "command_actions_support.hpp"
+
+namespace clawperator::cli::actions {
+namespace {
+
+using contract::HostError;
+
+// The element the flags name: MISSING_SELECTOR when there are none.
+SelectorResolution required_element(const TypedFlags& typed, std::string_view command,
+                                    SelectorChoices choices) {
+  if (!has_selector_flag(typed, SelectorScope::Element)) return missing_selector(command, choices);
+  return resolve_selector(typed, SelectorScope::Element);
+}
+
+// `--all` prints a list that only a program reads, so JSON must be asked for
+// by name: a script that forgets it would otherwise parse a person's format.
+std::optional<HostError> read_all_output_error(std::string_view command,
+                                               const GlobalOptions& options) {
+  const std::string name(command);
+  const std::string example = command == "read"
+                                  ? "\n\nExample:\n  clawperator read --text \"Price\" --all --json"
+                                  : "\n\nExample:\n  clawperator read-value --label \"Battery\" "
+                                    "--all --json";
+  if (options.output == OutputFormat::Pretty) {
+    return invalid_flags(name +
+                         " --all requires JSON output. Use --json or --output json (not "
+                         "--output pretty)." +
+                         (command == "read" ? example : ""));
+  }
+  if (!options.output_explicitly_json) {
+    return invalid_flags(name +
+                         " --all requires explicit JSON output. Pass --json, --output json, or "
+                         "--format json." +
+                         example);
+  }
+  return std::nullopt;
+}
+
+struct ClickState : ActionState {
+  bool long_click = false;
+  bool focus = false;
+};
+
+CommandResult run_click(const ClickState& state, const GlobalOptions& options) {
+  const TypedFlags& typed = state.flags.typed();
+  const CoordinateResolution coordinate_reading = resolve_coordinate(typed);
+  if (const auto* error = error_in(coordinate_reading)) return failure(*error);
+  const auto& coordinate = std::get<std::optional<Coordinate>>(coordinate_reading);
+
+  std::optional<Json> matcher;
+  if (!coordinate) {
+    const SelectorResolution element =
+        required_element(typed, "click", SelectorChoices::WithCoordinate);
+    if (const auto* error = error_in(element)) return failure(*error);
+    matcher = std::get<std::optional<Json>>(element);
+  } else if (has_selector_flag(typed, SelectorScope::Element)) {
+    return failure(invalid_flags("use --coordinate OR a selector, not both"));
+  }
+
+  if (state.long_click && state.focus) {
+    return failure(
+        invalid_flags("--long and --focus are mutually exclusive.\n\nUse --long for a long press, "
+                      "or --focus to set input focus."));
+  }
+  if (coordinate && state.focus) {
+    return failure(invalid_flags("--focus is not supported with --coordinate", "--focus"));
+  }
+  const ClickType click_type = state.long_click ? ClickType::LongClick
+                               : state.focus    ? ClickType::Focus
+                                                : ClickType::Default;
+  return execute(build_click(make_id_stamp(), matcher, coordinate, click_type), state, options);
+}
+
+struct TypeState : ActionState {
+  Positional text;
+  bool submit = false;
+  bool clear = false;
+};
+
+CommandResult run_type(const TypeState& state, const GlobalOptions& options) {
+  const std::array<std::string_view, 1> text_flag = {"--text"};
+  if (auto error = repeated_flag(state.flags.typed(), text_flag)) return failure(*error);
+  const std::optional<std::string> flag_text = state.flags.value("--text");
+  if (flag_text && state.text.given()) {
+    return failure(
+        invalid_flags("type: pass text as a positional argument or via --text, not both.\n\n"
+                      "See: clawperator type --help"));
+  }
+  const std::string text = flag_text.value_or(state.text.value);
+  if (text.empty()) {
+    return failure(contract::usage_error(
+        "MISSING_ARGUMENT",
+        "type requires text to type. Pass text as a positional argument or via --text <text>."));
+  }
+  // --text is the text to type here, never part of the selector.
+  TypedFlags selector_flags = state.flags.typed();
+  selector_flags.erase("--text");
+  const SelectorResolution element =
+      required_element(selector_flags, "type", SelectorChoices::TypeTarget);
+  if (const auto* error = error_in(element)) return failure(*error);
+  return execute(build_type(make_id_stamp(), *std::get<std::optional<Json>>(element), text,
+                            state.submit, state.clear),
+                 state, options);
+}
+
+struct ReadState : ActionState {
+  bool all = false;
+};
+
+CommandResult run_read(const ReadState& state, const GlobalOptions& options) {
+  const TypedFlags& typed = state.flags.typed();
+  const SelectorResolution element = required_element(typed, "read", SelectorChoices::Standard);
+  if (const auto* error = error_in(element)) return failure(*error);
+  if (state.all) {
+    if (auto error = read_all_output_error("read", options)) return failure(*error);
+  }
+  const SelectorResolution container = resolve_selector(typed, SelectorScope::Container);
+  if (const auto* error = error_in(container)) return failure(*error);
+  return execute(build_read(make_id_stamp(), *std::get<std::optional<Json>>(element),
+                            std::get<std::optional<Json>>(container), state.all),
+                 state, options);
+}
+
+CommandResult run_wait(const ActionState& state, const GlobalOptions& options) {
+  // Here --timeout is how long to wait for the element, not the execution's.
+  std::optional<double> wait_ms;
+  if (options.timeout) {
+    wait_ms = contract::parse_milliseconds(*options.timeout);
+    if (!wait_ms || *wait_ms <= 0) {
+      return failure(invalid_flags(
+          "--timeout must be a positive number of milliseconds when specified. Omit --timeout "
+          "to use the default wait cap.",
+          "--timeout"));
+    }
+  }
+  const SelectorResolution element =
+      required_element(state.flags.typed(), "wait", SelectorChoices::Standard);
+  if (const auto* error = error_in(element)) return failure(*error);
+  return execute(build_wait(make_id_stamp(), *std::get<std::optional<Json>>(element), wait_ms),
+                 state, options);
+}
+
+constexpr const char* kWaitForNavUsage =
+    "\n\nUsage:\n"
+    "  clawperator wait-for-nav --app <package> --timeout <ms>\n"
+    "  clawperator wait-for-nav --text <text> --timeout <ms>\n\n"
+    "Example:\n"
+    "  clawperator wait-for-nav --app com.google.home --timeout 5000";
+
+CommandResult run_wait_for_nav(const ActionState& state, const GlobalOptions& options) {
+  const std::array<std::string_view, 1> app_flag = {"--app"};
+  if (auto error = repeated_flag(state.flags.typed(), app_flag)) return failure(*error);
+  std::optional<std::string> package;
+  if (state.flags.contains("--app")) {
+    // An empty package would silently drop the filter the caller asked for.
+    package = state.flags.value("--app");
+    if (!package || trim(*package).empty() || package->rfind("--", 0) == 0) {
+      return failure(
+          invalid_flags("wait-for-nav --app requires a non-empty package id.\n\nExample:\n"
+                        "  clawperator wait-for-nav --app com.android.settings --timeout 5000",
+                        "--app"));
+    }
+  }
+
+  if (!options.timeout) {
+    return failure(contract::usage_error(
+        "MISSING_ARGUMENT",
+        std::string("wait-for-nav requires --timeout <ms>.") + kWaitForNavUsage));
+  }
+  const auto timeout = contract::parse_milliseconds(*options.timeout);
+  if (!timeout || *timeout <= 0) {
+    return failure(invalid_flags("wait-for-nav --timeout must be a positive number of milliseconds",
+                                 "--timeout"));
+  }
+  if (*timeout > contract::limits::kMaxWaitForNavigationMs) {
+    return failure(invalid_flags("wait-for-nav --timeout must not exceed 30000ms", "--timeout"));
+  }
+
+  const SelectorResolution node = resolve_selector(state.flags.typed(), SelectorScope::Element);
+  if (const auto* error = error_in(node)) return failure(*error);
+  const auto& expected_node = std::get<std::optional<Json>>(node);
+  if (!package && !expected_node) {
+    return failure(contract::usage_error(
+        "MISSING_ARGUMENT",
+        std::string("wait-for-nav requires --app or a selector, and --timeout.") +
+            kWaitForNavUsage));
+  }
+  return execute(build_wait_for_navigation(make_id_stamp(), package, expected_node, *timeout),
+                 state, options);
+}
+
+struct ReadValueState : ActionState {
+  bool all = false;
+};
+
+struct LabelFlag {
+  std::string_view flag;
+  std::string_view matcher_key;
+};
+
+constexpr std::array<LabelFlag, 3> kLabelFlags = {{
+    {"--label", "textEquals"},
+    {"--label-id", "resourceId"},
+    {"--label-desc", "contentDescEquals"},
+}};
+
+CommandResult run_read_value(const ReadValueState& state, const GlobalOptions& options) {
+  if (state.all) {
+    if (auto error = read_all_output_error("read-value", options)) return failure(*error);
+  }
+  const std::array<std::string_view, 3> names = {"--label", "--label-id", "--label-desc"};
+  if (auto error = repeated_flag(state.flags.typed(), names)) return failure(*error);
+  Json label_matcher = Json::object();
+  for (const LabelFlag& label : kLabelFlags) {
+    const auto value = state.flags.value(label.flag);
+    if (!value) continue;
+    if (trim(*value).empty()) {
+      return failure(invalid_flags(
+          "read-value " + std::string(label.flag) + " value must not be empty", label.flag));
+    }
+    label_matcher[std::string(label.matcher_key)] = *value;
+  }
+  if (label_matcher.empty()) {
+    return failure(contract::usage_error(
+        "MISSING_ARGUMENT",
+        "read-value requires a label selector.\n\nUsage:\n  clawperator read-value --label <text> "
+        "--json\n\nExample:\n  clawperator read-value --label \"Battery\" --json"));
+  }
+  // The global --timeout overrides the execution timeout, range-checked there.
+  return execute(build_read_value(make_id_stamp(), label_matcher, state.all), state, options,
+                 TimeoutOverride::Apply);
+}
+
+}  // namespace
+
+void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
+  auto click_state = std::make_shared<ClickState>();
+  CLI::App* click =
+      add_action_command(root, "click", "Tap the first matching UI element", *click_state);
+  click->alias("tap");
+  add_element_flags(*click, click_state->flags);
+  click_state->flags
+      .add(*click, "--coordinate", "<x> <y>", "Tap these screen pixels instead of an element", 2)
+      ->group(kOptionsGroup);
+  click->add_flag("--long", click_state->long_click, "Long press")->group(kOptionsGroup);
+  click->add_flag("--focus", click_state->focus, "Give the element input focus instead of tapping")
+      ->group(kOptionsGroup);
+  set_footer(*click,
+             "Notes:\n"
+             "  One selector (flags combine with AND) or --coordinate is required. The global\n"
+             "  --timeout is ignored.\n\n"
+             "Examples:\n"
+             "  clawperator click --text \"Wi-Fi\"\n"
+             "  clawperator click --id com.example:id/submit --long\n"
+             "  clawperator click --coordinate 540 1200");
+  add_command(commands, click, click_state, run_click);
+
+  auto type_state = std::make_shared<TypeState>();
+  CLI::App* type =
+      add_action_command(root, "type", "Type text into the first matching UI element", *type_state);
+  type->alias("fill");
+  add_positional(*type, type_state->text, "text", "The text to type (or --text)");
+  type_state->flags
+      .add(*type, "--text", "<text>", "The text to type (not a selector here; or the positional)")
+      ->group(kOptionsGroup);
+  add_element_flags(*type, type_state->flags, false);
+  type->add_flag("--submit", type_state->submit, "Press Enter after typing")->group(kOptionsGroup);
+  type->add_flag("--clear", type_state->clear, "Ask to clear the field first (Operator may ignore)")
+      ->group(kOptionsGroup);
+  set_footer(*type,
+             "Notes:\n"
+             "  --text is the text to type; find the field with --id, --desc, --desc-contains,\n"
+             "  --role, --text-contains or --selector. The global --timeout is ignored.\n\n"
+             "Examples:\n"
+             "  clawperator type \"hello world\" --role textfield\n"
+             "  clawperator type --text \"query\" --id com.example:id/search --submit");
+  add_command(commands, type, type_state, run_type);
+
+  auto read_state = std::make_shared<ReadState>();
+  CLI::App* read =
+      add_action_command(root, "read", "Read text from the first matching UI element", *read_state);
+  add_element_flags(*read, read_state->flags);
+  add_container_flags(*read, read_state->flags);
+  read->add_flag("--all", read_state->all,
+                 "Read every matching element (needs --json or --output json)")
+      ->group(kOptionsGroup);
+  set_footer(*read,
+             "Notes:\n"
+             "  The global --timeout is ignored.\n\n"
+             "Examples:\n"
+             "  clawperator read --id com.example:id/battery_level\n"
+             "  clawperator read --text-contains \"%\" --all --json");
+  add_command(commands, read, read_state, run_read);
+
+  auto wait_state = std::make_shared<ActionState>();
+  CLI::App* wait =
+      add_action_command(root, "wait", "Wait until a matching UI element appears", *wait_state);
+  add_element_flags(*wait, wait_state->flags);
+  set_footer(*wait,
+             "Notes:\n"
+             "  The global --timeout MS is how long to wait for the element (> 0); the execution\n"
+             "  gets 5 s more, at least 30 s.\n\n"
+             "Examples:\n"
+             "  clawperator wait --text \"Done\" --timeout 10000");
+  add_command(commands, wait, wait_state, run_wait);
+
+  auto nav_state = std::make_shared<ActionState>();
+  CLI::App* nav = add_action_command(root, "wait-for-nav",
+                                     "Wait until an app or a screen is in front", *nav_state);
+  nav->alias("wait-for-navigation");
+  nav_state->flags.add(*nav, "--app", "<package>", "Package expected in the foreground")
+      ->group(kOptionsGroup);
+  add_element_flags(*nav, nav_state->flags);
+  set_footer(*nav,
+             "Notes:\n"
+             "  --app or a selector is required, and the global --timeout MS (1..30000): how long\n"
+             "  to wait.\n\n"
+             "Examples:\n"
+             "  clawperator wait-for-nav --app com.android.settings --timeout 5000\n"
+             "  clawperator wait-for-nav --text \"Network & internet\" --timeout 8000");
+  add_command(commands, nav, nav_state, run_wait_for_nav);
+
+  auto value_state = std::make_shared<ReadValueState>();
+  CLI::App* value =
+      add_action_command(root, "read-value", "Read the value shown beside a label", *value_state);
+  value->alias("read-kv");
+  value_state->flags.add(*value, "--label", "<text>", "Label with this exact text")
+      ->group("Label selector (combine for AND)");
+  value_state->flags.add(*value, "--label-id", "<resource-id>", "Label with this resource ID")
+      ->group("Label selector (combine for AND)");
+  value_state->flags.add(*value, "--label-desc", "<text>", "Label with this content description")
+      ->group("Label selector (combine for AND)");
+  value
+      ->add_flag("--all", value_state->all,
+                 "Read every matching pair (needs --json or --output json)")
+      ->group(kOptionsGroup);
+  set_footer(*value,
+             "Notes:\n"
+             "  The global --timeout MS overrides the execution timeout (1000..120000).\n\n"
+             "Examples:\n"
+             "  clawperator read-value --label \"Battery\" --json");
+  add_command(commands, value, value_state, run_read_value);
+}
+
+}  // namespace clawperator::cli::actions

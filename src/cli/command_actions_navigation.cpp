@@ -1,0 +1,319 @@
+// The commands that move around the device: open, press, back, close, sleep,
+// scroll, scroll-until and scroll-and-click.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <array>
+#include <memory>
+
+#include "clawperator/cli/action_builders.hpp"
+#include "clawperator/contract/limits.hpp"
+#include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/text.hpp"
+#include "command_actions_support.hpp"
+
+namespace clawperator::cli::actions {
+namespace {
+
+using contract::HostError;
+
+constexpr std::array<std::string_view, 4> kDirections = {"down", "up", "left", "right"};
+constexpr const char* kDirectionList = "down, up, left, right";
+
+bool is_direction(std::string_view direction) {
+  return std::find(kDirections.begin(), kDirections.end(), direction) != kDirections.end();
+}
+
+// A command whose one argument is a positional or a flag (open --app, press --key, ...).
+struct TargetState : ActionState {
+  Positional positional;
+};
+
+// The value of `flag` or the positional; the original's "not both" error when both
+// are given. A flag typed without a value counts as absent, as in the original.
+std::variant<std::string, HostError> positional_or_flag(const TargetState& state,
+                                                        std::string_view flag,
+                                                        const std::string& conflict) {
+  const std::array<std::string_view, 1> names = {flag};
+  if (auto error = repeated_flag(state.flags.typed(), names)) return *error;
+  const std::optional<std::string> flag_value = state.flags.value(flag);
+  if (flag_value && state.positional.given()) return invalid_flags(conflict);
+  return flag_value.value_or(state.positional.value);
+}
+
+CommandResult run_open(const TargetState& state, const GlobalOptions& options) {
+  const auto target = positional_or_flag(
+      state, "--app",
+      "open: pass the target as a positional argument or via --app, not both.\n\n"
+      "See: clawperator open --help");
+  if (const auto* error = error_in(target)) return failure(*error);
+  const std::string& value = std::get<std::string>(target);
+  if (trim(value).empty()) {
+    return failure(
+        contract::usage_error("MISSING_ARGUMENT",
+                              "open requires a target.\n\nUsage:\n"
+                              "  clawperator open <package-id>       Open an Android app\n"
+                              "  clawperator open <url>              Open a URL in browser\n"
+                              "  clawperator open <uri>              Open a deep link\n\n"
+                              "Examples:\n  clawperator open com.android.settings\n"
+                              "  clawperator open https://example.com"));
+  }
+  return execute(build_open(make_id_stamp(), value), state, options);
+}
+
+CommandResult run_press(const TargetState& state, const GlobalOptions& options) {
+  const auto key =
+      positional_or_flag(state, "--key",
+                         "press: pass the key as a positional argument or via --key, not both.\n\n"
+                         "See: clawperator press --help");
+  if (const auto* error = error_in(key)) return failure(*error);
+  const std::string& value = std::get<std::string>(key);
+  // Which keys exist is the payload validator's call.
+  if (value.empty()) {
+    return failure(contract::usage_error(
+        "MISSING_ARGUMENT",
+        "press requires a key name.\n\nValid keys: back, home, recents\n\nExample:\n"
+        "  clawperator press back"));
+  }
+  return execute(build_press_key(make_id_stamp(), value), state, options);
+}
+
+CommandResult run_back(const ActionState& state, const GlobalOptions& options) {
+  return execute(build_press_key(make_id_stamp(), "back"), state, options);
+}
+
+CommandResult run_close(const TargetState& state, const GlobalOptions& options) {
+  const TimeoutReading timeout = finite_global_timeout(options);
+  if (const auto* error = error_in(timeout)) return failure(*error);
+  const auto package = positional_or_flag(
+      state, "--app",
+      "close: pass the package as a positional argument or via --app, not both.\n\n"
+      "See: clawperator close --help");
+  if (const auto* error = error_in(package)) return failure(*error);
+  const std::string& value = std::get<std::string>(package);
+  if (trim(value).empty()) {
+    return failure(contract::usage_error(
+        "MISSING_ARGUMENT",
+        "close requires a package name.\n\nUsage:\n  clawperator close <package>\n"
+        "  clawperator close --app <package>\n\nExamples:\n"
+        "  clawperator close com.android.settings\n"
+        "  clawperator close com.google.android.apps.chromecast.app --json"));
+  }
+  return execute(build_close(make_id_stamp(), value, std::get<std::optional<double>>(timeout)),
+                 state, options);
+}
+
+CommandResult run_sleep(const TargetState& state, const GlobalOptions& options) {
+  const std::string& text = state.positional.value;
+  if (text.empty()) {
+    return failure(contract::usage_error(
+        "MISSING_ARGUMENT",
+        "sleep requires a duration in milliseconds.\n\nUsage:\n  clawperator sleep <ms>\n\n"
+        "Example:\n  clawperator sleep 2000"));
+  }
+  const auto duration = contract::parse_milliseconds(text);
+  if (!duration || *duration < 0) {
+    return failure(invalid_flags("Duration must be a non-negative number (got: " + text + ")"));
+  }
+  if (*duration > contract::limits::kMaxSleepMs) {
+    return failure(invalid_flags(
+        "Duration must be <= 120000ms (got: " + dump_json(milliseconds_json(*duration)) + "ms)"));
+  }
+  const TimeoutReading timeout = finite_global_timeout(options);
+  if (const auto* error = error_in(timeout)) return failure(*error);
+  return execute(build_sleep(make_id_stamp(), *duration, std::get<std::optional<double>>(timeout)),
+                 state, options);
+}
+
+CommandResult run_scroll(const TargetState& state, const GlobalOptions& options) {
+  const TimeoutReading timeout = finite_global_timeout(options);
+  if (const auto* error = error_in(timeout)) return failure(*error);
+  const auto direction = positional_or_flag(
+      state, "--direction",
+      "scroll: pass direction as a positional argument or via --direction, not both.\n\n"
+      "See: clawperator scroll --help");
+  if (const auto* error = error_in(direction)) return failure(*error);
+  const std::string& value = std::get<std::string>(direction);
+  if (!is_direction(value)) {
+    return failure(contract::usage_error(
+        "MISSING_ARGUMENT",
+        std::string("scroll requires a direction.\n\nValid directions: ") + kDirectionList +
+            "\n\nExamples:\n  clawperator scroll down\n  clawperator scroll up"));
+  }
+  const SelectorResolution container =
+      resolve_selector(state.flags.typed(), SelectorScope::Container);
+  if (const auto* error = error_in(container)) return failure(*error);
+  return execute(build_scroll(make_id_stamp(), value, std::get<std::optional<Json>>(container),
+                              std::get<std::optional<double>>(timeout)),
+                 state, options);
+}
+
+struct ScrollUntilState : TargetState {
+  std::string command;       // as named in messages: scroll-until or scroll-and-click
+  bool click_after = false;  // --click, always for scroll-and-click
+};
+
+CommandResult run_scroll_until(const ScrollUntilState& state, const GlobalOptions& options) {
+  const TimeoutReading timeout = finite_global_timeout(options);
+  if (const auto* error = error_in(timeout)) return failure(*error);
+  const TypedFlags& typed = state.flags.typed();
+  if (!has_selector_flag(typed, SelectorScope::Element)) {
+    return failure(missing_selector(state.command, SelectorChoices::Standard));
+  }
+
+  const std::array<std::string_view, 1> direction_flag = {"--direction"};
+  if (auto error = repeated_flag(typed, direction_flag)) return failure(*error);
+  std::optional<std::string> flag_direction;
+  if (state.flags.contains("--direction")) {
+    flag_direction = state.flags.value("--direction");
+    if (!flag_direction || flag_direction->rfind('-', 0) == 0) {
+      return failure(invalid_flags(state.command + " --direction requires a value.\n\nSee: " +
+                                       "clawperator " + state.command + " --help",
+                                   "--direction"));
+    }
+    if (state.positional.given()) {
+      return failure(invalid_flags(
+          state.command +
+          ": pass direction as a positional argument or via --direction, not both.\n\nSee: "
+          "clawperator " +
+          state.command + " --help"));
+    }
+  }
+  ScrollUntilRequest request;
+  if (flag_direction) {
+    request.direction = *flag_direction;
+  } else if (state.positional.given()) {
+    request.direction = state.positional.value;
+  }
+  if (!is_direction(request.direction)) {
+    return failure(contract::usage_error(
+        "MISSING_ARGUMENT",
+        "Invalid direction: " + request.direction + ". Valid directions: " + kDirectionList));
+  }
+
+  const SelectorResolution element = resolve_selector(typed, SelectorScope::Element);
+  if (const auto* error = error_in(element)) return failure(*error);
+  const SelectorResolution container = resolve_selector(typed, SelectorScope::Container);
+  if (const auto* error = error_in(container)) return failure(*error);
+  request.matcher = *std::get<std::optional<Json>>(element);
+  request.container = std::get<std::optional<Json>>(container);
+  request.click_after = state.click_after;
+  request.timeout_ms = std::get<std::optional<double>>(timeout);
+  return execute(build_scroll_until(make_id_stamp(), request), state, options);
+}
+
+void register_scroll_until(CLI::App& root, std::vector<Command>& commands, bool click) {
+  auto state = std::make_shared<ScrollUntilState>();
+  state->command = click ? "scroll-and-click" : "scroll-until";
+  state->click_after = click;
+  CLI::App* app = add_action_command(root, state->command,
+                                     click ? "Scroll until an element is visible, then click it"
+                                           : "Scroll until an element is visible",
+                                     *state);
+  add_positional(*app, state->positional, "direction",
+                 "down (default), up, left or right (or --direction)");
+  state->flags.add(*app, "--direction", "<direction>", "down (default), up, left or right")
+      ->group(kOptionsGroup);
+  if (!click) {
+    app->add_flag("--click", state->click_after,
+                  "Click the element once visible (a scroll_and_click action)")
+        ->group(kOptionsGroup);
+  }
+  add_element_flags(*app, state->flags);
+  add_container_flags(*app, state->flags);
+  const std::string example = "\n  clawperator " + state->command;
+  set_footer(*app,
+             "Notes:\n"
+             "  A selector is required. The global --timeout MS sets the execution timeout\n"
+             "  (default 30000). Tuning (maxScrolls, ...) is available through exec.\n\n"
+             "Examples:" +
+                 example + " --text \"About phone\"" + example +
+                 " up --text \"Settings\" --container-id com.foo:id/list");
+  add_command(commands, app, state, run_scroll_until);
+}
+
+}  // namespace
+
+void register_navigation_commands(CLI::App& root, std::vector<Command>& commands) {
+  auto open_state = std::make_shared<TargetState>();
+  CLI::App* open =
+      add_action_command(root, "open", "Open an app, a URL or a deep link", *open_state);
+  open->alias("open-uri");
+  open->alias("open-url");
+  add_positional(*open, open_state->positional, "target",
+                 "Package id, or a URI with scheme:// (or --app)");
+  open_state->flags.add(*open, "--app", "<target>", "Same as the positional target")
+      ->group(kOptionsGroup);
+  set_footer(*open,
+             "Notes:\n"
+             "  A target holding scheme:// opens as a URI (open_uri), anything else as a package\n"
+             "  (open_app). The global --timeout is ignored.\n\n"
+             "Examples:\n"
+             "  clawperator open com.android.settings\n"
+             "  clawperator open https://example.com");
+  add_command(commands, open, open_state, run_open);
+
+  auto press_state = std::make_shared<TargetState>();
+  CLI::App* press =
+      add_action_command(root, "press", "Press a key: back, home or recents", *press_state);
+  press->alias("press-key");
+  add_positional(*press, press_state->positional, "key", "back, home or recents (or --key)");
+  press_state->flags.add(*press, "--key", "<key>", "Same as the positional key")
+      ->group(kOptionsGroup);
+  set_footer(*press,
+             "Notes:\n"
+             "  The global --timeout is ignored.\n\n"
+             "Examples:\n"
+             "  clawperator press home");
+  add_command(commands, press, press_state, run_press);
+
+  auto back_state = std::make_shared<ActionState>();
+  CLI::App* back = add_action_command(root, "back", "Press the back key", *back_state);
+  set_footer(*back, "Notes:\n  Same as 'clawperator press back'. The global --timeout is ignored.");
+  add_command(commands, back, back_state, run_back);
+
+  auto close_state = std::make_shared<TargetState>();
+  CLI::App* close = add_action_command(root, "close", "Force-stop an application", *close_state);
+  close->alias("close-app");
+  add_positional(*close, close_state->positional, "package", "Package id (or --app)");
+  close_state->flags.add(*close, "--app", "<package>", "Same as the positional package")
+      ->group(kOptionsGroup);
+  set_footer(*close,
+             "Notes:\n"
+             "  The global --timeout MS sets the execution timeout (default 30000).\n\n"
+             "Examples:\n"
+             "  clawperator close com.android.settings");
+  add_command(commands, close, close_state, run_close);
+
+  auto sleep_state = std::make_shared<TargetState>();
+  CLI::App* sleep = add_action_command(root, "sleep", "Pause on the device", *sleep_state);
+  add_positional(*sleep, sleep_state->positional, "ms", "Duration in milliseconds (0..120000)");
+  set_footer(
+      *sleep,
+      "Notes:\n"
+      "  The execution timeout is the largest of MS + 5000, the global --timeout and 30000.\n\n"
+      "Examples:\n"
+      "  clawperator sleep 2000");
+  add_command(commands, sleep, sleep_state, run_sleep);
+
+  auto scroll_state = std::make_shared<TargetState>();
+  CLI::App* scroll =
+      add_action_command(root, "scroll", "Scroll once in a direction", *scroll_state);
+  add_positional(*scroll, scroll_state->positional, "direction",
+                 "down, up, left or right (or --direction)");
+  scroll_state->flags.add(*scroll, "--direction", "<direction>", "Same as the positional")
+      ->group(kOptionsGroup);
+  add_container_flags(*scroll, scroll_state->flags);
+  set_footer(*scroll,
+             "Notes:\n"
+             "  Without container flags the default scrollable container scrolls. The global\n"
+             "  --timeout MS sets the execution timeout (default 30000).\n\n"
+             "Examples:\n"
+             "  clawperator scroll down\n"
+             "  clawperator scroll up --container-id com.example:id/list");
+  add_command(commands, scroll, scroll_state, run_scroll);
+
+  register_scroll_until(root, commands, false);
+  register_scroll_until(root, commands, true);
+}
+
+}  // namespace clawperator::cli::actions

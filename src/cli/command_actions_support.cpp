@@ -1,0 +1,143 @@
+#include "command_actions_support.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "clawperator/contract/payload_validation.hpp"
+
+namespace clawperator::cli::actions {
+namespace {
+
+// What CLI11 stores for a flag typed without a value; no one types it.
+const std::string kNoValue = "\x1f<none>";
+
+struct SelectorFlagHelp {
+  const char* name;
+  const char* value_name;
+  const char* description;
+};
+
+constexpr SelectorFlagHelp kElementHelp[] = {
+    {"--selector", "<json>", "Raw NodeMatcher JSON (advanced; not with the flags below)"},
+    {"--text", "<text>", "Exact visible text"},
+    {"--text-contains", "<text>", "Partial text match"},
+    {"--id", "<resource-id>", "Android resource ID"},
+    {"--desc", "<text>", "Exact content description"},
+    {"--desc-contains", "<text>", "Partial content description"},
+    {"--role", "<role>", "Element role"},
+};
+
+constexpr SelectorFlagHelp kContainerHelp[] = {
+    {"--container-selector", "<json>", "Container as raw NodeMatcher JSON (not with the below)"},
+    {"--container-text", "<text>", "Container with exact visible text"},
+    {"--container-text-contains", "<text>", "Container with partial text match"},
+    {"--container-id", "<resource-id>", "Container by Android resource ID"},
+    {"--container-desc", "<text>", "Container by exact content description"},
+    {"--container-desc-contains", "<text>", "Container by partial content description"},
+    {"--container-role", "<role>", "Container by element role"},
+};
+
+}  // namespace
+
+CLI::Option* ValueFlags::add(CLI::App& app, const std::string& name, const std::string& value_name,
+                             const std::string& description, int arity) {
+  // Called once per occurrence (trigger_on_parse), with that occurrence's values.
+  auto record = [this, name](const CLI::results_t& results) {
+    FlagOccurrence occurrence;
+    for (const std::string& value : results) {
+      if (value != kNoValue) occurrence.push_back(value);
+    }
+    typed_[name].push_back(std::move(occurrence));
+    return true;
+  };
+  CLI::Option* option = app.add_option(name, CLI::callback_t(record), description);
+  option->expected(0, arity)
+      ->trigger_on_parse()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->default_str(kNoValue)
+      ->option_text(value_name);
+  return option;
+}
+
+std::optional<std::string> ValueFlags::value(std::string_view name) const {
+  const auto it = typed_.find(name);
+  if (it == typed_.end() || it->second.front().empty()) return std::nullopt;
+  return it->second.front().front();
+}
+
+bool Positional::given() const {
+  return option != nullptr && option->count() > 0;
+}
+
+CLI::App* add_action_command(CLI::App& root, const std::string& name,
+                             const std::string& description, ActionState& state) {
+  CLI::App* app = root.add_subcommand(name, description);
+  app->group(kCommandGroup);
+  app->add_flag("--validate-only", state.validate_only,
+                "Validate and print the execution this command builds; contact no device")
+      ->group(kOptionsGroup);
+  app->add_flag("--dry-run", state.dry_run,
+                "Validate and print the plan (ids, types, params); contact no device")
+      ->group(kOptionsGroup);
+  return app;
+}
+
+void set_footer(CLI::App& app, const std::string& notes) {
+  app.footer(notes +
+             "\n\nGlobal options (--device, --operator-package, --output, --timeout, ...): "
+             "clawperator --help");
+}
+
+void add_element_flags(CLI::App& app, ValueFlags& flags, bool with_text) {
+  for (const SelectorFlagHelp& flag : kElementHelp) {
+    if (!with_text && std::string_view(flag.name) == "--text") continue;
+    flags.add(app, flag.name, flag.value_name, flag.description)
+        ->group("Element selector (combine for AND)");
+  }
+}
+
+void add_container_flags(CLI::App& app, ValueFlags& flags) {
+  for (const SelectorFlagHelp& flag : kContainerHelp) {
+    flags.add(app, flag.name, flag.value_name, flag.description)
+        ->group("Container selector (optional; combine for AND)");
+  }
+}
+
+void add_positional(CLI::App& app, Positional& positional, const std::string& name,
+                    const std::string& description) {
+  positional.option = app.add_option(name, positional.value, description);
+}
+
+std::vector<std::string> flag_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : app.get_options()) {
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+  }
+  return names;
+}
+
+TimeoutReading finite_global_timeout(const GlobalOptions& options) {
+  if (!options.timeout) return std::optional<double>{};
+  if (auto value = contract::parse_milliseconds(*options.timeout)) {
+    return std::optional<double>{*value};
+  }
+  Json details = Json::object();
+  details["path"] = "timeoutMs";
+  return contract::validation_error("EXECUTION_VALIDATION_FAILED",
+                                    "timeoutMs must be a finite number", std::move(details));
+}
+
+CommandResult execute(const Json& execution, const ActionState& state, const GlobalOptions& options,
+                      TimeoutOverride timeout) {
+  contract::ValidationOutcome outcome = contract::validate_execution(execution);
+  if (!outcome.valid) return failure(contract::validation_failure(outcome.issues));
+  contract::ValidatedExecution& valid = *outcome.valid;
+  if (timeout == TimeoutOverride::Apply && options.timeout) {
+    if (auto error = contract::apply_timeout_override(valid, *options.timeout)) {
+      return failure(*error);
+    }
+  }
+  return finish_execution(std::move(valid), execution_mode(state.validate_only, state.dry_run),
+                          options);
+}
+
+}  // namespace clawperator::cli::actions

@@ -1,0 +1,110 @@
+// What the device-interaction commands share: their flags recorded as typed,
+// the global --timeout as a number, and the way out through the exec path.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "clawperator/cli/command.hpp"
+#include "clawperator/cli/execution_output.hpp"
+#include "clawperator/cli/selector_flags.hpp"
+
+namespace CLI {
+class Option;
+}
+
+namespace clawperator::cli::actions {
+
+inline constexpr const char* kCommandGroup = "Device Interaction";
+inline constexpr const char* kOptionsGroup = "Options";
+
+// Value flags, recorded occurrence by occurrence: CLI11 alone cannot tell
+// "--text" from "--text ''", nor count the repeats of a two-value flag, and
+// the original's messages depend on both.
+class ValueFlags {
+ public:
+  ValueFlags() = default;
+  // Callbacks registered with CLI11 point here.
+  ValueFlags(const ValueFlags&) = delete;
+  ValueFlags& operator=(const ValueFlags&) = delete;
+
+  CLI::Option* add(CLI::App& app, const std::string& name, const std::string& value_name,
+                   const std::string& description, int arity = 1);
+  const TypedFlags& typed() const { return typed_; }
+  bool contains(std::string_view name) const { return typed_.contains(name); }
+  // The value of a flag typed once; nullopt when it was not typed or typed
+  // without a value.
+  std::optional<std::string> value(std::string_view name) const;
+
+ private:
+  TypedFlags typed_;
+};
+
+// A positional argument and whether it was given at all ("" is given).
+struct Positional {
+  std::string value;
+  CLI::Option* option = nullptr;
+  bool given() const;
+};
+
+// What every device-interaction command has: its flags and the two
+// no-device modes.
+struct ActionState {
+  ValueFlags flags;
+  bool validate_only = false;
+  bool dry_run = false;
+};
+
+// A subcommand in the Device Interaction group with --validate-only and --dry-run.
+CLI::App* add_action_command(CLI::App& root, const std::string& name,
+                             const std::string& description, ActionState& state);
+// The command's notes and examples, then where the global options are.
+void set_footer(CLI::App& app, const std::string& notes);
+// --selector, --text, ... (without --text for `type`, where it is the text).
+void add_element_flags(CLI::App& app, ValueFlags& flags, bool with_text = true);
+void add_container_flags(CLI::App& app, ValueFlags& flags);
+void add_positional(CLI::App& app, Positional& positional, const std::string& name,
+                    const std::string& description);
+
+// The flag names of a command, for "did you mean".
+std::vector<std::string> flag_names(const CLI::App& app);
+
+// The global --timeout as a number: nullopt when absent, or the original's
+// "timeoutMs must be a finite number".
+using TimeoutReading = std::variant<std::optional<double>, contract::HostError>;
+TimeoutReading finite_global_timeout(const GlobalOptions& options);
+
+// The error a resolution ended in, if any.
+template <typename Value>
+const contract::HostError* error_in(const std::variant<Value, contract::HostError>& outcome) {
+  return std::get_if<contract::HostError>(&outcome);
+}
+
+enum class TimeoutOverride { Ignore, Apply };
+
+// Validates the built execution (its errors stand), applies the global
+// --timeout when the command takes it as an override, then dry-runs,
+// validates only, or runs it.
+CommandResult execute(const Json& execution, const ActionState& state, const GlobalOptions& options,
+                      TimeoutOverride timeout = TimeoutOverride::Ignore);
+
+// Registers a command whose handler reads `state`, which CLI11 fills.
+template <typename State, typename Run>
+void add_command(std::vector<Command>& commands, CLI::App* app, std::shared_ptr<State> state,
+                 Run run) {
+  commands.push_back(
+      Command{app, [state, run](const GlobalOptions& options) { return run(*state, options); },
+              flag_names(*app)});
+}
+
+// One registration function per group of commands, all called by
+// register_action_commands.
+void register_observe_commands(CLI::App& root, std::vector<Command>& commands);
+void register_element_commands(CLI::App& root, std::vector<Command>& commands);
+void register_navigation_commands(CLI::App& root, std::vector<Command>& commands);
+
+}  // namespace clawperator::cli::actions

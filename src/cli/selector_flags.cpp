@@ -1,0 +1,204 @@
+#include "clawperator/cli/selector_flags.hpp"
+
+#include <algorithm>
+#include <array>
+#include <climits>
+
+#include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/text.hpp"
+
+namespace clawperator::cli {
+namespace {
+
+using contract::HostError;
+
+struct Shorthand {
+  std::string_view element;
+  std::string_view container;
+  std::string_view matcher_key;
+};
+
+// --selector/--container-selector first, then the shorthands in the order the
+// original checked and mapped them.
+constexpr std::array<Shorthand, 6> kShorthands = {{
+    {"--text", "--container-text", "textEquals"},
+    {"--text-contains", "--container-text-contains", "textContains"},
+    {"--id", "--container-id", "resourceId"},
+    {"--desc", "--container-desc", "contentDescEquals"},
+    {"--desc-contains", "--container-desc-contains", "contentDescContains"},
+    {"--role", "--container-role", "role"},
+}};
+
+constexpr std::array<std::string_view, 7> kElementFlags = {
+    "--selector", "--text", "--text-contains", "--id", "--desc", "--desc-contains", "--role",
+};
+constexpr std::array<std::string_view, 7> kContainerFlags = {
+    "--container-selector", "--container-text", "--container-text-contains",
+    "--container-id",       "--container-desc", "--container-desc-contains",
+    "--container-role",
+};
+
+std::string_view shorthand_name(const Shorthand& shorthand, SelectorScope scope) {
+  return scope == SelectorScope::Element ? shorthand.element : shorthand.container;
+}
+
+const std::vector<FlagOccurrence>* occurrences(const TypedFlags& typed, std::string_view name) {
+  const auto it = typed.find(name);
+  return it == typed.end() ? nullptr : &it->second;
+}
+
+// The one value of a flag typed once; nullopt when it has none or starts with
+// "-" (the original read the next token, and a dash meant another flag).
+std::optional<std::string> single_value(const std::vector<FlagOccurrence>& typed) {
+  const FlagOccurrence& occurrence = typed.front();
+  if (occurrence.empty() || occurrence.front().rfind('-', 0) == 0) return std::nullopt;
+  return occurrence.front();
+}
+
+// A pixel position: a non-negative integer as Number() reads it ("12", "1e2", "7.0").
+std::optional<long long> pixel(const std::string& text) {
+  if (text.empty() || text.front() == '-') return std::nullopt;
+  const auto value = contract::parse_milliseconds(text);
+  if (!value || *value < 0 || *value > INT_MAX || static_cast<long long>(*value) != *value) {
+    return std::nullopt;
+  }
+  return static_cast<long long>(*value);
+}
+
+constexpr std::string_view kTargetChoices =
+    "  --text <text>           Exact visible text\n"
+    "  --text-contains <text>  Partial text match\n"
+    "  --id <resource-id>      Android resource ID\n"
+    "  --desc <text>           Content description\n"
+    "  --desc-contains <text>  Partial content description\n"
+    "  --role <role>           Element role\n";
+constexpr std::string_view kCoordinateChoice =
+    "  --coordinate <x> <y>    Exact coordinates (pixels)\n";
+constexpr std::string_view kSelectorChoice = "  --selector <json>       Raw JSON (advanced)";
+
+}  // namespace
+
+std::span<const std::string_view> selector_flag_names(SelectorScope scope) {
+  if (scope == SelectorScope::Element) return kElementFlags;
+  return kContainerFlags;
+}
+
+bool has_selector_flag(const TypedFlags& typed, SelectorScope scope) {
+  for (const std::string_view name : selector_flag_names(scope)) {
+    if (typed.contains(name)) return true;
+  }
+  return false;
+}
+
+SelectorResolution resolve_selector(const TypedFlags& typed, SelectorScope scope) {
+  const auto names = selector_flag_names(scope);
+  if (auto error = repeated_flag(typed, names)) return *error;
+
+  std::array<std::optional<std::string>, kElementFlags.size()> values;
+  bool any = false;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto* typed_values = occurrences(typed, names[i]);
+    if (typed_values == nullptr) continue;
+    values[i] = single_value(*typed_values);
+    if (!values[i]) return invalid_flags(std::string(names[i]) + " requires a value", names[i]);
+    any = true;
+  }
+  if (!any) return std::optional<Json>{};
+
+  const std::string_view json_flag = names.front();
+  const bool has_shorthand =
+      std::any_of(values.begin() + 1, values.end(), [](const auto& value) { return !!value; });
+  if (values.front() && has_shorthand) {
+    return invalid_flags(scope == SelectorScope::Element
+                             ? "use --selector OR the simple flags, not both"
+                             : "use --container-selector OR the --container-* flags, not both");
+  }
+  if (values.front()) {
+    const std::string& text = *values.front();
+    if (trim(text).empty()) {
+      return invalid_flags(std::string(json_flag) + " value must not be blank", json_flag);
+    }
+    const Json parsed = Json::parse(text, nullptr, false);
+    if (parsed.is_discarded()) {
+      return invalid_flags(std::string(json_flag) + " must be valid JSON", json_flag);
+    }
+    if (!parsed.is_object()) {
+      return invalid_flags(std::string(json_flag) + " must be a JSON object", json_flag);
+    }
+    // Keys are the payload validator's business, as in the original.
+    return std::optional<Json>{parsed};
+  }
+
+  Json matcher = Json::object();
+  for (std::size_t i = 0; i < kShorthands.size(); ++i) {
+    const std::optional<std::string>& value = values[i + 1];
+    if (!value) continue;
+    const std::string_view name = shorthand_name(kShorthands[i], scope);
+    if (trim(*value).empty()) {
+      return invalid_flags(std::string(name) + " value must not be blank", name);
+    }
+    matcher[std::string(kShorthands[i].matcher_key)] = *value;
+  }
+  return std::optional<Json>{std::move(matcher)};
+}
+
+CoordinateResolution resolve_coordinate(const TypedFlags& typed) {
+  const auto* typed_values = occurrences(typed, "--coordinate");
+  if (typed_values == nullptr) return std::optional<Coordinate>{};
+  if (typed_values->size() > 1) {
+    return invalid_flags("--coordinate must not appear more than once", "--coordinate");
+  }
+  const FlagOccurrence& values = typed_values->front();
+  const auto x = values.size() == 2 ? pixel(values[0]) : std::nullopt;
+  const auto y = values.size() == 2 ? pixel(values[1]) : std::nullopt;
+  if (!x || !y) {
+    return invalid_flags("--coordinate requires two non-negative integers (x y)", "--coordinate");
+  }
+  return std::optional<Coordinate>{Coordinate{*x, *y}};
+}
+
+HostError missing_selector(std::string_view command, SelectorChoices choices) {
+  const std::string name(command);
+  if (choices == SelectorChoices::TypeTarget) {
+    // --text is the text to type here, so it is no way to find the field.
+    return contract::usage_error("MISSING_SELECTOR",
+                                 name +
+                                     " requires a selector.\n"
+                                     "Use one of:\n"
+                                     "  --id <resource-id>      Android resource ID\n"
+                                     "  --desc <text>           Content description\n"
+                                     "  --desc-contains <text>  Partial content description\n"
+                                     "  --role <role>           Element role\n"
+                                     "  --text-contains <text>  Partial text match\n"
+                                     "  --selector <json>       Raw JSON (advanced)\n"
+                                     "Example:\n"
+                                     "  clawperator " +
+                                     name + " \"hello\" --role textfield");
+  }
+  std::string message = name + " requires a selector.\n\nUse one of:\n";
+  message += kTargetChoices;
+  if (choices == SelectorChoices::WithCoordinate) message += kCoordinateChoice;
+  message += kSelectorChoice;
+  message += "\n\nExamples:\n  clawperator " + name + " --text \"Wi-Fi\"\n  clawperator " + name +
+             " --id \"button_submit\"";
+  return contract::usage_error("MISSING_SELECTOR", std::move(message));
+}
+
+std::optional<HostError> repeated_flag(const TypedFlags& typed,
+                                       std::span<const std::string_view> names) {
+  for (const std::string_view name : names) {
+    const auto* typed_values = occurrences(typed, name);
+    if (typed_values != nullptr && typed_values->size() > 1) {
+      return invalid_flags(std::string(name) + " must not appear more than once", name);
+    }
+  }
+  return std::nullopt;
+}
+
+HostError invalid_flags(std::string message, std::string_view flag) {
+  HostError error = contract::usage_error("EXECUTION_VALIDATION_FAILED", std::move(message));
+  if (!flag.empty()) error.details["flag"] = flag;
+  return error;
+}
+
+}  // namespace clawperator::cli

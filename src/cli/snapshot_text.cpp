@@ -1,0 +1,287 @@
+#include "clawperator/cli/snapshot_text.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "clawperator/text.hpp"
+
+namespace clawperator::cli {
+namespace {
+
+// Deeper trees still print, just no further right: a hostile dump must not
+// turn into gigabytes of spaces.
+constexpr std::size_t kMaxIndentDepth = 64;
+
+using Attributes = std::vector<std::pair<std::string, std::string>>;
+
+void append_utf8(std::string& out, std::uint32_t code) {
+  if (code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) code = 0xFFFD;
+  if (code < 0x80) {
+    out.push_back(static_cast<char>(code));
+  } else if (code < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (code >> 6)));
+    out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+  } else if (code < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (code >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (code >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((code >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+  }
+}
+
+std::optional<std::uint32_t> character_reference(std::string_view digits) {
+  int base = 10;
+  if (!digits.empty() && (digits.front() == 'x' || digits.front() == 'X')) {
+    base = 16;
+    digits.remove_prefix(1);
+  }
+  if (digits.empty() || digits.size() > 8) return std::nullopt;
+  std::uint32_t code = 0;
+  for (const char c : digits) {
+    int digit = -1;
+    if (c >= '0' && c <= '9') digit = c - '0';
+    if (base == 16 && c >= 'a' && c <= 'f') digit = c - 'a' + 10;
+    if (base == 16 && c >= 'A' && c <= 'F') digit = c - 'A' + 10;
+    if (digit < 0) return std::nullopt;
+    code = code * static_cast<std::uint32_t>(base) + static_cast<std::uint32_t>(digit);
+  }
+  return code;
+}
+
+// Attribute text with the five named entities and character references
+// decoded; anything else is kept as written.
+std::string decode_entities(std::string_view text) {
+  constexpr std::array<std::pair<std::string_view, char>, 5> kNamed = {
+      {{"amp", '&'}, {"lt", '<'}, {"gt", '>'}, {"quot", '"'}, {"apos", '\''}}};
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const std::size_t end = text[i] == '&' ? text.find(';', i) : std::string_view::npos;
+    if (end == std::string_view::npos || end - i > 12) {
+      out.push_back(text[i]);
+      continue;
+    }
+    const std::string_view name = text.substr(i + 1, end - i - 1);
+    const auto named = std::find_if(kNamed.begin(), kNamed.end(),
+                                    [&](const auto& entity) { return entity.first == name; });
+    if (named != kNamed.end()) {
+      out.push_back(named->second);
+    } else if (const auto code = name.empty() || name.front() != '#'
+                                     ? std::nullopt
+                                     : character_reference(name.substr(1))) {
+      append_utf8(out, *code);
+    } else {
+      out.append(text.substr(i, end - i + 1));
+    }
+    i = end;
+  }
+  return out;
+}
+
+bool is_name_char(char c) {
+  return c != '=' && c != '>' && c != '/' && !is_blank_char(c) && c != '"' && c != '\'';
+}
+
+class XmlScanner {
+ public:
+  explicit XmlScanner(std::string_view xml) : xml_(xml) {}
+
+  // Moves to the next element tag; false at the end of input.
+  bool next_tag() {
+    while (true) {
+      const std::size_t open = xml_.find('<', at_);
+      if (open == std::string_view::npos) return false;
+      at_ = open + 1;
+      if (xml_.substr(at_, 3) == "!--") {
+        const std::size_t close = xml_.find("-->", at_);
+        at_ = close == std::string_view::npos ? xml_.size() : close + 3;
+      } else if (at_ < xml_.size() && (xml_[at_] == '?' || xml_[at_] == '!')) {
+        const std::size_t close = xml_.find('>', at_);
+        at_ = close == std::string_view::npos ? xml_.size() : close + 1;
+      } else {
+        read_tag();
+        return true;
+      }
+    }
+  }
+
+  bool closing() const { return closing_; }
+  bool self_closing() const { return self_closing_; }
+  const std::string& name() const { return name_; }
+  const Attributes& attributes() const { return attributes_; }
+
+ private:
+  void skip_blanks() {
+    while (at_ < xml_.size() && is_blank_char(xml_[at_])) ++at_;
+  }
+
+  std::string read_name() {
+    const std::size_t start = at_;
+    while (at_ < xml_.size() && is_name_char(xml_[at_])) ++at_;
+    return std::string(xml_.substr(start, at_ - start));
+  }
+
+  void read_tag() {
+    closing_ = at_ < xml_.size() && xml_[at_] == '/';
+    if (closing_) ++at_;
+    self_closing_ = false;
+    attributes_.clear();
+    name_ = read_name();
+    while (at_ < xml_.size()) {
+      skip_blanks();
+      if (at_ >= xml_.size()) return;
+      const char c = xml_[at_];
+      if (c == '>') {
+        ++at_;
+        return;
+      }
+      if (c == '/') {
+        self_closing_ = true;
+        ++at_;
+        continue;
+      }
+      std::string attribute = read_name();
+      if (attribute.empty()) {
+        ++at_;  // a stray quote or '=': step over it
+        continue;
+      }
+      skip_blanks();
+      if (at_ >= xml_.size() || xml_[at_] != '=') continue;
+      ++at_;
+      skip_blanks();
+      if (at_ >= xml_.size() || (xml_[at_] != '"' && xml_[at_] != '\'')) continue;
+      const char quote = xml_[at_++];
+      const std::size_t end = std::min(xml_.find(quote, at_), xml_.size());
+      attributes_.emplace_back(std::move(attribute), decode_entities(xml_.substr(at_, end - at_)));
+      at_ = std::min(end + 1, xml_.size());
+    }
+  }
+
+  std::string_view xml_;
+  std::size_t at_ = 0;
+  bool closing_ = false;
+  bool self_closing_ = false;
+  std::string name_;
+  Attributes attributes_;
+};
+
+std::string_view attribute(const Attributes& attributes, std::string_view name) {
+  for (const auto& [key, value] : attributes) {
+    if (key == name) return value;
+  }
+  return {};
+}
+
+// Quoted as JSON: newlines and quotes inside a label stay on one line.
+std::string quoted(std::string_view text) {
+  return dump_json(Json(std::string(text)));
+}
+
+std::string node_line(const Attributes& attributes) {
+  std::string_view class_name = attribute(attributes, "class");
+  if (const auto dot = class_name.rfind('.'); dot != std::string_view::npos) {
+    class_name.remove_prefix(dot + 1);
+  }
+  std::string line(class_name.empty() ? "node" : class_name);
+  if (const auto text = attribute(attributes, "text"); !text.empty()) line += " " + quoted(text);
+  if (const auto id = attribute(attributes, "resource-id"); !id.empty()) {
+    line += " id=" + std::string(id);
+  }
+  if (const auto desc = attribute(attributes, "content-desc"); !desc.empty()) {
+    line += " desc=" + quoted(desc);
+  }
+  if (const auto bounds = attribute(attributes, "bounds"); !bounds.empty()) {
+    line += " " + std::string(bounds);
+  }
+  constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kTrueFlags = {{
+      {"clickable", "clickable"},
+      {"long-clickable", "long-clickable"},
+      {"scrollable", "scrollable"},
+      {"checked", "checked"},
+      {"focused", "focused"},
+      {"selected", "selected"},
+      {"password", "password"},
+  }};
+  for (const auto& [key, label] : kTrueFlags) {
+    if (attribute(attributes, key) == "true") line += " " + std::string(label);
+  }
+  if (attribute(attributes, "enabled") == "false") line += " disabled";
+  return line;
+}
+
+const Json* member(const Json& object, std::string_view key) {
+  if (!object.is_object()) return nullptr;
+  const auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+std::string string_member(const Json& object, std::string_view key) {
+  const Json* value = member(object, key);
+  return value != nullptr && value->is_string() ? value->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+std::optional<std::string> render_hierarchy(std::string_view xml) {
+  XmlScanner scanner(xml);
+  std::string out;
+  std::size_t depth = 0;
+  bool any = false;
+  while (scanner.next_tag()) {
+    if (scanner.name() != "node") continue;
+    if (scanner.closing()) {
+      if (depth > 0) --depth;
+      continue;
+    }
+    out.append(2 * std::min(depth, kMaxIndentDepth), ' ');
+    out += node_line(scanner.attributes());
+    out += '\n';
+    any = true;
+    if (!scanner.self_closing()) ++depth;
+  }
+  if (!any) return std::nullopt;
+  return out;
+}
+
+std::optional<std::string> render_snapshot_document(const Json& document) {
+  // A failure stays JSON, so that it reads as one.
+  const Json* ok = member(document, "ok");
+  if (ok == nullptr || *ok != true) return std::nullopt;
+  const Json* envelope = member(document, "envelope");
+  const Json* steps = envelope != nullptr ? member(*envelope, "stepResults") : nullptr;
+  if (steps == nullptr || !steps->is_array()) return std::nullopt;
+
+  std::string body;
+  bool any = false;
+  for (const Json& step : *steps) {
+    const std::string type = string_member(step, "actionType");
+    if (type != "snapshot" && type != "snapshot_ui") continue;
+    const Json* data = member(step, "data");
+    const Json* xml = data != nullptr ? member(*data, "text") : nullptr;
+    if (xml == nullptr || !xml->is_string()) {
+      body += "(step " + string_member(step, "id") + ": no hierarchy)\n";
+      continue;
+    }
+    any = true;
+    body += render_hierarchy(xml->get<std::string>()).value_or("(no nodes)\n");
+  }
+  if (!any) return std::nullopt;
+
+  std::string header = "UI hierarchy";
+  if (const auto device = string_member(document, "deviceId"); !device.empty()) {
+    header += " of " + device;
+  }
+  if (const auto command = string_member(*envelope, "commandId"); !command.empty()) {
+    header += " (" + command + ")";
+  }
+  return header + "\n" + body;
+}
+
+}  // namespace clawperator::cli

@@ -1,0 +1,215 @@
+#include "clawperator/cli/action_builders.hpp"
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <regex>
+
+#include "clawperator/contract/payload_validation.hpp"
+
+using namespace clawperator;
+using namespace clawperator::cli;
+
+namespace {
+
+const IdStamp kStamp{1764500000000, "k3x9a0b"};
+
+Json parse(const char* text) {
+  return Json::parse(text);
+}
+
+const Json kOk = parse(R"({"textEquals":"OK"})");
+
+}  // namespace
+
+TEST_CASE("ids carry the time and a 7-character base-36 suffix", "[cli][builders]") {
+  CHECK(stamped_id("click", kStamp) == "click-1764500000000-k3x9a0b");
+  const auto before = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  const IdStamp first = make_id_stamp();
+  const IdStamp second = make_id_stamp();
+  CHECK(first.now_ms >= before);
+  CHECK(first.now_ms - before < 60000);
+  CHECK(std::regex_match(first.suffix, std::regex("[0-9a-z]{7}")));
+  CHECK(std::regex_match(second.suffix, std::regex("[0-9a-z]{7}")));
+  CHECK(first.suffix != second.suffix);
+}
+
+TEST_CASE("milliseconds print as integers when they are", "[cli][builders]") {
+  CHECK(milliseconds_json(30000).dump() == "30000");
+  CHECK(milliseconds_json(30000).is_number_integer());
+  CHECK(milliseconds_json(1500.5).dump() == "1500.5");
+}
+
+TEST_CASE("open tells URIs from package ids as the original did", "[cli][builders]") {
+  for (const char* uri : {"https://example.com", "HTTP://X", "intent://scan#Intent;end",
+                          "my-app+v1.2://deep", "see 1a://x", "market://details?id=a"}) {
+    CAPTURE(uri);
+    CHECK(is_uri_target(uri));
+  }
+  for (const char* package :
+       {"com.android.settings", "tel:123", "mailto:a@b.c", "123://x", "://x", "a:/b", ""}) {
+    CAPTURE(package);
+    CHECK_FALSE(is_uri_target(package));
+  }
+}
+
+TEST_CASE("the element actions are direct clawperator-action executions", "[cli][builders]") {
+  CHECK(build_click(kStamp, kOk, std::nullopt, ClickType::Default) ==
+        parse(R"({"commandId":"click-1764500000000-k3x9a0b",
+                  "taskId":"click-1764500000000-k3x9a0b","source":"clawperator-action",
+                  "expectedFormat":"android-ui-automator","timeoutMs":30000,
+                  "actions":[{"id":"click","type":"click",
+                              "params":{"matcher":{"textEquals":"OK"}}}],
+                  "mode":"direct"})"));
+  CHECK(build_click(kStamp, std::nullopt, Coordinate{10, 20}, ClickType::LongClick)["actions"] ==
+        parse(R"([{"id":"click","type":"click",
+                   "params":{"coordinate":{"x":10,"y":20},"clickType":"long_click"}}])"));
+  CHECK(build_click(kStamp, kOk, std::nullopt, ClickType::Focus)["actions"][0]["params"] ==
+        parse(R"({"matcher":{"textEquals":"OK"},"clickType":"focus"})"));
+
+  CHECK(build_type(kStamp, kOk, "hi", true, false) ==
+        parse(R"({"commandId":"type-1764500000000-k3x9a0b",
+                  "taskId":"type-1764500000000-k3x9a0b","source":"clawperator-action",
+                  "expectedFormat":"android-ui-automator","timeoutMs":30000,
+                  "actions":[{"id":"type","type":"enter_text",
+                              "params":{"matcher":{"textEquals":"OK"},"text":"hi",
+                                        "submit":true,"clear":false}}],
+                  "mode":"direct"})"));
+
+  CHECK(build_read(kStamp, kOk, std::nullopt, false)["actions"] ==
+        parse(R"([{"id":"read","type":"read_text","params":{"matcher":{"textEquals":"OK"}}}])"));
+  const Json read_all = build_read(kStamp, kOk, parse(R"({"resourceId":"list"})"), true);
+  CHECK(read_all["commandId"] == "read-1764500000000-k3x9a0b");
+  CHECK(read_all["actions"][0]["params"] ==
+        parse(R"({"matcher":{"textEquals":"OK"},"all":true,"container":{"resourceId":"list"}})"));
+
+  const Json value = build_read_value(kStamp, kOk, true);
+  CHECK(value["commandId"] == "read-value-1764500000000-k3x9a0b");
+  CHECK(value["source"] == "clawperator-action");
+  CHECK(value["mode"] == "direct");
+  CHECK(value["actions"] == parse(R"([{"id":"read-value","type":"read_key_value_pair",
+                   "params":{"labelMatcher":{"textEquals":"OK"},"all":true}}])"));
+}
+
+TEST_CASE("waits give the execution 5 s more than the wait, at least 30 s", "[cli][builders]") {
+  const Json plain = build_wait(kStamp, kOk, std::nullopt);
+  CHECK(plain["commandId"] == "wait-1764500000000-k3x9a0b");
+  CHECK(plain["timeoutMs"] == 30000);
+  CHECK(
+      plain["actions"] ==
+      parse(R"([{"id":"wait","type":"wait_for_node","params":{"matcher":{"textEquals":"OK"}}}])"));
+  CHECK(build_wait(kStamp, kOk, 10000)["timeoutMs"] == 30000);
+  const Json long_wait = build_wait(kStamp, kOk, 40000);
+  CHECK(long_wait["timeoutMs"] == 45000);
+  CHECK(long_wait["actions"][0]["params"]["timeoutMs"] == 40000);
+
+  const Json nav = build_wait_for_navigation(kStamp, "com.x", std::nullopt, 5000);
+  CHECK(nav == parse(R"({"commandId":"wait-for-nav-1764500000000-k3x9a0b",
+                         "taskId":"wait-for-nav-1764500000000-k3x9a0b",
+                         "source":"clawperator-action","expectedFormat":"android-ui-automator",
+                         "timeoutMs":30000,
+                         "actions":[{"id":"wait-for-nav","type":"wait_for_navigation",
+                                     "params":{"expectedPackage":"com.x","timeoutMs":5000}}],
+                         "mode":"direct"})"));
+  CHECK(build_wait_for_navigation(kStamp, std::nullopt, kOk, 30000)["timeoutMs"] == 35000);
+  CHECK(build_wait_for_navigation(kStamp, std::nullopt, kOk, 30000)["actions"][0]["params"] ==
+        parse(R"({"expectedNode":{"textEquals":"OK"},"timeoutMs":30000})"));
+
+  CHECK(build_sleep(kStamp, 2000, std::nullopt) ==
+        parse(R"({"commandId":"sleep-1764500000000-k3x9a0b",
+                  "taskId":"sleep-1764500000000-k3x9a0b","source":"clawperator-cli",
+                  "expectedFormat":"android-ui-automator","timeoutMs":30000,
+                  "actions":[{"id":"sleep","type":"sleep","params":{"durationMs":2000}}]})"));
+  CHECK(build_sleep(kStamp, 60000, std::nullopt)["timeoutMs"] == 65000);
+  CHECK(build_sleep(kStamp, 1000, 90000)["timeoutMs"] == 90000);
+  CHECK(build_sleep(kStamp, 1000, 2000)["timeoutMs"] == 30000);
+}
+
+TEST_CASE("the navigation actions keep the original's ids and timeouts", "[cli][builders]") {
+  CHECK(build_open(kStamp, "com.android.settings") ==
+        parse(R"({"commandId":"open_app_1764500000000","taskId":"cli-action-open-app",
+                  "source":"clawperator-cli","expectedFormat":"android-ui-automator",
+                  "timeoutMs":15000,
+                  "actions":[{"id":"a1","type":"open_app",
+                              "params":{"applicationId":"com.android.settings"}}]})"));
+  CHECK(build_open(kStamp, "https://example.com") ==
+        parse(R"({"commandId":"open_uri_1764500000000","taskId":"cli-action-open-uri",
+                  "source":"clawperator-cli","expectedFormat":"android-ui-automator",
+                  "timeoutMs":15000,
+                  "actions":[{"id":"a1","type":"open_uri",
+                              "params":{"uri":"https://example.com"}}]})"));
+  CHECK(build_press_key(kStamp, "home") ==
+        parse(R"({"commandId":"press_key_1764500000000","taskId":"cli-action-press-key",
+                  "source":"clawperator-cli","expectedFormat":"android-ui-automator",
+                  "timeoutMs":10000,
+                  "actions":[{"id":"a1","type":"press_key","params":{"key":"home"}}]})"));
+  CHECK(build_close(kStamp, "com.x", std::nullopt) ==
+        parse(R"({"commandId":"close-1764500000000-k3x9a0b",
+                  "taskId":"close-1764500000000-k3x9a0b","source":"clawperator-cli",
+                  "expectedFormat":"android-ui-automator","timeoutMs":30000,
+                  "actions":[{"id":"close","type":"close_app",
+                              "params":{"applicationId":"com.x"}}]})"));
+  CHECK(build_close(kStamp, "com.x", 5000)["timeoutMs"] == 5000);
+  CHECK(build_scroll(kStamp, "down", std::nullopt, std::nullopt) ==
+        parse(R"({"commandId":"scroll-1764500000000-k3x9a0b","taskId":"cli-action-scroll",
+                  "source":"clawperator-cli","expectedFormat":"android-ui-automator",
+                  "timeoutMs":30000,
+                  "actions":[{"id":"a1","type":"scroll","params":{"direction":"down"}}]})"));
+  CHECK(build_scroll(kStamp, "up", parse(R"({"role":"list"})"), 7000)["timeoutMs"] == 7000);
+  CHECK(build_scroll(kStamp, "up", parse(R"({"role":"list"})"), 7000)["actions"][0]["params"] ==
+        parse(R"({"direction":"up","container":{"role":"list"}})"));
+
+  ScrollUntilRequest until;
+  until.matcher = kOk;
+  CHECK(build_scroll_until(kStamp, until) ==
+        parse(R"({"commandId":"scroll-until-1764500000000-k3x9a0b",
+                  "taskId":"scroll-until-1764500000000-k3x9a0b","source":"clawperator-cli",
+                  "expectedFormat":"android-ui-automator","timeoutMs":30000,
+                  "actions":[{"id":"a1","type":"scroll_until",
+                              "params":{"direction":"down","matcher":{"textEquals":"OK"}}}]})"));
+  until.direction = "left";
+  until.container = parse(R"({"resourceId":"l"})");
+  until.click_after = true;
+  until.timeout_ms = 8000;
+  const Json and_click = build_scroll_until(kStamp, until);
+  CHECK(and_click["timeoutMs"] == 8000);
+  CHECK(and_click["actions"] == parse(R"([{"id":"a1","type":"scroll_and_click",
+                   "params":{"direction":"left","matcher":{"textEquals":"OK"},
+                             "container":{"resourceId":"l"},"clickAfter":true}}])"));
+}
+
+TEST_CASE("the observe actions", "[cli][builders]") {
+  CHECK(build_snapshot(kStamp) == parse(R"({"commandId":"snapshot-1764500000000-k3x9a0b",
+                  "taskId":"snapshot-1764500000000-k3x9a0b","source":"clawperator-observe",
+                  "expectedFormat":"android-ui-automator","timeoutMs":30000,
+                  "actions":[{"id":"snap","type":"snapshot"}],"mode":"direct"})"));
+  CHECK(build_screenshot(kStamp, std::nullopt, std::nullopt) ==
+        parse(R"({"commandId":"screenshot-1764500000000-k3x9a0b",
+                  "taskId":"screenshot-1764500000000-k3x9a0b","source":"clawperator-observe",
+                  "expectedFormat":"android-ui-automator","timeoutMs":30000,
+                  "actions":[{"id":"snap","type":"take_screenshot","params":{}}]})"));
+  const Json with_path = build_screenshot(kStamp, std::string("/tmp/s.png"), 5000);
+  CHECK(with_path["timeoutMs"] == 5000);
+  CHECK(with_path["actions"][0]["params"] == parse(R"({"path":"/tmp/s.png"})"));
+}
+
+TEST_CASE("every builder's payload passes validation", "[cli][builders]") {
+  ScrollUntilRequest until;
+  until.matcher = kOk;
+  for (const Json& execution :
+       {build_snapshot(kStamp), build_screenshot(kStamp, std::nullopt, std::nullopt),
+        build_click(kStamp, kOk, std::nullopt, ClickType::Default),
+        build_click(kStamp, std::nullopt, Coordinate{0, 0}, ClickType::LongClick),
+        build_open(kStamp, "com.x"), build_open(kStamp, "https://x"),
+        build_type(kStamp, kOk, "t", false, true), build_read(kStamp, kOk, kOk, true),
+        build_wait(kStamp, kOk, 1000), build_press_key(kStamp, "back"),
+        build_close(kStamp, "com.x", std::nullopt), build_sleep(kStamp, 0, std::nullopt),
+        build_scroll(kStamp, "right", kOk, std::nullopt), build_scroll_until(kStamp, until),
+        build_wait_for_navigation(kStamp, "com.x", kOk, 1), build_read_value(kStamp, kOk, false)}) {
+    CAPTURE(execution.dump());
+    const contract::ValidationOutcome outcome = contract::validate_execution(execution);
+    CHECK(outcome.issues.empty());
+    CHECK(outcome.valid);
+  }
+}
