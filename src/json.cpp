@@ -1,8 +1,884 @@
 #include "clawperator/json.hpp"
 
+#include <array>
+#include <bit>
+#include <charconv>
+#include <clocale>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <unordered_map>
+#include <utility>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define CLAWPERATOR_JSON_AVX2 1
+#endif
+
+// The parser appends members to an object's underlying vector directly; with diagnostics
+// nlohmann would also need each child's parent pointer set.
+static_assert(JSON_DIAGNOSTICS == 0, "parse_json does not maintain JSON_DIAGNOSTICS parents");
+
 namespace clawperator {
 
+namespace {
+
+using Byte = unsigned char;
+
+Byte byte_at(const char* p) noexcept {
+  return static_cast<Byte>(*p);
+}
+
+bool is_string_special(Byte c) noexcept {
+  return c == '"' || c == '\\' || c < 0x20 || c >= 0x80;
+}
+
+#if defined(__SSE2__)
+// Bit i set when byte i of the 16 at p is special (see is_string_special).
+unsigned special_mask16(const char* p) noexcept {
+  const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+  // A signed compare: bytes >= 0x80 are negative, so one test catches them and the controls.
+  const __m128i special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, _mm_set1_epi8('"')),
+                                                    _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'))),
+                                       _mm_cmplt_epi8(bytes, _mm_set1_epi8(0x20)));
+  return static_cast<unsigned>(_mm_movemask_epi8(special));
+}
+
+void copy16(char* to, const char* from) noexcept {
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(to),
+                   _mm_loadu_si128(reinterpret_cast<const __m128i*>(from)));
+}
+
+std::uint64_t special_mask64(const char* p) noexcept {
+  return std::uint64_t{special_mask16(p)} | std::uint64_t{special_mask16(p + 16)} << 16 |
+         std::uint64_t{special_mask16(p + 32)} << 32 | std::uint64_t{special_mask16(p + 48)} << 48;
+}
+
+// Copies `length` (<= 64) bytes in 16-byte pieces: reads and writes up to 15 bytes past both
+// ends, which callers leave room for.
+void copy_run(char* to, const char* from, std::size_t length) noexcept {
+  for (std::size_t i = 0; i < length; i += 16) copy16(to + i, from + i);
+}
+#endif
+
+#if defined(CLAWPERATOR_JSON_AVX2)
+// Long strings (base64 chunk data, snapshot XML) are mostly plain bytes: AVX2 halves the cost of
+// finding their end. Chosen at run time: the binary must still run on CPUs without AVX2.
+bool cpu_has_avx2() noexcept {
+  static const bool has_avx2 = __builtin_cpu_supports("avx2") != 0;
+  return has_avx2;
+}
+
+__attribute__((target("avx2"))) std::uint32_t special_mask32(const char* p) noexcept {
+  const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  // Signed: bytes >= 0x80 are negative, so "below 0x20" catches them with the controls.
+  const __m256i special =
+      _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(bytes, _mm256_set1_epi8('"')),
+                                      _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8('\\'))),
+                      _mm256_cmpgt_epi8(_mm256_set1_epi8(0x20), bytes));
+  return static_cast<std::uint32_t>(_mm256_movemask_epi8(special));
+}
+
+// Advances p to the first special byte and returns true, or returns false with p where fewer
+// than 64 bytes are left to look at.
+__attribute__((target("avx2"))) bool find_special_avx2(const char*& p, const char* end) noexcept {
+  while (end - p >= 64) {
+    const std::uint64_t mask =
+        std::uint64_t{special_mask32(p)} | std::uint64_t{special_mask32(p + 32)} << 32;
+    if (mask != 0) {
+      p += std::countr_zero(mask);
+      return true;
+    }
+    p += 64;
+  }
+  return false;
+}
+#endif
+
+// Window loops: 64 bytes are classified at once and the common escapes handled inline, because
+// reloading after each escape chains every step's load to the previous step's result.
+constexpr std::size_t kWindowBytes = 64;
+// A window reads up to 15 bytes past itself (copy_run) and writes at most 2 bytes per input byte.
+constexpr std::size_t kWindowReadBytes = kWindowBytes + 16;
+constexpr std::size_t kWindowStageRoom = 2 * kWindowBytes + 16;
+
+// What a two-character escape stands for, by its second character; 0 when it is not one (\u,
+// or invalid).
+constexpr std::array<char, 256> kSimpleUnescape = [] {
+  std::array<char, 256> table{};
+  table['"'] = '"';
+  table['\\'] = '\\';
+  table['/'] = '/';
+  table['b'] = '\b';
+  table['f'] = '\f';
+  table['n'] = '\n';
+  table['r'] = '\r';
+  table['t'] = '\t';
+  return table;
+}();
+
+// The letter nlohmann escapes a byte with (\" \\ \b \t \n \f \r); 0 for every other byte.
+constexpr std::array<char, 256> kEscapeLetter = [] {
+  std::array<char, 256> table{};
+  table['"'] = '"';
+  table['\\'] = '\\';
+  table['\b'] = 'b';
+  table['\t'] = 't';
+  table['\n'] = 'n';
+  table['\f'] = 'f';
+  table['\r'] = 'r';
+  return table;
+}();
+
+// ----------------------------------------------------------------------------------------------
+// UTF-8, as nlohmann's lexer and serializer judge it (Unicode table 3-7: no overlong forms, no
+// surrogates, nothing above U+10FFFF).
+
+struct Utf8Step {
+  std::size_t length;  // valid: the sequence; invalid: the bytes one U+FFFD stands for (>= 1)
+  bool valid;
+};
+
+// `bytes` starts with a byte >= 0x80. An invalid sequence is cut before the first byte that
+// cannot continue it (that byte is read again as a new start), or at its lead byte when the
+// lead itself is invalid: where nlohmann's serializer resumes after a replacement.
+Utf8Step utf8_step(const Byte* bytes, std::size_t available) noexcept {
+  const Byte lead = bytes[0];
+  std::size_t length = 0;
+  Byte second_low = 0x80;
+  Byte second_high = 0xBF;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    if (lead == 0xE0) second_low = 0xA0;
+    if (lead == 0xED) second_high = 0x9F;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    if (lead == 0xF0) second_low = 0x90;
+    if (lead == 0xF4) second_high = 0x8F;
+  } else {
+    return {1, false};
+  }
+  for (std::size_t i = 1; i < length; ++i) {
+    if (i >= available) return {i, false};
+    const Byte low = i == 1 ? second_low : Byte{0x80};
+    const Byte high = i == 1 ? second_high : Byte{0xBF};
+    if (bytes[i] < low || bytes[i] > high) return {i, false};
+  }
+  return {length, true};
+}
+
+char* write_utf8(char* out, std::uint32_t codepoint) noexcept {
+  if (codepoint < 0x80) {
+    *out++ = static_cast<char>(codepoint);
+  } else if (codepoint < 0x800) {
+    *out++ = static_cast<char>(0xC0 | (codepoint >> 6));
+    *out++ = static_cast<char>(0x80 | (codepoint & 0x3F));
+  } else if (codepoint < 0x10000) {
+    *out++ = static_cast<char>(0xE0 | (codepoint >> 12));
+    *out++ = static_cast<char>(0x80 | ((codepoint >> 6) & 0x3F));
+    *out++ = static_cast<char>(0x80 | (codepoint & 0x3F));
+  } else {
+    *out++ = static_cast<char>(0xF0 | (codepoint >> 18));
+    *out++ = static_cast<char>(0x80 | ((codepoint >> 12) & 0x3F));
+    *out++ = static_cast<char>(0x80 | ((codepoint >> 6) & 0x3F));
+    *out++ = static_cast<char>(0x80 | (codepoint & 0x3F));
+  }
+  return out;
+}
+
+// ----------------------------------------------------------------------------------------------
+// Parsing.
+
+// Past this depth the recursive parser hands the document to nlohmann's, which keeps its own
+// stack on the heap: a hostile document must not overflow ours, and must still get the same
+// answer.
+constexpr std::size_t kMaxRecursionDepth = 512;
+// A string longer than this reserves the rest of the input once instead of growing by copies.
+constexpr std::size_t kLongStringBytes = std::size_t{64} << 10;
+constexpr std::size_t kStageBytes = 4096;
+// Each step of the escape loops writes at most 16 + 15 bytes past the staging position.
+constexpr std::size_t kStageMargin = 32;
+
+// Objects with more members than this find duplicate keys through a hash index, so that a
+// hostile object with a million keys does not cost a million squared comparisons.
+constexpr std::size_t kLinearKeySearchLimit = 16;
+
+int hex_value(char c) noexcept {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Four hex digits at p (which has at least 4 bytes), or -1.
+int read_hex4(const char* p) noexcept {
+  int value = 0;
+  for (int i = 0; i < 4; ++i) {
+    const int digit = hex_value(p[i]);
+    if (digit < 0) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
+}
+
+class Parser {
+ public:
+  explicit Parser(std::string_view text) noexcept
+      : p_(text.data()), end_(text.data() + text.size()) {}
+
+  enum class Outcome { Parsed, Invalid, TooDeep };
+
+  Outcome parse(Json& result) {
+    if (end_ - p_ >= 3 && std::memcmp(p_, "\xEF\xBB\xBF", 3) == 0) p_ += 3;
+    if (!read_value(result, 0)) return too_deep_ ? Outcome::TooDeep : Outcome::Invalid;
+    skip_whitespace();
+    // nlohmann's lexer reads a NUL byte outside strings as the end of the input (it also parses
+    // C strings), so whatever follows one is never looked at.
+    return p_ == end_ || *p_ == '\0' ? Outcome::Parsed : Outcome::Invalid;
+  }
+
+ private:
+  void skip_whitespace() noexcept {
+    while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+  }
+
+  bool consume(char expected) noexcept {
+    skip_whitespace();
+    if (p_ == end_ || *p_ != expected) return false;
+    ++p_;
+    return true;
+  }
+
+  bool read_literal(std::string_view literal) noexcept {
+    if (static_cast<std::size_t>(end_ - p_) < literal.size() ||
+        std::memcmp(p_, literal.data(), literal.size()) != 0) {
+      return false;
+    }
+    p_ += literal.size();
+    return true;
+  }
+
+  bool read_value(Json& out, std::size_t depth) {
+    skip_whitespace();
+    if (p_ == end_) return false;
+    switch (*p_) {
+      case '{':
+      case '[':
+        if (depth >= kMaxRecursionDepth) {
+          too_deep_ = true;
+          return false;
+        }
+        return *p_ == '{' ? read_object(out, depth) : read_array(out, depth);
+      case '"': {
+        ++p_;
+        std::string text;
+        if (!read_string(text)) return false;
+        out = std::move(text);
+        return true;
+      }
+      case 't':
+        out = true;
+        return read_literal("true");
+      case 'f':
+        out = false;
+        return read_literal("false");
+      case 'n':
+        out = nullptr;
+        return read_literal("null");
+      default:
+        return read_number(out);
+    }
+  }
+
+  bool read_array(Json& out, std::size_t depth) {
+    ++p_;
+    out = Json::array();
+    auto& elements = out.get_ref<Json::array_t&>();
+    skip_whitespace();
+    if (p_ != end_ && *p_ == ']') {
+      ++p_;
+      return true;
+    }
+    while (true) {
+      elements.emplace_back();
+      if (!read_value(elements.back(), depth + 1)) return false;
+      skip_whitespace();
+      if (p_ == end_) return false;
+      if (*p_ == ',') {
+        ++p_;
+        continue;
+      }
+      if (*p_ != ']') return false;
+      ++p_;
+      return true;
+    }
+  }
+
+  bool read_object(Json& out, std::size_t depth) {
+    ++p_;
+    out = Json::object();
+    auto& members = out.get_ref<Json::object_t&>();
+    auto& storage = static_cast<Json::object_t::Container&>(members);
+    std::unordered_map<std::string, std::size_t> index;  // past kLinearKeySearchLimit
+    skip_whitespace();
+    if (p_ != end_ && *p_ == '}') {
+      ++p_;
+      return true;
+    }
+    while (true) {
+      if (!consume('"')) return false;
+      std::string key;
+      if (!read_string(key)) return false;
+      if (!consume(':')) return false;
+      Json value;
+      if (!read_value(value, depth + 1)) return false;
+
+      // nlohmann's operator[] semantics: a repeated key keeps its place, takes the new value.
+      std::size_t existing = storage.size();
+      if (storage.size() <= kLinearKeySearchLimit) {
+        for (std::size_t i = 0; i < storage.size(); ++i) {
+          if (storage[i].first == key) {
+            existing = i;
+            break;
+          }
+        }
+      } else {
+        if (index.empty()) {
+          for (std::size_t i = 0; i < storage.size(); ++i) index.emplace(storage[i].first, i);
+        }
+        if (const auto it = index.find(key); it != index.end()) existing = it->second;
+      }
+      if (existing < storage.size()) {
+        storage[existing].second = std::move(value);
+      } else {
+        if (!index.empty()) index.emplace(key, storage.size());
+        storage.emplace_back(std::move(key), std::move(value));
+      }
+
+      skip_whitespace();
+      if (p_ == end_) return false;
+      if (*p_ == ',') {
+        ++p_;
+        continue;
+      }
+      if (*p_ != '}') return false;
+      ++p_;
+      return true;
+    }
+  }
+
+  // After the opening quote. The common string has no escapes: one scan, then one copy of
+  // exactly its size.
+  bool read_string(std::string& out) {
+    const char* start = p_;
+    const char* p = p_;
+    while (true) {
+      p = detail::find_json_string_special(p, end_);
+      if (p == end_) return false;
+      const Byte c = byte_at(p);
+      if (c == '"') {
+        out.assign(start, p);
+        p_ = p + 1;
+        return true;
+      }
+      if (c == '\\') break;
+      if (c < 0x20) return false;
+      do {
+        const std::size_t length =
+            detail::utf8_sequence_length(p, static_cast<std::size_t>(end_ - p));
+        if (length == 0) return false;
+        p += length;
+      } while (p != end_ && byte_at(p) >= 0x80);
+    }
+    out.assign(start, p);
+    p_ = p;
+    return read_escaped_rest(out);
+  }
+
+  // A string that reserved the rest of the input but ended long before it gives the rest back.
+  static void release_slack(std::string& out) {
+    if (out.capacity() - out.size() > out.size() / 4 + kStageBytes) out.shrink_to_fit();
+  }
+
+  // Decodes through a small staging buffer that takes whole 16-byte blocks unconditionally,
+  // so that text dense with escapes (XML's \" every few bytes) costs no call per run.
+  bool read_escaped_rest(std::string& out) {
+    const char* p = p_;
+    bool reserved = false;
+    char* const stage = stage_.data();
+    char* const stage_limit = stage + kStageBytes - kStageMargin;
+    char* dst = stage;
+    while (true) {
+      if (dst >= stage_limit) {
+        const auto staged = static_cast<std::size_t>(dst - stage);
+        if (!reserved && out.size() + staged > kLongStringBytes) {
+          // The rest of the input bounds the rest of the string: one allocation, no regrowth.
+          reserved = true;
+          out.reserve(out.size() + staged + static_cast<std::size_t>(end_ - p));
+        }
+        out.append(stage, staged);
+        dst = stage;
+      }
+#if defined(__SSE2__)
+      if (static_cast<std::size_t>(end_ - p) >= kWindowReadBytes &&
+          static_cast<std::size_t>(stage + kStageBytes - dst) >= kWindowStageRoom) {
+        std::uint64_t mask = special_mask64(p);
+        std::size_t done = 0;  // window bytes consumed
+        bool stopped = false;  // at a special the general step below must handle
+        while (mask != 0) {
+          const auto at = static_cast<std::size_t>(std::countr_zero(mask));
+          copy_run(dst, p + done, at - done);
+          dst += at - done;
+          done = at;
+          // The escaped character must lie in this window: at + 1 < 64.
+          const char unescaped =
+              p[at] == '\\' && at + 1 < kWindowBytes ? kSimpleUnescape[byte_at(p + at + 1)] : 0;
+          if (unescaped == 0) {
+            stopped = true;
+            break;
+          }
+          *dst++ = unescaped;
+          done = at + 2;
+          // The escaped character is text, not a special of its own.
+          mask &= ~(std::uint64_t{3} << at);
+        }
+        if (!stopped) {
+          copy_run(dst, p + done, kWindowBytes - done);
+          dst += kWindowBytes - done;
+          p += kWindowBytes;
+          continue;
+        }
+        p += done;
+      } else if (end_ - p >= 16) {
+        copy16(dst, p);
+        const unsigned mask = special_mask16(p);
+        if (mask == 0) {
+          p += 16;
+          dst += 16;
+          continue;
+        }
+        const int run = std::countr_zero(mask);
+        p += run;
+        dst += run;
+      } else
+#endif
+      {
+        // At most 16 bytes per step, so that the staging margin holds.
+        const char* const run_end = end_ - p > 16 ? p + 16 : end_;
+        while (p != run_end && !is_string_special(byte_at(p))) *dst++ = *p++;
+        if (p == end_) return false;
+        if (p == run_end) continue;
+      }
+
+      const Byte c = byte_at(p);
+      if (c == '"') {
+        out.append(stage, static_cast<std::size_t>(dst - stage));
+        if (reserved) release_slack(out);
+        p_ = p + 1;
+        return true;
+      }
+      if (c == '\\') {
+        if (end_ - p < 2) return false;
+        const char escaped = p[1];
+        p += 2;
+        switch (escaped) {
+          case '"':
+          case '\\':
+          case '/':
+            *dst++ = escaped;
+            break;
+          case 'b':
+            *dst++ = '\b';
+            break;
+          case 'f':
+            *dst++ = '\f';
+            break;
+          case 'n':
+            *dst++ = '\n';
+            break;
+          case 'r':
+            *dst++ = '\r';
+            break;
+          case 't':
+            *dst++ = '\t';
+            break;
+          case 'u': {
+            if (end_ - p < 4) return false;
+            const int first = read_hex4(p);
+            if (first < 0) return false;
+            p += 4;
+            auto codepoint = static_cast<std::uint32_t>(first);
+            if (codepoint >= 0xD800 && codepoint <= 0xDBFF) {
+              if (end_ - p < 6 || p[0] != '\\' || p[1] != 'u') return false;
+              const int second = read_hex4(p + 2);
+              if (second < 0xDC00 || second > 0xDFFF) return false;
+              p += 6;
+              codepoint = 0x10000 + ((codepoint - 0xD800) << 10) +
+                          (static_cast<std::uint32_t>(second) - 0xDC00);
+            } else if (codepoint >= 0xDC00 && codepoint <= 0xDFFF) {
+              return false;
+            }
+            dst = write_utf8(dst, codepoint);
+            break;
+          }
+          default:
+            return false;
+        }
+        continue;
+      }
+      if (c < 0x20) return false;
+      const std::size_t length =
+          detail::utf8_sequence_length(p, static_cast<std::size_t>(end_ - p));
+      if (length == 0) return false;
+      std::memcpy(dst, p, length);
+      dst += length;
+      p += length;
+    }
+  }
+
+  bool read_number(Json& out) {
+    const char* start = p_;
+    const bool negative = *p_ == '-';
+    if (negative) ++p_;
+    const auto is_digit = [this] { return p_ != end_ && *p_ >= '0' && *p_ <= '9'; };
+    if (!is_digit()) return false;
+    if (*p_ == '0') {
+      ++p_;
+    } else {
+      while (is_digit()) ++p_;
+    }
+    bool integral = true;
+    if (p_ != end_ && *p_ == '.') {
+      ++p_;
+      integral = false;
+      if (!is_digit()) return false;
+      while (is_digit()) ++p_;
+    }
+    if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
+      ++p_;
+      integral = false;
+      if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+      if (!is_digit()) return false;
+      while (is_digit()) ++p_;
+    }
+    // nlohmann: an integer that overflows its type becomes a float.
+    if (integral) {
+      if (negative) {
+        std::int64_t value = 0;
+        if (std::from_chars(start, p_, value).ec == std::errc{}) {
+          out = value;
+          return true;
+        }
+      } else {
+        std::uint64_t value = 0;
+        if (std::from_chars(start, p_, value).ec == std::errc{}) {
+          out = value;
+          return true;
+        }
+      }
+    }
+    // As nlohmann does: strtod on the token, with '.' spelled as the locale writes it, so that
+    // the same (correctly rounded) double comes out whatever the locale.
+    std::string token(start, p_);
+    const std::lconv* locale = std::localeconv();
+    const char decimal_point =
+        locale == nullptr || locale->decimal_point == nullptr ? '.' : *locale->decimal_point;
+    for (char& c : token) {
+      if (c == '.') c = decimal_point;
+    }
+    const double value = std::strtod(token.c_str(), nullptr);
+    if (!std::isfinite(value)) return false;
+    out = value;
+    return true;
+  }
+
+  const char* p_;
+  const char* end_;
+  bool too_deep_ = false;
+  std::array<char, kStageBytes> stage_;
+};
+
+// ----------------------------------------------------------------------------------------------
+// Serialising.
+
+constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD";
+
+class Writer {
+ public:
+  Writer(std::string& out, bool pretty) noexcept : out_(out), pretty_(pretty) {}
+
+  // False when the value holds something only nlohmann writes (binary): the caller starts over.
+  bool write(const Json& value, std::size_t indent) {
+    switch (value.type()) {
+      case Json::value_t::object:
+        return write_object(value, indent);
+      case Json::value_t::array:
+        return write_array(value, indent);
+      case Json::value_t::string:
+        write_string(value.get_ref<const std::string&>());
+        return true;
+      case Json::value_t::boolean:
+        out_ += value.get<bool>() ? "true" : "false";
+        return true;
+      case Json::value_t::number_integer:
+        write_integer(value.get<std::int64_t>());
+        return true;
+      case Json::value_t::number_unsigned:
+        write_integer(value.get<std::uint64_t>());
+        return true;
+      case Json::value_t::number_float:
+        // nlohmann's shortest round-trip formatting ("1.0", "1e+100", non-finite as null).
+        out_ += value.dump();
+        return true;
+      case Json::value_t::null:
+        out_ += "null";
+        return true;
+      case Json::value_t::discarded:
+        out_ += "<discarded>";
+        return true;
+      case Json::value_t::binary:
+      default:
+        return false;
+    }
+  }
+
+ private:
+  template <typename Integer>
+  void write_integer(Integer value) {
+    std::array<char, 24> digits{};
+    const auto result = std::to_chars(digits.data(), digits.data() + digits.size(), value);
+    out_.append(digits.data(), result.ptr);
+  }
+
+  void write_indent(std::size_t indent) { out_.append(indent, ' '); }
+
+  bool write_object(const Json& value, std::size_t indent) {
+    const auto& members = value.get_ref<const Json::object_t&>();
+    if (members.empty()) {
+      out_ += "{}";
+      return true;
+    }
+    const std::size_t inner = indent + 2;
+    out_ += pretty_ ? "{\n" : "{";
+    bool first = true;
+    for (const auto& [key, member] : members) {
+      if (!first) out_ += pretty_ ? ",\n" : ",";
+      first = false;
+      if (pretty_) write_indent(inner);
+      write_string(key);
+      out_ += pretty_ ? ": " : ":";
+      if (!write(member, inner)) return false;
+    }
+    if (pretty_) {
+      out_ += '\n';
+      write_indent(indent);
+    }
+    out_ += '}';
+    return true;
+  }
+
+  bool write_array(const Json& value, std::size_t indent) {
+    const auto& elements = value.get_ref<const Json::array_t&>();
+    if (elements.empty()) {
+      out_ += "[]";
+      return true;
+    }
+    const std::size_t inner = indent + 2;
+    out_ += pretty_ ? "[\n" : "[";
+    bool first = true;
+    for (const Json& element : elements) {
+      if (!first) out_ += pretty_ ? ",\n" : ",";
+      first = false;
+      if (pretty_) write_indent(inner);
+      if (!write(element, inner)) return false;
+    }
+    if (pretty_) {
+      out_ += '\n';
+      write_indent(indent);
+    }
+    out_ += ']';
+    return true;
+  }
+
+  // nlohmann's dump_escaped with ensure_ascii=false and error_handler_t::replace, run by run.
+  void write_string(const std::string& text) {
+    out_ += '"';
+    if (text.size() >= kLongStringBytes) {
+      // Room for the text and typical escaping, so that the document grows once, not twice.
+      out_.reserve(out_.size() + text.size() + text.size() / 8 + kStageBytes);
+    }
+    const char* p = text.data();
+    const char* const end = p + text.size();
+    char* const stage = stage_.data();
+    char* const stage_limit = stage + kStageBytes - kStageMargin;
+    char* dst = stage;
+    while (true) {
+      if (dst >= stage_limit) {
+        out_.append(stage, static_cast<std::size_t>(dst - stage));
+        dst = stage;
+      }
+#if defined(__SSE2__)
+      if (static_cast<std::size_t>(end - p) >= kWindowReadBytes &&
+          static_cast<std::size_t>(stage + kStageBytes - dst) >= kWindowStageRoom) {
+        std::uint64_t mask = special_mask64(p);
+        std::size_t done = 0;
+        bool stopped = false;
+        while (mask != 0) {
+          const auto at = static_cast<std::size_t>(std::countr_zero(mask));
+          copy_run(dst, p + done, at - done);
+          dst += at - done;
+          done = at;
+          const char letter = kEscapeLetter[byte_at(p + at)];
+          if (letter == 0) {  // another control byte, or UTF-8 to check
+            stopped = true;
+            break;
+          }
+          *dst++ = '\\';
+          *dst++ = letter;
+          done = at + 1;
+          mask &= mask - 1;
+        }
+        if (!stopped) {
+          copy_run(dst, p + done, kWindowBytes - done);
+          dst += kWindowBytes - done;
+          p += kWindowBytes;
+          continue;
+        }
+        p += done;
+      } else if (end - p >= 16) {
+        copy16(dst, p);
+        const unsigned mask = special_mask16(p);
+        if (mask == 0) {
+          p += 16;
+          dst += 16;
+          continue;
+        }
+        const int run = std::countr_zero(mask);
+        p += run;
+        dst += run;
+      } else
+#endif
+      {
+        // At most 16 bytes per step, so that the staging margin holds.
+        const char* const run_end = end - p > 16 ? p + 16 : end;
+        while (p != run_end && !is_string_special(byte_at(p))) *dst++ = *p++;
+        if (p == end) break;
+        if (p == run_end) continue;
+      }
+
+      const Byte c = byte_at(p);
+      if (c >= 0x80) {
+        const Utf8Step step =
+            utf8_step(reinterpret_cast<const Byte*>(p), static_cast<std::size_t>(end - p));
+        if (step.valid) {
+          std::memcpy(dst, p, step.length);
+          dst += step.length;
+        } else {
+          std::memcpy(dst, kReplacementCharacter.data(), kReplacementCharacter.size());
+          dst += kReplacementCharacter.size();
+        }
+        p += step.length;
+        continue;
+      }
+      ++p;
+      *dst++ = '\\';
+      switch (c) {
+        case '"':
+          *dst++ = '"';
+          break;
+        case '\\':
+          *dst++ = '\\';
+          break;
+        case '\b':
+          *dst++ = 'b';
+          break;
+        case '\t':
+          *dst++ = 't';
+          break;
+        case '\n':
+          *dst++ = 'n';
+          break;
+        case '\f':
+          *dst++ = 'f';
+          break;
+        case '\r':
+          *dst++ = 'r';
+          break;
+        default: {
+          static constexpr std::string_view kHex = "0123456789abcdef";
+          *dst++ = 'u';
+          *dst++ = '0';
+          *dst++ = '0';
+          *dst++ = kHex[c >> 4];
+          *dst++ = kHex[c & 0x0F];
+          break;
+        }
+      }
+    }
+    out_.append(stage, static_cast<std::size_t>(dst - stage));
+    out_ += '"';
+  }
+
+  std::string& out_;
+  bool pretty_;
+  std::array<char, kStageBytes> stage_;
+};
+
+}  // namespace
+
+namespace detail {
+
+const char* find_json_string_special(const char* begin, const char* end) noexcept {
+  const char* p = begin;
+#if defined(CLAWPERATOR_JSON_AVX2)
+  if (end - p >= 64 && cpu_has_avx2() && find_special_avx2(p, end)) return p;
+#endif
+#if defined(__SSE2__)
+  while (end - p >= 32) {
+    const unsigned low = special_mask16(p);
+    const unsigned high = special_mask16(p + 16);
+    if ((low | high) != 0) return p + std::countr_zero(low | (high << 16));
+    p += 32;
+  }
+  if (end - p >= 16) {
+    if (const unsigned mask = special_mask16(p); mask != 0) return p + std::countr_zero(mask);
+    p += 16;
+  }
+#endif
+  while (p != end && !is_string_special(byte_at(p))) ++p;
+  return p;
+}
+
+std::size_t utf8_sequence_length(const char* bytes, std::size_t available) noexcept {
+  const Utf8Step step = utf8_step(reinterpret_cast<const Byte*>(bytes), available);
+  return step.valid ? step.length : 0;
+}
+
+}  // namespace detail
+
+Json parse_json(std::string_view text) {
+  Json result;
+  switch (Parser(text).parse(result)) {
+    case Parser::Outcome::Parsed:
+      return result;
+    case Parser::Outcome::Invalid:
+      return Json(Json::value_t::discarded);
+    case Parser::Outcome::TooDeep:
+      break;
+  }
+  result = Json();  // release the partial document before nlohmann builds its own
+  return Json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
+
 std::string dump_json(const Json& value, bool pretty) {
+  std::string out;
+  if (Writer(out, pretty).write(value, 0)) return out;
   return value.dump(pretty ? 2 : -1, ' ', false, Json::error_handler_t::replace);
 }
 

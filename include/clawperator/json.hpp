@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <string_view>
 
 namespace clawperator {
 
@@ -11,6 +12,30 @@ using Json = nlohmann::ordered_json;
 
 // Serialises without ever throwing: invalid UTF-8 (from binary input echoed in
 // a message) is replaced rather than aborting the one JSON document we owe.
+// Byte-identical to value.dump(pretty ? 2 : -1, ' ', false, error_handler_t::replace),
+// but copies long runs of plain text at once (multi-megabyte snapshots pass through here).
+// Like any allocation, it can only fail with std::bad_alloc.
 std::string dump_json(const Json& value, bool pretty = false);
+
+// Reads JSON text exactly as Json::parse(text, nullptr, false) does: the same documents are
+// accepted (RFC 8259, a leading UTF-8 BOM skipped, strict UTF-8, paired surrogates in \u
+// escapes, nothing but whitespace after the value, or a NUL byte, which nlohmann takes for the
+// end of the input) and give equal values of the same types
+// (unsigned, integer or float as nlohmann picks them; a duplicate key keeps its first place and
+// its last value). Anything else gives a discarded value. Strings are scanned many bytes at a
+// time, so megabyte strings cost little more than a copy. Throws only std::bad_alloc.
+Json parse_json(std::string_view text);
+
+namespace detail {
+
+// The first byte in [begin, end) that a JSON string cannot hold as it is written: '"', '\\', a
+// control byte (< 0x20) or a non-ASCII byte (>= 0x80, to be checked as UTF-8); end if none.
+const char* find_json_string_special(const char* begin, const char* end) noexcept;
+
+// The length (2 to 4) of the well-formed UTF-8 sequence that starts at `bytes`, a non-ASCII
+// byte, within `available` bytes; 0 when there is none.
+std::size_t utf8_sequence_length(const char* bytes, std::size_t available) noexcept;
+
+}  // namespace detail
 
 }  // namespace clawperator

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "clawperator/transport/base64.hpp"
+#include "clawperator/transport/chunk_record.hpp"
 
 namespace clawperator::transport {
 
@@ -13,18 +14,12 @@ namespace {
 
 using Json = nlohmann::json;
 
-const Json* find_member(const Json& object, const char* key) {
-  const auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
-}
-
 // A JSON integer in [minimum, maximum]; floats ("1.0") are not integers on this wire.
-std::optional<std::uint64_t> integer_in_range(const Json* value, std::uint64_t minimum,
+std::optional<std::uint64_t> integer_in_range(const ChunkField& value, std::uint64_t minimum,
                                               std::uint64_t maximum) {
-  if (value == nullptr || !value->is_number_unsigned()) return std::nullopt;
-  const auto number = value->get<std::uint64_t>();
-  if (number < minimum || number > maximum) return std::nullopt;
-  return number;
+  if (value.kind != ChunkField::Kind::Unsigned) return std::nullopt;
+  if (value.unsigned_value < minimum || value.unsigned_value > maximum) return std::nullopt;
+  return value.unsigned_value;
 }
 
 std::string quote_as_json(const std::string& text) {
@@ -53,6 +48,11 @@ ChunkFeedResult ChunkReassembler::feed(std::string_view message) {
 }
 
 ChunkFeedResult ChunkReassembler::accept_record(std::string_view json_text) {
+  // The Operator's records take the fast path; nlohmann settles everything else, so that odd
+  // but valid JSON means the same and invalid JSON fails the same way.
+  if (const std::optional<ChunkRecordFields> fields = scan_chunk_record(json_text)) {
+    return accept_fields(*fields);
+  }
   const Json record = Json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   if (record.is_discarded() || !record.is_object()) {
     // A cut or garbled record can only be blamed on us if it names us.
@@ -61,22 +61,24 @@ ChunkFeedResult ChunkReassembler::accept_record(std::string_view json_text) {
     }
     return fail(ChunkFailureKind::MalformedChunkJson, "malformed chunk JSON");
   }
-  const Json* command_id = find_member(record, "commandId");
-  if (command_id == nullptr || !command_id->is_string() || *command_id != command_id_) {
+  return accept_fields(chunk_fields_from_json(record));
+}
+
+ChunkFeedResult ChunkReassembler::accept_fields(const ChunkRecordFields& record) {
+  using Kind = ChunkField::Kind;
+  if (record.commandId.kind != Kind::String || record.commandId.text != command_id_) {
     return ChunkFeedResult::Ignored;
   }
 
-  const Json* task_id = find_member(record, "taskId");
-  if (task_id == nullptr || !task_id->is_string() ||
-      task_id->get_ref<const std::string&>().empty() ||
-      task_id->get_ref<const std::string&>().size() > kMaxChunkTaskIdLength) {
+  const ChunkField& task_id = record.taskId;
+  if (task_id.kind != Kind::String || task_id.text.empty() ||
+      task_id.text.size() > kMaxChunkTaskIdLength) {
     return fail(ChunkFailureKind::InvalidTaskId, "invalid taskId");
   }
   const std::optional<std::uint64_t> byte_length =
-      integer_in_range(find_member(record, "byteLength"), 1, kMaxResultBytes);
+      integer_in_range(record.byteLength, 1, kMaxResultBytes);
   if (!byte_length) return fail(ChunkFailureKind::ByteLengthOutOfRange, "byteLength out of range");
-  const std::optional<std::uint64_t> count =
-      integer_in_range(find_member(record, "count"), 1, kMaxChunkCount);
+  const std::optional<std::uint64_t> count = integer_in_range(record.count, 1, kMaxChunkCount);
   if (!count) return fail(ChunkFailureKind::CountOutOfRange, "count out of range");
   const std::uint64_t required_count = (*byte_length + kChunkSliceBytes - 1) / kChunkSliceBytes;
   if (*count != required_count) {
@@ -84,27 +86,28 @@ ChunkFeedResult ChunkReassembler::accept_record(std::string_view json_text) {
                 "count mismatch: count=" + std::to_string(*count) +
                     ", ceil(byteLength/1024)=" + std::to_string(required_count));
   }
-  const Json* sha256 = find_member(record, "sha256");
-  if (sha256 == nullptr || !sha256->is_string() ||
-      !is_lowercase_sha256_hex(sha256->get_ref<const std::string&>())) {
+  const ChunkField& sha256 = record.sha256;
+  // After the first record, the usual digest is the one already validated.
+  if (sha256.kind != Kind::String ||
+      !((header_seen_ && sha256.text == sha256_) || is_lowercase_sha256_hex(sha256.text))) {
     return fail(ChunkFailureKind::InvalidSha256, "invalid sha256");
   }
 
   // count follows from byteLength (checked above), so a constant byteLength keeps it constant.
   if (header_seen_) {
-    if (*task_id != task_id_) {
+    if (task_id.text != task_id_) {
       return fail(ChunkFailureKind::InconsistentHeader, "inconsistent header: taskId");
     }
     if (*byte_length != diagnostics_.expectedBytes) {
       return fail(ChunkFailureKind::InconsistentHeader, "inconsistent header: byteLength");
     }
-    if (*sha256 != sha256_) {
+    if (sha256.text != sha256_) {
       return fail(ChunkFailureKind::InconsistentHeader, "inconsistent header: sha256");
     }
   } else {
     header_seen_ = true;
-    task_id_ = task_id->get_ref<const std::string&>();
-    sha256_ = sha256->get_ref<const std::string&>();
+    task_id_ = task_id.text;
+    sha256_ = sha256.text;
     diagnostics_.expectedBytes = static_cast<std::size_t>(*byte_length);
     diagnostics_.expectedChunks = static_cast<std::size_t>(*count);
     if (expected_task_id_ && task_id_ != *expected_task_id_) {
@@ -116,21 +119,22 @@ ChunkFeedResult ChunkReassembler::accept_record(std::string_view json_text) {
     line_.reserve(static_cast<std::size_t>(*byte_length));
   }
 
-  const Json* index = find_member(record, "index");
-  if (index == nullptr || !index->is_number_integer()) {
+  const ChunkField& index = record.index;
+  if (index.kind != Kind::Unsigned && index.kind != Kind::Signed) {
     return fail(ChunkFailureKind::InvalidIndex, "invalid index");
   }
-  if (!index->is_number_unsigned() || index->get<std::uint64_t>() != diagnostics_.receivedChunks) {
+  if (index.kind != Kind::Unsigned || index.unsigned_value != diagnostics_.receivedChunks) {
+    const std::string received = index.kind == Kind::Unsigned ? std::to_string(index.unsigned_value)
+                                                              : std::to_string(index.signed_value);
     return fail(ChunkFailureKind::IndexOutOfOrder,
                 "index out of order: expectedIndex=" + std::to_string(diagnostics_.receivedChunks) +
-                    ", receivedIndex=" + index->dump());
+                    ", receivedIndex=" + received);
   }
 
-  const Json* data = find_member(record, "data");
-  if (data == nullptr || !data->is_string()) {
+  if (record.data.kind != Kind::String) {
     return fail(ChunkFailureKind::InvalidBase64, "invalid base64");
   }
-  const std::string& text = data->get_ref<const std::string&>();
+  const std::string_view text = record.data.text;
   const std::size_t expected_size = std::min(
       kChunkSliceBytes, static_cast<std::size_t>(*byte_length) - diagnostics_.receivedBytes);
   const std::optional<std::size_t> decoded_size = base64_decoded_size(text);

@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "clawperator/json.hpp"
+
 namespace clawperator::transport {
 
 namespace {
@@ -10,7 +12,9 @@ namespace {
 using Json = nlohmann::ordered_json;
 using Failure = Unexpected<std::string>;
 
-const Json* find_member(const Json& object, std::string_view key) {
+// Document is Json or const Json: a pointer of the same constness.
+template <typename Document>
+Document* find_member(Document& object, std::string_view key) {
   const auto it = object.find(key);
   return it == object.end() ? nullptr : &*it;
 }
@@ -30,46 +34,58 @@ bool nests_deeper_than(const Json& value, std::size_t limit) {
 
 constexpr std::size_t kMaxDataValueDepth = 256;
 
+// A document parsed only to be read (parse_envelope) gives its strings away instead of copying
+// them: a snapshot's XML is megabytes, and one copy of it less is that much less memory at peak.
+std::string take_string(const Json& value) {
+  return value.get_ref<const std::string&>();
+}
+std::string take_string(Json& value) {
+  return std::move(value.get_ref<std::string&>());
+}
+
 std::string step_field(std::size_t index, std::string_view field) {
   return "stepResults[" + std::to_string(index) + "]" + (field.empty() ? "" : ".") +
          std::string(field);
 }
 
-Expected<StepResult, std::string> parse_step(const Json& item, std::size_t index) {
+template <typename Document>
+Expected<StepResult, std::string> parse_step(Document& item, std::size_t index) {
   if (!item.is_object()) return Failure{step_field(index, "") + " must be an object"};
   StepResult step;
 
-  const Json* id = find_member(item, "id");
+  auto* id = find_member(item, "id");
   if (id == nullptr || !id->is_string()) {
     return Failure{step_field(index, "id") + " must be a string"};
   }
-  step.id = id->get_ref<const std::string&>();
+  step.id = take_string(*id);
 
-  const Json* action_type = find_member(item, "actionType");
+  auto* action_type = find_member(item, "actionType");
   if (action_type == nullptr || !action_type->is_string()) {
     return Failure{step_field(index, "actionType") + " must be a string"};
   }
-  step.actionType = action_type->get_ref<const std::string&>();
+  step.actionType = take_string(*action_type);
 
-  const Json* success = find_member(item, "success");
+  auto* success = find_member(item, "success");
   if (success == nullptr || !success->is_boolean()) {
     return Failure{step_field(index, "success") + " must be a boolean"};
   }
-  step.success = success->get<bool>();
+  step.success = success->template get<bool>();
 
-  const Json* data = find_member(item, "data");
+  auto* data = find_member(item, "data");
   if (data != nullptr && data->is_object()) {
     step.data.reserve(data->size());
-    for (const auto& [key, value] : data->items()) {
+    for (auto member = data->begin(); member != data->end(); ++member) {
+      const std::string& key = member.key();
+      auto& value = member.value();
       if (value.is_string()) {
-        step.data.emplace_back(key, value.get_ref<const std::string&>());
+        step.data.emplace_back(key, take_string(value));
         continue;
       }
       if (nests_deeper_than(value, kMaxDataValueDepth)) {
         return Failure{step_field(index, "data.") + key + " nests too deeply"};
       }
       // Parsed strings are valid UTF-8, so "replace" never triggers; it only rules out throwing.
-      step.data.emplace_back(key, value.dump(-1, ' ', false, Json::error_handler_t::replace));
+      step.data.emplace_back(key, dump_json(value));
     }
   }
   return step;
@@ -84,29 +100,32 @@ const std::string* StepResult::data_value(std::string_view key) const noexcept {
   return nullptr;
 }
 
-Expected<Envelope, std::string> envelope_from_json(const Json& document) {
+namespace {
+
+template <typename Document>
+Expected<Envelope, std::string> read_envelope(Document& document) {
   try {
     if (!document.is_object()) return Failure{"envelope must be a JSON object"};
     Envelope envelope;
 
-    const Json* command_id = find_member(document, "commandId");
+    auto* command_id = find_member(document, "commandId");
     if (command_id == nullptr || !command_id->is_string()) {
       return Failure{"commandId must be a string"};
     }
-    envelope.commandId = command_id->get_ref<const std::string&>();
+    envelope.commandId = take_string(*command_id);
 
-    const Json* task_id = find_member(document, "taskId");
+    auto* task_id = find_member(document, "taskId");
     if (task_id == nullptr || !task_id->is_string()) return Failure{"taskId must be a string"};
-    envelope.taskId = task_id->get_ref<const std::string&>();
+    envelope.taskId = take_string(*task_id);
 
-    const Json* status = find_member(document, "status");
+    auto* status = find_member(document, "status");
     if (status == nullptr || !status->is_string() ||
         (*status != "success" && *status != "failed")) {
       return Failure{"status must be \"success\" or \"failed\""};
     }
-    envelope.status = status->get_ref<const std::string&>();
+    envelope.status = take_string(*status);
 
-    const Json* steps = find_member(document, "stepResults");
+    auto* steps = find_member(document, "stepResults");
     if (steps == nullptr || !steps->is_array()) return Failure{"stepResults must be an array"};
     envelope.steps.reserve(steps->size());
     for (std::size_t index = 0; index < steps->size(); ++index) {
@@ -116,18 +135,18 @@ Expected<Envelope, std::string> envelope_from_json(const Json& document) {
     }
 
     // spec/wire.md: an absent error means null (the original treated it as malformed).
-    if (const Json* error = find_member(document, "error"); error != nullptr) {
+    if (auto* error = find_member(document, "error"); error != nullptr) {
       if (error->is_string()) {
-        envelope.error = error->get_ref<const std::string&>();
+        envelope.error = take_string(*error);
       } else if (!error->is_null()) {
         return Failure{"error must be a string or null"};
       }
     }
 
-    if (const Json* error_code = find_member(document, "errorCode"); error_code != nullptr) {
+    if (auto* error_code = find_member(document, "errorCode"); error_code != nullptr) {
       envelope.has_error_code_key = true;
       if (error_code->is_string()) {
-        envelope.errorCode = error_code->get_ref<const std::string&>();
+        envelope.errorCode = take_string(*error_code);
       } else if (!error_code->is_null()) {
         return Failure{"errorCode must be a string or null"};
       }
@@ -138,11 +157,17 @@ Expected<Envelope, std::string> envelope_from_json(const Json& document) {
   }
 }
 
+}  // namespace
+
+Expected<Envelope, std::string> envelope_from_json(const Json& document) {
+  return read_envelope(document);
+}
+
 Expected<Envelope, std::string> parse_envelope(std::string_view json_text) {
   try {
-    const Json document = Json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+    Json document = parse_json(json_text);
     if (document.is_discarded()) return Failure{"envelope is not valid JSON"};
-    return envelope_from_json(document);
+    return read_envelope(document);
   } catch (const std::exception& exception) {
     return Failure{std::string("envelope could not be read: ") + exception.what()};
   }

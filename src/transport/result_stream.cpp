@@ -1,5 +1,6 @@
 #include "clawperator/transport/result_stream.hpp"
 
+#include <functional>
 #include <utility>
 
 #include "clawperator/text.hpp"
@@ -34,7 +35,17 @@ ResultStreamDecoder::ResultStreamDecoder(std::string command_id, std::string tas
 
 void ResultStreamDecoder::feed(std::string_view stdout_bytes) {
   stdout_bytes_seen_ += stdout_bytes.size();
-  splitter_.feed(stdout_bytes, [this](std::string_view line) { read_line(line); });
+  current_input_ = stdout_bytes;
+  try {
+    splitter_.feed(stdout_bytes, [this](std::string_view line) { read_line(line); });
+  } catch (...) {
+    // The noted lines point into the caller's buffer: never keep them past this call.
+    pending_count_ = 0;
+    current_input_ = {};
+    throw;
+  }
+  flush_pending_correlated();
+  current_input_ = {};
 }
 
 void ResultStreamDecoder::begin_capture() noexcept {
@@ -44,7 +55,10 @@ void ResultStreamDecoder::begin_capture() noexcept {
 }
 
 void ResultStreamDecoder::finish() {
-  if (std::optional<std::string> tail = splitter_.finish()) read_line(*tail);
+  if (std::optional<std::string> tail = splitter_.finish()) {
+    read_line(*tail);
+    flush_pending_correlated();
+  }
   close_snapshot();
 }
 
@@ -96,6 +110,32 @@ void ResultStreamDecoder::read_line(std::string_view line) {
 }
 
 void ResultStreamDecoder::remember_correlated(std::string_view line) {
+  const std::less<const char*> before;
+  const bool in_input =
+      !before(line.data(), current_input_.data()) &&
+      !before(current_input_.data() + current_input_.size(), line.data() + line.size());
+  if (in_input) {
+    pending_correlated_[pending_next_] = line;
+    pending_next_ = (pending_next_ + 1) % kMaxCorrelatedLines;
+    if (pending_count_ < kMaxCorrelatedLines) ++pending_count_;
+    return;
+  }
+  // A line rejoined from several reads lives in the splitter only until the next line.
+  flush_pending_correlated();
+  store_correlated(line);
+}
+
+void ResultStreamDecoder::flush_pending_correlated() {
+  const std::size_t oldest =
+      (pending_next_ + kMaxCorrelatedLines - pending_count_) % kMaxCorrelatedLines;
+  for (std::size_t i = 0; i < pending_count_; ++i) {
+    store_correlated(pending_correlated_[(oldest + i) % kMaxCorrelatedLines]);
+  }
+  pending_count_ = 0;
+  pending_next_ = 0;
+}
+
+void ResultStreamDecoder::store_correlated(std::string_view line) {
   // assign() reuses each slot's capacity: a long chunked result cycles through 20 buffers.
   correlated_ring_[correlated_next_].assign(utf8_prefix(line, kMaxCorrelatedLineBytes));
   correlated_next_ = (correlated_next_ + 1) % kMaxCorrelatedLines;

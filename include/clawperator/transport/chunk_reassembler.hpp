@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 
+#include "clawperator/transport/chunk_record.hpp"
 #include "clawperator/transport/envelope.hpp"
 #include "clawperator/transport/sha256.hpp"
 
@@ -87,6 +88,7 @@ class ChunkReassembler {
   enum class State { Collecting, Complete, Failed };
 
   ChunkFeedResult accept_record(std::string_view json_text);
+  ChunkFeedResult accept_fields(const ChunkRecordFields& record);
   ChunkFeedResult fail(ChunkFailureKind kind, std::string reason);
   ChunkFeedResult finish_sequence();
 

@@ -3,6 +3,7 @@
 // mention the command, and snapshot blocks. Pure: the caller owns the process and the clock.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -75,6 +76,8 @@ class ResultStreamDecoder {
  private:
   void read_line(std::string_view line);
   void remember_correlated(std::string_view line);
+  void store_correlated(std::string_view line);
+  void flush_pending_correlated();
   void track_snapshot(const LogcatLine& line);
   void append_to_snapshot(std::string_view text, bool starts_line);
   void close_snapshot();
@@ -95,6 +98,12 @@ class ResultStreamDecoder {
   std::vector<std::string> correlated_ring_;
   std::size_t correlated_next_ = 0;
   std::size_t correlated_count_ = 0;
+  // A chunked result puts every record line in the ring, yet only the last 20 survive: lines
+  // that lie in feed()'s input are only noted here, and copied when feed() returns.
+  std::string_view current_input_;
+  std::array<std::string_view, kMaxCorrelatedLines> pending_correlated_{};
+  std::size_t pending_next_ = 0;
+  std::size_t pending_count_ = 0;
 
   bool snapshot_open_ = false;
   bool snapshot_overflowed_ = false;
