@@ -21,11 +21,11 @@ payload=examples/snapshot.json
 "$bin" exec "$payload" --device fake-1 >/dev/null
 
 hyperfine -N --warmup 20 --runs 300 --export-markdown "$work/process.md" \
-  -n "--version" "$bin --version" \
-  -n "--help" "$bin --help" \
+  -n "clawperator --version" "$bin --version" \
+  -n "clawperator --help" "$bin --help" \
   -n "exec --validate-only" "$bin exec $payload --validate-only" \
   -n "exec (fake adb, --device)" "$bin exec $payload --device fake-1" \
-  -n "exec (fake adb, device discovery)" "$bin exec $payload" >/dev/null
+  -n "exec (fake adb, device discovery)" "$bin exec $payload"
 echo "## Whole process (hyperfine)"
 cat "$work/process.md"
 

@@ -9,7 +9,7 @@ packages=(
   adb clang-format
 )
 if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(libbenchmark-dev hyperfine)
+  packages+=(libbenchmark-dev hyperfine strace)
 fi
 
 missing=()

@@ -69,11 +69,23 @@ int children_of_this_process() {
   return count;
 }
 
+std::vector<vdevice::android::Scenario> scenarios_named(const std::vector<std::string>& names) {
+  std::vector<vdevice::android::Scenario> out;
+  for (const std::string& name : names) out.push_back(scenario(name));
+  return out;
+}
+
 class Farm {
  public:
-  explicit Farm(const std::vector<std::string>& scenario_names) {
+  // Scenarios built in code rather than named (a tag keeps {"name"} unambiguous).
+  struct Built {
+    std::vector<vdevice::android::Scenario> scenarios;
+  };
+  explicit Farm(const std::vector<std::string>& scenario_names)
+      : Farm(Built{scenarios_named(scenario_names)}) {}
+  explicit Farm(Built built) {
     vdevice::VirtualDeviceFarm::Options options;
-    for (const std::string& name : scenario_names) options.scenarios.push_back(scenario(name));
+    options.scenarios = std::move(built.scenarios);
     auto started = vdevice::VirtualDeviceFarm::start(std::move(options));
     INFO((started ? std::string() : started.error()));
     REQUIRE(started);
@@ -389,6 +401,21 @@ TEST_CASE("the fault matrix", "[integration][faults]") {
       CHECK(document["details"]["dispatchState"] == row.dispatch_state);
     }
   }
+}
+
+TEST_CASE("a result after the deadline is a timeout; within it, a success",
+          "[integration][faults]") {
+  vdevice::android::Scenario late = scenario("answer-late");
+  late.faults.answer_late_ms = 7500;  // past --timeout 1000 + 5000 ms of grace
+  Farm farm(Farm::Built{{late}});
+  const RunResult result = farm.exec(json::array({kOpenSettings}), {"--timeout", "1000"}, 1000);
+  const json document = document_of(result);
+  CHECK(document["code"] == "RESULT_ENVELOPE_TIMEOUT");
+  CHECK(result.exit_code == 4);
+  CHECK(document["disposition"]["delivery"] == "delivered_unverified");
+  // The same lateness inside a larger budget is just a slow success.
+  const RunResult patient = farm.exec(json::array({kOpenSettings}), {"--timeout", "5000"}, 5000);
+  CHECK(document_of(patient)["ok"] == true);
 }
 
 TEST_CASE("readiness wakes a sleeping screen, then runs", "[integration][readiness]") {
