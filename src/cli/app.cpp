@@ -157,6 +157,24 @@ int emit(std::ostream& out, const CommandResult& result, OutputFormat format) {
 
 }  // namespace
 
+std::unique_ptr<CLI::App> build_cli(RawGlobalFlags& raw, std::vector<Command>& commands) {
+  auto app = std::make_unique<CLI::App>("Drive Android devices from scripts, CI and AI agents.",
+                                        "clawperator");
+  app->formatter(make_help_formatter());
+  app->footer(std::string(help_footer()));
+  app->require_subcommand(0, 1);
+  app->allow_extras();
+  app->fallthrough();
+  app->set_help_flag("-h,--help", "Print help (for a command: clawperator COMMAND --help)")
+      ->group("Global options");
+  add_global_options(*app, raw);
+  register_exec_commands(*app, commands);
+  register_device_commands(*app, commands);
+  register_catalog_commands(*app, commands);
+  register_action_commands(*app, commands);
+  return app;
+}
+
 CommandResult success(Json document) {
   Json out = Json::object();
   out["ok"] = true;
@@ -176,22 +194,10 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       return contract::exit_code::kSuccess;
     }
 
-    CLI::App app("Drive Android devices from scripts, CI and AI agents.", "clawperator");
-    app.formatter(make_help_formatter());
-    app.footer(std::string(help_footer()));
-    app.require_subcommand(0, 1);
-    app.allow_extras();
-    app.fallthrough();
-    app.set_help_flag("-h,--help", "Print help (for a command: clawperator COMMAND --help)")
-        ->group("Global options");
-
     RawGlobalFlags raw;
-    add_global_options(app, raw);
     std::vector<Command> commands;
-    register_exec_commands(app, commands);
-    register_device_commands(app, commands);
-    register_catalog_commands(app, commands);
-    register_action_commands(app, commands);
+    const std::unique_ptr<CLI::App> cli = build_cli(raw, commands);
+    CLI::App& app = *cli;
 
     if (argc <= 1 || std::string_view(argv[1]) == "help") {
       const CLI::App* topic = &app;
