@@ -445,3 +445,48 @@ TEST_CASE("SIGINT and SIGTERM while waiting for the result", "[integration][sign
     CHECK(processes_mentioning(farm.serials().front() + " logcat") == 0);
   }
 }
+
+TEST_CASE("every device action command through the real adb", "[integration][commands]") {
+  Farm farm({"default"});
+  const std::string device = farm.serials().front();
+  const std::string shot = std::filesystem::temp_directory_path() /
+                           ("clawperator-it-cmd-" + std::to_string(::getpid()) + ".png");
+  struct Step {
+    std::vector<std::string> args;
+    int exit_code;
+  };
+  // In order: each step leaves the phone where the next one expects it.
+  const std::vector<Step> steps = {
+      {{"open", "com.android.settings"}, 0},
+      {{"snapshot"}, 0},
+      {{"wait", "--text", "Network & internet"}, 0},
+      {{"read", "--id", "android:id/summary", "--text-contains", "Wi"}, 0},
+      {{"click", "--text", "Network & internet"}, 0},
+      {{"type", "wifi", "--id", "android:id/search_src_text"}, 0},
+      {{"press", "back"}, 0},
+      {{"scroll", "down", "--container-id", "com.android.settings:id/recycler_view"}, 0},
+      {{"scroll-until", "--text", "Location"}, 0},
+      {{"scroll-and-click", "--text", "About phone"}, 0},
+      {{"wait-for-nav", "--app", "com.android.settings", "--timeout", "3000"}, 0},
+      {{"read-value", "--label", "Model"}, 0},
+      {{"back"}, 0},
+      {{"sleep", "100"}, 0},
+      {{"screenshot", "--path", shot}, 0},
+      {{"open", "https://example.com/"}, 0},
+      {{"close", "com.android.chrome"}, 0},
+      {{"click", "--text", "Definitely not on screen"}, 1},
+  };
+  for (const Step& step : steps) {
+    std::vector<std::string> args = step.args;
+    args.insert(args.end(), {"--device", device});
+    CAPTURE(args);
+    const RunResult result = farm.clawperator(args);
+    const json document = document_of(result);
+    INFO(document.dump(2).substr(0, 2000));
+    CHECK(result.exit_code == step.exit_code);
+    CHECK(document.contains("envelope"));
+    CHECK(document["deviceId"] == device);
+  }
+  CHECK(read_file(shot).rfind("\x89PNG\r\n\x1a\n", 0) == 0);
+  std::filesystem::remove(shot);
+}
