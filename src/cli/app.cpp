@@ -168,10 +168,12 @@ std::unique_ptr<CLI::App> build_cli(RawGlobalFlags& raw, std::vector<Command>& c
   app->set_help_flag("-h,--help", "Print help (for a command: clawperator COMMAND --help)")
       ->group("Global options");
   add_global_options(*app, raw);
-  register_exec_commands(*app, commands);
-  register_device_commands(*app, commands);
-  register_catalog_commands(*app, commands);
+  // Help lists the groups in registration order, as the original does: Device
+  // Interaction, Device Management, Execution, then Utilities.
   register_action_commands(*app, commands);
+  register_device_commands(*app, commands);
+  register_exec_commands(*app, commands);
+  register_catalog_commands(*app, commands);
   return app;
 }
 
