@@ -4,11 +4,13 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <thread>
 
 #include "clawperator/vdevice/android/scenario.hpp"
 #include "clawperator/vdevice/farm.hpp"
@@ -127,13 +129,14 @@ class Farm {
   // exec of `actions` (a JSON array) on the first device.
   RunResult exec(const json& actions, const std::vector<std::string>& extra = {},
                  int timeout_ms = 30000) const {
-    json payload = {{"commandId", "it-" + std::to_string(++counter_)},
+    const int number = ++counter_;  // tests run execs from several threads
+    json payload = {{"commandId", "it-" + std::to_string(number)},
                     {"taskId", "it"},
                     {"source", "integration"},
                     {"expectedFormat", "android-ui-automator"},
                     {"timeoutMs", timeout_ms},
                     {"actions", actions}};
-    const std::string path = dir_ + "/payload-" + std::to_string(counter_) + ".json";
+    const std::string path = dir_ + "/payload-" + std::to_string(number) + ".json";
     std::ofstream(path) << payload.dump();
     std::vector<std::string> args = {"exec", path, "--device", serials().front()};
     args.insert(args.end(), extra.begin(), extra.end());
@@ -143,7 +146,7 @@ class Farm {
  private:
   std::unique_ptr<vdevice::VirtualDeviceFarm> farm_;
   std::string dir_;
-  mutable int counter_ = 0;
+  mutable std::atomic<int> counter_{0};
 };
 
 json document_of(const RunResult& result) {
@@ -489,4 +492,40 @@ TEST_CASE("every device action command through the real adb", "[integration][com
   }
   CHECK(read_file(shot).rfind("\x89PNG\r\n\x1a\n", 0) == 0);
   std::filesystem::remove(shot);
+}
+
+TEST_CASE("one execution per device at a time, across processes", "[integration][concurrency]") {
+  Farm farm({"default", "default"});
+  const json slow =
+      json::array({{{"id", "pause"}, {"type", "sleep"}, {"params", {{"durationMs", 1500}}}}});
+  RunResult results[3];
+  {
+    // Two on the first device at once; a third on the other device in parallel.
+    std::thread first([&] { results[0] = farm.exec(slow); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::thread second([&] { results[1] = farm.exec(slow); });
+    std::thread other([&] {
+      results[2] = farm.clawperator({"sleep", "1500", "--device", farm.serials()[1]});
+    });
+    first.join();
+    second.join();
+    other.join();
+  }
+  CHECK(document_of(results[0])["ok"] == true);
+  const json conflict = document_of(results[1]);
+  CHECK(conflict["code"] == "EXECUTION_CONFLICT_IN_FLIGHT");
+  CHECK(results[1].exit_code == 3);
+  CHECK(conflict["recovery"]["strategy"] == "wait_then_retry_original");
+  CHECK(document_of(results[2])["ok"] == true);
+  // With --lock-wait the second one queues instead.
+  RunResult queued[2];
+  {
+    std::thread first([&] { queued[0] = farm.exec(slow); });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::thread second([&] { queued[1] = farm.exec(slow, {"--lock-wait", "10000"}); });
+    first.join();
+    second.join();
+  }
+  CHECK(document_of(queued[0])["ok"] == true);
+  CHECK(document_of(queued[1])["ok"] == true);
 }
