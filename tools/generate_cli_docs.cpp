@@ -1,0 +1,425 @@
+// Writes the shell completions (bash, zsh, fish) and the man page from the one
+// CLI definition, build_cli(). `generate_cli_docs DIR` writes clawperator.bash,
+// _clawperator, clawperator.fish and clawperator.1 into DIR; `generate_cli_docs
+// --list` prints the commands and flags it found as JSON (for the tests).
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "clawperator/cli/app.hpp"
+
+namespace {
+
+// ---- The model: what the generators need from the CLI11 tree. ----
+
+struct Flag {
+  std::vector<std::string> names;  // "-h", "--help", ...
+  bool takes_value = false;
+  bool files = false;  // the value is a path: complete file names
+  std::string description;
+};
+
+struct Command {
+  std::string name;
+  std::vector<std::string> aliases;
+  std::string group;
+  std::string description;
+  std::vector<Flag> flags;
+  std::vector<std::string> positionals;
+  bool positional_files = false;
+};
+
+struct Model {
+  std::string description;
+  std::string footer;
+  std::vector<Flag> globals;
+  std::vector<Command> commands;
+};
+
+// Values of these options (and positionals of these names) are file paths.
+bool is_file_name(const std::string& name) {
+  static const std::set<std::string> kFileNames = {"path", "apk", "payload", "execution"};
+  return kFileNames.count(name) > 0;
+}
+
+std::vector<Flag> flags_of(const CLI::App& app) {
+  std::vector<Flag> flags;
+  for (const CLI::Option* option : app.get_options()) {
+    if (!option->nonpositional() || option->get_group().empty()) continue;  // positional, hidden
+    Flag flag;
+    for (const std::string& name : option->get_snames()) flag.names.push_back("-" + name);
+    for (const std::string& name : option->get_lnames()) {
+      flag.names.push_back("--" + name);
+      flag.files = flag.files || is_file_name(name);
+    }
+    flag.takes_value = option->get_items_expected_max() > 0;
+    flag.files = flag.files && flag.takes_value;
+    flag.description = option->get_description();
+    flags.push_back(flag);
+  }
+  return flags;
+}
+
+Model read_model(const CLI::App& root) {
+  Model model{root.get_description(), root.get_footer(), flags_of(root), {}};
+  for (const CLI::App* sub : root.get_subcommands([](const CLI::App*) { return true; })) {
+    if (sub->get_name().empty()) continue;  // option groups
+    Command command;
+    command.name = sub->get_name();
+    command.aliases = sub->get_aliases();
+    command.group = sub->get_group();
+    command.description = sub->get_description();
+    for (const Flag& flag : flags_of(*sub)) {
+      const auto same = [&](const Flag& global) { return global.names == flag.names; };
+      if (std::none_of(model.globals.begin(), model.globals.end(), same)) {
+        command.flags.push_back(flag);  // not the inherited --help
+      }
+    }
+    for (const CLI::Option* option : sub->get_options()) {
+      if (!option->get_positional() || option->nonpositional()) continue;
+      const std::string name = option->get_name(true);
+      command.positionals.push_back(name);
+      command.positional_files = command.positional_files || is_file_name(name);
+    }
+    model.commands.push_back(command);
+  }
+  return model;
+}
+
+// Every name of the command (name, then aliases).
+std::vector<std::string> names_of(const Command& command) {
+  std::vector<std::string> names = {command.name};
+  names.insert(names.end(), command.aliases.begin(), command.aliases.end());
+  return names;
+}
+
+std::string join(const std::vector<std::string>& words, const std::string& separator) {
+  std::string out;
+  for (const std::string& word : words) out += (out.empty() ? "" : separator) + word;
+  return out;
+}
+
+// Flag names, all of them or those that take a value (or a file) only.
+enum class Which { kAll, kValue, kFile };
+std::vector<std::string> flag_names(const std::vector<Flag>& flags, Which which) {
+  std::vector<std::string> names;
+  for (const Flag& flag : flags) {
+    if (which == Which::kValue && !flag.takes_value) continue;
+    if (which == Which::kFile && !flag.files) continue;
+    names.insert(names.end(), flag.names.begin(), flag.names.end());
+  }
+  return names;
+}
+
+// Replaces every `from` character with `to`.
+std::string replace_all(std::string text, char from, const std::string& to) {
+  std::string out;
+  for (const char c : text) out += c == from ? to : std::string(1, c);
+  return out;
+}
+
+// ---- bash ----
+
+std::string bash(const Model& model) {
+  std::ostringstream out;
+  std::vector<std::string> all_names;
+  for (const Command& command : model.commands) {
+    for (const std::string& name : names_of(command)) all_names.push_back(name);
+  }
+  const std::vector<std::string> global_values = flag_names(model.globals, Which::kValue);
+  out << "# bash completion for clawperator (generated by generate_cli_docs; do not edit)\n"
+      << "_clawperator() {\n"
+      << "  local cur=\"${COMP_WORDS[COMP_CWORD]}\" prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n"
+      << "  local commands=\"" << join(all_names, " ") << "\"\n"
+      << "  local flags=\"" << join(flag_names(model.globals, Which::kAll), " ") << "\"\n"
+      << "  local values=\"" << join(global_values, " ") << "\"\n"
+      << "  local files=\"" << join(flag_names(model.globals, Which::kFile), " ") << "\"\n"
+      << "  local cmd=\"\" positional_files=\"\" i\n"
+      << "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
+      << "    case \"${COMP_WORDS[i]}\" in\n";
+  if (!global_values.empty()) out << "      " << join(global_values, "|") << ") ((i++)) ;;\n";
+  out << "      -*) ;;\n"
+      << "      *) cmd=\"${COMP_WORDS[i]}\"; break ;;\n"
+      << "    esac\n"
+      << "  done\n"
+      << "  case \"$cmd\" in\n";
+  for (const Command& command : model.commands) {
+    out << "    " << join(names_of(command), "|") << ")\n";
+    const std::pair<const char*, Which> lists[] = {
+        {"flags", Which::kAll}, {"values", Which::kValue}, {"files", Which::kFile}};
+    for (const auto& [variable, which] : lists) {
+      const std::vector<std::string> names = flag_names(command.flags, which);
+      if (!names.empty()) out << "      " << variable << "+=\" " << join(names, " ") << "\"\n";
+    }
+    if (command.positional_files) out << "      positional_files=1\n";
+    out << "      ;;\n";
+  }
+  out << "  esac\n"
+      << "  COMPREPLY=()\n"
+      << "  if [[ \" $values \" == *\" $prev \"* ]]; then\n"
+      << "    [[ \" $files \" == *\" $prev \"* ]] && COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+      << "    return 0\n"
+      << "  fi\n"
+      << "  if [[ -z \"$cmd\" && \"$cur\" != -* ]]; then\n"
+      << "    COMPREPLY=($(compgen -W \"$commands\" -- \"$cur\"))\n"
+      << "  elif [[ \"$cur\" == -* || -z \"$positional_files\" ]]; then\n"
+      << "    COMPREPLY=($(compgen -W \"$flags\" -- \"$cur\"))\n"
+      << "  else\n"
+      << "    COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+      << "  fi\n"
+      << "}\n"
+      << "complete -o filenames -F _clawperator clawperator\n";
+  return out.str();
+}
+
+// ---- zsh ----
+
+// Text inside a single-quoted zsh word, inside _arguments' [...] or a _describe item.
+std::string zsh_text(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '\'') {
+      out += "'\\''";
+    } else if (c == '[' || c == ']' || c == ':' || c == '\\') {
+      out += std::string("\\") + c;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string zsh_specs(const std::vector<Flag>& flags, const std::string& indent) {
+  std::string out;
+  for (const Flag& flag : flags) {
+    for (const std::string& name : flag.names) {
+      out += indent + "'" + name + "[" + zsh_text(flag.description) + "]";
+      if (flag.takes_value) out += flag.files ? ":file:_files" : ":value: ";
+      out += "'\n";
+    }
+  }
+  return out;
+}
+
+std::string zsh(const Model& model) {
+  std::ostringstream out;
+  out << "#compdef clawperator\n"
+      << "# zsh completion for clawperator (generated by generate_cli_docs; do not edit)\n"
+      << "_clawperator() {\n"
+      << "  local curcontext=\"$curcontext\" state line\n"
+      << "  local -a commands globals\n"
+      << "  commands=(\n";
+  for (const Command& command : model.commands) {
+    for (const std::string& name : names_of(command)) {
+      out << "    '" << name << ":" << zsh_text(command.description) << "'\n";
+    }
+  }
+  out << "  )\n"
+      << "  globals=(\n"
+      << zsh_specs(model.globals, "    ") << "  )\n"
+      << "  _arguments -C $globals '1: :->command' '*:: :->args' && return\n"
+      << "  case $state in\n"
+      << "    command) _describe -t commands 'clawperator command' commands ;;\n"
+      << "    args)\n"
+      << "      case $words[1] in\n";
+  for (const Command& command : model.commands) {
+    out << "        " << join(names_of(command), "|") << ")\n"
+        << "          _arguments $globals \\\n"
+        << replace_all(zsh_specs(command.flags, "            "), '\n', " \\\n");
+    if (command.positional_files) out << "            '*:file:_files' \\\n";
+    out << "          ;;\n";
+  }
+  out << "      esac\n"
+      << "      ;;\n"
+      << "  esac\n"
+      << "}\n"
+      << "_clawperator \"$@\"\n";
+  return out.str();
+}
+
+// ---- fish ----
+
+std::string fish_quote(const std::string& text) {
+  std::string out = "'";
+  for (const char c : text)
+    out += (c == '\'' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return out + "'";
+}
+
+std::string fish_flag(const Flag& flag, const std::string& condition) {
+  std::string out;
+  for (const std::string& name : flag.names) {
+    out += "complete -c clawperator" + condition;
+    out += name.rfind("--", 0) == 0 ? " -l " + name.substr(2) : " -s " + name.substr(1);
+    if (flag.takes_value) out += flag.files ? " -r -F" : " -x";
+    out += " -d " + fish_quote(flag.description) + "\n";
+  }
+  return out;
+}
+
+std::string fish(const Model& model) {
+  std::vector<std::string> all_names;
+  for (const Command& command : model.commands) {
+    for (const std::string& name : names_of(command)) all_names.push_back(name);
+  }
+  std::ostringstream out;
+  out << "# fish completion for clawperator (generated by generate_cli_docs; do not edit)\n"
+      << "set -l commands " << join(all_names, " ") << "\n"
+      << "complete -c clawperator -f\n";
+  const std::string first = " -n \"not __fish_seen_subcommand_from $commands\"";
+  for (const Command& command : model.commands) {
+    for (const std::string& name : names_of(command)) {
+      out << "complete -c clawperator" << first << " -a " << name << " -d "
+          << fish_quote(command.description) << "\n";
+    }
+  }
+  for (const Flag& flag : model.globals) out << fish_flag(flag, "");
+  for (const Command& command : model.commands) {
+    const std::string seen =
+        " -n '__fish_seen_subcommand_from " + join(names_of(command), " ") + "'";
+    for (const Flag& flag : command.flags) out << fish_flag(flag, seen);
+    if (command.positional_files) out << "complete -c clawperator" << seen << " -F\n";
+  }
+  return out.str();
+}
+
+// ---- man page ----
+
+// Roff text: backslashes escaped, hyphens as minus signs, no leading control character.
+std::string roff(const std::string& text) {
+  std::string out = replace_all(replace_all(text, '\\', "\\e"), '-', "\\-");
+  if (!out.empty() && (out.front() == '.' || out.front() == '\'')) out = "\\&" + out;
+  return out;
+}
+
+std::string man_flags(const std::vector<Flag>& flags) {
+  std::string out;
+  for (const Flag& flag : flags) {
+    std::vector<std::string> names;
+    for (const std::string& name : flag.names) names.push_back("\\fB" + roff(name) + "\\fR");
+    out += ".TP\n" + join(names, ", ") + (flag.takes_value ? " \\fIVALUE\\fR" : "") + "\n" +
+           roff(flag.description) + "\n";
+  }
+  return out;
+}
+
+// The footer's "Heading:" blocks become sections; numbered lines (exit codes) become items.
+std::string man_footer(const std::string& footer) {
+  std::ostringstream out;
+  std::istringstream lines(footer);
+  std::string line;
+  while (std::getline(lines, line)) {
+    const auto start = line.find_first_not_of(' ');
+    if (start == std::string::npos) continue;
+    const std::string text = line.substr(start);
+    if (start == 0 && text.back() == ':') {
+      std::string heading = text.substr(0, text.size() - 1);
+      for (char& c : heading) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      if (heading == "EXIT CODES") heading = "EXIT STATUS";
+      out << ".SH \"" << heading << "\"\n";
+    } else if (start == 0) {
+      out << ".SH \"SEE ALSO\"\n" << roff(text) << "\n";
+    } else if (std::isdigit(static_cast<unsigned char>(text.front())) != 0) {
+      const auto space = text.find(' ');
+      out << ".TP\n.B " << text.substr(0, space) << "\n"
+          << roff(text.substr(text.find_first_not_of(' ', space))) << "\n";
+    } else {
+      out << roff(text) << "\n";
+    }
+  }
+  return out.str();
+}
+
+std::string man(const Model& model) {
+  std::ostringstream out;
+  out << ".\\\" Generated by generate_cli_docs from the CLI definition; do not edit.\n"
+      << ".TH CLAWPERATOR 1 \"\" \"clawperator " << CLAWPERATOR_VERSION << "\" \"User Commands\"\n"
+      << ".SH NAME\n"
+      << "clawperator \\- " << roff(model.description) << "\n"
+      << ".SH SYNOPSIS\n"
+      << ".B clawperator\n"
+      << "[\\fIGLOBAL OPTIONS\\fR] \\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIARGUMENTS\\fR]\n"
+      << ".br\n"
+      << ".B clawperator\n"
+      << "\\fICOMMAND\\fR \\fB\\-\\-help\\fR\n"
+      << ".SH DESCRIPTION\n"
+      << roff(model.description) << "\n"
+      << ".SH \"GLOBAL OPTIONS\"\n"
+      << man_flags(model.globals) << ".SH COMMANDS\n";
+  std::string group = "\n";
+  for (const Command& command : model.commands) {
+    if (command.group != group) {
+      group = command.group;
+      out << ".SS \"" << roff(group) << "\"\n";
+    }
+    out << ".TP\n\\fB" << roff(command.name) << "\\fR";
+    for (const std::string& positional : command.positionals) {
+      out << " [\\fI" << roff(positional) << "\\fR]";
+    }
+    out << "\n" << roff(command.description) << "\n";
+    if (!command.aliases.empty())
+      out << ".br\nAliases: " << roff(join(command.aliases, ", ")) << "\n";
+    if (!command.flags.empty()) out << ".RS\n" << man_flags(command.flags) << ".RE\n";
+  }
+  out << man_footer(model.footer);
+  return out.str();
+}
+
+// ---- --list ----
+
+nlohmann::json listing(const Model& model) {
+  auto json_flags = [](const std::vector<Flag>& flags) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const Flag& flag : flags) {
+      out.push_back({{"names", flag.names}, {"takes_value", flag.takes_value}});
+    }
+    return out;
+  };
+  nlohmann::json out = {{"globals", json_flags(model.globals)},
+                        {"commands", nlohmann::json::array()}};
+  for (const Command& command : model.commands) {
+    out["commands"].push_back({{"name", command.name},
+                               {"aliases", command.aliases},
+                               {"flags", json_flags(command.flags)}});
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: generate_cli_docs OUTPUT_DIR | --list\n";
+    return 2;
+  }
+  clawperator::cli::RawGlobalFlags raw;
+  std::vector<clawperator::cli::Command> commands;
+  const Model model = read_model(*clawperator::cli::build_cli(raw, commands));
+  if (std::string(argv[1]) == "--list") {
+    std::cout << listing(model).dump(2) << '\n';
+    return 0;
+  }
+  const std::filesystem::path dir = argv[1];
+  std::filesystem::create_directories(dir);
+  const std::pair<const char*, std::string> outputs[] = {{"clawperator.bash", bash(model)},
+                                                         {"_clawperator", zsh(model)},
+                                                         {"clawperator.fish", fish(model)},
+                                                         {"clawperator.1", man(model)}};
+  for (const auto& [name, text] : outputs) {
+    std::ofstream file(dir / name, std::ios::binary);
+    file << text;
+    if (!file) {
+      std::cerr << "generate_cli_docs: cannot write " << (dir / name).string() << '\n';
+      return 1;
+    }
+  }
+  return 0;
+}
