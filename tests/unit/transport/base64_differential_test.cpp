@@ -74,6 +74,7 @@ TEST_CASE("base64: every byte value at every position of a 1024-byte slice's tex
   std::string bytes(1024, '\0');
   for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 7 + 3);
   const std::string text = encode_base64(bytes);
+  std::size_t mismatches = 0;  // one assertion for ~27,000 cases
   for (std::size_t position = 0; position < text.size(); position += 13) {
     for (int value = 0; value < 256; ++value) {
       std::string damaged = text;
@@ -82,9 +83,9 @@ TEST_CASE("base64: every byte value at every position of a 1024-byte slice's tex
       std::string out;
       if (append_base64_decoded(damaged, out) != expected.has_value() ||
           (expected && out != *expected)) {
-        FAIL("position " << position << ", byte " << value);
+        if (++mismatches <= 3) WARN("differs at position " << position << ", byte " << value);
       }
     }
   }
-  SUCCEED();
+  CHECK(mismatches == 0);
 }

@@ -576,6 +576,10 @@ TEST_CASE("dump_json: random documents print as nlohmann prints them", "[transpo
 
 TEST_CASE("dump_json: strings of arbitrary bytes are replaced as nlohmann replaces them",
           "[transport][json]") {
+  std::size_t mismatches = 0;  // one assertion for all the cases
+  const auto note_mismatch = [&](const std::string& what) {
+    if (++mismatches <= 3) WARN("differs for " << what);
+  };
   const auto agrees = [](const std::string& bytes) {
     return dump_disagreement(Json(bytes)).empty();
   };
@@ -598,10 +602,10 @@ TEST_CASE("dump_json: strings of arbitrary bytes are replaced as nlohmann replac
     for (const int b : alphabet) {
       for (const int c : alphabet) {
         const std::string three{static_cast<char>(a), static_cast<char>(b), static_cast<char>(c)};
-        if (!agrees(three)) FAIL("differs for " << printable(three));
+        if (!agrees(three)) note_mismatch(printable(three));
         for (const int d : {0x41, 0x80, 0xC0}) {
           const std::string four = three + static_cast<char>(d);
-          if (!agrees(four)) FAIL("differs for " << printable(four));
+          if (!agrees(four)) note_mismatch(printable(four));
         }
       }
     }
@@ -615,10 +619,10 @@ TEST_CASE("dump_json: strings of arbitrary bytes are replaced as nlohmann replac
                                      : generator.random_byte();
     }
     if (!agrees(bytes) || !agrees_nested(bytes)) {
-      FAIL("differs for " << printable(bytes.substr(0, 200)));
+      note_mismatch(printable(bytes.substr(0, 200)));
     }
   }
-  SUCCEED();
+  CHECK(mismatches == 0);
 }
 
 TEST_CASE("dump_json: scalars, empty containers and nesting in both layouts", "[transport][json]") {
