@@ -8,39 +8,19 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "cli_expectations.hpp"
 #include "run_binary.hpp"
 
+using clawperator::testing::expect_error;
 using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
+using clawperator::testing::single_document;
 using nlohmann::json;
 
 namespace {
 
 const std::string kBinary = CLAWPERATOR_BINARY;
-
-// stdout must be exactly one JSON document followed by one newline.
-json single_document(const RunResult& result) {
-  INFO("stdout: " << result.out.substr(0, 2000) << "\nstderr: " << result.err.substr(0, 2000));
-  REQUIRE(result.signal == 0);
-  REQUIRE(!result.out.empty());
-  REQUIRE(result.out.back() == '\n');
-  REQUIRE(result.out.find('\n') == result.out.size() - 1);
-  const json document = json::parse(result.out, nullptr, false);
-  REQUIRE_FALSE(document.is_discarded());
-  REQUIRE(document.is_object());
-  return document;
-}
-
-json expect_error(const RunResult& result, const std::string& code, int exit_code) {
-  const json document = single_document(result);
-  CHECK(document.value("ok", true) == false);
-  REQUIRE(document.value("code", "") == code);
-  CHECK(result.exit_code == exit_code);
-  CHECK(document["disposition"]["delivery"] == "not_delivered");
-  CHECK(document["disposition"]["retry"] == "safe");
-  return document;
-}
 
 std::vector<std::string> with(std::vector<std::string> args, const std::string& flag) {
   args.push_back(flag);

@@ -14,11 +14,13 @@
 
 #include "clawperator/vdevice/android/scenario.hpp"
 #include "clawperator/vdevice/farm.hpp"
+#include "cli_expectations.hpp"
 #include "run_binary.hpp"
 
 using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
+using clawperator::testing::single_document;
 using nlohmann::json;
 namespace vdevice = clawperator::vdevice;
 
@@ -149,16 +151,6 @@ class Farm {
   mutable std::atomic<int> counter_{0};
 };
 
-json document_of(const RunResult& result) {
-  INFO("stdout: " << result.out.substr(0, 3000) << "\nstderr: " << result.err.substr(0, 3000));
-  REQUIRE(result.signal == 0);
-  REQUIRE(!result.out.empty());
-  REQUIRE(result.out.find('\n') == result.out.size() - 1);
-  const json document = json::parse(result.out, nullptr, false);
-  REQUIRE(document.is_object());
-  return document;
-}
-
 json step(const json& document, std::size_t index) {
   REQUIRE(document.contains("envelope"));
   REQUIRE(document["envelope"]["stepResults"].size() > index);
@@ -181,7 +173,7 @@ TEST_CASE("the virtual device behaves like a device to the real adb", "[integrat
   CHECK(devices.out.find(serial) != std::string::npos);
   CHECK(devices.out.find("model:Virtual_Pixel") != std::string::npos);
   const RunResult listed = farm.clawperator({"devices"});
-  const json document = document_of(listed);
+  const json document = single_document(listed);
   REQUIRE(document["devices"].size() == 1);
   CHECK(document["devices"][0]["serial"] == serial);
   CHECK(document["devices"][0]["model"] == "Virtual_Pixel");
@@ -212,7 +204,7 @@ TEST_CASE("every action type on the happy path", "[integration][actions]") {
           {"type", "close_app"},
           {"params", {{"applicationId", "com.android.settings"}}}}});
     const RunResult result = farm.exec(actions);
-    const json document = document_of(result);
+    const json document = single_document(result);
     INFO(document.dump(2).substr(0, 4000));
     CHECK(result.exit_code == 0);
     CHECK(document["ok"] == true);
@@ -244,7 +236,7 @@ TEST_CASE("every action type on the happy path", "[integration][actions]") {
           {"type", "wait_for_navigation"},
           {"params", {{"expectedPackage", "com.android.settings"}, {"timeoutMs", 3000}}}}});
     const RunResult result = farm.exec(actions);
-    const json document = document_of(result);
+    const json document = single_document(result);
     INFO(document.dump(2).substr(0, 4000));
     CHECK(result.exit_code == 0);
     CHECK(document["ok"] == true);
@@ -258,7 +250,7 @@ TEST_CASE("every action type on the happy path", "[integration][actions]") {
          {{"id", "shot"}, {"type", "take_screenshot"}, {"params", {{"path", shot}}}},
          {{"id", "stop"}, {"type", "stop_recording"}}});
     const RunResult result = farm.exec(actions);
-    const json document = document_of(result);
+    const json document = single_document(result);
     INFO(document.dump(2).substr(0, 4000));
     CHECK(result.exit_code == 0);
     CHECK(step(document, 2)["data"]["path"] == shot);
@@ -269,7 +261,7 @@ TEST_CASE("every action type on the happy path", "[integration][actions]") {
     const RunResult result = farm.exec(json::array(
         {kOpenSettings,
          {{"id", "tap"}, {"type", "click"}, {"params", {{"matcher", {{"textEquals", "Nope"}}}}}}}));
-    const json document = document_of(result);
+    const json document = single_document(result);
     CHECK(result.exit_code == 1);
     CHECK(document["ok"] == false);
     CHECK(step(document, 1)["data"]["error"] == "NODE_NOT_FOUND");
@@ -292,7 +284,7 @@ TEST_CASE("a payload full of quotes and non-ASCII arrives byte-identical",
         {"type", "enter_text"},
         {"params",
          {{"matcher", {{"resourceId", "android:id/search_src_text"}}}, {"text", text}}}}}));
-  const json document = document_of(result);
+  const json document = single_document(result);
   INFO(document.dump(2).substr(0, 3000));
   CHECK(result.exit_code == 0);
   CHECK(step(document, 2)["data"]["text"] == text);
@@ -301,7 +293,7 @@ TEST_CASE("a payload full of quotes and non-ASCII arrives byte-identical",
 TEST_CASE("a 5 MB snapshot arrives through chunks", "[integration][chunks]") {
   Farm farm({"large-snapshot"});
   const RunResult result = farm.exec(json::array({{{"id", "snap"}, {"type", "snapshot"}}}));
-  const json document = document_of(result);
+  const json document = single_document(result);
   CHECK(result.exit_code == 0);
   const std::string xml = step(document, 0)["data"]["text"];
   CHECK(xml.size() >= 5u * 1024 * 1024);
@@ -313,14 +305,14 @@ TEST_CASE("device targeting against several devices", "[integration][devices]") 
   Farm farm({"default", "default"});
   const RunResult without_device =
       farm.clawperator({"exec", CLAWPERATOR_EXAMPLES_DIR "/snapshot.json"});
-  const json document = document_of(without_device);
+  const json document = single_document(without_device);
   CHECK(without_device.exit_code == 3);
   CHECK(document["code"] == "MULTIPLE_DEVICES_DEVICE_ID_REQUIRED");
   CHECK(document["details"]["devices"].size() == 2);
   CHECK(document["recovery"]["strategy"] == "select_device_then_retry_original");
   const RunResult chosen = farm.clawperator(
       {"exec", CLAWPERATOR_EXAMPLES_DIR "/snapshot.json", "--device", farm.serials()[1]});
-  CHECK(document_of(chosen)["deviceId"] == farm.serials()[1]);
+  CHECK(single_document(chosen)["deviceId"] == farm.serials()[1]);
   CHECK(chosen.exit_code == 0);
 }
 
@@ -334,13 +326,13 @@ TEST_CASE("an unauthorized and an offline device", "[integration][devices]") {
     CAPTURE(row.code);
     const RunResult result = farm.clawperator(
         {"exec", CLAWPERATOR_EXAMPLES_DIR "/snapshot.json", "--device", farm.serials()[row.index]});
-    const json document = document_of(result);
+    const json document = single_document(result);
     CHECK(result.exit_code == 3);
     CHECK(document["code"] == row.code);
     CHECK(document["disposition"]["delivery"] == "not_delivered");
     CHECK(document["details"]["dispatchState"] == "not_dispatched");
   }
-  const json listed = document_of(farm.clawperator({"devices"}));
+  const json listed = single_document(farm.clawperator({"devices"}));
   REQUIRE(listed["devices"].size() == 2);
 }
 
@@ -394,7 +386,7 @@ TEST_CASE("the fault matrix", "[integration][faults]") {
           row.read_only ? json::array({{{"id", "snap"}, {"type", "snapshot"}}})
                         : json::array({kOpenSettings, {{"id", "snap"}, {"type", "snapshot"}}});
       const RunResult result = farm.exec(actions, {"--timeout", "1000"}, 1000);
-      const json document = document_of(result);
+      const json document = single_document(result);
       INFO(document.dump(2).substr(0, 3000));
       CHECK(document["code"] == row.code);
       CHECK(result.exit_code == row.exit_code);
@@ -412,19 +404,19 @@ TEST_CASE("a result after the deadline is a timeout; within it, a success",
   late.faults.answer_late_ms = 7500;  // past --timeout 1000 + 5000 ms of grace
   Farm farm(Farm::Built{{late}});
   const RunResult result = farm.exec(json::array({kOpenSettings}), {"--timeout", "1000"}, 1000);
-  const json document = document_of(result);
+  const json document = single_document(result);
   CHECK(document["code"] == "RESULT_ENVELOPE_TIMEOUT");
   CHECK(result.exit_code == 4);
   CHECK(document["disposition"]["delivery"] == "delivered_unverified");
   // The same lateness inside a larger budget is just a slow success.
   const RunResult patient = farm.exec(json::array({kOpenSettings}), {"--timeout", "5000"}, 5000);
-  CHECK(document_of(patient)["ok"] == true);
+  CHECK(single_document(patient)["ok"] == true);
 }
 
 TEST_CASE("readiness wakes a sleeping screen, then runs", "[integration][readiness]") {
   Farm farm({"screen-off"});
   const RunResult result = farm.exec(json::array({{{"id", "snap"}, {"type", "snapshot"}}}));
-  CHECK(document_of(result)["ok"] == true);
+  CHECK(single_document(result)["ok"] == true);
   CHECK(result.exit_code == 0);
 }
 
@@ -438,7 +430,7 @@ TEST_CASE("SIGINT and SIGTERM while waiting for the result", "[integration][sign
     const std::string payload = CLAWPERATOR_EXAMPLES_DIR "/demo-snapshot-click.json";
     const RunResult result =
         run_binary(kBinary, {"exec", payload, "--device", farm.serials().front()}, options);
-    const json document = document_of(result);
+    const json document = single_document(result);
     CHECK(result.exit_code == (signal == SIGINT ? 130 : 143));
     CHECK(document["code"] == "RESULT_TRANSPORT_CANCELLED");
     CHECK(document["details"]["dispatchState"] == "dispatched");
@@ -484,7 +476,7 @@ TEST_CASE("every device action command through the real adb", "[integration][com
     args.insert(args.end(), {"--device", device});
     CAPTURE(args);
     const RunResult result = farm.clawperator(args);
-    const json document = document_of(result);
+    const json document = single_document(result);
     INFO(document.dump(2).substr(0, 2000));
     CHECK(result.exit_code == step.exit_code);
     CHECK(document.contains("envelope"));
@@ -511,12 +503,12 @@ TEST_CASE("one execution per device at a time, across processes", "[integration]
     second.join();
     other.join();
   }
-  CHECK(document_of(results[0])["ok"] == true);
-  const json conflict = document_of(results[1]);
+  CHECK(single_document(results[0])["ok"] == true);
+  const json conflict = single_document(results[1]);
   CHECK(conflict["code"] == "EXECUTION_CONFLICT_IN_FLIGHT");
   CHECK(results[1].exit_code == 3);
   CHECK(conflict["recovery"]["strategy"] == "wait_then_retry_original");
-  CHECK(document_of(results[2])["ok"] == true);
+  CHECK(single_document(results[2])["ok"] == true);
   // With --lock-wait the second one queues instead.
   RunResult queued[2];
   {
@@ -526,6 +518,6 @@ TEST_CASE("one execution per device at a time, across processes", "[integration]
     first.join();
     second.join();
   }
-  CHECK(document_of(queued[0])["ok"] == true);
-  CHECK(document_of(queued[1])["ok"] == true);
+  CHECK(single_document(queued[0])["ok"] == true);
+  CHECK(single_document(queued[1])["ok"] == true);
 }
