@@ -7,6 +7,10 @@ endif()
 if(CLAWPERATOR_UBSAN)
   list(APPEND _clawperator_sanitizers undefined)
 endif()
+if(CLAWPERATOR_FUZZ)
+  # Everything is instrumented for coverage; only the fuzz targets get libFuzzer's main.
+  list(APPEND _clawperator_sanitizers fuzzer-no-link)
+endif()
 if(_clawperator_sanitizers)
   list(JOIN _clawperator_sanitizers "," _clawperator_sanitizer_list)
   add_compile_options(-fsanitize=${_clawperator_sanitizer_list} -fno-omit-frame-pointer
