@@ -15,6 +15,7 @@
 #include "clawperator/vdevice/android/scenario.hpp"
 #include "clawperator/vdevice/farm.hpp"
 #include "cli_expectations.hpp"
+#include "proc_files.hpp"
 #include "run_binary.hpp"
 
 using clawperator::testing::run_binary;
@@ -47,10 +48,9 @@ vdevice::android::Scenario scenario(const std::string& name) {
 // Processes whose command line mentions `needle` (e.g. an adb server's port).
 int processes_mentioning(const std::string& needle) {
   int count = 0;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::string cmdline = read_file(entry.path().string() + "/cmdline");
+  for (const pid_t pid : clawperator::testing::all_pids()) {
+    std::string cmdline =
+        clawperator::testing::read_proc_file("/proc/" + std::to_string(pid) + "/cmdline");
     std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
     if (cmdline.find(needle) != std::string::npos) ++count;
   }
@@ -60,8 +60,9 @@ int processes_mentioning(const std::string& needle) {
 int children_of_this_process() {
   int count = 0;
   const std::string self = std::to_string(::getpid());
-  for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-    const std::string stat = read_file(entry.path().string() + "/stat");
+  for (const pid_t pid : clawperator::testing::all_pids()) {
+    const std::string stat =
+        clawperator::testing::read_proc_file("/proc/" + std::to_string(pid) + "/stat");
     const auto close = stat.rfind(')');
     if (close == std::string::npos) continue;
     std::istringstream fields(stat.substr(close + 2));

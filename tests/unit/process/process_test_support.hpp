@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "../../support/proc_files.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/process/runner.hpp"
 
@@ -48,23 +49,17 @@ inline std::vector<std::string> stat_fields(const std::string& stat_line) {
 }
 
 inline std::string read_stat(const std::filesystem::path& stat_path) {
-  std::ifstream file(stat_path);
-  std::string line;
-  std::getline(file, line);
-  return line;
+  const std::string content = clawperator::testing::read_proc_file(stat_path.string());
+  return content.substr(0, content.find('\n'));
 }
 
 // The pids of our children, running or zombie, found the way `ps` does it.
 inline std::vector<pid_t> children_of_this_process() {
   std::vector<pid_t> children;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    const std::vector<std::string> fields = stat_fields(read_stat(entry.path() / "stat"));
-    if (fields.size() > 1 && std::stol(fields[1]) == getpid()) {
-      children.push_back(static_cast<pid_t>(std::stol(name)));
-    }
+  for (const pid_t pid : clawperator::testing::all_pids()) {
+    const std::vector<std::string> fields =
+        stat_fields(read_stat("/proc/" + std::to_string(pid) + "/stat"));
+    if (fields.size() > 1 && std::stol(fields[1]) == getpid()) children.push_back(pid);
   }
   return children;
 }

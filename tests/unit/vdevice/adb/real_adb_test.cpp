@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "../../../support/proc_files.hpp"
 #include "adb_test_support.hpp"
 #include "clawperator/process/runner.hpp"
 
@@ -57,13 +58,9 @@ bool port_free(std::uint16_t port) {
 std::vector<pid_t> adb_server_pids(std::uint16_t port) {
   std::vector<pid_t> pids;
   const std::string spec_suffix = ":" + std::to_string(port);
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream file(entry.path() / "cmdline", std::ios::binary);
-    const std::string cmdline((std::istreambuf_iterator<char>(file)),
-                              std::istreambuf_iterator<char>());
+  for (const pid_t pid : clawperator::testing::all_pids()) {
+    const std::string name = std::to_string(pid);
+    const std::string cmdline = clawperator::testing::read_proc_file("/proc/" + name + "/cmdline");
     std::vector<std::string> argv;
     std::stringstream parts(cmdline);
     for (std::string arg; std::getline(parts, arg, '\0');) argv.push_back(arg);
