@@ -1,156 +1,25 @@
 // The real clawperator binary, through the real adb, against virtual devices.
 // Every device runs behind a private adb server that the test tears down.
-#include <dirent.h>
 #include <signal.h>
 #include <unistd.h>
 
-#include <atomic>
-#include <catch2/catch.hpp>
-#include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
-#include <sstream>
 #include <thread>
 
-#include "clawperator/vdevice/android/scenario.hpp"
-#include "clawperator/vdevice/farm.hpp"
-#include "cli_expectations.hpp"
-#include "proc_files.hpp"
-#include "run_binary.hpp"
+#include "farm_fixture.hpp"
 
+using clawperator::testing::Farm;
+using clawperator::testing::kBinary;
+using clawperator::testing::processes_mentioning;
+using clawperator::testing::read_file;
 using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
+using clawperator::testing::scenario;
 using clawperator::testing::single_document;
 using nlohmann::json;
 namespace vdevice = clawperator::vdevice;
 
 namespace {
-
-const std::string kBinary = CLAWPERATOR_BINARY;
-const std::string kScenarios = CLAWPERATOR_SCENARIOS_DIR;
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-vdevice::android::Scenario scenario(const std::string& name) {
-  if (name == "default") return vdevice::android::default_scenario();
-  auto loaded = vdevice::android::load_scenario_file(kScenarios + "/" + name + ".json");
-  INFO(name << ": " << (loaded ? "" : loaded.error()));
-  REQUIRE(loaded);
-  return std::move(loaded).value();
-}
-
-// Processes whose command line mentions `needle` (e.g. an adb server's port).
-int processes_mentioning(const std::string& needle) {
-  int count = 0;
-  for (const pid_t pid : clawperator::testing::all_pids()) {
-    std::string cmdline =
-        clawperator::testing::read_proc_file("/proc/" + std::to_string(pid) + "/cmdline");
-    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    if (cmdline.find(needle) != std::string::npos) ++count;
-  }
-  return count;
-}
-
-int children_of_this_process() {
-  int count = 0;
-  const std::string self = std::to_string(::getpid());
-  for (const pid_t pid : clawperator::testing::all_pids()) {
-    const std::string stat =
-        clawperator::testing::read_proc_file("/proc/" + std::to_string(pid) + "/stat");
-    const auto close = stat.rfind(')');
-    if (close == std::string::npos) continue;
-    std::istringstream fields(stat.substr(close + 2));
-    std::string state;
-    std::string ppid;
-    fields >> state >> ppid;
-    if (ppid == self) ++count;
-  }
-  return count;
-}
-
-std::vector<vdevice::android::Scenario> scenarios_named(const std::vector<std::string>& names) {
-  std::vector<vdevice::android::Scenario> out;
-  for (const std::string& name : names) out.push_back(scenario(name));
-  return out;
-}
-
-class Farm {
- public:
-  // Scenarios built in code rather than named (a tag keeps {"name"} unambiguous).
-  struct Built {
-    std::vector<vdevice::android::Scenario> scenarios;
-  };
-  explicit Farm(const std::vector<std::string>& scenario_names)
-      : Farm(Built{scenarios_named(scenario_names)}) {}
-  explicit Farm(Built built) {
-    vdevice::VirtualDeviceFarm::Options options;
-    options.scenarios = std::move(built.scenarios);
-    auto started = vdevice::VirtualDeviceFarm::start(std::move(options));
-    INFO((started ? std::string() : started.error()));
-    REQUIRE(started);
-    farm_ = std::move(started).value();
-    char pattern[] = "/tmp/clawperator-it-XXXXXX";
-    REQUIRE(mkdtemp(pattern) != nullptr);
-    dir_ = pattern;
-  }
-  ~Farm() {
-    const std::string port_marker = "tcp:" + std::to_string(farm_->adb_server_port());
-    farm_.reset();
-    std::filesystem::remove_all(dir_);
-    // Nothing of ours may outlive the farm: no adb server, no child process.
-    CHECK(processes_mentioning(port_marker) == 0);
-    CHECK(children_of_this_process() == 0);
-  }
-  Farm(const Farm&) = delete;
-  Farm& operator=(const Farm&) = delete;
-
-  const std::vector<std::string>& serials() const { return farm_->serials(); }
-  vdevice::VirtualDeviceFarm& farm() { return *farm_; }
-
-  RunOptions environment() const {
-    RunOptions options;
-    options.extra_env = {{"ANDROID_ADB_SERVER_PORT", std::to_string(farm_->adb_server_port())},
-                         {"CLAWPERATOR_STATE_DIR", dir_ + "/state"},
-                         {"CLAWPERATOR_LOG_DIR", dir_ + "/logs"},
-                         {"ANDROID_SERIAL", ""}};
-    return options;
-  }
-  RunResult clawperator(const std::vector<std::string>& args) const {
-    return run_binary(kBinary, args, environment());
-  }
-  RunResult adb(const std::vector<std::string>& args) const {
-    std::vector<std::string> argv = {"-P", std::to_string(farm_->adb_server_port())};
-    argv.insert(argv.end(), args.begin(), args.end());
-    return run_binary(farm_->adb(), argv);
-  }
-  // exec of `actions` (a JSON array) on the first device.
-  RunResult exec(const json& actions, const std::vector<std::string>& extra = {},
-                 int timeout_ms = 30000) const {
-    const int number = ++counter_;  // tests run execs from several threads
-    json payload = {{"commandId", "it-" + std::to_string(number)},
-                    {"taskId", "it"},
-                    {"source", "integration"},
-                    {"expectedFormat", "android-ui-automator"},
-                    {"timeoutMs", timeout_ms},
-                    {"actions", actions}};
-    const std::string path = dir_ + "/payload-" + std::to_string(number) + ".json";
-    std::ofstream(path) << payload.dump();
-    std::vector<std::string> args = {"exec", path, "--device", serials().front()};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return clawperator(args);
-  }
-
- private:
-  std::unique_ptr<vdevice::VirtualDeviceFarm> farm_;
-  std::string dir_;
-  mutable std::atomic<int> counter_{0};
-};
 
 json step(const json& document, std::size_t index) {
   REQUIRE(document.contains("envelope"));
