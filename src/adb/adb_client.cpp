@@ -45,6 +45,33 @@ process::Completion AdbClient::devices() {
   return run_logged({argv, kDevicesTimeout});
 }
 
+process::Completion AdbClient::version() {
+  std::vector<std::string> argv = base_argv();
+  argv.push_back("version");
+  return run_logged({argv, kVersionTimeout});
+}
+
+process::Completion AdbClient::start_server() {
+  std::vector<std::string> argv = base_argv();
+  argv.push_back("start-server");
+  return run_logged({argv, kDevicesTimeout});
+}
+
+process::Completion AdbClient::kill_server() {
+  std::vector<std::string> argv = base_argv();
+  argv.push_back("kill-server");
+  return run_logged({argv, kDevicesTimeout});
+}
+
+process::Completion AdbClient::install(const std::string& serial, const std::string& apk_path) {
+  return run_logged({device_argv(serial, {"install", "-r", apk_path}), kInstallTimeout});
+}
+
+process::Completion AdbClient::run(std::vector<std::string> argv,
+                                   std::chrono::milliseconds timeout) {
+  return run_logged({std::move(argv), timeout});
+}
+
 process::Completion AdbClient::shell(const std::string& serial, const std::string& command,
                                      std::chrono::milliseconds timeout, std::string_view log_form) {
   return run_logged({device_argv(serial, {"shell", command}), timeout}, log_form);

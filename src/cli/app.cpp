@@ -147,6 +147,7 @@ const Command* selected_command(const CLI::App& app, const std::vector<Command>&
 }
 
 int emit(std::ostream& out, const CommandResult& result, OutputFormat format) {
+  if (result.already_written) return result.exit_code;
   if (format == OutputFormat::Pretty && result.pretty_text) {
     out << *result.pretty_text;
     return result.exit_code;
@@ -172,8 +173,12 @@ std::unique_ptr<CLI::App> build_cli(RawGlobalFlags& raw, std::vector<Command>& c
   // Interaction, Device Management, Execution, then Utilities.
   register_action_commands(*app, commands);
   register_device_commands(*app, commands);
+  register_package_commands(*app, commands);
   register_exec_commands(*app, commands);
+  register_setup_commands(*app, commands);
+  register_operator_commands(*app, commands);
   register_catalog_commands(*app, commands);
+  register_log_commands(*app, commands);
   return app;
 }
 

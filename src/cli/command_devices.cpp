@@ -18,12 +18,12 @@ CommandResult run_devices(const GlobalOptions& options) {
   exec::ExecutionTrace context;
   if (auto error = exec::adb_call_failure(completion, context, client.settings(), "adb devices",
                                           "ADB_SERVER_FAILED")) {
-    // No execution is involved: keep only what describes the adb call.
-    for (const char* key : {"commandId", "taskId", "operatorPackage", "broadcastDispatchStatus",
-                            "startedAt", "completedAt"}) {
-      error->details.erase(key);
+    // No execution and no Operator are involved: keep only what describes the adb call.
+    contract::HostError adb_error = exec::without_execution_fields(std::move(*error));
+    for (const char* key : {"operatorPackage", "startedAt", "completedAt"}) {
+      adb_error.details.erase(key);
     }
-    return failure(*error);
+    return failure(adb_error);
   }
   Json devices = Json::array();
   for (const adb::DeviceEntry& device : adb::parse_device_list(completion.out)) {

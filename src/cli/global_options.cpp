@@ -50,8 +50,10 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
       return GlobalOptionsError{"--operator-package requires a value"};
     }
     out.operator_package = std::string(trim(flags.operator_package));
+    out.operator_package_explicit = true;
   } else if (auto package = environment("CLAWPERATOR_OPERATOR_PACKAGE")) {
     out.operator_package = std::string(trim(*package));
+    out.operator_package_explicit = true;
   }
 
   if (!flags.output.empty()) {

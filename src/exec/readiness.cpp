@@ -18,13 +18,17 @@ using contract::DispatchState;
 using contract::HostError;
 using contract::Phase;
 
-std::string probe_command_id() {
+}  // namespace
+
+std::string new_probe_command_id() {
   const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
                        std::chrono::system_clock::now().time_since_epoch())
                        .count();
   std::random_device device;
   return "doctor-handshake-" + std::to_string(now) + "-" + std::to_string(device() % 1000000);
 }
+
+namespace {
 
 std::string probe_payload(const std::string& command_id) {
   Json payload = Json::object();
@@ -47,11 +51,6 @@ std::optional<std::optional<bool>> read_flag(const transport::StepResult& step,
   return std::nullopt;
 }
 
-struct ProbeOutcome {
-  std::optional<InteractiveState> state;
-  std::optional<HostError> error;
-};
-
 // A probe failure keeps its own code but is a readiness failure of the
 // requested command: nothing of it was dispatched.
 HostError as_readiness_failure(HostError error, const ExecutionTrace& requested,
@@ -66,8 +65,11 @@ HostError as_readiness_failure(HostError error, const ExecutionTrace& requested,
   return out;
 }
 
-ProbeOutcome probe_once(adb::AdbClient& client, const std::string& serial, ResultReader& reader,
-                        ExecutionTrace& trace, const std::string& probe_id) {
+}  // namespace
+
+ProbeOutcome probe_operator(adb::AdbClient& client, const std::string& serial, ResultReader& reader,
+                            ExecutionTrace& trace, const std::string& probe_id,
+                            std::chrono::milliseconds timeout) {
   ExecutionTrace probe = trace;
   probe.command_id = probe_id;
   probe.task_id = "doctor-handshake";
@@ -77,7 +79,7 @@ ProbeOutcome probe_once(adb::AdbClient& client, const std::string& serial, Resul
   trace.probe_dispatch_state = "not_dispatched";
 
   DispatchOptions options;
-  options.result_timeout = kProbeResultTimeout;
+  options.result_timeout = timeout;
   const Json last_action = Json{{"id", "h1"}, {"type", "doctor_ping"}};
   auto outcome = dispatch_and_wait(client, serial, reader, probe_payload(probe.command_id), probe,
                                    last_action, options);
@@ -119,6 +121,8 @@ ProbeOutcome probe_once(adb::AdbClient& client, const std::string& serial, Resul
   return {state, std::nullopt};
 }
 
+namespace {
+
 bool asleep(const InteractiveState& state) {
   return state.screen_on == false;
 }
@@ -155,12 +159,12 @@ void ReadinessCache::invalidate() const {
 std::optional<HostError> ensure_interactive(adb::AdbClient& client, const std::string& serial,
                                             ResultReader& reader, ExecutionTrace& trace,
                                             const std::string& probe_id) {
-  const std::string base_id = probe_id.empty() ? probe_command_id() : probe_id;
+  const std::string base_id = probe_id.empty() ? new_probe_command_id() : probe_id;
   int probes = 0;
   auto next_id = [&] { return ++probes == 1 ? base_id : base_id + "-" + std::to_string(probes); };
   static const char* const kWakeCommands[] = {"cmd power wakeup", "input keyevent KEYCODE_WAKEUP",
                                               "input keyevent KEYCODE_HOME"};
-  ProbeOutcome probe = probe_once(client, serial, reader, trace, next_id());
+  ProbeOutcome probe = probe_operator(client, serial, reader, trace, next_id());
   if (probe.error) return probe.error;
   Json wake_attempts = Json::array();
   for (const char* wake : kWakeCommands) {
@@ -175,7 +179,7 @@ std::optional<HostError> ensure_interactive(adb::AdbClient& client, const std::s
       if (error->signal_exit != 0) return error;
     }
     std::this_thread::sleep_for(kWakeSettle);
-    probe = probe_once(client, serial, reader, trace, next_id());
+    probe = probe_operator(client, serial, reader, trace, next_id());
     if (probe.error) return probe.error;
   }
   if (asleep(*probe.state) || locked(*probe.state)) {

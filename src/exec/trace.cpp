@@ -46,4 +46,11 @@ contract::HostError ExecutionTrace::fail(std::string code, std::string message, 
   return error;
 }
 
+contract::HostError without_execution_fields(contract::HostError error) {
+  for (const char* key : {"commandId", "taskId", "broadcastDispatchStatus"}) {
+    error.details.erase(key);
+  }
+  return error;
+}
+
 }  // namespace clawperator::exec

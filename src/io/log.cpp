@@ -59,8 +59,7 @@ bool open_log(LogState& log) {
   if (log.failed || log.settings.directory.empty()) return false;
   std::error_code ec;
   std::filesystem::create_directories(log.settings.directory, ec);
-  log.path =
-      (log.settings.directory / ("clawperator-" + utc_now("%Y-%m-%d", false) + ".log")).string();
+  log.path = daily_log_path(log.settings.directory).string();
   log.fd = ::open(log.path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (log.fd < 0) {
     log.failed = true;
@@ -75,6 +74,10 @@ bool open_log(LogState& log) {
 }
 
 }  // namespace
+
+std::filesystem::path daily_log_path(const std::filesystem::path& directory) {
+  return directory / ("clawperator-" + utc_now("%Y-%m-%d", false) + ".log");
+}
 
 LogLevel parse_log_level(std::string_view name) {
   if (name == "debug") return LogLevel::Debug;

@@ -22,6 +22,9 @@ struct AdbSettings {
 // Deadlines of the short adb calls; long enough for a cold adb server start.
 inline constexpr std::chrono::milliseconds kDevicesTimeout{15000};
 inline constexpr std::chrono::milliseconds kShellTimeout{15000};
+inline constexpr std::chrono::milliseconds kVersionTimeout{5000};
+// An APK of tens of MB over a slow USB 2 link, plus the device's verification.
+inline constexpr std::chrono::milliseconds kInstallTimeout{180000};
 
 class AdbClient {
  public:
@@ -29,6 +32,13 @@ class AdbClient {
 
   // adb devices -l
   process::Completion devices();
+  // adb version (no server needed)
+  process::Completion version();
+  // adb start-server / adb kill-server
+  process::Completion start_server();
+  process::Completion kill_server();
+  // adb -s SERIAL install -r APK
+  process::Completion install(const std::string& serial, const std::string& apk_path);
   // adb -s SERIAL shell COMMAND (COMMAND is one argument, parsed by the device sh).
   // `log_form` replaces COMMAND in the log when it carries a payload.
   process::Completion shell(const std::string& serial, const std::string& command,
@@ -44,9 +54,12 @@ class AdbClient {
   // argv of a call for a device, e.g. for "adb -s X shell …" in diagnostics.
   std::vector<std::string> device_argv(const std::string& serial,
                                        const std::vector<std::string>& args) const;
+  // argv of a call to the adb server itself ("adb [-H H] [-P P] ARGS…").
+  std::vector<std::string> base_argv() const;
+  // Runs any argv built above, with the call logged (doctor --fix steps).
+  process::Completion run(std::vector<std::string> argv, std::chrono::milliseconds timeout);
 
  private:
-  std::vector<std::string> base_argv() const;
   process::Completion run_logged(process::CommandSpec spec, std::string_view log_form = {});
 
   process::Runner& runner_;

@@ -25,6 +25,8 @@ struct CommandResult {
   // Printed instead of the document under --output pretty, for a person
   // (snapshot's tree); absent: the indented document.
   std::optional<std::string> pretty_text = std::nullopt;
+  // The command wrote its own output (`logs` streams the log file).
+  bool already_written = false;
 };
 
 CommandResult success(Json document);
@@ -47,6 +49,14 @@ void register_catalog_commands(CLI::App& root, std::vector<Command>& commands);
 void register_device_commands(CLI::App& root, std::vector<Command>& commands);
 // snapshot, click, type, read, … (src/cli/command_actions.cpp)
 void register_action_commands(CLI::App& root, std::vector<Command>& commands);
+// packages list
+void register_package_commands(CLI::App& root, std::vector<Command>& commands);
+// doctor, version
+void register_setup_commands(CLI::App& root, std::vector<Command>& commands);
+// operator setup, grant-device-permissions
+void register_operator_commands(CLI::App& root, std::vector<Command>& commands);
+// logs
+void register_log_commands(CLI::App& root, std::vector<Command>& commands);
 
 // The adb executable and server the global options name.
 adb::AdbSettings adb_settings(const GlobalOptions& options);

@@ -15,6 +15,7 @@ inline constexpr const char* kDefaultOperatorPackage = "com.clawperator.operator
 struct GlobalOptions {
   std::optional<std::string> device;  // --device / --device-id, else ANDROID_SERIAL
   std::string operator_package = kDefaultOperatorPackage;
+  bool operator_package_explicit = false;  // from the flag or the environment
   OutputFormat output = OutputFormat::Json;
   bool output_explicitly_json = false;  // --json, --output json, --format json
   std::optional<std::string> timeout;   // raw --timeout / --timeout-ms text

@@ -38,6 +38,20 @@ struct InteractiveState {
   std::optional<bool> user_unlocked;
 };
 
+struct ProbeOutcome {
+  std::optional<InteractiveState> state;     // the Operator answered
+  std::optional<contract::HostError> error;  // it did not, or answered badly
+};
+
+// One doctor_ping through `reader` (already attached): the Operator's answer or
+// the readiness error that explains its absence. Changes nothing on the device.
+ProbeOutcome probe_operator(adb::AdbClient& client, const std::string& serial, ResultReader& reader,
+                            ExecutionTrace& trace, const std::string& probe_id,
+                            std::chrono::milliseconds timeout = kProbeResultTimeout);
+
+// A fresh unique command id for a probe.
+std::string new_probe_command_id();
+
 // Probes, wakes the screen if needed (at most three attempts), and returns the
 // error that stops the execution, if any. Records the probe in the trace.
 // `probe_id` names the probe command (empty: a fresh unique id).

@@ -36,4 +36,8 @@ struct ExecutionTrace {
                            Json extra = Json::object()) const;
 };
 
+// For commands that run no execution (devices, packages, version, operator
+// setup): the error without the correlation fields of one.
+contract::HostError without_execution_fields(contract::HostError error);
+
 }  // namespace clawperator::exec

@@ -28,6 +28,9 @@ void configure_logging(const LogSettings& settings);
 // Never pass payload text in `fields`: it may hold what a user typed into an app.
 void log_event(LogLevel level, std::string_view event, const Json& fields = Json::object());
 
+// Today's log file in `directory`: clawperator-YYYY-MM-DD.log (UTC date).
+std::filesystem::path daily_log_path(const std::filesystem::path& directory);
+
 // The file the next event goes to (for details.logPath); empty when logging failed.
 std::string current_log_path();
 

@@ -6,7 +6,7 @@
 #include <random>
 #include <thread>
 
-#include "../transport/transport_test_support.hpp"
+#include "../scripted_device.hpp"
 #include "clawperator/exec/device_lock.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/exec/readiness.hpp"
@@ -17,32 +17,18 @@ using namespace clawperator;
 using namespace std::chrono_literals;
 using process::ScriptedRunner;
 using Argv = ScriptedRunner::Argv;
+using test::acknowledged;
+using test::adb_argv;
+using test::is_broadcast;
+using test::kSerial;
+using test::probe_answer;
+using test::result_line;
 
 namespace {
 
-const std::string kSerial = "emulator-5554";
 const std::string kPackage = "com.clawperator.operator";
 const std::string kCommandId = "cmd-1";
 const std::string kTaskId = "task-1";
-
-class StateDir {
- public:
-  StateDir() {
-    path_ =
-        std::filesystem::temp_directory_path() /
-        ("clawperator-exec-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~StateDir() { std::filesystem::remove_all(path_); }
-  StateDir(const StateDir&) = delete;
-  StateDir& operator=(const StateDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  static inline int counter_ = 0;
-  std::filesystem::path path_;
-};
 
 contract::ValidatedExecution execution_of(const std::string& actions_json) {
   Json payload = Json::parse(R"({"commandId":")" + kCommandId + R"(","taskId":")" + kTaskId +
@@ -58,12 +44,6 @@ const char* kClickActions =
     R"([{"id":"a1","type":"click","params":{"matcher":{"textEquals":"OK"}}}])";
 const char* kSnapshotActions = R"([{"id":"snap","type":"snapshot"}])";
 
-Argv adb_argv(std::initializer_list<std::string> args) {
-  Argv argv = {"adb"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  return argv;
-}
-
 Argv device_shell(const std::string& command) {
   return adb_argv({"-s", kSerial, "shell", command});
 }
@@ -72,31 +52,14 @@ const Argv kPmList =
     device_shell("pm list packages 'com.clawperator.operator'; echo clawperator-exit:$?");
 const Argv kLogcat = adb_argv({"-s", kSerial, "logcat", "-v", "time", "-T", "1"});
 
-ScriptedRunner::Matcher is_broadcast() {
-  return [](const Argv& argv) {
-    return argv.size() == 5 && argv[3] == "shell" && argv[4].rfind("am broadcast ", 0) == 0;
-  };
-}
-
-std::string result_line(const std::string& envelope_json) {
-  return transport::test::time_line("Clawperator", "[Clawperator-Result] " + envelope_json) + "\n";
-}
-
 std::string click_success() {
   return R"({"commandId":"cmd-1","taskId":"task-1","status":"success","stepResults":[{"id":"a1",)"
          R"("actionType":"click","success":true,"data":{}}],"error":null})";
 }
 
-process::Completion acknowledged() {
-  return ScriptedRunner::exited(0,
-                                "Broadcasting: Intent { act=app.clawperator.operator."
-                                "ACTION_AGENT_COMMAND flg=0x400000 pkg=com.clawperator.operator "
-                                "(has extras) }\nBroadcast completed: result=0\n");
-}
-
 struct Harness {
   ScriptedRunner runner;
-  StateDir state;
+  test::TempDir state{"exec-state"};
   exec::ExecutionRequest request;
 
   explicit Harness(const std::string& actions = kClickActions) {
@@ -481,15 +444,6 @@ TEST_CASE("a failed step is exit 1 with its disposition", "[exec][pipeline]") {
 }
 
 TEST_CASE("interactive readiness probe", "[exec][pipeline][readiness]") {
-  auto probe_answer = [](const std::string& id, const std::string& screen_on,
-                         const std::string& locked) {
-    return result_line(R"({"commandId":")" + id +
-                       R"(","taskId":"doctor-handshake","status":"success","stepResults":[)"
-                       R"({"id":"h1","actionType":"doctor_ping","success":true,"data":{)"
-                       R"("screen_on":")" +
-                       screen_on + R"(","device_locked":")" + locked +
-                       R"(","user_unlocked":"true"}}],"error":null})");
-  };
   SECTION("an awake, unlocked device passes and is cached") {
     Harness harness;
     exec::ReadinessCache(harness.state.path(), "device-local%3A5037-emulator-5554.lock")

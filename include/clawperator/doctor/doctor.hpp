@@ -1,0 +1,34 @@
+// `clawperator doctor`: the checks of inventory 6.2 with the newer semantics of
+// 6.3 (skipped checks, --fix re-runs, variant mismatch fails), adapted to this
+// CLI: no Node or Java checks, adb's version instead.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "clawperator/adb/adb_client.hpp"
+#include "clawperator/doctor/report.hpp"
+#include "clawperator/exec/readiness.hpp"
+#include "clawperator/process/runner.hpp"
+
+namespace clawperator::doctor {
+
+struct DoctorOptions {
+  std::optional<std::string> device;  // --device / ANDROID_SERIAL
+  std::string operator_package;
+  adb::AdbSettings adb;
+  std::filesystem::path log_dir;
+  std::filesystem::path state_dir;  // for the --full smoke execution
+  bool full = false;                // also run the smoke execution
+  bool fix = false;                 // apply the fix steps, then check again
+
+  // Test seams: the handshake's command id and result deadline.
+  std::string probe_command_id;
+  std::chrono::milliseconds handshake_timeout = exec::kProbeResultTimeout;
+};
+
+Report run_doctor(const DoctorOptions& options, process::Runner& runner);
+
+}  // namespace clawperator::doctor

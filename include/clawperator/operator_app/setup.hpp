@@ -1,0 +1,33 @@
+// `operator setup --apk FILE` and `grant-device-permissions` (inventory 7.5):
+// install the APK, find which Operator variant is installed, enable its
+// services, and say precisely which phase failed.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "clawperator/adb/adb_client.hpp"
+#include "clawperator/json.hpp"
+#include "clawperator/process/runner.hpp"
+
+namespace clawperator::operator_app {
+
+struct SetupRequest {
+  std::string apk_path;               // operator setup only
+  std::optional<std::string> device;  // --device / ANDROID_SERIAL
+  std::string operator_package;
+  // False when the package is only the default: then the variant that is
+  // actually installed is used (exactly one must be).
+  bool operator_package_explicit = false;
+  adb::AdbSettings adb;
+};
+
+struct SetupReport {
+  Json document;  // success object or error object
+  int exit_code = 0;
+};
+
+SetupReport run_operator_setup(const SetupRequest& request, process::Runner& runner);
+SetupReport run_permission_grants(const SetupRequest& request, process::Runner& runner);
+
+}  // namespace clawperator::operator_app

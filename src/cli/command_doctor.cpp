@@ -1,0 +1,125 @@
+// `doctor` and `version`: is this host and device ready, and do the CLI and
+// the Operator speak the same protocol.
+#include <CLI/CLI.hpp>
+#include <set>
+#include <variant>
+
+#include "clawperator/adb/package_list.hpp"
+#include "clawperator/cli/command.hpp"
+#include "clawperator/doctor/doctor.hpp"
+#include "clawperator/exec/execution.hpp"
+#include "clawperator/exec/preflight.hpp"
+#include "clawperator/operator_app/compatibility.hpp"
+
+namespace clawperator::cli {
+namespace {
+
+struct DoctorFlags {
+  bool fix = false;
+  bool full = false;
+  bool check_only = false;
+};
+
+CommandResult run_doctor_command(const DoctorFlags& flags, const GlobalOptions& options) {
+  if (flags.fix && flags.check_only) {
+    return failure(contract::usage_error(
+        "USAGE",
+        "--fix and --check-only contradict each other: --check-only never changes the "
+        "host or the device"));
+  }
+  doctor::DoctorOptions request;
+  request.device = options.device;
+  request.operator_package = options.operator_package;
+  request.adb = adb_settings(options);
+  request.log_dir = options.log_dir;
+  request.state_dir = exec::default_state_dir();
+  request.full = flags.full;
+  request.fix = flags.fix;
+  const auto runner = process::make_system_runner();
+  const doctor::Report report = doctor::run_doctor(request, *runner);
+  return CommandResult{doctor::to_json(report), doctor::exit_code(report),
+                       doctor::render_pretty(report)};
+}
+
+CommandResult run_version(bool check_compat, const GlobalOptions& options) {
+  Json out = Json::object();
+  out["cliVersion"] = CLAWPERATOR_VERSION;
+  if (!check_compat) return success(std::move(out));
+
+  const auto runner = process::make_system_runner();
+  adb::AdbClient client(*runner, adb_settings(options));
+  exec::ExecutionTrace trace;
+  trace.task_id = "version-check-compat";
+  trace.operator_package = options.operator_package;
+  trace.started_at = exec::iso_timestamp(std::chrono::system_clock::now());
+  auto resolved = exec::resolve_device(client, options.device, trace);
+  if (auto* error = std::get_if<contract::HostError>(&resolved))
+    return failure(exec::without_execution_fields(*error));
+  const std::string serial = std::get<std::string>(resolved);
+
+  operator_app::CompatibilityReport report;
+  if (auto missing = exec::check_operator_installed(client, serial, trace)) {
+    // The device could not be asked: that is not an answer about compatibility.
+    if (missing->code.rfind("OPERATOR_", 0) != 0)
+      return failure(exec::without_execution_fields(*missing));
+    report.cli_version = CLAWPERATOR_VERSION;
+    report.operator_package = options.operator_package;
+    report.remediation = {missing->hint};
+    report.error = std::move(missing);
+  } else {
+    report = operator_app::probe_compatibility(client, serial, trace);
+    static const std::set<std::string> kVerdicts = {"VERSION_INCOMPATIBLE",
+                                                    "APK_VERSION_UNREADABLE", "APK_VERSION_INVALID",
+                                                    "CLI_VERSION_INVALID"};
+    if (report.error && kVerdicts.count(report.error->code) == 0) {
+      return failure(exec::without_execution_fields(*report.error));
+    }
+  }
+  Json document = operator_app::to_json(report);
+  document["ok"] = report.compatible;
+  document["deviceId"] = serial;
+  // A verdict that the versions do not match is a failed check (exit 1), not
+  // a device that is not ready.
+  return {std::move(document),
+          report.compatible ? contract::exit_code::kSuccess : contract::exit_code::kFailed};
+}
+
+}  // namespace
+
+void register_setup_commands(CLI::App& root, std::vector<Command>& commands) {
+  auto doctor_flags = std::make_shared<DoctorFlags>();
+  CLI::App* doctor =
+      root.add_subcommand("doctor", "Check the host, the device and the Operator; say what to fix");
+  doctor->group("Setup");
+  doctor->add_flag(
+      "--fix", doctor_flags->fix,
+      "Run the fix steps of failing checks (adb restart, settings, permission grants), "
+      "then check again");
+  doctor->add_flag("--full", doctor_flags->full,
+                   "Also run a small real execution (close, open and snapshot Settings)");
+  doctor->add_flag("--check-only", doctor_flags->check_only,
+                   "Only check: never change the host or the device (the default; refuses --fix)");
+  doctor->footer(
+      "Exit status: 0 ready, 1 a check failed, 3 adb is missing.\n"
+      "Examples:\n"
+      "  clawperator doctor --output pretty\n"
+      "  clawperator doctor --device emulator-5554 --fix");
+  commands.push_back(Command{doctor,
+                             [doctor_flags](const GlobalOptions& options) {
+                               return run_doctor_command(*doctor_flags, options);
+                             },
+                             {"--fix", "--full", "--check-only"}});
+
+  auto check_compat = std::make_shared<bool>(false);
+  CLI::App* version = root.add_subcommand("version", "Print the CLI version");
+  version->group("Setup");
+  version->add_flag("--check-compat", *check_compat,
+                    "Also check that the installed Operator speaks this CLI's protocol (exit 1 "
+                    "when not)");
+  commands.push_back(Command{
+      version,
+      [check_compat](const GlobalOptions& options) { return run_version(*check_compat, options); },
+      {"--check-compat"}});
+}
+
+}  // namespace clawperator::cli

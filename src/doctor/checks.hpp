@@ -1,0 +1,66 @@
+// The individual doctor checks, in the order doctor.cpp runs them. Each returns
+// its verdict; the context carries what later checks need (the device, the
+// Operator's answer).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "clawperator/adb/adb_client.hpp"
+#include "clawperator/adb/adb_version.hpp"
+#include "clawperator/doctor/doctor.hpp"
+#include "clawperator/doctor/report.hpp"
+#include "clawperator/exec/readiness.hpp"
+#include "clawperator/exec/trace.hpp"
+
+namespace clawperator::doctor {
+
+inline constexpr const char* kSetupDocs = "https://docs.clawperator.com/setup/";
+inline constexpr const char* kDevicesDocs = "https://docs.clawperator.com/api/devices/";
+inline constexpr const char* kOperatorDocs =
+    "https://docs.clawperator.com/troubleshooting/operator/";
+inline constexpr const char* kCompatibilityDocs =
+    "https://docs.clawperator.com/troubleshooting/compatibility/";
+
+struct DoctorContext {
+  DoctorContext(const DoctorOptions& doctor_options, process::Runner& process_runner);
+
+  const DoctorOptions& options;
+  process::Runner& runner;
+  adb::AdbClient client;
+  exec::ExecutionTrace trace;
+  std::optional<adb::AdbVersion> adb_version;
+  std::optional<std::string> serial;  // the device under test, once discovered
+  std::optional<exec::InteractiveState> interactive;
+};
+
+// "adb -s X shell …" as a person would type it (arguments quoted when needed).
+std::string display_command(const std::vector<std::string>& argv);
+// A fix step that runs `argv` (adb) when --fix applies it.
+FixStep adb_step(DoctorContext& context, std::vector<std::string> argv);
+// A fix step for a device shell command: adb -s SERIAL shell COMMAND.
+FixStep device_shell_step(DoctorContext& context, const std::string& command);
+FixStep manual_step(std::string text);
+// adb kill-server, then adb start-server.
+Fix restart_adb_server_fix(DoctorContext& context);
+
+// host_checks.cpp
+Check check_log_directory(DoctorContext& context);
+Check check_adb_presence(DoctorContext& context);
+Check check_adb_version(DoctorContext& context);
+Check check_adb_server(DoctorContext& context);
+// device_checks.cpp
+Check check_device_discovery(DoctorContext& context);
+Check check_device_capability(DoctorContext& context);
+// operator_checks.cpp
+Check check_operator_presence(DoctorContext& context);
+Check check_operator_version(DoctorContext& context);
+// Both settings checks come from one device call.
+std::vector<Check> check_device_settings(DoctorContext& context);
+// handshake_checks.cpp
+Check check_handshake(DoctorContext& context);
+Check check_interactive(DoctorContext& context);
+Check check_smoke(DoctorContext& context);
+
+}  // namespace clawperator::doctor

@@ -1,0 +1,151 @@
+// The Operator app: installed, the right variant, a version we speak to, and
+// the device settings it relies on.
+#include "checks.hpp"
+#include "clawperator/adb/device_settings.hpp"
+#include "clawperator/adb/package_list.hpp"
+#include "clawperator/contract/operator_version.hpp"
+#include "clawperator/exec/preflight.hpp"
+#include "clawperator/operator_app/compatibility.hpp"
+#include "clawperator/text.hpp"
+
+namespace clawperator::doctor {
+namespace {
+
+std::string device_flag(const DoctorContext& context) {
+  return " --device " + *context.serial;
+}
+
+std::string package_flag(const std::string& package) {
+  return package == "com.clawperator.operator" ? std::string() : " --operator-package " + package;
+}
+
+FixStep command_hint(std::string command) {
+  FixStep step;
+  step.kind = FixStep::Kind::Shell;
+  step.value = std::move(command);
+  return step;
+}
+
+}  // namespace
+
+Check check_operator_presence(DoctorContext& context) {
+  Check check;
+  check.id = "readiness.apk.presence";
+  const std::string& package = context.options.operator_package;
+  check.evidence["operatorPackage"] = package;
+  const auto error = exec::check_operator_installed(context.client, *context.serial, context.trace);
+  if (!error) {
+    check.summary = "The Operator (" + package + ") is installed";
+    return check;
+  }
+  check.status = Status::Fail;
+  check.code = error->code;
+  check.detail = error->message;
+  if (error->code == "OPERATOR_VARIANT_MISMATCH") {
+    const std::string other = adb::alternate_operator_variant(package);
+    check.summary = "The other Operator variant (" + other + ") is installed";
+    check.evidence["installedPackage"] = other;
+    check.fix = Fix{
+        "Use the installed variant, or install " + package,
+        {command_hint("clawperator doctor" + device_flag(context) + " --operator-package " + other),
+         manual_step("Or install the " + package +
+                     " APK with 'clawperator operator setup --apk <operator.apk>" +
+                     device_flag(context) + package_flag(package) + "'")},
+        kOperatorDocs};
+  } else if (error->code == "OPERATOR_NOT_INSTALLED") {
+    check.summary = "The Operator app is not installed";
+    check.fix = Fix{"Install the Operator APK",
+                    {manual_step("Download the Operator APK (a release " +
+                                 contract::supported_operator_range() + ")"),
+                     command_hint("clawperator operator setup --apk <operator.apk>" +
+                                  device_flag(context) + package_flag(package))},
+                    kOperatorDocs};
+  } else {
+    check.summary = "The device could not list its packages";
+    check.fix = Fix{"Check the device shell",
+                    {manual_step("Reconnect the device and rerun clawperator doctor")},
+                    kDevicesDocs};
+  }
+  return check;
+}
+
+Check check_operator_version(DoctorContext& context) {
+  Check check;
+  check.id = "readiness.version.compatibility";
+  const operator_app::CompatibilityReport report =
+      operator_app::probe_compatibility(context.client, *context.serial, context.trace);
+  check.evidence = operator_app::to_json(report);
+  check.evidence.erase("code");
+  check.evidence.erase("message");
+  check.evidence.erase("remediation");
+  if (report.compatible) {
+    check.summary = "Operator " + report.apk_version.value_or("?") + " is supported (" +
+                    contract::supported_operator_range() + ")";
+    return check;
+  }
+  check.status = Status::Fail;
+  check.code = report.error->code;
+  check.detail = report.error->message;
+  check.summary = report.error->code == "VERSION_INCOMPATIBLE"
+                      ? "The Operator is too old for this CLI"
+                      : "The Operator's version could not be established";
+  Fix fix{"Install a supported Operator release", {}, kCompatibilityDocs};
+  for (const std::string& step : report.remediation) fix.steps.push_back(manual_step(step));
+  check.fix = std::move(fix);
+  return check;
+}
+
+std::vector<Check> check_device_settings(DoctorContext& context) {
+  struct Setting {
+    const char* id;
+    const char* key;
+    const char* code;
+    const char* label;
+    const char* enabled;
+    const char* not_enabled;
+  };
+  static constexpr Setting kSettings[] = {
+      {"readiness.settings.dev_options", "development_settings_enabled",
+       "DEVICE_DEV_OPTIONS_DISABLED", "Developer options", "Developer options are enabled",
+       "Developer options are not reported as enabled"},
+      {"readiness.settings.usb_debugging", "adb_enabled", "DEVICE_USB_DEBUGGING_DISABLED",
+       "USB debugging", "USB debugging is enabled", "USB debugging is not reported as enabled"},
+  };
+  const process::Completion completion = context.client.shell(
+      *context.serial,
+      exec::with_exit_marker("settings get global development_settings_enabled; settings get "
+                             "global adb_enabled"));
+  const auto error = exec::adb_call_failure(completion, context.trace, context.client.settings(),
+                                            "settings get", "DEVICE_SHELL_UNAVAILABLE");
+  const exec::ShellOutput output = exec::split_exit_marker(completion.out);
+  std::string_view text = output.text;
+  std::vector<Check> checks;
+  for (const Setting& setting : kSettings) {
+    const std::string_view line = text.substr(0, text.find('\n'));
+    text = text.find('\n') == std::string_view::npos ? std::string_view()
+                                                     : text.substr(text.find('\n') + 1);
+    const std::optional<std::string> value = error ? std::nullopt : adb::parse_setting_value(line);
+    Check check;
+    check.id = setting.id;
+    check.evidence = Json{{"setting", std::string("global ") + setting.key},
+                          {"value", value ? Json(*value) : Json(nullptr)}};
+    if (value == "1") {
+      check.summary = setting.enabled;
+      checks.push_back(std::move(check));
+      continue;
+    }
+    check.status = Status::Warn;
+    check.code = setting.code;
+    check.summary = setting.not_enabled;
+    if (error) check.detail = error->message;
+    check.fix =
+        Fix{"Enable " + std::string(setting.label),
+            {device_shell_step(context, std::string("settings put global ") + setting.key + " 1"),
+             manual_step("Or on the device: Settings > System > Developer options")},
+            kSetupDocs};
+    checks.push_back(std::move(check));
+  }
+  return checks;
+}
+
+}  // namespace clawperator::doctor

@@ -1,0 +1,240 @@
+#include "clawperator/operator_app/permissions.hpp"
+
+#include "clawperator/adb/device_settings.hpp"
+#include "clawperator/adb/shell_quote.hpp"
+#include "clawperator/exec/preflight.hpp"
+#include "clawperator/operator_app/components.hpp"
+#include "clawperator/text.hpp"
+
+namespace clawperator::operator_app {
+namespace {
+
+using contract::HostError;
+
+// `cmd notification allow_listener` exists from Android 8.1 (API 27); older
+// releases only read the secure setting.
+constexpr int kAllowListenerSdk = 27;
+
+struct ShellAnswer {
+  std::optional<HostError> error;  // adb itself failed
+  int exit_code = -1;              // the device command's status (-1: unknown)
+  std::string out;
+  std::string err;
+};
+
+ShellAnswer run_shell(adb::AdbClient& client, const std::string& serial, const std::string& command,
+                      const exec::ExecutionTrace& trace) {
+  const process::Completion completion = client.shell(serial, exec::with_exit_marker(command));
+  ShellAnswer answer;
+  answer.error = exec::adb_call_failure(completion, trace, client.settings(), command,
+                                        "DEVICE_SHELL_UNAVAILABLE");
+  const exec::ShellOutput output = exec::split_exit_marker(completion.out);
+  answer.exit_code = output.exit_code.value_or(-1);
+  answer.out = output.text;
+  answer.err = completion.err;
+  return answer;
+}
+
+std::string device_words(const ShellAnswer& answer) {
+  std::string words(trim(answer.err));
+  const std::string_view out = trim(answer.out);
+  if (!out.empty()) words += (words.empty() ? "" : " ") + std::string(out);
+  return words;
+}
+
+HostError grant_failure(const exec::ExecutionTrace& trace, const std::string& grant,
+                        const std::string& what, const ShellAnswer& answer) {
+  Json details = Json::object();
+  details["grant"] = grant;
+  details["exitCode"] = answer.exit_code;
+  details["deviceOutput"] = device_words(answer);
+  HostError error = trace.fail("OPERATOR_GRANT_FAILED",
+                               "Could not enable " + what + " for " + trace.operator_package +
+                                   (details["deviceOutput"].get<std::string>().empty()
+                                        ? std::string()
+                                        : ": " + details["deviceOutput"].get<std::string>()),
+                               details);
+  error.hint = "Enable it on the device (Settings > " +
+               std::string(grant == "accessibility" ? "Accessibility" : "Notifications") +
+               "), or rerun 'clawperator grant-device-permissions'.";
+  return error;
+}
+
+// Reads a secure setting; nullopt value for unset. The error is adb's or the device's.
+std::optional<HostError> read_secure(adb::AdbClient& client, const std::string& serial,
+                                     const std::string& key, const exec::ExecutionTrace& trace,
+                                     const std::string& grant, const std::string& what,
+                                     std::optional<std::string>& value) {
+  const ShellAnswer answer = run_shell(client, serial, "settings get secure " + key, trace);
+  if (answer.error) return answer.error;
+  if (answer.exit_code != 0) return grant_failure(trace, grant, what, answer);
+  value = adb::parse_setting_value(answer.out);
+  return std::nullopt;
+}
+
+std::optional<HostError> grant_accessibility(adb::AdbClient& client, const std::string& serial,
+                                             const exec::ExecutionTrace& trace,
+                                             GrantOutcome& outcome) {
+  const std::string what = "the accessibility service";
+  const std::string component = accessibility_component(trace.operator_package);
+  outcome.method = "settings";
+  std::optional<std::string> services;
+  if (auto error = read_secure(client, serial, "enabled_accessibility_services", trace,
+                               "accessibility", what, services)) {
+    return error;
+  }
+  std::optional<std::string> master;
+  if (auto error = read_secure(client, serial, "accessibility_enabled", trace, "accessibility",
+                               what, master)) {
+    return error;
+  }
+  const bool listed = services && adb::component_list_contains(*services, component);
+  if (listed && master == "1") {
+    outcome.ok = true;
+    outcome.already_enabled = true;
+    return std::nullopt;
+  }
+  std::string command;
+  if (!listed) {
+    command = "settings put secure enabled_accessibility_services " +
+              adb::quote_for_device_shell(adb::component_list_with(services, component)) + " && ";
+  }
+  command += "settings put secure accessibility_enabled 1";
+  const ShellAnswer answer = run_shell(client, serial, command, trace);
+  if (answer.error) return answer.error;
+  if (answer.exit_code != 0) return grant_failure(trace, "accessibility", what, answer);
+  // Android can refuse the write silently (a managed profile's allow-list): read it back.
+  std::optional<std::string> after;
+  if (auto error = read_secure(client, serial, "enabled_accessibility_services", trace,
+                               "accessibility", what, after)) {
+    return error;
+  }
+  if (!after || !adb::component_list_contains(*after, component)) {
+    ShellAnswer refused;
+    refused.exit_code = 0;
+    refused.out = "enabled_accessibility_services does not list " + component + " after the write";
+    return grant_failure(trace, "accessibility", what, refused);
+  }
+  outcome.ok = true;
+  return std::nullopt;
+}
+
+std::optional<HostError> grant_notification(adb::AdbClient& client, const std::string& serial,
+                                            const exec::ExecutionTrace& trace,
+                                            GrantOutcome& outcome) {
+  outcome.method = "pm grant";
+  const ShellAnswer answer =
+      run_shell(client, serial,
+                "pm grant " + adb::quote_for_device_shell(trace.operator_package) +
+                    " android.permission.POST_NOTIFICATIONS",
+                trace);
+  if (answer.error) return answer.error;
+  if (answer.exit_code == 0) {
+    outcome.ok = true;
+    return std::nullopt;
+  }
+  if (grant_is_not_applicable(answer.err + "\n" + answer.out)) {
+    outcome.ok = true;
+    outcome.skipped = true;
+    outcome.detail = device_words(answer);
+    return std::nullopt;
+  }
+  return grant_failure(trace, "notification", "the notification permission", answer);
+}
+
+std::optional<HostError> grant_listener(adb::AdbClient& client, const std::string& serial,
+                                        const exec::ExecutionTrace& trace, GrantOutcome& outcome) {
+  const std::string what = "the notification listener";
+  const std::string component = notification_listener_component(trace.operator_package);
+  std::optional<std::string> listeners;
+  if (auto error = read_secure(client, serial, "enabled_notification_listeners", trace,
+                               "notificationListener", what, listeners)) {
+    return error;
+  }
+  if (listeners && adb::component_list_contains(*listeners, component)) {
+    outcome.ok = true;
+    outcome.already_enabled = true;
+    outcome.method = "settings";
+    return std::nullopt;
+  }
+  const ShellAnswer sdk = run_shell(client, serial, "getprop ro.build.version.sdk", trace);
+  if (sdk.error) return sdk.error;
+  const std::optional<int> level = adb::parse_sdk_level(sdk.out);
+  if (level && *level >= kAllowListenerSdk) {
+    outcome.method = "cmd notification";
+    const ShellAnswer answer = run_shell(
+        client, serial, "cmd notification allow_listener " + adb::quote_for_device_shell(component),
+        trace);
+    if (answer.error) return answer.error;
+    if (answer.exit_code != 0) return grant_failure(trace, "notificationListener", what, answer);
+  } else {
+    outcome.method = "settings";
+    const ShellAnswer answer =
+        run_shell(client, serial,
+                  "settings put secure enabled_notification_listeners " +
+                      adb::quote_for_device_shell(adb::component_list_with(listeners, component)),
+                  trace);
+    if (answer.error) return answer.error;
+    if (answer.exit_code != 0) return grant_failure(trace, "notificationListener", what, answer);
+  }
+  outcome.ok = true;
+  return std::nullopt;
+}
+
+Json grant_to_json(const GrantOutcome& outcome, bool with_skipped) {
+  Json out = Json::object();
+  out["ok"] = outcome.ok;
+  if (with_skipped) {
+    out["skipped"] = outcome.skipped;
+  } else {
+    out["alreadyEnabled"] = outcome.already_enabled;
+  }
+  out["method"] = outcome.method;
+  if (!outcome.detail.empty()) out["detail"] = outcome.detail;
+  return out;
+}
+
+}  // namespace
+
+bool grant_is_not_applicable(std::string_view pm_output) {
+  const std::string text = lowercase(pm_output);
+  for (const char* phrase : {"unknown permission", "not a changeable permission type",
+                             "already granted", "has not requested permission"}) {
+    if (text.find(phrase) != std::string::npos) return true;
+  }
+  return false;
+}
+
+PermissionReport grant_permissions(adb::AdbClient& client, const std::string& serial,
+                                   const exec::ExecutionTrace& trace) {
+  PermissionReport report;
+  report.accessibility.emplace();
+  if ((report.error = grant_accessibility(client, serial, trace, *report.accessibility))) {
+    return report;
+  }
+  report.notification.emplace();
+  if ((report.error = grant_notification(client, serial, trace, *report.notification))) {
+    return report;
+  }
+  report.notification_listener.emplace();
+  report.error = grant_listener(client, serial, trace, *report.notification_listener);
+  return report;
+}
+
+Json to_json(const PermissionReport& report) {
+  Json out = Json::object();
+  if (report.accessibility) out["accessibility"] = grant_to_json(*report.accessibility, false);
+  if (report.notification) out["notification"] = grant_to_json(*report.notification, true);
+  if (report.notification_listener) {
+    out["notificationListener"] = grant_to_json(*report.notification_listener, false);
+  }
+  return out;
+}
+
+bool all_already_enabled(const PermissionReport& report) {
+  return report.accessibility && report.accessibility->already_enabled &&
+         report.notification_listener && report.notification_listener->already_enabled &&
+         report.notification && !report.notification->skipped;
+}
+
+}  // namespace clawperator::operator_app

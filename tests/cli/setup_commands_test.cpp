@@ -1,0 +1,157 @@
+// doctor, version, operator, packages and logs through the built binary: the
+// refusals that need no device, and the log follower.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <csignal>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "cli_expectations.hpp"
+#include "run_binary.hpp"
+
+using clawperator::testing::expect_error;
+using clawperator::testing::run_binary;
+using clawperator::testing::RunOptions;
+using clawperator::testing::RunResult;
+using clawperator::testing::single_document;
+using nlohmann::json;
+
+namespace {
+
+const std::string kBinary = CLAWPERATOR_BINARY;
+
+struct LogDir {
+  LogDir() {
+    char pattern[] = "/tmp/clawperator-logs-test-XXXXXX";
+    REQUIRE(mkdtemp(pattern) != nullptr);
+    path = pattern;
+  }
+  ~LogDir() { std::filesystem::remove_all(path); }
+  LogDir(const LogDir&) = delete;
+  LogDir& operator=(const LogDir&) = delete;
+
+  // Today's file, named as the CLI names it (UTC date).
+  std::string today() const {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char name[64];
+    std::strftime(name, sizeof name, "clawperator-%Y-%m-%d.log", &utc);
+    return path + "/" + name;
+  }
+  RunOptions options() const {
+    RunOptions run;
+    run.extra_env = {{"CLAWPERATOR_LOG_DIR", path}};
+    return run;
+  }
+
+  std::string path;
+};
+
+}  // namespace
+
+TEST_CASE("setup commands refuse bad usage with exit 2", "[cli][setup]") {
+  const std::vector<std::vector<std::string>> cases = {
+      {"doctor", "--fix", "--check-only"},
+      {"operator"},
+      {"operator", "frobnicate"},
+      {"operator", "setup"},
+      {"operator", "install"},
+      {"packages"},
+      {"packages", "remove"},
+      {"doctor", "--frobnicate"},
+      {"version", "--check"},
+  };
+  for (const auto& args : cases) {
+    INFO(args[0] << " " << (args.size() > 1 ? args[1] : ""));
+    const json document = expect_error(run_binary(kBinary, args), "USAGE", 2);
+    CHECK(document["details"]["phase"] == "usage");
+  }
+}
+
+TEST_CASE("operator setup checks the APK file before any adb call", "[cli][setup]") {
+  const json document =
+      expect_error(run_binary(kBinary, {"operator", "setup", "--apk", "/nonexistent/operator.apk",
+                                        "--adb", "/nonexistent/adb"}),
+                   "OPERATOR_APK_NOT_FOUND", 3);
+  CHECK(document["details"]["apkPath"] == "/nonexistent/operator.apk");
+  CHECK(document["operatorPackage"] == "com.clawperator.operator");
+}
+
+TEST_CASE("version prints the CLI version as JSON", "[cli][setup]") {
+  const RunResult result = run_binary(kBinary, {"version"});
+  const json document = single_document(result);
+  CHECK(result.exit_code == 0);
+  CHECK(document["ok"] == true);
+  CHECK(document["cliVersion"] == CLAWPERATOR_VERSION_TEXT);
+}
+
+TEST_CASE("without adb: doctor exits 3 and version --check-compat refuses", "[cli][setup]") {
+  LogDir logs;
+  const RunResult doctor =
+      run_binary(kBinary, {"doctor", "--adb", "/nonexistent/adb"}, logs.options());
+  const json report = single_document(doctor);
+  CHECK(doctor.exit_code == 3);
+  CHECK(report["ok"] == false);
+  CHECK(report["code"] == "ADB_NOT_FOUND");
+  CHECK(report["checks"][1]["id"] == "host.adb.presence");
+  CHECK(report["checks"][1]["status"] == "fail");
+
+  const RunResult pretty = run_binary(
+      kBinary, {"doctor", "--adb", "/nonexistent/adb", "--output", "pretty"}, logs.options());
+  CHECK(pretty.exit_code == 3);
+  CHECK(pretty.out.find("[FAIL] host.adb.presence: adb was not found (ADB_NOT_FOUND)") !=
+        std::string::npos);
+  CHECK(pretty.out.find("[FAIL] Critical setup checks failed.") != std::string::npos);
+
+  expect_error(run_binary(kBinary, {"version", "--check-compat", "--adb", "/nonexistent/adb"},
+                          logs.options()),
+               "ADB_NOT_FOUND", 3);
+  expect_error(
+      run_binary(kBinary, {"packages", "list", "--adb", "/nonexistent/adb"}, logs.options()),
+      "ADB_NOT_FOUND", 3);
+  expect_error(run_binary(kBinary, {"grant-device-permissions", "--adb", "/nonexistent/adb"},
+                          logs.options()),
+               "ADB_NOT_FOUND", 3);
+}
+
+TEST_CASE("logs prints today's log file", "[cli][logs]") {
+  LogDir logs;
+  SECTION("no file yet: a note on stderr, nothing on stdout, exit 0") {
+    const RunResult result = run_binary(kBinary, {"logs", "--no-follow"}, logs.options());
+    CHECK(result.exit_code == 0);
+    CHECK(result.out.empty());
+    CHECK(result.err.find("No log file found at " + logs.today()) != std::string::npos);
+  }
+  SECTION("--no-follow prints the file as it is") {
+    const std::string lines = "{\"event\":\"a\"}\n{\"event\":\"b\"}\n";
+    std::ofstream(logs.today()) << lines;
+    const RunResult result = run_binary(kBinary, {"logs", "--no-follow"}, logs.options());
+    CHECK(result.exit_code == 0);
+    CHECK(result.out == lines);
+  }
+  SECTION("following shows appended lines until Ctrl-C, which exits 0") {
+    std::ofstream(logs.today()) << "{\"event\":\"first\"}\n";
+    std::thread writer([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(400));
+      std::ofstream(logs.today(), std::ios::app) << "{\"event\":\"second\"}\n";
+    });
+    RunOptions options = logs.options();
+    options.signal = SIGINT;
+    options.signal_after_ms = 1500;
+    const RunResult result = run_binary(kBinary, {"logs"}, options);
+    writer.join();
+    CHECK(result.signal == 0);
+    CHECK(result.exit_code == 0);
+    CHECK(result.out == "{\"event\":\"first\"}\n{\"event\":\"second\"}\n");
+  }
+  SECTION("a command's own events reach the file that logs reads") {
+    run_binary(kBinary, {"doctor", "--adb", "/nonexistent/adb"}, logs.options());
+    const RunResult result = run_binary(kBinary, {"logs", "--no-follow"}, logs.options());
+    CHECK(result.exit_code == 0);
+    CHECK(result.out.find("\"event\":\"doctor.check\"") != std::string::npos);
+  }
+}

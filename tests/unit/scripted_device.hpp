@@ -1,0 +1,152 @@
+// A scripted device for the exec, doctor and operator-setup tests: every adb call a
+// healthy phone answers, each replaceable by a test before install().
+#pragma once
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "clawperator/process/scripted_runner.hpp"
+#include "transport/transport_test_support.hpp"
+
+namespace clawperator::test {
+
+using process::ScriptedRunner;
+using Argv = ScriptedRunner::Argv;
+using namespace std::chrono_literals;
+
+inline const std::string kSerial = "emulator-5554";
+inline const std::string kOperator = "com.clawperator.operator";
+
+inline Argv adb_argv(std::initializer_list<std::string> args) {
+  Argv argv = {"adb"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+// adb -s SERIAL shell 'COMMAND; echo clawperator-exit:$?'
+inline Argv marked_shell(const std::string& command) {
+  return adb_argv({"-s", kSerial, "shell", command + "; echo clawperator-exit:$?"});
+}
+
+inline std::string marked(const std::string& out, int exit_code = 0) {
+  return out + "clawperator-exit:" + std::to_string(exit_code) + "\n";
+}
+
+inline std::string result_line(const std::string& envelope_json) {
+  return transport::test::time_line("Clawperator", "[Clawperator-Result] " + envelope_json) + "\n";
+}
+
+inline std::string probe_answer(const std::string& id, const std::string& screen_on = "true",
+                                const std::string& locked = "false") {
+  return result_line(R"({"commandId":")" + id +
+                     R"(","taskId":"doctor-handshake","status":"success","stepResults":[)"
+                     R"({"id":"h1","actionType":"doctor_ping","success":true,"data":{)"
+                     R"("screen_on":")" +
+                     screen_on + R"(","device_locked":")" + locked +
+                     R"(","user_unlocked":"true"}}],"error":null})");
+}
+
+inline std::string service_unavailable(const std::string& id) {
+  return result_line(
+      R"({"commandId":")" + id +
+      R"(","taskId":"doctor-handshake","status":"failed","stepResults":[],)"
+      R"("error":"accessibility service not running","errorCode":"SERVICE_UNAVAILABLE"})");
+}
+
+inline process::Completion acknowledged() {
+  return ScriptedRunner::exited(0,
+                                "Broadcasting: Intent { act=app.clawperator.operator."
+                                "ACTION_AGENT_COMMAND flg=0x400000 pkg=com.clawperator.operator "
+                                "(has extras) }\nBroadcast completed: result=0\n");
+}
+
+inline ScriptedRunner::Matcher is_broadcast() {
+  return [](const Argv& argv) {
+    return argv.size() == 5 && argv[3] == "shell" && argv[4].rfind("am broadcast ", 0) == 0;
+  };
+}
+
+class TempDir {
+ public:
+  explicit TempDir(const std::string& tag) {
+    static int counter = 0;
+    path_ =
+        std::filesystem::temp_directory_path() /
+        ("clawperator-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::permissions(path_, std::filesystem::perms::owner_all, ec);
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// The answers of a healthy device, by call. Tests replace entries, then install().
+struct ScriptedDevice {
+  std::map<std::string, std::pair<Argv, process::Completion>> runs;
+  std::vector<std::vector<process::ScriptedEvent>> logcat_sessions;
+
+  ScriptedDevice() {
+    set("version", adb_argv({"version"}),
+        ScriptedRunner::exited(0,
+                               "Android Debug Bridge version 1.0.41\nVersion 29.0.6-debian\n"
+                               "Installed as /usr/lib/android-sdk/platform-tools/adb\n"));
+    set("start-server", adb_argv({"start-server"}), ScriptedRunner::exited(0));
+    set("devices", adb_argv({"devices", "-l"}),
+        ScriptedRunner::exited(0, "List of devices attached\n" + kSerial +
+                                      "          device product:sdk_gphone64 "
+                                      "model:Pixel_7 device:panther transport_id:1\n\n"));
+    set("capability",
+        marked_shell("getprop ro.build.version.sdk; getprop ro.build.version.release; wm size; "
+                     "wm density"),
+        ScriptedRunner::exited(
+            0, marked("34\n14\nPhysical size: 1080x2400\nPhysical density: 420\n")));
+    set("pm-list", marked_shell("pm list packages 'com.clawperator.operator'"),
+        ScriptedRunner::exited(0, marked("package:com.clawperator.operator\n")));
+    set("dumpsys", marked_shell("dumpsys package 'com.clawperator.operator'"),
+        ScriptedRunner::exited(0, marked("Packages:\n  Package [com.clawperator.operator] "
+                                         "(a1b2c3):\n    userId=10123\n    versionCode=503 "
+                                         "minSdk=26 targetSdk=34\n    versionName=0.5.3\n")));
+    set("settings",
+        marked_shell(
+            "settings get global development_settings_enabled; settings get global adb_enabled"),
+        ScriptedRunner::exited(0, marked("1\n1\n")));
+    logcat_sessions.push_back({ScriptedRunner::out_chunk("--------- beginning of main\n"),
+                               ScriptedRunner::out_chunk(probe_answer("probe-1"), 30ms)});
+  }
+
+  void set(const std::string& key, Argv argv, process::Completion completion) {
+    runs[key] = {std::move(argv), std::move(completion)};
+  }
+  void answer(const std::string& key, process::Completion completion) {
+    REQUIRE(runs.count(key) == 1);
+    runs[key].second = std::move(completion);
+  }
+
+  // Every call answers any number of times (doctor --fix checks twice); each
+  // logcat session is used once, in order.
+  void install(ScriptedRunner& runner) const {
+    for (const auto& [key, call] : runs) {
+      runner.on_run(call.first, call.second).repeatedly();
+    }
+    for (const auto& session : logcat_sessions) {
+      runner.on_start(adb_argv({"-s", kSerial, "logcat", "-v", "time", "-T", "1"}), session);
+    }
+    runner.on_run(is_broadcast(), "broadcast", acknowledged()).repeatedly();
+  }
+};
+
+}  // namespace clawperator::test
