@@ -10,8 +10,11 @@
 //       the same, printing the serials and waiting for Ctrl-C.
 //   clawperator-vdevice scenario
 //       prints the built-in default scenario (a starting point for your own).
+//   clawperator-vdevice make-apk --package P --version-name V --version-code N --output FILE
+//       writes a virtual APK: `adb install FILE` installs P at that version on a virtual device.
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +22,8 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <thread>
@@ -27,6 +32,7 @@
 #include "clawperator/vdevice/adb/server.hpp"
 #include "clawperator/vdevice/android/scenario.hpp"
 #include "clawperator/vdevice/android/simulated_device.hpp"
+#include "clawperator/vdevice/android/virtual_apk.hpp"
 #include "clawperator/vdevice/farm.hpp"
 
 extern char** environ;
@@ -58,6 +64,61 @@ void install_signal_handlers() {
 int fail(const std::string& message) {
   std::cerr << "clawperator-vdevice: " << message << '\n';
   return 1;
+}
+
+constexpr int kUsageExit = 2;
+
+int usage_error(const std::string& message) {
+  std::cerr << "clawperator-vdevice: " << message << '\n';
+  return kUsageExit;
+}
+
+// Writes beside `path` and renames over it, so that a reader never sees half a file and a
+// failed write leaves the old one in place. Returns an error message, empty on success.
+std::string write_file_atomically(const std::string& path, std::string_view bytes) {
+  std::string temporary = path + ".tmp-XXXXXX";
+  const int fd = ::mkstemp(temporary.data());
+  if (fd < 0) return "cannot create " + temporary + ": " + std::strerror(errno);
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  std::string error;
+  if (::fchmod(fd, 0666 & ~mask) != 0) error = std::string("chmod: ") + std::strerror(errno);
+  for (std::string_view rest = bytes; error.empty() && !rest.empty();) {
+    const ssize_t written = ::write(fd, rest.data(), rest.size());
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) {
+      error = std::string("write: ") + std::strerror(errno);
+      break;
+    }
+    rest.remove_prefix(static_cast<std::size_t>(written));
+  }
+  if (error.empty() && ::fsync(fd) != 0) error = std::string("fsync: ") + std::strerror(errno);
+  if (::close(fd) != 0 && error.empty()) error = std::string("close: ") + std::strerror(errno);
+  if (error.empty() && ::rename(temporary.c_str(), path.c_str()) != 0) {
+    error = std::string("rename: ") + std::strerror(errno);
+  }
+  if (!error.empty()) {
+    ::unlink(temporary.c_str());
+    return "cannot write " + path + ": " + error;
+  }
+  return {};
+}
+
+int make_apk(const android::VirtualApkManifest& manifest, const std::string& output) {
+  if (auto problem = android::package_name_problem(manifest.package)) {
+    return usage_error("--package: \"" + manifest.package + "\" " + *problem);
+  }
+  if (manifest.version_code < 0) return usage_error("--version-code: must not be negative");
+  if (output.empty()) return usage_error("--output: expected a file name");
+  const std::string apk = android::make_virtual_apk(manifest);
+  if (std::string error = write_file_atomically(output, apk); !error.empty()) return fail(error);
+  Json written = {{"apk", output},
+                  {"package", manifest.package},
+                  {"versionName", manifest.version_name},
+                  {"versionCode", manifest.version_code},
+                  {"bytes", apk.size()}};
+  std::cout << clawperator::dump_json(written) << std::endl;
+  return 0;
 }
 
 // The scenarios named on the command line, or the default one `count` times.
@@ -187,14 +248,38 @@ int main(int argc, char** argv) {
   with_command->add_option("command", command, "The command to run")->required();
   app.add_subcommand("scenario", "Print the built-in default scenario");
 
+  android::VirtualApkManifest manifest;
+  std::string apk_output;
+  CLI::App* make_apk_command = app.add_subcommand(
+      "make-apk", "Write a virtual APK that `adb install` installs on a virtual device");
+  make_apk_command->add_option("--package", manifest.package, "Package name")->required();
+  make_apk_command->add_option("--version-name", manifest.version_name, "versionName")->required();
+  make_apk_command->add_option("--version-code", manifest.version_code, "versionCode")->required();
+  make_apk_command->add_option("--output", apk_output, "The APK file to write")->required();
+
+  // Everything after the first "--" is the command of `with`, flags included:
+  // CLI11 would otherwise still match "--count" or "--help" in it.
+  int own_argc = argc;
+  for (int i = 1; i < argc; ++i) {
+    if (std::string_view(argv[i]) == "--") {
+      own_argc = i;
+      command.assign(argv + i + 1, argv + argc);
+      break;
+    }
+  }
+  if (own_argc != argc && !command.empty()) {
+    with_command->get_option("command")->required(false);
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(own_argc, argv);
   } catch (const CLI::ParseError& error) {
-    return app.exit(error);
+    // --help is a ParseError too, with exit code 0.
+    return app.exit(error) == 0 ? 0 : kUsageExit;
   }
   if (serve_command->parsed()) return serve(port, serve_scenarios);
   if (with_command->parsed()) return with_farm(count, scenarios, adb, command);
   if (up_command->parsed()) return with_farm(count, scenarios, adb, {});
+  if (make_apk_command->parsed()) return make_apk(manifest, apk_output);
   std::cout << android::default_scenario_json();
   return 0;
 }

@@ -1,5 +1,6 @@
 // doctor, version --check-compat, packages and grant-device-permissions through
 // the real adb against virtual devices.
+#include "clawperator/vdevice/android/virtual_apk.hpp"
 #include "farm_fixture.hpp"
 
 using clawperator::testing::Farm;
@@ -159,4 +160,60 @@ TEST_CASE("version --check-compat, packages and grants against the real adb",
     clawperator::testing::expect_error(farm.clawperator({"packages", "list"}),
                                        "DEVICE_UNAUTHORIZED", 3);
   }
+}
+
+TEST_CASE("a fresh phone: operator setup, then doctor passes", "[integration][setup]") {
+  Farm farm({"fresh-phone"});
+  const json before = doctor(farm);
+  expect_failed_check(before, "readiness.apk.presence", "OPERATOR_NOT_INSTALLED");
+
+  char pattern[] = "/tmp/clawperator-apk-XXXXXX";
+  REQUIRE(mkdtemp(pattern) != nullptr);
+  const std::string dir = pattern;
+  const std::string apk = dir + "/operator-v0.5.3.apk";
+  std::ofstream(apk, std::ios::binary) << clawperator::vdevice::android::make_virtual_apk(
+      {"com.clawperator.operator", "0.5.3", 503}, 256 * 1024);
+
+  const RunResult setup = farm.clawperator({"operator", "setup", "--apk", apk});
+  const json document = single_document(setup);
+  INFO(document.dump(2));
+  CHECK(setup.exit_code == 0);
+  CHECK(document["ok"] == true);
+  CHECK(document["operatorPackage"] == "com.clawperator.operator");
+  CHECK(document["install"]["ok"] == true);
+  CHECK(document["permissions"]["accessibility"]["alreadyEnabled"] == false);
+  CHECK(document["verification"]["packageInstalled"] == true);
+
+  const json after = doctor(farm);
+  INFO(after.dump(2));
+  CHECK(after["ok"] == true);
+  CHECK(after["exitCode"] == 0);
+
+  // Again: nothing left to change.
+  const json again = single_document(farm.clawperator({"operator", "setup", "--apk", apk}));
+  CHECK(again["permissions"]["accessibility"]["alreadyEnabled"] == true);
+  CHECK(again["permissions"]["notificationListener"]["alreadyEnabled"] == true);
+
+  // A file that is not an APK is refused by the package manager.
+  const std::string bogus = dir + "/bogus.apk";
+  std::ofstream(bogus) << "not a zip";
+  const json refused = clawperator::testing::expect_error(
+      farm.clawperator({"operator", "setup", "--apk", bogus}), "OPERATOR_INSTALL_FAILED", 3);
+  CHECK(refused["details"]["installFailureReason"] == "INSTALL_PARSE_FAILED_NOT_APK");
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("operator setup when every install fails", "[integration][setup]") {
+  Farm farm({"install-fails"});
+  char pattern[] = "/tmp/clawperator-apk-XXXXXX";
+  REQUIRE(mkdtemp(pattern) != nullptr);
+  const std::string apk = std::string(pattern) + "/operator.apk";
+  std::ofstream(apk, std::ios::binary) << clawperator::vdevice::android::make_virtual_apk(
+      {"com.clawperator.operator", "0.5.4", 504});
+  const json refused = clawperator::testing::expect_error(
+      farm.clawperator({"operator", "setup", "--apk", apk}), "OPERATOR_INSTALL_FAILED", 3);
+  CHECK(refused["install"]["ok"] == false);
+  CHECK(refused["details"]["installFailureReason"].get<std::string>().rfind("INSTALL_FAILED_", 0) ==
+        0);
+  std::filesystem::remove_all(pattern);
 }

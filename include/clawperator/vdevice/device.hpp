@@ -28,6 +28,8 @@ class ServiceSession {
  public:
   virtual ~ServiceSession() = default;
   virtual void on_input(std::string_view /*bytes*/) {}
+  // The host will send no more input (shell v2 close-stdin; a raw stream has no such signal).
+  virtual void on_input_closed() {}
   // The host closed the stream (or the connection went away): stop writing.
   virtual void on_host_close() {}
 };

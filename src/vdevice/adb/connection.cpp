@@ -187,8 +187,9 @@ void AdbConnection::deliver_input(Streams::iterator stream, std::string_view byt
     while (!abandoned_) {
       std::optional<ShellPacket> packet = s.stdin_decoder.next();
       if (!packet) break;
-      // Close-stdin and window-size packets have no meaning for a device without a pty.
+      // Window-size packets have no meaning for a device without a pty.
       if (packet->id == kShellStdin) s.session->on_input(packet->payload);
+      if (packet->id == kShellCloseStdin) s.session->on_input_closed();
     }
     if (abandoned_ || !s.stdin_decoder.error()) return;
   } catch (...) {

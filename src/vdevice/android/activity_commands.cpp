@@ -19,11 +19,6 @@ namespace {
 // Beyond this the binder transaction fails, as on a real device.
 constexpr std::size_t kMaxTransactionBytes = 1000000;
 
-CommandResult fail(CommandContext& context, const std::string& message, int status) {
-  context.output.err(message + "\n");
-  return {status, nullptr};
-}
-
 struct Intent {
   std::string action;
   std::string data;

@@ -3,10 +3,48 @@
 #include <algorithm>
 #include <sstream>
 #include <utility>
+#include <vector>
 
 #include "clawperator/vdevice/android/operator_runtime.hpp"
 
 namespace clawperator::vdevice::android {
+namespace {
+
+constexpr const char* kEnabledAccessibilityServices = "enabled_accessibility_services";
+constexpr const char* kEnabledNotificationListeners = "enabled_notification_listeners";
+
+// The entries of a colon-separated component list ("pkg/cls:pkg/cls").
+std::vector<std::string> components(const std::string& list) {
+  std::vector<std::string> entries;
+  std::istringstream stream(list);
+  std::string entry;
+  while (std::getline(stream, entry, ':')) entries.push_back(entry);
+  return entries;
+}
+
+std::string package_of(const std::string& component) {
+  return component.substr(0, component.find('/'));
+}
+
+std::vector<PackageSpec>::iterator find_package(std::vector<PackageSpec>& packages,
+                                                const std::string& name) {
+  return std::find_if(packages.begin(), packages.end(),
+                      [&](const PackageSpec& package) { return package.name == name; });
+}
+
+void move_screens(std::vector<ScreenSpec>& from, std::vector<ScreenSpec>& to,
+                  const std::string& package) {
+  for (auto screen = from.begin(); screen != from.end();) {
+    if (screen->package != package) {
+      ++screen;
+      continue;
+    }
+    to.push_back(std::move(*screen));
+    screen = from.erase(screen);
+  }
+}
+
+}  // namespace
 
 AndroidSystem::AndroidSystem(Scenario scenario, DeviceClock clock)
     : scenario_(std::move(scenario)),
@@ -119,11 +157,16 @@ std::optional<std::string> AndroidSystem::setting(const std::string& space,
 void AndroidSystem::put_setting(const std::string& space, const std::string& key,
                                 const std::string& value) {
   settings_[space][key] = value;
+  if (space == "secure" && key == kEnabledAccessibilityServices) refresh_accessibility_enabled();
 }
 
 bool AndroidSystem::delete_setting(const std::string& space, const std::string& key) {
   const auto it = settings_.find(space);
-  return it != settings_.end() && it->second.erase(key) > 0;
+  const bool deleted = it != settings_.end() && it->second.erase(key) > 0;
+  if (deleted && space == "secure" && key == kEnabledAccessibilityServices) {
+    refresh_accessibility_enabled();
+  }
+  return deleted;
 }
 
 const std::map<std::string, std::string>* AndroidSystem::settings_space(
@@ -138,6 +181,102 @@ const PackageSpec* AndroidSystem::package(const std::string& name) const {
   return scenario_.find_package(name);
 }
 
+void AndroidSystem::install_package(const std::string& name, const std::string& version_name,
+                                    std::int64_t version_code) {
+  ++installs_;
+  auto& packages = scenario_.packages;
+  const auto installed = find_package(packages, name);
+  if (installed != packages.end()) {
+    force_stop(name, "installPackageLI");
+    installed->version_name = version_name;
+    installed->version_code = version_code;
+    if (!installed->system) installed->code_path = derived_code_path(*installed, installs_);
+    return;
+  }
+
+  PackageSpec spec;
+  auto& dormant = scenario_.uninstalled_packages;
+  const auto declared = find_package(dormant, name);
+  if (declared != dormant.end()) {
+    spec = std::move(*declared);
+    dormant.erase(declared);
+    move_screens(scenario_.uninstalled_screens, scenario_.screens, name);
+  } else {
+    spec.name = name;
+    spec.label = name;
+    spec.launch_activity = name + "/.MainActivity";
+    spec.operator_app = name == kOperatorPackage || name == kOperatorDevPackage;
+  }
+  // Whatever the scenario declared, an APK from adb is an app of the user's.
+  spec.system = false;
+  spec.version_name = version_name;
+  spec.version_code = version_code;
+  spec.granted_permissions.clear();
+  spec.uid = unused_uid();
+  spec.code_path = derived_code_path(spec, installs_);
+  permissions_[name].clear();
+  packages.push_back(std::move(spec));
+  // Its service binds now if the user had enabled it before.
+  const auto enabled = components(setting("secure", kEnabledAccessibilityServices).value_or(""));
+  if (std::any_of(enabled.begin(), enabled.end(),
+                  [&](const std::string& component) { return package_of(component) == name; })) {
+    refresh_accessibility_enabled();
+  }
+}
+
+bool AndroidSystem::uninstall_package(const std::string& name) {
+  auto& packages = scenario_.packages;
+  const auto installed = find_package(packages, name);
+  if (installed == packages.end()) return false;
+  force_stop(name, "pkg removed");
+  PackageSpec spec = std::move(*installed);
+  packages.erase(installed);
+  spec.uid = 0;
+  spec.code_path.clear();
+  auto& dormant = scenario_.uninstalled_packages;
+  if (const auto stale = find_package(dormant, name); stale != dormant.end()) dormant.erase(stale);
+  dormant.push_back(std::move(spec));
+  move_screens(scenario_.screens, scenario_.uninstalled_screens, name);
+  permissions_.erase(name);
+  remove_components(kEnabledNotificationListeners, name);
+  if (remove_components(kEnabledAccessibilityServices, name)) refresh_accessibility_enabled();
+  return true;
+}
+
+int AndroidSystem::unused_uid() const {
+  // Application uids start at 10000; the scenario's own start at 10100.
+  int uid = 10100;
+  for (const auto* list : {&scenario_.packages, &scenario_.uninstalled_packages}) {
+    for (const PackageSpec& spec : *list) uid = std::max(uid, spec.uid + 1);
+  }
+  return uid;
+}
+
+void AndroidSystem::refresh_accessibility_enabled() {
+  const auto enabled = components(setting("secure", kEnabledAccessibilityServices).value_or(""));
+  const bool bound = std::any_of(enabled.begin(), enabled.end(), [this](const std::string& entry) {
+    return entry.find('/') != std::string::npos && package(package_of(entry)) != nullptr;
+  });
+  settings_["secure"]["accessibility_enabled"] = bound ? "1" : "0";
+}
+
+bool AndroidSystem::remove_components(const std::string& key, const std::string& package) {
+  const auto value = setting("secure", key);
+  if (!value) return false;
+  std::string kept;
+  bool removed = false;
+  for (const std::string& entry : components(*value)) {
+    if (package_of(entry) == package) {
+      removed = true;
+      continue;
+    }
+    if (!kept.empty()) kept += ':';
+    kept += entry;
+  }
+  if (removed) settings_["secure"][key] = kept;
+  return removed;
+}
+
 std::set<std::string>& AndroidSystem::granted_permissions(const std::string& package) {
   return permissions_[package];
 }
@@ -145,7 +284,7 @@ std::set<std::string>& AndroidSystem::granted_permissions(const std::string& pac
 bool AndroidSystem::accessibility_service_running(const std::string& package) const {
   if (this->package(package) == nullptr) return false;
   if (setting("secure", "accessibility_enabled").value_or("1") == "0") return false;
-  const std::string services = setting("secure", "enabled_accessibility_services").value_or("");
+  const std::string services = setting("secure", kEnabledAccessibilityServices).value_or("");
   const std::string component = package + "/" + kAccessibilityServiceClass;
   std::istringstream entries(services);
   std::string entry;

@@ -8,19 +8,7 @@
 namespace clawperator::vdevice::android {
 namespace {
 
-CommandResult fail(CommandContext& context, const std::string& message, int status) {
-  context.output.err(message + "\n");
-  return {status, nullptr};
-}
-
-// What a Java exception thrown by a shell command looks like on stderr.
-CommandResult exception(CommandContext& context, const std::string& verb,
-                        const std::string& message) {
-  return fail(context,
-              "Exception occurred while executing '" + verb +
-                  "':\njava.lang.IllegalArgumentException: " + message,
-              255);
-}
+constexpr std::string_view kIllegalArgument = "java.lang.IllegalArgumentException";
 
 std::string hex_id(const std::string& seed) {
   std::uint32_t hash = 2166136261U;
@@ -98,10 +86,10 @@ CommandResult grant(CommandContext& context, bool granting) {
   if (args.size() != 2) return fail(context, "Error: no package or permission specified", 255);
   AndroidSystem& system = context.system;
   if (system.package(args[0]) == nullptr) {
-    return exception(context, verb, "Unknown package: " + args[0]);
+    return java_exception(context, verb, kIllegalArgument, "Unknown package: " + args[0]);
   }
   if (args[1].rfind("android.permission.", 0) != 0) {
-    return exception(context, verb, "Unknown permission: " + args[1]);
+    return java_exception(context, verb, kIllegalArgument, "Unknown permission: " + args[1]);
   }
   auto& granted = system.granted_permissions(args[0]);
   if (granting) {
@@ -182,10 +170,12 @@ CommandResult run_pm(CommandContext& context) {
     context.output.out("Success\n");
     return {0, nullptr};
   }
-  if (verb == "install" || verb == "install-create" || verb == "uninstall") {
+  if (verb == "install") return run_pm_install(context);
+  if (verb == "uninstall") return run_pm_uninstall(context);
+  if (verb.starts_with("install-")) {
     return fail(context,
-                "Error: the virtual device cannot " + verb +
-                    " packages; declare them in the scenario's \"packages\"",
+                "Error: the virtual device has no install sessions (" + verb +
+                    "); stream the APK with pm install -S SIZE",
                 1);
   }
   return fail(context, "Unknown command: " + verb, 255);

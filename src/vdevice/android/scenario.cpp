@@ -398,8 +398,9 @@ std::uint64_t fnv1a(std::string_view text) {
   return hash;
 }
 
-// Looks like the randomised install directories of Android 11+.
-std::string derived_code_path(const PackageSpec& package) {
+}  // namespace
+
+std::string derived_code_path(const PackageSpec& package, std::uint64_t install_salt) {
   if (package.system) {
     std::string folder;
     for (const char c : package.label) {
@@ -418,10 +419,12 @@ std::string derived_code_path(const PackageSpec& package) {
     }
     return out + "==";
   };
-  const std::uint64_t hash = fnv1a(package.name);
+  const std::uint64_t hash = fnv1a(package.name) ^ (install_salt * 0x9E3779B97F4A7C15ULL);
   return "/data/app/~~" + token(hash) + "/" + package.name + "-" + token(hash ^ 0x9e3779b9ULL) +
          "/base.apk";
 }
+
+namespace {
 
 void substitute_properties(NodeSpec& node, const std::map<std::string, std::string>& props) {
   for (std::string* text : {&node.text, &node.content_desc}) {
@@ -482,6 +485,17 @@ void read_operator(Problems& problems, const Json& object, OperatorBehavior& out
   read(problems, object, "closeAppSupported", path, out.close_app_supported);
 }
 
+// What PackageManager's failure codes look like: INSTALL_FAILED_ or INSTALL_PARSE_FAILED_
+// and upper-case words.
+bool is_install_failure_code(std::string_view code) {
+  if (!code.starts_with("INSTALL_FAILED_") && !code.starts_with("INSTALL_PARSE_FAILED_")) {
+    return false;
+  }
+  return code.back() != '_' && std::all_of(code.begin(), code.end(), [](char c) {
+           return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+         });
+}
+
 void read_faults(Problems& problems, const Json& object, FaultSpec& out) {
   const std::string path = "faults";
   if (!expect_object(problems, object, path)) return;
@@ -521,7 +535,7 @@ transport::Expected<Scenario, std::string> build(const Json& document) {
   check_keys(problems, document, "",
              {"name", "description", "seed", "properties", "display", "device",
               "accessibilityService", "settings", "packages", "screens", "homeScreen", "lockScreen",
-              "recentsScreen", "initialScreen", "operator", "logcat", "faults"});
+              "recentsScreen", "initialScreen", "operator", "logcat", "faults", "installFailure"});
   read(problems, document, "name", "", scenario.name);
   read(problems, document, "description", "", scenario.description);
   read_integer(problems, document, "seed", "", scenario.seed, 0,
@@ -573,6 +587,7 @@ transport::Expected<Scenario, std::string> build(const Json& document) {
       known_packages.insert(package.name);
       if (!installed) {
         removed_packages.insert(package.name);
+        scenario.uninstalled_packages.push_back(std::move(package));
         continue;
       }
       scenario.packages.push_back(std::move(package));
@@ -602,7 +617,10 @@ transport::Expected<Scenario, std::string> build(const Json& document) {
         continue;
       }
       read_node(context, *root, member_path(path, "root"), screen.root, false);
-      if (removed_packages.count(screen.package) != 0) continue;
+      if (removed_packages.count(screen.package) != 0) {
+        scenario.uninstalled_screens.push_back(std::move(screen));
+        continue;
+      }
       scenario.screens.push_back(std::move(screen));
     }
   }
@@ -659,6 +677,11 @@ transport::Expected<Scenario, std::string> build(const Json& document) {
   if (const Json* faults = member(document, "faults")) {
     read_faults(problems, *faults, scenario.faults);
   }
+  read(problems, document, "installFailure", "", scenario.install_failure);
+  if (!scenario.install_failure.empty() && !is_install_failure_code(scenario.install_failure)) {
+    problems.fail("installFailure",
+                  "expected an INSTALL_FAILED_… code, got " + in_quotes(scenario.install_failure));
+  }
   if (!problems.ok()) return Failure{problems.first()};
 
   // Derived values.
@@ -668,6 +691,16 @@ transport::Expected<Scenario, std::string> build(const Json& document) {
     if (screen.activity.empty()) {
       const PackageSpec* package = scenario.find_package(screen.package);
       screen.activity = package != nullptr ? package->launch_activity : screen.package + "/.Main";
+    }
+  }
+  for (ScreenSpec& screen : scenario.uninstalled_screens) {
+    substitute_properties(screen.root, scenario.properties);
+    if (screen.activity.empty()) {
+      const auto package = std::find_if(
+          scenario.uninstalled_packages.begin(), scenario.uninstalled_packages.end(),
+          [&](const PackageSpec& candidate) { return candidate.name == screen.package; });
+      screen.activity = package != scenario.uninstalled_packages.end() ? package->launch_activity
+                                                                       : screen.package + "/.Main";
     }
   }
   int next_uid = 10100;

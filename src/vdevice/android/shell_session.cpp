@@ -1,5 +1,6 @@
 #include "clawperator/vdevice/android/shell_session.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
@@ -26,7 +27,14 @@ bool valid_name(std::string_view name) {
   return true;
 }
 
-class ShellRun : public CommandOutput, public std::enable_shared_from_this<ShellRun> {
+// Stdin that no command has read yet waits here, up to the largest WRTE; beyond that it is
+// dropped where a real adbd would stop acknowledging. Only `pm install` reads stdin, and it
+// takes the bytes as they come.
+constexpr std::size_t kMaxUnreadInput = std::size_t{1} << 20;
+
+class ShellRun : public CommandOutput,
+                 public CommandInput,
+                 public std::enable_shared_from_this<ShellRun> {
  public:
   ShellRun(std::weak_ptr<AndroidSystem> system, ServiceOutput& out, bool interactive, int pid,
            std::string prompt)
@@ -46,7 +54,13 @@ class ShellRun : public CommandOutput, public std::enable_shared_from_this<Shell
   }
 
   void input(std::string_view bytes) {
-    if (!interactive_) return;  // a command line does not read stdin here
+    if (!interactive_) {
+      if (closed_ || input_ended_) return;
+      unread_input_.append(
+          bytes.substr(0, kMaxUnreadInput - std::min(kMaxUnreadInput, unread_input_.size())));
+      notify_input();
+      return;
+    }
     for (const char c : bytes) {
       if (closed_) return;
       const bool after_cr = last_was_cr_;
@@ -80,6 +94,22 @@ class ShellRun : public CommandOutput, public std::enable_shared_from_this<Shell
       }
     }
   }
+
+  // The host will send no more stdin (shell v2 close-stdin).
+  void end_input() {
+    if (input_ended_) return;
+    input_ended_ = true;
+    notify_input();
+  }
+
+  std::string read_input(std::size_t max) override {
+    const std::size_t count = std::min(max, unread_input_.size());
+    std::string bytes = unread_input_.substr(0, count);
+    unread_input_.erase(0, count);
+    return bytes;
+  }
+
+  bool input_ended() const override { return input_ended_; }
 
   // Lets go of the running command; it stops writing even if a timer still holds it.
   void release_running() {
@@ -123,6 +153,11 @@ class ShellRun : public CommandOutput, public std::enable_shared_from_this<Shell
       converted += c;
     }
     return converted;
+  }
+
+  void notify_input() {
+    // A local reference: the command may finish, and be released, while it reads.
+    if (const std::shared_ptr<RunningCommand> running = running_) running->input_changed();
   }
 
   void echo(std::string_view bytes) {
@@ -291,7 +326,7 @@ class ShellRun : public CommandOutput, public std::enable_shared_from_this<Shell
       err("/system/bin/sh: " + argv[0] + ": not found\n");
       result.status = 127;
     } else {
-      CommandContext context{*system, argv, environment, *this, finisher()};
+      CommandContext context{*system, argv, environment, *this, finisher(), *this};
       try {
         result = handler(context);
       } catch (const std::exception& error) {
@@ -321,6 +356,8 @@ class ShellRun : public CommandOutput, public std::enable_shared_from_this<Shell
   bool closed_ = false;
   std::string line_;
   bool last_was_cr_ = false;
+  std::string unread_input_;
+  bool input_ended_ = false;
 };
 
 class ShellSession : public ServiceSession {
@@ -335,6 +372,14 @@ class ShellSession : public ServiceSession {
     const std::shared_ptr<ShellRun> run = run_;
     try {
       run->input(bytes);
+    } catch (const std::exception&) {
+      run->abort(255);
+    }
+  }
+  void on_input_closed() override {
+    const std::shared_ptr<ShellRun> run = run_;
+    try {
+      run->end_input();
     } catch (const std::exception&) {
       run->abort(255);
     }

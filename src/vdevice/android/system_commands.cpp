@@ -18,11 +18,6 @@ std::optional<int> parse_int(const std::string& text) {
   return static_cast<int>(value);
 }
 
-CommandResult fail(CommandContext& context, const std::string& message, int status) {
-  context.output.err(message + "\n");
-  return {status, nullptr};
-}
-
 // Taps like a finger: the deepest node at the point, or its nearest clickable ancestor.
 void tap(AndroidSystem& system, int x, int y) {
   auto tree = system.ui().tree(system.now());
@@ -243,8 +238,8 @@ CommandResult run_cmd(CommandContext& context) {
   const std::string service = context.argv[1];
   const std::vector<std::string> rest(context.argv.begin() + 2, context.argv.end());
   auto delegate = [&](const char* name, CommandHandler handler) {
-    CommandContext inner{
-        context.system, {name}, context.environment, context.output, context.finish};
+    CommandContext inner{context.system, {name},         context.environment,
+                         context.output, context.finish, context.input};
     inner.argv.insert(inner.argv.end(), rest.begin(), rest.end());
     return handler(inner);
   };

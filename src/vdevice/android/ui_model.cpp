@@ -230,7 +230,9 @@ std::unique_ptr<UiModel::ScreenInstance> UiModel::instantiate(const ScreenSpec& 
                                                               SteadyTime now,
                                                               const std::string& uri) const {
   auto instance = std::make_unique<ScreenInstance>();
-  instance->spec = &screen;
+  instance->id = screen.id;
+  instance->package = screen.package;
+  instance->activity = screen.activity;
   instance->root = screen.root;
   instance->shown_at = now;
   if (!uri.empty()) set_text_from_uri(instance->root, uri);
@@ -248,17 +250,17 @@ UiModel::ScreenInstance* UiModel::current() const {
 const std::string& UiModel::foreground_package() const {
   static const std::string kNone;
   const ScreenInstance* screen = current();
-  return screen != nullptr ? screen->spec->package : kNone;
+  return screen != nullptr ? screen->package : kNone;
 }
 
 std::string UiModel::foreground_screen() const {
   const ScreenInstance* screen = current();
-  return screen != nullptr ? screen->spec->id : "";
+  return screen != nullptr ? screen->id : "";
 }
 
 std::string UiModel::foreground_activity() const {
   const ScreenInstance* screen = current();
-  return screen != nullptr ? screen->spec->activity : "";
+  return screen != nullptr ? screen->activity : "";
 }
 
 std::unique_ptr<VisibleTree> UiModel::tree(SteadyTime now) {
@@ -276,9 +278,9 @@ std::unique_ptr<VisibleTree> UiModel::tree(SteadyTime now) {
   }
   const long long shown_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(now - screen->shown_at).count();
-  tree->root = build(screen->root, full, screen->spec->package, shown_ms);
-  tree->screen_id = screen->spec->id;
-  tree->package = screen->spec->package;
+  tree->root = build(screen->root, full, screen->package, shown_ms);
+  tree->screen_id = screen->id;
+  tree->package = screen->package;
   link_parents(tree->root);
   return tree;
 }

@@ -73,6 +73,16 @@ class AndroidSystem {
 
   // Packages.
   const PackageSpec* package(const std::string& name) const;
+  // What the package manager does once it accepted an APK. A new package starts with no
+  // granted permission and no enabled service, as on a phone (a package the scenario declared
+  // uninstalled comes back with its label, activities and screens); an update keeps both and
+  // stops the running app.
+  void install_package(const std::string& name, const std::string& version_name,
+                       std::int64_t version_code);
+  // Removes an installed package with its screens, task and permissions, and drops its
+  // components from the enabled accessibility services and notification listeners, as the
+  // system services do. False when it is not installed.
+  bool uninstall_package(const std::string& name);
   std::set<std::string>& granted_permissions(const std::string& package);
   bool accessibility_service_running(const std::string& package) const;
 
@@ -102,6 +112,12 @@ class AndroidSystem {
   void schedule_noise();
   void boot_log();
   void log_activity_start(const std::string& activity, const std::string& caller);
+  int unused_uid() const;
+  // AccessibilityManagerService keeps accessibility_enabled at 1 while an enabled service of
+  // an installed package is bound, and at 0 otherwise.
+  void refresh_accessibility_enabled();
+  // Drops the package's components from a colon-separated secure setting; true if any was.
+  bool remove_components(const std::string& key, const std::string& package);
 
   Scenario scenario_;
   DeviceClock clock_;
@@ -119,6 +135,7 @@ class AndroidSystem {
   std::unique_ptr<OperatorRuntime> operator_;
   TransportControl* transport_ = nullptr;
   int next_shell_pid_ = 4100;
+  std::uint64_t installs_ = 0;
 };
 
 }  // namespace clawperator::vdevice::android

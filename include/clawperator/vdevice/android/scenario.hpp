@@ -33,6 +33,12 @@ struct Bounds {
 // "[left,top][right,bottom]", as uiautomator writes bounds.
 std::string to_string(const Bounds& bounds);
 
+struct PackageSpec;
+// `pm path` of a package without an explicit codePath: /system/priv-app/… for a system app,
+// else a randomised directory as Android 11+ creates one per install (`install_salt` tells
+// installs apart).
+std::string derived_code_path(const PackageSpec& package, std::uint64_t install_salt = 0);
+
 // One node of a screen: what uiautomator shows, and how the simulated app reacts.
 struct NodeSpec {
   std::string class_name = "android.view.View";
@@ -168,6 +174,10 @@ struct Scenario {
   std::map<std::string, std::map<std::string, std::string>> settings;
   std::vector<PackageSpec> packages;
   std::vector<ScreenSpec> screens;
+  // Packages declared with "installed": false, and their screens: what installing an APK of
+  // that name brings back (label, activities, screens).
+  std::vector<PackageSpec> uninstalled_packages;
+  std::vector<ScreenSpec> uninstalled_screens;
   std::string home_screen;
   std::string lock_screen;     // shown while locked; empty: none
   std::string recents_screen;  // press_key recents; empty: none
@@ -175,6 +185,8 @@ struct Scenario {
   OperatorBehavior operator_behavior;
   LogcatSpec logcat;
   FaultSpec faults;
+  // An INSTALL_FAILED_… code every `pm install` answers with; empty: installs succeed.
+  std::string install_failure;
 
   const PackageSpec* find_package(const std::string& name) const;
   const ScreenSpec* find_screen(const std::string& id) const;

@@ -3,6 +3,7 @@
 // handle whose status arrives later.
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <map>
 #include <memory>
@@ -21,6 +22,17 @@ class CommandOutput {
   virtual void err(std::string_view bytes) = 0;
 };
 
+// The stream's standard input as commands see it: the bytes the host sent that no command
+// has read yet.
+class CommandInput {
+ public:
+  virtual ~CommandInput() = default;
+  // Takes up to `max` of the unread bytes (possibly none).
+  virtual std::string read_input(std::size_t max) = 0;
+  // No byte will come after the unread ones (shell v2 close-stdin).
+  virtual bool input_ended() const = 0;
+};
+
 // A command still running after it returned.
 class RunningCommand {
  public:
@@ -28,6 +40,8 @@ class RunningCommand {
   // The shell lets go of it (host gone, interrupted): it must not write any more, even if
   // something still holds it for a moment.
   virtual void stop() {}
+  // Stdin received bytes or ended while the command runs.
+  virtual void input_changed() {}
 };
 
 struct CommandContext {
@@ -38,6 +52,8 @@ struct CommandContext {
   // For a running command: reports its exit status later. Safe to call at any time; the
   // shell resumes from the event loop.
   std::function<void(int)> finish;
+  // Valid as long as output is: a running command may keep it.
+  CommandInput& input;
 };
 
 struct CommandResult {
@@ -46,6 +62,13 @@ struct CommandResult {
 };
 
 using CommandHandler = CommandResult (*)(CommandContext&);
+
+// An error as the device's commands report one: the message and a newline on stderr.
+CommandResult fail(CommandContext& context, const std::string& message, int status);
+// A Java exception escaping a system service's shell command (`pm`, `cmd package`, …):
+// what the device prints on stderr, with exit status 255.
+CommandResult java_exception(CommandContext& context, const std::string& verb,
+                             std::string_view type, const std::string& message);
 
 // nullptr for a name the device does not have. `/system/bin/NAME` finds NAME too.
 CommandHandler find_command(std::string_view name);
@@ -58,6 +81,9 @@ CommandResult run_input(CommandContext& context);
 CommandResult run_cmd(CommandContext& context);
 CommandResult run_screencap(CommandContext& context);
 CommandResult run_pm(CommandContext& context);
+// `pm install` / `pm uninstall` (and `cmd package …`): argv[1] is the verb.
+CommandResult run_pm_install(CommandContext& context);
+CommandResult run_pm_uninstall(CommandContext& context);
 CommandResult run_dumpsys(CommandContext& context);
 CommandResult run_am(CommandContext& context);
 CommandResult run_logcat(CommandContext& context);

@@ -100,8 +100,12 @@ class UiModel {
   int scroll(VisibleNode& container, ScrollDirection direction, double distance_ratio);
 
  private:
+  // A copy, not a pointer into the scenario: installing and uninstalling apps adds and
+  // removes screens while their instances may still be on a task.
   struct ScreenInstance {
-    const ScreenSpec* spec = nullptr;
+    std::string id;
+    std::string package;
+    std::string activity;
     NodeSpec root;
     SteadyTime shown_at;
   };

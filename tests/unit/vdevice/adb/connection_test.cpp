@@ -1,5 +1,6 @@
 #include "clawperator/vdevice/adb/connection.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <functional>
 #include <stdexcept>
@@ -87,9 +88,13 @@ class HookDevice final : public Device {
 
 struct HookSession final : ServiceSession {
   std::function<void(std::string_view)> input;
+  std::function<void()> input_closed;
   std::function<void()> host_close;
   void on_input(std::string_view bytes) override {
     if (input) input(bytes);
+  }
+  void on_input_closed() override {
+    if (input_closed) input_closed();
   }
   void on_host_close() override {
     if (host_close) host_close();
@@ -311,6 +316,34 @@ TEST_CASE("stdin reaches the session: unwrapped for shell v2, as is for raw", "[
     CHECK(device.host_closes() == 1);
     CHECK_FALSE(h.connection.wants_close());
   }
+}
+
+TEST_CASE("shell v2 close-stdin ends the session's input; every WRTE is acknowledged",
+          "[vdevice][adb]") {
+  HookDevice device;
+  std::string received;
+  int closes = 0;
+  device.on_open = [&](ServiceOutput&) {
+    auto session = std::make_unique<HookSession>();
+    session->input = [&](std::string_view bytes) { received.append(bytes); };
+    session->input_closed = [&] { ++closes; };
+    return session;
+  };
+  Harness h(device);
+  h.online();
+  const std::uint32_t local = h.open(9, "shell,v2,raw:cmd package install -S 6");
+  std::string input;
+  append_shell_packet(input, kShellStdin, "abc");
+  append_shell_packet(input, kShellStdin, "def");
+  append_shell_packet(input, kShellCloseStdin, {});
+  for (std::size_t at = 0; at < input.size(); at += 4) h.host(kWrte, 9, local, input.substr(at, 4));
+  const std::vector<Message> sent = h.device_sent();
+  CHECK(sent.size() == (input.size() + 3) / 4);
+  CHECK(std::all_of(sent.begin(), sent.end(), [&](const Message& message) {
+    return message.command == kOkay && message.arg0 == local && message.arg1 == 9;
+  }));
+  CHECK(received == "abcdef");
+  CHECK(closes == 1);
 }
 
 TEST_CASE("streams are independent of each other", "[vdevice][adb]") {
