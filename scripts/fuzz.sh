@@ -8,8 +8,7 @@ seconds=${1:-30}
 shift || true
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=(payload result_stream logcat_line envelope adb_output json_reader)
-scripts/install-deps.sh
-command -v clang++ >/dev/null || { echo "fuzz.sh: needs clang++ (apt-get install clang libclang-rt-14-dev)" >&2; exit 1; }
+scripts/install-deps.sh --fuzz
 CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLAWPERATOR_FUZZ=ON \
   -DCLAWPERATOR_ASAN=ON -DCLAWPERATOR_UBSAN=ON -DCLAWPERATOR_BUILD_TESTS=OFF >/dev/null
 cmake --build build-fuzz -j"$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}")

@@ -8,9 +8,14 @@ packages=(
   libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev catch2 libssl-dev
   adb clang-format
 )
-if [[ "${1:-}" == "--bench" ]]; then
-  packages+=(libbenchmark-dev hyperfine strace)
-fi
+for option in "$@"; do
+  case "$option" in
+    --bench) packages+=(libbenchmark-dev hyperfine strace) ;;
+    # libFuzzer and the sanitizer runtimes come with Debian's clang.
+    --fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    *) echo "install-deps: unknown option $option (use --bench, --fuzz)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for package in "${packages[@]}"; do

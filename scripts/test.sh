@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything twice (Release, and Debug with ASan+UBSan) and runs every
-# test in both, plus the format check. This is what CI runs.
+# test in both, plus the format check and a short run of each fuzz target.
+# This is what CI runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -20,3 +21,6 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCLAWPERATOR_ASAN=ON -DCLAWPE
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs"
+
+echo "== fuzz smoke (each target ${CLAWPERATOR_FUZZ_SECONDS:-30} s)" >&2
+scripts/fuzz.sh "${CLAWPERATOR_FUZZ_SECONDS:-30}"

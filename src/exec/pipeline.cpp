@@ -267,6 +267,17 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   add_settle_warnings(envelope, execution);
   if (has_screenshot_step(envelope)) capture_screenshot(client, serial, envelope, execution, trace);
   Json envelope_json = finalize_envelope(envelope, serial);
+  if (const int signal = process::interrupted_signal(); signal != 0) {
+    // The Operator's answer arrived, so it is kept: the caller learns what ran.
+    Json details = Json::object();
+    details["envelope"] = std::move(envelope_json);
+    HostError error = trace.fail("RESULT_TRANSPORT_CANCELLED",
+                                 "Interrupted during post-processing; the Operator's result is "
+                                 "in details.envelope",
+                                 details);
+    error.signal_exit = contract::exit_code_for_signal(signal);
+    return fail(error);
+  }
 
   const contract::EnvelopeOutcome summary = envelope_outcome(envelope);
   const bool ok = contract::envelope_ok(summary);

@@ -40,6 +40,12 @@ contract::ValidatedExecution execution_of(const std::string& actions_json) {
   return *outcome.valid;
 }
 
+// A directory for files an execution writes (screenshots).
+const std::filesystem::path& harness_dir() {
+  static const test::TempDir dir{"exec-files"};
+  return dir.path();
+}
+
 const char* kClickActions =
     R"([{"id":"a1","type":"click","params":{"matcher":{"textEquals":"OK"}}}])";
 const char* kSnapshotActions = R"([{"id":"snap","type":"snapshot"}])";
@@ -512,6 +518,37 @@ TEST_CASE("cancellation", "[exec][pipeline][signals]") {
     CHECK(report.exit_code == 143);
     CHECK(report.document["code"] == "RESULT_TRANSPORT_CANCELLED");
     CHECK(report.document["disposition"]["delivery"] == "not_delivered");
+  }
+  SECTION("during post-processing: the received envelope is kept, exit 130") {
+    process::reset_interrupt_for_tests();
+    Harness harness(R"([{"id":"shot","type":"take_screenshot","params":{"path":")" +
+                    (harness_dir() / "shot.png").string() + R"("}}])");
+    const std::string result =
+        R"({"commandId":"cmd-1","taskId":"task-1","status":"success","stepResults":[)"
+        R"({"id":"shot","actionType":"take_screenshot","success":true,"data":{}}],"error":null})";
+    harness.healthy(
+        {ScriptedRunner::out_chunk("x\n"), ScriptedRunner::out_chunk(result_line(result), 30ms)});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    harness.runner
+        .on_run(adb_argv({"-s", kSerial, "exec-out", "screencap", "-p"}),
+                ScriptedRunner::exited(0, "\x89PNG\r\n\x1a\nimage"))
+        .after(3000ms);
+    std::thread interrupter([] {
+      std::this_thread::sleep_for(400ms);
+      std::raise(SIGINT);
+    });
+    const auto report = harness.run();
+    interrupter.join();
+    INFO(report.document.dump(2));
+    CHECK(report.exit_code == 130);
+    CHECK(report.document["code"] == "RESULT_TRANSPORT_CANCELLED");
+    CHECK(report.document["details"]["phase"] == "post_processing");
+    CHECK(report.document["details"]["dispatchState"] == "dispatched");
+    CHECK(report.document["details"]["envelope"]["stepResults"][0]["id"] == "shot");
+    CHECK(report.document["disposition"]["delivery"] == "delivered_verified");
+    // No screenshot file, not even a partial one.
+    CHECK_FALSE(std::filesystem::exists(harness_dir() / "shot.png"));
+    CHECK(std::filesystem::is_empty(harness_dir()));
   }
   process::reset_interrupt_for_tests();
 }
