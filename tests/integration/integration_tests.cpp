@@ -1,6 +1,10 @@
 // The real clawperator binary, through the real adb, against virtual devices.
 // Every device runs behind a private adb server that the test tears down.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <thread>
@@ -268,6 +272,74 @@ TEST_CASE("the fault matrix", "[integration][faults]") {
   }
 }
 
+namespace {
+
+// A TCP listener that is not an adb server: it accepts and hangs up at once.
+class HangUpListener {
+ public:
+  HangUpListener() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    REQUIRE(::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    REQUIRE(::listen(fd_, 16) == 0);
+    REQUIRE(::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+    port_ = ntohs(address.sin_port);
+    thread_ = std::thread([this] {
+      while (!stop_) {
+        pollfd ready{fd_, POLLIN, 0};
+        if (::poll(&ready, 1, 50) > 0) {
+          const int client = ::accept(fd_, nullptr, nullptr);
+          if (client >= 0) ::close(client);
+        }
+      }
+    });
+  }
+  ~HangUpListener() {
+    stop_ = true;
+    thread_.join();
+    ::close(fd_);
+  }
+  HangUpListener(const HangUpListener&) = delete;
+  HangUpListener& operator=(const HangUpListener&) = delete;
+  int port() const { return port_; }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
+}  // namespace
+
+TEST_CASE("host faults: adb missing, adb server unreachable", "[integration][faults]") {
+  Farm farm({"default"});
+  const json actions = json::array({kOpenSettings});
+  SECTION("adb missing") {
+    const RunResult result = farm.exec(actions, {"--adb", "/nonexistent/adb"});
+    const json document = clawperator::testing::expect_error(result, "ADB_NOT_FOUND", 3);
+    CHECK(document["details"]["phase"] == "readiness");
+    CHECK(document["details"]["dispatchState"] == "not_dispatched");
+  }
+  SECTION("an adb server port where something else answers") {
+    HangUpListener listener;
+    RunOptions options = farm.environment();
+    options.extra_env["ANDROID_ADB_SERVER_PORT"] = std::to_string(listener.port());
+    const std::string payload = CLAWPERATOR_EXAMPLES_DIR "/demo-snapshot-click.json";
+    for (const std::vector<std::string>& args :
+         {std::vector<std::string>{"exec", payload},
+          std::vector<std::string>{"exec", payload, "--device", farm.serials().front()}}) {
+      CAPTURE(args.size());
+      const RunResult result = run_binary(kBinary, args, options);
+      const json document = clawperator::testing::expect_error(result, "ADB_SERVER_FAILED", 3);
+      CHECK(document["details"]["dispatchState"] == "not_dispatched");
+    }
+  }
+}
+
 TEST_CASE("a result after the deadline is a timeout; within it, a success",
           "[integration][faults]") {
   vdevice::android::Scenario late = scenario("answer-late");
@@ -309,6 +381,40 @@ TEST_CASE("SIGINT and SIGTERM while waiting for the result", "[integration][sign
     // The logcat reader was stopped, not orphaned.
     CHECK(processes_mentioning(farm.serials().front() + " logcat") == 0);
   }
+}
+
+TEST_CASE("kill -9 of the logcat reader mid-wait is RESULT_TRANSPORT_EXITED",
+          "[integration][signals]") {
+  Farm farm({"never-answer"});
+  const std::string reader = farm.serials().front() + " logcat";
+  std::atomic<int> killed{0};
+  std::thread killer([&] {
+    // Wait for the reader to exist, then kill it as the OOM killer would.
+    for (int attempt = 0; attempt < 100 && killed == 0; ++attempt) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      for (const pid_t pid : clawperator::testing::all_pids()) {
+        std::string cmdline =
+            clawperator::testing::read_proc_file("/proc/" + std::to_string(pid) + "/cmdline");
+        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+        if (cmdline.find(reader) != std::string::npos && attempt >= 20) {
+          ::kill(pid, SIGKILL);
+          killed = pid;
+        }
+      }
+    }
+  });
+  const RunResult result = farm.exec(json::array({kOpenSettings}), {"--timeout", "10000"}, 10000);
+  killer.join();
+  REQUIRE(killed != 0);
+  const json document = single_document(result);
+  INFO(document.dump(2).substr(0, 3000));
+  CHECK(document["code"] == "RESULT_TRANSPORT_EXITED");
+  CHECK(result.exit_code == 4);
+  CHECK(document["details"]["phase"] == "result_wait");
+  CHECK(document["details"]["dispatchState"] == "dispatched");
+  CHECK(document["disposition"]["delivery"] == "delivered_unverified");
+  CHECK(document["disposition"]["retry"] == "unsafe");
+  CHECK(document["details"]["signal"] == 9);
 }
 
 TEST_CASE("every device action command through the real adb", "[integration][commands]") {
