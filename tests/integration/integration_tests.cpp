@@ -383,6 +383,59 @@ TEST_CASE("SIGINT and SIGTERM while waiting for the result", "[integration][sign
   }
 }
 
+TEST_CASE("SIGTERM before dispatch and SIGINT during post-processing", "[integration][signals]") {
+  SECTION("during readiness (waking a screen that stays asleep): nothing was sent") {
+    Farm farm({"stays-asleep"});
+    RunOptions options = farm.environment();
+    options.signal = SIGTERM;
+    options.signal_after_ms = 900;
+    const std::string payload = CLAWPERATOR_EXAMPLES_DIR "/demo-snapshot-click.json";
+    const RunResult result =
+        run_binary(kBinary, {"exec", payload, "--device", farm.serials().front()}, options);
+    const json document = single_document(result);
+    INFO(document.dump(2).substr(0, 3000));
+    CHECK(result.exit_code == 143);
+    CHECK(document["code"] == "RESULT_TRANSPORT_CANCELLED");
+    CHECK(document["details"]["dispatchState"] == "not_dispatched");
+    CHECK(document["disposition"]["delivery"] == "not_delivered");
+    CHECK(document["disposition"]["retry"] == "safe");
+    CHECK(processes_mentioning(farm.serials().front() + " logcat") == 0);
+  }
+  SECTION("during the screenshot capture: the envelope is kept, no file is written") {
+    vdevice::android::Scenario slow = scenario("default");
+    slow.faults.screencap_delay_ms = 6000;
+    Farm farm(Farm::Built{{slow}});
+    char pattern[] = "/tmp/clawperator-shot-XXXXXX";
+    REQUIRE(mkdtemp(pattern) != nullptr);
+    const std::string shot = std::string(pattern) + "/screen.png";
+    const json payload = {
+        {"commandId", "shot-1"},
+        {"taskId", "it"},
+        {"source", "integration"},
+        {"expectedFormat", "android-ui-automator"},
+        {"timeoutMs", 30000},
+        {"actions",
+         json::array(
+             {{{"id", "shot"}, {"type", "take_screenshot"}, {"params", {{"path", shot}}}}})}};
+    RunOptions options = farm.environment();
+    options.signal = SIGINT;
+    options.signal_after_ms = 2000;
+    const RunResult result =
+        run_binary(kBinary, {"exec", payload.dump(), "--device", farm.serials().front()}, options);
+    const json document = single_document(result);
+    INFO(document.dump(2).substr(0, 3000));
+    CHECK(result.exit_code == 130);
+    CHECK(document["code"] == "RESULT_TRANSPORT_CANCELLED");
+    CHECK(document["details"]["phase"] == "post_processing");
+    CHECK(document["details"]["envelope"]["stepResults"][0]["id"] == "shot");
+    CHECK(document["disposition"]["delivery"] == "delivered_verified");
+    CHECK(document["disposition"]["retry"] == "safe");
+    CHECK(std::filesystem::is_empty(pattern));
+    CHECK(processes_mentioning("screencap") == 0);
+    std::filesystem::remove_all(pattern);
+  }
+}
+
 TEST_CASE("kill -9 of the logcat reader mid-wait is RESULT_TRANSPORT_EXITED",
           "[integration][signals]") {
   Farm farm({"never-answer"});

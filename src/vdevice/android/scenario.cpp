@@ -504,9 +504,10 @@ void read_faults(Problems& problems, const Json& object, FaultSpec& out) {
       {"neverAnswer", "answerLateMs", "malformedEnvelope", "badChecksum", "reorderChunks",
        "duplicateChunk", "dropChunk", "closeStreamMidEnvelope", "dropConnectionBeforeDispatch",
        "dropConnectionAfterDispatch", "dropDelayMs", "broadcastRefused", "unauthorized", "offline",
-       "padSnapshotBytes", "includeProbes", "count"});
+       "padSnapshotBytes", "includeProbes", "count", "screencapDelayMs"});
   read(problems, object, "neverAnswer", path, out.never_answer);
   read(problems, object, "answerLateMs", path, out.answer_late_ms, 0, 3600000);
+  read(problems, object, "screencapDelayMs", path, out.screencap_delay_ms, 0, 600000);
   read(problems, object, "malformedEnvelope", path, out.malformed_envelope);
   read(problems, object, "badChecksum", path, out.bad_checksum);
   read(problems, object, "reorderChunks", path, out.reorder_chunks);

@@ -135,6 +135,7 @@ struct LogcatSpec {
 
 struct FaultSpec {
   bool never_answer = false;
+  int screencap_delay_ms = 0;  // screencap answers this late (not an Operator fault)
   int answer_late_ms = 0;
   bool malformed_envelope = false;
   bool bad_checksum = false;
