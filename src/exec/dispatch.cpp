@@ -48,6 +48,7 @@ Json transport_details(const ResultReader& reader, const transport::ResultStream
   if (reader.exited()) {
     details["exitCode"] = reader.exit_code();
     details["signal"] = reader.exit_signal() != 0 ? Json(reader.exit_signal()) : Json(nullptr);
+    if (reader.drain_incomplete()) details["outputDrainIncomplete"] = true;
   }
   details["stderr"] = reader.stderr_tail();
   details["lastCorrelatedEvents"] = decoder.correlated_lines();

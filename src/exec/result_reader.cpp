@@ -66,11 +66,12 @@ ResultReader::Wait ResultReader::pump(std::chrono::milliseconds timeout,
     exited_ = true;
     exit_code_ = event.exit_code;
     exit_signal_ = event.signal;
+    drain_incomplete_ = event.drain_incomplete;
     Json extra = Json::object();
     extra["exitCode"] = event.exit_code;
     extra["signal"] = event.signal;
     record("exit", extra);
-    record("close");
+    record(event.drain_incomplete ? "pipes_closed_by_host" : "close");
     if (decoder != nullptr) decoder->finish();
     wait.exited = true;
   }

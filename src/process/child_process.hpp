@@ -49,8 +49,10 @@ class ChildProcess {
   // (also reaching descendants that outlived it), then reap.
   ExitStatus terminate_group() noexcept;
 
- private:
+  // Whether the child has exited, without reaping it.
   bool has_exited() noexcept;
+
+ private:
   void signal_group(int signal_number) const noexcept;
 
   pid_t pid_ = -1;

@@ -5,6 +5,7 @@
 #include <array>
 #include <cerrno>
 #include <new>
+#include <optional>
 
 #include "child_process.hpp"
 #include "clawperator/process/interrupt.hpp"
@@ -193,10 +194,13 @@ class SystemStream final : public Stream {
       }
       if (have_data || budget == 0) break;
       const Clock::time_point now = Clock::now();
+      if (drain_overdue(now)) break;
       if (polled && now >= deadline) break;
       std::array<pollfd, 3> fds = poll_set(child_);
       polled = true;
-      const int rc = poll(fds.data(), fds.size(), poll_timeout_ms(deadline, now));
+      // Wake up now and then to notice a child that exited while a descendant holds the pipes.
+      const int rc =
+          poll(fds.data(), fds.size(), std::min(poll_timeout_ms(deadline, now), kExitCheckMs));
       if (rc < 0 && errno != EINTR) {
         terminate();
         break;
@@ -207,14 +211,35 @@ class SystemStream final : public Stream {
       budget -= std::min(budget, out.data.size() + err.data.size() - before);
     }
     StreamEvent event = finished_ ? exit_event() : StreamEvent{};
+    event.drain_incomplete = finished_ && drain_incomplete_;
     event.out = std::move(out.data);
     event.err = std::move(err.data);
     event.cancelled = cancelled;
     return event;
   }
 
+  // True when the child exited more than kDrainGrace ago and its pipes are still open: the
+  // group is then killed and the stream ends without the rest of its output.
+  bool drain_overdue(Clock::time_point now) {
+    if (!exited_at_) {
+      if (!child_.has_exited()) return false;
+      exited_at_ = now;
+    }
+    if (now - *exited_at_ < kDrainGrace) return false;
+    end_ = child_.terminate_group();
+    child_.out().reset();
+    child_.err().reset();
+    finished_ = true;
+    drain_incomplete_ = true;
+    return true;
+  }
+
+  static constexpr int kExitCheckMs = 100;
+
   ChildProcess child_;
   bool finished_ = false;
+  bool drain_incomplete_ = false;
+  std::optional<Clock::time_point> exited_at_;
   ExitStatus end_;
 };
 

@@ -41,6 +41,8 @@ class ResultReader {
   bool exited() const { return exited_; }
   int exit_code() const { return exit_code_; }
   int exit_signal() const { return exit_signal_; }
+  // It exited, but something it started held its output open; we closed it.
+  bool drain_incomplete() const { return drain_incomplete_; }
   const std::string& stderr_tail() const { return stderr_tail_; }
   // details.reader of spec/wire.md.
   Json timeline() const;
@@ -62,6 +64,7 @@ class ResultReader {
   bool exited_ = false;
   int exit_code_ = -1;
   int exit_signal_ = 0;
+  bool drain_incomplete_ = false;
   bool terminated_ = false;
 };
 

@@ -41,7 +41,13 @@ struct StreamEvent {
   int exit_code = -1;
   int signal = 0;
   bool cancelled = false;  // an interrupt signal was received (sticky, see interrupt.hpp)
+  // With `exited`: the child had exited but something it started kept the pipes open past
+  // kDrainGrace, so the pipes were closed and its process group killed; output may be lost.
+  bool drain_incomplete = false;
 };
+
+// How long a stream's pipes may stay open after its child exited.
+inline constexpr std::chrono::milliseconds kDrainGrace{500};
 
 class Stream {
  public:

@@ -491,6 +491,18 @@ TEST_CASE("interactive readiness probe", "[exec][pipeline][readiness]") {
   }
 }
 
+TEST_CASE("a reader whose output was held open after its exit", "[exec][pipeline]") {
+  Harness harness;
+  process::ScriptedEvent held = ScriptedRunner::exit_event(0, 100ms);
+  held.event.drain_incomplete = true;
+  harness.healthy({ScriptedRunner::out_chunk("x\n"), held});
+  harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+  const auto report = harness.run();
+  expect_error(report, "RESULT_TRANSPORT_EXITED", 4, "delivered_unverified", "unsafe");
+  CHECK(report.document["details"]["outputDrainIncomplete"] == true);
+  CHECK(report.document["details"]["exitCode"] == 0);
+}
+
 TEST_CASE("cancellation", "[exec][pipeline][signals]") {
   process::install_interrupt_handlers();
   SECTION("during the result wait: exit 130 after dispatch") {

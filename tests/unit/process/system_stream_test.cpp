@@ -192,3 +192,31 @@ TEST_CASE("stream wait is cancelled by SIGINT", "[process]") {
   CHECK(stream->wait(0ms).exited);
   CHECK(no_children_left());
 }
+
+TEST_CASE("a descendant holding the pipes cannot keep an exited stream open", "[process]") {
+  // The shell exits at once; the background sleep inherits stdout and would hold it for 30 s.
+  std::unique_ptr<Stream> stream = start({"/bin/sh", "-c", "sleep 30 & echo hi; exit 3"});
+  REQUIRE(stream != nullptr);
+  std::string out;
+  StreamEvent last;
+  const Clock::time_point started = Clock::now();
+  while (!last.exited && since(started) < 10000ms) {
+    last = stream->wait(5000ms);
+    out += last.out;
+  }
+  CHECK(last.exited);
+  CHECK(last.exit_code == 3);
+  CHECK(last.drain_incomplete);
+  CHECK(out == "hi\n");
+  // Bounded by the drain grace, not by the descendant's 30 s.
+  CHECK(since(started) < 5000ms);
+}
+
+TEST_CASE("a stream whose pipes close with the exit is complete", "[process]") {
+  std::unique_ptr<Stream> stream = start({"/bin/sh", "-c", "echo done"});
+  REQUIRE(stream != nullptr);
+  StreamEvent last;
+  for (int i = 0; i < 20 && !last.exited; ++i) last = stream->wait(2000ms);
+  CHECK(last.exited);
+  CHECK_FALSE(last.drain_incomplete);
+}
