@@ -10,18 +10,6 @@
 namespace clawperator::doctor {
 namespace {
 
-io::LogLevel level_for(Status status) {
-  switch (status) {
-    case Status::Pass:
-      return io::LogLevel::Info;
-    case Status::Warn:
-      return io::LogLevel::Warn;
-    case Status::Fail:
-      break;
-  }
-  return io::LogLevel::Error;
-}
-
 // Runs the checks in order. A check that stops the sequence leaves every later
 // one in skippedChecks, naming it as the blocker.
 class Sequence {
@@ -39,7 +27,8 @@ class Sequence {
       return false;
     }
     for (Check& result : check()) {
-      io::log_event(level_for(result.status), "doctor.check",
+      // The report already tells the person: the log line is for the file only (Info).
+      io::log_event(io::LogLevel::Info, "doctor.check",
                     Json{{"checkId", result.id},
                          {"status", to_string(result.status)},
                          {"code", result.code},
@@ -142,7 +131,7 @@ std::vector<AppliedFix> apply_fixes(const Report& report) {
       if (step.kind != FixStep::Kind::Shell || !step.apply) continue;
       if (process::interrupted_signal() != 0) return applied;
       const FixOutcome outcome = step.apply();
-      io::log_event(outcome.ok ? io::LogLevel::Info : io::LogLevel::Warn, "doctor.fix",
+      io::log_event(io::LogLevel::Info, "doctor.fix",
                     Json{{"checkId", check.id}, {"step", step.value}, {"ok", outcome.ok}});
       applied.push_back(AppliedFix{check.id, step.value, outcome});
     }
