@@ -1,5 +1,6 @@
 #include "clawperator/exec/preflight.hpp"
 
+#include <charconv>
 #include <csignal>
 #include <cstring>
 
@@ -73,15 +74,13 @@ ShellOutput split_exit_marker(std::string_view stdout_text) {
     return output;
   }
   output.text = std::string(stdout_text.substr(0, marker));
-  std::string_view rest = stdout_text.substr(marker + kExitMarker.size());
+  const std::string_view rest = stdout_text.substr(marker + kExitMarker.size());
+  // A shell's $? is 0..255; anything longer is not our marker's (and must not overflow).
   int value = 0;
-  bool digits = false;
-  while (!rest.empty() && rest.front() >= '0' && rest.front() <= '9') {
-    value = value * 10 + (rest.front() - '0');
-    rest.remove_prefix(1);
-    digits = true;
+  const auto [end, error] = std::from_chars(rest.data(), rest.data() + rest.size(), value);
+  if (error == std::errc() && end != rest.data() && value >= 0 && value <= 255) {
+    output.exit_code = value;
   }
-  if (digits) output.exit_code = value;
   return output;
 }
 
