@@ -2,6 +2,7 @@
 // objects keep insertion order.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -16,6 +17,16 @@ using Json = nlohmann::ordered_json;
 // but copies long runs of plain text at once (multi-megabyte snapshots pass through here).
 // Like any allocation, it can only fail with std::bad_alloc.
 std::string dump_json(const Json& value, bool pretty = false);
+
+// An empty object with room for `members` members. nlohmann's ordered_map stores
+// pair<const string, json>, which its vector copies (deeply) when it grows: build a
+// document that will hold a large value in one of these.
+Json object_with_capacity(std::size_t members);
+
+// The same text, handed to `sink` in pieces as it is written, so that a document holding a
+// large string is never held a second time as text.
+using JsonSink = std::function<void(std::string_view)>;
+void dump_json_to(const Json& value, bool pretty, const JsonSink& sink);
 
 // Reads JSON text exactly as Json::parse(text, nullptr, false) does: the same documents are
 // accepted (RFC 8259, a leading UTF-8 BOM skipped, strict UTF-8, paired surrogates in \u

@@ -63,7 +63,11 @@ bool version_requested(int argc, const char* const* argv) {
 }
 
 void print(std::ostream& out, const Json& document, OutputFormat format) {
-  out << dump_json(document, format == OutputFormat::Pretty) << '\n';
+  // Streamed: a result with a 64 MiB snapshot is not also held as 64 MiB of text.
+  dump_json_to(document, format == OutputFormat::Pretty, [&out](std::string_view piece) {
+    out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+  });
+  out << '\n';
 }
 
 // Output format is needed even when parsing failed, so it is found by a scan.

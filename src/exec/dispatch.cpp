@@ -245,7 +245,9 @@ std::variant<Dispatched, HostError> dispatch_and_wait(
                       "The Operator's result for this command is malformed: " + malformed->reason,
                       details);
   }
-  dispatched.result = std::get<transport::CompleteResult>(decoder.status());
+  dispatched.result = decoder.take_complete();
+  // Only the parsed envelope is used from here on: do not hold a large result twice.
+  std::string().swap(dispatched.result.canonical_line);
   dispatched.snapshot_blocks = decoder.snapshot_blocks();
   dispatched.result_ms = millis_since(dispatch_start);
   return dispatched;

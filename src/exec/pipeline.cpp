@@ -266,7 +266,9 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   normalize_close_app(envelope, execution, force_stopped);
   add_settle_warnings(envelope, execution);
   if (has_screenshot_step(envelope)) capture_screenshot(client, serial, envelope, execution, trace);
-  Json envelope_json = finalize_envelope(envelope, serial);
+  reconcile_status(envelope);
+  const contract::EnvelopeOutcome summary = envelope_outcome(envelope);
+  Json envelope_json = render_envelope(std::move(envelope), serial);
   if (const int signal = process::interrupted_signal(); signal != 0) {
     // The Operator's answer arrived, so it is kept: the caller learns what ran.
     Json details = Json::object();
@@ -274,15 +276,14 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     HostError error = trace.fail("RESULT_TRANSPORT_CANCELLED",
                                  "Interrupted during post-processing; the Operator's result is "
                                  "in details.envelope",
-                                 details);
+                                 std::move(details));
     error.signal_exit = contract::exit_code_for_signal(signal);
     return fail(error);
   }
 
-  const contract::EnvelopeOutcome summary = envelope_outcome(envelope);
   const bool ok = contract::envelope_ok(summary);
   if (!ok) readiness.invalidate();
-  Json document = Json::object();
+  Json document = object_with_capacity(7);  // holds the envelope: must not grow (json.hpp)
   document["ok"] = ok;
   document["envelope"] = std::move(envelope_json);
   document["deviceId"] = serial;

@@ -85,26 +85,29 @@ void add_settle_warnings(Envelope& envelope, const Json& execution) {
   }
 }
 
-Json finalize_envelope(Envelope& reconciled, const std::string& device_id) {
+void reconcile_status(Envelope& reconciled) {
   // Only a non-empty step list can contradict the Operator's status (inventory 4.12).
-  if (!reconciled.steps.empty()) {
-    const auto failed = std::find_if(reconciled.steps.begin(), reconciled.steps.end(),
-                                     [](const StepResult& step) { return !step.success; });
-    if (failed != reconciled.steps.end()) {
-      reconciled.status = "failed";
-      std::string error = "Step " + failed->id + " (" + failed->actionType + ") failed";
-      if (const std::string* code = failed->data_value("error")) error += ": " + *code;
-      reconciled.error = error;
-    } else {
-      reconciled.status = "success";
-      reconciled.error.reset();
-      reconciled.errorCode.reset();
-      reconciled.has_error_code_key = false;
-    }
+  if (reconciled.steps.empty()) return;
+  const auto failed = std::find_if(reconciled.steps.begin(), reconciled.steps.end(),
+                                   [](const StepResult& step) { return !step.success; });
+  if (failed != reconciled.steps.end()) {
+    reconciled.status = "failed";
+    std::string error = "Step " + failed->id + " (" + failed->actionType + ") failed";
+    if (const std::string* code = failed->data_value("error")) error += ": " + *code;
+    reconciled.error = error;
+  } else {
+    reconciled.status = "success";
+    reconciled.error.reset();
+    reconciled.errorCode.reset();
+    reconciled.has_error_code_key = false;
   }
-  Json out = transport::to_json(reconciled);
-  if (reconciled.status == "failed" && reconciled.errorCode &&
-      *reconciled.errorCode == "SERVICE_UNAVAILABLE") {
+}
+
+Json render_envelope(Envelope&& envelope, const std::string& device_id) {
+  const bool service_unavailable = envelope.status == "failed" && envelope.errorCode &&
+                                   *envelope.errorCode == "SERVICE_UNAVAILABLE";
+  Json out = transport::to_json(std::move(envelope));
+  if (service_unavailable) {
     out["hint"] = "Accessibility service not running. Run 'clawperator doctor --fix --device " +
                   device_id +
                   "' to diagnose and repair, or 'clawperator operator setup --apk "

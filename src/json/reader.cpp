@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include "clawperator/json.hpp"
 #include "scan.hpp"
@@ -142,8 +143,9 @@ class Parser {
   bool read_object(Json& out, std::size_t depth) {
     ++p_;
     out = Json::object();
-    auto& members = out.get_ref<Json::object_t&>();
-    auto& storage = static_cast<Json::object_t::Container&>(members);
+    // Members are gathered with mutable keys first: the object's own storage holds
+    // pair<const string, json>, which a growing vector copies (deeply) instead of moving.
+    std::vector<std::pair<std::string, Json>> members;
     std::unordered_map<std::string, std::size_t> index;  // past kLinearKeySearchLimit
     skip_whitespace();
     if (p_ != end_ && *p_ == '}') {
@@ -159,25 +161,25 @@ class Parser {
       if (!read_value(value, depth + 1)) return false;
 
       // nlohmann's operator[] semantics: a repeated key keeps its place, takes the new value.
-      std::size_t existing = storage.size();
-      if (storage.size() <= kLinearKeySearchLimit) {
-        for (std::size_t i = 0; i < storage.size(); ++i) {
-          if (storage[i].first == key) {
+      std::size_t existing = members.size();
+      if (members.size() <= kLinearKeySearchLimit) {
+        for (std::size_t i = 0; i < members.size(); ++i) {
+          if (members[i].first == key) {
             existing = i;
             break;
           }
         }
       } else {
         if (index.empty()) {
-          for (std::size_t i = 0; i < storage.size(); ++i) index.emplace(storage[i].first, i);
+          for (std::size_t i = 0; i < members.size(); ++i) index.emplace(members[i].first, i);
         }
         if (const auto it = index.find(key); it != index.end()) existing = it->second;
       }
-      if (existing < storage.size()) {
-        storage[existing].second = std::move(value);
+      if (existing < members.size()) {
+        members[existing].second = std::move(value);
       } else {
-        if (!index.empty()) index.emplace(key, storage.size());
-        storage.emplace_back(std::move(key), std::move(value));
+        if (!index.empty()) index.emplace(key, members.size());
+        members.emplace_back(std::move(key), std::move(value));
       }
 
       skip_whitespace();
@@ -188,6 +190,9 @@ class Parser {
       }
       if (*p_ != '}') return false;
       ++p_;
+      auto& storage = static_cast<Json::object_t::Container&>(out.get_ref<Json::object_t&>());
+      storage.reserve(members.size());
+      for (auto& [name, member] : members) storage.emplace_back(std::move(name), std::move(member));
       return true;
     }
   }

@@ -15,11 +15,26 @@ using namespace json_scan;
 
 constexpr std::string_view kReplacementCharacter = "\xEF\xBF\xBD";
 
+// Streaming: the text is handed over in pieces of about this size.
+constexpr std::size_t kFlushBytes = std::size_t{1} << 20;
+
 class Writer {
  public:
   Writer(std::string& out, bool pretty) noexcept : out_(out), pretty_(pretty) {}
+  // Hands the text to `sink` as it goes instead of keeping it all in `out`.
+  Writer(std::string& out, bool pretty, const JsonSink& sink) noexcept
+      : out_(out), pretty_(pretty), sink_(&sink) {}
+
+  // Hands over what is written so far (streaming only).
+  void flush() {
+    if (sink_ != nullptr && !out_.empty()) {
+      (*sink_)(out_);
+      out_.clear();
+    }
+  }
 
   // False when the value holds something only nlohmann writes (binary): the caller starts over.
+  // A streaming writer cannot start over: it writes nlohmann's text for that value instead.
   bool write(const Json& value, std::size_t indent) {
     switch (value.type()) {
       case Json::value_t::object:
@@ -50,7 +65,9 @@ class Writer {
         return true;
       case Json::value_t::binary:
       default:
-        return false;
+        if (sink_ == nullptr) return false;
+        out_ += value.dump(-1, ' ', false, Json::error_handler_t::replace);
+        return true;
     }
   }
 
@@ -80,6 +97,7 @@ class Writer {
       write_string(key);
       out_ += pretty_ ? ": " : ":";
       if (!write(member, inner)) return false;
+      if (sink_ != nullptr && out_.size() >= kFlushBytes) flush();
     }
     if (pretty_) {
       out_ += '\n';
@@ -103,6 +121,7 @@ class Writer {
       first = false;
       if (pretty_) write_indent(inner);
       if (!write(element, inner)) return false;
+      if (sink_ != nullptr && out_.size() >= kFlushBytes) flush();
     }
     if (pretty_) {
       out_ += '\n';
@@ -115,7 +134,7 @@ class Writer {
   // nlohmann's dump_escaped with ensure_ascii=false and error_handler_t::replace, run by run.
   void write_string(const std::string& text) {
     out_ += '"';
-    if (text.size() >= kLongStringBytes) {
+    if (text.size() >= kLongStringBytes && sink_ == nullptr) {
       // Room for the text and typical escaping, so that the document grows once, not twice.
       out_.reserve(out_.size() + text.size() + text.size() / 8 + kStageBytes);
     }
@@ -128,6 +147,7 @@ class Writer {
       if (dst >= stage_limit) {
         out_.append(stage, static_cast<std::size_t>(dst - stage));
         dst = stage;
+        if (sink_ != nullptr && out_.size() >= kFlushBytes) flush();
       }
 #if defined(__SSE2__)
       if (static_cast<std::size_t>(end - p) >= kWindowReadBytes &&
@@ -233,10 +253,24 @@ class Writer {
 
   std::string& out_;
   bool pretty_;
+  const JsonSink* sink_ = nullptr;
   std::array<char, kStageBytes> stage_;
 };
 
 }  // namespace
+
+Json object_with_capacity(std::size_t members) {
+  Json object = Json::object();
+  static_cast<Json::object_t::Container&>(object.get_ref<Json::object_t&>()).reserve(members);
+  return object;
+}
+
+void dump_json_to(const Json& value, bool pretty, const JsonSink& sink) {
+  std::string buffer;
+  Writer writer(buffer, pretty, sink);
+  writer.write(value, 0);
+  writer.flush();
+}
 
 std::string dump_json(const Json& value, bool pretty) {
   std::string out;

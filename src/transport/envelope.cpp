@@ -174,22 +174,34 @@ Expected<Envelope, std::string> parse_envelope(std::string_view json_text) {
 }
 
 nlohmann::ordered_json to_json(const Envelope& envelope) {
+  Envelope copy = envelope;
+  return to_json(std::move(copy));
+}
+
+nlohmann::ordered_json to_json(Envelope&& envelope) {
+  // Every object is sized first: growing one would copy a large snapshot text (json.hpp).
   Json steps = Json::array();
-  for (const StepResult& step : envelope.steps) {
-    Json data = Json::object();
-    for (const auto& [key, value] : step.data) data[key] = value;
-    steps.push_back(Json{{"id", step.id},
-                         {"actionType", step.actionType},
-                         {"success", step.success},
-                         {"data", std::move(data)}});
+  steps.get_ref<Json::array_t&>().reserve(envelope.steps.size());
+  for (StepResult& step : envelope.steps) {
+    Json data = object_with_capacity(step.data.size());
+    for (auto& [key, value] : step.data) data[key] = std::move(value);
+    Json item = object_with_capacity(4);
+    item["id"] = std::move(step.id);
+    item["actionType"] = std::move(step.actionType);
+    item["success"] = step.success;
+    item["data"] = std::move(data);
+    steps.push_back(std::move(item));
   }
-  Json document{{"commandId", envelope.commandId},
-                {"taskId", envelope.taskId},
-                {"status", envelope.status},
-                {"stepResults", std::move(steps)},
-                {"error", envelope.error ? Json(*envelope.error) : Json(nullptr)}};
+  // Room for errorCode and a hint added by the caller.
+  Json document = object_with_capacity(7);
+  document["commandId"] = std::move(envelope.commandId);
+  document["taskId"] = std::move(envelope.taskId);
+  document["status"] = std::move(envelope.status);
+  document["stepResults"] = std::move(steps);
+  document["error"] = envelope.error ? Json(std::move(*envelope.error)) : Json(nullptr);
   if (envelope.has_error_code_key) {
-    document["errorCode"] = envelope.errorCode ? Json(*envelope.errorCode) : Json(nullptr);
+    document["errorCode"] =
+        envelope.errorCode ? Json(std::move(*envelope.errorCode)) : Json(nullptr);
   }
   return document;
 }

@@ -226,4 +226,10 @@ void ResultStreamDecoder::close_snapshot() {
   std::string().swap(snapshot_text_);
 }
 
+CompleteResult ResultStreamDecoder::take_complete() {
+  CompleteResult taken = std::move(std::get<CompleteResult>(status_));
+  status_ = CompleteResult{};
+  return taken;
+}
+
 }  // namespace clawperator::transport

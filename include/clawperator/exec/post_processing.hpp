@@ -28,9 +28,12 @@ void normalize_close_app(transport::Envelope& envelope, const Json& execution,
 // A snapshot right after a click may show the screen before it settled.
 void add_settle_warnings(transport::Envelope& envelope, const Json& execution);
 
-// Reconciles status and error with the steps (in place), then renders the
-// envelope as printed, with the SERVICE_UNAVAILABLE hint added.
-Json finalize_envelope(transport::Envelope& envelope, const std::string& device_id);
+// Reconciles status and error with the steps (inventory 4.12), in place.
+void reconcile_status(transport::Envelope& envelope);
+
+// The envelope as printed, with the SERVICE_UNAVAILABLE hint added. Its strings are
+// moved out: a large snapshot is held once.
+Json render_envelope(transport::Envelope&& envelope, const std::string& device_id);
 
 contract::EnvelopeOutcome envelope_outcome(const transport::Envelope& envelope);
 

@@ -46,5 +46,7 @@ Expected<Envelope, std::string> envelope_from_json(const nlohmann::ordered_json&
 // Keys: commandId, taskId, status, stepResults[{id, actionType, success, data}], error
 // (string or null), and errorCode only when has_error_code_key.
 nlohmann::ordered_json to_json(const Envelope& envelope);
+// The same, moving the strings out of `envelope` (a large snapshot is not copied).
+nlohmann::ordered_json to_json(Envelope&& envelope);
 
 }  // namespace clawperator::transport

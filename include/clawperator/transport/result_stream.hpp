@@ -54,6 +54,9 @@ class ResultStreamDecoder {
   void finish();
 
   const ResultStatus& status() const noexcept { return status_; }
+  // Moves the complete result out (status() must hold one): a multi-megabyte result is then
+  // held once, not copied. The status stays complete, with empty contents.
+  CompleteResult take_complete();
   bool settled() const noexcept { return !std::holds_alternative<PendingResult>(status_); }
   bool capturing() const noexcept { return capturing_; }
 

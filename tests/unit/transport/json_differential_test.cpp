@@ -647,3 +647,33 @@ TEST_CASE("dump_json: scalars, empty containers and nesting in both layouts", "[
   Json with_binary = {{"a", 1}, {"bin", Json::binary({1, 2, 3}, 42)}, {"c", {Json::binary({})}}};
   CHECK(dump_disagreement(with_binary) == std::string());
 }
+
+TEST_CASE("dump_json_to hands over the same text in pieces", "[json]") {
+  std::string big;
+  for (int i = 0; big.size() < (std::size_t{3} << 20); ++i) {
+    big += "<node text=\"caf\xC3\xA9 \\ line\n\" index=\"" + std::to_string(i) + "\"/>\t";
+  }
+  Json document = Json::object();
+  document["ok"] = true;
+  document["envelope"] = Json{{"stepResults", Json::array({Json{{"data", Json{{"text", big}}}}})}};
+  Json many = Json::array();
+  for (int i = 0; i < 100000; ++i) many.push_back(Json{{"i", i}, {"s", "x\"y"}});
+  document["many"] = std::move(many);
+  for (const bool pretty : {false, true}) {
+    std::string streamed;
+    std::size_t pieces = 0;
+    std::size_t largest = 0;
+    clawperator::dump_json_to(document, pretty, [&](std::string_view piece) {
+      streamed.append(piece);
+      ++pieces;
+      largest = std::max(largest, piece.size());
+    });
+    CHECK(streamed == clawperator::dump_json(document, pretty));
+    CHECK(pieces > 3);
+    // No piece is much larger than the flush size: the text is never held whole.
+    CHECK(largest < (std::size_t{1} << 20) + 8192);
+  }
+  std::string small;
+  clawperator::dump_json_to(Json{{"a", 1}}, false, [&](std::string_view piece) { small += piece; });
+  CHECK(small == R"({"a":1})");
+}

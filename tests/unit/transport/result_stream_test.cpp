@@ -244,6 +244,22 @@ TEST_CASE("result stream: an unterminated final line is read at finish",
   CHECK(require_complete(decoder).canonical_line == single_line());
 }
 
+TEST_CASE("result stream: the complete result is moved out, not copied",
+          "[transport][result-stream]") {
+  ResultStreamDecoder decoder = capturing_decoder();
+  decoder.feed(support::time_line(kOperatorTag, single_line()) + "\n");
+  REQUIRE(decoder.settled());
+  const char* const line_bytes =
+      std::get<clawperator::transport::CompleteResult>(decoder.status()).canonical_line.data();
+  clawperator::transport::CompleteResult taken = decoder.take_complete();
+  CHECK(taken.canonical_line == single_line());
+  CHECK(taken.canonical_line.data() == line_bytes);
+  CHECK(taken.envelope.status == "success");
+  // Still settled, and holding nothing any more.
+  CHECK(decoder.settled());
+  CHECK(std::get<clawperator::transport::CompleteResult>(decoder.status()).canonical_line.empty());
+}
+
 TEST_CASE("result stream: correlated lines keep the last 20, cut to 2048 bytes",
           "[transport][result-stream]") {
   ResultStreamDecoder decoder = capturing_decoder();
