@@ -1,50 +1,379 @@
 #!/usr/bin/env bash
-# Builds in Release and measures: whole-process start (--version, --help),
-# validation, and exec against an instant fake adb (hyperfine); then the
-# micro-benchmarks (Google Benchmark). Prints tables for docs/performance.md.
+# The numbers of docs/performance.md, from a clean checkout: installs what is missing, builds
+# build-bench/ in Release and measures
+#   process  whole processes (hyperfine): --version, --help, --validate-only, and devices and
+#            exec against an instant fake adb (tests/support/fake_adb.cpp)
+#   rss      peak RSS (/usr/bin/time), including an exec whose result is a 64 MiB envelope
+#   spawns   the adb processes one exec spawns, in order, with their lifetimes (strace)
+#   vdevice  exec through the real adb to a virtual device (clawperator-vdevice) against the
+#            bare adb calls it needs and one bare `adb shell echo` round trip
+#   micro    the result path's micro-benchmarks (Google Benchmark)
+# and prints markdown tables, then the issue-8 targets. Usage: bench/run.sh [SECTION...]
+# (default: all of them; name some to re-run only those, e.g. after a noisy run).
 set -euo pipefail
+export LC_ALL=C
 cd "$(dirname "$0")/.."
+
+all_sections=(process rss spawns vdevice micro)
+sections=("${all_sections[@]}")
+if [[ $# -gt 0 ]]; then
+  for section in "$@"; do
+    if [[ " ${all_sections[*]} " != *" $section "* ]]; then
+      echo "usage: bench/run.sh [${all_sections[*]}]..." >&2
+      exit 2
+    fi
+  done
+  sections=("$@")
+fi
+wants() { [[ " ${sections[*]} " == *" $1 "* ]]; }
+
 scripts/install-deps.sh --bench
-build=build-bench
+if wants rss && [[ ! -x /usr/bin/time ]]; then
+  echo "bench/run.sh: /usr/bin/time is missing (Debian package 'time')" >&2
+  exit 1
+fi
+build="build-bench"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCLAWPERATOR_BUILD_TESTS=OFF \
   -DCLAWPERATOR_BUILD_BENCH=ON >/dev/null
-cmake --build "$build" -j"$(nproc)" >/dev/null
+nice -n 10 cmake --build "$build" -j"$(nproc)" \
+  --target clawperator clawperator-vdevice fake_adb micro_benchmarks >/dev/null
 bin=$PWD/$build/src/clawperator
+vdevice=$PWD/$build/src/vdevice/clawperator-vdevice
 fake=$PWD/$build/bench/fake_adb
+adb=$(command -v adb)
+payload=examples/snapshot.json
+# What exec broadcasts for $payload: the payload as compact JSON (src/adb/shell_quote.cpp).
+payload_json='{"commandId":"example-snapshot-1","taskId":"example-snapshot-1","source":"examples","expectedFormat":"android-ui-automator","timeoutMs":30000,"actions":[{"id":"snap","type":"snapshot"}]}'
+# A 64 MiB envelope, as in the micro-benchmarks: the canonical result line's length.
+large_result_bytes=$(((64 << 20) - 4096))
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export FAKE_ADB_DIR=$work CLAWPERATOR_STATE_DIR=$work/state ADB=$fake
+vdevice_pid=""
+adb_port=""
+cleanup() {
+  if [[ -n $vdevice_pid ]]; then
+    # SIGTERM: clawperator-vdevice stops its devices and kills its adb server.
+    kill -TERM "$vdevice_pid" 2>/dev/null || true
+    for _ in $(seq 50); do
+      kill -0 "$vdevice_pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    kill -KILL "$vdevice_pid" 2>/dev/null || true
+    wait "$vdevice_pid" 2>/dev/null || true
+  fi
+  if [[ -n $adb_port ]]; then "$adb" -P "$adb_port" kill-server >/dev/null 2>&1 || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
-payload=examples/snapshot.json
-# One warm-up exec fills the readiness cache, as in an agent's loop.
-"$bin" exec "$payload" --device fake-1 >/dev/null
+# POSIX single quoting: hyperfine -N splits its commands the way sh does.
+q() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 
-hyperfine -N --warmup 20 --runs 300 --export-markdown "$work/process.md" \
-  -n "clawperator --version" "$bin --version" \
-  -n "clawperator --help" "$bin --help" \
-  -n "exec --validate-only" "$bin exec $payload --validate-only" \
-  -n "exec (fake adb, --device)" "$bin exec $payload --device fake-1" \
-  -n "exec (fake adb, device discovery)" "$bin exec $payload"
-echo "## Whole process (hyperfine)"
-cat "$work/process.md"
+# hyperfine, its own report on stderr, results as JSON in $1.
+run_hyperfine() {
+  local out=$1
+  shift
+  hyperfine -N --style basic --export-json "$out" "$@" >&2
+}
 
-echo
-echo "## Peak RSS"
-for args in "--version" "exec $payload --validate-only" "exec $payload --device fake-1"; do
-  rss=$(/usr/bin/time -f %M "$bin" $args 2>&1 >/dev/null | tail -1)
-  echo "- clawperator $args: ${rss} KiB"
-done
+# hyperfine JSON files -> markdown rows (milliseconds).
+table() {
+  echo "| command | median | mean ± σ | min |"
+  echo "| --- | --- | --- | --- |"
+  awk -F': ' '
+    /"command":/ { name = $2; gsub(/^"|",?$/, "", name) }
+    /"mean":/ { mean = $2 + 0 }
+    /"stddev":/ { sd = $2 + 0 }
+    /"median":/ { median = $2 + 0 }
+    /"min":/ {
+      printf "| %s | %.2f ms | %.2f ± %.2f ms | %.2f ms |\n", name, median * 1e3, mean * 1e3,
+             sd * 1e3, $2 * 1e3
+    }' "$@"
+}
 
-echo
-echo "## adb calls per exec (strace)"
-if command -v strace >/dev/null; then
-  strace -f -e trace=execve -o "$work/trace" "$bin" exec "$payload" --device fake-1 >/dev/null
-  grep -c 'execve(".*fake_adb' "$work/trace" | sed 's/^/- spawns: /'
-else
-  echo "(install strace to count spawns)"
+# The median of one command of a hyperfine JSON file, in milliseconds.
+median_ms() {
+  awk -F': ' -v want="$2" '
+    /"command":/ { name = $2; gsub(/^"|",?$/, "", name) }
+    /"median":/ && name == want { printf "%.3f\n", $2 * 1e3 }' "$1"
+}
+
+# The median of numbers on stdin.
+median() {
+  sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'
+}
+
+# Peak RSS (KiB) of a command; stdout discarded.
+rss_kib() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1; }
+
+# What exec broadcasts for a payload (compact JSON).
+broadcast_command() {
+  echo "am broadcast -a 'app.clawperator.operator.ACTION_AGENT_COMMAND' -p 'com.clawperator.operator' --es 'payload' $(q "$1") --receiver-foreground"
+}
+pm_command="pm list packages 'com.clawperator.operator'; echo clawperator-exit:\$?"
+
+# One exec's adb calls by hand, in bash, in exec's order and concurrency: start the logcat
+# follower, pm list, wait for the follower's first line (attached), broadcast the payload
+# (with a fresh commandId), read the follower until its result line. $1: the follower, logcat
+# (`adb logcat -v time -T 1`, what exec starts) or shell (`adb shell 'logcat -v time -T 1'`).
+# Prints microseconds until the result line and until attached.
+by_hand_us() {
+  local id="bench-by-hand-$RANDOM$RANDOM" start attached end line found=""
+  local device_args=(-P "$adb_port" -s "$serial")
+  start=$EPOCHREALTIME
+  if [[ $1 == shell ]]; then
+    coproc FOLLOW { exec "$adb" "${device_args[@]}" shell "logcat -v time -T 1" 2>/dev/null </dev/null; }
+  else
+    coproc FOLLOW { exec "$adb" "${device_args[@]}" logcat -v time -T 1 2>/dev/null </dev/null; }
+  fi
+  "$adb" "${device_args[@]}" shell "$pm_command" >/dev/null </dev/null
+  IFS= read -r line <&"${FOLLOW[0]}" || true
+  attached=$EPOCHREALTIME
+  "$adb" "${device_args[@]}" shell "$(broadcast_command "${payload_json//example-snapshot-1/$id}")" \
+    >/dev/null </dev/null
+  while IFS= read -r line <&"${FOLLOW[0]}"; do
+    if [[ $line == *"[Clawperator-Result] "*"\"commandId\":\"$id\""* ]]; then
+      found=yes
+      break
+    fi
+  done
+  end=$EPOCHREALTIME
+  kill "$FOLLOW_PID" 2>/dev/null || true
+  wait "$FOLLOW_PID" 2>/dev/null || true
+  if [[ -z $found ]]; then
+    echo "bench/run.sh: no result line for $id from the follower" >&2
+    return 1
+  fi
+  echo "$((${end/./} - ${start/./})) $((${attached/./} - ${start/./}))"
+}
+
+# Each adb process COMMAND spawns, in order: when it started and ended (ms after COMMAND
+# started; a follower killed as COMMAND ends may not be reported: then COMMAND's end) and its
+# argv (long arguments cut). strace's own overhead is included.
+spawn_trace() {
+  strace -f -ttt -s 48 -e trace=execve -e signal=none -o "$work/trace" "$@" >/dev/null
+  awk '
+    function record(pid, t, line,   from, to) {
+      if (t0 == "") { t0 = t; pid0 = pid; return }
+      from = index(line, ", [") + 3
+      to = index(line, "], 0x")
+      order[++n] = pid; started[pid] = t; argv[pid] = substr(line, from, to - from)
+    }
+    / execve\(/ && /<unfinished/ { pending[$1] = $0; pending_t[$1] = $2; next }
+    / execve\(/ && / = 0$/ { record($1, $2, $0); next }
+    /<\.\.\. execve resumed>/ && / = 0$/ { record($1, pending_t[$1], pending[$1]); next }
+    /\+\+\+ (exited|killed)/ { ended[$1] = $2 }
+    END {
+      for (i = 1; i <= n; i++) {
+        p = order[i]
+        printf "%d. +%.1f ms to %s: %s\n", i, (started[p] - t0) * 1e3,
+               (p in ended) ? sprintf("+%.1f ms", (ended[p] - t0) * 1e3) \
+                            : sprintf("its end (+%.1f ms, killed)", (ended[pid0] - t0) * 1e3),
+               argv[p]
+      }
+    }' "$work/trace"
+}
+
+spawn_count() { grep -c . <<<"$1" || true; }
+
+declare -A measured=()
+fake_env=(FAKE_ADB_DIR="$work/fake" CLAWPERATOR_STATE_DIR="$work/fake-state" ADB="$fake")
+mkdir -p "$work/fake"
+# One warm-up exec fills the readiness cache, as in an agent's loop; --prepare keeps it fresh.
+env "${fake_env[@]}" "$bin" exec "$payload" --device fake-1 >/dev/null
+fake_ready=("$work"/fake-state/ready-*)
+
+if wants process; then
+  (
+    export "${fake_env[@]}"
+    run_hyperfine "$work/process.json" --warmup 20 --runs 300 \
+      -n "clawperator --version" "$(q "$bin") --version" \
+      -n "clawperator --help" "$(q "$bin") --help" \
+      -n "exec --validate-only" "$(q "$bin") exec $payload --validate-only" \
+      -n "devices (fake adb)" "$(q "$bin") devices"
+    run_hyperfine "$work/process-exec.json" --warmup 20 --runs 300 \
+      --prepare "touch -c $(q "${fake_ready[0]}")" \
+      -n "exec (fake adb, --device)" "$(q "$bin") exec $payload --device fake-1" \
+      -n "exec (fake adb, device discovery)" "$(q "$bin") exec $payload"
+  )
+  echo "## Whole process (hyperfine, 300 runs after 20 warm-ups)"
+  echo
+  table "$work/process.json" "$work/process-exec.json"
+  measured[version_ms]=$(median_ms "$work/process.json" "clawperator --version")
+  measured[exec_fake_ms]=$(median_ms "$work/process-exec.json" "exec (fake adb, --device)")
+  echo
 fi
 
+if wants rss; then
+  echo "## Peak RSS (/usr/bin/time -f %M)"
+  echo
+  for args in "--version" "--help" "exec $payload --validate-only" "devices" \
+    "exec $payload --device fake-1"; do
+    touch -c "${fake_ready[0]}"
+    # shellcheck disable=SC2086 # $args is several words on purpose
+    rss=$(
+      export "${fake_env[@]}"
+      rss_kib "$bin" $args
+    )
+    echo "- clawperator $args: ${rss} KiB"
+    if [[ $args == "--version" ]]; then measured[version_rss]=$rss; fi
+  done
+  touch -c "${fake_ready[0]}"
+  rss=$(
+    export "${fake_env[@]}" FAKE_ADB_RESULT_BYTES="$large_result_bytes"
+    rss_kib "$bin" exec "$payload" --device fake-1
+  )
+  measured[large_rss]=$rss
+  echo "- clawperator exec $payload --device fake-1, a ${large_result_bytes}-byte result" \
+    "(64 MiB envelope, XML-dense, 65,532 chunk records): ${rss} KiB"
+  echo
+fi
+
+if wants spawns; then
+  echo "## adb processes per exec (strace; start and end after clawperator started)"
+  echo
+  touch -c "${fake_ready[0]}"
+  trace=$(
+    export "${fake_env[@]}"
+    spawn_trace "$bin" exec "$payload" --device fake-1
+  )
+  measured[spawns]=$(spawn_count "$trace")
+  echo "exec --device fake-1 (fake adb, readiness cached): ${measured[spawns]} spawns"
+  echo
+  echo "$trace"
+  echo
+  touch -c "${fake_ready[0]}"
+  trace=$(
+    export "${fake_env[@]}"
+    spawn_trace "$bin" exec "$payload"
+  )
+  echo "exec, device discovered (fake adb, readiness cached): $(spawn_count "$trace") spawns"
+  echo
+  echo "$trace"
+  echo
+fi
+
+if wants vdevice; then
+  # One virtual device behind a private adb server; the Operator answers at once (see the
+  # scenario), so an exec costs what the host and adb cost.
+  "$vdevice" up --scenario bench/vdevice-instant-operator.json >"$work/up.json" 2>"$work/up.err" &
+  vdevice_pid=$!
+  for _ in $(seq 300); do
+    [[ -s $work/up.json ]] && break
+    kill -0 "$vdevice_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  adb_port=$(sed -n 's/.*"adbServerPort":\([0-9]*\).*/\1/p' "$work/up.json")
+  serial=$(sed -n 's/.*"serials":\["\([^"]*\)".*/\1/p' "$work/up.json")
+  if [[ -z $adb_port || -z $serial ]]; then
+    cat "$work/up.err" >&2
+    echo "bench/run.sh: the virtual device did not come up" >&2
+    exit 1
+  fi
+  vdevice_env=(ANDROID_ADB_SERVER_PORT="$adb_port" ADB="$adb"
+    CLAWPERATOR_STATE_DIR="$work/vdevice-state")
+  env "${vdevice_env[@]}" "$bin" exec "$payload" --device "$serial" >/dev/null
+  vdevice_ready=("$work"/vdevice-state/ready-*)
+
+  # The bare calls: exactly the shell commands exec sends (see the spawns below).
+  device="$(q "$adb") -P $adb_port -s $(q "$serial")"
+  broadcast=$(broadcast_command "$payload_json")
+  run_hyperfine "$work/vdevice-bare.json" --warmup 10 --runs 200 \
+    -n "adb shell echo hi" "$device shell echo hi" \
+    -n "adb shell pm list packages …" "$device shell $(q "$pm_command")" \
+    -n "adb shell am broadcast …" "$device shell $(q "$broadcast")"
+  touch -c "${vdevice_ready[0]}"
+  (
+    export "${vdevice_env[@]}"
+    run_hyperfine "$work/vdevice-exec.json" --warmup 10 --runs 200 \
+      --prepare "touch -c $(q "${vdevice_ready[0]}")" \
+      -n "exec $payload --device (real adb, virtual device)" \
+      "$(q "$bin") exec $payload --device $(q "$serial")"
+  )
+  echo "## Through the real adb ($("$adb" version | sed -n 's/^Version //p')) to a virtual device" \
+    "(hyperfine, 200 runs after 10 warm-ups)"
+  echo
+  table "$work/vdevice-bare.json" "$work/vdevice-exec.json"
+  echo
+  echo_ms=$(median_ms "$work/vdevice-bare.json" "adb shell echo hi")
+  pm_ms=$(median_ms "$work/vdevice-bare.json" "adb shell pm list packages …")
+  broadcast_ms=$(median_ms "$work/vdevice-bare.json" "adb shell am broadcast …")
+  exec_ms=$(median_ms "$work/vdevice-exec.json" "exec $payload --device (real adb, virtual device)")
+  measured[ratio_bare]=$(awk -v e="$exec_ms" -v p="$pm_ms" -v b="$broadcast_ms" \
+    'BEGIN { printf "%.2f", e / (p + b) }')
+  measured[ratio_echo]=$(awk -v e="$exec_ms" -v o="$echo_ms" 'BEGIN { printf "%.2f", e / o }')
+  echo "Medians: exec ${exec_ms} ms; bare pm list + am broadcast ${pm_ms} + ${broadcast_ms} ms;" \
+    "echo ${echo_ms} ms. exec / bare calls = ${measured[ratio_bare]}, exec / echo =" \
+    "${measured[ratio_echo]}."
+  echo
+
+  # The bare calls above leave the logcat follower out; here it is in, by hand.
+  samples=25
+  for follower in logcat shell; do
+    for _ in $(seq "$samples"); do by_hand_us "$follower"; done >"$work/by-hand-$follower"
+  done
+  ms_column() { cut -d' ' -f"$2" "$1" | median | awk '{ printf "%.1f", $1 / 1e3 }'; }
+  by_hand_ms=$(ms_column "$work/by-hand-logcat" 1)
+  measured[ratio_by_hand]=$(awk -v e="$exec_ms" -v h="$by_hand_ms" 'BEGIN { printf "%.2f", e / h }')
+  echo "All of one exec's adb calls by hand (bash; median of $samples; from the follower's spawn):"
+  echo "- follower \`adb logcat -v time -T 1\` (as exec): attached after" \
+    "$(ms_column "$work/by-hand-logcat" 2) ms, result line after ${by_hand_ms} ms;" \
+    "exec / by hand = ${measured[ratio_by_hand]}"
+  echo "- follower \`adb shell 'logcat -v time -T 1'\`: attached after" \
+    "$(ms_column "$work/by-hand-shell" 2) ms, result line after" \
+    "$(ms_column "$work/by-hand-shell" 1) ms"
+  echo
+
+  touch -c "${vdevice_ready[0]}"
+  trace=$(
+    export "${vdevice_env[@]}"
+    spawn_trace "$bin" exec "$payload" --device "$serial"
+  )
+  echo "adb processes of one exec --device (real adb, readiness cached; strace):"
+  echo
+  echo "$trace"
+  echo
+fi
+
+if wants micro; then
+  echo "## Micro-benchmarks (Google Benchmark)"
+  echo
+  "$PWD/$build/bench/micro_benchmarks" --benchmark_min_time=0.2 \
+    --benchmark_out="$work/micro.json" --benchmark_out_format=json
+  # GB/s (10^9) of the whole decoder and of the transport alone, 64 MiB XML-dense result.
+  gbps() {
+    awk -F': ' -v want="\"$1\"," '
+      /"name":/ { name = $2 }
+      /"bytes_per_second":/ && name == want { printf "%.2f\n", $2 / 1e9 }' "$work/micro.json"
+  }
+  measured[decoder_gbps]=$(gbps "BM_ChunkedResult/bytes:$large_result_bytes/xml:1")
+  measured[transport_gbps]=$(gbps "BM_ChunkTransport/bytes:$large_result_bytes/xml:1")
+  echo
+fi
+
+# The issue-8 targets, for what was measured.
+target() {  # NAME VALUE COMPARISON LIMIT
+  [[ -n $2 ]] || return 0
+  local met
+  met=$(awk -v v="$2" -v l="$4" -v c="$3" \
+    'BEGIN { print ((c == "<=" ? v <= l : v >= l) ? "met" : "MISSED") }')
+  echo "| $1 | $2 | $3 $4 | $met |"
+}
+echo "## Issue-8 targets"
 echo
-echo "## Micro-benchmarks"
-"$PWD/$build/bench/micro_benchmarks" --benchmark_min_time=0.2
+echo "| target | measured | limit | |"
+echo "| --- | --- | --- | --- |"
+target "--version, median ms" "${measured[version_ms]:-}" "<=" 2
+target "exec vs the instant fake adb, median ms" "${measured[exec_fake_ms]:-}" "<=" 15
+target "adb spawns per exec (--device, readiness cached)" "${measured[spawns]:-}" "<=" 3
+target "exec / its bare adb calls (virtual device)" "${measured[ratio_bare]:-}" "<=" 1.3
+target "exec / its adb calls by hand, follower included (virtual device)" \
+  "${measured[ratio_by_hand]:-}" "<=" 1.3
+target "exec / one bare adb shell echo (virtual device)" "${measured[ratio_echo]:-}" "<=" 4
+target "whole decoder, 64 MiB XML-dense, GB/s" "${measured[decoder_gbps]:-}" ">=" 1
+target "chunk transport, 64 MiB XML-dense, GB/s" "${measured[transport_gbps]:-}" ">=" 1
+target "peak RSS --version, KiB (8 MiB)" "${measured[version_rss]:-}" "<=" 8192
+target "peak RSS, 64 MiB envelope, KiB (2 x envelope + 8 MiB)" "${measured[large_rss]:-}" "<=" \
+  $((2 * large_result_bytes / 1024 + 8192))
