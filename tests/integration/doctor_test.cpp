@@ -109,6 +109,15 @@ TEST_CASE("doctor --fix repairs what it can and checks again", "[integration][do
   CHECK(doctor(farm)["ok"] == true);
 }
 
+TEST_CASE("doctor --check-only reports and changes nothing", "[integration][doctor]") {
+  Farm farm({"accessibility-off"});
+  const json report = doctor(farm, {"--check-only"});
+  expect_failed_check(report, "readiness.handshake", "DEVICE_ACCESSIBILITY_NOT_RUNNING");
+  CHECK_FALSE(report.contains("fixesApplied"));
+  // Nothing was enabled behind the user's back.
+  expect_failed_check(doctor(farm), "readiness.handshake", "DEVICE_ACCESSIBILITY_NOT_RUNNING");
+}
+
 TEST_CASE("version --check-compat, packages and grants against the real adb",
           "[integration][setup]") {
   SECTION("a supported Operator") {
