@@ -13,6 +13,7 @@ cat <<'TXT'
 
 == A virtual phone (clawperator-vdevice) behind a private adb server; then:
    clawperator devices
+   clawperator doctor                                    (is everything ready? what to fix)
    clawperator exec examples/demo-snapshot-click.json   (open Settings, snapshot, click, read)
    clawperator exec examples/invalid/missing-uri.json   (a validation error: exit 2, nothing sent)
    clawperator errors NODE_NOT_FOUND
@@ -20,6 +21,7 @@ TXT
 clawperator-vdevice with -- sh -c '
   show() { printf "\n$ clawperator %s\n" "$*"; clawperator "$@"; printf "(exit %d)\n" "$?"; }
   show devices --output pretty
+  show doctor --output pretty
   show exec examples/demo-snapshot-click.json --output pretty
   show exec examples/invalid/missing-uri.json
   show errors NODE_NOT_FOUND
