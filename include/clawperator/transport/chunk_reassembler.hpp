@@ -103,6 +103,9 @@ class ChunkReassembler {
 
   std::string line_;
   Sha256 hasher_;
+  std::size_t hashed_bytes_ = 0;  // line_ bytes already given to hasher_
+  static constexpr std::size_t kHashRunBytes = std::size_t{64} << 10;
+  void hash_pending() noexcept;
   ChunkDiagnostics diagnostics_;
   std::optional<ChunkFailure> failure_;
   std::optional<Envelope> envelope_;
