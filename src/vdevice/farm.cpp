@@ -24,6 +24,19 @@ std::string expected_state(const android::Scenario& scenario) {
   return "device";
 }
 
+// True while something accepts connections on 127.0.0.1:port.
+bool port_accepts(std::uint16_t port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(port);
+  const bool accepted = ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+  ::close(fd);
+  return accepted;
+}
+
 }  // namespace
 
 std::uint16_t free_local_port() {
@@ -116,6 +129,12 @@ void VirtualDeviceFarm::stop() {
     int exit_code = 0;
     run_adb({"kill-server"}, exit_code);
     adb_server_started_ = false;
+    // kill-server returns before the server has exited: wait for it (bounded), so that
+    // nothing of ours is still running once the farm is gone.
+    const auto deadline = std::chrono::steady_clock::now() + 5s;
+    while (port_accepts(adb_server_port_) && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(20ms);
+    }
   }
   stopping_ = true;
   for (auto& running : devices_) {

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "clawperator/vdevice/android/scenario.hpp"
@@ -105,7 +106,11 @@ class Farm {
     const std::string port_marker = "tcp:" + std::to_string(farm_->adb_server_port());
     farm_.reset();
     std::filesystem::remove_all(dir_);
-    // Nothing of ours may outlive the farm: no adb server, no child process.
+    // Nothing of ours may outlive the farm: no adb server, no child process. A server that
+    // closed its port may need a moment to finish exiting; one that stays is a leak.
+    for (int attempt = 0; attempt < 150 && processes_mentioning(port_marker) != 0; ++attempt) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
     CHECK(processes_mentioning(port_marker) == 0);
     CHECK(children_of_this_process() == 0);
   }
