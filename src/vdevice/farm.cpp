@@ -1,11 +1,18 @@
 #include "clawperator/vdevice/farm.hpp"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "clawperator/adb/device_list.hpp"
 #include "clawperator/process/runner.hpp"
@@ -35,6 +42,35 @@ bool port_accepts(std::uint16_t port) {
   const bool accepted = ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
   ::close(fd);
   return accepted;
+}
+
+// The adb servers serving `port`, found by their command line
+// ("adb -L tcp:PORT fork-server server …"): they are daemons, not our children.
+std::vector<pid_t> adb_servers_on(std::uint16_t port) {
+  std::vector<pid_t> servers;
+  const std::string marker = "tcp:" + std::to_string(port);
+  DIR* proc = ::opendir("/proc");
+  if (proc == nullptr) return servers;
+  while (const dirent* entry = ::readdir(proc)) {
+    char* end = nullptr;
+    const long pid = std::strtol(entry->d_name, &end, 10);
+    if (pid <= 0 || *end != '\0') continue;
+    const std::string path = "/proc/" + std::string(entry->d_name) + "/cmdline";
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    char buffer[4096];
+    const ssize_t got = ::read(fd, buffer, sizeof buffer - 1);
+    ::close(fd);
+    if (got <= 0) continue;
+    std::string cmdline(buffer, static_cast<std::size_t>(got));
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find(marker) != std::string::npos &&
+        cmdline.find("fork-server") != std::string::npos) {
+      servers.push_back(static_cast<pid_t>(pid));
+    }
+  }
+  ::closedir(proc);
+  return servers;
 }
 
 }  // namespace
@@ -131,10 +167,13 @@ void VirtualDeviceFarm::stop() {
     adb_server_started_ = false;
     // kill-server returns before the server has exited: wait for it (bounded), so that
     // nothing of ours is still running once the farm is gone.
-    const auto deadline = std::chrono::steady_clock::now() + 5s;
-    while (port_accepts(adb_server_port_) && std::chrono::steady_clock::now() < deadline) {
+    const auto deadline = std::chrono::steady_clock::now() + 3s;
+    while ((port_accepts(adb_server_port_) || !adb_servers_on(adb_server_port_).empty()) &&
+           std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(20ms);
     }
+    // A server busy redialling a device that vanished has been seen to ignore kill-server.
+    for (const pid_t server : adb_servers_on(adb_server_port_)) ::kill(server, SIGKILL);
   }
   stopping_ = true;
   for (auto& running : devices_) {
