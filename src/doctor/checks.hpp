@@ -35,6 +35,9 @@ struct DoctorContext {
   std::optional<exec::InteractiveState> interactive;
 };
 
+// " --device S[ --operator-package P]": the flags that point a suggested clawperator
+// command at the same device and Operator.
+std::string target_flags(const DoctorContext& context);
 // "adb -s X shell …" as a person would type it (arguments quoted when needed).
 std::string display_command(const std::vector<std::string>& argv);
 // A fix step that runs `argv` (adb) when --fix applies it.

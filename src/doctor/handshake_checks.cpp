@@ -16,18 +16,10 @@ namespace {
 constexpr std::chrono::milliseconds kAttachFallback{100};
 constexpr double kSmokeTimeoutMs = 10000;
 
-std::string flags(const DoctorContext& context) {
-  std::string out = " --device " + *context.serial;
-  if (context.options.operator_package != "com.clawperator.operator") {
-    out += " --operator-package " + context.options.operator_package;
-  }
-  return out;
-}
-
 FixStep grant_step(DoctorContext& context) {
   FixStep step;
   step.kind = FixStep::Kind::Shell;
-  step.value = "clawperator grant-device-permissions" + flags(context);
+  step.value = "clawperator grant-device-permissions" + target_flags(context);
   DoctorContext* shared = &context;
   step.apply = [shared] {
     const operator_app::PermissionReport report =
@@ -64,12 +56,13 @@ void describe_probe_failure(DoctorContext& context, Check& check,
     check.detail += " (broadcast " + check.evidence["broadcastDispatchStatus"].get<std::string>() +
                     ", package " + context.options.operator_package + ", device " +
                     *context.serial + ")";
-    check.fix = Fix{
-        "Start the Operator and try a command with diagnostics",
-        {manual_step("Open the Operator app once on the device so Android starts it"),
-         FixStep{FixStep::Kind::Shell,
-                 "clawperator snapshot" + flags(context) + " --timeout 5000 --verbose", nullptr}},
-        kOperatorDocs};
+    check.fix =
+        Fix{"Start the Operator and try a command with diagnostics",
+            {manual_step("Open the Operator app once on the device so Android starts it"),
+             FixStep{FixStep::Kind::Shell,
+                     "clawperator snapshot" + target_flags(context) + " --timeout 5000 --verbose",
+                     nullptr}},
+            kOperatorDocs};
   } else {
     check.summary = "The doctor_ping handshake failed";
     check.fix = Fix{"Check the connection to the device",
@@ -206,11 +199,12 @@ Check check_smoke(DoctorContext& context) {
       break;
     }
   }
-  check.fix = Fix{
-      "Run the same steps yourself with diagnostics",
-      {FixStep{FixStep::Kind::Shell,
-               "clawperator open com.android.settings" + flags(context) + " --verbose", nullptr}},
-      kDevicesDocs};
+  check.fix =
+      Fix{"Run the same steps yourself with diagnostics",
+          {FixStep{FixStep::Kind::Shell,
+                   "clawperator open com.android.settings" + target_flags(context) + " --verbose",
+                   nullptr}},
+          kDevicesDocs};
   return check;
 }
 

@@ -39,6 +39,14 @@ DoctorContext::DoctorContext(const DoctorOptions& doctor_options, process::Runne
   trace.started_at = exec::iso_timestamp(std::chrono::system_clock::now());
 }
 
+std::string target_flags(const DoctorContext& context) {
+  std::string flags = " --device " + *context.serial;
+  if (context.options.operator_package != "com.clawperator.operator") {
+    flags += " --operator-package " + context.options.operator_package;
+  }
+  return flags;
+}
+
 std::string display_command(const std::vector<std::string>& argv) {
   std::string out;
   for (const std::string& arg : argv) {

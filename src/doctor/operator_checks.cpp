@@ -11,14 +11,6 @@
 namespace clawperator::doctor {
 namespace {
 
-std::string device_flag(const DoctorContext& context) {
-  return " --device " + *context.serial;
-}
-
-std::string package_flag(const std::string& package) {
-  return package == "com.clawperator.operator" ? std::string() : " --operator-package " + package;
-}
-
 FixStep command_hint(std::string command) {
   FixStep step;
   step.kind = FixStep::Kind::Shell;
@@ -45,21 +37,21 @@ Check check_operator_presence(DoctorContext& context) {
     const std::string other = adb::alternate_operator_variant(package);
     check.summary = "The other Operator variant (" + other + ") is installed";
     check.evidence["installedPackage"] = other;
-    check.fix = Fix{
-        "Use the installed variant, or install " + package,
-        {command_hint("clawperator doctor" + device_flag(context) + " --operator-package " + other),
-         manual_step("Or install the " + package +
-                     " APK with 'clawperator operator setup --apk <operator.apk>" +
-                     device_flag(context) + package_flag(package) + "'")},
-        kOperatorDocs};
+    check.fix = Fix{"Use the installed variant, or install " + package,
+                    {command_hint("clawperator doctor --device " + *context.serial +
+                                  " --operator-package " + other),
+                     manual_step("Or install the " + package +
+                                 " APK with 'clawperator operator setup --apk <operator.apk>" +
+                                 target_flags(context) + "'")},
+                    kOperatorDocs};
   } else if (error->code == "OPERATOR_NOT_INSTALLED") {
     check.summary = "The Operator app is not installed";
-    check.fix = Fix{"Install the Operator APK",
-                    {manual_step("Download the Operator APK (a release " +
-                                 contract::supported_operator_range() + ")"),
-                     command_hint("clawperator operator setup --apk <operator.apk>" +
-                                  device_flag(context) + package_flag(package))},
-                    kOperatorDocs};
+    check.fix = Fix{
+        "Install the Operator APK",
+        {manual_step("Download the Operator APK (a release " +
+                     contract::supported_operator_range() + ")"),
+         command_hint("clawperator operator setup --apk <operator.apk>" + target_flags(context))},
+        kOperatorDocs};
   } else {
     check.summary = "The device could not list its packages";
     check.fix = Fix{"Check the device shell",
