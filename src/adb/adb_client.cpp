@@ -1,8 +1,42 @@
 #include "clawperator/adb/adb_client.hpp"
 
+#include "clawperator/adb/server_endpoint.hpp"
+#include "clawperator/adb/server_relay.hpp"
 #include "clawperator/io/log.hpp"
 
 namespace clawperator::adb {
+namespace {
+
+// The follower and the relay it talks through. The follower is stopped first: the relay
+// must outlive every byte the follower still reads.
+class RelayedStream final : public process::Stream {
+ public:
+  RelayedStream(std::unique_ptr<ServerRelay> relay, std::unique_ptr<process::Stream> follower)
+      : relay_(std::move(relay)), follower_(std::move(follower)) {}
+  ~RelayedStream() override { follower_.reset(); }
+
+  process::StreamEvent wait(std::chrono::milliseconds timeout) override {
+    return follower_->wait(timeout);
+  }
+  void terminate() override { follower_->terminate(); }
+  int pid() const override { return follower_->pid(); }
+
+ private:
+  std::unique_ptr<ServerRelay> relay_;
+  std::unique_ptr<process::Stream> follower_;
+};
+
+// -H/-P on the command line would make adb ignore ADB_SERVER_SOCKET, and rewriting the argv
+// is not ours to do: with --adb-server the follower goes to the server directly.
+std::unique_ptr<ServerRelay> start_relay(const AdbSettings& settings) {
+  if (!settings.relay_logcat || settings.server_host || settings.server_port) return nullptr;
+  const std::optional<ServerEndpoint> endpoint =
+      resolve_server_endpoint(settings, raw_process_environment);
+  if (!endpoint || !endpoint->loopback) return nullptr;
+  return ServerRelay::start(*endpoint->loopback);
+}
+
+}  // namespace
 
 AdbClient::AdbClient(process::Runner& runner, AdbSettings settings)
     : runner_(runner), settings_(std::move(settings)) {}
@@ -79,9 +113,17 @@ process::Completion AdbClient::shell(const std::string& serial, const std::strin
 
 std::unique_ptr<process::Stream> AdbClient::follow_logcat(const std::string& serial,
                                                           int& spawn_errno) {
-  const std::vector<std::string> argv = device_argv(serial, {"logcat", "-v", "time", "-T", "1"});
-  io::log_event(io::LogLevel::Debug, "adb.start", Json{{"argv", argv}});
-  return runner_.start(argv, spawn_errno);
+  process::StreamSpec spec{device_argv(serial, {"logcat", "-v", "time", "-T", "1"}), {}};
+  std::unique_ptr<ServerRelay> relay = start_relay(settings_);
+  Json event{{"argv", spec.argv}};
+  if (relay) {
+    spec.environment.push_back("ADB_SERVER_SOCKET=" + relay->socket_spec());
+    event["relay"] = relay->socket_spec();
+  }
+  io::log_event(io::LogLevel::Debug, "adb.start", event);
+  std::unique_ptr<process::Stream> follower = runner_.start(spec, spawn_errno);
+  if (!follower || !relay) return follower;
+  return std::make_unique<RelayedStream>(std::move(relay), std::move(follower));
 }
 
 process::Completion AdbClient::exec_out(const std::string& serial,

@@ -41,6 +41,7 @@ adb::AdbSettings adb_settings(const GlobalOptions& options) {
   settings.executable = options.adb_path;
   settings.server_host = options.adb_server_host;
   settings.server_port = options.adb_server_port;
+  settings.relay_logcat = options.adb_relay;
   return settings;
 }
 

@@ -106,6 +106,15 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
     out.adb_server_port = *port;
   }
 
+  if (auto relay = environment("CLAWPERATOR_ADB_RELAY")) {
+    const std::string value = lowercase(trim(*relay));
+    if (value == "off" || value == "0" || value == "false" || value == "no") {
+      out.adb_relay = false;
+    } else if (value != "on" && value != "1" && value != "true" && value != "yes") {
+      return GlobalOptionsError{"CLAWPERATOR_ADB_RELAY must be on or off (got '" + *relay + "')"};
+    }
+  }
+
   if (!flags.lock_wait.empty()) {
     const auto wait = parse_integer<long>(flags.lock_wait);
     if (!wait || *wait < 0) {

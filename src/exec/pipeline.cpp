@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "clawperator/adb/server_endpoint.hpp"
 #include "clawperator/exec/device_lock.hpp"
 #include "clawperator/exec/dispatch.hpp"
 #include "clawperator/exec/execution.hpp"
@@ -35,12 +36,10 @@ ExecutionReport report(const HostError& error) {
 }
 
 std::string server_key(const adb::AdbSettings& adb) {
-  if (adb.server_host || adb.server_port) {
-    return adb.server_host.value_or("localhost") + ":" +
-           std::to_string(adb.server_port.value_or(5037));
-  }
-  const char* port = std::getenv("ANDROID_ADB_SERVER_PORT");
-  return std::string("local:") + (port != nullptr ? port : "5037");
+  const std::optional<adb::ServerEndpoint> endpoint =
+      adb::resolve_server_endpoint(adb, adb::raw_process_environment);
+  // Values adb refuses: every call fails the same way, so any key will do.
+  return endpoint ? endpoint->spec : "unresolved";
 }
 
 long long millis_since(Clock::time_point start) {

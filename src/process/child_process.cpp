@@ -11,6 +11,7 @@
 #include <array>
 #include <cerrno>
 #include <csignal>
+#include <string_view>
 
 #include "clawperator/process/interrupt.hpp"
 #include "poll_timeout.hpp"
@@ -92,6 +93,26 @@ int open_pidfd(pid_t pid) noexcept {
 #endif
 }
 
+// environ with each NAME of `overrides` ("NAME=VALUE") replaced. The strings stay owned by
+// environ and `overrides`, which outlive the spawn.
+std::vector<char*> child_environment(const std::vector<std::string>& overrides) {
+  std::vector<char*> envp;
+  const auto overridden = [&overrides](std::string_view entry) {
+    const std::string_view name = entry.substr(0, entry.find('='));
+    return std::any_of(overrides.begin(), overrides.end(), [name](const std::string& o) {
+      return o.size() > name.size() && o.compare(0, name.size(), name) == 0 &&
+             o[name.size()] == '=';
+    });
+  };
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    if (!overridden(*entry)) envp.push_back(*entry);
+  }
+  // posix_spawn's signature predates const; it does not modify the strings.
+  for (const std::string& entry : overrides) envp.push_back(const_cast<char*>(entry.c_str()));
+  envp.push_back(nullptr);
+  return envp;
+}
+
 ExitStatus decode(int wait_status) noexcept {
   ExitStatus status;
   if (WIFEXITED(wait_status)) status.exit_code = WEXITSTATUS(wait_status);
@@ -105,7 +126,8 @@ ChildProcess::~ChildProcess() {
   terminate_group();
 }
 
-int ChildProcess::spawn(const std::vector<std::string>& argv) {
+int ChildProcess::spawn(const std::vector<std::string>& argv,
+                        const std::vector<std::string>& environment) {
   if (argv.empty() || pid_ > 0) return EINVAL;
   UniqueFd out_read, out_write, err_read, err_write;
   if (int e = make_pipe(out_read, out_write); e != 0) return e;
@@ -150,8 +172,11 @@ int ChildProcess::spawn(const std::vector<std::string>& argv) {
   // glibc reports exec failures (ENOENT, EACCES, ...) as the return value. A name with a '/'
   // is a path and must not be searched in PATH.
   const bool is_path = argv[0].find('/') != std::string::npos;
-  rc = is_path ? posix_spawn(&pid, c_argv[0], actions.get(), attr.get(), c_argv.data(), environ)
-               : posix_spawnp(&pid, c_argv[0], actions.get(), attr.get(), c_argv.data(), environ);
+  std::vector<char*> envp;
+  if (!environment.empty()) envp = child_environment(environment);
+  char* const* child_env = environment.empty() ? environ : envp.data();
+  rc = is_path ? posix_spawn(&pid, c_argv[0], actions.get(), attr.get(), c_argv.data(), child_env)
+               : posix_spawnp(&pid, c_argv[0], actions.get(), attr.get(), c_argv.data(), child_env);
   if (rc != 0) return rc;
 
   pid_ = pid;

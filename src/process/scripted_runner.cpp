@@ -208,11 +208,13 @@ Completion ScriptedRunner::run(const CommandSpec& spec) {
   return completion;
 }
 
-std::unique_ptr<Stream> ScriptedRunner::start(const Argv& argv, int& spawn_errno) {
+std::unique_ptr<Stream> ScriptedRunner::start(const StreamSpec& spec, int& spawn_errno) {
   const std::lock_guard<std::mutex> lock(mutex_);
+  const Argv& argv = spec.argv;
   Call& call = calls_.emplace_back();
   call.kind = CallKind::Start;
   call.argv = argv;
+  call.environment = spec.environment;
   if (interrupted_signal() != 0) {
     call.result = CallResult::Cancelled;
     spawn_errno = ECANCELED;

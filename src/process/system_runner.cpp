@@ -138,7 +138,7 @@ class SystemStream final : public Stream {
   SystemStream(const SystemStream&) = delete;
   SystemStream& operator=(const SystemStream&) = delete;
 
-  int spawn(const std::vector<std::string>& argv) { return child_.spawn(argv); }
+  int spawn(const StreamSpec& spec) { return child_.spawn(spec.argv, spec.environment); }
 
   StreamEvent wait(milliseconds timeout) override {
     try {
@@ -257,9 +257,10 @@ class SystemRunner final : public Runner {
     }
   }
 
-  std::unique_ptr<Stream> start(const std::vector<std::string>& argv, int& spawn_errno) override {
+  using Runner::start;
+  std::unique_ptr<Stream> start(const StreamSpec& spec, int& spawn_errno) override {
     try {
-      if (argv.empty()) {
+      if (spec.argv.empty()) {
         spawn_errno = EINVAL;
         return nullptr;
       }
@@ -268,7 +269,7 @@ class SystemRunner final : public Runner {
         return nullptr;
       }
       auto stream = std::make_unique<SystemStream>();
-      spawn_errno = stream->spawn(argv);
+      spawn_errno = stream->spawn(spec);
       if (spawn_errno != 0) return nullptr;
       return stream;
     } catch (const std::bad_alloc&) {

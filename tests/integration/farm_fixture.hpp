@@ -12,6 +12,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -124,10 +125,14 @@ class Farm {
     RunOptions options;
     options.extra_env = {{"ANDROID_ADB_SERVER_PORT", std::to_string(farm_->adb_server_port())},
                          {"CLAWPERATOR_STATE_DIR", dir_ + "/state"},
-                         {"CLAWPERATOR_LOG_DIR", dir_ + "/logs"},
+                         {"CLAWPERATOR_LOG_DIR", log_dir()},
                          {"ANDROID_SERIAL", ""}};
+    for (const auto& [name, value] : extra_env_) options.extra_env[name] = value;
     return options;
   }
+  // Set for every later run of the binary.
+  void set_env(const std::string& name, const std::string& value) { extra_env_[name] = value; }
+  std::string log_dir() const { return dir_ + "/logs"; }
   RunResult clawperator(const std::vector<std::string>& args) const {
     return run_binary(kBinary, args, environment());
   }
@@ -156,6 +161,7 @@ class Farm {
  private:
   std::unique_ptr<vdevice::VirtualDeviceFarm> farm_;
   std::string dir_;
+  std::map<std::string, std::string> extra_env_;
   mutable std::atomic<int> counter_{0};
 };
 

@@ -175,6 +175,48 @@ TEST_CASE("a 5 MB snapshot arrives through chunks", "[integration][chunks]") {
   CHECK(document["disposition"]["retry"] == "safe");
 }
 
+// The debug log's "adb.start" events of the logcat follower, in order.
+std::vector<json> follower_starts(const Farm& farm) {
+  std::vector<json> starts;
+  for (const auto& file : std::filesystem::directory_iterator(farm.log_dir())) {
+    std::istringstream lines(read_file(file.path().string()));
+    for (std::string line; std::getline(lines, line);) {
+      const json event = json::parse(line, nullptr, false);
+      if (!event.is_discarded() && event.value("event", "") == "adb.start") starts.push_back(event);
+    }
+  }
+  return starts;
+}
+
+TEST_CASE("the logcat follower goes through the relay unless told not to", "[integration][relay]") {
+  Farm farm({"default"});
+  farm.set_env("CLAWPERATOR_LOG_LEVEL", "debug");
+  const json snapshot = json::array({{{"id", "snap"}, {"type", "snapshot"}}});
+
+  const RunResult relayed = farm.exec(snapshot);
+  CHECK(relayed.exit_code == 0);
+  CHECK(single_document(relayed)["ok"] == true);
+  std::vector<json> starts = follower_starts(farm);
+  REQUIRE(!starts.empty());
+  CHECK(starts.back().value("relay", "").rfind("localabstract:clawperator-adb-relay-", 0) == 0);
+
+  farm.set_env("CLAWPERATOR_ADB_RELAY", "off");
+  const std::size_t before = starts.size();
+  const RunResult direct = farm.exec(snapshot);
+  CHECK(direct.exit_code == 0);
+  CHECK(single_document(direct)["ok"] == true);
+  starts = follower_starts(farm);
+  REQUIRE(starts.size() > before);
+  CHECK_FALSE(starts.back().contains("relay"));
+  // The follower's argv is the same either way (spec/wire.md).
+  CHECK(starts.back()["argv"] == starts.front()["argv"]);
+
+  farm.set_env("CLAWPERATOR_ADB_RELAY", "sometimes");
+  const RunResult invalid = farm.exec(snapshot);
+  CHECK(invalid.exit_code == 2);
+  CHECK(single_document(invalid)["code"] == "USAGE");
+}
+
 TEST_CASE("device targeting against several devices", "[integration][devices]") {
   Farm farm({"default", "default"});
   const RunResult without_device =

@@ -17,6 +17,9 @@ struct AdbSettings {
   std::string executable = "adb";
   std::optional<std::string> server_host;  // --adb-server HOST:PORT -> -H HOST -P PORT
   std::optional<int> server_port;
+  // Route the logcat follower through a ServerRelay when the server is on this host's TCP
+  // loopback (server_relay.hpp). Off by default so that tests see plain calls.
+  bool relay_logcat = false;
 };
 
 // Deadlines of the short adb calls; long enough for a cold adb server start.
@@ -45,6 +48,8 @@ class AdbClient {
                             std::chrono::milliseconds timeout = kShellTimeout,
                             std::string_view log_form = {});
   // adb -s SERIAL logcat -v time -T 1: follows from the newest line, destroys nothing.
+  // With relay_logcat, the child reaches the server through a relay that lives as long as
+  // the returned stream.
   std::unique_ptr<process::Stream> follow_logcat(const std::string& serial, int& spawn_errno);
   // adb -s SERIAL exec-out ARGS… (binary-safe stdout, e.g. screencap -p)
   process::Completion exec_out(const std::string& serial, const std::vector<std::string>& args,

@@ -24,6 +24,8 @@ struct GlobalOptions {
   std::string adb_path = "adb";
   std::optional<std::string> adb_server_host;  // --adb-server HOST:PORT
   std::optional<int> adb_server_port;
+  // CLAWPERATOR_ADB_RELAY=off: the logcat follower talks to the adb server directly.
+  bool adb_relay = true;
   long lock_wait_ms = 0;
   std::string log_dir;  // CLAWPERATOR_LOG_DIR, else ~/.clawperator/logs
 };

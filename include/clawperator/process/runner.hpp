@@ -34,6 +34,13 @@ struct Completion {
   std::chrono::milliseconds elapsed{0};
 };
 
+// A long-running child (e.g. `adb logcat`).
+struct StreamSpec {
+  std::vector<std::string> argv;
+  // "NAME=VALUE" entries that replace NAME in the child's environment; the rest is inherited.
+  std::vector<std::string> environment;
+};
+
 // What one wait on a streaming child produced.
 struct StreamEvent {
   std::string out, err;  // bytes that arrived during this wait (may be empty)
@@ -68,7 +75,11 @@ class Runner {
   virtual Completion run(const CommandSpec& spec) = 0;
   // Starts a long-running child (e.g. `adb logcat`). On failure returns nullptr and sets
   // spawn_errno (ECANCELED when an interrupt is already pending).
-  virtual std::unique_ptr<Stream> start(const std::vector<std::string>& argv, int& spawn_errno) = 0;
+  virtual std::unique_ptr<Stream> start(const StreamSpec& spec, int& spawn_errno) = 0;
+  // The same with the environment inherited as it is.
+  std::unique_ptr<Stream> start(const std::vector<std::string>& argv, int& spawn_errno) {
+    return start(StreamSpec{argv, {}}, spawn_errno);
+  }
 };
 
 std::unique_ptr<Runner> make_system_runner();

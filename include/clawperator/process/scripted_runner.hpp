@@ -43,6 +43,7 @@ class ScriptedRunner final : public Runner {
   struct Call {
     CallKind kind = CallKind::Run;
     Argv argv;
+    std::vector<std::string> environment;  // start() only: what it set for the child
     std::chrono::milliseconds timeout{0};  // run() only
     CallResult result = CallResult::Matched;
     std::shared_ptr<const StreamLog> stream;  // start() only, when matched
@@ -81,7 +82,8 @@ class ScriptedRunner final : public Runner {
                         std::vector<ScriptedEvent> script);
 
   Completion run(const CommandSpec& spec) override;
-  std::unique_ptr<Stream> start(const Argv& argv, int& spawn_errno) override;
+  using Runner::start;
+  std::unique_ptr<Stream> start(const StreamSpec& spec, int& spawn_errno) override;
 
   std::vector<Call> calls() const;
   std::vector<Call> unexpected_calls() const;

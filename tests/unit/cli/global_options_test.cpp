@@ -110,3 +110,29 @@ TEST_CASE("output format and the adb server", "[cli][options]") {
   CHECK(options.output == OutputFormat::Json);
   CHECK(options.output_explicitly_json);
 }
+
+TEST_CASE("CLAWPERATOR_ADB_RELAY turns the logcat relay off, and only accepts on or off",
+          "[cli][options]") {
+  GlobalOptions options;
+  REQUIRE_FALSE(resolve_global_options({}, environment({}), options));
+  CHECK(options.adb_relay);
+  for (const char* off : {"off", "0", "FALSE", " no "}) {
+    CAPTURE(off);
+    GlobalOptions relay_off;
+    REQUIRE_FALSE(
+        resolve_global_options({}, environment({{"CLAWPERATOR_ADB_RELAY", off}}), relay_off));
+    CHECK_FALSE(relay_off.adb_relay);
+  }
+  for (const char* on : {"on", "1", "true", "Yes"}) {
+    CAPTURE(on);
+    GlobalOptions relay_on;
+    REQUIRE_FALSE(
+        resolve_global_options({}, environment({{"CLAWPERATOR_ADB_RELAY", on}}), relay_on));
+    CHECK(relay_on.adb_relay);
+  }
+  GlobalOptions invalid;
+  const auto error =
+      resolve_global_options({}, environment({{"CLAWPERATOR_ADB_RELAY", "maybe"}}), invalid);
+  REQUIRE(error);
+  CHECK(error->message == "CLAWPERATOR_ADB_RELAY must be on or off (got 'maybe')");
+}

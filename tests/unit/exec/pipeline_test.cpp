@@ -77,7 +77,7 @@ struct Harness {
     request.result_timeout = 1500ms;
     request.probe_command_id = "probe-1";
     // Interactive readiness is covered by its own tests.
-    exec::ReadinessCache(state.path(), "device-local%3A5037-emulator-5554.lock").store();
+    exec::ReadinessCache(state.path(), "device-tcp%3A5037-emulator-5554.lock").store();
   }
 
   // A healthy device up to dispatch; the logcat reader says `script`.
@@ -305,7 +305,7 @@ TEST_CASE("preflight outcomes", "[exec][pipeline][preflight]") {
   SECTION("another process holds the device") {
     Harness harness;
     exec::DeviceLock holder;
-    REQUIRE(holder.acquire(harness.state.path(), "local:5037", kSerial, 0ms) ==
+    REQUIRE(holder.acquire(harness.state.path(), "tcp:5037", kSerial, 0ms) ==
             exec::DeviceLock::Outcome::Acquired);
     const auto report = harness.run();
     expect_error(report, "EXECUTION_CONFLICT_IN_FLIGHT", 3, "not_delivered", "safe");
@@ -452,7 +452,7 @@ TEST_CASE("a failed step is exit 1 with its disposition", "[exec][pipeline]") {
 TEST_CASE("interactive readiness probe", "[exec][pipeline][readiness]") {
   SECTION("an awake, unlocked device passes and is cached") {
     Harness harness;
-    exec::ReadinessCache(harness.state.path(), "device-local%3A5037-emulator-5554.lock")
+    exec::ReadinessCache(harness.state.path(), "device-tcp%3A5037-emulator-5554.lock")
         .invalidate();
     harness.healthy({ScriptedRunner::out_chunk("x\n"),
                      ScriptedRunner::out_chunk(probe_answer("probe-1", "true", "false"), 30ms),
@@ -461,12 +461,12 @@ TEST_CASE("interactive readiness probe", "[exec][pipeline][readiness]") {
     const auto report = harness.run();
     INFO(report.document.dump(2));
     CHECK(report.exit_code == 0);
-    CHECK(exec::ReadinessCache(harness.state.path(), "device-local%3A5037-emulator-5554.lock")
+    CHECK(exec::ReadinessCache(harness.state.path(), "device-tcp%3A5037-emulator-5554.lock")
               .fresh());
   }
   SECTION("a locked device is not interactive") {
     Harness harness;
-    exec::ReadinessCache(harness.state.path(), "device-local%3A5037-emulator-5554.lock")
+    exec::ReadinessCache(harness.state.path(), "device-tcp%3A5037-emulator-5554.lock")
         .invalidate();
     harness.healthy({ScriptedRunner::out_chunk("x\n"),
                      ScriptedRunner::out_chunk(probe_answer("probe-1", "true", "true"), 30ms)});
@@ -480,7 +480,7 @@ TEST_CASE("interactive readiness probe", "[exec][pipeline][readiness]") {
   }
   SECTION("a probe without an answer keeps its timeout code, before dispatch") {
     Harness harness;
-    exec::ReadinessCache(harness.state.path(), "device-local%3A5037-emulator-5554.lock")
+    exec::ReadinessCache(harness.state.path(), "device-tcp%3A5037-emulator-5554.lock")
         .invalidate();
     harness.healthy({ScriptedRunner::out_chunk("x\n")});
     harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());

@@ -166,7 +166,7 @@ TEST_CASE("stream start reports spawn failures", "[process]") {
   const std::unique_ptr<Runner> runner = make_system_runner();
   CHECK(runner->start({"/nonexistent/clawperator-test-adb", "logcat"}, spawn_errno) == nullptr);
   CHECK(spawn_errno == ENOENT);
-  CHECK(runner->start({}, spawn_errno) == nullptr);
+  CHECK(runner->start(StreamSpec{}, spawn_errno) == nullptr);
   CHECK(spawn_errno == EINVAL);
   CHECK(no_children_left());
 }
@@ -219,4 +219,29 @@ TEST_CASE("a stream whose pipes close with the exit is complete", "[process]") {
   for (int i = 0; i < 20 && !last.exited; ++i) last = stream->wait(2000ms);
   CHECK(last.exited);
   CHECK_FALSE(last.drain_incomplete);
+}
+
+TEST_CASE("a stream's environment entries replace the inherited ones", "[process]") {
+  REQUIRE(setenv("CLAWPERATOR_TEST_REPLACED", "inherited", 1) == 0);
+  REQUIRE(setenv("CLAWPERATOR_TEST_KEPT", "kept", 1) == 0);
+  int spawn_errno = -1;
+  std::unique_ptr<Stream> stream = make_system_runner()->start(
+      StreamSpec{{"/bin/sh", "-c",
+                  "env | grep -c '^CLAWPERATOR_TEST_REPLACED=' ; "
+                  "printf '%s|%s|%s' \"$CLAWPERATOR_TEST_REPLACED\" \"$CLAWPERATOR_TEST_KEPT\" "
+                  "\"$CLAWPERATOR_TEST_NEW\""},
+                 {"CLAWPERATOR_TEST_REPLACED=ours", "CLAWPERATOR_TEST_NEW=a=b"}},
+      spawn_errno);
+  unsetenv("CLAWPERATOR_TEST_REPLACED");
+  unsetenv("CLAWPERATOR_TEST_KEPT");
+  REQUIRE(stream != nullptr);
+  std::string out;
+  StreamEvent event;
+  for (int i = 0; i < 100 && !event.exited; ++i) {
+    event = stream->wait(5000ms);
+    out += event.out;
+  }
+  CHECK(event.exited);
+  CHECK(out == "1\nours|kept|a=b");
+  CHECK(no_children_left());
 }

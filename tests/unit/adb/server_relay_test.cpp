@@ -1,0 +1,245 @@
+// The relay against a TCP server written here: bytes pass unchanged both ways, end-of-stream
+// travels in both directions, and nothing is left open. Through the real adb it is covered by
+// every exec of the integration suite (tests/integration).
+#include "clawperator/adb/server_relay.hpp"
+
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <utility>
+
+namespace {
+
+using clawperator::adb::LoopbackTcpServer;
+using clawperator::adb::ServerRelay;
+
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  ~Fd() {
+    if (fd_ >= 0) close(fd_);
+  }
+  Fd(Fd&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+  Fd& operator=(Fd&&) = delete;
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// A TCP listener on 127.0.0.1 with an ephemeral port.
+struct TcpListener {
+  Fd fd{socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)};
+  int port = 0;
+
+  TcpListener() {
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(bind(fd.get(), reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    REQUIRE(listen(fd.get(), 8) == 0);
+    socklen_t size = sizeof address;
+    REQUIRE(getsockname(fd.get(), reinterpret_cast<sockaddr*>(&address), &size) == 0);
+    port = ntohs(address.sin_port);
+  }
+
+  LoopbackTcpServer server() const { return {LoopbackTcpServer::Family::IPv4, port}; }
+
+  Fd accept_one() const {
+    pollfd ready{fd.get(), POLLIN, 0};
+    REQUIRE(poll(&ready, 1, 5000) == 1);
+    return Fd(accept4(fd.get(), nullptr, nullptr, SOCK_CLOEXEC));
+  }
+};
+
+// A Unix socket and what connect(2) to localabstract:NAME returned for it.
+std::pair<Fd, int> connect_abstract(const std::string& socket_spec) {
+  const std::string prefix = "localabstract:";
+  REQUIRE(socket_spec.rfind(prefix, 0) == 0);
+  const std::string name = socket_spec.substr(prefix.size());
+  Fd fd(socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  std::memcpy(address.sun_path + 1, name.data(), name.size());
+  const auto length = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
+  const int rc = connect(fd.get(), reinterpret_cast<sockaddr*>(&address), length);
+  return {std::move(fd), rc};
+}
+
+Fd connect_to(const std::string& socket_spec) {
+  auto [fd, rc] = connect_abstract(socket_spec);
+  REQUIRE(rc == 0);
+  return std::move(fd);
+}
+
+void send_all(int fd, const std::string& bytes) {
+  std::size_t sent = 0;
+  while (sent < bytes.size()) {
+    const ssize_t n = send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+    REQUIRE(n > 0);
+    sent += static_cast<std::size_t>(n);
+  }
+}
+
+// Reads until `count` bytes or end of stream, with a deadline so that a bug fails, not hangs.
+std::string read_up_to(int fd, std::size_t count) {
+  std::string bytes;
+  char buffer[65536];
+  while (bytes.size() < count) {
+    pollfd ready{fd, POLLIN, 0};
+    REQUIRE(poll(&ready, 1, 10000) == 1);
+    const ssize_t n = recv(fd, buffer, std::min(sizeof buffer, count - bytes.size()), 0);
+    REQUIRE(n >= 0);
+    if (n == 0) break;
+    bytes.append(buffer, static_cast<std::size_t>(n));
+  }
+  return bytes;
+}
+
+// True when the peer has ended its side: a read returns 0 (within the deadline).
+bool at_end_of_stream(int fd) {
+  pollfd ready{fd, POLLIN, 0};
+  if (poll(&ready, 1, 10000) != 1) return false;
+  char byte;
+  return recv(fd, &byte, 1, 0) == 0;
+}
+
+std::string pattern(std::size_t size) {
+  std::string bytes(size, '\0');
+  for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<char>((i * 131 + i / 977) & 0xff);
+  return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("no relay without a server to relay to", "[adb][relay]") {
+  int port = 0;
+  {
+    const TcpListener closed_again;
+    port = closed_again.port;
+  }
+  CHECK(ServerRelay::start({LoopbackTcpServer::Family::IPv4, port}) == nullptr);
+}
+
+TEST_CASE("the relay passes requests and answers through unchanged", "[adb][relay]") {
+  const TcpListener listener;
+  const auto relay = ServerRelay::start(listener.server());
+  REQUIRE(relay != nullptr);
+  CHECK(relay->socket_spec().rfind("localabstract:clawperator-adb-relay-", 0) == 0);
+  // The relay connected once at start; that connection serves the first client.
+  const Fd server = listener.accept_one();
+  const Fd client = connect_to(relay->socket_spec());
+
+  send_all(client.get(), "000chost:version");
+  CHECK(read_up_to(server.get(), 16) == "000chost:version");
+  send_all(server.get(), "OKAY00040029");
+  CHECK(read_up_to(client.get(), 12) == "OKAY00040029");
+
+  // Megabytes one way, as a chunked result through logcat: every byte, in order. More than
+  // the relay and the sockets buffer, so the sender waits for the reader (from a thread).
+  const std::string big = pattern(std::size_t{8} << 20);
+  bool sent = false;  // Catch2 assertions are not for other threads
+  std::thread sender([&] {
+    std::size_t offset = 0;
+    while (offset < big.size()) {
+      const ssize_t n = send(server.get(), big.data() + offset, big.size() - offset, MSG_NOSIGNAL);
+      if (n <= 0) return;
+      offset += static_cast<std::size_t>(n);
+    }
+    sent = true;
+  });
+  const std::string received = read_up_to(client.get(), big.size());
+  sender.join();
+  CHECK(sent);
+  CHECK(received == big);
+}
+
+TEST_CASE("end of stream travels both ways, each after the bytes before it", "[adb][relay]") {
+  const TcpListener listener;
+  const auto relay = ServerRelay::start(listener.server());
+  REQUIRE(relay != nullptr);
+  const Fd server = listener.accept_one();
+
+  SECTION("the client stops writing: the server reads everything, then EOF, and can answer") {
+    const Fd client = connect_to(relay->socket_spec());
+    send_all(client.get(), "request");
+    REQUIRE(shutdown(client.get(), SHUT_WR) == 0);
+    CHECK(read_up_to(server.get(), 7) == "request");
+    CHECK(at_end_of_stream(server.get()));
+    send_all(server.get(), "answer");
+    CHECK(read_up_to(client.get(), 6) == "answer");
+  }
+  SECTION("the server closes: the client reads what was sent, then EOF") {
+    const Fd client = connect_to(relay->socket_spec());
+    send_all(server.get(), "last words");
+    REQUIRE(shutdown(server.get(), SHUT_WR) == 0);
+    CHECK(read_up_to(client.get(), 10) == "last words");
+    CHECK(at_end_of_stream(client.get()));
+  }
+  SECTION("the client goes away (a killed follower): the server sees EOF") {
+    {
+      const Fd client = connect_to(relay->socket_spec());
+      send_all(client.get(), "x");
+    }
+    CHECK(read_up_to(server.get(), 1) == "x");
+    CHECK(at_end_of_stream(server.get()));
+  }
+}
+
+TEST_CASE("each client gets its own connection to the server", "[adb][relay]") {
+  const TcpListener listener;
+  const auto relay = ServerRelay::start(listener.server());
+  REQUIRE(relay != nullptr);
+  const Fd first_server = listener.accept_one();
+  // adb opens one connection for host:version and another for the service.
+  const Fd first = connect_to(relay->socket_spec());
+  const Fd second = connect_to(relay->socket_spec());
+  send_all(second.get(), "two");
+  send_all(first.get(), "one");
+  CHECK(read_up_to(first_server.get(), 3) == "one");
+  const Fd second_server = listener.accept_one();
+  CHECK(read_up_to(second_server.get(), 3) == "two");
+  send_all(second_server.get(), "2");
+  send_all(first_server.get(), "1");
+  CHECK(read_up_to(first.get(), 1) == "1");
+  CHECK(read_up_to(second.get(), 1) == "2");
+}
+
+TEST_CASE("a server that refuses a later connection closes that client", "[adb][relay]") {
+  auto listener = std::make_unique<TcpListener>();
+  const auto relay = ServerRelay::start(listener->server());
+  REQUIRE(relay != nullptr);
+  const Fd first_server = listener->accept_one();
+  listener.reset();  // the server is gone
+  const Fd first = connect_to(relay->socket_spec());
+  const Fd second = connect_to(relay->socket_spec());
+  CHECK(at_end_of_stream(second.get()));
+  send_all(first.get(), "still here");
+  CHECK(read_up_to(first_server.get(), 10) == "still here");
+}
+
+TEST_CASE("stopping the relay closes every connection at once", "[adb][relay]") {
+  const TcpListener listener;
+  auto relay = ServerRelay::start(listener.server());
+  REQUIRE(relay != nullptr);
+  const Fd server = listener.accept_one();
+  const Fd client = connect_to(relay->socket_spec());
+  send_all(client.get(), "x");
+  CHECK(read_up_to(server.get(), 1) == "x");
+  const std::string spec = relay->socket_spec();
+  relay.reset();
+  CHECK(at_end_of_stream(client.get()));
+  CHECK(at_end_of_stream(server.get()));
+  // The abstract name went with the listener.
+  CHECK(connect_abstract(spec).second != 0);
+}
