@@ -28,12 +28,8 @@ class RelayedStream final : public process::Stream {
 
 // -H/-P on the command line would make adb ignore ADB_SERVER_SOCKET, and rewriting the argv
 // is not ours to do: with --adb-server the follower goes to the server directly.
-std::unique_ptr<ServerRelay> start_relay(const AdbSettings& settings) {
-  if (!settings.relay_logcat || settings.server_host || settings.server_port) return nullptr;
-  const std::optional<ServerEndpoint> endpoint =
-      resolve_server_endpoint(settings, raw_process_environment);
-  if (!endpoint || !endpoint->loopback) return nullptr;
-  return ServerRelay::start(*endpoint->loopback);
+bool may_relay(const AdbSettings& settings) {
+  return settings.relay_logcat && !settings.server_host && !settings.server_port;
 }
 
 }  // namespace
@@ -114,7 +110,7 @@ process::Completion AdbClient::shell(const std::string& serial, const std::strin
 std::unique_ptr<process::Stream> AdbClient::follow_logcat(const std::string& serial,
                                                           int& spawn_errno) {
   process::StreamSpec spec{device_argv(serial, {"logcat", "-v", "time", "-T", "1"}), {}};
-  std::unique_ptr<ServerRelay> relay = start_relay(settings_);
+  std::unique_ptr<ServerRelay> relay = start_server_and_relay();
   Json event{{"argv", spec.argv}};
   if (relay) {
     spec.environment.push_back("ADB_SERVER_SOCKET=" + relay->socket_spec());
@@ -124,6 +120,21 @@ std::unique_ptr<process::Stream> AdbClient::follow_logcat(const std::string& ser
   std::unique_ptr<process::Stream> follower = runner_.start(spec, spawn_errno);
   if (!follower || !relay) return follower;
   return std::make_unique<RelayedStream>(std::move(relay), std::move(follower));
+}
+
+std::unique_ptr<ServerRelay> AdbClient::start_server_and_relay() {
+  const std::optional<ServerEndpoint> endpoint =
+      resolve_server_endpoint(settings_, raw_process_environment);
+  if (!endpoint || !endpoint->loopback) return nullptr;
+  const LoopbackTcpServer& server = *endpoint->loopback;
+  std::unique_ptr<ServerRelay> relay = may_relay(settings_) ? ServerRelay::start(server) : nullptr;
+  if (relay || loopback_server_accepts(server)) return relay;
+  // No server yet. The follower runs alongside other adb calls, and two clients that both
+  // start a server race for its port: the loser fails with "could not install *smartsocket*
+  // listener: Address already in use". One start first; if it fails, the calls that follow
+  // fail with adb's own words.
+  (void)start_server();
+  return may_relay(settings_) ? ServerRelay::start(server) : nullptr;
 }
 
 process::Completion AdbClient::exec_out(const std::string& serial,

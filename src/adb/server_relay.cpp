@@ -322,6 +322,10 @@ class ServerRelay::Impl {
   std::thread thread_;
 };
 
+bool loopback_server_accepts(const LoopbackTcpServer& server) {
+  return connect_to_server(server).valid();
+}
+
 std::unique_ptr<ServerRelay> ServerRelay::start(const LoopbackTcpServer& server) {
   try {
     UniqueFd upstream = connect_to_server(server);

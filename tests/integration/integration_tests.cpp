@@ -175,6 +175,19 @@ TEST_CASE("a 5 MB snapshot arrives through chunks", "[integration][chunks]") {
   CHECK(document["disposition"]["retry"] == "safe");
 }
 
+namespace {
+
+bool accepts_connections(int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  const bool connected = connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+  close(fd);
+  return connected;
+}
+
 // The debug log's "adb.start" events of the logcat follower, in order.
 std::vector<json> follower_starts(const Farm& farm) {
   std::vector<json> starts;
@@ -187,6 +200,8 @@ std::vector<json> follower_starts(const Farm& farm) {
   }
   return starts;
 }
+
+}  // namespace
 
 TEST_CASE("the logcat follower goes through the relay unless told not to", "[integration][relay]") {
   Farm farm({"default"});
@@ -215,6 +230,29 @@ TEST_CASE("the logcat follower goes through the relay unless told not to", "[int
   const RunResult invalid = farm.exec(snapshot);
   CHECK(invalid.exit_code == 2);
   CHECK(single_document(invalid)["code"] == "USAGE");
+}
+
+TEST_CASE("a first exec with --device starts a stopped adb server once", "[integration][relay]") {
+  Farm farm({"default"});
+  const json snapshot = json::array({{{"id", "snap"}, {"type", "snapshot"}}});
+  // The follower and `pm list` run side by side; when both had to start the server, the one
+  // that lost the race for its port failed with ADB_SERVER_FAILED. The fresh server has not
+  // been told about the virtual device (adb connect), so the device is not found.
+  for (const char* relay : {"on", "off", "on"}) {
+    CAPTURE(relay);
+    farm.set_env("CLAWPERATOR_ADB_RELAY", relay);
+    REQUIRE(farm.adb({"kill-server"}).exit_code == 0);
+    // kill-server returns before the server has let go of its port.
+    for (int attempt = 0; attempt < 150 && accepts_connections(farm.farm().adb_server_port());
+         ++attempt) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    REQUIRE_FALSE(accepts_connections(farm.farm().adb_server_port()));
+    const RunResult result = farm.exec(snapshot);
+    const json document = single_document(result);
+    CHECK(document["code"] == "DEVICE_NOT_FOUND");
+    CHECK(result.exit_code == 3);
+  }
 }
 
 TEST_CASE("device targeting against several devices", "[integration][devices]") {

@@ -13,6 +13,8 @@
 
 namespace clawperator::adb {
 
+class ServerRelay;
+
 struct AdbSettings {
   std::string executable = "adb";
   std::optional<std::string> server_host;  // --adb-server HOST:PORT -> -H HOST -P PORT
@@ -49,7 +51,8 @@ class AdbClient {
                             std::string_view log_form = {});
   // adb -s SERIAL logcat -v time -T 1: follows from the newest line, destroys nothing.
   // With relay_logcat, the child reaches the server through a relay that lives as long as
-  // the returned stream.
+  // the returned stream. A loopback server that is not running is started first
+  // (adb start-server), so that the follower and the calls beside it do not race to start it.
   std::unique_ptr<process::Stream> follow_logcat(const std::string& serial, int& spawn_errno);
   // adb -s SERIAL exec-out ARGS… (binary-safe stdout, e.g. screencap -p)
   process::Completion exec_out(const std::string& serial, const std::vector<std::string>& args,
@@ -66,6 +69,7 @@ class AdbClient {
 
  private:
   process::Completion run_logged(process::CommandSpec spec, std::string_view log_form = {});
+  std::unique_ptr<ServerRelay> start_server_and_relay();
 
   process::Runner& runner_;
   AdbSettings settings_;

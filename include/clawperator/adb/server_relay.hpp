@@ -16,6 +16,9 @@
 
 namespace clawperator::adb {
 
+// Whether a server accepts connections there now (one connect, closed at once).
+bool loopback_server_accepts(const LoopbackTcpServer& server);
+
 class ServerRelay {
  public:
   // How long connecting to the server may take (loopback: normally microseconds).
