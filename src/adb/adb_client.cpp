@@ -128,7 +128,9 @@ std::unique_ptr<ServerRelay> AdbClient::start_server_and_relay() {
   if (!endpoint || !endpoint->loopback) return nullptr;
   const LoopbackTcpServer& server = *endpoint->loopback;
   std::unique_ptr<ServerRelay> relay = may_relay(settings_) ? ServerRelay::start(server) : nullptr;
-  if (relay || loopback_server_accepts(server)) return relay;
+  if (relay || !settings_.start_server_before_follower || loopback_server_accepts(server)) {
+    return relay;
+  }
   // No server yet. The follower runs alongside other adb calls, and two clients that both
   // start a server race for its port: the loser fails with "could not install *smartsocket*
   // listener: Address already in use". One start first; if it fails, the calls that follow

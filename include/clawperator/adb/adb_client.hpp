@@ -20,8 +20,13 @@ struct AdbSettings {
   std::optional<std::string> server_host;  // --adb-server HOST:PORT -> -H HOST -P PORT
   std::optional<int> server_port;
   // Route the logcat follower through a ServerRelay when the server is on this host's TCP
-  // loopback (server_relay.hpp). Off by default so that tests see plain calls.
+  // loopback (server_relay.hpp).
   bool relay_logcat = false;
+  // Start a loopback server that is not running before the follower, which runs beside other
+  // adb calls: two clients that both start one race for its port, and one fails.
+  // Both are off by default so that scripted tests see exactly the calls they script; the CLI
+  // turns them on.
+  bool start_server_before_follower = false;
 };
 
 // Deadlines of the short adb calls; long enough for a cold adb server start.

@@ -104,6 +104,7 @@ Started follow(AdbSettings settings, bool expect_start_server) {
 AdbSettings relaying(bool relay) {
   AdbSettings settings;
   settings.relay_logcat = relay;
+  settings.start_server_before_follower = true;
   return settings;
 }
 
@@ -146,6 +147,11 @@ TEST_CASE("a loopback server that is not running is started once before the foll
     // The scripted start-server started nothing: still no server to relay to.
     CHECK(started.follower_environment.empty());
   }
+}
+
+TEST_CASE("scripted settings leave a stopped server alone", "[adb][relay]") {
+  const ServerEnvironment environment(closed_port());
+  CHECK(follow(AdbSettings{}, false).calls.size() == 1);
 }
 
 TEST_CASE("a server that is not on the loopback is left to adb", "[adb][relay]") {
