@@ -30,9 +30,11 @@ class Sha256 {
   struct ContextDeleter {
     void operator()(evp_md_ctx_st* context) const noexcept;
   };
-  void restart() noexcept;
+  // OpenSSL is set up on the first use, not at construction.
+  void start() noexcept;
 
   std::unique_ptr<evp_md_ctx_st, ContextDeleter> context_;
+  bool started_ = false;
   bool failed_ = false;
 };
 
