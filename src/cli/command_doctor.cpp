@@ -9,6 +9,7 @@
 #include "clawperator/doctor/doctor.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/exec/preflight.hpp"
+#include "clawperator/io/utc_time.hpp"
 #include "clawperator/operator_app/compatibility.hpp"
 
 namespace clawperator::cli {
@@ -51,7 +52,7 @@ CommandResult run_version(bool check_compat, const GlobalOptions& options) {
   exec::ExecutionTrace trace;
   trace.task_id = "version-check-compat";
   trace.operator_package = options.operator_package;
-  trace.started_at = exec::iso_timestamp(std::chrono::system_clock::now());
+  trace.started_at = io::utc_timestamp(std::chrono::system_clock::now());
   auto resolved = exec::resolve_device(client, options.device, trace);
   if (auto* error = std::get_if<contract::HostError>(&resolved))
     return failure(exec::without_execution_fields(*error));

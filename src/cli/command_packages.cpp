@@ -5,6 +5,7 @@
 #include "clawperator/adb/package_list.hpp"
 #include "clawperator/cli/command.hpp"
 #include "clawperator/exec/preflight.hpp"
+#include "clawperator/io/utc_time.hpp"
 
 namespace clawperator::cli {
 namespace {
@@ -27,7 +28,7 @@ CommandResult run_packages(const PackagesFlags& flags, const GlobalOptions& opti
   adb::AdbClient client(*runner, adb_settings(options));
   exec::ExecutionTrace trace;
   trace.operator_package = options.operator_package;
-  trace.started_at = exec::iso_timestamp(std::chrono::system_clock::now());
+  trace.started_at = io::utc_timestamp(std::chrono::system_clock::now());
   auto resolved = exec::resolve_device(client, options.device, trace);
   if (auto* error = std::get_if<contract::HostError>(&resolved)) {
     return failure(exec::without_execution_fields(*error));

@@ -9,6 +9,7 @@
 #include "clawperator/adb/shell_quote.hpp"
 #include "clawperator/exec/preflight.hpp"
 #include "clawperator/io/log.hpp"
+#include "clawperator/io/utc_time.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::doctor {
@@ -36,7 +37,7 @@ DoctorContext::DoctorContext(const DoctorOptions& doctor_options, process::Runne
   trace.task_id = "doctor";
   trace.operator_package = doctor_options.operator_package;
   trace.device_id = doctor_options.device;
-  trace.started_at = exec::iso_timestamp(std::chrono::system_clock::now());
+  trace.started_at = io::utc_timestamp(std::chrono::system_clock::now());
 }
 
 std::string target_flags(const DoctorContext& context) {

@@ -9,6 +9,7 @@
 #include "clawperator/adb/adb_errors.hpp"
 #include "clawperator/adb/shell_quote.hpp"
 #include "clawperator/exec/preflight.hpp"
+#include "clawperator/io/utc_time.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/text.hpp"
 
@@ -136,7 +137,7 @@ std::variant<Dispatched, HostError> dispatch_and_wait(
 
   trace.phase = Phase::Dispatch;
   trace.dispatch_state = DispatchState::Unknown;
-  trace.dispatch_started_at = iso_timestamp(std::chrono::system_clock::now());
+  trace.dispatch_started_at = io::utc_timestamp(std::chrono::system_clock::now());
   reader.note("dispatch_started");
   const auto dispatch_start = Clock::now();
   const Completion broadcast =

@@ -13,6 +13,7 @@
 #include "clawperator/exec/result_reader.hpp"
 #include "clawperator/io/atomic_file.hpp"
 #include "clawperator/io/log.hpp"
+#include "clawperator/io/utc_time.hpp"
 #include "clawperator/process/interrupt.hpp"
 
 namespace clawperator::exec {
@@ -141,7 +142,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   trace.task_id = request.execution.task_id;
   trace.operator_package = request.operator_package;
   trace.actions = {true, request.execution.read_only};
-  trace.started_at = iso_timestamp(std::chrono::system_clock::now());
+  trace.started_at = io::utc_timestamp(std::chrono::system_clock::now());
   adb::AdbClient client(runner, request.adb);
 
   // 1. The device.

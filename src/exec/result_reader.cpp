@@ -3,12 +3,13 @@
 #include <unistd.h>
 
 #include "clawperator/exec/trace.hpp"
+#include "clawperator/io/utc_time.hpp"
 
 namespace clawperator::exec {
 ResultReader::ResultReader(std::unique_ptr<process::Stream> stream)
     : stream_(std::move(stream)),
       started_(std::chrono::steady_clock::now()),
-      started_at_(iso_timestamp(std::chrono::system_clock::now())) {
+      started_at_(io::utc_timestamp(std::chrono::system_clock::now())) {
   record("process_created");
 }
 

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "clawperator/io/utc_time.hpp"
+
 namespace clawperator::io {
 namespace {
 
@@ -37,23 +39,6 @@ std::string_view level_name(LogLevel level) {
   return "error";
 }
 
-std::string utc_now(const char* format, bool with_millis) {
-  const auto now = std::chrono::system_clock::now();
-  const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char buffer[64];
-  std::size_t length = std::strftime(buffer, sizeof buffer, format, &utc);
-  if (with_millis) {
-    const auto millis =
-        std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() %
-        1000;
-    length += static_cast<std::size_t>(
-        std::snprintf(buffer + length, sizeof buffer - length, ".%03dZ", static_cast<int>(millis)));
-  }
-  return std::string(buffer, length);
-}
-
 bool open_log(LogState& log) {
   if (log.fd >= 0) return true;
   if (log.failed || log.settings.directory.empty()) return false;
@@ -76,7 +61,7 @@ bool open_log(LogState& log) {
 }  // namespace
 
 std::filesystem::path daily_log_path(const std::filesystem::path& directory) {
-  return directory / ("clawperator-" + utc_now("%Y-%m-%d", false) + ".log");
+  return directory / ("clawperator-" + utc_date(std::chrono::system_clock::now()) + ".log");
 }
 
 LogLevel parse_log_level(std::string_view name) {
@@ -102,7 +87,7 @@ void log_event(LogLevel level, std::string_view event, const Json& fields) {
   }
   if (!open_log(log)) return;
   Json line = Json::object();
-  line["ts"] = utc_now("%Y-%m-%dT%H:%M:%S", true);
+  line["ts"] = utc_timestamp(std::chrono::system_clock::now());
   line["level"] = level_name(level);
   line["event"] = event;
   line["pid"] = static_cast<long long>(::getpid());

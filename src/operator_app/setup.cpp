@@ -12,6 +12,7 @@
 #include "clawperator/exec/preflight.hpp"
 #include "clawperator/exec/trace.hpp"
 #include "clawperator/io/log.hpp"
+#include "clawperator/io/utc_time.hpp"
 #include "clawperator/operator_app/components.hpp"
 #include "clawperator/operator_app/permissions.hpp"
 #include "clawperator/text.hpp"
@@ -44,7 +45,7 @@ exec::ExecutionTrace setup_trace(const SetupRequest& request, const char* task) 
   exec::ExecutionTrace trace;
   trace.task_id = task;
   trace.operator_package = request.operator_package;
-  trace.started_at = exec::iso_timestamp(std::chrono::system_clock::now());
+  trace.started_at = io::utc_timestamp(std::chrono::system_clock::now());
   return trace;
 }
 

@@ -12,9 +12,6 @@
 
 namespace clawperator::exec {
 
-// ISO 8601 UTC with milliseconds: 2026-11-30T13:04:05.123Z
-std::string iso_timestamp(std::chrono::system_clock::time_point when);
-
 struct ExecutionTrace {
   std::string command_id;
   std::string task_id;
