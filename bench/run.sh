@@ -291,11 +291,18 @@ if wants vdevice; then
       --prepare "touch -c $(q "${vdevice_ready[0]}")" \
       -n "exec $payload --device (real adb, virtual device)" \
       "$(q "$bin") exec $payload --device $(q "$serial")"
+    # The same without the logcat relay (src/adb/server_relay.cpp): the follower talks to the
+    # adb server directly, as a script would.
+    export CLAWPERATOR_ADB_RELAY=off
+    run_hyperfine "$work/vdevice-exec-direct.json" --warmup 5 --runs 60 \
+      --prepare "touch -c $(q "${vdevice_ready[0]}")" \
+      -n "exec $payload --device, CLAWPERATOR_ADB_RELAY=off" \
+      "$(q "$bin") exec $payload --device $(q "$serial")"
   )
   echo "## Through the real adb ($("$adb" version | sed -n 's/^Version //p')) to a virtual device" \
     "(hyperfine, 200 runs after 10 warm-ups)"
   echo
-  table "$work/vdevice-bare.json" "$work/vdevice-exec.json"
+  table "$work/vdevice-bare.json" "$work/vdevice-exec.json" "$work/vdevice-exec-direct.json"
   echo
   echo_ms=$(median_ms "$work/vdevice-bare.json" "adb shell echo hi")
   pm_ms=$(median_ms "$work/vdevice-bare.json" "adb shell pm list packages …")
