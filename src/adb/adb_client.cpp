@@ -110,7 +110,7 @@ process::Completion AdbClient::shell(const std::string& serial, const std::strin
 std::unique_ptr<process::Stream> AdbClient::follow_logcat(const std::string& serial,
                                                           int& spawn_errno) {
   process::StreamSpec spec{device_argv(serial, {"logcat", "-v", "time", "-T", "1"}), {}};
-  std::unique_ptr<ServerRelay> relay = start_server_and_relay();
+  std::unique_ptr<ServerRelay> relay = relay_if_server_runs();
   Json event{{"argv", spec.argv}};
   if (relay) {
     spec.environment.push_back("ADB_SERVER_SOCKET=" + relay->socket_spec());
@@ -122,21 +122,23 @@ std::unique_ptr<process::Stream> AdbClient::follow_logcat(const std::string& ser
   return std::make_unique<RelayedStream>(std::move(relay), std::move(follower));
 }
 
-std::unique_ptr<ServerRelay> AdbClient::start_server_and_relay() {
+std::unique_ptr<ServerRelay> AdbClient::relay_if_server_runs() {
+  server_stopped_ = false;
   const std::optional<ServerEndpoint> endpoint =
       resolve_server_endpoint(settings_, raw_process_environment);
   if (!endpoint || !endpoint->loopback) return nullptr;
   const LoopbackTcpServer& server = *endpoint->loopback;
   std::unique_ptr<ServerRelay> relay = may_relay(settings_) ? ServerRelay::start(server) : nullptr;
-  if (relay || !settings_.start_server_before_follower || loopback_server_accepts(server)) {
-    return relay;
+  if (relay == nullptr && settings_.probe_local_server) {
+    server_stopped_ = !loopback_server_accepts(server);
   }
-  // No server yet. The follower runs alongside other adb calls, and two clients that both
-  // start a server race for its port: the loser fails with "could not install *smartsocket*
-  // listener: Address already in use". One start first; if it fails, the calls that follow
-  // fail with adb's own words.
-  (void)start_server();
-  return may_relay(settings_) ? ServerRelay::start(server) : nullptr;
+  return relay;
+}
+
+bool AdbClient::local_server_accepts() const {
+  const std::optional<ServerEndpoint> endpoint =
+      resolve_server_endpoint(settings_, raw_process_environment);
+  return !endpoint || !endpoint->loopback || loopback_server_accepts(*endpoint->loopback);
 }
 
 process::Completion AdbClient::exec_out(const std::string& serial,

@@ -42,7 +42,7 @@ adb::AdbSettings adb_settings(const GlobalOptions& options) {
   settings.server_host = options.adb_server_host;
   settings.server_port = options.adb_server_port;
   settings.relay_logcat = options.adb_relay;
-  settings.start_server_before_follower = true;
+  settings.probe_local_server = true;
   return settings;
 }
 

@@ -31,6 +31,9 @@ constexpr std::chrono::milliseconds kAttachFallback{100};
 constexpr std::chrono::milliseconds kScreenshotTimeout{30000};
 constexpr std::size_t kMaxScreenshotBytes = std::size_t{64} << 20;
 constexpr std::chrono::milliseconds kLockRetryAfter{1000};
+// How long the reader may take to bring a stopped adb server up, and how often to look.
+constexpr std::chrono::milliseconds kServerStartWait{10000};
+constexpr std::chrono::milliseconds kServerStartPoll{5};
 
 ExecutionReport report(const HostError& error) {
   return {contract::to_json(error), contract::exit_code_of(error)};
@@ -41,6 +44,26 @@ std::string server_key(const adb::AdbSettings& adb) {
       adb::resolve_server_endpoint(adb, adb::raw_process_environment);
   // Values adb refuses: every call fails the same way, so any key will do.
   return endpoint ? endpoint->spec : "unresolved";
+}
+
+// adb's client says so on stderr when it starts a server, and again when it is done.
+bool starting_adb_server(const std::string& reader_stderr) {
+  return reader_stderr.find("daemon not running; starting now") != std::string::npos &&
+         reader_stderr.find("daemon started successfully") == std::string::npos &&
+         reader_stderr.find("failed to start daemon") == std::string::npos;
+}
+
+// The reader found no adb server (client.server_stopped()) and is starting one: until that
+// server accepts connections, another adb call would race it for the port. Bounded: a server
+// that never comes up is then reported by the next call, in adb's own words.
+ResultReader::Wait wait_for_server(adb::AdbClient& client, ResultReader& reader) {
+  const Clock::time_point until = Clock::now() + kServerStartWait;
+  while (!reader.stdout_observed() && starting_adb_server(reader.stderr_tail()) &&
+         !client.local_server_accepts() && Clock::now() < until) {
+    const ResultReader::Wait wait = reader.pump(kServerStartPoll, nullptr);
+    if (wait.exited || wait.cancelled) return wait;
+  }
+  return {};
 }
 
 long long millis_since(Clock::time_point start) {
@@ -210,10 +233,20 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   }
   ResultReader reader(std::move(stream));
 
-  // 4. Preflight: the Operator, the host's force-stops, interactive readiness.
-  if (auto error = check_operator_installed(client, serial, trace)) return fail(*error);
-  if (auto error = force_stop_closed_apps(client, serial, execution, trace)) return fail(*error);
-  const ResultReader::Wait attached = reader.wait_attached(kAttachFallback);
+  // 4. Preflight: the Operator, the host's force-stops, interactive readiness. They run while
+  // the reader attaches, except when the reader is starting the adb server: then after it.
+  const auto preflight = [&]() -> std::optional<HostError> {
+    if (auto error = check_operator_installed(client, serial, trace)) return error;
+    return force_stop_closed_apps(client, serial, execution, trace);
+  };
+  const bool preflight_first = !client.server_stopped();
+  if (preflight_first) {
+    if (auto error = preflight()) return fail(*error);
+  }
+  ResultReader::Wait attached = reader.wait_attached(kAttachFallback);
+  if (!preflight_first && !attached.exited && !attached.cancelled) {
+    attached = wait_for_server(client, reader);
+  }
   if (attached.cancelled || attached.exited) {
     transport::ResultStreamDecoder idle(trace.command_id, trace.task_id);
     Json details = Json::object();
@@ -237,6 +270,9 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
       if (classified->code != "RESULT_TRANSPORT_EXITED") return fail(*classified);
     }
     return fail(error);
+  }
+  if (!preflight_first) {
+    if (auto error = preflight()) return fail(*error);
   }
   if (!readiness.fresh()) {
     if (auto error = ensure_interactive(client, serial, reader, trace, request.probe_command_id)) {

@@ -22,11 +22,11 @@ struct AdbSettings {
   // Route the logcat follower through a ServerRelay when the server is on this host's TCP
   // loopback (server_relay.hpp).
   bool relay_logcat = false;
-  // Start a loopback server that is not running before the follower, which runs beside other
-  // adb calls: two clients that both start one race for its port, and one fails.
-  // Both are off by default so that scripted tests see exactly the calls they script; the CLI
-  // turns them on.
-  bool start_server_before_follower = false;
+  // follow_logcat tells whether a loopback server was running (server_stopped()), at the
+  // cost of one connect when there is no relay. Both are off by default so that scripted
+  // tests see exactly the calls they script whatever runs on the machine; the CLI turns them
+  // on.
+  bool probe_local_server = false;
 };
 
 // Deadlines of the short adb calls; long enough for a cold adb server start.
@@ -56,12 +56,19 @@ class AdbClient {
                             std::string_view log_form = {});
   // adb -s SERIAL logcat -v time -T 1: follows from the newest line, destroys nothing.
   // With relay_logcat, the child reaches the server through a relay that lives as long as
-  // the returned stream. A loopback server that is not running is started first
-  // (adb start-server), so that the follower and the calls beside it do not race to start it.
+  // the returned stream.
   std::unique_ptr<process::Stream> follow_logcat(const std::string& serial, int& spawn_errno);
   // adb -s SERIAL exec-out ARGS… (binary-safe stdout, e.g. screencap -p)
   process::Completion exec_out(const std::string& serial, const std::vector<std::string>& args,
                                std::chrono::milliseconds timeout, std::size_t max_output_bytes);
+
+  // After follow_logcat with probe_local_server: nothing accepted connections on the loopback
+  // server's port, so the follower is about to start a server. Another adb
+  // call started now would race it for the port, and the loser fails ("could not install
+  // *smartsocket* listener: Address already in use"): wait for the follower to attach first.
+  bool server_stopped() const { return server_stopped_; }
+  // Whether the loopback server accepts connections now (true when it is not on the loopback).
+  bool local_server_accepts() const;
 
   const AdbSettings& settings() const { return settings_; }
   // argv of a call for a device, e.g. for "adb -s X shell …" in diagnostics.
@@ -74,10 +81,11 @@ class AdbClient {
 
  private:
   process::Completion run_logged(process::CommandSpec spec, std::string_view log_form = {});
-  std::unique_ptr<ServerRelay> start_server_and_relay();
+  std::unique_ptr<ServerRelay> relay_if_server_runs();
 
   process::Runner& runner_;
   AdbSettings settings_;
+  bool server_stopped_ = false;
 };
 
 }  // namespace clawperator::adb

@@ -21,7 +21,6 @@ using clawperator::process::ScriptedRunner;
 using Argv = ScriptedRunner::Argv;
 
 const Argv kFollower{"adb", "-s", "emulator-5554", "logcat", "-v", "time", "-T", "1"};
-const Argv kStartServer{"adb", "start-server"};
 
 // Sets the variables adb reads for the duration of a test, and restores them.
 class ServerEnvironment {
@@ -83,11 +82,11 @@ int closed_port() {
 struct Started {
   std::vector<ScriptedRunner::Call> calls;
   std::vector<std::string> follower_environment;
+  bool server_stopped = false;
 };
 
-Started follow(AdbSettings settings, bool expect_start_server) {
+Started follow(AdbSettings settings) {
   ScriptedRunner runner;
-  if (expect_start_server) runner.on_run(kStartServer, ScriptedRunner::exited(0));
   runner.on_start(ScriptedRunner::starts_with({"adb"}), "the follower", {});
   AdbClient client(runner, std::move(settings));
   int spawn_errno = -1;
@@ -95,8 +94,8 @@ Started follow(AdbSettings settings, bool expect_start_server) {
   REQUIRE(stream != nullptr);
   CHECK(runner.unmet_expectations().empty());
   CHECK(runner.unexpected_calls().empty());
-  Started started{runner.calls(), {}};
-  REQUIRE(!started.calls.empty());
+  Started started{runner.calls(), {}, client.server_stopped()};
+  REQUIRE(started.calls.size() == 1);
   started.follower_environment = started.calls.back().environment;
   return started;
 }
@@ -104,7 +103,7 @@ Started follow(AdbSettings settings, bool expect_start_server) {
 AdbSettings relaying(bool relay) {
   AdbSettings settings;
   settings.relay_logcat = relay;
-  settings.start_server_before_follower = true;
+  settings.probe_local_server = true;
   return settings;
 }
 
@@ -113,9 +112,9 @@ AdbSettings relaying(bool relay) {
 TEST_CASE("a running loopback server: the follower goes through the relay", "[adb][relay]") {
   const Listener server;
   const ServerEnvironment environment(server.port());
-  const Started started = follow(relaying(true), false);
-  REQUIRE(started.calls.size() == 1);
+  const Started started = follow(relaying(true));
   CHECK(started.calls[0].argv == kFollower);
+  CHECK_FALSE(started.server_stopped);
   REQUIRE(started.follower_environment.size() == 1);
   CHECK(started.follower_environment[0].rfind(
             "ADB_SERVER_SOCKET=localabstract:clawperator-adb-relay-", 0) == 0);
@@ -124,40 +123,38 @@ TEST_CASE("a running loopback server: the follower goes through the relay", "[ad
 TEST_CASE("no relay when switched off or with --adb-server", "[adb][relay]") {
   const Listener server;
   const ServerEnvironment environment(server.port());
-  CHECK(follow(relaying(false), false).follower_environment.empty());
+  CHECK(follow(relaying(false)).follower_environment.empty());
   AdbSettings remote = relaying(true);
   remote.server_host = "127.0.0.1";
   remote.server_port = server.port();
-  const Started with_flags = follow(remote, false);
+  const Started with_flags = follow(remote);
   CHECK(with_flags.follower_environment.empty());
   CHECK(with_flags.calls.back().argv == Argv{"adb", "-H", "127.0.0.1", "-P",
                                              std::to_string(server.port()), "-s", "emulator-5554",
                                              "logcat", "-v", "time", "-T", "1"});
 }
 
-TEST_CASE("a loopback server that is not running is started once before the follower",
+TEST_CASE("a stopped loopback server is noticed, so that nothing races the follower to start it",
           "[adb][relay]") {
   const ServerEnvironment environment(closed_port());
   for (const bool relay : {true, false}) {
     CAPTURE(relay);
-    const Started started = follow(relaying(relay), true);
-    REQUIRE(started.calls.size() == 2);
-    CHECK(started.calls[0].argv == kStartServer);
-    CHECK(started.calls[1].argv == kFollower);
-    // The scripted start-server started nothing: still no server to relay to.
+    const Started started = follow(relaying(relay));
+    CHECK(started.calls[0].argv == kFollower);
     CHECK(started.follower_environment.empty());
+    CHECK(started.server_stopped);
   }
 }
 
-TEST_CASE("scripted settings leave a stopped server alone", "[adb][relay]") {
+TEST_CASE("scripted settings do not look at the machine's server", "[adb][relay]") {
   const ServerEnvironment environment(closed_port());
-  CHECK(follow(AdbSettings{}, false).calls.size() == 1);
+  CHECK_FALSE(follow(AdbSettings{}).server_stopped);
 }
 
 TEST_CASE("a server that is not on the loopback is left to adb", "[adb][relay]") {
   const ServerEnvironment environment(5037);
   setenv("ADB_SERVER_SOCKET", "tcp:farm.example:5037", 1);
-  const Started started = follow(relaying(true), false);
+  const Started started = follow(relaying(true));
   REQUIRE(started.calls.size() == 1);
   CHECK(started.follower_environment.empty());
 }
