@@ -452,8 +452,7 @@ TEST_CASE("a failed step is exit 1 with its disposition", "[exec][pipeline]") {
 TEST_CASE("interactive readiness probe", "[exec][pipeline][readiness]") {
   SECTION("an awake, unlocked device passes and is cached") {
     Harness harness;
-    exec::ReadinessCache(harness.state.path(), "device-tcp%3A5037-emulator-5554.lock")
-        .invalidate();
+    exec::ReadinessCache(harness.state.path(), "device-tcp%3A5037-emulator-5554.lock").invalidate();
     harness.healthy({ScriptedRunner::out_chunk("x\n"),
                      ScriptedRunner::out_chunk(probe_answer("probe-1", "true", "false"), 30ms),
                      ScriptedRunner::out_chunk(result_line(click_success()), 60ms)});
@@ -461,13 +460,12 @@ TEST_CASE("interactive readiness probe", "[exec][pipeline][readiness]") {
     const auto report = harness.run();
     INFO(report.document.dump(2));
     CHECK(report.exit_code == 0);
-    CHECK(exec::ReadinessCache(harness.state.path(), "device-tcp%3A5037-emulator-5554.lock")
-              .fresh());
+    CHECK(
+        exec::ReadinessCache(harness.state.path(), "device-tcp%3A5037-emulator-5554.lock").fresh());
   }
   SECTION("a locked device is not interactive") {
     Harness harness;
-    exec::ReadinessCache(harness.state.path(), "device-tcp%3A5037-emulator-5554.lock")
-        .invalidate();
+    exec::ReadinessCache(harness.state.path(), "device-tcp%3A5037-emulator-5554.lock").invalidate();
     harness.healthy({ScriptedRunner::out_chunk("x\n"),
                      ScriptedRunner::out_chunk(probe_answer("probe-1", "true", "true"), 30ms)});
     harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
@@ -480,8 +478,7 @@ TEST_CASE("interactive readiness probe", "[exec][pipeline][readiness]") {
   }
   SECTION("a probe without an answer keeps its timeout code, before dispatch") {
     Harness harness;
-    exec::ReadinessCache(harness.state.path(), "device-tcp%3A5037-emulator-5554.lock")
-        .invalidate();
+    exec::ReadinessCache(harness.state.path(), "device-tcp%3A5037-emulator-5554.lock").invalidate();
     harness.healthy({ScriptedRunner::out_chunk("x\n")});
     harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
     // The probe waits 7 s by design; this test accepts that cost once.
