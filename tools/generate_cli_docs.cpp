@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "clawperator/cli/action_words.hpp"
 #include "clawperator/cli/app.hpp"
 
 namespace {
@@ -35,6 +36,7 @@ struct Command {
   std::vector<Flag> flags;
   std::vector<std::string> positionals;
   bool positional_files = false;
+  std::vector<std::string> action_words;  // `operator setup`, `packages list`
 };
 
 struct Model {
@@ -89,6 +91,9 @@ Model read_model(const CLI::App& root) {
       command.positionals.push_back(name);
       command.positional_files = command.positional_files || is_file_name(name);
     }
+    for (const std::string_view word : clawperator::cli::action_words(command.name)) {
+      command.action_words.emplace_back(word);
+    }
     model.commands.push_back(command);
   }
   return model;
@@ -142,7 +147,7 @@ std::string bash(const Model& model) {
       << "  local flags=\"" << join(flag_names(model.globals, Which::kAll), " ") << "\"\n"
       << "  local values=\"" << join(global_values, " ") << "\"\n"
       << "  local files=\"" << join(flag_names(model.globals, Which::kFile), " ") << "\"\n"
-      << "  local cmd=\"\" positional_files=\"\" i\n"
+      << "  local cmd=\"\" positional_files=\"\" actions=\"\" i\n"
       << "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
       << "    case \"${COMP_WORDS[i]}\" in\n";
   if (!global_values.empty()) out << "      " << join(global_values, "|") << ") ((i++)) ;;\n";
@@ -160,12 +165,19 @@ std::string bash(const Model& model) {
       if (!names.empty()) out << "      " << variable << "+=\" " << join(names, " ") << "\"\n";
     }
     if (command.positional_files) out << "      positional_files=1\n";
+    if (!command.action_words.empty()) {
+      out << "      actions=\"" << join(command.action_words, " ") << "\"\n";
+    }
     out << "      ;;\n";
   }
   out << "  esac\n"
       << "  COMPREPLY=()\n"
       << "  if [[ \" $values \" == *\" $prev \"* ]]; then\n"
       << "    [[ \" $files \" == *\" $prev \"* ]] && COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+      << "    return 0\n"
+      << "  fi\n"
+      << "  if [[ -n \"$actions\" && \"$prev\" == \"$cmd\" && \"$cur\" != -* ]]; then\n"
+      << "    COMPREPLY=($(compgen -W \"$actions\" -- \"$cur\"))\n"
       << "    return 0\n"
       << "  fi\n"
       << "  if [[ -z \"$cmd\" && \"$cur\" != -* ]]; then\n"
@@ -235,6 +247,9 @@ std::string zsh(const Model& model) {
         << "          _arguments $globals \\\n"
         << replace_all(zsh_specs(command.flags, "            "), '\n', " \\\n");
     if (command.positional_files) out << "            '*:file:_files' \\\n";
+    if (!command.action_words.empty()) {
+      out << "            '1:action:(" << join(command.action_words, " ") << ")' \\\n";
+    }
     out << "          ;;\n";
   }
   out << "      esac\n"
@@ -287,6 +302,12 @@ std::string fish(const Model& model) {
         " -n '__fish_seen_subcommand_from " + join(names_of(command), " ") + "'";
     for (const Flag& flag : command.flags) out << fish_flag(flag, seen);
     if (command.positional_files) out << "complete -c clawperator" << seen << " -F\n";
+    if (!command.action_words.empty()) {
+      const std::string words = join(command.action_words, " ");
+      out << "complete -c clawperator -n '__fish_seen_subcommand_from "
+          << join(names_of(command), " ") << "; and not __fish_seen_subcommand_from " << words
+          << "' -a " << fish_quote(words) << "\n";
+    }
   }
   return out.str();
 }

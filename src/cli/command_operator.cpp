@@ -1,6 +1,7 @@
 // `operator setup|install --apk FILE` and `grant-device-permissions`.
 #include <CLI/CLI.hpp>
 
+#include "clawperator/cli/action_words.hpp"
 #include "clawperator/cli/command.hpp"
 #include "clawperator/operator_app/setup.hpp"
 
@@ -30,7 +31,7 @@ CommandResult run_operator(const OperatorFlags& flags, const GlobalOptions& opti
     return failure(contract::usage_error(
         "USAGE", "operator requires a subcommand: clawperator operator setup --apk <path>"));
   }
-  if (flags.action != "setup" && flags.action != "install") {
+  if (!is_action_word("operator", flags.action)) {
     contract::HostError error = contract::usage_error(
         "USAGE", "Unknown operator subcommand: " + flags.action + ". Use: setup (alias install)");
     error.details["argument"] = flags.action;

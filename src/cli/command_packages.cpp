@@ -3,6 +3,7 @@
 #include <variant>
 
 #include "clawperator/adb/package_list.hpp"
+#include "clawperator/cli/action_words.hpp"
 #include "clawperator/cli/command.hpp"
 #include "clawperator/exec/preflight.hpp"
 #include "clawperator/io/utc_time.hpp"
@@ -16,7 +17,7 @@ struct PackagesFlags {
 };
 
 CommandResult run_packages(const PackagesFlags& flags, const GlobalOptions& options) {
-  if (flags.action != "list") {
+  if (!is_action_word("packages", flags.action)) {
     contract::HostError error = contract::usage_error(
         "USAGE", flags.action.empty()
                      ? "packages requires a subcommand: clawperator packages list [--third-party]"

@@ -196,3 +196,26 @@ TEST_CASE("the man page has the usual sections and renders cleanly", "[docs]") {
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("bash completes the action words of operator and packages", "[docs]") {
+  const std::filesystem::path dir = generate();
+  // What bash offers for the last word of a command line, with the generated function.
+  const auto offered = [&dir](const std::string& words) {
+    const RunResult result = run_binary(
+        "bash", {"-c",
+                 "source \"$1\"; COMP_WORDS=($2 ''); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); "
+                 "_clawperator; echo \"${COMPREPLY[*]}\"",
+                 "bash", (dir / "clawperator.bash").string(), words});
+    INFO(result.err);
+    CHECK(result.exit_code == 0);
+    return result.out;
+  };
+  CHECK(offered("clawperator operator") == "setup install\n");
+  CHECK(offered("clawperator --device emulator-5554 packages") == "list\n");
+  // After the action word, the command's flags again.
+  CHECK(offered("clawperator operator setup").find("--apk") != std::string::npos);
+  const std::string zsh = read_text(dir / "_clawperator");
+  CHECK(zsh.find("'1:action:(setup install)'") != std::string::npos);
+  CHECK(read_text(dir / "clawperator.fish").find("-a 'setup install'") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
