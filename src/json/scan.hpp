@@ -94,6 +94,9 @@ __attribute__((target("avx2"))) inline bool find_special_avx2(const char*& p,
 
 // Window loops: 64 bytes are classified at once and the common escapes handled inline, because
 // reloading after each escape chains every step's load to the previous step's result.
+// The reader's loop (unescaping) and the writer's (escaping) have the same shape and stay two
+// loops on purpose: one template for both, with the escape step as a lambda, measured 4-8%
+// slower on XML-dense text (g++ 12 -O3, 2026-11-30), the result decoder's hot path.
 constexpr std::size_t kWindowBytes = 64;
 // A window reads up to 15 bytes past itself (copy_run) and writes at most 2 bytes per input byte.
 constexpr std::size_t kWindowReadBytes = kWindowBytes + 16;
