@@ -7,13 +7,11 @@
 namespace clawperator::adb {
 namespace {
 
-// The follower and the relay it talks through. The follower is stopped first: the relay
-// must outlive every byte the follower still reads.
+// The follower and the relay it talks through.
 class RelayedStream final : public process::Stream {
  public:
   RelayedStream(std::unique_ptr<ServerRelay> relay, std::unique_ptr<process::Stream> follower)
       : relay_(std::move(relay)), follower_(std::move(follower)) {}
-  ~RelayedStream() override { follower_.reset(); }
 
   process::StreamEvent wait(std::chrono::milliseconds timeout) override {
     return follower_->wait(timeout);
@@ -22,6 +20,8 @@ class RelayedStream final : public process::Stream {
   int pid() const override { return follower_->pid(); }
 
  private:
+  // Declared in this order so that the follower is stopped first: the relay must outlive
+  // every byte the follower still reads.
   std::unique_ptr<ServerRelay> relay_;
   std::unique_ptr<process::Stream> follower_;
 };
@@ -122,23 +122,26 @@ std::unique_ptr<process::Stream> AdbClient::follow_logcat(const std::string& ser
   return std::make_unique<RelayedStream>(std::move(relay), std::move(follower));
 }
 
-std::unique_ptr<ServerRelay> AdbClient::relay_if_server_runs() {
-  server_stopped_ = false;
+std::optional<LoopbackTcpServer> AdbClient::loopback_server() const {
   const std::optional<ServerEndpoint> endpoint =
       resolve_server_endpoint(settings_, raw_process_environment);
-  if (!endpoint || !endpoint->loopback) return nullptr;
-  const LoopbackTcpServer& server = *endpoint->loopback;
-  std::unique_ptr<ServerRelay> relay = may_relay(settings_) ? ServerRelay::start(server) : nullptr;
+  return endpoint ? endpoint->loopback : std::nullopt;
+}
+
+std::unique_ptr<ServerRelay> AdbClient::relay_if_server_runs() {
+  server_stopped_ = false;
+  const std::optional<LoopbackTcpServer> server = loopback_server();
+  if (!server) return nullptr;
+  std::unique_ptr<ServerRelay> relay = may_relay(settings_) ? ServerRelay::start(*server) : nullptr;
   if (relay == nullptr && settings_.probe_local_server) {
-    server_stopped_ = !loopback_server_accepts(server);
+    server_stopped_ = !loopback_server_accepts(*server);
   }
   return relay;
 }
 
 bool AdbClient::local_server_accepts() const {
-  const std::optional<ServerEndpoint> endpoint =
-      resolve_server_endpoint(settings_, raw_process_environment);
-  return !endpoint || !endpoint->loopback || loopback_server_accepts(*endpoint->loopback);
+  const std::optional<LoopbackTcpServer> server = loopback_server();
+  return !server || loopback_server_accepts(*server);
 }
 
 process::Completion AdbClient::exec_out(const std::string& serial,

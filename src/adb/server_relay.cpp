@@ -156,8 +156,10 @@ bool read_into(int source, Direction& direction, bool from_server, char* buffer)
     set_flag(source, IPPROTO_TCP, TCP_QUICKACK);
   }
   if (n > 0) {
-    if (direction.written == direction.pending.size()) {
-      direction.pending.clear();
+    // Bytes already written are dropped once they are half the buffer (each byte moves at
+    // most once), so that a reader that never quite catches up cannot grow it without bound.
+    if (direction.written * 2 >= direction.pending.size()) {
+      direction.pending.erase(0, direction.written);
       direction.written = 0;
     }
     direction.pending.append(buffer, static_cast<std::size_t>(n));

@@ -172,7 +172,8 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   auto resolved = resolve_device(client, request.device, trace);
   if (auto* error = std::get_if<HostError>(&resolved)) return report(*error);
   const std::string serial = std::get<std::string>(resolved);
-  const std::string device_key = lock_file_name(server_key(request.adb), serial);
+  const std::string server = server_key(request.adb);
+  const std::string device_key = lock_file_name(server, serial);
   const ReadinessCache readiness(request.state_dir, device_key);
   auto fail = [&](const HostError& error) {
     readiness.invalidate();
@@ -181,7 +182,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
 
   // 2. One execution per device.
   DeviceLock lock;
-  switch (lock.acquire(request.state_dir, server_key(request.adb), serial,
+  switch (lock.acquire(request.state_dir, server, serial,
                        std::chrono::milliseconds(request.lock_wait_ms))) {
     case DeviceLock::Outcome::Acquired:
       break;

@@ -14,6 +14,7 @@
 namespace clawperator::adb {
 
 class ServerRelay;
+struct LoopbackTcpServer;
 
 struct AdbSettings {
   std::string executable = "adb";
@@ -82,6 +83,8 @@ class AdbClient {
  private:
   process::Completion run_logged(process::CommandSpec spec, std::string_view log_form = {});
   std::unique_ptr<ServerRelay> relay_if_server_runs();
+  // The server adb will reach, when it is TCP on this host's loopback.
+  std::optional<LoopbackTcpServer> loopback_server() const;
 
   process::Runner& runner_;
   AdbSettings settings_;

@@ -16,26 +16,15 @@
 #include <thread>
 #include <utility>
 
+#include "../../../src/process/unique_fd.hpp"
+
 namespace {
 
 using clawperator::adb::LoopbackTcpServer;
 using clawperator::adb::ServerRelay;
 
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) close(fd_);
-  }
-  Fd(Fd&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
-  Fd& operator=(Fd&&) = delete;
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
+// The runner's owner of one descriptor.
+using Fd = clawperator::process::UniqueFd;
 
 // A TCP listener on 127.0.0.1 with an ephemeral port.
 struct TcpListener {
