@@ -1,0 +1,249 @@
+// The golden test of issue 14's redesign: for the examples, the invalid examples, every action
+// command's builder and the virtual device's fault scenarios, the payload that reaches the
+// device (`--validate-only` prints exactly the compact JSON the broadcast carries) and the JSON
+// printed stay what they were before the redesign. tests/golden/outputs.json was recorded with
+// the previous main's binary, by running this test with CLAWPERATOR_GOLDEN_RECORD set to the
+// file to write and CLAWPERATOR_GOLDEN_BINARY to the old clawperator.
+// Values that change from run to run (times, ports, generated ids, paths of temporary files)
+// and hints (the catalog words them now; a hint may change by contract) are masked before
+// comparing; everything else must be equal, key order included.
+#include <cstdlib>
+#include <regex>
+
+#include "farm_fixture.hpp"
+
+namespace clawperator::testing {
+namespace {
+
+const std::string kGoldenFile = CLAWPERATOR_GOLDEN_FILE;
+const std::string kExamples = CLAWPERATOR_EXAMPLES_DIR;
+
+std::string binary() {
+  const char* other = std::getenv("CLAWPERATOR_GOLDEN_BINARY");
+  return other != nullptr && *other != '\0' ? std::string(other) : kBinary;
+}
+
+bool is_volatile_key(const std::string& key) {
+  static const std::vector<std::string> kKeys = {
+      "totalMs",        "dispatchMs", "resultMs",
+      "elapsedMs",      "startedAt",  "completedAt",
+      "logPath",        "reader",     "dispatchStartedAt",
+      "probeCommandId", "elapsed_ms", "lockPath",
+      "stderr",         "ts",         "path"};
+  return std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end();
+}
+
+std::string mask_text(std::string text) {
+  static const std::regex kPort(R"(127\.0\.0\.1:[0-9]+)");
+  static const std::regex kStamp(R"(\b([a-z_]+)[-_]1[0-9]{12}(-[0-9a-z]{7})?\b)");
+  static const std::regex kProbe(R"(doctor-handshake-[0-9]+-[0-9]+(-[0-9]+)?)");
+  static const std::regex kTemp(R"(/tmp/clawperator-it-[A-Za-z0-9]+)");
+  static const std::regex kLogcatTime(
+      R"(\b[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}\b)");
+  text = std::regex_replace(text, kPort, "127.0.0.1:PORT");
+  text = std::regex_replace(text, kStamp, "$1-STAMP");
+  text = std::regex_replace(text, kProbe, "doctor-handshake-ID");
+  text = std::regex_replace(text, kTemp, "/tmp/clawperator-it-DIR");
+  text = std::regex_replace(text, kLogcatTime, "MM-DD hh:mm:ss.mmm");
+  return text;
+}
+
+// Multi-megabyte snapshots are compared by a fingerprint, to keep the golden file small.
+std::string fingerprint(std::string text) {
+  constexpr std::size_t kLong = 4096;
+  if (text.size() <= kLong) return text;
+  std::uint64_t hash = 1469598103934665603ULL;  // FNV-1a: stable across runs and machines
+  for (const char c : text) {
+    hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  }
+  return text.substr(0, 256) + "…<" + std::to_string(text.size()) + " bytes, fnv1a " +
+         std::to_string(hash) + ">";
+}
+
+// nlohmann::json sorts keys; the comparison must see the order as printed, so outputs are
+// kept as their masked text.
+std::string masked_output(const std::string& stdout_text) {
+  const nlohmann::ordered_json document =
+      nlohmann::ordered_json::parse(stdout_text, nullptr, false);
+  if (document.is_discarded()) return "<not JSON> " + mask_text(stdout_text);
+  std::function<nlohmann::ordered_json(const nlohmann::ordered_json&)> walk =
+      [&](const nlohmann::ordered_json& value) -> nlohmann::ordered_json {
+    if (value.is_object()) {
+      nlohmann::ordered_json out = nlohmann::ordered_json::object();
+      for (const auto& [key, item] : value.items()) {
+        // Hints come from the error catalog since the redesign (issue 14), and a hint may
+        // change by contract: they are not compared, present or not.
+        if (key == "hint") continue;
+        out[key] = is_volatile_key(key) ? nlohmann::ordered_json("<masked>") : walk(item);
+      }
+      return out;
+    }
+    if (value.is_array()) {
+      nlohmann::ordered_json out = nlohmann::ordered_json::array();
+      for (const auto& item : value) out.push_back(walk(item));
+      return out;
+    }
+    if (value.is_string()) return fingerprint(mask_text(value.get<std::string>()));
+    return value;
+  };
+  return walk(document).dump();
+}
+
+struct Case {
+  std::string name;
+  std::vector<std::string> args;
+  std::string scenario;  // "": no device needed
+};
+
+// Faults whose timing decides which chunk record the reader sees first (a record logged before
+// the reader attached is missed): their outcome is compared, not every diagnostic.
+bool timing_dependent(const std::string& scenario) {
+  return scenario == "reorder-chunks" || scenario == "duplicate-chunk" || scenario == "drop-chunk";
+}
+
+std::string outcome_only(const std::string& masked) {
+  const nlohmann::ordered_json document = nlohmann::ordered_json::parse(masked, nullptr, false);
+  if (!document.is_object()) return masked;
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const char* key : {"ok", "code", "disposition"}) {
+    if (document.contains(key)) out[key] = document[key];
+  }
+  if (document.contains("details")) {
+    for (const char* key : {"phase", "dispatchState", "commandId", "taskId"}) {
+      if (document["details"].contains(key)) out["details"][key] = document["details"][key];
+    }
+  }
+  return out.dump();
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (const char* example : {"snapshot", "login", "scroll", "demo-snapshot-click"}) {
+    out.push_back({std::string("validate/") + example,
+                   {"exec", kExamples + "/" + example + ".json", "--validate-only"},
+                   ""});
+    out.push_back({std::string("dry-run/") + example,
+                   {"exec", kExamples + "/" + example + ".json", "--dry-run"},
+                   ""});
+  }
+  for (const char* invalid :
+       {"malformed", "missing-uri", "out-of-range", "unknown-action", "unknown-key"}) {
+    out.push_back({std::string("invalid/") + invalid,
+                   {"exec", kExamples + "/invalid/" + invalid + ".json", "--validate-only"},
+                   ""});
+  }
+  const std::vector<std::pair<std::string, std::vector<std::string>>> builders = {
+      {"snapshot", {"snapshot"}},
+      {"screenshot", {"screenshot", "--path", "/tmp/golden.png"}},
+      {"click-text", {"click", "--text", "OK"}},
+      {"click-long", {"click", "--id", "android:id/title", "--long"}},
+      {"click-coordinate", {"click", "--coordinate", "10", "20"}},
+      {"type", {"type", "--id", "android:id/edit", "hello 'x' $y", "--submit", "--clear"}},
+      {"read", {"read", "--text-contains", "Wi", "--container-id", "android:id/list"}},
+      {"wait", {"wait", "--desc", "Loading", "--timeout", "4000"}},
+      {"wait-for-nav", {"wait-for-nav", "--app", "com.android.settings", "--timeout", "3000"}},
+      {"read-value", {"read-value", "--label", "Android version"}},
+      {"open-app", {"open", "com.android.settings"}},
+      {"open-uri", {"open", "https://example.com/a?b=c"}},
+      {"press", {"press", "home"}},
+      {"back", {"back"}},
+      {"close", {"close", "com.android.chrome"}},
+      {"sleep", {"sleep", "250"}},
+      {"scroll", {"scroll", "down", "--container-id", "android:id/list"}},
+      {"scroll-until", {"scroll-until", "--text", "About phone", "--direction", "down"}},
+      {"scroll-and-click", {"scroll-and-click", "--text", "About phone"}},
+      {"click-missing", {"click"}},
+      {"scroll-sideways", {"scroll", "sideways"}},
+  };
+  for (const auto& [name, args] : builders) {
+    std::vector<std::string> argv = args;
+    argv.push_back("--validate-only");
+    out.push_back({"builder/" + name, argv, ""});
+  }
+  for (const char* example : {"snapshot", "login", "scroll", "demo-snapshot-click"}) {
+    out.push_back({std::string("device/default/") + example,
+                   {"exec", kExamples + "/" + example + ".json"},
+                   "default"});
+  }
+  for (const char* scenario : {"accessibility-off",
+                               "answer-late",
+                               "bad-checksum",
+                               "broadcast-refused",
+                               "close-stream-mid-envelope",
+                               "drop-chunk",
+                               "duplicate-chunk",
+                               "large-snapshot",
+                               "legacy-snapshot",
+                               "locked",
+                               "malformed-envelope",
+                               "never-answer",
+                               "noisy-logcat",
+                               "operator-dev-variant",
+                               "operator-missing",
+                               "operator-outdated",
+                               "reorder-chunks",
+                               "screen-off",
+                               "shop-app",
+                               "stays-asleep",
+                               "unauthorized",
+                               "user-locked-after-boot"}) {
+    out.push_back({std::string("device/") + scenario + "/snapshot",
+                   {"exec", kExamples + "/snapshot.json", "--timeout", "1000"},
+                   scenario});
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("outputs stay what the previous main printed (golden)", "[golden][integration]") {
+  const char* record = std::getenv("CLAWPERATOR_GOLDEN_RECORD");
+  nlohmann::ordered_json recorded = nlohmann::ordered_json::object();
+  nlohmann::ordered_json golden;
+  if (record == nullptr) {
+    golden = nlohmann::ordered_json::parse(read_file(kGoldenFile), nullptr, false);
+    REQUIRE(golden.is_object());
+  }
+  char pattern[] = "/tmp/clawperator-golden-XXXXXX";
+  REQUIRE(mkdtemp(pattern) != nullptr);
+  const std::string log_dir = pattern;
+  std::map<std::string, std::unique_ptr<Farm>> farms;
+  for (const Case& c : cases()) {
+    RunResult result;
+    if (c.scenario.empty()) {
+      RunOptions options;
+      options.extra_env = {{"CLAWPERATOR_LOG_DIR", log_dir}, {"ANDROID_SERIAL", ""}};
+      result = run_binary(binary(), c.args, options);
+    } else {
+      auto& farm = farms[c.scenario];
+      if (!farm) farm = std::make_unique<Farm>(std::vector<std::string>{c.scenario});
+      std::vector<std::string> args = c.args;
+      args.insert(args.end(), {"--device", farm->serials().front()});
+      result = run_binary(binary(), args, farm->environment());
+    }
+    nlohmann::ordered_json entry = nlohmann::ordered_json::object();
+    entry["exit"] = result.exit_code;
+    entry["stdout"] = masked_output(result.out);
+    if (record != nullptr) {
+      recorded[c.name] = entry;
+      continue;
+    }
+    CAPTURE(c.name);
+    REQUIRE(golden.contains(c.name));
+    CHECK(entry["exit"] == golden[c.name]["exit"]);
+    // The golden side is masked again, so that a change to the masking applies to both.
+    std::string expected = masked_output(golden[c.name]["stdout"].get<std::string>());
+    std::string actual = entry["stdout"].get<std::string>();
+    if (timing_dependent(c.scenario)) {
+      expected = outcome_only(expected);
+      actual = outcome_only(actual);
+    }
+    CHECK(actual == expected);
+  }
+  std::filesystem::remove_all(log_dir);
+  if (record != nullptr) {
+    std::ofstream(record) << recorded.dump(1) << "\n";
+  }
+}
+
+}  // namespace clawperator::testing
