@@ -7,14 +7,7 @@ using contract::HostError;
 
 constexpr std::string_view kUsableState = "device";
 
-HostError readiness_error(std::string code, std::string message) {
-  HostError error;
-  error.code = std::move(code);
-  error.message = std::move(message);
-  error.phase = contract::Phase::Readiness;
-  error.dispatch_state = contract::DispatchState::NotDispatched;
-  return error;
-}
+using contract::readiness_error;
 
 Json device_list_json(const std::vector<DeviceEntry>& devices) {
   Json list = Json::array();
@@ -29,18 +22,15 @@ std::optional<HostError> unusable_device_error(const DeviceEntry& device) {
         "DEVICE_UNAUTHORIZED", "Device " + device.serial +
                                    " is unauthorized: accept the USB debugging prompt on the "
                                    "device");
-    error.hint = "Unlock the device and accept the 'Allow USB debugging' dialog, then retry.";
     return error;
   }
   if (device.state == "offline") {
     HostError error = readiness_error("DEVICE_OFFLINE", "Device " + device.serial + " is offline");
-    error.hint = "Reconnect the device (or run 'adb reconnect'), then retry.";
     return error;
   }
   if (device.state == "no permissions") {
     HostError error = readiness_error("ADB_NO_USB_PERMISSIONS",
                                       "adb has no permission to open device " + device.serial);
-    error.hint = "Fix the udev rules for the device (plugdev group), then retry.";
     return error;
   }
   return std::nullopt;
@@ -59,8 +49,8 @@ Json device_to_json(const DeviceEntry& device) {
   return out;
 }
 
-std::variant<DeviceEntry, HostError> select_device(const std::vector<DeviceEntry>& devices,
-                                                   const std::optional<std::string>& requested) {
+contract::Outcome<DeviceEntry> select_device(const std::vector<DeviceEntry>& devices,
+                                             const std::optional<std::string>& requested) {
   std::vector<std::string> usable;
   for (const DeviceEntry& device : devices) {
     if (device.state == kUsableState) usable.push_back(device.serial);
@@ -73,7 +63,7 @@ std::variant<DeviceEntry, HostError> select_device(const std::vector<DeviceEntry
       if (auto error = unusable_device_error(device)) {
         error->details["deviceId"] = device.serial;
         error->details["state"] = device.state;
-        return std::move(*error);
+        return contract::failed(std::move(*error));
       }
     }
     HostError error = readiness_error("DEVICE_NOT_FOUND",
@@ -81,8 +71,7 @@ std::variant<DeviceEntry, HostError> select_device(const std::vector<DeviceEntry
     error.details["deviceId"] = *requested;
     error.details["connected"] = usable;
     error.details["devices"] = device_list_json(devices);
-    error.hint = "Run 'clawperator devices' and pass one of the listed serials with --device.";
-    return error;
+    return contract::failed(std::move(error));
   }
 
   if (usable.size() == 1) {
@@ -95,15 +84,12 @@ std::variant<DeviceEntry, HostError> select_device(const std::vector<DeviceEntry
       if (auto error = unusable_device_error(devices.front())) {
         error->details["deviceId"] = devices.front().serial;
         error->details["state"] = devices.front().state;
-        return std::move(*error);
+        return contract::failed(std::move(*error));
       }
     }
     HostError error = readiness_error("NO_DEVICES", "No connected devices");
     error.details["devices"] = device_list_json(devices);
-    error.hint =
-        "Connect a device with USB debugging enabled (or 'adb connect HOST:PORT'), "
-        "then run 'clawperator devices'.";
-    return error;
+    return contract::failed(std::move(error));
   }
 
   std::string message = "Multiple devices are connected; choose one with --device:";
@@ -116,8 +102,7 @@ std::variant<DeviceEntry, HostError> select_device(const std::vector<DeviceEntry
     if (device.state == kUsableState) candidates.push_back(device_to_json(device));
   }
   error.details["candidates"] = std::move(candidates);
-  error.hint = "Pass --device <serial> (or set ANDROID_SERIAL) with one of the listed serials.";
-  return error;
+  return contract::failed(std::move(error));
 }
 
 }  // namespace clawperator::adb

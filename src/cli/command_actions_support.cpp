@@ -130,7 +130,7 @@ CommandResult execute(const Json& execution, const ActionState& state, const Glo
                       TimeoutOverride timeout) {
   contract::ValidationOutcome outcome = contract::validate_execution(execution);
   if (!outcome.valid) return failure(contract::validation_failure(outcome.issues));
-  contract::ValidatedExecution& valid = *outcome.valid;
+  contract::Execution& valid = *outcome.valid;
   if (timeout == TimeoutOverride::Apply && options.timeout) {
     if (auto error = contract::apply_timeout_override(valid, *options.timeout)) {
       return failure(*error);

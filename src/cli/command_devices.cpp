@@ -4,9 +4,8 @@
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/adb/device_list.hpp"
 #include "clawperator/adb/device_selection.hpp"
+#include "clawperator/adb/device_shell.hpp"
 #include "clawperator/cli/command.hpp"
-#include "clawperator/exec/preflight.hpp"
-#include "clawperator/exec/trace.hpp"
 
 namespace clawperator::cli {
 namespace {
@@ -15,15 +14,9 @@ CommandResult run_devices(const GlobalOptions& options) {
   const auto runner = process::make_system_runner();
   adb::AdbClient client(*runner, adb_settings(options));
   const process::Completion completion = client.devices();
-  exec::ExecutionTrace context;
-  if (auto error = exec::adb_call_failure(completion, context, client.settings(), "adb devices",
-                                          "ADB_SERVER_FAILED")) {
-    // No execution and no Operator are involved: keep only what describes the adb call.
-    contract::HostError adb_error = exec::without_execution_fields(std::move(*error));
-    for (const char* key : {"operatorPackage", "startedAt", "completedAt"}) {
-      adb_error.details.erase(key);
-    }
-    return failure(adb_error);
+  if (auto error = adb::adb_call_failure(completion, client.settings(), "adb devices",
+                                         "ADB_SERVER_FAILED")) {
+    return failure(*error);
   }
   Json devices = Json::array();
   for (const adb::DeviceEntry& device : adb::parse_device_list(completion.out)) {

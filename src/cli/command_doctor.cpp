@@ -2,15 +2,13 @@
 // the Operator speak the same protocol.
 #include <CLI/CLI.hpp>
 #include <set>
-#include <variant>
 
-#include "clawperator/adb/package_list.hpp"
+#include "clawperator/adb/device_resolution.hpp"
 #include "clawperator/cli/command.hpp"
 #include "clawperator/doctor/doctor.hpp"
 #include "clawperator/exec/execution.hpp"
-#include "clawperator/exec/preflight.hpp"
-#include "clawperator/io/utc_time.hpp"
 #include "clawperator/operator_app/compatibility.hpp"
+#include "clawperator/operator_app/presence.hpp"
 
 namespace clawperator::cli {
 namespace {
@@ -49,31 +47,27 @@ CommandResult run_version(bool check_compat, const GlobalOptions& options) {
 
   const auto runner = process::make_system_runner();
   adb::AdbClient client(*runner, adb_settings(options));
-  exec::ExecutionTrace trace;
-  trace.task_id = "version-check-compat";
-  trace.operator_package = options.operator_package;
-  trace.started_at = io::utc_timestamp(std::chrono::system_clock::now());
-  auto resolved = exec::resolve_device(client, options.device, trace);
-  if (auto* error = std::get_if<contract::HostError>(&resolved))
-    return failure(exec::without_execution_fields(*error));
-  const std::string serial = std::get<std::string>(resolved);
+  const contract::Outcome<std::string> resolved = adb::resolve_device(client, options.device);
+  if (!resolved) return failure(resolved.error());
+  const std::string& serial = *resolved;
 
   operator_app::CompatibilityReport report;
-  if (auto missing = exec::check_operator_installed(client, serial, trace)) {
+  if (contract::Status installed =
+          operator_app::require_operator(client, serial, options.operator_package);
+      !installed) {
     // The device could not be asked: that is not an answer about compatibility.
-    if (missing->code.rfind("OPERATOR_", 0) != 0)
-      return failure(exec::without_execution_fields(*missing));
+    if (installed.error().code.rfind("OPERATOR_", 0) != 0) return failure(installed.error());
     report.cli_version = CLAWPERATOR_VERSION;
     report.operator_package = options.operator_package;
-    report.remediation = {missing->hint};
-    report.error = std::move(missing);
+    report.remediation = {contract::hint_of(installed.error())};
+    report.error = std::move(installed).error();
   } else {
-    report = operator_app::probe_compatibility(client, serial, trace);
+    report = operator_app::probe_compatibility(client, serial, options.operator_package);
     static const std::set<std::string> kVerdicts = {"VERSION_INCOMPATIBLE",
                                                     "APK_VERSION_UNREADABLE", "APK_VERSION_INVALID",
                                                     "CLI_VERSION_INVALID"};
     if (report.error && kVerdicts.count(report.error->code) == 0) {
-      return failure(exec::without_execution_fields(*report.error));
+      return failure(*report.error);
     }
   }
   Json document = operator_app::to_json(report);

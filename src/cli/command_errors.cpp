@@ -23,17 +23,6 @@ std::string_view origin_name(contract::Origin origin) {
   return "both";
 }
 
-contract::Retry default_retry(contract::Delivery delivery) {
-  switch (delivery) {
-    case contract::Delivery::NotDelivered:
-      return contract::Retry::Safe;
-    case contract::Delivery::Unknown:
-      return contract::Retry::Unknown;
-    default:
-      return contract::Retry::Unsafe;
-  }
-}
-
 Json row_to_json(const CatalogEntry& row) {
   Json out = Json::object();
   out["code"] = row.code;
@@ -42,7 +31,7 @@ Json row_to_json(const CatalogEntry& row) {
   out["meaning"] = row.meaning;
   out["exitCode"] = row.exit_code;
   out["disposition"] =
-      contract::to_json(contract::Disposition{row.delivery, default_retry(row.delivery)});
+      contract::to_json(contract::Disposition{row.delivery, contract::default_retry(row.delivery)});
   Json recovery = Json::object();
   const std::string_view strategy = contract::to_string(row.strategy);
   recovery["strategy"] = strategy.empty() ? Json(nullptr) : Json(strategy);

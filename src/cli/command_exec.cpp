@@ -31,7 +31,7 @@ constexpr const char* kMissingPayload =
 
 }  // namespace
 
-CommandResult run_on_device(contract::ValidatedExecution execution, const GlobalOptions& options) {
+CommandResult run_on_device(contract::Execution execution, const GlobalOptions& options) {
   // Ctrl-C now means: stop the children, reap them, still print the JSON error.
   process::install_interrupt_handlers();
   exec::ExecutionRequest request;
@@ -71,7 +71,7 @@ CommandResult run_exec(const ExecFlags& flags, const GlobalOptions& options) {
   if (auto* error = std::get_if<HostError>(&loaded)) return failure(*error);
   contract::ValidationOutcome outcome = contract::validate_execution(std::get<Json>(loaded));
   if (!outcome.valid) return failure(contract::validation_failure(outcome.issues));
-  contract::ValidatedExecution& valid = *outcome.valid;
+  contract::Execution& valid = *outcome.valid;
   if (options.timeout) {
     if (auto error = contract::apply_timeout_override(valid, *options.timeout)) {
       return failure(*error);

@@ -1,12 +1,10 @@
 // `packages list [--third-party]`: the packages installed on the device.
 #include <CLI/CLI.hpp>
-#include <variant>
 
-#include "clawperator/adb/package_list.hpp"
+#include "clawperator/adb/device_resolution.hpp"
+#include "clawperator/adb/device_shell.hpp"
 #include "clawperator/cli/action_words.hpp"
 #include "clawperator/cli/command.hpp"
-#include "clawperator/exec/preflight.hpp"
-#include "clawperator/io/utc_time.hpp"
 
 namespace clawperator::cli {
 namespace {
@@ -27,37 +25,13 @@ CommandResult run_packages(const PackagesFlags& flags, const GlobalOptions& opti
   }
   const auto runner = process::make_system_runner();
   adb::AdbClient client(*runner, adb_settings(options));
-  exec::ExecutionTrace trace;
-  trace.operator_package = options.operator_package;
-  trace.started_at = io::utc_timestamp(std::chrono::system_clock::now());
-  auto resolved = exec::resolve_device(client, options.device, trace);
-  if (auto* error = std::get_if<contract::HostError>(&resolved)) {
-    return failure(exec::without_execution_fields(*error));
-  }
-  const std::string serial = std::get<std::string>(resolved);
-  const process::Completion completion = client.shell(
-      serial,
-      exec::with_exit_marker(flags.third_party ? "pm list packages -3" : "pm list packages"));
-  if (auto error = exec::adb_call_failure(completion, trace, client.settings(), "pm list packages",
-                                          "DEVICE_SHELL_UNAVAILABLE")) {
-    return failure(exec::without_execution_fields(*error));
-  }
-  const exec::ShellOutput output = exec::split_exit_marker(completion.out);
-  if (output.exit_code != 0) {
-    Json details = Json::object();
-    details["exitCode"] = output.exit_code ? Json(*output.exit_code) : Json(nullptr);
-    details["stderr"] = completion.err.substr(0, 8192);
-    contract::HostError error =
-        trace.fail("DEVICE_SHELL_UNAVAILABLE",
-                   output.exit_code ? "pm list packages failed on the device (exit " +
-                                          std::to_string(*output.exit_code) + ")"
-                                    : "The device shell closed before listing its packages",
-                   details);
-    error.hint = "Run 'clawperator doctor' to check the device shell, then retry.";
-    return failure(exec::without_execution_fields(error));
-  }
+  const contract::Outcome<std::string> resolved = adb::resolve_device(client, options.device);
+  if (!resolved) return failure(resolved.error());
+  const std::string& serial = *resolved;
+  const auto listed = adb::list_packages(client, serial, flags.third_party ? "-3" : "");
+  if (!listed) return failure(listed.error());
   Json packages = Json::array();
-  for (const std::string& package : adb::parse_package_list(output.text)) {
+  for (const std::string& package : *listed) {
     packages.push_back(package);
   }
   Json out = Json::object();

@@ -41,6 +41,20 @@ std::string_view to_string(Delivery delivery) {
   return "unknown";
 }
 
+Retry default_retry(Delivery delivery) {
+  switch (delivery) {
+    case Delivery::NotDelivered:
+      return Retry::Safe;
+    case Delivery::DeliveryUncertain:
+    case Delivery::DeliveredUnverified:
+    case Delivery::DeliveredVerified:
+      return Retry::Unsafe;
+    case Delivery::Unknown:
+      break;
+  }
+  return Retry::Unknown;
+}
+
 std::string_view to_string(Retry retry) {
   switch (retry) {
     case Retry::Safe:

@@ -5,17 +5,6 @@
 namespace clawperator::contract {
 namespace {
 
-std::string_view retry_for(Delivery delivery) {
-  switch (delivery) {
-    case Delivery::NotDelivered:
-      return "safe";
-    case Delivery::Unknown:
-      return "unknown";
-    default:
-      return "unsafe";
-  }
-}
-
 std::string escape_cell(std::string_view text) {
   std::string out;
   for (const char c : text) {
@@ -48,7 +37,10 @@ std::string render_error_catalog_markdown() {
     const std::string_view strategy = to_string(row.strategy);
     out.append("| `").append(row.code).append("` | ").append(escape_cell(row.meaning));
     out.append(" | ").append(std::to_string(row.exit_code)).append(" | ");
-    out.append(to_string(row.delivery)).append(" / ").append(retry_for(row.delivery)).append(" | ");
+    out.append(to_string(row.delivery))
+        .append(" / ")
+        .append(to_string(default_retry(row.delivery)))
+        .append(" | ");
     if (!strategy.empty()) out.append("`").append(strategy).append("`: ");
     out.append(escape_cell(row.recovery)).append(" |\n");
     // Families are contiguous in the table; a blank line ends each one's table.

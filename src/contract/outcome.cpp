@@ -2,7 +2,7 @@
 
 #include <csignal>
 
-#include "clawperator/contract/action_types.hpp"
+#include "clawperator/contract/action_table.hpp"
 
 namespace clawperator::contract {
 namespace {
@@ -10,17 +10,7 @@ namespace {
 Retry retry_for(Delivery delivery, const ActionProfile& actions) {
   // Repeating reads can never change the device, whatever happened to the first try.
   if (actions.known && actions.read_only) return Retry::Safe;
-  switch (delivery) {
-    case Delivery::NotDelivered:
-      return Retry::Safe;
-    case Delivery::DeliveryUncertain:
-    case Delivery::DeliveredUnverified:
-    case Delivery::DeliveredVerified:
-      return Retry::Unsafe;
-    case Delivery::Unknown:
-      break;
-  }
-  return Retry::Unknown;
+  return default_retry(delivery);
 }
 
 Delivery delivery_for(const HostError& error) {
@@ -88,21 +78,51 @@ int exit_code_for_signal(int signal) {
   return signal == SIGTERM ? exit_code::kTerminated : exit_code::kInterrupted;
 }
 
-HostError usage_error(std::string code, std::string message) {
-  HostError error;
-  error.code = std::move(code);
-  error.message = std::move(message);
-  error.phase = Phase::Usage;
-  return error;
-}
-
-HostError validation_error(std::string code, std::string message, Json details) {
+HostError make_error(Phase phase, std::string code, std::string message, Json details) {
   HostError error;
   error.code = std::move(code);
   error.message = std::move(message);
   error.details = std::move(details);
-  error.phase = Phase::Validation;
+  error.phase = phase;
   return error;
+}
+
+HostError usage_error(std::string code, std::string message) {
+  return make_error(Phase::Usage, std::move(code), std::move(message));
+}
+
+HostError validation_error(std::string code, std::string message, Json details) {
+  return make_error(Phase::Validation, std::move(code), std::move(message), std::move(details));
+}
+
+HostError readiness_error(std::string code, std::string message, Json details) {
+  return make_error(Phase::Readiness, std::move(code), std::move(message), std::move(details));
+}
+
+HostError interrupted_error(std::string message, int signal, Json details) {
+  HostError error =
+      readiness_error("RESULT_TRANSPORT_CANCELLED", std::move(message), std::move(details));
+  error.signal_exit = exit_code_for_signal(signal);
+  return error;
+}
+
+std::string hint_of(const HostError& error) {
+  if (!error.hint.empty()) return error.hint;
+  const CatalogEntry* entry = find_error(error.code);
+  if (entry == nullptr) return {};
+  std::string hint(entry->recovery);
+  auto fill = [&](std::string_view placeholder, const char* key) {
+    const auto it = error.details.find(key);
+    if (it == error.details.end() || !it->is_string()) return;
+    const std::string value = it->get<std::string>();
+    for (auto at = hint.find(placeholder); at != std::string::npos;
+         at = hint.find(placeholder, at + value.size())) {
+      hint.replace(at, placeholder.size(), value);
+    }
+  };
+  fill("<serial>", "deviceId");
+  fill("<package>", "operatorPackage");
+  return hint;
 }
 
 Disposition disposition_of(const HostError& error) {
@@ -141,7 +161,7 @@ Json to_json(const HostError& error) {
   out["ok"] = false;
   out["code"] = error.code;
   out["message"] = error.message;
-  if (!error.hint.empty()) out["hint"] = error.hint;
+  if (std::string hint = hint_of(error); !hint.empty()) out["hint"] = std::move(hint);
   for (const auto& [key, value] : error.top_level.items()) out[key] = value;
 
   Json details = Json::object();

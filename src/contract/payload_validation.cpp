@@ -5,73 +5,28 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <regex>
 #include <span>
 #include <string>
 
-#include "clawperator/contract/action_types.hpp"
+#include "clawperator/contract/action_table.hpp"
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::contract {
 namespace {
 
-enum class Kind { String, Number, Boolean, Object, Matcher, Coordinate };
-
-struct FieldSpec {
-  std::string_view name;
-  Kind kind;
-  std::size_t max_length = 0;  // strings only; 0 = unbounded
+constexpr std::array<MatcherField, 6> kMatcherFields = {
+    MatcherField::ResourceId,        MatcherField::Role,
+    MatcherField::TextEquals,        MatcherField::TextContains,
+    MatcherField::ContentDescEquals, MatcherField::ContentDescContains,
 };
 
-// Schema order matters: issues and normalised output follow it (inventory 3.7).
-constexpr std::array<FieldSpec, 32> kParamFields = {{
-    {"applicationId", Kind::String},
-    {"sessionId", Kind::String},
-    {"uri", Kind::String, limits::kMaxUriLength},
-    {"durationMs", Kind::Number},
-    {"path", Kind::String},
-    {"matcher", Kind::Matcher},
-    {"coordinate", Kind::Coordinate},
-    {"text", Kind::String, limits::kMaxTextLength},
-    {"submit", Kind::Boolean},
-    {"clear", Kind::Boolean},
-    {"clickType", Kind::String},
-    {"container", Kind::Matcher},
-    {"direction", Kind::String},
-    {"maxSwipes", Kind::Number},
-    {"distanceRatio", Kind::Number},
-    {"settleDelayMs", Kind::Number},
-    {"maxScrolls", Kind::Number},
-    {"maxDurationMs", Kind::Number},
-    {"noPositionChangeThreshold", Kind::Number},
-    {"findFirstScrollableChild", Kind::Boolean},
-    {"clickAfter", Kind::Boolean},
-    {"validator", Kind::String},
-    {"validatorPattern", Kind::String},
-    {"key", Kind::String},
-    {"retry", Kind::Object},
-    {"scrollRetry", Kind::Object},
-    {"clickRetry", Kind::Object},
-    {"expectedPackage", Kind::String, limits::kMaxExpectedPackageLength},
-    {"expectedNode", Kind::Matcher},
-    {"timeoutMs", Kind::Number},
-    {"labelMatcher", Kind::Matcher},
-    {"all", Kind::Boolean},
-}};
-
-std::span<const std::string_view> param_names() {
-  static const auto names = [] {
-    std::array<std::string_view, kParamFields.size()> out{};
-    for (std::size_t i = 0; i < kParamFields.size(); ++i) out[i] = kParamFields[i].name;
-    return out;
-  }();
-  return names;
+std::optional<MatcherField> matcher_field(std::string_view key) {
+  for (const MatcherField field : kMatcherFields) {
+    if (to_string(field) == key) return field;
+  }
+  return std::nullopt;
 }
-
-constexpr std::array<std::string_view, 6> kMatcherFields = {
-    "resourceId", "role", "textEquals", "textContains", "contentDescEquals", "contentDescContains",
-};
 
 constexpr std::array<std::string_view, 7> kTopLevelFields = {
     "commandId", "taskId", "source", "expectedFormat", "timeoutMs", "actions", "mode",
@@ -80,8 +35,6 @@ constexpr std::array<std::string_view, 7> kTopLevelFields = {
 constexpr std::array<std::string_view, 3> kActionFields = {"id", "type", "params"};
 
 constexpr std::string_view kExpectedFormat = "android-ui-automator";
-constexpr std::string_view kDirections = "down, up, left, right";
-constexpr std::size_t kMaxRegexNesting = 64;
 
 std::string type_name(const Json& value) {
   switch (value.type()) {
@@ -111,56 +64,46 @@ std::string fmt_number(double value) {
   return Json(value).dump();
 }
 
-bool is_blank_string(const Json* value) {
-  return value == nullptr || !value->is_string() ||
-         trim(value->get_ref<const std::string&>()).empty();
-}
-
 const Json* find(const Json& object, std::string_view key) {
   if (!object.is_object()) return nullptr;
   const auto it = object.find(key);
   return it == object.end() ? nullptr : &*it;
 }
 
-std::optional<double> number_of(const Json* value) {
-  if (value == nullptr || !value->is_number()) return std::nullopt;
-  return value->get<double>();
-}
-
 bool is_integral(double value) {
   return std::isfinite(value) && std::floor(value) == value;
 }
 
-// std::regex compiles recursively: bound nesting so that a hostile pattern gets
-// a validation error rather than a stack overflow.
-bool regex_nesting_within_bounds(std::string_view pattern) {
-  std::size_t depth = 0;
-  bool escaped = false;
-  for (const char c : pattern) {
-    if (escaped) {
-      escaped = false;
-    } else if (c == '\\') {
-      escaped = true;
-    } else if (c == '(' || c == '[') {
-      if (++depth > kMaxRegexNesting) return false;
-    } else if ((c == ')' || c == ']') && depth > 0) {
-      --depth;
-    }
-  }
-  return true;
-}
+// The typed value of one param, read through its member of ActionParams.
+struct ParamView {
+  const ActionParams& params;
+  const ParamSpec* spec;
 
-std::optional<std::string> regex_error(const std::string& pattern) {
-  if (!regex_nesting_within_bounds(pattern)) return "pattern nests too deeply";
-  try {
-    const std::regex compiled(pattern, std::regex::ECMAScript);
-    (void)compiled;
-  } catch (const std::regex_error& error) {
-    return error.what();
-  } catch (const std::exception& error) {
-    return error.what();
+  bool present() const {
+    return spec != nullptr &&
+           std::visit([&](auto member) { return (params.*member).has_value(); }, spec->member);
   }
-  return std::nullopt;
+  const std::string* string() const {
+    if (spec == nullptr) return nullptr;
+    const auto* member = std::get_if<std::optional<std::string> ActionParams::*>(&spec->member);
+    if (member == nullptr || !(params.**member)) return nullptr;
+    return &*(params.**member);
+  }
+  std::optional<double> number() const {
+    if (spec == nullptr) return std::nullopt;
+    const auto* member = std::get_if<std::optional<Number> ActionParams::*>(&spec->member);
+    if (member == nullptr || !(params.**member)) return std::nullopt;
+    return (params.**member)->value();
+  }
+};
+
+std::string join_values(std::span<const std::string_view> values) {
+  std::string out;
+  for (const std::string_view value : values) {
+    if (!out.empty()) out += ", ";
+    out += value;
+  }
+  return out;
 }
 
 class Validator {
@@ -172,46 +115,72 @@ class Validator {
       outcome.issues = std::move(issues_);
       return outcome;
     }
-    Json normalised = Json::object();
-    check_string_field(payload, "commandId", "commandId", 1, limits::kMaxIdLength, normalised);
-    check_string_field(payload, "taskId", "taskId", 1, limits::kMaxIdLength, normalised);
-    check_string_field(payload, "source", "source", 1, limits::kMaxSourceLength, normalised);
-    check_expected_format(payload, normalised);
-    check_timeout(payload, normalised);
-    const std::vector<ActionShape> actions = check_actions(payload, normalised);
-    check_mode(payload, normalised);
+    Execution execution;
+    const auto command_id = check_string_field(payload, "commandId", 1, limits::kMaxIdLength);
+    const auto task_id = check_string_field(payload, "taskId", 1, limits::kMaxIdLength);
+    const auto source = check_string_field(payload, "source", 1, limits::kMaxSourceLength);
+    check_expected_format(payload);
+    const auto timeout = check_timeout(payload);
+    std::vector<ActionShape> actions = check_actions(payload);
+    execution.mode = check_mode(payload);
     report_unknown_keys(payload, kTopLevelFields, "");
     check_supported_types(actions);
     for (const ActionShape& action : actions) {
-      if (action.shape_valid && is_supported_action_type(action.canonical_type)) {
-        check_action_rules(action);
-      }
+      if (action.shape_valid && action.spec != nullptr) check_action_rules(action);
     }
     if (!issues_.empty()) {
       outcome.issues = std::move(issues_);
       return outcome;
     }
-    ValidatedExecution valid;
-    valid.command_id = normalised["commandId"].get<std::string>();
-    valid.task_id = normalised["taskId"].get<std::string>();
-    valid.timeout_ms = normalised["timeoutMs"].get<double>();
-    valid.read_only = std::all_of(actions.begin(), actions.end(), [](const ActionShape& a) {
-      return is_read_only_action(a.canonical_type);
-    });
-    valid.execution = std::move(normalised);
-    outcome.valid = std::move(valid);
+    execution.command_id = *command_id;
+    execution.task_id = *task_id;
+    execution.source = *source;
+    execution.timeout_ms = *timeout;
+    execution.actions.reserve(actions.size());
+    for (ActionShape& shape : actions) {
+      Action action;
+      action.id = std::move(*shape.raw_id);
+      action.type = shape.spec->type;
+      action.params = std::move(shape.params);
+      execution.actions.push_back(std::move(action));
+    }
+    outcome.valid = std::move(execution);
     return outcome;
   }
 
  private:
   struct ActionShape {
     std::size_t index = 0;
-    const Json* raw = nullptr;
     std::optional<std::string> raw_id;
     std::optional<std::string> raw_type;
-    std::string canonical_type;
-    Json params;  // normalised params (object) or null when absent
+    std::string canonical_type;          // the table's name, or the type trimmed and lowered
+    const ActionSpec* spec = nullptr;    // nullptr: not an action callers may send
+    std::optional<ActionParams> params;  // nullopt when absent
     bool shape_valid = false;
+  };
+
+  class ActionRules final : public RuleContext {
+   public:
+    ActionRules(Validator& validator, const ActionShape& action, std::string base)
+        : validator_(validator), action_(action), base_(std::move(base)) {}
+    const ActionParams& params() const override {
+      static const ActionParams kNone;
+      return action_.params ? *action_.params : kNone;
+    }
+    std::string_view type_name() const override { return action_.spec->name; }
+    void fail(std::string_view key, std::string message) override {
+      validator_.add(join(base_, key), std::move(message));
+      failed_.emplace_back(key);
+    }
+    bool failed(std::string_view key) const {
+      return std::find(failed_.begin(), failed_.end(), key) != failed_.end();
+    }
+
+   private:
+    Validator& validator_;
+    const ActionShape& action_;
+    std::string base_;
+    std::vector<std::string> failed_;
   };
 
   std::vector<ValidationIssue> issues_;
@@ -231,6 +200,7 @@ class Validator {
   }
 
   static std::string join(const std::string& parent, std::string_view key) {
+    if (key.empty()) return parent;
     return parent.empty() ? std::string(key) : parent + "." + std::string(key);
   }
 
@@ -276,50 +246,52 @@ class Validator {
     return true;
   }
 
-  void check_string_field(const Json& object, std::string_view key, const std::string& path,
-                          std::size_t min, std::size_t max, Json& out) {
+  std::optional<std::string> check_string_field(const Json& object, std::string_view key,
+                                                std::size_t min, std::size_t max) {
+    const std::string path(key);
     const Json* value = find(object, key);
     if (value == nullptr) {
       add(path, "Required");
-      return;
+      return std::nullopt;
     }
-    if (check_string_value(*value, path, min, max)) out[std::string(key)] = *value;
+    if (!check_string_value(*value, path, min, max)) return std::nullopt;
+    return value->get<std::string>();
   }
 
-  void check_expected_format(const Json& payload, Json& out) {
+  void check_expected_format(const Json& payload) {
     const Json* value = find(payload, "expectedFormat");
     if (value == nullptr) {
       add("expectedFormat", "Required");
     } else if (!value->is_string() || value->get_ref<const std::string&>() != kExpectedFormat) {
       add("expectedFormat",
           "Invalid literal value, expected \"" + std::string(kExpectedFormat) + "\"");
-    } else {
-      out["expectedFormat"] = *value;
     }
   }
 
-  void check_timeout(const Json& payload, Json& out) {
+  std::optional<Number> check_timeout(const Json& payload) {
     const Json* value = find(payload, "timeoutMs");
     if (value == nullptr) {
       add("timeoutMs", "Required");
-      return;
+      return std::nullopt;
     }
-    if (!check_number_value(*value, "timeoutMs")) return;
+    if (!check_number_value(*value, "timeoutMs")) return std::nullopt;
     const double timeout = value->get<double>();
     if (timeout < limits::kMinExecutionTimeoutMs) {
       add("timeoutMs",
           "Number must be greater than or equal to " + fmt_number(limits::kMinExecutionTimeoutMs));
-    } else if (timeout > limits::kMaxExecutionTimeoutMs) {
+      return std::nullopt;
+    }
+    if (timeout > limits::kMaxExecutionTimeoutMs) {
       add("timeoutMs",
           "Number must be less than or equal to " + fmt_number(limits::kMaxExecutionTimeoutMs));
-    } else {
-      out["timeoutMs"] = *value;
+      return std::nullopt;
     }
+    return Number::from_json(*value);
   }
 
-  void check_mode(const Json& payload, Json& out) {
+  std::optional<std::string> check_mode(const Json& payload) {
     const Json* value = find(payload, "mode");
-    if (value == nullptr) return;
+    if (value == nullptr) return std::nullopt;
     const bool known =
         value->is_string() && (value->get_ref<const std::string&>() == "direct" ||
                                value->get_ref<const std::string&>() == "artifact_compiled");
@@ -328,19 +300,18 @@ class Validator {
           value->is_string() ? "'" + value->get<std::string>() + "'" : type_name(*value);
       add("mode",
           "Invalid enum value. Expected 'artifact_compiled' | 'direct', received " + received);
-      return;
+      return std::nullopt;
     }
-    out["mode"] = *value;
+    return value->get<std::string>();
   }
 
   // Strict objects: every key outside `known` is one issue on the containing object.
-  ValidationIssue* report_unknown_keys(const Json& object, std::span<const std::string_view> known,
+  template <typename Known>
+  ValidationIssue* report_unknown_keys(const Json& object, const Known& is_known,
                                        const std::string& path) {
     std::vector<std::string> unknown;
     for (const auto& item : object.items()) {
-      if (std::find(known.begin(), known.end(), item.key()) == known.end()) {
-        unknown.push_back(item.key());
-      }
+      if (!is_known(item.key())) unknown.push_back(item.key());
     }
     if (unknown.empty()) return nullptr;
     std::string message = "Unrecognized key(s) in object: ";
@@ -351,8 +322,19 @@ class Validator {
     issue.invalid_keys = std::move(unknown);
     return &issue;
   }
+  template <std::size_t N>
+  ValidationIssue* report_unknown_keys(const Json& object,
+                                       const std::array<std::string_view, N>& known,
+                                       const std::string& path) {
+    return report_unknown_keys(
+        object,
+        [&](const std::string& key) {
+          return std::find(known.begin(), known.end(), key) != known.end();
+        },
+        path);
+  }
 
-  std::vector<ActionShape> check_actions(const Json& payload, Json& out) {
+  std::vector<ActionShape> check_actions(const Json& payload) {
     std::vector<ActionShape> shapes;
     const Json* actions = find(payload, "actions");
     if (actions == nullptr) {
@@ -373,26 +355,15 @@ class Validator {
       return shapes;
     }
     shapes.reserve(actions->size());
-    Json normalised = Json::array();
     for (std::size_t i = 0; i < actions->size(); ++i) {
       shapes.push_back(check_action_shape((*actions)[i], i));
-      const ActionShape& shape = shapes.back();
-      if (shape.shape_valid) {
-        Json action = Json::object();
-        action["id"] = *shape.raw_id;
-        action["type"] = shape.canonical_type;
-        if (!shape.params.is_null()) action["params"] = shape.params;
-        normalised.push_back(std::move(action));
-      }
     }
-    out["actions"] = std::move(normalised);
     return shapes;
   }
 
   ActionShape check_action_shape(const Json& raw, std::size_t index) {
     ActionShape shape;
     shape.index = index;
-    shape.raw = &raw;
     const std::string path = "actions." + std::to_string(index);
     if (!raw.is_object()) {
       add(path, "Expected object, received " + type_name(raw));
@@ -418,9 +389,10 @@ class Validator {
       add(path + ".type", "Required");
     } else if (check_string_value(*type, path + ".type", 0, limits::kMaxActionTypeLength)) {
       shape.canonical_type = normalize_action_type(type->get_ref<const std::string&>());
+      shape.spec = find_caller_action(type->get_ref<const std::string&>());
     }
     if (const Json* params = find(raw, "params"); params != nullptr) {
-      shape.params = check_params(*params, path + ".params", shape.canonical_type);
+      shape.params = check_params(*params, path + ".params", shape.spec);
     }
     report_unknown_keys(raw, kActionFields, path);
     shape.shape_valid = issues_.size() == issues_before;
@@ -428,79 +400,103 @@ class Validator {
     return shape;
   }
 
-  Json check_params(const Json& params, const std::string& path,
-                    const std::string& canonical_type) {
+  // An unknown type is checked against the generic params: its other problems are reported
+  // beside the unsupported type.
+  std::optional<ActionParams> check_params(const Json& params, const std::string& path,
+                                           const ActionSpec* spec) {
     if (!params.is_object()) {
       add(path, "Expected object, received " + type_name(params));
-      return nullptr;
+      return std::nullopt;
     }
-    Json out = Json::object();
-    for (const FieldSpec& field : kParamFields) {
-      const Json* value = find(params, field.name);
+    const ParamSchema& schema =
+        spec != nullptr && spec->schema != nullptr ? *spec->schema : generic_param_schema();
+    ActionParams out;
+    for (const ParamSpec& param : schema.params) {
+      const Json* value = find(params, param.key);
       if (value == nullptr) continue;
-      const std::string field_path = join(path, field.name);
-      bool ok = false;
-      switch (field.kind) {
-        case Kind::String:
-          ok = check_string_value(*value, field_path, 0, field.max_length);
-          break;
-        case Kind::Number:
-          ok = check_number_value(*value, field_path);
-          break;
-        case Kind::Boolean:
-          ok = value->is_boolean();
-          if (!ok) add(field_path, "Expected boolean, received " + type_name(*value));
-          break;
-        case Kind::Object:
-          ok = value->is_object();
-          if (!ok) add(field_path, "Expected object, received " + type_name(*value));
-          break;
-        case Kind::Matcher:
-          ok = check_matcher(*value, field_path);
-          break;
-        case Kind::Coordinate:
-          ok = check_coordinate(*value, field_path);
-          break;
-      }
-      if (ok) out[std::string(field.name)] = *value;
+      read_param(*value, join(path, param.key), param, out);
     }
-    ValidationIssue* unknown = report_unknown_keys(params, param_names(), path);
-    if (unknown != nullptr && canonical_type == "snapshot" &&
-        std::find(unknown->invalid_keys.begin(), unknown->invalid_keys.end(), "format") !=
-            unknown->invalid_keys.end()) {
-      unknown->hint = "'format' was removed from snapshot_ui. Remove this parameter.";
+    ValidationIssue* unknown = report_unknown_keys(
+        params, [&](const std::string& key) { return schema.find(key) != nullptr; }, path);
+    if (unknown != nullptr && spec != nullptr) {
+      for (const RemovedParam& removed : spec->removed_params) {
+        const auto& keys = unknown->invalid_keys;
+        if (std::find(keys.begin(), keys.end(), removed.key) != keys.end()) {
+          unknown->hint = std::string(removed.hint);
+          break;
+        }
+      }
     }
     return out;
   }
 
-  bool check_matcher(const Json& value, const std::string& path) {
+  // Checks one value against its kind and stores it in its member when it is acceptable.
+  void read_param(const Json& value, const std::string& path, const ParamSpec& param,
+                  ActionParams& out) {
+    std::visit(
+        [&](auto member) {
+          using Value = typename std::decay_t<decltype(out.*member)>::value_type;
+          if constexpr (std::is_same_v<Value, std::string>) {
+            if (check_string_value(value, path, 0, param.max_length)) {
+              out.*member = value.get<std::string>();
+            }
+          } else if constexpr (std::is_same_v<Value, Number>) {
+            if (check_number_value(value, path)) out.*member = Number::from_json(value);
+          } else if constexpr (std::is_same_v<Value, bool>) {
+            if (value.is_boolean()) {
+              out.*member = value.get<bool>();
+            } else {
+              add(path, "Expected boolean, received " + type_name(value));
+            }
+          } else if constexpr (std::is_same_v<Value, Json>) {
+            if (value.is_object()) {
+              out.*member = value;
+            } else {
+              add(path, "Expected object, received " + type_name(value));
+            }
+          } else if constexpr (std::is_same_v<Value, NodeMatcher>) {
+            if (auto matcher = check_matcher(value, path)) out.*member = std::move(*matcher);
+          } else {
+            if (auto coordinate = check_coordinate(value, path)) out.*member = *coordinate;
+          }
+        },
+        param.member);
+  }
+
+  std::optional<NodeMatcher> check_matcher(const Json& value, const std::string& path) {
     if (!value.is_object()) {
       add(path, "Expected object, received " + type_name(value));
-      return false;
+      return std::nullopt;
     }
     const std::size_t issues_before = issues_.size();
     bool has_field = false;
-    for (const std::string_view field : kMatcherFields) {
-      const Json* item = find(value, field);
+    for (const MatcherField field : kMatcherFields) {
+      const Json* item = find(value, to_string(field));
       if (item == nullptr) continue;
-      if (check_string_value(*item, join(path, field), 0, limits::kMaxMatcherValueLength) &&
+      if (check_string_value(*item, join(path, to_string(field)), 0,
+                             limits::kMaxMatcherValueLength) &&
           !item->get_ref<const std::string&>().empty()) {
         has_field = true;
       }
     }
-    report_unknown_keys(value, kMatcherFields, path);
-    if (issues_.size() != issues_before) return false;
+    report_unknown_keys(
+        value, [](const std::string& key) { return matcher_field(key).has_value(); }, path);
+    if (issues_.size() != issues_before) return std::nullopt;
     if (!has_field) {
       add(path, "Matcher must have at least one field");
-      return false;
+      return std::nullopt;
     }
-    return true;
+    NodeMatcher matcher;
+    for (const auto& item : value.items()) {
+      matcher.node.fields.emplace_back(*matcher_field(item.key()), item.value().get<std::string>());
+    }
+    return matcher;
   }
 
-  bool check_coordinate(const Json& value, const std::string& path) {
+  std::optional<Coordinate> check_coordinate(const Json& value, const std::string& path) {
     if (!value.is_object()) {
       add(path, "Expected object, received " + type_name(value));
-      return false;
+      return std::nullopt;
     }
     const std::size_t issues_before = issues_.size();
     for (const std::string_view axis : {std::string_view("x"), std::string_view("y")}) {
@@ -519,174 +515,117 @@ class Validator {
     }
     static constexpr std::array<std::string_view, 2> kAxes = {"x", "y"};
     report_unknown_keys(value, kAxes, path);
-    return issues_.size() == issues_before;
+    if (issues_.size() != issues_before) return std::nullopt;
+    Coordinate coordinate;
+    coordinate.x = Number::from_json(value["x"]);
+    coordinate.y = Number::from_json(value["y"]);
+    coordinate.y_first = value.items().begin().key() == "y";
+    return coordinate;
   }
 
   void check_supported_types(const std::vector<ActionShape>& actions) {
     for (const ActionShape& action : actions) {
-      if (!action.shape_valid || is_supported_action_type(action.canonical_type)) continue;
+      if (!action.shape_valid || action.spec != nullptr) continue;
       current_action_ = &action;
       add("actions", "All action types must be supported");
       current_action_ = nullptr;
     }
   }
 
-  // Per-action rules (inventory 3.6), run only on actions whose shape is valid.
+  // The row's rules, run only on actions whose shape is valid (docs/payload.md).
   void check_action_rules(const ActionShape& action) {
     current_action_ = &action;
-    const std::string base = "actions." + std::to_string(action.index) + ".params";
-    const Json params = action.params.is_object() ? action.params : Json::object();
-    const std::string& type = action.canonical_type;
-    auto param = [&](std::string_view key) { return find(params, key); };
-    auto at = [&](std::string_view key) { return join(base, key); };
-
-    if (type == "open_app" || type == "close_app") {
-      if (is_blank_string(param("applicationId"))) {
-        add(at("applicationId"), type + " requires params.applicationId");
+    const ActionSpec& spec = *action.spec;
+    ActionRules rules(*this, action, "actions." + std::to_string(action.index) + ".params");
+    const ParamSchema& schema = spec.schema != nullptr ? *spec.schema : generic_param_schema();
+    bool cross_field_done = false;
+    auto run_cross_field = [&] {
+      if (spec.cross_field_rule != nullptr && !cross_field_done) spec.cross_field_rule(rules);
+      cross_field_done = true;
+    };
+    const bool placed = std::any_of(
+        spec.constraints.begin(), spec.constraints.end(),
+        [](const ParamConstraint& c) { return c.kind == ConstraintKind::CrossFieldRule; });
+    if (!placed) run_cross_field();
+    for (const ParamConstraint& constraint : spec.constraints) {
+      if (constraint.kind == ConstraintKind::CrossFieldRule) {
+        run_cross_field();
+      } else if (!rules.failed(constraint.key)) {
+        check_constraint(constraint, ParamView{rules.params(), schema.find(constraint.key)}, rules);
       }
-    } else if (type == "start_recording" || type == "stop_recording") {
-      if (param("sessionId") != nullptr && is_blank_string(param("sessionId"))) {
-        add(at("sessionId"), type + " params.sessionId must not be blank");
-      }
-    } else if (type == "open_uri") {
-      if (is_blank_string(param("uri"))) add(at("uri"), "open_uri requires params.uri");
-    } else if (type == "sleep") {
-      const auto duration = number_of(param("durationMs"));
-      if (!duration || *duration < 0) {
-        add(at("durationMs"), "sleep requires params.durationMs >= 0");
-      } else if (*duration > limits::kMaxSleepMs) {
-        add(at("durationMs"), "sleep.durationMs must not exceed 120000 ms");
-      }
-    } else if (type == "click") {
-      check_click(params, base);
-    } else if (type == "wait_for_node" || type == "scroll_and_click") {
-      require_matcher(params, base, type, "matcher");
-      if (type == "scroll_and_click") check_scroll_geometry(params, base, type, false);
-    } else if (type == "read_text") {
-      require_matcher(params, base, type, "matcher");
-      check_read_validator(params, base);
-    } else if (type == "enter_text") {
-      require_matcher(params, base, type, "matcher");
-      // Whitespace is text worth typing: only a missing or empty string is refused.
-      const Json* text = param("text");
-      if (text == nullptr || !text->is_string() || text->get_ref<const std::string&>().empty()) {
-        add(at("text"), "enter_text requires non-empty params.text");
-      }
-    } else if (type == "scroll") {
-      check_scroll_geometry(params, base, type, true);
-    } else if (type == "scroll_until") {
-      const Json* click_after = param("clickAfter");
-      if (click_after != nullptr && click_after->is_boolean() && click_after->get<bool>() &&
-          param("matcher") == nullptr) {
-        add(at("matcher"), "scroll_until requires params.matcher when params.clickAfter is true");
-      }
-      check_scroll_geometry(params, base, type, false);
-      check_scroll_until_bounds(params, base);
-    } else if (type == "press_key") {
-      const Json* key = param("key");
-      if (is_blank_string(key)) {
-        add(at("key"), "press_key requires params.key");
-      } else {
-        const std::string lowered = lowercase(trim(key->get_ref<const std::string&>()));
-        if (lowered != "back" && lowered != "home" && lowered != "recents") {
-          add(at("key"), "press_key params.key must be one of: back, home, recents");
-        }
-      }
-    } else if (type == "take_screenshot") {
-      if (param("path") != nullptr && is_blank_string(param("path"))) {
-        add(at("path"), "take_screenshot params.path must be a non-empty string");
-      }
-    } else if (type == "wait_for_navigation") {
-      if (is_blank_string(param("expectedPackage")) && param("expectedNode") == nullptr) {
-        add(base, "wait_for_navigation requires params.expectedPackage or params.expectedNode");
-      }
-      const auto timeout = number_of(param("timeoutMs"));
-      if (!timeout || *timeout <= 0) {
-        add(at("timeoutMs"), "wait_for_navigation requires params.timeoutMs > 0");
-      } else if (*timeout > limits::kMaxWaitForNavigationMs) {
-        add(at("timeoutMs"), "wait_for_navigation params.timeoutMs must not exceed 30000");
-      }
-    } else if (type == "read_key_value_pair") {
-      require_matcher(params, base, type, "labelMatcher");
     }
     current_action_ = nullptr;
   }
 
-  void require_matcher(const Json& params, const std::string& base, const std::string& type,
-                       std::string_view key) {
-    if (find(params, key) == nullptr) {
-      add(join(base, key), type + " requires params." + std::string(key));
-    }
-  }
-
-  void check_click(const Json& params, const std::string& base) {
-    const bool has_matcher = find(params, "matcher") != nullptr;
-    const bool has_coordinate = find(params, "coordinate") != nullptr;
-    if (!has_matcher && !has_coordinate) {
-      add(base, "click requires params.matcher or params.coordinate");
-    } else if (has_matcher && has_coordinate) {
-      add(base, "click params.matcher and params.coordinate are mutually exclusive");
-    } else if (has_coordinate) {
-      const Json* click_type = find(params, "clickType");
-      if (click_type != nullptr && click_type->is_string() &&
-          click_type->get_ref<const std::string&>() == "focus") {
-        add(join(base, "clickType"), "click params.coordinate does not support clickType='focus'");
+  static void check_constraint(const ParamConstraint& constraint, const ParamView& param,
+                               ActionRules& rules) {
+    const std::string type(rules.type_name());
+    const std::string key(constraint.key);
+    auto fail = [&](std::string_view custom, std::string fallback) {
+      rules.fail(constraint.key, custom.empty() ? std::move(fallback) : std::string(custom));
+    };
+    const std::string requires_message = type + " requires params." + key;
+    switch (constraint.kind) {
+      case ConstraintKind::Required:
+        if (!param.present()) fail(constraint.message, requires_message);
+        break;
+      case ConstraintKind::RequiredNotBlank: {
+        const std::string* text = param.string();
+        if (text == nullptr || trim(*text).empty()) fail(constraint.message, requires_message);
+        break;
       }
+      case ConstraintKind::RequiredNonEmpty: {
+        const std::string* text = param.string();
+        if (text == nullptr || text->empty()) fail(constraint.message, requires_message);
+        break;
+      }
+      case ConstraintKind::NotBlankIfGiven: {
+        const std::string* text = param.string();
+        if (text != nullptr && trim(*text).empty()) {
+          fail(constraint.message, type + " params." + key + " must not be blank");
+        }
+        break;
+      }
+      case ConstraintKind::OneOf: {
+        const std::string* text = param.string();
+        if (text == nullptr && !constraint.required) break;
+        const std::string lowered = text == nullptr ? std::string() : lowercase(trim(*text));
+        if (std::find(constraint.values.begin(), constraint.values.end(), lowered) ==
+            constraint.values.end()) {
+          fail(constraint.message,
+               type + " params." + key + " must be one of: " + join_values(constraint.values));
+        }
+        break;
+      }
+      case ConstraintKind::Range:
+        check_range(constraint, param, type, fail);
+        break;
+      case ConstraintKind::CrossFieldRule:
+        break;
     }
   }
 
-  void check_read_validator(const Json& params, const std::string& base) {
-    const Json* validator = find(params, "validator");
-    if (validator == nullptr || !validator->is_string() ||
-        validator->get_ref<const std::string&>() != "regex") {
+  template <typename Fail>
+  static void check_range(const ParamConstraint& constraint, const ParamView& param,
+                          const std::string& type, const Fail& fail) {
+    const auto value = param.number();
+    const std::string range_message =
+        type + " params." + std::string(constraint.key) + " must be " +
+        (constraint.integer ? "an integer" : "a number") + " in [" + fmt_number(constraint.min) +
+        ", " + fmt_number(constraint.max) + "]";
+    if (!value) {
+      if (constraint.required) fail(constraint.message, range_message);
       return;
     }
-    const Json* pattern = find(params, "validatorPattern");
-    if (is_blank_string(pattern)) {
-      add(join(base, "validatorPattern"),
-          "read_text params.validatorPattern is required when params.validator is 'regex'");
-      return;
+    const bool below =
+        constraint.min_exclusive ? *value <= constraint.min : *value < constraint.min;
+    if (below) {
+      fail(constraint.message, range_message);
+    } else if (*value > constraint.max) {
+      fail(constraint.above_message, range_message);
+    } else if (constraint.integer && !is_integral(*value)) {
+      fail({}, range_message);
     }
-    if (const auto error = regex_error(pattern->get<std::string>())) {
-      add(join(base, "validatorPattern"),
-          "read_text params.validatorPattern must be a valid regular expression: " + *error);
-    }
-  }
-
-  void check_range(const Json& params, const std::string& base, const std::string& type,
-                   std::string_view key, double min, double max, bool integer) {
-    const auto value = number_of(find(params, key));
-    if (!value) return;
-    if (*value < min || *value > max || (integer && !is_integral(*value))) {
-      add(join(base, key), type + " params." + std::string(key) + " must be " +
-                               (integer ? "an integer" : "a number") + " in [" + fmt_number(min) +
-                               ", " + fmt_number(max) + "]");
-    }
-  }
-
-  void check_scroll_geometry(const Json& params, const std::string& base, const std::string& type,
-                             bool direction_required) {
-    const Json* direction = find(params, "direction");
-    if (direction != nullptr || direction_required) {
-      const std::string lowered = direction != nullptr && direction->is_string()
-                                      ? lowercase(trim(direction->get_ref<const std::string&>()))
-                                      : std::string();
-      if (lowered != "down" && lowered != "up" && lowered != "left" && lowered != "right") {
-        add(join(base, "direction"),
-            type + " params.direction must be one of: " + std::string(kDirections));
-      }
-    }
-    check_range(params, base, type, "distanceRatio", 0, 1, false);
-    check_range(params, base, type, "settleDelayMs", 0, limits::kMaxSettleDelayMs, false);
-  }
-
-  void check_scroll_until_bounds(const Json& params, const std::string& base) {
-    const std::string type = "scroll_until";
-    check_range(params, base, type, "maxScrolls", limits::kMinMaxScrolls, limits::kMaxMaxScrolls,
-                true);
-    check_range(params, base, type, "maxDurationMs", 0, limits::kMaxScrollDurationMs, false);
-    check_range(params, base, type, "noPositionChangeThreshold",
-                limits::kMinNoPositionChangeThreshold, limits::kMaxNoPositionChangeThreshold, true);
   }
 };
 
@@ -717,7 +656,7 @@ HostError validation_failure(const std::vector<ValidationIssue>& issues) {
     reason += (issue.path.empty() ? std::string("(payload)") : issue.path) + ": " + issue.message;
   }
   details["reason"] = reason;
-  // actionId/actionType only where the path is inside an action (inventory 3.7).
+  // actionId/actionType only where the path is inside an action (docs/payload.md).
   if (first.path.rfind("actions", 0) == 0) {
     if (first.action_id) details["actionId"] = *first.action_id;
     if (first.action_type) details["actionType"] = *first.action_type;
@@ -732,8 +671,8 @@ HostError validation_failure(const std::vector<ValidationIssue>& issues) {
       validation_error("EXECUTION_VALIDATION_FAILED", first.message, std::move(details));
   if (first.message == "All action types must be supported") {
     std::string supported;
-    for (const std::string_view type : canonical_action_types()) {
-      supported += (supported.empty() ? "" : ", ") + std::string(type);
+    for (const ActionSpec& spec : action_table()) {
+      if (spec.from_callers) supported += (supported.empty() ? "" : ", ") + std::string(spec.name);
     }
     error.hint = "Supported action types: " + supported + ".";
   }
@@ -752,7 +691,7 @@ std::optional<double> parse_milliseconds(std::string_view text) {
   return value;
 }
 
-std::optional<HostError> apply_timeout_override(ValidatedExecution& execution,
+std::optional<HostError> apply_timeout_override(Execution& execution,
                                                 std::string_view raw_timeout) {
   Json details = Json::object();
   details["path"] = "timeoutMs";
@@ -765,17 +704,12 @@ std::optional<HostError> apply_timeout_override(ValidatedExecution& execution,
     return validation_error("EXECUTION_VALIDATION_FAILED",
                             "timeoutMs must be between 1000 and 120000", std::move(details));
   }
-  execution.timeout_ms = *timeout;
-  if (is_integral(*timeout)) {
-    execution.execution["timeoutMs"] = static_cast<long long>(*timeout);
-  } else {
-    execution.execution["timeoutMs"] = *timeout;
-  }
+  execution.timeout_ms = Number::milliseconds(*timeout);
   return std::nullopt;
 }
 
-std::optional<HostError> check_payload_size(const ValidatedExecution& execution) {
-  const std::size_t bytes = dump_json(execution.execution).size();
+std::optional<HostError> check_payload_size(const Execution& execution) {
+  const std::size_t bytes = dump_json(to_device_json(execution)).size();
   if (bytes <= limits::kMaxPayloadBytes) return std::nullopt;
   Json details = Json::object();
   details["limitBytes"] = limits::kMaxPayloadBytes;

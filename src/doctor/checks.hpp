@@ -11,8 +11,7 @@
 #include "clawperator/adb/adb_version.hpp"
 #include "clawperator/doctor/doctor.hpp"
 #include "clawperator/doctor/report.hpp"
-#include "clawperator/exec/readiness.hpp"
-#include "clawperator/exec/trace.hpp"
+#include "clawperator/exec/execution.hpp"
 
 namespace clawperator::doctor {
 
@@ -29,7 +28,6 @@ struct DoctorContext {
   const DoctorOptions& options;
   process::Runner& runner;
   adb::AdbClient client;
-  exec::ExecutionTrace trace;
   std::optional<adb::AdbVersion> adb_version;
   std::optional<std::string> serial;  // the device under test, once discovered
   std::optional<exec::InteractiveState> interactive;

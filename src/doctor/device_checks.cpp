@@ -1,11 +1,9 @@
 // The device: is exactly one usable, and does its shell answer.
-#include <variant>
-
 #include "checks.hpp"
 #include "clawperator/adb/device_list.hpp"
 #include "clawperator/adb/device_selection.hpp"
 #include "clawperator/adb/device_settings.hpp"
-#include "clawperator/exec/preflight.hpp"
+#include "clawperator/adb/device_shell.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::doctor {
@@ -14,8 +12,8 @@ Check check_device_discovery(DoctorContext& context) {
   Check check;
   check.id = "device.discovery";
   const process::Completion completion = context.client.devices();
-  if (auto error = exec::adb_call_failure(completion, context.trace, context.client.settings(),
-                                          "adb devices", "ADB_SERVER_FAILED")) {
+  if (auto error = adb::adb_call_failure(completion, context.client.settings(), "adb devices",
+                                         "ADB_SERVER_FAILED")) {
     check.status = Status::Fail;
     check.code = error->code;
     check.summary = "adb could not list devices";
@@ -27,15 +25,15 @@ Check check_device_discovery(DoctorContext& context) {
   Json listed = Json::array();
   for (const adb::DeviceEntry& device : devices) listed.push_back(adb::device_to_json(device));
   check.evidence["devices"] = listed;
-  auto selected = adb::select_device(devices, context.options.device);
-  if (auto* device = std::get_if<adb::DeviceEntry>(&selected)) {
-    context.serial = device->serial;
-    context.trace.device_id = device->serial;
-    check.summary = "Device " + device->serial + " is connected and authorized";
-    check.evidence["serial"] = device->serial;
+  const contract::Outcome<adb::DeviceEntry> selected =
+      adb::select_device(devices, context.options.device);
+  if (selected) {
+    context.serial = selected->serial;
+    check.summary = "Device " + selected->serial + " is connected and authorized";
+    check.evidence["serial"] = selected->serial;
     return check;
   }
-  const contract::HostError& error = std::get<contract::HostError>(selected);
+  const contract::HostError& error = selected.error();
   check.code = error.code;
   check.detail = error.message;
   if (error.details.contains("state")) check.evidence["targetState"] = error.details["state"];
@@ -91,28 +89,25 @@ Check check_device_capability(DoctorContext& context) {
   check.id = "device.capability";
   const std::string& serial = *context.serial;
   // One round trip; each answer on its own line(s), the SDK level first.
-  const process::Completion completion = context.client.shell(
-      serial, exec::with_exit_marker("getprop ro.build.version.sdk; getprop "
-                                     "ro.build.version.release; wm size; wm density"));
-  std::optional<contract::HostError> error =
-      exec::adb_call_failure(completion, context.trace, context.client.settings(),
-                             "adb shell getprop", "DEVICE_SHELL_UNAVAILABLE");
-  const exec::ShellOutput output = exec::split_exit_marker(completion.out);
-  std::string_view text = output.text;
+  const contract::Outcome<adb::ShellOutput> output = adb::run_device_shell(
+      context.client, serial,
+      {"getprop ro.build.version.sdk; getprop ro.build.version.release; wm size; wm density",
+       "adb shell getprop"});
+  std::string_view text = output ? std::string_view(output->out) : std::string_view();
   const std::string_view sdk_line = text.substr(0, text.find('\n'));
   text = text.find('\n') == std::string_view::npos ? std::string_view()
                                                    : text.substr(text.find('\n') + 1);
   const std::string_view release_line = trim(text.substr(0, text.find('\n')));
   const std::optional<int> sdk = adb::parse_sdk_level(sdk_line);
-  if (error || !sdk) {
+  if (!output || !sdk) {
     check.status = Status::Fail;
-    check.code = error ? error->code : "DEVICE_SHELL_UNAVAILABLE";
+    check.code = !output ? output.error().code : "DEVICE_SHELL_UNAVAILABLE";
     check.summary = "The device shell does not answer";
-    check.detail = error ? error->message
-                         : "'getprop ro.build.version.sdk' printed no API level" +
-                               (trim(completion.err).empty()
-                                    ? std::string()
-                                    : ": " + std::string(trim(completion.err)).substr(0, 400));
+    check.detail = !output ? output.error().message
+                           : "'getprop ro.build.version.sdk' printed no API level" +
+                                 (trim(output->err).empty()
+                                      ? std::string()
+                                      : ": " + std::string(trim(output->err)).substr(0, 400));
     check.fix = Fix{"Reconnect the device",
                     {manual_step("Reconnect the device (or run 'adb reconnect') and check that "
                                  "'adb -s " +

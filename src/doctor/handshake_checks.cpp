@@ -1,19 +1,15 @@
 // The Operator itself: does it answer a doctor_ping through the same path an
 // execution takes, is the device ready for interaction, and (--full) does a
 // small real execution work.
-#include <cstring>
 
 #include "checks.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/exec/execution.hpp"
-#include "clawperator/exec/preflight.hpp"
-#include "clawperator/exec/result_reader.hpp"
 #include "clawperator/operator_app/permissions.hpp"
 
 namespace clawperator::doctor {
 namespace {
 
-constexpr std::chrono::milliseconds kAttachFallback{100};
 constexpr double kSmokeTimeoutMs = 10000;
 
 FixStep grant_step(DoctorContext& context) {
@@ -22,8 +18,8 @@ FixStep grant_step(DoctorContext& context) {
   step.value = "clawperator grant-device-permissions" + target_flags(context);
   DoctorContext* shared = &context;
   step.apply = [shared] {
-    const operator_app::PermissionReport report =
-        operator_app::grant_permissions(shared->client, *shared->serial, shared->trace);
+    const operator_app::PermissionReport report = operator_app::grant_permissions(
+        shared->client, *shared->serial, shared->options.operator_package);
     FixOutcome outcome;
     outcome.ok = !report.error;
     if (report.error) outcome.detail = report.error->code + ": " + report.error->message;
@@ -76,45 +72,38 @@ void describe_probe_failure(DoctorContext& context, Check& check,
 Check check_handshake(DoctorContext& context) {
   Check check;
   check.id = "readiness.handshake";
-  const std::string& serial = *context.serial;
-  int spawn_errno = 0;
-  std::unique_ptr<process::Stream> stream = context.client.follow_logcat(serial, spawn_errno);
-  if (!stream) {
-    check.status = Status::Fail;
-    check.code = process::spawn_error_is_not_found(spawn_errno) ? "ADB_NOT_FOUND"
-                                                                : "RESULT_TRANSPORT_SPAWN_FAILED";
-    check.summary = "The logcat reader could not start";
-    check.detail = std::strerror(spawn_errno);
+  exec::ProbeRequest request;
+  request.serial = *context.serial;
+  request.operator_package = context.options.operator_package;
+  request.adb = context.options.adb;
+  request.timeout = context.options.handshake_timeout;
+  request.probe_command_id = context.options.probe_command_id;
+  const exec::ProbeReport probe = exec::run_readiness_probe(request, context.runner);
+  if (!probe.state) {
+    const contract::HostError& error = probe.state.error();
+    const bool reader_failed =
+        error.code == "ADB_NOT_FOUND" || error.code == "RESULT_TRANSPORT_SPAWN_FAILED" ||
+        error.code == "LOGCAT_UNAVAILABLE" || error.code == "RESULT_TRANSPORT_CANCELLED";
+    if (reader_failed) {
+      check.status = Status::Fail;
+      check.code = error.code;
+      check.summary = error.code == "LOGCAT_UNAVAILABLE" ? "adb logcat exited at once"
+                      : error.code == "RESULT_TRANSPORT_CANCELLED"
+                          ? "Interrupted"
+                          : "The logcat reader could not start";
+      check.detail = error.details.contains("stderr") ? error.details["stderr"].get<std::string>()
+                                                      : error.message;
+      if (error.details.contains("reader")) check.evidence["reader"] = error.details["reader"];
+      return check;
+    }
+    check.evidence = Json{{"commandId", probe.command_id}, {"elapsedMs", probe.elapsed_ms}};
+    describe_probe_failure(context, check, error);
     return check;
   }
-  exec::ResultReader reader(std::move(stream));
-  const exec::ResultReader::Wait attached = reader.wait_attached(kAttachFallback);
-  if (attached.cancelled || attached.exited) {
-    check.status = Status::Fail;
-    check.code = attached.cancelled ? "RESULT_TRANSPORT_CANCELLED" : "LOGCAT_UNAVAILABLE";
-    check.summary = attached.cancelled ? "Interrupted" : "adb logcat exited at once";
-    check.detail = reader.stderr_tail();
-    check.evidence["reader"] = reader.timeline();
-    return check;
-  }
-  exec::ExecutionTrace trace = context.trace;
-  const std::string probe_id = context.options.probe_command_id.empty()
-                                   ? exec::new_probe_command_id()
-                                   : context.options.probe_command_id;
-  const auto started = std::chrono::steady_clock::now();
-  exec::ProbeOutcome probe = exec::probe_operator(context.client, serial, reader, trace, probe_id,
-                                                  context.options.handshake_timeout);
-  reader.terminate("settled");
-  const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
-                           std::chrono::steady_clock::now() - started)
-                           .count();
-  check.evidence = Json{{"commandId", probe_id}, {"elapsedMs", elapsed}};
-  if (probe.error) {
-    describe_probe_failure(context, check, *probe.error);
-    return check;
-  }
-  context.interactive = probe.state;
-  check.summary = "The Operator answered doctor_ping in " + std::to_string(elapsed) + " ms";
+  check.evidence = Json{{"commandId", probe.command_id}, {"elapsedMs", probe.elapsed_ms}};
+  context.interactive = *probe.state;
+  check.summary =
+      "The Operator answered doctor_ping in " + std::to_string(probe.elapsed_ms) + " ms";
   return check;
 }
 

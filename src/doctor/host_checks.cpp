@@ -6,8 +6,8 @@
 #include <cstring>
 
 #include "checks.hpp"
+#include "clawperator/adb/device_shell.hpp"
 #include "clawperator/adb/shell_quote.hpp"
-#include "clawperator/exec/preflight.hpp"
 #include "clawperator/io/log.hpp"
 #include "clawperator/io/utc_time.hpp"
 #include "clawperator/text.hpp"
@@ -33,12 +33,7 @@ Fix restart_adb_server_fix(DoctorContext& context) {
 }
 
 DoctorContext::DoctorContext(const DoctorOptions& doctor_options, process::Runner& process_runner)
-    : options(doctor_options), runner(process_runner), client(process_runner, doctor_options.adb) {
-  trace.task_id = "doctor";
-  trace.operator_package = doctor_options.operator_package;
-  trace.device_id = doctor_options.device;
-  trace.started_at = io::utc_timestamp(std::chrono::system_clock::now());
-}
+    : options(doctor_options), runner(process_runner), client(process_runner, doctor_options.adb) {}
 
 std::string target_flags(const DoctorContext& context) {
   std::string flags = " --device " + *context.serial;
@@ -70,18 +65,17 @@ FixStep adb_step(DoctorContext& context, std::vector<std::string> argv) {
     FixOutcome outcome;
     outcome.ok = completion.status == process::Completion::Status::Exited &&
                  completion.exit_code == 0 &&
-                 exec::split_exit_marker(completion.out).exit_code.value_or(0) == 0;
+                 adb::split_exit_marker(completion.out).exit_code.value_or(0) == 0;
     outcome.detail = first_line(completion.err.empty() ? completion.out : completion.err);
-    if (outcome.detail.rfind(exec::kExitMarker, 0) == 0) outcome.detail.clear();
+    if (outcome.detail.rfind(adb::kExitMarker, 0) == 0) outcome.detail.clear();
     return outcome;
   };
   return step;
 }
 
 FixStep device_shell_step(DoctorContext& context, const std::string& command) {
-  FixStep step = adb_step(
-      context,
-      context.client.device_argv(*context.serial, {"shell", exec::with_exit_marker(command)}));
+  FixStep step = adb_step(context, context.client.device_argv(
+                                       *context.serial, {"shell", adb::with_exit_marker(command)}));
   // People see the command as they would type it, without our exit-status marker.
   step.value =
       display_command(context.client.device_argv(*context.serial, {"shell"})) + " " + command;

@@ -2,10 +2,11 @@
 // the device settings it relies on.
 #include "checks.hpp"
 #include "clawperator/adb/device_settings.hpp"
+#include "clawperator/adb/device_shell.hpp"
 #include "clawperator/adb/package_list.hpp"
 #include "clawperator/contract/operator_version.hpp"
-#include "clawperator/exec/preflight.hpp"
 #include "clawperator/operator_app/compatibility.hpp"
+#include "clawperator/operator_app/presence.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::doctor {
@@ -25,8 +26,10 @@ Check check_operator_presence(DoctorContext& context) {
   check.id = "readiness.apk.presence";
   const std::string& package = context.options.operator_package;
   check.evidence["operatorPackage"] = package;
-  const auto error = exec::check_operator_installed(context.client, *context.serial, context.trace);
-  if (!error) {
+  const contract::Status installed =
+      operator_app::require_operator(context.client, *context.serial, package);
+  const contract::HostError* error = installed ? nullptr : &installed.error();
+  if (error == nullptr) {
     check.summary = "The Operator (" + package + ") is installed";
     return check;
   }
@@ -64,8 +67,8 @@ Check check_operator_presence(DoctorContext& context) {
 Check check_operator_version(DoctorContext& context) {
   Check check;
   check.id = "readiness.version.compatibility";
-  const operator_app::CompatibilityReport report =
-      operator_app::probe_compatibility(context.client, *context.serial, context.trace);
+  const operator_app::CompatibilityReport report = operator_app::probe_compatibility(
+      context.client, *context.serial, context.options.operator_package);
   check.evidence = operator_app::to_json(report);
   check.evidence.erase("code");
   check.evidence.erase("message");
@@ -103,14 +106,12 @@ std::vector<Check> check_device_settings(DoctorContext& context) {
       {"readiness.settings.usb_debugging", "adb_enabled", "DEVICE_USB_DEBUGGING_DISABLED",
        "USB debugging", "USB debugging is enabled", "USB debugging is not reported as enabled"},
   };
-  const process::Completion completion = context.client.shell(
-      *context.serial,
-      exec::with_exit_marker("settings get global development_settings_enabled; settings get "
-                             "global adb_enabled"));
-  const auto error = exec::adb_call_failure(completion, context.trace, context.client.settings(),
-                                            "settings get", "DEVICE_SHELL_UNAVAILABLE");
-  const exec::ShellOutput output = exec::split_exit_marker(completion.out);
-  std::string_view text = output.text;
+  const contract::Outcome<adb::ShellOutput> output = adb::run_device_shell(
+      context.client, *context.serial,
+      {"settings get global development_settings_enabled; settings get global adb_enabled",
+       "settings get"});
+  const contract::HostError* error = output ? nullptr : &output.error();
+  std::string_view text = output ? std::string_view(output->out) : std::string_view();
   std::vector<Check> checks;
   for (const Setting& setting : kSettings) {
     const std::string_view line = text.substr(0, text.find('\n'));

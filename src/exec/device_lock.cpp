@@ -1,4 +1,4 @@
-#include "clawperator/exec/device_lock.hpp"
+#include "device_lock.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>

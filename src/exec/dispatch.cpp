@@ -1,4 +1,4 @@
-#include "clawperator/exec/dispatch.hpp"
+#include "dispatch.hpp"
 
 #include <unistd.h>
 
@@ -6,9 +6,9 @@
 #include <cstdio>
 #include <cstring>
 
-#include "clawperator/adb/adb_errors.hpp"
+#include "clawperator/adb/broadcast.hpp"
+#include "clawperator/adb/device_shell.hpp"
 #include "clawperator/adb/shell_quote.hpp"
-#include "clawperator/exec/preflight.hpp"
 #include "clawperator/io/utc_time.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/text.hpp"
@@ -88,48 +88,12 @@ class ProgressLine {
 
 }  // namespace
 
-BroadcastClassification classify_broadcast(const Completion& completion) {
-  BroadcastClassification out;
-  const std::string text(trim(completion.err + "\n" + completion.out));
-  out.detail = text.empty() ? "unknown" : text;
-  if (text.find("Target package not found") != std::string::npos ||
-      text.find("does not exist") != std::string::npos) {
-    out.verdict = BroadcastVerdict::Refused;
-    return out;
-  }
-  switch (completion.status) {
-    case Completion::Status::SpawnFailed:
-      out.verdict = BroadcastVerdict::NotSent;
-      out.detail = std::strerror(completion.spawn_errno);
-      return out;
-    case Completion::Status::Exited:
-      // An adb stream cut by a dropped connection exits 0 too: only the
-      // Operator's acknowledgement counts.
-      if (completion.exit_code == 0 &&
-          completion.out.find("Broadcast completed") != std::string::npos) {
-        out.verdict = BroadcastVerdict::Acknowledged;
-        return out;
-      }
-      // adb refuses before opening the device service for these.
-      if (completion.exit_code != 0) {
-        const auto code = adb::classify_adb_failure(text);
-        if (code && *code != "ADB_NO_USB_PERMISSIONS") {
-          out.verdict = BroadcastVerdict::NotSent;
-          return out;
-        }
-      }
-      break;
-    default:
-      break;
-  }
-  out.verdict = BroadcastVerdict::Uncertain;
-  return out;
-}
-
-std::variant<Dispatched, HostError> dispatch_and_wait(
-    adb::AdbClient& client, const std::string& serial, ResultReader& reader,
-    const std::string& payload_json, ExecutionTrace& trace, const Json& last_action,
-    const DispatchOptions& options) {
+contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const std::string& serial,
+                                                ResultReader& reader,
+                                                const std::string& payload_json,
+                                                ExecutionTrace& trace,
+                                                const LastAction& last_action,
+                                                const DispatchOptions& options) {
   transport::ResultStreamDecoder decoder(trace.command_id, trace.task_id);
   // Whatever the pipe holds from before now is pre-dispatch noise.
   reader.pump(std::chrono::milliseconds(0), nullptr);
@@ -145,46 +109,35 @@ std::variant<Dispatched, HostError> dispatch_and_wait(
                    adb::kShellTimeout, adb::redacted_broadcast_command(trace.operator_package));
   Dispatched dispatched;
   dispatched.dispatch_ms = millis_since(dispatch_start);
-  const BroadcastClassification verdict = classify_broadcast(broadcast);
+  const adb::BroadcastClassification verdict = adb::classify_broadcast(broadcast);
 
-  if (verdict.verdict != BroadcastVerdict::Acknowledged) {
+  if (verdict.verdict != adb::BroadcastVerdict::Acknowledged) {
     trace.broadcast_status = "failed: " + verdict.detail;
     // A correlated result already on the stream proves dispatch all the same.
     reader.pump(std::chrono::milliseconds(0), &decoder);
     if (!std::holds_alternative<transport::CompleteResult>(decoder.status())) {
       if (broadcast.status == Completion::Status::Cancelled) {
-        HostError error =
-            trace.fail("RESULT_TRANSPORT_CANCELLED", "Interrupted while dispatching the command",
-                       transport_details(reader, decoder, true));
-        error.signal_exit = contract::exit_code_for_signal(process::interrupted_signal());
-        return error;
+        return contract::failed(interrupted(trace, "Interrupted while dispatching the command",
+                                            transport_details(reader, decoder, true)));
       }
-      if (verdict.verdict == BroadcastVerdict::NotSent) {
+      if (verdict.verdict == adb::BroadcastVerdict::NotSent) {
         trace.dispatch_state = DispatchState::NotDispatched;
-        if (auto error = adb_call_failure(broadcast, trace, client.settings(), "am broadcast",
-                                          "BROADCAST_FAILED")) {
-          return std::move(*error);
+        if (auto error = adb::adb_call_failure(broadcast, client.settings(), "am broadcast",
+                                               "BROADCAST_FAILED", serial)) {
+          return contract::failed(trace.attach(std::move(*error)));
         }
       }
       Json details = Json::object();
       details["adbExitCode"] = broadcast.exit_code;
       details["adbStatus"] = process::to_string(broadcast.status);
       details["lastCorrelatedEvents"] = decoder.correlated_lines();
-      if (verdict.verdict == BroadcastVerdict::Refused) {
+      if (verdict.verdict == adb::BroadcastVerdict::Refused) {
         trace.dispatch_state = DispatchState::NotDispatched;
-        HostError error = trace.fail("OPERATOR_NOT_INSTALLED",
-                                     "Broadcast dispatch failed: " + verdict.detail, details);
-        error.hint =
-            "Install the Operator APK (clawperator operator setup --apk <path>) or pass "
-            "the installed package with --operator-package.";
-        return error;
+        return contract::failed(trace.fail(
+            "OPERATOR_NOT_INSTALLED", "Broadcast dispatch failed: " + verdict.detail, details));
       }
-      HostError error =
-          trace.fail("BROADCAST_FAILED", "Broadcast dispatch failed: " + verdict.detail, details);
-      error.hint =
-          "The command may have reached the device: inspect its state (clawperator "
-          "snapshot) before repeating it, and run 'clawperator doctor'.";
-      return error;
+      return contract::failed(
+          trace.fail("BROADCAST_FAILED", "Broadcast dispatch failed: " + verdict.detail, details));
     }
   } else {
     trace.broadcast_status = "sent";
@@ -200,8 +153,8 @@ std::variant<Dispatched, HostError> dispatch_and_wait(
     if (remaining.count() <= 0) {
       reader.note("deadline_reached");
       Json details = transport_details(reader, decoder, true);
-      details["lastActionId"] = last_action.value("id", "");
-      details["lastActionType"] = last_action.value("type", "");
+      details["lastActionId"] = last_action.id;
+      details["lastActionType"] = last_action.type;
       details["lastActionCaveat"] = "payload-last only; Android execution position is unknown";
       details["elapsedMs"] = millis_since(dispatch_start);
       details["timeoutMs"] = options.result_timeout.count();
@@ -210,30 +163,30 @@ std::variant<Dispatched, HostError> dispatch_and_wait(
                                        std::to_string(options.result_timeout.count()) + "ms",
                                    details);
       if (decoder.correlated_lines().empty()) {
+        // Silence from the Operator points elsewhere than the catalog's general advice.
         error.hint =
             "No correlated Android log lines were captured. This often indicates an "
             "APK/CLI version mismatch or an accessibility service issue. Run "
             "'clawperator doctor --device " +
             serial + " --operator-package " + trace.operator_package + "' to diagnose.";
       }
-      return error;
+      return contract::failed(std::move(error));
     }
     const ResultReader::Wait wait = reader.pump(std::min(remaining, kPumpSlice), &decoder);
     progress.update("waiting for the result");
     if (decoder.settled()) break;
     if (wait.cancelled) {
-      HostError error = trace.fail("RESULT_TRANSPORT_CANCELLED",
-                                   "Interrupted while waiting for the result; the command may "
-                                   "still run on the device",
-                                   transport_details(reader, decoder, true));
-      error.signal_exit = contract::exit_code_for_signal(process::interrupted_signal());
-      return error;
+      return contract::failed(interrupted(trace,
+                                          "Interrupted while waiting for the result; the command "
+                                          "may still run on the device",
+                                          transport_details(reader, decoder, true)));
     }
     if (wait.exited) {
-      return trace.fail("RESULT_TRANSPORT_EXITED",
-                        "The logcat reader exited before a complete result (exit " +
-                            std::to_string(reader.exit_code()) + ")",
-                        transport_details(reader, decoder, true));
+      return contract::failed(trace.fail("RESULT_TRANSPORT_EXITED",
+                                         "The logcat reader exited before a complete result "
+                                         "(exit " +
+                                             std::to_string(reader.exit_code()) + ")",
+                                         transport_details(reader, decoder, true)));
     }
   }
 
@@ -242,9 +195,9 @@ std::variant<Dispatched, HostError> dispatch_and_wait(
     Json transport = chunk_diagnostics_json(malformed->transport);
     transport["failure"] = malformed->reason;
     details["transport"] = std::move(transport);
-    return trace.fail("RESULT_ENVELOPE_MALFORMED",
-                      "The Operator's result for this command is malformed: " + malformed->reason,
-                      details);
+    return contract::failed(trace.fail(
+        "RESULT_ENVELOPE_MALFORMED",
+        "The Operator's result for this command is malformed: " + malformed->reason, details));
   }
   dispatched.result = decoder.take_complete();
   // Only the parsed envelope is used from here on: do not hold a large result twice.

@@ -1,20 +1,23 @@
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 
+#include "clawperator/adb/device_shell.hpp"
 #include "clawperator/adb/server_endpoint.hpp"
-#include "clawperator/exec/device_lock.hpp"
-#include "clawperator/exec/dispatch.hpp"
+#include "clawperator/contract/action_table.hpp"
 #include "clawperator/exec/execution.hpp"
-#include "clawperator/exec/post_processing.hpp"
-#include "clawperator/exec/preflight.hpp"
-#include "clawperator/exec/readiness.hpp"
-#include "clawperator/exec/result_reader.hpp"
 #include "clawperator/io/atomic_file.hpp"
 #include "clawperator/io/log.hpp"
 #include "clawperator/io/utc_time.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "device_lock.hpp"
+#include "dispatch.hpp"
+#include "post_processing.hpp"
+#include "preflight.hpp"
+#include "readiness.hpp"
+#include "result_reader.hpp"
 
 namespace clawperator::exec {
 namespace {
@@ -70,23 +73,24 @@ long long millis_since(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
 }
 
+bool is_screenshot_step(const transport::StepResult& step) {
+  const contract::ActionSpec* spec = contract::find_action(step.actionType);
+  return spec != nullptr && spec->post_processing == contract::PostProcessing::CaptureScreenshot;
+}
+
 bool has_screenshot_step(const transport::Envelope& envelope) {
-  for (const auto& step : envelope.steps) {
-    if (step.actionType == "take_screenshot") return true;
-  }
-  return false;
+  return std::any_of(envelope.steps.begin(), envelope.steps.end(), is_screenshot_step);
 }
 
 // `adb exec-out screencap -p`, written atomically (inventory 4.11).
 void capture_screenshot(adb::AdbClient& client, const std::string& serial,
-                        transport::Envelope& envelope, const Json& execution,
+                        transport::Envelope& envelope, const contract::Execution& execution,
                         const ExecutionTrace& trace) {
   std::string path;
-  for (const Json& action : execution["actions"]) {
-    if (action["type"] == "take_screenshot") {
-      if (action.contains("params") && action["params"].contains("path")) {
-        path = action["params"]["path"].get<std::string>();
-      }
+  for (const contract::Action& action : execution.actions) {
+    if (contract::action_spec(action.type).post_processing ==
+        contract::PostProcessing::CaptureScreenshot) {
+      path = action.params_or_empty().path.value_or("");
       break;
     }
   }
@@ -100,7 +104,7 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
   }
   transport::StepResult* step = nullptr;
   for (auto& candidate : envelope.steps) {
-    if (candidate.actionType == "take_screenshot") {
+    if (is_screenshot_step(candidate)) {
       step = &candidate;
       break;
     }
@@ -159,19 +163,19 @@ namespace {
 
 ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& runner) {
   const auto started = Clock::now();
-  const Json& execution = request.execution.execution;
+  const contract::Execution& execution = request.execution;
   ExecutionTrace trace;
-  trace.command_id = request.execution.command_id;
-  trace.task_id = request.execution.task_id;
+  trace.command_id = execution.command_id;
+  trace.task_id = execution.task_id;
   trace.operator_package = request.operator_package;
-  trace.actions = {true, request.execution.read_only};
+  trace.actions = {true, execution.read_only()};
   trace.started_at = io::utc_timestamp(std::chrono::system_clock::now());
   adb::AdbClient client(runner, request.adb);
 
   // 1. The device.
-  auto resolved = resolve_device(client, request.device, trace);
-  if (auto* error = std::get_if<HostError>(&resolved)) return report(*error);
-  const std::string serial = std::get<std::string>(resolved);
+  const contract::Outcome<std::string> resolved = resolve_device(client, request.device, trace);
+  if (!resolved) return report(resolved.error());
+  const std::string& serial = *resolved;
   const std::string server = server_key(request.adb);
   const std::string device_key = lock_file_name(server, serial);
   const ReadinessCache readiness(request.state_dir, device_key);
@@ -193,15 +197,10 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
       HostError error = trace.fail("EXECUTION_CONFLICT_IN_FLIGHT",
                                    "Another execution is in flight on this device", details);
       error.retry_after_ms = static_cast<int>(kLockRetryAfter.count());
-      error.hint = "Wait for the other execution to finish, or pass --lock-wait MS to queue.";
       return report(error);
     }
-    case DeviceLock::Outcome::Interrupted: {
-      HostError error =
-          trace.fail("RESULT_TRANSPORT_CANCELLED", "Interrupted while waiting for the device lock");
-      error.signal_exit = contract::exit_code_for_signal(process::interrupted_signal());
-      return report(error);
-    }
+    case DeviceLock::Outcome::Interrupted:
+      return report(interrupted(trace, "Interrupted while waiting for the device lock"));
     case DeviceLock::Outcome::Unavailable:
       // Fail open: a read-only state directory must not stop automation.
       std::fprintf(stderr, "clawperator: warning: cannot lock %s (%s); continuing unlocked\n",
@@ -218,15 +217,11 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     details["processErrorCode"] = spawn_errno;
     details["originalMessage"] = std::strerror(spawn_errno);
     if (spawn_errno == ECANCELED && process::interrupted_signal() != 0) {
-      HostError error = trace.fail("RESULT_TRANSPORT_CANCELLED", "Interrupted before dispatch");
-      error.signal_exit = contract::exit_code_for_signal(process::interrupted_signal());
-      return fail(error);
+      return fail(interrupted(trace, "Interrupted before dispatch"));
     }
     if (process::spawn_error_is_not_found(spawn_errno)) {
-      HostError error = trace.fail(
-          "ADB_NOT_FOUND", "ADB command not found at path: " + request.adb.executable, details);
-      error.hint = "Install adb (Debian: apt-get install adb) or pass --adb PATH.";
-      return fail(error);
+      return fail(trace.fail("ADB_NOT_FOUND",
+                             "ADB command not found at path: " + request.adb.executable, details));
     }
     return fail(trace.fail(
         "RESULT_TRANSPORT_SPAWN_FAILED",
@@ -236,63 +231,63 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
 
   // 4. Preflight: the Operator, the host's force-stops, interactive readiness. They run while
   // the reader attaches, except when the reader is starting the adb server: then after it.
-  const auto preflight = [&]() -> std::optional<HostError> {
-    if (auto error = check_operator_installed(client, serial, trace)) return error;
+  const auto preflight = [&]() -> contract::Status {
+    if (contract::Status installed = check_operator_installed(client, serial, trace); !installed) {
+      return installed;
+    }
     return force_stop_closed_apps(client, serial, execution, trace);
   };
   const bool preflight_first = !client.server_stopped();
   if (preflight_first) {
-    if (auto error = preflight()) return fail(*error);
+    if (contract::Status ready = preflight(); !ready) return fail(ready.error());
   }
   ResultReader::Wait attached = reader.wait_attached(kAttachFallback);
   if (!preflight_first && !attached.exited && !attached.cancelled) {
     attached = wait_for_server(client, reader);
   }
   if (attached.cancelled || attached.exited) {
-    transport::ResultStreamDecoder idle(trace.command_id, trace.task_id);
     Json details = Json::object();
     details["dispatchAttempted"] = false;
     details["stderr"] = reader.stderr_tail();
     details["reader"] = reader.timeline();
-    HostError error =
-        attached.cancelled
-            ? trace.fail("RESULT_TRANSPORT_CANCELLED", "Interrupted before dispatch", details)
-            : trace.fail("RESULT_TRANSPORT_EXITED",
-                         "The logcat reader exited before dispatch (exit " +
-                             std::to_string(reader.exit_code()) + ")",
-                         details);
-    if (attached.cancelled) {
-      error.signal_exit = contract::exit_code_for_signal(process::interrupted_signal());
-    } else if (auto classified = adb_call_failure(
-                   process::Completion{process::Completion::Status::Exited, reader.exit_code(), 0,
-                                       0, "", reader.stderr_tail()},
-                   trace, request.adb, "adb logcat", "RESULT_TRANSPORT_EXITED")) {
+    if (attached.cancelled) return fail(interrupted(trace, "Interrupted before dispatch", details));
+    if (auto classified = adb::adb_call_failure(
+            process::Completion{process::Completion::Status::Exited, reader.exit_code(), 0, 0, "",
+                                reader.stderr_tail()},
+            request.adb, "adb logcat", "RESULT_TRANSPORT_EXITED", serial)) {
       // adb's own words (device offline, unauthorized …) name the cause better.
-      if (classified->code != "RESULT_TRANSPORT_EXITED") return fail(*classified);
+      if (classified->code != "RESULT_TRANSPORT_EXITED") {
+        return fail(trace.attach(std::move(*classified)));
+      }
     }
-    return fail(error);
+    return fail(trace.fail("RESULT_TRANSPORT_EXITED",
+                           "The logcat reader exited before dispatch (exit " +
+                               std::to_string(reader.exit_code()) + ")",
+                           details));
   }
   if (!preflight_first) {
-    if (auto error = preflight()) return fail(*error);
+    if (contract::Status ready = preflight(); !ready) return fail(ready.error());
   }
   if (!readiness.fresh()) {
-    if (auto error = ensure_interactive(client, serial, reader, trace, request.probe_command_id)) {
-      return fail(*error);
-    }
+    contract::Status interactive =
+        ensure_interactive(client, serial, reader, trace, request.probe_command_id);
+    if (!interactive) return fail(interactive.error());
     readiness.store();
   }
 
   // 5. Dispatch and wait.
   DispatchOptions options;
   options.result_timeout = request.result_timeout.value_or(
-      std::chrono::milliseconds(static_cast<long long>(request.execution.timeout_ms)) +
+      std::chrono::milliseconds(static_cast<long long>(execution.timeout_ms.value())) +
       kResultGrace);
   options.show_progress = request.show_progress;
-  auto outcome = dispatch_and_wait(client, serial, reader, dump_json(execution), trace,
-                                   execution["actions"].back(), options);
+  const contract::Action& last = execution.actions.back();
+  auto outcome = dispatch_and_wait(
+      client, serial, reader, dump_json(contract::to_device_json(execution)), trace,
+      {last.id, std::string(contract::action_spec(last.type).name)}, options);
   reader.terminate("settled");
-  if (auto* error = std::get_if<HostError>(&outcome)) return fail(*error);
-  Dispatched& dispatched = std::get<Dispatched>(outcome);
+  if (!outcome) return fail(outcome.error());
+  Dispatched& dispatched = *outcome;
 
   // 6. Post-processing.
   trace.phase = Phase::PostProcessing;
@@ -310,12 +305,10 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     // The Operator's answer arrived, so it is kept: the caller learns what ran.
     Json details = Json::object();
     details["envelope"] = std::move(envelope_json);
-    HostError error = trace.fail("RESULT_TRANSPORT_CANCELLED",
-                                 "Interrupted during post-processing; the Operator's result is "
-                                 "in details.envelope",
-                                 std::move(details));
-    error.signal_exit = contract::exit_code_for_signal(signal);
-    return fail(error);
+    return fail(interrupted(trace,
+                            "Interrupted during post-processing; the Operator's result is in "
+                            "details.envelope",
+                            std::move(details)));
   }
 
   const bool ok = contract::envelope_ok(summary);
@@ -338,12 +331,14 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
 }  // namespace
 
 ExecutionReport run_execution(const ExecutionRequest& request, process::Runner& runner) {
-  const Json& execution = request.execution.execution;
+  const contract::Execution& execution = request.execution;
   Json action_types = Json::array();
-  for (const Json& action : execution["actions"]) action_types.push_back(action["type"]);
+  for (const contract::Action& action : execution.actions) {
+    action_types.push_back(contract::action_spec(action.type).name);
+  }
   io::log_event(io::LogLevel::Info, "exec.start",
-                Json{{"commandId", request.execution.command_id},
-                     {"taskId", request.execution.task_id},
+                Json{{"commandId", execution.command_id},
+                     {"taskId", execution.task_id},
                      {"requestedDevice", request.device ? Json(*request.device) : Json(nullptr)},
                      {"actionTypes", std::move(action_types)}});
   ExecutionReport report = run_phases(request, runner);
@@ -351,7 +346,7 @@ ExecutionReport run_execution(const ExecutionRequest& request, process::Runner& 
   if (document.contains("code")) {
     const Json& details = document["details"];
     io::log_event(io::LogLevel::Warn, "exec.failure",
-                  Json{{"commandId", request.execution.command_id},
+                  Json{{"commandId", execution.command_id},
                        {"code", document["code"]},
                        {"phase", details.value("phase", "")},
                        {"dispatchState", details.value("dispatchState", "")},
@@ -361,7 +356,7 @@ ExecutionReport run_execution(const ExecutionRequest& request, process::Runner& 
     }
   } else {
     io::log_event(io::LogLevel::Info, "exec.result",
-                  Json{{"commandId", request.execution.command_id},
+                  Json{{"commandId", execution.command_id},
                        {"deviceId", document["deviceId"]},
                        {"status", document["envelope"]["status"]},
                        {"ok", document["ok"]},

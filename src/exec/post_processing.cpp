@@ -1,6 +1,8 @@
-#include "clawperator/exec/post_processing.hpp"
+#include "post_processing.hpp"
 
 #include <algorithm>
+
+#include "clawperator/contract/action_table.hpp"
 
 namespace clawperator::exec {
 
@@ -8,7 +10,8 @@ using transport::Envelope;
 using transport::StepResult;
 
 bool is_snapshot_step(const StepResult& step) {
-  return step.actionType == "snapshot" || step.actionType == "snapshot_ui";
+  const contract::ActionSpec* spec = contract::find_action(step.actionType);
+  return spec != nullptr && spec->post_processing == contract::PostProcessing::AttachSnapshot;
 }
 
 void set_step_data(StepResult& step, const std::string& key, std::string value) {
@@ -52,7 +55,7 @@ void attach_snapshots(Envelope& envelope, const std::vector<std::string>& blocks
   }
 }
 
-void normalize_close_app(Envelope& envelope, const Json& execution,
+void normalize_close_app(Envelope& envelope, const contract::Execution& execution,
                          const std::set<std::string>& force_stopped_action_ids) {
   for (StepResult& step : envelope.steps) {
     if (step.actionType != "close_app" || step.success) continue;
@@ -60,8 +63,8 @@ void normalize_close_app(Envelope& envelope, const Json& execution,
     if (error == nullptr || *error != "UNSUPPORTED_RUNTIME_CLOSE") continue;
     if (force_stopped_action_ids.count(step.id) == 0) continue;
     std::string package;
-    for (const Json& action : execution["actions"]) {
-      if (action["id"] == step.id) package = action["params"]["applicationId"].get<std::string>();
+    for (const contract::Action& action : execution.actions) {
+      if (action.id == step.id) package = action.params_or_empty().application_id.value_or("");
     }
     step.success = true;
     step.data.clear();
@@ -69,14 +72,13 @@ void normalize_close_app(Envelope& envelope, const Json& execution,
   }
 }
 
-void add_settle_warnings(Envelope& envelope, const Json& execution) {
-  const Json& actions = execution["actions"];
+void add_settle_warnings(Envelope& envelope, const contract::Execution& execution) {
+  const std::vector<contract::Action>& actions = execution.actions;
   for (StepResult& step : envelope.steps) {
     if (!is_snapshot_step(step) || !step.success) continue;
     for (std::size_t i = 1; i < actions.size(); ++i) {
-      if (actions[i]["id"] != step.id) continue;
-      const Json& previous = actions[i - 1]["type"];
-      if (previous == "click" || previous == "scroll_and_click") {
+      if (actions[i].id != step.id) continue;
+      if (contract::action_spec(actions[i - 1].type).unsettles_screen) {
         set_step_data(step, "warn",
                       "snapshot captured without a preceding sleep step; the UI may not have "
                       "settled after the click");

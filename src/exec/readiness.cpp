@@ -1,4 +1,4 @@
-#include "clawperator/exec/readiness.hpp"
+#include "readiness.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,9 +7,9 @@
 #include <random>
 #include <thread>
 
-#include "clawperator/exec/dispatch.hpp"
-#include "clawperator/exec/preflight.hpp"
+#include "clawperator/adb/device_shell.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "dispatch.hpp"
 
 namespace clawperator::exec {
 namespace {
@@ -67,9 +67,11 @@ HostError as_readiness_failure(HostError error, const ExecutionTrace& requested,
 
 }  // namespace
 
-ProbeOutcome probe_operator(adb::AdbClient& client, const std::string& serial, ResultReader& reader,
-                            ExecutionTrace& trace, const std::string& probe_id,
-                            std::chrono::milliseconds timeout) {
+contract::Outcome<InteractiveState> probe_operator(adb::AdbClient& client,
+                                                   const std::string& serial, ResultReader& reader,
+                                                   ExecutionTrace& trace,
+                                                   const std::string& probe_id,
+                                                   std::chrono::milliseconds timeout) {
   ExecutionTrace probe = trace;
   probe.command_id = probe_id;
   probe.task_id = "doctor-handshake";
@@ -80,27 +82,23 @@ ProbeOutcome probe_operator(adb::AdbClient& client, const std::string& serial, R
 
   DispatchOptions options;
   options.result_timeout = timeout;
-  const Json last_action = Json{{"id", "h1"}, {"type", "doctor_ping"}};
+  const LastAction last_action{"h1", "doctor_ping"};
   auto outcome = dispatch_and_wait(client, serial, reader, probe_payload(probe.command_id), probe,
                                    last_action, options);
   trace.probe_dispatch_state = std::string(contract::to_string(probe.dispatch_state));
   trace.phase = Phase::Readiness;
   trace.dispatch_state = DispatchState::NotDispatched;
-  if (auto* error = std::get_if<HostError>(&outcome)) {
-    return {std::nullopt, as_readiness_failure(std::move(*error), trace, probe)};
-  }
-  const transport::Envelope& envelope = std::get<Dispatched>(outcome).result.envelope;
+  if (!outcome)
+    return contract::failed(as_readiness_failure(std::move(outcome).error(), trace, probe));
+  const transport::Envelope& envelope = outcome->result.envelope;
   if (envelope.status != "success" || envelope.steps.empty() || !envelope.steps.front().success) {
     Json details = Json::object();
     details["probeTaskId"] = probe.task_id;
     details["probeError"] = envelope.error.value_or("");
-    HostError error = trace.fail("DEVICE_ACCESSIBILITY_NOT_RUNNING",
-                                 "The Operator did not answer the readiness probe: its "
-                                 "accessibility service is not running",
-                                 details);
-    error.hint = "Run 'clawperator doctor --fix --device " + serial +
-                 "' to enable the accessibility service, then retry.";
-    return {std::nullopt, error};
+    return contract::failed(trace.fail("DEVICE_ACCESSIBILITY_NOT_RUNNING",
+                                       "The Operator did not answer the readiness probe: its "
+                                       "accessibility service is not running",
+                                       details));
   }
   const transport::StepResult& step = envelope.steps.front();
   InteractiveState state;
@@ -110,15 +108,14 @@ ProbeOutcome probe_operator(adb::AdbClient& client, const std::string& serial, R
   if (!screen || !locked || !unlocked) {
     Json details = Json::object();
     details["probeTaskId"] = probe.task_id;
-    return {std::nullopt,
-            trace.fail("RESULT_ENVELOPE_MALFORMED",
-                       "The readiness probe answered with values other than \"true\"/\"false\"",
-                       details)};
+    return contract::failed(trace.fail(
+        "RESULT_ENVELOPE_MALFORMED",
+        "The readiness probe answered with values other than \"true\"/\"false\"", details));
   }
   state.screen_on = *screen;
   state.device_locked = *locked;
   state.user_unlocked = *unlocked;
-  return {state, std::nullopt};
+  return state;
 }
 
 namespace {
@@ -156,41 +153,40 @@ void ReadinessCache::invalidate() const {
   std::filesystem::remove(path_, ec);
 }
 
-std::optional<HostError> ensure_interactive(adb::AdbClient& client, const std::string& serial,
-                                            ResultReader& reader, ExecutionTrace& trace,
-                                            const std::string& probe_id) {
+contract::Status ensure_interactive(adb::AdbClient& client, const std::string& serial,
+                                    ResultReader& reader, ExecutionTrace& trace,
+                                    const std::string& probe_id) {
   const std::string base_id = probe_id.empty() ? new_probe_command_id() : probe_id;
   int probes = 0;
   auto next_id = [&] { return ++probes == 1 ? base_id : base_id + "-" + std::to_string(probes); };
   static const char* const kWakeCommands[] = {"cmd power wakeup", "input keyevent KEYCODE_WAKEUP",
                                               "input keyevent KEYCODE_HOME"};
-  ProbeOutcome probe = probe_operator(client, serial, reader, trace, next_id());
-  if (probe.error) return probe.error;
+  contract::Outcome<InteractiveState> probe =
+      probe_operator(client, serial, reader, trace, next_id());
+  if (!probe) return contract::failed(std::move(probe).error());
   Json wake_attempts = Json::array();
   for (const char* wake : kWakeCommands) {
-    if (!asleep(*probe.state)) break;
-    const process::Completion completion = client.shell(serial, with_exit_marker(wake));
+    if (!asleep(*probe)) break;
+    const auto woken = adb::run_device_shell(client, serial, {wake, wake});
     Json attempt = Json::object();
     attempt["method"] = wake;
-    attempt["exitCode"] = split_exit_marker(completion.out).exit_code.value_or(-1);
+    attempt["exitCode"] = woken ? woken->exit_code : -1;
     wake_attempts.push_back(std::move(attempt));
-    if (auto error = adb_call_failure(completion, trace, client.settings(), wake,
-                                      "DEVICE_SHELL_UNAVAILABLE")) {
-      if (error->signal_exit != 0) return error;
+    // A wake that fails is one attempt less; only an interrupt stops the attempts.
+    if (!woken && woken.error().signal_exit != 0) {
+      return contract::failed(trace.attach(woken.error()));
     }
     std::this_thread::sleep_for(kWakeSettle);
     probe = probe_operator(client, serial, reader, trace, next_id());
-    if (probe.error) return probe.error;
+    if (!probe) return contract::failed(std::move(probe).error());
   }
-  if (asleep(*probe.state) || locked(*probe.state)) {
+  if (asleep(*probe) || locked(*probe)) {
     Json details = Json::object();
     details["wakeAttempts"] = wake_attempts;
-    HostError error = trace.fail("DEVICE_NOT_INTERACTIVE",
-                                 "The device is not ready for interactive automation", details);
-    error.hint = "Wake and unlock the device, then run 'clawperator doctor' and retry.";
-    return error;
+    return contract::failed(trace.fail(
+        "DEVICE_NOT_INTERACTIVE", "The device is not ready for interactive automation", details));
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace clawperator::exec

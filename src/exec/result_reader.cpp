@@ -1,9 +1,9 @@
-#include "clawperator/exec/result_reader.hpp"
+#include "result_reader.hpp"
 
 #include <unistd.h>
 
-#include "clawperator/exec/trace.hpp"
 #include "clawperator/io/utc_time.hpp"
+#include "trace.hpp"
 
 namespace clawperator::exec {
 ResultReader::ResultReader(std::unique_ptr<process::Stream> stream)

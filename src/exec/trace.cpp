@@ -1,16 +1,20 @@
-#include "clawperator/exec/trace.hpp"
+#include "trace.hpp"
 
 #include "clawperator/io/utc_time.hpp"
+#include "clawperator/process/interrupt.hpp"
 
 namespace clawperator::exec {
 
 contract::HostError ExecutionTrace::fail(std::string code, std::string message, Json extra) const {
-  contract::HostError error;
-  error.code = std::move(code);
-  error.message = std::move(message);
+  return attach(contract::make_error(phase, std::move(code), std::move(message), std::move(extra)));
+}
+
+contract::HostError ExecutionTrace::attach(contract::HostError error) const {
   error.phase = phase;
   error.dispatch_state = dispatch_state;
   error.actions = actions;
+  Json extra = std::move(error.details);
+  error.details = Json::object();
   Json& details = error.details;
   details["commandId"] = command_id;
   details["taskId"] = task_id;
@@ -29,11 +33,9 @@ contract::HostError ExecutionTrace::fail(std::string code, std::string message, 
   return error;
 }
 
-contract::HostError without_execution_fields(contract::HostError error) {
-  for (const char* key : {"commandId", "taskId", "broadcastDispatchStatus"}) {
-    error.details.erase(key);
-  }
-  return error;
+contract::HostError interrupted(const ExecutionTrace& trace, std::string message, Json details) {
+  return trace.attach(contract::interrupted_error(std::move(message), process::interrupted_signal(),
+                                                  std::move(details)));
 }
 
 }  // namespace clawperator::exec

@@ -1,16 +1,16 @@
 #include "clawperator/operator_app/compatibility.hpp"
 
+#include "clawperator/adb/device_shell.hpp"
 #include "clawperator/adb/package_dump.hpp"
 #include "clawperator/adb/shell_quote.hpp"
 #include "clawperator/contract/operator_version.hpp"
-#include "clawperator/exec/preflight.hpp"
 
 namespace clawperator::operator_app {
 namespace {
 
-std::string setup_command(const CompatibilityReport& report, const exec::ExecutionTrace& trace) {
+std::string setup_command(const CompatibilityReport& report, const std::string& serial) {
   std::string command = "clawperator operator setup --apk <operator.apk>";
-  if (trace.device_id) command += " --device " + *trace.device_id;
+  if (!serial.empty()) command += " --device " + serial;
   if (report.operator_package != "com.clawperator.operator") {
     command += " --operator-package " + report.operator_package;
   }
@@ -22,7 +22,7 @@ std::string setup_command(const CompatibilityReport& report, const exec::Executi
 CompatibilityReport judge_compatibility(std::string cli_version, std::string operator_package,
                                         std::optional<std::string> apk_version,
                                         std::optional<long long> apk_version_code,
-                                        const exec::ExecutionTrace& trace) {
+                                        const std::string& serial) {
   CompatibilityReport report;
   report.cli_version = std::move(cli_version);
   report.operator_package = std::move(operator_package);
@@ -36,7 +36,7 @@ CompatibilityReport judge_compatibility(std::string cli_version, std::string ope
   if (report.apk_version) details["apkVersion"] = *report.apk_version;
 
   if (!contract::parse_release_version(contract::normalize_version(report.cli_version))) {
-    report.error = trace.fail(
+    report.error = contract::readiness_error(
         "CLI_VERSION_INVALID",
         "This CLI's version '" + report.cli_version + "' is not a release version (X.Y.Z)",
         details);
@@ -44,13 +44,13 @@ CompatibilityReport judge_compatibility(std::string cli_version, std::string ope
     return report;
   }
   const std::string reinstall = "Install an Operator release in the range " + range +
-                                " with: " + setup_command(report, trace);
+                                " with: " + setup_command(report, serial);
   if (!report.apk_version || report.apk_version->empty()) {
-    report.error =
-        trace.fail("APK_VERSION_UNREADABLE",
-                   "The Operator's versionName could not be read from 'dumpsys package " +
-                       report.operator_package + "'",
-                   details);
+    report.error = contract::readiness_error(
+        "APK_VERSION_UNREADABLE",
+        "The Operator's versionName could not be read from 'dumpsys package " +
+            report.operator_package + "'",
+        details);
     report.remediation = {reinstall};
   } else {
     switch (contract::operator_compatibility(*report.apk_version)) {
@@ -58,13 +58,14 @@ CompatibilityReport judge_compatibility(std::string cli_version, std::string ope
         report.compatible = true;
         return report;
       case contract::Compatibility::Invalid:
-        report.error = trace.fail("APK_VERSION_INVALID",
-                                  "The Operator reports version '" + *report.apk_version +
-                                      "', which is not a release version (X.Y.Z)",
-                                  details);
+        report.error =
+            contract::readiness_error("APK_VERSION_INVALID",
+                                      "The Operator reports version '" + *report.apk_version +
+                                          "', which is not a release version (X.Y.Z)",
+                                      details);
         break;
       case contract::Compatibility::TooOld:
-        report.error = trace.fail(
+        report.error = contract::readiness_error(
             "VERSION_INCOMPATIBLE",
             "Operator " + *report.apk_version + " is older than this CLI supports (" + range + ")",
             details);
@@ -77,23 +78,21 @@ CompatibilityReport judge_compatibility(std::string cli_version, std::string ope
 }
 
 CompatibilityReport probe_compatibility(adb::AdbClient& client, const std::string& serial,
-                                        const exec::ExecutionTrace& trace) {
-  const std::string& package = trace.operator_package;
-  const process::Completion completion = client.shell(
-      serial, exec::with_exit_marker("dumpsys package " + adb::quote_for_device_shell(package)));
-  if (auto error = exec::adb_call_failure(completion, trace, client.settings(), "dumpsys package",
-                                          "DEVICE_SHELL_UNAVAILABLE")) {
+                                        const std::string& package) {
+  auto output = adb::run_device_shell(
+      client, serial,
+      {"dumpsys package " + adb::quote_for_device_shell(package), "dumpsys package"});
+  if (!output) {
     CompatibilityReport report;
     report.cli_version = CLAWPERATOR_VERSION;
     report.operator_package = package;
-    report.error = std::move(error);
+    report.error = std::move(output).error();
     return report;
   }
-  const exec::ShellOutput output = exec::split_exit_marker(completion.out);
   adb::PackageVersion version;
-  if (output.exit_code == 0) version = adb::parse_package_version(output.text, package);
+  if (output->exit_code == 0) version = adb::parse_package_version(output->out, package);
   return judge_compatibility(CLAWPERATOR_VERSION, package, version.version_name,
-                             version.version_code, trace);
+                             version.version_code, serial);
 }
 
 Json to_json(const CompatibilityReport& report) {

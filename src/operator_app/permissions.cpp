@@ -1,8 +1,8 @@
 #include "clawperator/operator_app/permissions.hpp"
 
 #include "clawperator/adb/device_settings.hpp"
+#include "clawperator/adb/device_shell.hpp"
 #include "clawperator/adb/shell_quote.hpp"
-#include "clawperator/exec/preflight.hpp"
 #include "clawperator/operator_app/components.hpp"
 #include "clawperator/text.hpp"
 
@@ -22,16 +22,18 @@ struct ShellAnswer {
   std::string err;
 };
 
-ShellAnswer run_shell(adb::AdbClient& client, const std::string& serial, const std::string& command,
-                      const exec::ExecutionTrace& trace) {
-  const process::Completion completion = client.shell(serial, exec::with_exit_marker(command));
+ShellAnswer run_shell(adb::AdbClient& client, const std::string& serial,
+                      const std::string& command) {
+  contract::Outcome<adb::ShellOutput> output =
+      adb::run_device_shell(client, serial, {command, command});
   ShellAnswer answer;
-  answer.error = exec::adb_call_failure(completion, trace, client.settings(), command,
-                                        "DEVICE_SHELL_UNAVAILABLE");
-  const exec::ShellOutput output = exec::split_exit_marker(completion.out);
-  answer.exit_code = output.exit_code.value_or(-1);
-  answer.out = output.text;
-  answer.err = completion.err;
+  if (!output) {
+    answer.error = std::move(output).error();
+    return answer;
+  }
+  answer.exit_code = output->exit_code;
+  answer.out = std::move(output->out);
+  answer.err = std::move(output->err);
   return answer;
 }
 
@@ -42,18 +44,19 @@ std::string device_words(const ShellAnswer& answer) {
   return words;
 }
 
-HostError grant_failure(const exec::ExecutionTrace& trace, const std::string& grant,
+HostError grant_failure(const std::string& package, const std::string& grant,
                         const std::string& what, const ShellAnswer& answer) {
   Json details = Json::object();
   details["grant"] = grant;
   details["exitCode"] = answer.exit_code;
   details["deviceOutput"] = device_words(answer);
-  HostError error = trace.fail("OPERATOR_GRANT_FAILED",
-                               "Could not enable " + what + " for " + trace.operator_package +
-                                   (details["deviceOutput"].get<std::string>().empty()
-                                        ? std::string()
-                                        : ": " + details["deviceOutput"].get<std::string>()),
-                               details);
+  HostError error =
+      contract::readiness_error("OPERATOR_GRANT_FAILED",
+                                "Could not enable " + what + " for " + package +
+                                    (details["deviceOutput"].get<std::string>().empty()
+                                         ? std::string()
+                                         : ": " + details["deviceOutput"].get<std::string>()),
+                                details);
   error.hint = "Enable it on the device (Settings > " +
                std::string(grant == "accessibility" ? "Accessibility" : "Notifications") +
                "), or rerun 'clawperator grant-device-permissions'.";
@@ -62,29 +65,28 @@ HostError grant_failure(const exec::ExecutionTrace& trace, const std::string& gr
 
 // Reads a secure setting; nullopt value for unset. The error is adb's or the device's.
 std::optional<HostError> read_secure(adb::AdbClient& client, const std::string& serial,
-                                     const std::string& key, const exec::ExecutionTrace& trace,
+                                     const std::string& key, const std::string& package,
                                      const std::string& grant, const std::string& what,
                                      std::optional<std::string>& value) {
-  const ShellAnswer answer = run_shell(client, serial, "settings get secure " + key, trace);
+  const ShellAnswer answer = run_shell(client, serial, "settings get secure " + key);
   if (answer.error) return answer.error;
-  if (answer.exit_code != 0) return grant_failure(trace, grant, what, answer);
+  if (answer.exit_code != 0) return grant_failure(package, grant, what, answer);
   value = adb::parse_setting_value(answer.out);
   return std::nullopt;
 }
 
 std::optional<HostError> grant_accessibility(adb::AdbClient& client, const std::string& serial,
-                                             const exec::ExecutionTrace& trace,
-                                             GrantOutcome& outcome) {
+                                             const std::string& package, GrantOutcome& outcome) {
   const std::string what = "the accessibility service";
-  const std::string component = accessibility_component(trace.operator_package);
+  const std::string component = accessibility_component(package);
   outcome.method = "settings";
   std::optional<std::string> services;
-  if (auto error = read_secure(client, serial, "enabled_accessibility_services", trace,
+  if (auto error = read_secure(client, serial, "enabled_accessibility_services", package,
                                "accessibility", what, services)) {
     return error;
   }
   std::optional<std::string> master;
-  if (auto error = read_secure(client, serial, "accessibility_enabled", trace, "accessibility",
+  if (auto error = read_secure(client, serial, "accessibility_enabled", package, "accessibility",
                                what, master)) {
     return error;
   }
@@ -100,12 +102,12 @@ std::optional<HostError> grant_accessibility(adb::AdbClient& client, const std::
               adb::quote_for_device_shell(adb::component_list_with(services, component)) + " && ";
   }
   command += "settings put secure accessibility_enabled 1";
-  const ShellAnswer answer = run_shell(client, serial, command, trace);
+  const ShellAnswer answer = run_shell(client, serial, command);
   if (answer.error) return answer.error;
-  if (answer.exit_code != 0) return grant_failure(trace, "accessibility", what, answer);
+  if (answer.exit_code != 0) return grant_failure(package, "accessibility", what, answer);
   // Android can refuse the write silently (a managed profile's allow-list): read it back.
   std::optional<std::string> after;
-  if (auto error = read_secure(client, serial, "enabled_accessibility_services", trace,
+  if (auto error = read_secure(client, serial, "enabled_accessibility_services", package,
                                "accessibility", what, after)) {
     return error;
   }
@@ -113,21 +115,18 @@ std::optional<HostError> grant_accessibility(adb::AdbClient& client, const std::
     ShellAnswer refused;
     refused.exit_code = 0;
     refused.out = "enabled_accessibility_services does not list " + component + " after the write";
-    return grant_failure(trace, "accessibility", what, refused);
+    return grant_failure(package, "accessibility", what, refused);
   }
   outcome.ok = true;
   return std::nullopt;
 }
 
 std::optional<HostError> grant_notification(adb::AdbClient& client, const std::string& serial,
-                                            const exec::ExecutionTrace& trace,
-                                            GrantOutcome& outcome) {
+                                            const std::string& package, GrantOutcome& outcome) {
   outcome.method = "pm grant";
-  const ShellAnswer answer =
-      run_shell(client, serial,
-                "pm grant " + adb::quote_for_device_shell(trace.operator_package) +
-                    " android.permission.POST_NOTIFICATIONS",
-                trace);
+  const ShellAnswer answer = run_shell(client, serial,
+                                       "pm grant " + adb::quote_for_device_shell(package) +
+                                           " android.permission.POST_NOTIFICATIONS");
   if (answer.error) return answer.error;
   if (answer.exit_code == 0) {
     outcome.ok = true;
@@ -139,15 +138,15 @@ std::optional<HostError> grant_notification(adb::AdbClient& client, const std::s
     outcome.detail = device_words(answer);
     return std::nullopt;
   }
-  return grant_failure(trace, "notification", "the notification permission", answer);
+  return grant_failure(package, "notification", "the notification permission", answer);
 }
 
 std::optional<HostError> grant_listener(adb::AdbClient& client, const std::string& serial,
-                                        const exec::ExecutionTrace& trace, GrantOutcome& outcome) {
+                                        const std::string& package, GrantOutcome& outcome) {
   const std::string what = "the notification listener";
-  const std::string component = notification_listener_component(trace.operator_package);
+  const std::string component = notification_listener_component(package);
   std::optional<std::string> listeners;
-  if (auto error = read_secure(client, serial, "enabled_notification_listeners", trace,
+  if (auto error = read_secure(client, serial, "enabled_notification_listeners", package,
                                "notificationListener", what, listeners)) {
     return error;
   }
@@ -157,25 +156,24 @@ std::optional<HostError> grant_listener(adb::AdbClient& client, const std::strin
     outcome.method = "settings";
     return std::nullopt;
   }
-  const ShellAnswer sdk = run_shell(client, serial, "getprop ro.build.version.sdk", trace);
+  const ShellAnswer sdk = run_shell(client, serial, "getprop ro.build.version.sdk");
   if (sdk.error) return sdk.error;
   const std::optional<int> level = adb::parse_sdk_level(sdk.out);
   if (level && *level >= kAllowListenerSdk) {
     outcome.method = "cmd notification";
-    const ShellAnswer answer = run_shell(
-        client, serial, "cmd notification allow_listener " + adb::quote_for_device_shell(component),
-        trace);
+    const ShellAnswer answer =
+        run_shell(client, serial,
+                  "cmd notification allow_listener " + adb::quote_for_device_shell(component));
     if (answer.error) return answer.error;
-    if (answer.exit_code != 0) return grant_failure(trace, "notificationListener", what, answer);
+    if (answer.exit_code != 0) return grant_failure(package, "notificationListener", what, answer);
   } else {
     outcome.method = "settings";
     const ShellAnswer answer =
         run_shell(client, serial,
                   "settings put secure enabled_notification_listeners " +
-                      adb::quote_for_device_shell(adb::component_list_with(listeners, component)),
-                  trace);
+                      adb::quote_for_device_shell(adb::component_list_with(listeners, component)));
     if (answer.error) return answer.error;
-    if (answer.exit_code != 0) return grant_failure(trace, "notificationListener", what, answer);
+    if (answer.exit_code != 0) return grant_failure(package, "notificationListener", what, answer);
   }
   outcome.ok = true;
   return std::nullopt;
@@ -206,18 +204,18 @@ bool grant_is_not_applicable(std::string_view pm_output) {
 }
 
 PermissionReport grant_permissions(adb::AdbClient& client, const std::string& serial,
-                                   const exec::ExecutionTrace& trace) {
+                                   const std::string& package) {
   PermissionReport report;
   report.accessibility.emplace();
-  if ((report.error = grant_accessibility(client, serial, trace, *report.accessibility))) {
+  if ((report.error = grant_accessibility(client, serial, package, *report.accessibility))) {
     return report;
   }
   report.notification.emplace();
-  if ((report.error = grant_notification(client, serial, trace, *report.notification))) {
+  if ((report.error = grant_notification(client, serial, package, *report.notification))) {
     return report;
   }
   report.notification_listener.emplace();
-  report.error = grant_listener(client, serial, trace, *report.notification_listener);
+  report.error = grant_listener(client, serial, package, *report.notification_listener);
   return report;
 }
 

@@ -5,16 +5,13 @@
 
 #include <cerrno>
 #include <cstring>
-#include <variant>
 
-#include "clawperator/adb/package_list.hpp"
-#include "clawperator/adb/shell_quote.hpp"
-#include "clawperator/exec/preflight.hpp"
-#include "clawperator/exec/trace.hpp"
+#include "clawperator/adb/device_resolution.hpp"
+#include "clawperator/adb/device_shell.hpp"
 #include "clawperator/io/log.hpp"
-#include "clawperator/io/utc_time.hpp"
 #include "clawperator/operator_app/components.hpp"
 #include "clawperator/operator_app/permissions.hpp"
+#include "clawperator/operator_app/presence.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::operator_app {
@@ -29,28 +26,19 @@ struct Progress {
   Json verification = nullptr;
 };
 
-SetupReport error_report(const HostError& error, const exec::ExecutionTrace& trace,
+SetupReport error_report(const HostError& error, const std::string& operator_package,
                          const Progress& progress) {
   Json document = contract::to_json(error);
-  document["operatorPackage"] = trace.operator_package;
+  document["operatorPackage"] = operator_package;
   if (!progress.install.is_null()) document["install"] = progress.install;
   if (!progress.permissions.is_null()) document["permissions"] = progress.permissions;
   if (!progress.verification.is_null()) document["verification"] = progress.verification;
   io::log_event(io::LogLevel::Warn, "operator.setup.failure",
-                Json{{"code", error.code}, {"operatorPackage", trace.operator_package}});
+                Json{{"code", error.code}, {"operatorPackage", operator_package}});
   return {std::move(document), contract::exit_code_of(error)};
 }
 
-exec::ExecutionTrace setup_trace(const SetupRequest& request, const char* task) {
-  exec::ExecutionTrace trace;
-  trace.task_id = task;
-  trace.operator_package = request.operator_package;
-  trace.started_at = io::utc_timestamp(std::chrono::system_clock::now());
-  return trace;
-}
-
-std::optional<HostError> check_apk_file(const std::string& path,
-                                        const exec::ExecutionTrace& trace) {
+std::optional<HostError> check_apk_file(const std::string& path) {
   struct stat info {};
   std::string problem;
   if (path.empty()) {
@@ -66,10 +54,8 @@ std::optional<HostError> check_apk_file(const std::string& path,
   Json details = Json::object();
   details["apkPath"] = path;
   details["reason"] = problem;
-  HostError error = trace.fail("OPERATOR_APK_NOT_FOUND",
-                               "APK file not found: " + path + " (" + problem + ")", details);
-  error.hint = "Check the path and rerun 'clawperator operator setup --apk <path>'.";
-  return error;
+  return contract::readiness_error("OPERATOR_APK_NOT_FOUND",
+                                   "APK file not found: " + path + " (" + problem + ")", details);
 }
 
 // "Failure [INSTALL_FAILED_VERSION_DOWNGRADE: …]" -> INSTALL_FAILED_VERSION_DOWNGRADE
@@ -82,8 +68,7 @@ std::string install_failure_reason(std::string_view text) {
 }
 
 std::optional<HostError> install_apk(adb::AdbClient& client, const std::string& serial,
-                                     const std::string& apk_path, const exec::ExecutionTrace& trace,
-                                     Json& install) {
+                                     const std::string& apk_path, Json& install) {
   const process::Completion completion = client.install(serial, apk_path);
   install = Json{{"ok", false}};
   const std::string output = completion.out + completion.err;
@@ -93,8 +78,8 @@ std::optional<HostError> install_apk(adb::AdbClient& client, const std::string& 
     install["ok"] = true;
     return std::nullopt;
   }
-  std::optional<HostError> error = exec::adb_call_failure(completion, trace, client.settings(),
-                                                          "adb install", "OPERATOR_INSTALL_FAILED");
+  std::optional<HostError> error = adb::adb_call_failure(
+      completion, client.settings(), "adb install", "OPERATOR_INSTALL_FAILED", serial);
   const std::string reason = install_failure_reason(output);
   if (!reason.empty()) install["reason"] = reason;
   // adb's own device errors keep their precise code; everything else is the install's.
@@ -110,11 +95,11 @@ std::optional<HostError> install_apk(adb::AdbClient& client, const std::string& 
   if (!reason.empty()) details["installFailureReason"] = reason;
   if (completion.status == process::Completion::Status::TimedOut) details["timedOut"] = true;
   const std::string first_words(trim(completion.err.empty() ? completion.out : completion.err));
-  HostError failure =
-      trace.fail("OPERATOR_INSTALL_FAILED",
-                 "adb install failed" + (reason.empty() ? std::string() : " (" + reason + ")") +
-                     (first_words.empty() ? std::string() : ": " + first_words.substr(0, 400)),
-                 details);
+  HostError failure = contract::readiness_error(
+      "OPERATOR_INSTALL_FAILED",
+      "adb install failed" + (reason.empty() ? std::string() : " (" + reason + ")") +
+          (first_words.empty() ? std::string() : ": " + first_words.substr(0, 400)),
+      details);
   if (error) failure.signal_exit = error->signal_exit;
   failure.hint = reason == "INSTALL_FAILED_VERSION_DOWNGRADE"
                      ? "The device has a newer Operator; uninstall it first or install a newer APK."
@@ -124,50 +109,34 @@ std::optional<HostError> install_apk(adb::AdbClient& client, const std::string& 
 
 // The Operator variant to configure: the requested one when explicit, else the
 // one installed variant. `error_code` names the failure when it cannot be found.
-std::variant<std::string, HostError> installed_operator(adb::AdbClient& client,
-                                                        const std::string& serial,
-                                                        const SetupRequest& request,
-                                                        const exec::ExecutionTrace& trace,
-                                                        const char* error_code) {
-  // The filter is a substring match: the release name lists both variants.
-  const std::string filter =
+contract::Outcome<std::string> installed_operator(adb::AdbClient& client, const std::string& serial,
+                                                  const SetupRequest& request,
+                                                  const char* error_code) {
+  const std::string wanted =
       request.operator_package_explicit ? request.operator_package : std::string(kReleasePackage);
-  const process::Completion completion = client.shell(
-      serial, exec::with_exit_marker("pm list packages " + adb::quote_for_device_shell(filter)));
-  if (auto error = exec::adb_call_failure(completion, trace, client.settings(), "pm list packages",
-                                          "DEVICE_SHELL_UNAVAILABLE")) {
-    return std::move(*error);
-  }
-  const exec::ShellOutput output = exec::split_exit_marker(completion.out);
-  if (output.exit_code != 0) {
-    HostError error =
-        trace.fail("DEVICE_SHELL_UNAVAILABLE", "The device could not list its packages");
-    error.hint = "Run 'clawperator doctor' to check the device shell, then retry.";
-    return error;
-  }
-  const std::set<std::string> packages = adb::parse_package_list(output.text);
+  auto variants = installed_variants(client, serial, wanted);
+  if (!variants) return contract::failed(std::move(variants).error());
   if (request.operator_package_explicit) {
-    const bool found = packages.count(request.operator_package) != 0;
-    if (found) return request.operator_package;
+    if (variants->count(request.operator_package) != 0) return request.operator_package;
     Json details = Json::object();
     details["expectedPackage"] = request.operator_package;
-    HostError error = trace.fail(
+    HostError error = contract::readiness_error(
         error_code,
         "The Operator package " + request.operator_package + " is not installed on " + serial,
         details);
     error.hint = "Install it with 'clawperator operator setup --apk <operator.apk> --device " +
                  serial + " --operator-package " + request.operator_package + "'.";
-    return error;
+    return contract::failed(std::move(error));
   }
-  const bool release = packages.count(std::string(kReleasePackage)) != 0;
-  const bool debug = packages.count(std::string(kDebugPackage)) != 0;
+  const bool release = variants->count(std::string(kReleasePackage)) != 0;
+  const bool debug = variants->count(std::string(kDebugPackage)) != 0;
   if (release != debug) return std::string(release ? kReleasePackage : kDebugPackage);
   Json details = Json::object();
   details["candidates"] = Json::array({kReleasePackage, kDebugPackage});
   details["installed"] = Json::array();
   if (release) details["installed"].push_back(kReleasePackage);
   if (debug) details["installed"].push_back(kDebugPackage);
-  HostError error = trace.fail(
+  HostError error = contract::readiness_error(
       error_code,
       release ? "Both Operator variants are installed; choose one with --operator-package"
               : "No Operator package (" + std::string(kReleasePackage) + " or " +
@@ -178,44 +147,40 @@ std::variant<std::string, HostError> installed_operator(adb::AdbClient& client,
                        : "Install it with 'clawperator operator setup --apk <operator.apk> "
                          "--device " +
                              serial + "'.";
-  return error;
+  return contract::failed(std::move(error));
 }
 
 }  // namespace
 
 SetupReport run_operator_setup(const SetupRequest& request, process::Runner& runner) {
-  exec::ExecutionTrace trace = setup_trace(request, "operator-setup");
+  std::string operator_package = request.operator_package;
   Progress progress;
-  if (auto error = check_apk_file(request.apk_path, trace)) {
-    return error_report(exec::without_execution_fields(*error), trace, progress);
+  if (auto error = check_apk_file(request.apk_path)) {
+    return error_report(*error, operator_package, progress);
   }
   adb::AdbClient client(runner, request.adb);
-  auto resolved = exec::resolve_device(client, request.device, trace);
-  if (auto* error = std::get_if<HostError>(&resolved)) {
-    return error_report(exec::without_execution_fields(*error), trace, progress);
-  }
-  const std::string serial = std::get<std::string>(resolved);
+  const contract::Outcome<std::string> resolved = adb::resolve_device(client, request.device);
+  if (!resolved) return error_report(resolved.error(), operator_package, progress);
+  const std::string& serial = *resolved;
 
-  if (auto error = install_apk(client, serial, request.apk_path, trace, progress.install)) {
-    return error_report(exec::without_execution_fields(*error), trace, progress);
+  if (auto error = install_apk(client, serial, request.apk_path, progress.install)) {
+    return error_report(*error, operator_package, progress);
   }
-  auto package = installed_operator(client, serial, request, trace, "OPERATOR_VERIFY_FAILED");
-  if (auto* error = std::get_if<HostError>(&package)) {
+  auto package = installed_operator(client, serial, request, "OPERATOR_VERIFY_FAILED");
+  if (!package) {
     progress.verification = Json{{"ok", false}, {"packageInstalled", false}};
-    return error_report(exec::without_execution_fields(*error), trace, progress);
+    return error_report(package.error(), operator_package, progress);
   }
-  trace.operator_package = std::get<std::string>(package);
+  operator_package = *package;
   progress.verification = Json{{"ok", true}, {"packageInstalled", true}};
 
-  const PermissionReport permissions = grant_permissions(client, serial, trace);
+  const PermissionReport permissions = grant_permissions(client, serial, operator_package);
   progress.permissions = to_json(permissions);
-  if (permissions.error) {
-    return error_report(exec::without_execution_fields(*permissions.error), trace, progress);
-  }
+  if (permissions.error) return error_report(*permissions.error, operator_package, progress);
   Json document = Json::object();
   document["ok"] = true;
   document["deviceId"] = serial;
-  document["operatorPackage"] = trace.operator_package;
+  document["operatorPackage"] = operator_package;
   document["install"] = progress.install;
   document["permissions"] = progress.permissions;
   document["verification"] = progress.verification;
@@ -225,33 +190,28 @@ SetupReport run_operator_setup(const SetupRequest& request, process::Runner& run
   // Installing the same APK again and re-granting change nothing more.
   document["disposition"] = Json{{"delivery", "delivered_verified"}, {"retry", "safe"}};
   io::log_event(io::LogLevel::Info, "operator.setup.success",
-                Json{{"deviceId", serial}, {"operatorPackage", trace.operator_package}});
+                Json{{"deviceId", serial}, {"operatorPackage", operator_package}});
   return {std::move(document), contract::exit_code::kSuccess};
 }
 
 SetupReport run_permission_grants(const SetupRequest& request, process::Runner& runner) {
-  exec::ExecutionTrace trace = setup_trace(request, "grant-device-permissions");
   Progress progress;
   adb::AdbClient client(runner, request.adb);
-  auto resolved = exec::resolve_device(client, request.device, trace);
-  if (auto* error = std::get_if<HostError>(&resolved)) {
-    return error_report(exec::without_execution_fields(*error), trace, progress);
-  }
-  const std::string serial = std::get<std::string>(resolved);
-  auto package = installed_operator(client, serial, request, trace, "OPERATOR_NOT_INSTALLED");
-  if (auto* error = std::get_if<HostError>(&package)) {
-    return error_report(exec::without_execution_fields(*error), trace, progress);
-  }
-  trace.operator_package = std::get<std::string>(package);
-  const PermissionReport permissions = grant_permissions(client, serial, trace);
+  const contract::Outcome<std::string> resolved = adb::resolve_device(client, request.device);
+  if (!resolved) return error_report(resolved.error(), request.operator_package, progress);
+  const std::string& serial = *resolved;
+  auto package = installed_operator(client, serial, request, "OPERATOR_NOT_INSTALLED");
+  if (!package) return error_report(package.error(), request.operator_package, progress);
+  const std::string& operator_package = *package;
+  const PermissionReport permissions = grant_permissions(client, serial, operator_package);
   if (permissions.error) {
     progress.permissions = to_json(permissions);
-    return error_report(exec::without_execution_fields(*permissions.error), trace, progress);
+    return error_report(*permissions.error, operator_package, progress);
   }
   Json document = Json::object();
   document["ok"] = true;
   document["deviceId"] = serial;
-  document["operatorPackage"] = trace.operator_package;
+  document["operatorPackage"] = operator_package;
   const Json grants = to_json(permissions);
   for (const auto& [key, value] : grants.items()) document[key] = value;
   document["message"] = all_already_enabled(permissions)

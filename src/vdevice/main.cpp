@@ -28,6 +28,7 @@
 #include <iostream>
 #include <thread>
 
+#include "clawperator/io/atomic_file.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/vdevice/adb/server.hpp"
 #include "clawperator/vdevice/android/scenario.hpp"
@@ -73,37 +74,6 @@ int usage_error(const std::string& message) {
   return kUsageExit;
 }
 
-// Writes beside `path` and renames over it, so that a reader never sees half a file and a
-// failed write leaves the old one in place. Returns an error message, empty on success.
-std::string write_file_atomically(const std::string& path, std::string_view bytes) {
-  std::string temporary = path + ".tmp-XXXXXX";
-  const int fd = ::mkstemp(temporary.data());
-  if (fd < 0) return "cannot create " + temporary + ": " + std::strerror(errno);
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  std::string error;
-  if (::fchmod(fd, 0666 & ~mask) != 0) error = std::string("chmod: ") + std::strerror(errno);
-  for (std::string_view rest = bytes; error.empty() && !rest.empty();) {
-    const ssize_t written = ::write(fd, rest.data(), rest.size());
-    if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) {
-      error = std::string("write: ") + std::strerror(errno);
-      break;
-    }
-    rest.remove_prefix(static_cast<std::size_t>(written));
-  }
-  if (error.empty() && ::fsync(fd) != 0) error = std::string("fsync: ") + std::strerror(errno);
-  if (::close(fd) != 0 && error.empty()) error = std::string("close: ") + std::strerror(errno);
-  if (error.empty() && ::rename(temporary.c_str(), path.c_str()) != 0) {
-    error = std::string("rename: ") + std::strerror(errno);
-  }
-  if (!error.empty()) {
-    ::unlink(temporary.c_str());
-    return "cannot write " + path + ": " + error;
-  }
-  return {};
-}
-
 int make_apk(const android::VirtualApkManifest& manifest, const std::string& output) {
   if (auto problem = android::package_name_problem(manifest.package)) {
     return usage_error("--package: \"" + manifest.package + "\" " + *problem);
@@ -111,7 +81,9 @@ int make_apk(const android::VirtualApkManifest& manifest, const std::string& out
   if (manifest.version_code < 0) return usage_error("--version-code: must not be negative");
   if (output.empty()) return usage_error("--output: expected a file name");
   const std::string apk = android::make_virtual_apk(manifest);
-  if (std::string error = write_file_atomically(output, apk); !error.empty()) return fail(error);
+  if (const auto error = clawperator::io::write_file_atomically(output, apk)) {
+    return fail("cannot write " + output + ": " + *error);
+  }
   Json written = {{"apk", output},
                   {"package", manifest.package},
                   {"versionName", manifest.version_name},

@@ -9,10 +9,10 @@
 #include "clawperator/adb/device_list.hpp"
 #include "clawperator/adb/device_selection.hpp"
 #include "clawperator/adb/device_settings.hpp"
+#include "clawperator/adb/device_shell.hpp"
 #include "clawperator/adb/package_dump.hpp"
 #include "clawperator/adb/package_list.hpp"
 #include "clawperator/contract/operator_version.hpp"
-#include "clawperator/exec/preflight.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   namespace adb = clawperator::adb;
@@ -33,6 +33,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)adb::component_list_with(setting, "com.clawperator.operator/a.B");
   (void)adb::parse_display_metrics(text);
   (void)adb::parse_sdk_level(text);
-  (void)clawperator::exec::split_exit_marker(text);
+  (void)clawperator::adb::split_exit_marker(text);
   return 0;
 }

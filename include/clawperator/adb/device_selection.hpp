@@ -1,9 +1,8 @@
-// Choosing the one device an execution targets (spec/wire.md "Device resolution").
+// Choosing the one device an execution targets (docs/wire-protocol.md, device resolution).
 #pragma once
 
 #include <optional>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "clawperator/adb/device_list.hpp"
@@ -13,8 +12,8 @@ namespace clawperator::adb {
 
 // The requested serial (from --device or ANDROID_SERIAL) or the single usable
 // device; otherwise the precise readiness error.
-std::variant<DeviceEntry, contract::HostError> select_device(
-    const std::vector<DeviceEntry>& devices, const std::optional<std::string>& requested);
+contract::Outcome<DeviceEntry> select_device(const std::vector<DeviceEntry>& devices,
+                                             const std::optional<std::string>& requested);
 
 Json device_to_json(const DeviceEntry& device);
 

@@ -41,7 +41,7 @@ struct Command {
 
 // Runs a validated execution on the device (the exec path), shared by every
 // command that acts on a device.
-CommandResult run_on_device(contract::ValidatedExecution execution, const GlobalOptions& options);
+CommandResult run_on_device(contract::Execution execution, const GlobalOptions& options);
 
 // One registration function per command group; each adds its subcommands.
 void register_exec_commands(CLI::App& root, std::vector<Command>& commands);

@@ -14,7 +14,7 @@ ExecutionMode execution_mode(bool validate_only, bool dry_run);
 
 // Checks the payload size, then prints {dryRun, plan} or {validated, execution}
 // without contacting a device, or runs it with run_on_device.
-CommandResult finish_execution(contract::ValidatedExecution valid, ExecutionMode mode,
+CommandResult finish_execution(contract::Execution execution, ExecutionMode mode,
                                const GlobalOptions& options);
 
 }  // namespace clawperator::cli

@@ -52,6 +52,9 @@ const CatalogEntry* find_error(std::string_view code);
 // "MULTIPLE_DEVICES_DEVICE_ID_REQUIRED" -> "Multiple devices device id required".
 std::string derived_label(std::string_view code);
 
+// May the caller repeat a request that ended with this delivery? (docs/contract.md §4)
+Retry default_retry(Delivery delivery);
+
 std::string_view to_string(Delivery delivery);
 std::string_view to_string(Retry retry);
 // Empty for RecoveryStrategy::None.

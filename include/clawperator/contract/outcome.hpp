@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "clawperator/contract/error_catalog.hpp"
+#include "clawperator/expected.hpp"
 #include "clawperator/json.hpp"
 
 namespace clawperator::contract {
@@ -47,7 +48,7 @@ struct ActionProfile {
 struct HostError {
   std::string code;
   std::string message;
-  std::string hint;                 // empty: none
+  std::string hint;                 // empty: the catalog row's recovery text
   Json details = Json::object();    // command-specific evidence
   Json top_level = Json::object();  // extra top-level keys (e.g. "suggestion")
   Phase phase = Phase::Usage;
@@ -57,9 +58,27 @@ struct HostError {
   int signal_exit = 0;                // 130/143 when the run was interrupted
 };
 
-// Convenience constructors for the two early phases.
+// The one way a host failure is made: its phase, code, words and evidence. Nothing was
+// dispatched unless the caller says otherwise.
+HostError make_error(Phase phase, std::string code, std::string message,
+                     Json details = Json::object());
 HostError usage_error(std::string code, std::string message);
 HostError validation_error(std::string code, std::string message, Json details = Json::object());
+HostError readiness_error(std::string code, std::string message, Json details = Json::object());
+// Ctrl-C or SIGTERM (`signal`) stopped the run: RESULT_TRANSPORT_CANCELLED, exit 130/143.
+HostError interrupted_error(std::string message, int signal, Json details = Json::object());
+
+// A value or the host failure that prevented it; Status: success or the failure.
+template <typename T>
+using Outcome = Expected<T, HostError>;
+using Status = Expected<void, HostError>;
+inline Unexpected<HostError> failed(HostError error) {
+  return Unexpected<HostError>{std::move(error)};
+}
+
+// What a person should do next: the error's own hint, else the catalog row's recovery text with
+// <serial> and <package> filled in from details.deviceId and details.operatorPackage.
+std::string hint_of(const HostError& error);
 
 Disposition disposition_of(const HostError& error);
 int exit_code_of(const HostError& error);

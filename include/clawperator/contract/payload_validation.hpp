@@ -1,5 +1,5 @@
-// Validation of the execution payload (inventory 3.1-3.7), stricter than the
-// original in one way: every problem is reported, not only the first.
+// Validation of the execution payload against the action table (docs/payload.md), stricter
+// than the original in one way: every problem is reported, not only the first.
 #pragma once
 
 #include <optional>
@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "clawperator/contract/execution.hpp"
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/json.hpp"
 
@@ -21,18 +22,9 @@ struct ValidationIssue {
   std::string hint;  // only for parameters the Operator removed
 };
 
-// A payload that passed validation, normalised: canonical action types, keys in
-// schema order, nothing unknown.
-struct ValidatedExecution {
-  Json execution;
-  std::string command_id;
-  std::string task_id;
-  double timeout_ms = 0;
-  bool read_only = false;  // every action is read-only
-};
-
 struct ValidationOutcome {
-  std::optional<ValidatedExecution> valid;
+  // The payload, typed: canonical action types, the params each row accepts, nothing unknown.
+  std::optional<Execution> valid;
   std::vector<ValidationIssue> issues;  // empty exactly when valid
 };
 
@@ -43,11 +35,10 @@ ValidationOutcome validate_execution(const Json& payload);
 HostError validation_failure(const std::vector<ValidationIssue>& issues);
 
 // The global --timeout override (inventory 1.8): replaces timeoutMs when given.
-std::optional<HostError> apply_timeout_override(ValidatedExecution& execution,
-                                                std::string_view raw_timeout);
+std::optional<HostError> apply_timeout_override(Execution& execution, std::string_view raw_timeout);
 
 // PAYLOAD_TOO_LARGE when the compact normalised JSON exceeds the limit.
-std::optional<HostError> check_payload_size(const ValidatedExecution& execution);
+std::optional<HostError> check_payload_size(const Execution& execution);
 
 // Parses a millisecond count the way the original's Number() did, minus its
 // surprises: the whole text must be a finite decimal number.

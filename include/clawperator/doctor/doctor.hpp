@@ -10,7 +10,7 @@
 
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/doctor/report.hpp"
-#include "clawperator/exec/readiness.hpp"
+#include "clawperator/exec/execution.hpp"
 #include "clawperator/process/runner.hpp"
 
 namespace clawperator::doctor {

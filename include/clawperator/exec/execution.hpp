@@ -1,8 +1,10 @@
-// Running a validated execution on one device, phase by phase as spec/wire.md
-// tells it: resolve the device, preflight, dispatch, wait for the result,
-// post-process. The one entry point of the exec path.
+// Running a validated execution on one device, phase by phase as docs/wire-protocol.md tells
+// it: resolve the device, preflight, dispatch, wait for the result, post-process. The exec
+// path's one public header: front ends and doctor include this and nothing else of exec/
+// (docs/architecture.md).
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -15,7 +17,7 @@
 namespace clawperator::exec {
 
 struct ExecutionRequest {
-  contract::ValidatedExecution execution;
+  contract::Execution execution;
   std::optional<std::string> device;  // --device / ANDROID_SERIAL
   std::string operator_package;
   adb::AdbSettings adb;
@@ -37,6 +39,37 @@ struct ExecutionReport {
 };
 
 ExecutionReport run_execution(const ExecutionRequest& request, process::Runner& runner);
+
+// The screen and lock state the Operator's doctor_ping reports. Absent keys (older
+// Operators) are unknown.
+struct InteractiveState {
+  std::optional<bool> screen_on;
+  std::optional<bool> device_locked;
+  std::optional<bool> user_unlocked;
+};
+
+// One doctor_ping handshake through its own logcat reader, the way an execution's readiness
+// probe goes (doctor's readiness.handshake check). Changes nothing on the device.
+inline constexpr std::chrono::milliseconds kProbeResultTimeout{7000};
+
+struct ProbeRequest {
+  std::string serial;
+  std::string operator_package;
+  adb::AdbSettings adb;
+  std::chrono::milliseconds timeout = kProbeResultTimeout;
+  std::string probe_command_id;  // empty: a fresh unique id
+};
+
+struct ProbeReport {
+  std::string command_id;
+  long long elapsed_ms = 0;
+  // The Operator's answer, or why there is none: ADB_NOT_FOUND, RESULT_TRANSPORT_SPAWN_FAILED,
+  // LOGCAT_UNAVAILABLE (the reader exited at once), RESULT_TRANSPORT_CANCELLED, or the probe's
+  // own failure (RESULT_ENVELOPE_TIMEOUT, DEVICE_ACCESSIBILITY_NOT_RUNNING …).
+  contract::Outcome<InteractiveState> state = InteractiveState{};
+};
+
+ProbeReport run_readiness_probe(const ProbeRequest& request, process::Runner& runner);
 
 // Where locks and caches live: $CLAWPERATOR_STATE_DIR, else
 // $XDG_RUNTIME_DIR/clawperator, else /tmp/clawperator-<uid>.

@@ -9,7 +9,6 @@
 
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/contract/outcome.hpp"
-#include "clawperator/exec/trace.hpp"
 #include "clawperator/json.hpp"
 
 namespace clawperator::operator_app {
@@ -28,13 +27,13 @@ struct CompatibilityReport {
 
 // Reads the installed version with `dumpsys package` (the package must exist).
 CompatibilityReport probe_compatibility(adb::AdbClient& client, const std::string& serial,
-                                        const exec::ExecutionTrace& trace);
+                                        const std::string& operator_package);
 
 // The verdict for a version already read; pure, for tests and the probe.
 CompatibilityReport judge_compatibility(std::string cli_version, std::string operator_package,
                                         std::optional<std::string> apk_version,
                                         std::optional<long long> apk_version_code,
-                                        const exec::ExecutionTrace& trace);
+                                        const std::string& serial = {});
 
 // {cliVersion, apkVersion, apkVersionCode, operatorPackage, compatible,
 //  supportedRange, code?, message?, remediation?}

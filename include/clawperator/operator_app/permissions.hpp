@@ -9,7 +9,6 @@
 
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/contract/outcome.hpp"
-#include "clawperator/exec/trace.hpp"
 #include "clawperator/json.hpp"
 
 namespace clawperator::operator_app {
@@ -31,7 +30,7 @@ struct PermissionReport {
 
 // Runs the three grants in order, stopping at the first failure.
 PermissionReport grant_permissions(adb::AdbClient& client, const std::string& serial,
-                                   const exec::ExecutionTrace& trace);
+                                   const std::string& operator_package);
 
 // {accessibility:{ok, alreadyEnabled}, notification:{ok, skipped}, notificationListener:{…}}
 // with only the grants that ran.

@@ -1,45 +1,12 @@
-// A value or the reason there is none: errors as values, so that parsing untrusted device
-// output never throws across a module boundary. (std::expected is C++23.)
+// The core's Expected (clawperator/expected.hpp), by the name the transport and virtual-device
+// code has long used.
 #pragma once
 
-#include <type_traits>
-#include <utility>
-#include <variant>
+#include "clawperator/expected.hpp"
 
 namespace clawperator::transport {
 
-template <typename E>
-struct Unexpected {
-  E error;
-};
-template <typename E>
-Unexpected(E) -> Unexpected<E>;
-
-template <typename T, typename E>
-class Expected {
- public:
-  Expected(T value) : storage_(std::in_place_index<0>, std::move(value)) {}
-  template <typename G>
-  requires std::is_constructible_v<E, G> Expected(Unexpected<G> failure)
-      : storage_(std::in_place_index<1>, std::move(failure.error)) {}
-
-  bool has_value() const noexcept { return storage_.index() == 0; }
-  explicit operator bool() const noexcept { return has_value(); }
-
-  // Preconditions: has_value() for value(), !has_value() for error().
-  T& value() & { return std::get<0>(storage_); }
-  const T& value() const& { return std::get<0>(storage_); }
-  T&& value() && { return std::get<0>(std::move(storage_)); }
-  T& operator*() & { return value(); }
-  const T& operator*() const& { return value(); }
-  T* operator->() { return &value(); }
-  const T* operator->() const { return &value(); }
-
-  const E& error() const& { return std::get<1>(storage_); }
-  E&& error() && { return std::get<1>(std::move(storage_)); }
-
- private:
-  std::variant<T, E> storage_;
-};
+using clawperator::Expected;
+using clawperator::Unexpected;
 
 }  // namespace clawperator::transport

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "clawperator/contract/action_table.hpp"
 #include "clawperator/vdevice/android/ui_xml.hpp"
 
 namespace clawperator::vdevice::android {
@@ -660,32 +661,50 @@ StepOutcome doctor_ping(const ActionContext& context, const Json&) {
   return StepOutcome::ok(data);
 }
 
-using Action = StepOutcome (*)(const ActionContext&, const Json&);
+using Handler = StepOutcome (*)(const ActionContext&, const Json&);
 
-Action find_action(const std::string& type) {
-  static const std::pair<const char*, Action> kActions[] = {
-      {"open_app", open_app},
-      {"open_uri", open_uri},
-      {"close_app", close_app},
-      {"start_recording", recording},
-      {"stop_recording", recording},
-      {"wait_for_node", wait_for_node},
-      {"click", click},
-      {"scroll_and_click", scroll_and_click},
-      {"scroll", scroll},
-      {"scroll_until", scroll_until},
-      {"read_text", read_text},
-      {"enter_text", enter_text},
-      {"snapshot", snapshot},
-      {"take_screenshot", take_screenshot},
-      {"sleep", sleep},
-      {"press_key", press_key},
-      {"wait_for_navigation", wait_for_navigation},
-      {"read_key_value_pair", read_key_value_pair},
-      {"doctor_ping", doctor_ping},
-  };
-  for (const auto& [name, action] : kActions) {
-    if (type == name) return action;
+// Every row of the action table has its simulation here: a new ActionType that is not handled
+// fails to compile (-Wswitch), so the virtual device never lags the host.
+Handler handler_for(contract::ActionType type) {
+  using T = contract::ActionType;
+  switch (type) {
+    case T::OpenApp:
+      return open_app;
+    case T::OpenUri:
+      return open_uri;
+    case T::CloseApp:
+      return close_app;
+    case T::StartRecording:
+    case T::StopRecording:
+      return recording;
+    case T::WaitForNode:
+      return wait_for_node;
+    case T::Click:
+      return click;
+    case T::ScrollAndClick:
+      return scroll_and_click;
+    case T::Scroll:
+      return scroll;
+    case T::ScrollUntil:
+      return scroll_until;
+    case T::ReadText:
+      return read_text;
+    case T::EnterText:
+      return enter_text;
+    case T::Snapshot:
+      return snapshot;
+    case T::TakeScreenshot:
+      return take_screenshot;
+    case T::Sleep:
+      return sleep;
+    case T::PressKey:
+      return press_key;
+    case T::WaitForNavigation:
+      return wait_for_navigation;
+    case T::ReadKeyValuePair:
+      return read_key_value_pair;
+    case T::DoctorPing:
+      return doctor_ping;
   }
   return nullptr;
 }
@@ -719,11 +738,12 @@ StepOutcome StepOutcome::later(std::chrono::milliseconds delay,
 
 StepOutcome start_action(const ActionContext& context, const std::string& type,
                          const Json& params) {
-  const Action action = find_action(type);
-  if (action == nullptr) {
+  const contract::ActionSpec* spec = contract::find_action(type);
+  const Handler handler = spec != nullptr ? handler_for(spec->type) : nullptr;
+  if (handler == nullptr) {
     return StepOutcome::fail("EXECUTION_ACTION_UNSUPPORTED", "Unsupported action type: " + type);
   }
-  return action(context, params.is_object() ? params : Json::object());
+  return handler(context, params.is_object() ? params : Json::object());
 }
 
 }  // namespace clawperator::vdevice::android

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "clawperator/contract/action_types.hpp"
+#include "clawperator/contract/action_table.hpp"
 #include "clawperator/vdevice/android/android_system.hpp"
 #include "clawperator/vdevice/android/result_framing.hpp"
 

@@ -21,9 +21,9 @@ const char* kThreeDevices =
     "0123456789ABCDEF       offline transport_id:3\n"
     "\n";
 
-HostError error_of(const std::variant<DeviceEntry, HostError>& result) {
-  REQUIRE(std::holds_alternative<HostError>(result));
-  return std::get<HostError>(result);
+HostError error_of(const clawperator::contract::Outcome<DeviceEntry>& result) {
+  REQUIRE_FALSE(result);
+  return result.error();
 }
 
 }  // namespace
@@ -68,12 +68,12 @@ TEST_CASE("device selection outcomes", "[adb][devices]") {
   const auto devices = parse_device_list(kThreeDevices);
   SECTION("the single usable device") {
     const auto result = select_device(devices, std::nullopt);
-    REQUIRE(std::holds_alternative<DeviceEntry>(result));
-    CHECK(std::get<DeviceEntry>(result).serial == "127.0.0.1:5555");
+    REQUIRE(result);
+    CHECK(result->serial == "127.0.0.1:5555");
   }
   SECTION("an explicit usable device") {
     const auto result = select_device(devices, "127.0.0.1:5555");
-    REQUIRE(std::holds_alternative<DeviceEntry>(result));
+    REQUIRE(result);
   }
   SECTION("an explicit unauthorized device") {
     const HostError error = error_of(select_device(devices, "emulator-5554"));

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "clawperator/contract/action_types.hpp"
+#include "clawperator/contract/action_table.hpp"
 
 using clawperator::Json;
 using namespace clawperator::contract;
@@ -53,14 +53,14 @@ TEST_CASE("a well-formed payload validates and is normalised", "[contract][valid
   payload["mode"] = "direct";
   const ValidationOutcome outcome = validate_execution(payload);
   REQUIRE(outcome.valid);
-  const Json& normalised = outcome.valid->execution;
+  const Json normalised = to_device_json(*outcome.valid);
   CHECK(normalised["actions"][0]["type"] == "snapshot");
   CHECK(normalised["actions"][1]["type"] == "click");
   CHECK(normalised["mode"] == "direct");
   CHECK(outcome.valid->command_id == "c1");
   CHECK(outcome.valid->task_id == "t1");
-  CHECK(outcome.valid->timeout_ms == 5000);
-  CHECK_FALSE(outcome.valid->read_only);
+  CHECK(outcome.valid->timeout_ms.value() == 5000);
+  CHECK_FALSE(outcome.valid->read_only());
 }
 
 TEST_CASE("every alias resolves to its canonical type", "[contract][validation]") {
@@ -426,7 +426,7 @@ TEST_CASE("the details of an action issue carry actionId and actionType", "[cont
 TEST_CASE("the timeout override", "[contract][validation][limits]") {
   ValidationOutcome outcome = validate_execution(base_payload());
   REQUIRE(outcome.valid);
-  ValidatedExecution valid = *outcome.valid;
+  Execution valid = *outcome.valid;
   for (const char* bad : {"nope", "", "1e999", "12ms", "NaN"}) {
     CAPTURE(bad);
     const auto error = apply_timeout_override(valid, bad);
@@ -441,9 +441,9 @@ TEST_CASE("the timeout override", "[contract][validation][limits]") {
     CHECK(error->message == "timeoutMs must be between 1000 and 120000");
   }
   REQUIRE_FALSE(apply_timeout_override(valid, "1000"));
-  CHECK(valid.execution["timeoutMs"] == 1000);
+  CHECK(to_device_json(valid)["timeoutMs"].dump() == "1000");
   REQUIRE_FALSE(apply_timeout_override(valid, "120000"));
-  CHECK(valid.timeout_ms == 120000);
+  CHECK(valid.timeout_ms.value() == 120000);
 }
 
 TEST_CASE("the payload size limit applies to the normalised JSON", "[contract][limits]") {
@@ -478,5 +478,5 @@ TEST_CASE("read-only payloads are recognised", "[contract][validation]") {
                                     action("read", R"({"matcher":{"textEquals":"x"}})")});
   const ValidationOutcome outcome = validate_execution(payload);
   REQUIRE(outcome.valid);
-  CHECK(outcome.valid->read_only);
+  CHECK(outcome.valid->read_only());
 }

@@ -7,11 +7,11 @@
 #include <thread>
 
 #include "../scripted_device.hpp"
-#include "clawperator/exec/device_lock.hpp"
 #include "clawperator/exec/execution.hpp"
-#include "clawperator/exec/readiness.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/process/scripted_runner.hpp"
+#include "exec/device_lock.hpp"
+#include "exec/readiness.hpp"
 
 using namespace clawperator;
 using namespace std::chrono_literals;
@@ -30,7 +30,7 @@ const std::string kPackage = "com.clawperator.operator";
 const std::string kCommandId = "cmd-1";
 const std::string kTaskId = "task-1";
 
-contract::ValidatedExecution execution_of(const std::string& actions_json) {
+contract::Execution execution_of(const std::string& actions_json) {
   Json payload = Json::parse(R"({"commandId":")" + kCommandId + R"(","taskId":")" + kTaskId +
                              R"(","source":"test","expectedFormat":"android-ui-automator",)"
                              R"("timeoutMs":5000,"actions":)" +
@@ -297,7 +297,8 @@ TEST_CASE("preflight outcomes", "[exec][pipeline][preflight]") {
                           ScriptedRunner::exited(0, "clawperator-exit:1\n"));
     const auto report = harness.run();
     expect_error(report, "DEVICE_SHELL_UNAVAILABLE", 3, "not_delivered", "safe");
-    CHECK(report.document["message"] == "close_app pre-flight force-stop failed for com.b");
+    CHECK(report.document["message"] ==
+          "close_app pre-flight force-stop for com.b failed on the device (exit 1)");
     REQUIRE(report.document["details"]["earlierEffects"].size() == 1);
     CHECK(report.document["details"]["earlierEffects"][0]["actionId"] == "c1");
     CHECK(report.document["details"]["earlierEffects"][0]["effect"] == "force_stop");

@@ -2,7 +2,7 @@
 #include <string>
 
 #include "android_test_support.hpp"
-#include "clawperator/exec/dispatch.hpp"
+#include "clawperator/adb/broadcast.hpp"
 
 using namespace clawperator;
 using namespace clawperator::vdevice::android;
@@ -151,8 +151,7 @@ TEST_CASE("fault broadcastRefused: the CLI reads it as a missing package", "[vde
   CHECK(refused.status == 255);
   CHECK(refused.out.empty());
   CHECK(refused.err == "Error: Target package not found: com.clawperator.operator\n");
-  CHECK(exec::classify_broadcast(completion_of(refused)).verdict ==
-        exec::BroadcastVerdict::Refused);
+  CHECK(adb::classify_broadcast(completion_of(refused)).verdict == adb::BroadcastVerdict::Refused);
 }
 
 TEST_CASE("faults unauthorized and offline set the connection mode", "[vdevice][android]") {

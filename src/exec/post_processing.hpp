@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "clawperator/contract/execution.hpp"
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/transport/envelope.hpp"
@@ -22,11 +23,11 @@ void attach_snapshots(transport::Envelope& envelope, const std::vector<std::stri
 
 // A close_app the Operator could not perform itself succeeded when our
 // force-stop did (inventory 4.12).
-void normalize_close_app(transport::Envelope& envelope, const Json& execution,
+void normalize_close_app(transport::Envelope& envelope, const contract::Execution& execution,
                          const std::set<std::string>& force_stopped_action_ids);
 
 // A snapshot right after a click may show the screen before it settled.
-void add_settle_warnings(transport::Envelope& envelope, const Json& execution);
+void add_settle_warnings(transport::Envelope& envelope, const contract::Execution& execution);
 
 // Reconciles status and error with the steps (inventory 4.12), in place.
 void reconcile_status(transport::Envelope& envelope);

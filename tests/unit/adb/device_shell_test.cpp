@@ -1,12 +1,12 @@
 // The exit-status marker appended to device shell commands.
+#include "clawperator/adb/device_shell.hpp"
+
 #include <catch2/catch.hpp>
 
-#include "clawperator/exec/preflight.hpp"
+using clawperator::adb::split_exit_marker;
+using clawperator::adb::with_exit_marker;
 
-using clawperator::exec::split_exit_marker;
-using clawperator::exec::with_exit_marker;
-
-TEST_CASE("the exit marker separates output from the device's exit status", "[exec][marker]") {
+TEST_CASE("the exit marker separates output from the device's exit status", "[adb][marker]") {
   CHECK(with_exit_marker("pm list packages") == "pm list packages; echo clawperator-exit:$?");
   const auto ok = split_exit_marker("package:a\npackage:b\nclawperator-exit:0\n");
   CHECK(ok.text == "package:a\npackage:b\n");

@@ -11,13 +11,13 @@
 
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/contract/outcome.hpp"
-#include "clawperator/exec/result_reader.hpp"
-#include "clawperator/exec/trace.hpp"
+#include "clawperator/exec/execution.hpp"
+#include "result_reader.hpp"
+#include "trace.hpp"
 
 namespace clawperator::exec {
 
 inline constexpr std::chrono::seconds kReadinessCacheTtl{30};
-inline constexpr std::chrono::milliseconds kProbeResultTimeout{7000};
 inline constexpr std::chrono::milliseconds kWakeSettle{750};
 
 class ReadinessCache {
@@ -31,23 +31,11 @@ class ReadinessCache {
   std::filesystem::path path_;
 };
 
-// The doctor_ping step's answer. Absent keys (older Operators) are unknown.
-struct InteractiveState {
-  std::optional<bool> screen_on;
-  std::optional<bool> device_locked;
-  std::optional<bool> user_unlocked;
-};
-
-struct ProbeOutcome {
-  std::optional<InteractiveState> state;     // the Operator answered
-  std::optional<contract::HostError> error;  // it did not, or answered badly
-};
-
 // One doctor_ping through `reader` (already attached): the Operator's answer or
 // the readiness error that explains its absence. Changes nothing on the device.
-ProbeOutcome probe_operator(adb::AdbClient& client, const std::string& serial, ResultReader& reader,
-                            ExecutionTrace& trace, const std::string& probe_id,
-                            std::chrono::milliseconds timeout = kProbeResultTimeout);
+contract::Outcome<InteractiveState> probe_operator(
+    adb::AdbClient& client, const std::string& serial, ResultReader& reader, ExecutionTrace& trace,
+    const std::string& probe_id, std::chrono::milliseconds timeout = kProbeResultTimeout);
 
 // A fresh unique command id for a probe.
 std::string new_probe_command_id();
@@ -55,9 +43,8 @@ std::string new_probe_command_id();
 // Probes, wakes the screen if needed (at most three attempts), and returns the
 // error that stops the execution, if any. Records the probe in the trace.
 // `probe_id` names the probe command (empty: a fresh unique id).
-std::optional<contract::HostError> ensure_interactive(adb::AdbClient& client,
-                                                      const std::string& serial,
-                                                      ResultReader& reader, ExecutionTrace& trace,
-                                                      const std::string& probe_id = {});
+contract::Status ensure_interactive(adb::AdbClient& client, const std::string& serial,
+                                    ResultReader& reader, ExecutionTrace& trace,
+                                    const std::string& probe_id = {});
 
 }  // namespace clawperator::exec

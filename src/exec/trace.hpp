@@ -31,10 +31,14 @@ struct ExecutionTrace {
   // An error object carrying everything above plus `extra` details.
   contract::HostError fail(std::string code, std::string message,
                            Json extra = Json::object()) const;
+  // `error` (from adb/ or a contract builder) as a failure of this execution: its phase,
+  // dispatch state and correlation details, then the error's own details.
+  contract::HostError attach(contract::HostError error) const;
 };
 
-// For commands that run no execution (devices, packages, version, operator
-// setup): the error without the correlation fields of one.
-contract::HostError without_execution_fields(contract::HostError error);
+// The run was interrupted (Ctrl-C, SIGTERM): RESULT_TRANSPORT_CANCELLED for this execution,
+// exit 130 or 143 by the signal received.
+contract::HostError interrupted(const ExecutionTrace& trace, std::string message,
+                                Json details = Json::object());
 
 }  // namespace clawperator::exec

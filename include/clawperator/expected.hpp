@@ -1,0 +1,68 @@
+// A value or the reason there is none: the one errors-as-values type of the core, so that
+// parsing untrusted input never throws across a module boundary and every failure keeps its
+// evidence (std::expected is C++23). Expected<void, E> is a success without a value.
+#pragma once
+
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+namespace clawperator {
+
+template <typename E>
+struct Unexpected {
+  E error;
+};
+template <typename E>
+Unexpected(E) -> Unexpected<E>;
+
+template <typename T, typename E>
+class Expected {
+ public:
+  Expected(T value) : storage_(std::in_place_index<0>, std::move(value)) {}
+  template <typename G>
+  requires std::is_constructible_v<E, G> Expected(Unexpected<G> failure)
+      : storage_(std::in_place_index<1>, std::move(failure.error)) {}
+
+  bool has_value() const noexcept { return storage_.index() == 0; }
+  explicit operator bool() const noexcept { return has_value(); }
+
+  // Preconditions: has_value() for value(), !has_value() for error().
+  T& value() & { return std::get<0>(storage_); }
+  const T& value() const& { return std::get<0>(storage_); }
+  T&& value() && { return std::get<0>(std::move(storage_)); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+
+  E& error() & { return std::get<1>(storage_); }
+  const E& error() const& { return std::get<1>(storage_); }
+  E&& error() && { return std::get<1>(std::move(storage_)); }
+
+ private:
+  std::variant<T, E> storage_;
+};
+
+template <typename E>
+class Expected<void, E> {
+ public:
+  Expected() = default;
+  template <typename G>
+  requires std::is_constructible_v<E, G> Expected(Unexpected<G> failure)
+      : failed_(true), error_(std::move(failure.error)) {}
+
+  bool has_value() const noexcept { return !failed_; }
+  explicit operator bool() const noexcept { return has_value(); }
+
+  // Precondition: !has_value().
+  E& error() & { return error_; }
+  const E& error() const& { return error_; }
+  E&& error() && { return std::move(error_); }
+
+ private:
+  bool failed_ = false;
+  E error_{};
+};
+
+}  // namespace clawperator

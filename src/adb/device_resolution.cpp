@@ -1,0 +1,22 @@
+#include "clawperator/adb/device_resolution.hpp"
+
+#include "clawperator/adb/device_list.hpp"
+#include "clawperator/adb/device_selection.hpp"
+#include "clawperator/adb/device_shell.hpp"
+
+namespace clawperator::adb {
+
+contract::Outcome<std::string> resolve_device(AdbClient& client,
+                                              const std::optional<std::string>& requested) {
+  if (requested) return *requested;
+  const process::Completion completion = client.devices();
+  if (auto error =
+          adb_call_failure(completion, client.settings(), "adb devices", "ADB_SERVER_FAILED")) {
+    return contract::failed(std::move(*error));
+  }
+  auto selected = select_device(parse_device_list(completion.out), std::nullopt);
+  if (!selected) return contract::failed(std::move(selected).error());
+  return selected->serial;
+}
+
+}  // namespace clawperator::adb

@@ -1,0 +1,87 @@
+#include "action_rules.hpp"
+
+#include <regex>
+#include <string>
+
+#include "clawperator/text.hpp"
+
+namespace clawperator::contract::rules {
+namespace {
+
+constexpr std::size_t kMaxRegexNesting = 64;
+
+// std::regex compiles recursively: bound nesting so that a hostile pattern gets a validation
+// error rather than a stack overflow.
+bool regex_nesting_within_bounds(std::string_view pattern) {
+  std::size_t depth = 0;
+  bool escaped = false;
+  for (const char c : pattern) {
+    if (escaped) {
+      escaped = false;
+    } else if (c == '\\') {
+      escaped = true;
+    } else if (c == '(' || c == '[') {
+      if (++depth > kMaxRegexNesting) return false;
+    } else if ((c == ')' || c == ']') && depth > 0) {
+      --depth;
+    }
+  }
+  return true;
+}
+
+std::optional<std::string> regex_error(const std::string& pattern) {
+  if (!regex_nesting_within_bounds(pattern)) return "pattern nests too deeply";
+  try {
+    const std::regex compiled(pattern, std::regex::ECMAScript);
+    (void)compiled;
+  } catch (const std::exception& error) {
+    return error.what();
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void click(RuleContext& context) {
+  const ActionParams& params = context.params();
+  const bool has_matcher = params.matcher.has_value();
+  const bool has_coordinate = params.coordinate.has_value();
+  if (!has_matcher && !has_coordinate) {
+    context.fail("", "click requires params.matcher or params.coordinate");
+  } else if (has_matcher && has_coordinate) {
+    context.fail("", "click params.matcher and params.coordinate are mutually exclusive");
+  } else if (has_coordinate && params.click_type == "focus") {
+    context.fail("clickType", "click params.coordinate does not support clickType='focus'");
+  }
+}
+
+void scroll_until(RuleContext& context) {
+  const ActionParams& params = context.params();
+  if (params.click_after == true && !params.matcher) {
+    context.fail("matcher", "scroll_until requires params.matcher when params.clickAfter is true");
+  }
+}
+
+void read_text(RuleContext& context) {
+  const ActionParams& params = context.params();
+  if (params.validator != "regex") return;
+  if (!params.validator_pattern || trim(*params.validator_pattern).empty()) {
+    context.fail("validatorPattern",
+                 "read_text params.validatorPattern is required when params.validator is 'regex'");
+    return;
+  }
+  if (const auto error = regex_error(*params.validator_pattern)) {
+    context.fail("validatorPattern",
+                 "read_text params.validatorPattern must be a valid regular expression: " + *error);
+  }
+}
+
+void wait_for_navigation(RuleContext& context) {
+  const ActionParams& params = context.params();
+  const bool has_package = params.expected_package && !trim(*params.expected_package).empty();
+  if (!has_package && !params.expected_node) {
+    context.fail("", "wait_for_navigation requires params.expectedPackage or params.expectedNode");
+  }
+}
+
+}  // namespace clawperator::contract::rules

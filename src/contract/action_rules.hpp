@@ -1,0 +1,18 @@
+// The rules across params that the action table's rows name (action_table.cpp). Each reports
+// every problem it finds, in the original CLI's wording (docs/payload.md "Rules per action").
+#pragma once
+
+#include "clawperator/contract/action_table.hpp"
+
+namespace clawperator::contract::rules {
+
+// Exactly one of matcher and coordinate; no clickType "focus" with a coordinate.
+void click(RuleContext& context);
+// clickAfter: true needs a matcher.
+void scroll_until(RuleContext& context);
+// validator "regex" needs a non-blank validatorPattern that compiles.
+void read_text(RuleContext& context);
+// expectedPackage or expectedNode.
+void wait_for_navigation(RuleContext& context);
+
+}  // namespace clawperator::contract::rules

@@ -1,0 +1,262 @@
+// The rows of the action table (action_table.hpp). A new action type is a new row here (and
+// its ActionType); docs/architecture.md says what else it may need.
+#include "clawperator/contract/action_table.hpp"
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+
+#include "action_rules.hpp"
+#include "clawperator/contract/limits.hpp"
+#include "clawperator/text.hpp"
+
+namespace clawperator::contract {
+namespace {
+
+using C = ConstraintKind;
+
+constexpr std::array<std::string_view, 1> kOpenUriAliases = {"open_url"};
+constexpr std::array<std::string_view, 2> kClickAliases = {"tap", "press"};
+constexpr std::array<std::string_view, 3> kWaitAliases = {"wait_for", "find", "find_node"};
+constexpr std::array<std::string_view, 1> kReadAliases = {"read"};
+constexpr std::array<std::string_view, 1> kSnapshotAliases = {"snapshot_ui"};
+constexpr std::array<std::string_view, 2> kScreenshotAliases = {"screenshot", "capture_screenshot"};
+constexpr std::array<std::string_view, 3> kEnterTextAliases = {"type_text", "text_entry",
+                                                               "input_text"};
+constexpr std::array<std::string_view, 1> kPressKeyAliases = {"key_press"};
+
+constexpr std::array<std::string_view, 4> kDirections = {"down", "up", "left", "right"};
+constexpr std::array<std::string_view, 3> kKeys = {"back", "home", "recents"};
+
+constexpr std::array<ParamConstraint, 1> kApplicationRequired = {{
+    {C::RequiredNotBlank, "applicationId"},
+}};
+constexpr std::array<ParamConstraint, 1> kSessionNotBlank = {{
+    {C::NotBlankIfGiven, "sessionId"},
+}};
+constexpr std::array<ParamConstraint, 1> kUriRequired = {{
+    {C::RequiredNotBlank, "uri"},
+}};
+constexpr std::array<ParamConstraint, 1> kSleep = {{
+    {C::Range,
+     "durationMs",
+     {},
+     0,
+     limits::kMaxSleepMs,
+     false,
+     false,
+     true,
+     "sleep requires params.durationMs >= 0",
+     "sleep.durationMs must not exceed 120000 ms"},
+}};
+constexpr std::array<ParamConstraint, 1> kMatcherRequired = {{
+    {C::Required, "matcher"},
+}};
+constexpr std::array<ParamConstraint, 2> kReadText = {{
+    {C::Required, "matcher"},
+    {C::CrossFieldRule, ""},
+}};
+constexpr std::array<ParamConstraint, 4> kScrollAndClick = {{
+    {C::Required, "matcher"},
+    {C::OneOf, "direction", kDirections},
+    {C::Range, "distanceRatio", {}, 0, 1},
+    {C::Range, "settleDelayMs", {}, 0, limits::kMaxSettleDelayMs},
+}};
+constexpr std::array<ParamConstraint, 2> kEnterText = {{
+    {C::Required, "matcher"},
+    {C::RequiredNonEmpty,
+     "text",
+     {},
+     0,
+     0,
+     false,
+     false,
+     false,
+     "enter_text requires non-empty params.text"},
+}};
+constexpr std::array<ParamConstraint, 3> kScroll = {{
+    {C::OneOf, "direction", kDirections, 0, 0, false, false, true},
+    {C::Range, "distanceRatio", {}, 0, 1},
+    {C::Range, "settleDelayMs", {}, 0, limits::kMaxSettleDelayMs},
+}};
+constexpr std::array<ParamConstraint, 6> kScrollUntil = {{
+    {C::OneOf, "direction", kDirections},
+    {C::Range, "distanceRatio", {}, 0, 1},
+    {C::Range, "settleDelayMs", {}, 0, limits::kMaxSettleDelayMs},
+    {C::Range, "maxScrolls", {}, limits::kMinMaxScrolls, limits::kMaxMaxScrolls, true},
+    {C::Range, "maxDurationMs", {}, 0, limits::kMaxScrollDurationMs},
+    {C::Range,
+     "noPositionChangeThreshold",
+     {},
+     limits::kMinNoPositionChangeThreshold,
+     limits::kMaxNoPositionChangeThreshold,
+     true},
+}};
+constexpr std::array<ParamConstraint, 2> kPressKey = {{
+    {C::RequiredNotBlank, "key"},
+    {C::OneOf, "key", kKeys},
+}};
+constexpr std::array<ParamConstraint, 1> kScreenshot = {{
+    {C::NotBlankIfGiven,
+     "path",
+     {},
+     0,
+     0,
+     false,
+     false,
+     false,
+     "take_screenshot params.path must be a non-empty string"},
+}};
+constexpr std::array<ParamConstraint, 1> kWaitForNavigation = {{
+    {C::Range,
+     "timeoutMs",
+     {},
+     0,
+     limits::kMaxWaitForNavigationMs,
+     false,
+     true,
+     true,
+     "wait_for_navigation requires params.timeoutMs > 0",
+     "wait_for_navigation params.timeoutMs must not exceed 30000"},
+}};
+constexpr std::array<ParamConstraint, 1> kLabelRequired = {{
+    {C::Required, "labelMatcher"},
+}};
+
+constexpr std::array<RemovedParam, 1> kSnapshotRemoved = {{
+    {"format", "'format' was removed from snapshot_ui. Remove this parameter."},
+}};
+
+const ParamSchema* const kGeneric = &generic_param_schema();
+
+using T = ActionType;
+using Pre = PreflightEffect;
+using Post = PostProcessing;
+
+// clang-format off
+const std::array<ActionSpec, 19> kActions = {{
+    {.type = T::OpenApp, .name = "open_app", .schema = kGeneric,
+     .constraints = kApplicationRequired,
+     .title = "Open app", .description = "Bring an app to the front, starting it at its launcher screen.",
+     .idempotent = true},
+    {.type = T::OpenUri, .name = "open_uri", .aliases = kOpenUriAliases, .schema = kGeneric,
+     .constraints = kUriRequired,
+     .title = "Open URI", .description = "Open a URI (a web page or a deep link) in the app that handles it."},
+    {.type = T::CloseApp, .name = "close_app", .schema = kGeneric,
+     .constraints = kApplicationRequired, .preflight = Pre::ForceStopApplication,
+     .title = "Close app", .description = "Force-stop an app; the host runs am force-stop before dispatch.",
+     .destructive = true, .idempotent = true},
+    {.type = T::StartRecording, .name = "start_recording", .schema = kGeneric,
+     .constraints = kSessionNotBlank,
+     .title = "Start recording", .description = "Start the Operator's recording of the session."},
+    {.type = T::StopRecording, .name = "stop_recording", .schema = kGeneric,
+     .constraints = kSessionNotBlank,
+     .title = "Stop recording", .description = "Stop the Operator's recording of the session.",
+     .idempotent = true},
+    {.type = T::WaitForNode, .name = "wait_for_node", .aliases = kWaitAliases, .read_only = true,
+     .schema = kGeneric, .constraints = kMatcherRequired,
+     .title = "Wait for element", .description = "Wait until an element that matches is on screen."},
+    {.type = T::Click, .name = "click", .aliases = kClickAliases, .schema = kGeneric,
+     .cross_field_rule = rules::click,
+     .cross_field_rule_summary = "exactly one of `matcher` and `coordinate`; no `clickType: \"focus\"` with a coordinate",
+     .unsettles_screen = true,
+     .title = "Click", .description = "Tap, long-press or focus the element a matcher selects, or tap a screen point.",
+     .destructive = true},
+    {.type = T::ScrollAndClick, .name = "scroll_and_click", .schema = kGeneric,
+     .constraints = kScrollAndClick, .unsettles_screen = true,
+     .title = "Scroll and click", .description = "Scroll until an element that matches is visible, then click it.",
+     .destructive = true},
+    {.type = T::Scroll, .name = "scroll", .schema = kGeneric, .constraints = kScroll,
+     .title = "Scroll", .description = "Scroll a scrollable container once in a direction."},
+    {.type = T::ScrollUntil, .name = "scroll_until", .schema = kGeneric,
+     .constraints = kScrollUntil, .cross_field_rule = rules::scroll_until,
+     .cross_field_rule_summary = "`clickAfter: true` needs `matcher`",
+     .title = "Scroll until visible", .description = "Scroll until an element that matches is visible (and click it with clickAfter).",
+     .destructive = true},
+    {.type = T::ReadText, .name = "read_text", .aliases = kReadAliases, .read_only = true,
+     .schema = kGeneric, .constraints = kReadText, .cross_field_rule = rules::read_text,
+     .cross_field_rule_summary = "`validator: \"regex\"` needs a non-blank `validatorPattern` that compiles",
+     .title = "Read text", .description = "Read the text of the element a matcher selects (or of every match)."},
+    {.type = T::EnterText, .name = "enter_text", .aliases = kEnterTextAliases, .schema = kGeneric,
+     .constraints = kEnterText,
+     .title = "Type text", .description = "Type text into the element a matcher selects.",
+     .destructive = true},
+    {.type = T::Snapshot, .name = "snapshot", .aliases = kSnapshotAliases, .read_only = true,
+     .schema = kGeneric, .removed_params = kSnapshotRemoved,
+     .post_processing = Post::AttachSnapshot,
+     .title = "Snapshot", .description = "Capture the UI hierarchy of the screen as XML."},
+    {.type = T::TakeScreenshot, .name = "take_screenshot", .aliases = kScreenshotAliases,
+     .read_only = true, .schema = kGeneric, .constraints = kScreenshot,
+     .post_processing = Post::CaptureScreenshot,
+     .title = "Screenshot", .description = "Capture the screen as a PNG file on the host."},
+    {.type = T::Sleep, .name = "sleep", .read_only = true, .schema = kGeneric,
+     .constraints = kSleep,
+     .title = "Sleep", .description = "Pause on the device for a number of milliseconds."},
+    {.type = T::PressKey, .name = "press_key", .aliases = kPressKeyAliases, .schema = kGeneric,
+     .constraints = kPressKey,
+     .title = "Press key", .description = "Press the back, home or recents key.",
+     .destructive = true},
+    {.type = T::WaitForNavigation, .name = "wait_for_navigation", .read_only = true,
+     .schema = kGeneric, .constraints = kWaitForNavigation,
+     .cross_field_rule = rules::wait_for_navigation,
+     .cross_field_rule_summary = "`expectedPackage` or `expectedNode`",
+     .title = "Wait for navigation", .description = "Wait until an app or an element is in front."},
+    {.type = T::ReadKeyValuePair, .name = "read_key_value_pair", .read_only = true,
+     .schema = kGeneric, .constraints = kLabelRequired,
+     .title = "Read value", .description = "Read the value shown beside a label."},
+    {.type = T::DoctorPing, .name = "doctor_ping", .read_only = true, .from_callers = false,
+     .title = "Readiness probe", .description = "The host's probe of the Operator and the screen."},
+}};
+// clang-format on
+
+constexpr std::array<std::string_view, 9> kNoEffectCodes = {
+    "NODE_NOT_FOUND",      "NODE_AMBIGUOUS",          "NODE_NOT_CLICKABLE",
+    "CONTAINER_NOT_FOUND", "CONTAINER_AMBIGUOUS",     "CONTAINER_NOT_SCROLLABLE",
+    "GESTURE_UNSUPPORTED", "SECURITY_BLOCK_DETECTED", "SERVICE_UNAVAILABLE",
+};
+
+}  // namespace
+
+std::span<const ActionSpec> action_table() {
+  return kActions;
+}
+
+const ActionSpec& action_spec(ActionType type) {
+  for (const ActionSpec& spec : kActions) {
+    if (spec.type == type) return spec;
+  }
+  throw std::logic_error("an ActionType without a row in the action table");
+}
+
+const ActionSpec* find_action(std::string_view name) {
+  for (const ActionSpec& spec : kActions) {
+    if (spec.name == name) return &spec;
+    if (std::find(spec.aliases.begin(), spec.aliases.end(), name) != spec.aliases.end()) {
+      return &spec;
+    }
+  }
+  return nullptr;
+}
+
+std::string normalize_action_type(std::string_view raw) {
+  std::string lowered = lowercase(trim(raw));
+  const ActionSpec* spec = find_action(lowered);
+  return spec != nullptr && spec->from_callers ? std::string(spec->name) : lowered;
+}
+
+const ActionSpec* find_caller_action(std::string_view raw_type) {
+  const ActionSpec* spec = find_action(lowercase(trim(raw_type)));
+  return spec != nullptr && spec->from_callers ? spec : nullptr;
+}
+
+bool is_read_only_action(std::string_view name) {
+  const ActionSpec* spec = find_action(name);
+  if (spec == nullptr) spec = find_action(lowercase(trim(name)));
+  return spec != nullptr && spec->read_only;
+}
+
+bool is_no_effect_error_code(std::string_view code) {
+  return std::find(kNoEffectCodes.begin(), kNoEffectCodes.end(), code) != kNoEffectCodes.end();
+}
+
+}  // namespace clawperator::contract

@@ -1,0 +1,101 @@
+// docs/payload.md's action table, written from the rows so that the doc cannot drift from
+// what validation does (tests/unit/contract/action_table_test.cpp compares them).
+#include <string>
+
+#include "clawperator/contract/action_table.hpp"
+
+namespace clawperator::contract {
+namespace {
+
+std::string number_text(double value) {
+  const auto whole = static_cast<long long>(value);
+  return static_cast<double>(whole) == value ? std::to_string(whole) : std::to_string(value);
+}
+
+std::string code(std::string_view text) {
+  return "`" + std::string(text) + "`";
+}
+
+std::string constraint_text(const ParamConstraint& constraint) {
+  const std::string key = code(constraint.key);
+  switch (constraint.kind) {
+    case ConstraintKind::Required:
+      return key + " required";
+    case ConstraintKind::RequiredNotBlank:
+      return key + " required, not blank";
+    case ConstraintKind::RequiredNonEmpty:
+      return key + " required, a non-empty string";
+    case ConstraintKind::NotBlankIfGiven:
+      return key + ", when given, not blank";
+    case ConstraintKind::OneOf: {
+      std::string values;
+      for (const std::string_view value : constraint.values) {
+        values += (values.empty() ? "" : ", ") + std::string(value);
+      }
+      return key + (constraint.required ? " required, " : " ") + "one of " + values +
+             " (trimmed, any case)";
+    }
+    case ConstraintKind::Range:
+      return key + (constraint.required ? " required, " : " ") +
+             (constraint.integer ? "an integer" : "a number") + " in " +
+             (constraint.min_exclusive ? "(" : "[") + number_text(constraint.min) + ", " +
+             number_text(constraint.max) + "]";
+    case ConstraintKind::CrossFieldRule:
+      break;
+  }
+  return {};
+}
+
+std::string rules_text(const ActionSpec& spec) {
+  std::string out;
+  auto append = [&](const std::string& text) {
+    if (text.empty()) return;
+    out += (out.empty() ? "" : "; ") + text;
+  };
+  bool placed = false;
+  for (const ParamConstraint& constraint : spec.constraints) {
+    if (constraint.kind == ConstraintKind::CrossFieldRule) placed = true;
+  }
+  if (!placed) append(std::string(spec.cross_field_rule_summary));
+  for (const ParamConstraint& constraint : spec.constraints) {
+    append(constraint.kind == ConstraintKind::CrossFieldRule
+               ? std::string(spec.cross_field_rule_summary)
+               : constraint_text(constraint));
+  }
+  return out.empty() ? "—" : out;
+}
+
+std::string host_effect(const ActionSpec& spec) {
+  std::string out;
+  if (spec.preflight == PreflightEffect::ForceStopApplication) {
+    out = "force-stops `applicationId` before dispatch";
+  }
+  if (spec.post_processing == PostProcessing::AttachSnapshot) {
+    out = "attaches the UI hierarchy (`data.text`)";
+  } else if (spec.post_processing == PostProcessing::CaptureScreenshot) {
+    out = "captures the PNG to `path` (default: a new private file)";
+  }
+  return out.empty() ? "—" : out;
+}
+
+}  // namespace
+
+std::string render_action_table_markdown() {
+  std::string out =
+      "| action | aliases | reads only | params | rules | the host |\n"
+      "| --- | --- | --- | --- | --- | --- |\n";
+  for (const ActionSpec& spec : action_table()) {
+    if (!spec.from_callers) continue;
+    std::string aliases;
+    for (const std::string_view alias : spec.aliases) {
+      aliases += (aliases.empty() ? "" : ", ") + code(alias);
+    }
+    out += "| " + code(spec.name) + " | " + (aliases.empty() ? "—" : aliases) + " | " +
+           (spec.read_only ? "yes" : "no") + " | " +
+           (spec.schema != nullptr ? std::string(spec.schema->name) : "none") + " | " +
+           rules_text(spec) + " | " + host_effect(spec) + " |\n";
+  }
+  return out;
+}
+
+}  // namespace clawperator::contract

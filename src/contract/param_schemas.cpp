@@ -1,0 +1,84 @@
+// The params objects actions accept. The order of each list is the order the payload writes
+// the keys in and the order validation reports them (docs/payload.md "Params").
+#include <algorithm>
+#include <array>
+
+#include "clawperator/contract/action_table.hpp"
+#include "clawperator/contract/limits.hpp"
+
+namespace clawperator::contract {
+namespace {
+
+using P = ActionParams;
+
+constexpr std::array<ParamSpec, 32> kGenericParams = {{
+    {"applicationId", &P::application_id, 0, "Android package name"},
+    {"sessionId", &P::session_id, 0, "Recording session id"},
+    {"uri", &P::uri, limits::kMaxUriLength, "URI to open"},
+    {"durationMs", &P::duration_ms, 0, "Duration in milliseconds"},
+    {"path", &P::path, 0, "Host path of the screenshot file"},
+    {"matcher", &P::matcher, 0, "The element to act on"},
+    {"coordinate", &P::coordinate, 0, "Screen point {x, y} in pixels"},
+    {"text", &P::text, limits::kMaxTextLength, "Text to type"},
+    {"submit", &P::submit, 0, "Press the IME action after typing"},
+    {"clear", &P::clear, 0, "Clear the field before typing"},
+    {"clickType", &P::click_type, 0, "default, long_click or focus"},
+    {"container", &P::container, 0, "The container to search in"},
+    {"direction", &P::direction, 0, "down, up, left or right"},
+    {"maxSwipes", &P::max_swipes, 0, "Swipes before giving up"},
+    {"distanceRatio", &P::distance_ratio, 0, "Share of the container to scroll, 0..1"},
+    {"settleDelayMs", &P::settle_delay_ms, 0, "Pause after each scroll"},
+    {"maxScrolls", &P::max_scrolls, 0, "Scrolls before giving up"},
+    {"maxDurationMs", &P::max_duration_ms, 0, "Time before giving up"},
+    {"noPositionChangeThreshold", &P::no_position_change_threshold, 0,
+     "Scrolls without movement before giving up"},
+    {"findFirstScrollableChild", &P::find_first_scrollable_child, 0,
+     "Scroll the container's first scrollable descendant"},
+    {"clickAfter", &P::click_after, 0, "Click the element once found"},
+    {"validator", &P::validator, 0, "regex: check the text read"},
+    {"validatorPattern", &P::validator_pattern, 0, "ECMAScript pattern for validator regex"},
+    {"key", &P::key, 0, "back, home or recents"},
+    {"retry", &P::retry, 0, "The Operator's retry policy"},
+    {"scrollRetry", &P::scroll_retry, 0, "The Operator's retry policy for scrolls"},
+    {"clickRetry", &P::click_retry, 0, "The Operator's retry policy for clicks"},
+    {"expectedPackage", &P::expected_package, limits::kMaxExpectedPackageLength,
+     "Package expected in front"},
+    {"expectedNode", &P::expected_node, 0, "Element expected on screen"},
+    {"timeoutMs", &P::timeout_ms, 0, "How long to wait"},
+    {"labelMatcher", &P::label_matcher, 0, "The label whose value to read"},
+    {"all", &P::all, 0, "Read every match"},
+}};
+
+constexpr ParamSchema kGenericSchema{"generic", kGenericParams};
+
+}  // namespace
+
+ParamKind kind_of(const ParamMember& member) {
+  switch (member.index()) {
+    case 0:
+      return ParamKind::String;
+    case 1:
+      return ParamKind::Number;
+    case 2:
+      return ParamKind::Boolean;
+    case 3:
+      return ParamKind::Object;
+    case 4:
+      return ParamKind::Matcher;
+    default:
+      break;
+  }
+  return ParamKind::Coordinate;
+}
+
+const ParamSpec* ParamSchema::find(std::string_view key) const {
+  const auto it = std::find_if(params.begin(), params.end(),
+                               [&](const ParamSpec& spec) { return spec.key == key; });
+  return it == params.end() ? nullptr : &*it;
+}
+
+const ParamSchema& generic_param_schema() {
+  return kGenericSchema;
+}
+
+}  // namespace clawperator::contract
