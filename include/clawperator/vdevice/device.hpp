@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,7 +20,8 @@ class ServiceOutput {
   virtual void write_stdout(std::string_view bytes) = 0;
   // For a raw `shell:` or `exec:` stream stderr is merged into stdout.
   virtual void write_stderr(std::string_view bytes) = 0;
-  // Ends the stream once the queued output is sent (shell v2: exit packet, then CLSE).
+  // Ends the stream once the queued output is sent (shell v2: exit packet, then CLSE). A raw
+  // stream (`exec:`, `sync:`, a socket) just closes: the code is not sent.
   virtual void exit(int code) = 0;
 };
 
@@ -64,6 +66,19 @@ class Device {
   // `exec:CMD` (adb exec-out): binary-safe stdout, no pty, no exit status.
   virtual std::unique_ptr<ServiceSession> open_exec(const std::string& command,
                                                     ServiceOutput& out) = 0;
+  // `sync:` (adb push, pull): the file sync protocol over a raw stream. nullptr: refused.
+  virtual std::unique_ptr<ServiceSession> open_sync(ServiceOutput& /*out*/) { return nullptr; }
+  // `localabstract:NAME`, what `adb forward tcp:N localabstract:NAME` opens for each connection
+  // to the forwarded port: a raw byte stream to whoever listens on the abstract socket NAME.
+  // nullptr when nothing listens, which adbd answers with CLSE (the host's connection closes).
+  virtual std::unique_ptr<ServiceSession> open_local_abstract(const std::string& /*name*/,
+                                                              ServiceOutput& /*out*/) {
+    return nullptr;
+  }
+
+  // The largest message payload the device accepts (CNXN maxdata); nullopt: whatever the host
+  // offers, up to 1 MiB. Old devices announce 4096.
+  virtual std::optional<std::size_t> max_payload() const { return std::nullopt; }
 
   // Runs due timers (the Operator's work, sleeps, chunk pacing) and lets live
   // sessions (logcat) write what is new. Called on every loop iteration.

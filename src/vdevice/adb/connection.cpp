@@ -93,18 +93,20 @@ void AdbConnection::on_connect(const Message& message) {
   if (state_ != State::AwaitingConnect) end_sessions();
   state_ = State::AwaitingConnect;
   const std::size_t host_max = message.arg1 == 0 ? kLegacyMaxPayload : message.arg1;
-  max_payload_ = std::min(host_max, kMaxPayload);
-  decoder_.set_max_payload(max_payload_);
-
   ConnectionMode mode = ConnectionMode::Normal;
   std::string banner;
+  std::size_t device_max = kMaxPayload;
   try {
     mode = device_.connection_mode();
     if (mode == ConnectionMode::Normal) banner = device_.banner();
+    device_max =
+        std::clamp(device_.max_payload().value_or(kMaxPayload), kLegacyMaxPayload, kMaxPayload);
   } catch (...) {
     fail("the device failed to describe itself");
     return;
   }
+  max_payload_ = std::min(host_max, device_max);
+  decoder_.set_max_payload(max_payload_);
   if (stopped()) return;
   switch (mode) {
     case ConnectionMode::Offline:
@@ -135,7 +137,8 @@ void AdbConnection::on_open(const Message& message) {
   while (!service.empty() && service.back() == '\0') service.remove_suffix(1);
   const ServiceRequest request = parse_service(service);
   // An empty command asks for an interactive shell, which the simulated device has not got.
-  if (request.kind == ServiceKind::Unknown || request.command.empty()) {
+  if (request.kind == ServiceKind::Unknown ||
+      (request.command.empty() && request.kind != ServiceKind::Sync)) {
     send(kClse, 0, remote_id);
     return;
   }
@@ -145,8 +148,7 @@ void AdbConnection::on_open(const Message& message) {
       framing_for(request), std::max(max_payload_, kShellHeaderSize + 1) - kShellHeaderSize);
   std::unique_ptr<ServiceSession> session;
   try {
-    session = request.kind == ServiceKind::Exec ? device_.open_exec(request.command, *output)
-                                                : device_.open_shell(request.command, *output);
+    session = open_service(request, *output);
   } catch (...) {
     session.reset();
   }
@@ -164,6 +166,25 @@ void AdbConnection::on_open(const Message& message) {
   streams_.emplace(local_id, std::move(stream));
   // Queued before any WRTE of this stream: pump() runs after this returns.
   send(kOkay, local_id, remote_id);
+}
+
+std::unique_ptr<ServiceSession> AdbConnection::open_service(const ServiceRequest& request,
+                                                            ServiceOutput& output) {
+  switch (request.kind) {
+    case ServiceKind::Exec:
+      return device_.open_exec(request.command, output);
+    case ServiceKind::Sync:
+      return device_.open_sync(output);
+    case ServiceKind::LocalAbstract:
+      // Nothing listening: CLSE, as adbd answers a failed connect().
+      return device_.open_local_abstract(request.command, output);
+    case ServiceKind::ShellV2:
+    case ServiceKind::ShellRaw:
+      return device_.open_shell(request.command, output);
+    case ServiceKind::Unknown:
+      break;
+  }
+  return nullptr;
 }
 
 void AdbConnection::on_write(const Message& message) {

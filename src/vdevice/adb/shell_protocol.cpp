@@ -50,9 +50,19 @@ ServiceRequest parse_service(std::string_view service) {
   ServiceRequest request;
   constexpr std::string_view kExec = "exec:";
   constexpr std::string_view kShell = "shell";
+  constexpr std::string_view kLocalAbstract = "localabstract:";
   if (service.starts_with(kExec)) {
     request.kind = ServiceKind::Exec;
     request.command.assign(service.substr(kExec.size()));
+    return request;
+  }
+  if (service == "sync:") {
+    request.kind = ServiceKind::Sync;
+    return request;
+  }
+  if (service.starts_with(kLocalAbstract) && service.size() > kLocalAbstract.size()) {
+    request.kind = ServiceKind::LocalAbstract;
+    request.command.assign(service.substr(kLocalAbstract.size()));
     return request;
   }
   if (!service.starts_with(kShell)) return request;

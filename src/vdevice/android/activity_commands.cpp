@@ -157,30 +157,39 @@ CommandResult broadcast(CommandContext& context) {
     system.events().after(std::chrono::milliseconds(0), [&system] { system.drop_connections(); });
     return {0, std::make_shared<Unanswered>()};
   }
-  context.output.out("Broadcasting: " + intent.describe() + "\n");
-  context.output.out("Broadcast completed: result=0\n");
-
+  const bool prepare = intent.action == kPrepareResultConnectionAction;
   std::vector<std::string> receivers;
-  if (to_operator) {
+  if (to_operator || prepare) {
     for (const PackageSpec& package : system.scenario().packages) {
       if (package.operator_app && (intent.package.empty() || intent.package == package.name)) {
         receivers.push_back(package.name);
       }
     }
   }
+  context.output.out("Broadcasting: " + intent.describe() + "\n");
+  if (prepare) {
+    // The receiver runs before `am broadcast` answers: its socket listens by then.
+    for (const std::string& receiver : receivers) {
+      system.operator_runtime().prepare_result_connection(receiver, payload);
+    }
+  }
+  context.output.out("Broadcast completed: result=0\n");
+  if (prepare) return {0, nullptr};
+  const auto result_session = intent.string_extra("result_session");
   if (faulty && faults.drop_connection_after_dispatch) {
     // The Operator only gets to answer once nobody listens any more.
     system.events().after(std::chrono::milliseconds(faults.drop_delay_ms),
-                          [&system, receivers, payload, faulty] {
+                          [&system, receivers, payload, faulty, result_session] {
                             system.drop_connections();
                             for (const std::string& receiver : receivers) {
-                              system.operator_runtime().receive(receiver, payload, faulty);
+                              system.operator_runtime().receive(receiver, payload, faulty,
+                                                                result_session);
                             }
                           });
     return {0, nullptr};
   }
   for (const std::string& receiver : receivers) {
-    system.operator_runtime().receive(receiver, payload, faulty);
+    system.operator_runtime().receive(receiver, payload, faulty, result_session);
   }
   return {0, nullptr};
 }

@@ -52,6 +52,7 @@ AndroidSystem::AndroidSystem(Scenario scenario, DeviceClock clock)
       events_(clock.start),
       log_(scenario_.logcat.buffer_lines),
       noise_(scenario_.seed, scenario_.logcat.foreign_results),
+      pruning_(scenario_.seed, scenario_.logcat.drop_rate),
       properties_(scenario_.properties),
       settings_(scenario_.settings),
       screen_on_(scenario_.power.screen_on),
@@ -97,7 +98,37 @@ std::optional<SteadyTime> AndroidSystem::next_deadline() const {
 }
 
 void AndroidSystem::log_line(int pid, int tid, char level, std::string tag, std::string message) {
+  if (pid == scenario_.operator_behavior.pid) {
+    if (pruning_.drop(pid)) {
+      if (dropped_.count++ == 0) dropped_.tid = tid;
+      // A run ends at the Operator's next kept record, or when it has been quiet a moment.
+      const std::uint64_t generation = ++dropped_.generation;
+      events_.after(std::chrono::milliseconds(5), [this, generation] {
+        if (dropped_.generation == generation) log_dropped_run();
+      });
+      return;
+    }
+    log_dropped_run();
+  }
   log_.append(epoch_ms(), pid, tid, level, std::move(tag), std::move(message));
+}
+
+void AndroidSystem::log_dropped_run() {
+  if (dropped_.count == 0) return;
+  int uid = 0;
+  std::string package;
+  for (const PackageSpec& spec : scenario_.packages) {
+    if (spec.operator_app) {
+      uid = spec.uid;
+      package = spec.name;
+      break;
+    }
+  }
+  // The Operator's worker threads are Kotlin's (comm truncated to 15 characters).
+  log_.append(epoch_ms(), scenario_.operator_behavior.pid, dropped_.tid, 'I', "chatty",
+              chatty_message(uid, package, "DefaultDispatch", dropped_.count));
+  dropped_.count = 0;
+  ++dropped_.generation;
 }
 
 void AndroidSystem::add_reader(std::weak_ptr<LogReader> reader) {

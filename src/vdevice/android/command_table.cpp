@@ -119,7 +119,7 @@ CommandHandler find_command(std::string_view name) {
       break;
     }
   }
-  static constexpr std::array<std::pair<std::string_view, CommandHandler>, 15> kCommands = {{
+  static constexpr std::array<std::pair<std::string_view, CommandHandler>, 17> kCommands = {{
       {"echo", run_echo},
       {"true", run_true},
       {"false", run_false},
@@ -135,6 +135,8 @@ CommandHandler find_command(std::string_view name) {
       {"dumpsys", run_dumpsys},
       {"am", run_am},
       {"logcat", run_logcat},
+      {"cat", run_cat},
+      {"rm", run_rm},
   }};
   for (const auto& [command, handler] : kCommands) {
     if (command == name) return handler;

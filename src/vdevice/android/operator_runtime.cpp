@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "clawperator/contract/action_table.hpp"
+#include "clawperator/transport/sha256.hpp"
 #include "clawperator/vdevice/android/android_system.hpp"
 #include "clawperator/vdevice/android/result_framing.hpp"
 
@@ -74,12 +75,13 @@ struct OperatorRuntime::Command {
   SteadyTime deadline;
   long long timeout_ms = 0;
   bool faults = false;
+  std::string result_session;  // empty: the result is logged
   std::string step_id;
   std::string step_type;
   SteadyTime step_started;
 };
 
-OperatorRuntime::OperatorRuntime(AndroidSystem& system) : system_(system) {}
+OperatorRuntime::OperatorRuntime(AndroidSystem& system) : system_(system), direct_(system) {}
 
 OperatorRuntime::~OperatorRuntime() = default;
 
@@ -96,11 +98,20 @@ bool OperatorRuntime::faults_apply(const std::optional<std::string>& payload) {
 }
 
 void OperatorRuntime::receive(const std::string& package, std::optional<std::string> payload,
-                              bool faults) {
-  const auto delay = milliseconds(system_.scenario().operator_behavior.delivery_delay_ms);
-  system_.events().after(delay, [this, package, payload = std::move(payload), faults] {
-    deliver(package, payload, faults);
+                              bool faults, std::optional<std::string> result_session) {
+  const OperatorBehavior& behavior = system_.scenario().operator_behavior;
+  // An older Operator does not know the extra: its result goes to logcat as always.
+  if (!behavior.direct_transport) result_session.reset();
+  const auto delay = milliseconds(behavior.delivery_delay_ms);
+  system_.events().after(delay, [this, package, payload = std::move(payload), faults,
+                                 result_session = std::move(result_session)] {
+    deliver(package, payload, faults, result_session);
   });
+}
+
+void OperatorRuntime::prepare_result_connection(const std::string& package,
+                                                const std::optional<std::string>& payload) {
+  if (system_.scenario().operator_behavior.direct_transport) direct_.prepare(package, payload);
 }
 
 void OperatorRuntime::log(char level, const std::string& message) {
@@ -109,7 +120,7 @@ void OperatorRuntime::log(char level, const std::string& message) {
 }
 
 void OperatorRuntime::deliver(const std::string& package, const std::optional<std::string>& payload,
-                              bool faults) {
+                              bool faults, const std::optional<std::string>& result_session) {
   if (!payload) {
     log('E', "ACTION_AGENT_COMMAND without a 'payload' extra: ignored");
     return;
@@ -124,6 +135,7 @@ void OperatorRuntime::deliver(const std::string& package, const std::optional<st
   command->command_id = string_member(document, "commandId");
   command->task_id = string_member(document, "taskId");
   command->faults = faults;
+  command->result_session = result_session.value_or("");
   if (command->command_id.empty()) {
     log('E', "Rejected payload: commandId must be a non-empty string");
     return;
@@ -135,8 +147,13 @@ void OperatorRuntime::deliver(const std::string& package, const std::optional<st
           : kDefaultTimeoutMs;
   command->timeout_ms = std::llround(timeout_ms);
   command->deadline = system_.now() + milliseconds(command->timeout_ms);
-  log('D', "[commandId=" + command->command_id + "] received taskId=" + command->task_id + " (" +
-               std::to_string(payload->size()) + " bytes)");
+  // The payload's size and digest, so that a test can check what arrived byte for byte
+  // without the payload itself being logged.
+  log('D',
+      "[commandId=" + command->command_id + "] received taskId=" + command->task_id + " (" +
+          std::to_string(payload->size()) + " bytes, sha256 " + transport::sha256_hex(*payload) +
+          ")" +
+          (command->result_session.empty() ? "" : " result_session=" + command->result_session));
 
   if (!system_.accessibility_service_running(package)) {
     log('W', "[commandId=" + command->command_id + "] accessibility service is not running");
@@ -302,10 +319,18 @@ void OperatorRuntime::emit(std::unique_ptr<Command> command, Json envelope) {
     framing.drop = faults.drop_chunk;
     framing.close_stream = faults.close_stream_mid_envelope;
   }
+  const milliseconds late(faulty ? faults.answer_late_ms : 0);
+  if (!command->result_session.empty()) {
+    system_.events().at(system_.now() + late,
+                        [this, session = command->result_session, command_id = command->command_id,
+                         task_id = command->task_id, line = canonical_result_line(json)] {
+                          direct_.deliver(session, command_id, task_id, line);
+                        });
+    return;
+  }
   auto records = std::make_shared<ResultRecords>(
       frame_result(canonical_result_line(json), command->command_id, command->task_id,
                    system_.scenario().operator_behavior.chunk_threshold_bytes, framing));
-  const milliseconds late(faulty ? faults.answer_late_ms : 0);
   const int pid = system_.scenario().operator_behavior.pid;
   // Chunk records go out 1 ms apart, as the Operator's encoder paces them.
   for (std::size_t i = 0; i <= records->messages.size(); ++i) {

@@ -2,6 +2,8 @@
 // `exec:cmd package 'install' '-r' -S SIZE` and streams the APK into it, and
 // `shell,v2,…:cmd package 'uninstall' 'PKG'`). Answers as PackageManagerShellCommand does:
 // "Success", or "Failure [CODE: message]", on stdout, with exit status 0 or 1.
+#include <zlib.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
@@ -13,7 +15,6 @@
 #include <utility>
 #include <vector>
 
-#include "clawperator/vdevice/android/png.hpp"  // crc32
 #include "clawperator/vdevice/android/shell_command.hpp"
 #include "clawperator/vdevice/android/virtual_apk.hpp"
 
@@ -92,8 +93,9 @@ std::optional<ParseError> parse_install(const std::vector<std::string>& argv,
 
 // The temporary file of the install session, as the package manager names it in messages.
 std::string staged_path(std::string_view apk) {
-  return "/data/app/vmdl" + std::to_string(1000000000U + crc32(apk) % 1000000000U) +
-         ".tmp/base.apk";
+  const auto* bytes = reinterpret_cast<const Bytef*>(apk.data());
+  const unsigned long crc = crc32_z(crc32_z(0, Z_NULL, 0), bytes, apk.size());
+  return "/data/app/vmdl" + std::to_string(1000000000U + crc % 1000000000U) + ".tmp/base.apk";
 }
 
 // The package manager's words for the codes a scenario's installFailure is likely to name.

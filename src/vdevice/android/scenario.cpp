@@ -468,7 +468,7 @@ void read_operator(Problems& problems, const Json& object, OperatorBehavior& out
   if (!expect_object(problems, object, path)) return;
   check_keys(problems, object, path,
              {"pid", "deliveryDelayMs", "actionDelayMs", "launchDelayMs", "pollIntervalMs",
-              "chunkThresholdBytes", "snapshotTransport", "closeAppSupported"});
+              "chunkThresholdBytes", "snapshotTransport", "closeAppSupported", "directTransport"});
   read(problems, object, "pid", path, out.pid, 0, 32767);
   read(problems, object, "deliveryDelayMs", path, out.delivery_delay_ms, 0, 600000);
   read(problems, object, "actionDelayMs", path, out.action_delay_ms, 0, 600000);
@@ -483,6 +483,34 @@ void read_operator(Problems& problems, const Json& object, OperatorBehavior& out
   }
   out.snapshot_in_logcat = transport == "logcat";
   read(problems, object, "closeAppSupported", path, out.close_app_supported);
+  read(problems, object, "directTransport", path, out.direct_transport);
+}
+
+constexpr std::pair<std::string_view, DirectFault> kDirectFaults[] = {
+    {"refuseConnection", DirectFault::RefuseConnection},
+    {"neverReady", DirectFault::NeverReady},
+    {"badSha256", DirectFault::BadSha256},
+    {"shortFrame", DirectFault::ShortFrame},
+    {"oversizedFrame", DirectFault::OversizedFrame},
+    {"dropMidResult", DirectFault::DropMidResult},
+    {"noTiming", DirectFault::NoTiming},
+    {"closeBeforeAck", DirectFault::CloseBeforeAck},
+};
+
+void read_direct_fault(Problems& problems, const Json& object, DirectFault& out) {
+  std::string name;
+  read(problems, object, "direct", "faults", name);
+  if (name.empty()) return;
+  for (const auto& [candidate, fault] : kDirectFaults) {
+    if (candidate == name) {
+      out = fault;
+      return;
+    }
+  }
+  std::string known;
+  for (const auto& entry : kDirectFaults)
+    known += (known.empty() ? "" : ", ") + std::string(entry.first);
+  problems.fail("faults.direct", "unknown fault " + in_quotes(name) + " (one of " + known + ")");
 }
 
 // What PackageManager's failure codes look like: INSTALL_FAILED_ or INSTALL_PARSE_FAILED_
@@ -504,7 +532,7 @@ void read_faults(Problems& problems, const Json& object, FaultSpec& out) {
       {"neverAnswer", "answerLateMs", "malformedEnvelope", "badChecksum", "reorderChunks",
        "duplicateChunk", "dropChunk", "closeStreamMidEnvelope", "dropConnectionBeforeDispatch",
        "dropConnectionAfterDispatch", "dropDelayMs", "broadcastRefused", "unauthorized", "offline",
-       "padSnapshotBytes", "includeProbes", "count", "screencapDelayMs"});
+       "padSnapshotBytes", "includeProbes", "count", "screencapDelayMs", "direct"});
   read(problems, object, "neverAnswer", path, out.never_answer);
   read(problems, object, "answerLateMs", path, out.answer_late_ms, 0, 3600000);
   read(problems, object, "screencapDelayMs", path, out.screencap_delay_ms, 0, 600000);
@@ -523,6 +551,7 @@ void read_faults(Problems& problems, const Json& object, FaultSpec& out) {
   read_integer(problems, object, "padSnapshotBytes", path, out.pad_snapshot_bytes, 0,
                std::int64_t{48} << 20);
   read(problems, object, "includeProbes", path, out.include_probes);
+  read_direct_fault(problems, object, out.direct);
   if (const Json* count = member(object, "count"); count != nullptr && !count->is_null()) {
     int value = 0;
     read(problems, object, "count", path, value, 0, 1000000);
@@ -556,12 +585,15 @@ transport::Expected<Scenario, std::string> build(const Json& document) {
     if (expect_object(problems, *device, "device")) {
       PowerSpec& power = scenario.power;
       check_keys(problems, *device, "device",
-                 {"screenOn", "locked", "userUnlocked", "secureLock", "stayAsleep"});
+                 {"screenOn", "locked", "userUnlocked", "secureLock", "stayAsleep", "maxPayload"});
       read(problems, *device, "screenOn", "device", power.screen_on);
       read(problems, *device, "locked", "device", power.locked);
       read(problems, *device, "userUnlocked", "device", power.user_unlocked);
       read(problems, *device, "secureLock", "device", power.secure_lock);
       read(problems, *device, "stayAsleep", "device", power.stay_asleep);
+      // 4096: the original protocol's packet, which old devices still announce.
+      read_integer(problems, *device, "maxPayload", "device", scenario.max_payload, 4096,
+                   std::int64_t{1} << 20);
     }
   }
   if (const Json* settings = member(document, "settings")) {
@@ -659,8 +691,9 @@ transport::Expected<Scenario, std::string> build(const Json& document) {
   }
   if (const Json* logcat = member(document, "logcat")) {
     if (expect_object(problems, *logcat, "logcat")) {
-      check_keys(problems, *logcat, "logcat",
-                 {"noiseLinesPerSecond", "bufferLines", "initialLines", "foreignResults"});
+      check_keys(
+          problems, *logcat, "logcat",
+          {"noiseLinesPerSecond", "bufferLines", "initialLines", "foreignResults", "dropRate"});
       if (const Json* rate = member(*logcat, "noiseLinesPerSecond")) {
         if (!rate->is_number() || rate->get<double>() < 0 || rate->get<double>() > 10000) {
           problems.fail("logcat.noiseLinesPerSecond", "expected a number from 0 to 10000");
@@ -673,6 +706,13 @@ transport::Expected<Scenario, std::string> build(const Json& document) {
       read_integer(problems, *logcat, "initialLines", "logcat", scenario.logcat.initial_lines, 0,
                    100000);
       read(problems, *logcat, "foreignResults", "logcat", scenario.logcat.foreign_results);
+      if (const Json* rate = member(*logcat, "dropRate")) {
+        if (!rate->is_number() || !(rate->get<double>() >= 0 && rate->get<double>() <= 1)) {
+          problems.fail("logcat.dropRate", "expected a number from 0 to 1");
+        } else {
+          scenario.logcat.drop_rate = rate->get<double>();
+        }
+      }
     }
   }
   if (const Json* faults = member(document, "faults")) {

@@ -31,13 +31,21 @@ ShellSyntaxError unexpected(std::string_view token) {
   return {"/system/bin/sh: syntax error: '" + std::string(token) + "' unexpected", 1};
 }
 
+// Substitutions inside substitutions: deeper than any script needs, and a bound on the
+// recursion that hostile text could otherwise drive.
+constexpr int kMaxSubstitutionDepth = 16;
+
 class Parser {
  public:
-  explicit Parser(std::string_view text) : text_(text) {}
+  // `depth` > 0: the body of a $(…), which ends at its unmatched ')'.
+  explicit Parser(std::string_view text, int depth = 0) : text_(text), depth_(depth) {}
 
   transport::Expected<Script, ShellSyntaxError> run() {
-    while (pos_ < text_.size()) {
+    while (pos_ < text_.size() && !closed_) {
       if (auto error = step()) return Failure{std::move(*error)};
+    }
+    if (depth_ > 0 && !closed_) {
+      return Failure{ShellSyntaxError{"/system/bin/sh: syntax error: '$(' unmatched", 1}};
     }
     end_word();
     if (pending_connector_ != Connector::Sequence && command_.words.empty()) {
@@ -46,6 +54,9 @@ class Parser {
     end_command(Connector::Sequence);
     return std::move(script_);
   }
+
+  // Bytes consumed, the closing ')' of a substitution included.
+  std::size_t consumed() const noexcept { return pos_; }
 
  private:
   using Step = std::optional<ShellSyntaxError>;
@@ -76,6 +87,12 @@ class Parser {
       return unsupported("a pipeline ('|')");
     }
     if (c == '<' || c == '>') return unsupported(std::string("redirection ('") + c + "')");
+    if (c == ')' && depth_ > 0) {
+      end_word();
+      closed_ = true;
+      ++pos_;
+      return std::nullopt;
+    }
     if (c == '(' || c == ')') return unexpected(std::string(1, c));
     if (c == '`') return unsupported("command substitution ('`')");
     if (c == '#' && !in_word_) {
@@ -156,10 +173,20 @@ class Parser {
     return no_closing_quote();
   }
 
-  // At a '$': a parameter, or a literal dollar sign.
+  // At a '$': a parameter, a command substitution, or a literal dollar sign.
   Step dollar(bool quoted) {
     const char next = peek(1);
-    if (next == '(') return unsupported("command substitution ('$(')");
+    if (next == '(') {
+      if (peek(2) == '(') return unsupported("arithmetic expansion ('$((')");
+      if (depth_ + 1 > kMaxSubstitutionDepth) return unsupported("nesting $( that deep");
+      // The body is a script of its own (with its own quotes), up to its unmatched ')'.
+      Parser body(text_.substr(pos_ + 2), depth_ + 1);
+      auto script = body.run();
+      if (!script) return std::move(script).error();
+      word_part(WordPart::Kind::Command, text_.substr(pos_ + 2, body.consumed() - 1), quoted);
+      pos_ += 2 + body.consumed();
+      return std::nullopt;
+    }
     if (next == '{') {
       const std::size_t close = text_.find('}', pos_ + 2);
       const std::string_view name = close == std::string_view::npos
@@ -225,8 +252,12 @@ class Parser {
   }
 
   void parameter(std::string_view name, bool quoted) {
+    word_part(WordPart::Kind::Parameter, name, quoted);
+  }
+
+  void word_part(WordPart::Kind kind, std::string_view text, bool quoted) {
     in_word_ = true;
-    word_.parts.push_back({WordPart::Kind::Parameter, std::string(name), quoted});
+    word_.parts.push_back({kind, std::string(text), quoted});
   }
 
   void end_word() {
@@ -247,6 +278,8 @@ class Parser {
   }
 
   std::string_view text_;
+  int depth_;
+  bool closed_ = false;
   std::size_t pos_ = 0;
   Script script_;
   ScriptCommand command_;
@@ -255,8 +288,14 @@ class Parser {
   Connector pending_connector_ = Connector::Sequence;
 };
 
-std::string parameter_value(const WordPart& part, const ShellVariables& variables) {
-  return variables.lookup(part.text).value_or("");
+// What a parameter or a command substitution expands to.
+std::string expansion(const WordPart& part, const ShellVariables& variables,
+                      const CommandSubstitution& substitute) {
+  if (part.kind == WordPart::Kind::Parameter) return variables.lookup(part.text).value_or("");
+  if (!substitute) return "";
+  std::string output = substitute(part.text);
+  while (!output.empty() && output.back() == '\n') output.pop_back();
+  return output;
 }
 
 }  // namespace
@@ -277,19 +316,25 @@ transport::Expected<Script, ShellSyntaxError> parse_script(std::string_view text
 }
 
 std::vector<std::string> expand_words(const std::vector<Word>& words,
-                                      const ShellVariables& variables) {
+                                      const ShellVariables& variables,
+                                      const CommandSubstitution& substitute) {
   std::vector<std::string> fields;
   for (const Word& word : words) {
     std::string current;
     bool exists = false;
     for (const WordPart& part : word.parts) {
-      if (part.kind == WordPart::Kind::Literal || part.quoted) {
-        current +=
-            part.kind == WordPart::Kind::Literal ? part.text : parameter_value(part, variables);
+      if (part.kind == WordPart::Kind::Literal) {
+        current += part.text;
         exists = true;
         continue;
       }
-      for (const char c : parameter_value(part, variables)) {
+      const std::string value = expansion(part, variables, substitute);
+      if (part.quoted) {
+        current += value;
+        exists = true;
+        continue;
+      }
+      for (const char c : value) {
         if (is_blank(c)) {
           if (exists) fields.push_back(std::move(current));
           current.clear();
@@ -305,7 +350,8 @@ std::vector<std::string> expand_words(const std::vector<Word>& words,
   return fields;
 }
 
-std::optional<Assignment> as_assignment(const Word& word, const ShellVariables& variables) {
+std::optional<Assignment> as_assignment(const Word& word, const ShellVariables& variables,
+                                        const CommandSubstitution& substitute) {
   if (word.parts.empty()) return std::nullopt;
   const WordPart& first = word.parts.front();
   if (first.kind != WordPart::Kind::Literal || first.quoted) return std::nullopt;
@@ -320,7 +366,7 @@ std::optional<Assignment> as_assignment(const Word& word, const ShellVariables& 
   for (std::size_t i = 1; i < word.parts.size(); ++i) {
     const WordPart& part = word.parts[i];
     assignment.value +=
-        part.kind == WordPart::Kind::Literal ? part.text : parameter_value(part, variables);
+        part.kind == WordPart::Kind::Literal ? part.text : expansion(part, variables, substitute);
   }
   return assignment;
 }

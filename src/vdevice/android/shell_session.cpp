@@ -27,6 +27,25 @@ bool valid_name(std::string_view name) {
   return true;
 }
 
+// What the commands of a $(…) read: nothing, ever.
+class NoInput : public CommandInput {
+ public:
+  std::string read_input(std::size_t) override { return {}; }
+  bool input_ended() const override { return true; }
+};
+
+// Where the commands of a $(…) write: stdout is kept, stderr goes to the shell's.
+class Capture : public CommandOutput {
+ public:
+  Capture(CommandOutput& shell, std::string& out) : shell_(shell), out_(out) {}
+  void out(std::string_view bytes) override { out_.append(bytes); }
+  void err(std::string_view bytes) override { shell_.err(bytes); }
+
+ private:
+  CommandOutput& shell_;
+  std::string& out_;
+};
+
 // Stdin that no command has read yet waits here, up to the largest WRTE; beyond that it is
 // dropped where a real adbd would stop acknowledging. Only `pm install` reads stdin, and it
 // takes the bytes as they come.
@@ -244,6 +263,71 @@ class ShellRun : public CommandOutput,
     };
   }
 
+  CommandSubstitution substituter() {
+    return [this](const std::string& script) { return substitute(script); };
+  }
+
+  // $(…): runs the script's commands to completion, one after the other, and returns what
+  // they printed; their stderr is the shell's. Only commands, no builtins: what scripts put
+  // there is `cat FILE` and the like. A command that would keep running (a following logcat)
+  // cannot be waited for inside a word and is refused.
+  std::string substitute(const std::string& text) {
+    std::string captured;
+    const auto system = system_.lock();
+    if (!system) return captured;
+    auto parsed = parse_script(text);
+    if (!parsed) {
+      err(parsed.error().message + "\n");
+      vars_.last_status = parsed.error().status;
+      return captured;
+    }
+    Capture capture(*this, captured);
+    int status = 0;
+    for (const ScriptCommand& command : parsed->commands) {
+      if (command.connector == Connector::And && status != 0) continue;
+      if (command.connector == Connector::Or && status == 0) continue;
+      status = run_substituted(*system, command, capture);
+    }
+    vars_.last_status = status;
+    return captured;
+  }
+
+  int run_substituted(AndroidSystem& system, const ScriptCommand& command, CommandOutput& output) {
+    std::map<std::string, std::string> environment = vars_.values;
+    std::size_t first = 0;
+    for (; first < command.words.size(); ++first) {
+      auto assignment = as_assignment(command.words[first], vars_, substituter());
+      if (!assignment) break;
+      environment[assignment->name] = assignment->value;
+    }
+    const std::vector<Word> words(command.words.begin() + static_cast<std::ptrdiff_t>(first),
+                                  command.words.end());
+    std::vector<std::string> argv = expand_words(words, vars_, substituter());
+    if (argv.empty()) return 0;
+    const CommandHandler handler = find_command(argv[0]);
+    if (handler == nullptr) {
+      err("/system/bin/sh: " + argv[0] + ": not found\n");
+      return 127;
+    }
+    NoInput input;
+    CommandContext context{system, argv, environment, output, [](int) {}, input};
+    CommandResult result;
+    try {
+      result = handler(context);
+    } catch (const std::exception& error) {
+      err(argv[0] + ": " + error.what() + "\n");
+      return 1;
+    }
+    if (result.running) {
+      result.running->stop();
+      err("/system/bin/sh: " + argv[0] +
+          ": a command that keeps running is not supported inside $(...) by the virtual "
+          "device\n");
+      return 2;
+    }
+    return result.status;
+  }
+
   // Builtins: what sh itself does, not a program.
   bool builtin(const std::vector<std::string>& argv) {
     const std::string& name = argv[0];
@@ -288,14 +372,14 @@ class ShellRun : public CommandOutput,
     std::size_t first = 0;
     std::vector<Assignment> assignments;
     while (first < command.words.size()) {
-      auto assignment = as_assignment(command.words[first], vars_);
+      auto assignment = as_assignment(command.words[first], vars_, substituter());
       if (!assignment) break;
       assignments.push_back(std::move(*assignment));
       ++first;
     }
     const std::vector<Word> words(command.words.begin() + static_cast<std::ptrdiff_t>(first),
                                   command.words.end());
-    std::vector<std::string> argv = expand_words(words, vars_);
+    std::vector<std::string> argv = expand_words(words, vars_, substituter());
     if (argv.empty()) {
       for (const Assignment& assignment : assignments) {
         vars_.values[assignment.name] = assignment.value;

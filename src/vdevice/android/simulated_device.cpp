@@ -6,6 +6,7 @@
 
 #include "clawperator/vdevice/android/android_system.hpp"
 #include "clawperator/vdevice/android/shell_session.hpp"
+#include "clawperator/vdevice/android/sync_service.hpp"
 #include "clawperator/vdevice/banner.hpp"
 
 namespace clawperator::vdevice::android {
@@ -42,6 +43,20 @@ class SimulatedDevice : public Device {
   std::unique_ptr<ServiceSession> open_exec(const std::string& command,
                                             ServiceOutput& out) override {
     return open(command, out);
+  }
+
+  std::unique_ptr<ServiceSession> open_sync(ServiceOutput& out) override {
+    return start_sync_session(system_, out);
+  }
+
+  std::unique_ptr<ServiceSession> open_local_abstract(const std::string& name,
+                                                      ServiceOutput& out) override {
+    return system_->sockets().connect(name, out);
+  }
+
+  std::optional<std::size_t> max_payload() const override {
+    const std::size_t limit = system_->scenario().max_payload;
+    return limit == 0 ? std::nullopt : std::optional<std::size_t>(limit);
   }
 
   void tick(std::chrono::steady_clock::time_point now) override {

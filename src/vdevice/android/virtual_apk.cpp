@@ -15,6 +15,8 @@ using Json = nlohmann::ordered_json;
 using Failure = transport::Unexpected<ApkReadFailure>;
 
 constexpr std::string_view kFillerEntry = "assets/filler.bin";
+// Far more than any manifest needs; a larger entry is refused before it is read whole.
+constexpr std::size_t kMaxManifestBytes = std::size_t{64} << 10;
 
 ApkReadFailure malformed(std::string detail) {
   return ApkReadFailure{ApkProblem::ManifestMalformed, std::move(detail)};
@@ -65,16 +67,14 @@ std::string make_virtual_apk(const VirtualApkManifest& manifest, std::size_t fil
   document["versionName"] = manifest.version_name;
   document["versionCode"] = manifest.version_code;
   std::vector<ZipEntry> entries;
-  entries.push_back({std::string(kVirtualApkManifestEntry), document.dump(2) + "\n"});
-  if (filler_bytes > 0) entries.push_back({std::string(kFillerEntry), filler(filler_bytes)});
-  return write_stored_zip(entries);
+  entries.push_back({std::string(kVirtualApkManifestEntry), document.dump(2) + "\n", true});
+  // Stored: the filler is there to make the file as large as asked, and does not compress.
+  if (filler_bytes > 0) entries.push_back({std::string(kFillerEntry), filler(filler_bytes), false});
+  return write_zip(entries);
 }
 
 transport::Expected<VirtualApkManifest, ApkReadFailure> read_virtual_apk(std::string_view bytes) {
-  if (!looks_like_zip(bytes)) {
-    return Failure{ApkReadFailure{ApkProblem::NotAnApk, "not a ZIP archive"}};
-  }
-  auto entry = read_stored_entry(bytes, kVirtualApkManifestEntry);
+  auto entry = read_zip_entry(bytes, kVirtualApkManifestEntry, kMaxManifestBytes);
   if (!entry) {
     const ZipReadFailure& failure = entry.error();
     if (failure.error == ZipReadError::NotAZip) {

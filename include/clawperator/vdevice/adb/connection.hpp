@@ -54,7 +54,8 @@ class AdbConnection {
 
   State state() const noexcept { return state_; }
   std::size_t stream_count() const noexcept { return streams_.size(); }
-  // The negotiated WRTE payload limit (valid once Online).
+  // The negotiated payload limit (valid once Online): the smaller of the host's and the
+  // device's (Device::max_payload()).
   std::size_t max_payload() const noexcept { return max_payload_; }
 
  private:
@@ -74,6 +75,8 @@ class AdbConnection {
   void on_connect(const Message& message);
   void on_auth(const Message& message);
   void on_open(const Message& message);
+  std::unique_ptr<ServiceSession> open_service(const ServiceRequest& request,
+                                               ServiceOutput& output);
   void on_write(const Message& message);
   void on_okay(const Message& message);
   void on_close(const Message& message);

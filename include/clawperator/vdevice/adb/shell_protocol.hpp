@@ -49,15 +49,17 @@ class ShellPacketDecoder {
 };
 
 enum class ServiceKind {
-  ShellV2,   // "shell,v2,OPTIONS:CMD": packets carry stdout, stderr and the exit code
-  ShellRaw,  // "shell:CMD" or "shell,OPTIONS:CMD" without v2: bare bytes, no exit code
-  Exec,      // "exec:CMD" (adb exec-out): bare, binary-safe bytes
+  ShellV2,        // "shell,v2,OPTIONS:CMD": packets carry stdout, stderr and the exit code
+  ShellRaw,       // "shell:CMD" or "shell,OPTIONS:CMD" without v2: bare bytes, no exit code
+  Exec,           // "exec:CMD" (adb exec-out): bare, binary-safe bytes
+  Sync,           // "sync:" (adb push, pull): the file sync protocol
+  LocalAbstract,  // "localabstract:NAME" (adb forward): a stream to an abstract socket
   Unknown,
 };
 
 struct ServiceRequest {
   ServiceKind kind = ServiceKind::Unknown;
-  // The text the device's sh parses; empty for an interactive shell.
+  // The text the device's sh parses (empty for an interactive shell), or the socket's name.
   std::string command;
   // The "pty" option (adb shell -t): a terminal merges stderr into stdout.
   bool pty = false;

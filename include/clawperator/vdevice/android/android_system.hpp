@@ -12,9 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "clawperator/vdevice/android/abstract_sockets.hpp"
 #include "clawperator/vdevice/android/event_queue.hpp"
+#include "clawperator/vdevice/android/file_system.hpp"
 #include "clawperator/vdevice/android/log_buffer.hpp"
 #include "clawperator/vdevice/android/log_noise.hpp"
+#include "clawperator/vdevice/android/log_pruning.hpp"
 #include "clawperator/vdevice/android/scenario.hpp"
 #include "clawperator/vdevice/android/ui_model.hpp"
 #include "clawperator/vdevice/device.hpp"
@@ -57,7 +60,7 @@ class AndroidSystem {
   void tick(SteadyTime now);
   std::optional<SteadyTime> next_deadline() const;
 
-  // Logging (at the current time).
+  // Logging (at the current time). The Operator's records may be pruned (logcat.dropRate).
   LogBuffer& log() noexcept { return log_; }
   void log_line(int pid, int tid, char level, std::string tag, std::string message);
   void add_reader(std::weak_ptr<LogReader> reader);
@@ -102,6 +105,10 @@ class AndroidSystem {
   void force_stop(const std::string& package, const std::string& caller);
   OperatorRuntime& operator_runtime() noexcept { return *operator_; }
 
+  // Files (adb push/pull, cat, rm) and abstract sockets (adb forward).
+  FileSystem& files() noexcept { return files_; }
+  AbstractSockets& sockets() noexcept { return sockets_; }
+
   // Transport faults.
   void attach_transport(TransportControl* control) noexcept { transport_ = control; }
   void drop_connections();
@@ -118,12 +125,20 @@ class AndroidSystem {
   void refresh_accessibility_enabled();
   // Drops the package's components from a colon-separated secure setting; true if any was.
   bool remove_components(const std::string& key, const std::string& package);
+  // Writes the `chatty` line standing for the Operator's records dropped since the last one.
+  void log_dropped_run();
 
   Scenario scenario_;
   DeviceClock clock_;
   EventQueue events_;
   LogBuffer log_;
   LogNoise noise_;
+  LogPruning pruning_;
+  struct DroppedRun {
+    int tid = 0;
+    std::size_t count = 0;
+    std::uint64_t generation = 0;
+  } dropped_;
   std::vector<std::weak_ptr<LogReader>> readers_;
   std::map<std::string, std::string> properties_;
   std::map<std::string, std::map<std::string, std::string>> settings_;
@@ -132,6 +147,9 @@ class AndroidSystem {
   bool locked_;
   bool user_unlocked_;
   UiModel ui_;
+  // Before the Operator: it closes its sockets when destroyed.
+  FileSystem files_;
+  AbstractSockets sockets_;
   std::unique_ptr<OperatorRuntime> operator_;
   TransportControl* transport_ = nullptr;
   int next_shell_pid_ = 4100;

@@ -1,6 +1,7 @@
 // The simulated Clawperator Operator: receives ACTION_AGENT_COMMAND broadcasts, runs one
 // command at a time on the device's timers, and logs the result envelope (single line or
-// chunk records, 1 ms apart), with the scenario's faults applied.
+// chunk records, 1 ms apart) — or, for a command dispatched with a result_session, writes it
+// to that session's socket (DirectResults) — with the scenario's faults applied.
 #pragma once
 
 #include <chrono>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "clawperator/json.hpp"
+#include "clawperator/vdevice/android/direct_results.hpp"
 #include "clawperator/vdevice/android/operator_actions.hpp"
 
 namespace clawperator::vdevice::android {
@@ -27,8 +29,14 @@ class OperatorRuntime {
   // The readiness probe (a doctor_ping-only payload) is spared unless `includeProbes`.
   bool faults_apply(const std::optional<std::string>& payload);
 
-  // A broadcast reached `package` (an installed Operator). Delivery takes a few ms.
-  void receive(const std::string& package, std::optional<std::string> payload, bool faults);
+  // A broadcast reached `package` (an installed Operator). Delivery takes a few ms. With a
+  // `result_session` (and directTransport) the result goes to that session only.
+  void receive(const std::string& package, std::optional<std::string> payload, bool faults,
+               std::optional<std::string> result_session = std::nullopt);
+  // ACTION_PREPARE_RESULT_CONNECTION reached `package`; an Operator without directTransport
+  // ignores it, as an older one does.
+  void prepare_result_connection(const std::string& package,
+                                 const std::optional<std::string>& payload);
 
   std::size_t commands_finished() const noexcept { return finished_; }
   bool busy() const noexcept { return running_ != nullptr; }
@@ -36,7 +44,8 @@ class OperatorRuntime {
  private:
   struct Command;
 
-  void deliver(const std::string& package, const std::optional<std::string>& payload, bool faults);
+  void deliver(const std::string& package, const std::optional<std::string>& payload, bool faults,
+               const std::optional<std::string>& result_session);
   void start_next();
   void run_step();
   void handle(StepOutcome outcome);
@@ -46,6 +55,7 @@ class OperatorRuntime {
   void log(char level, const std::string& message);
 
   AndroidSystem& system_;
+  DirectResults direct_;
   std::deque<std::unique_ptr<Command>> queue_;
   std::unique_ptr<Command> running_;
   std::optional<int> faults_left_;

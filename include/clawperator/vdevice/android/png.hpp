@@ -1,18 +1,13 @@
-// A minimal PNG writer: palette images in zlib "stored" (uncompressed) blocks, with the CRC-32
-// and Adler-32 checksums the format requires. Enough for a valid `screencap -p` without an
-// image library.
+// A minimal PNG writer: 2-bit palette images, their pixels deflated and the chunks
+// checksummed by zlib. Enough for a valid `screencap -p` without an image library.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <string>
-#include <string_view>
 #include <vector>
 
 namespace clawperator::vdevice::android {
-
-std::uint32_t crc32(std::string_view bytes, std::uint32_t crc = 0);
-std::uint32_t adler32(std::string_view bytes);
 
 struct Rgb {
   std::uint8_t r = 0;

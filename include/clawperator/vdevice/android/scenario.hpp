@@ -124,6 +124,9 @@ struct OperatorBehavior {
   std::size_t chunk_threshold_bytes = 3000;
   bool snapshot_in_logcat = false;  // legacy: the hierarchy as log lines, not data.text
   bool close_app_supported = false;
+  // Answers ACTION_PREPARE_RESULT_CONNECTION and honours result_session (false: an older
+  // Operator, which ignores both and logs every result).
+  bool direct_transport = true;
 };
 
 struct LogcatSpec {
@@ -131,6 +134,22 @@ struct LogcatSpec {
   std::size_t buffer_lines = 20000;
   std::size_t initial_lines = 40;
   bool foreign_results = false;  // noise includes other commands' result lines
+  // The share (0..1) of the Operator's records logd drops, leaving a `chatty` line in their
+  // place; which ones depends on the seed only.
+  double drop_rate = 0;
+};
+
+// How the Operator breaks its side of the direct result transport (docs/vdevice-scenarios.md).
+enum class DirectFault {
+  None,
+  RefuseConnection,  // every connection is closed at once, before `ready`
+  NeverReady,        // connections stay open, nothing is ever sent or read
+  BadSha256,         // the result header's sha256 is that of other bytes
+  ShortFrame,        // the result frame carries half its declared length, then the socket closes
+  OversizedFrame,    // the result frame is longer than the header's byteLength
+  DropMidResult,     // half the result frame, then every adb connection drops
+  NoTiming,          // the host's ack goes unanswered; the socket stays open until the lifetime
+  CloseBeforeAck,    // the socket closes right after the result, before the host's ack
 };
 
 struct FaultSpec {
@@ -150,6 +169,7 @@ struct FaultSpec {
   bool unauthorized = false;
   bool offline = false;
   std::size_t pad_snapshot_bytes = 0;
+  DirectFault direct = DirectFault::None;
   // Faults leave the readiness probe (a doctor_ping-only payload) alone unless this is set.
   bool include_probes = false;
   // How many commands the faults hit (the first N); nullopt = all.
@@ -183,6 +203,8 @@ struct Scenario {
   std::string lock_screen;     // shown while locked; empty: none
   std::string recents_screen;  // press_key recents; empty: none
   std::string initial_screen;  // foreground at boot; empty: home
+  // The CNXN maxdata the device announces (device.maxPayload); 0: as the host offers (1 MiB).
+  std::size_t max_payload = 0;
   OperatorBehavior operator_behavior;
   LogcatSpec logcat;
   FaultSpec faults;

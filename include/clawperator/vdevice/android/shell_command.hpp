@@ -87,5 +87,8 @@ CommandResult run_pm_uninstall(CommandContext& context);
 CommandResult run_dumpsys(CommandContext& context);
 CommandResult run_am(CommandContext& context);
 CommandResult run_logcat(CommandContext& context);
+// `cat FILE…` and `rm [-f] FILE…` on the device's FileSystem (what adb push leaves there).
+CommandResult run_cat(CommandContext& context);
+CommandResult run_rm(CommandContext& context);
 
 }  // namespace clawperator::vdevice::android

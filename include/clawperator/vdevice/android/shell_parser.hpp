@@ -1,9 +1,11 @@
 // The device shell's grammar, as far as adb clients use it: words with POSIX quoting,
-// parameter expansion, `;` / newline, `&&` and `||`. Everything a real /system/bin/sh would
-// do differently (pipes, redirections, command substitution, background jobs) is refused
-// with a message instead of being half-done, so a script never runs with a wrong meaning.
+// parameter expansion, `$(…)` command substitution, `;` / newline, `&&` and `||`. Everything
+// a real /system/bin/sh would do differently (pipes, redirections, backquotes, arithmetic,
+// background jobs) is refused with a message instead of being half-done, so a script never
+// runs with a wrong meaning.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -18,9 +20,10 @@ struct WordPart {
   enum class Kind {
     Literal,    // bytes, taken as they are
     Parameter,  // $NAME, ${NAME}, or a special parameter ($?, $$, $#, $0 …)
+    Command,    // $(SCRIPT): what the script prints, trailing newlines removed
   };
   Kind kind = Kind::Literal;
-  std::string text;     // the bytes, or the parameter's name ("?" for $?)
+  std::string text;     // the bytes, the parameter's name ("?" for $?), or the script
   bool quoted = false;  // from inside quotes or escaped: never split into fields
 };
 
@@ -60,16 +63,22 @@ struct ShellVariables {
   std::optional<std::string> lookup(std::string_view name) const;
 };
 
-// Expands a command's words into argv: parameters substituted, unquoted expansions split on
-// blanks, empty unquoted expansions dropped, quotes removed.
+// Runs the script of a command substitution and returns what it printed on stdout.
+using CommandSubstitution = std::function<std::string(const std::string& script)>;
+
+// Expands a command's words into argv: parameters and command substitutions replaced (a
+// substitution's trailing newlines removed), unquoted expansions split on blanks, empty
+// unquoted expansions dropped, quotes removed. Without `substitute`, $(…) expands to nothing.
 std::vector<std::string> expand_words(const std::vector<Word>& words,
-                                      const ShellVariables& variables);
+                                      const ShellVariables& variables,
+                                      const CommandSubstitution& substitute = {});
 
 // `NAME=value` before the command name: the name, and the value expanded without splitting.
 struct Assignment {
   std::string name;
   std::string value;
 };
-std::optional<Assignment> as_assignment(const Word& word, const ShellVariables& variables);
+std::optional<Assignment> as_assignment(const Word& word, const ShellVariables& variables,
+                                        const CommandSubstitution& substitute = {});
 
 }  // namespace clawperator::vdevice::android

@@ -27,8 +27,9 @@ struct VirtualApkManifest {
 // letter followed by letters, digits or '_'), or nullopt when it can.
 std::optional<std::string> package_name_problem(std::string_view name);
 
-// The bytes of a virtual APK: the manifest entry, then `filler_bytes` of deterministic
-// pseudo-random data in assets/filler.bin. The manifest is written as given, unchecked, so
+// The bytes of a virtual APK: the manifest entry (deflated), then `filler_bytes` of
+// deterministic pseudo-random data in assets/filler.bin (stored). The same arguments always
+// give the same bytes. The manifest is written as given, unchecked, so
 // that tests can build broken packages too.
 std::string make_virtual_apk(const VirtualApkManifest& manifest, std::size_t filler_bytes = 0);
 

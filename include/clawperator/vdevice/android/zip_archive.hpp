@@ -1,8 +1,8 @@
-// The ZIP container as far as virtual APKs need it: writing an archive of "stored"
-// (uncompressed) entries that unzip, jar and zipinfo accept, and reading one stored entry back
-// from untrusted bytes. No compression, no ZIP64, no encryption.
+// The ZIP container as far as virtual APKs need it, through libzip: writing an archive that
+// unzip, jar and zipinfo accept, and reading one entry back from untrusted bytes.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,20 +14,20 @@ namespace clawperator::vdevice::android {
 struct ZipEntry {
   std::string name;  // '/'-separated path inside the archive
   std::string data;
+  bool deflate = false;  // compressed (deflate), else stored
 };
 
-// Local headers, data, central directory and end record, each entry with its CRC-32 and a
-// fixed timestamp so that the same entries always give the same bytes. Throws
-// std::length_error past the classic format's 4 GiB / 65535-entry limits.
-std::string write_stored_zip(const std::vector<ZipEntry>& entries);
-
-// True when the bytes begin like a ZIP archive (a local file header).
-bool looks_like_zip(std::string_view archive);
+// Entries in order, each with the timestamp Android's reproducible builds use and mode 0644,
+// so that the same entries always give the same bytes. Throws std::runtime_error when libzip
+// refuses (an entry name with a NUL byte, memory).
+std::string write_zip(const std::vector<ZipEntry>& entries);
 
 enum class ZipReadError {
-  NotAZip,          // no end-of-central-directory record, or one pointing outside the bytes
+  // No consistent central directory (garbage, truncated, empty), or one libzip's consistency
+  // check refuses whole (local headers that disagree with it, an unknown compression method).
+  NotAZip,
   EntryMissing,     // the archive has no entry of that name
-  EntryUnreadable,  // compressed, encrypted, truncated or failing its CRC
+  EntryUnreadable,  // encrypted, failing its CRC, or larger than allowed
 };
 
 struct ZipReadFailure {
@@ -35,8 +35,10 @@ struct ZipReadFailure {
   std::string detail;
 };
 
-// The data of entry `name`, found through the central directory as unzip does.
-transport::Expected<std::string, ZipReadFailure> read_stored_entry(std::string_view archive,
-                                                                   std::string_view name);
+// The data of entry `name`; more than `max_bytes` of it is EntryUnreadable, whatever the
+// archive claims, so that a hostile archive cannot make the reader allocate without bound.
+transport::Expected<std::string, ZipReadFailure> read_zip_entry(std::string_view archive,
+                                                                std::string_view name,
+                                                                std::size_t max_bytes);
 
 }  // namespace clawperator::vdevice::android

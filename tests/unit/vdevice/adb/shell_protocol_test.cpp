@@ -105,7 +105,7 @@ TEST_CASE("service strings name the shell flavour and the command", "[vdevice][a
     CHECK(r.command.empty());
   }
   SECTION("other services are unknown") {
-    for (const char* service : {"sync:", "shellx:ls", "shell", "shell,v2", "tcp:5555",
+    for (const char* service : {"shellx:ls", "localabstract:", "shell", "shell,v2", "tcp:5555",
                                 "reboot:", "", "framebuffer:", "abb_exec:package\0list"}) {
       INFO(service);
       CHECK(parse_service(service).kind == ServiceKind::Unknown);

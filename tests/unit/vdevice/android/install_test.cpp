@@ -114,7 +114,7 @@ TEST_CASE("installs fail as the package manager's do", "[vdevice][android][apk]"
   }
   SECTION("a zip without the virtual manifest") {
     const ShellResult result =
-        stream_install(harness, write_stored_zip({{"AndroidManifest.xml", "x"}}), "-r");
+        stream_install(harness, write_zip({{"AndroidManifest.xml", "x"}}), "-r");
     CHECK(result.out.starts_with("Failure [INSTALL_PARSE_FAILED_MANIFEST_MALFORMED: "));
     CHECK(result.out.find("no entry vdevice-manifest.json") != std::string::npos);
     CHECK(result.status == 1);

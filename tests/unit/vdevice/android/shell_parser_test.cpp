@@ -72,13 +72,50 @@ TEST_CASE("shell syntax errors and unsupported syntax are refused", "[vdevice][a
     INFO(text);
     CHECK_FALSE(parse_script(text));
   }
-  for (const char* text : {"echo a | cat", "echo a > f", "echo $(id)", "echo `id`", "sleep 1 &"}) {
+  for (const char* text : {"echo a | cat", "echo a > f", "echo $((1 + 2))", "echo `id`",
+                           "echo \"`id`\"", "sleep 1 &"}) {
     INFO(text);
     const auto script = parse_script(text);
     REQUIRE_FALSE(script);
     CHECK(script.error().status == 2);
     CHECK(script.error().message.find("not supported") != std::string::npos);
   }
+}
+
+TEST_CASE("shell: command substitution parses its body as a script", "[vdevice][android]") {
+  auto script = parse_script("echo \"$(cat '/a b' \")\" \"x)\")\" $(echo $(id)) tail");
+  REQUIRE(script);
+  REQUIRE(script->commands.size() == 1);
+  const auto& words = script->commands[0].words;
+  REQUIRE(words.size() == 4);
+  REQUIRE(words[1].parts.size() == 2);  // the empty "" literal, then the substitution
+  CHECK(words[1].parts[1].kind == WordPart::Kind::Command);
+  CHECK(words[1].parts[1].text == "cat '/a b' \")\" \"x)\"");
+  CHECK(words[1].parts[1].quoted);
+  CHECK(words[2].parts[0].text == "echo $(id)");
+  CHECK_FALSE(words[2].parts[0].quoted);
+  std::vector<std::string> scripts;
+  const CommandSubstitution record = [&](const std::string& body) {
+    scripts.push_back(body);
+    return std::string("out  put\n\n");
+  };
+  CHECK(expand_words(words, {}, record) ==
+        std::vector<std::string>{"echo", "out  put", "out", "put", "tail"});
+  CHECK(scripts == std::vector<std::string>{"cat '/a b' \")\" \"x)\"", "echo $(id)"});
+  // Without a way to run it, a substitution expands to nothing.
+  CHECK(expand_words(words, {}) == std::vector<std::string>{"echo", "", "tail"});
+  for (const char* text :
+       {"echo $(", "echo \"$(echo a\"", "echo $(echo 'a)", "echo $(;)", "echo $(a &&)"}) {
+    INFO(text);
+    CHECK_FALSE(parse_script(text));
+  }
+  // Nesting is bounded: hostile text cannot recurse without limit.
+  std::string deep;
+  for (int i = 0; i < 17; ++i) deep += "$(";
+  CHECK(parse_script("echo " + deep).error().message.find("not supported") != std::string::npos);
+  std::string nested = "x";
+  for (int i = 0; i < 16; ++i) nested = "$(echo " + nested + ")";
+  CHECK(parse_script("echo " + nested));
 }
 
 TEST_CASE("shell: assignments before a command", "[vdevice][android]") {

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include "clawperator/vdevice/android/png.hpp"
 #include "clawperator/vdevice/android/zip_archive.hpp"
 
 using namespace clawperator::vdevice::android;
@@ -30,8 +30,11 @@ void set_u16(std::string& bytes, std::size_t at, std::uint16_t value) {
   bytes.at(at + 1) = static_cast<char>(value >> 8);
 }
 
-ZipReadError read_error(std::string_view archive, std::string_view name) {
-  const auto entry = read_stored_entry(archive, name);
+constexpr std::size_t kLimit = std::size_t{1} << 20;
+
+ZipReadError read_error(std::string_view archive, std::string_view name,
+                        std::size_t limit = kLimit) {
+  const auto entry = read_zip_entry(archive, name, limit);
   REQUIRE_FALSE(entry);
   return entry.error().error;
 }
@@ -43,56 +46,60 @@ ApkReadFailure apk_failure(std::string_view bytes) {
 }
 
 std::string apk_with_manifest(std::string manifest_text) {
-  return write_stored_zip({{std::string(kVirtualApkManifestEntry), std::move(manifest_text)}});
+  return write_zip({{std::string(kVirtualApkManifestEntry), std::move(manifest_text)}});
+}
+
+// Sets the compression method of the only entry, in its local and its central header.
+void set_method(std::string& archive, std::uint16_t method) {
+  const std::size_t directory = u32_at(archive, archive.size() - 22 + 16);
+  REQUIRE(u32_at(archive, directory) == 0x02014b50);
+  set_u16(archive, 8, method);
+  set_u16(archive, directory + 10, method);
 }
 
 }  // namespace
 
-TEST_CASE("a stored zip has the layout unzip expects, with each entry's CRC-32",
+TEST_CASE("a zip has the layout unzip expects, the same bytes for the same entries",
           "[vdevice][android][apk]") {
-  const std::string archive = write_stored_zip({{"a.txt", "123456789"}, {"dir/b.bin", ""}});
-  // Local header of the first entry: signature, version 1.0, stored, CRC, sizes, name.
-  CHECK(u32_at(archive, 0) == 0x04034b50);
-  CHECK(u16_at(archive, 4) == 10);
-  CHECK(u16_at(archive, 8) == 0);
+  const std::vector<ZipEntry> entries = {{"a.txt", "123456789", false},
+                                         {"dir/b.bin", "", false},
+                                         {"c.txt", std::string(5000, 'c'), true}};
+  const std::string archive = write_zip(entries);
+  CHECK(u32_at(archive, 0) == 0x04034b50);   // a local file header first
+  CHECK(u16_at(archive, 8) == 0);            // stored
   CHECK(u32_at(archive, 14) == 0xCBF43926);  // the CRC-32 check value of "123456789"
-  CHECK(u32_at(archive, 18) == 9);
-  CHECK(u32_at(archive, 22) == 9);
   CHECK(archive.substr(30, 5) == "a.txt");
-  CHECK(archive.substr(35, 9) == "123456789");
-  // The end record closes the file and points at the central directory.
+  // The end record closes the file and counts the entries.
   const std::size_t end = archive.size() - 22;
   CHECK(u32_at(archive, end) == 0x06054b50);
-  CHECK(u16_at(archive, end + 8) == 2);
-  CHECK(u16_at(archive, end + 10) == 2);
-  const std::size_t directory = u32_at(archive, end + 16);
-  CHECK(directory + u32_at(archive, end + 12) == end);
-  CHECK(u32_at(archive, directory) == 0x02014b50);
-  CHECK(u32_at(archive, directory + 16) == crc32("123456789"));
-  CHECK(u32_at(archive, directory + 42) == 0);  // the local header's offset
-  // The same entries give the same bytes.
-  CHECK(write_stored_zip({{"a.txt", "123456789"}, {"dir/b.bin", ""}}) == archive);
+  CHECK(u16_at(archive, end + 10) == 3);
+  // The deflated entry takes far less room than its text.
+  CHECK(archive.size() < 1000);
+  CHECK(write_zip(entries) == archive);
 }
 
-TEST_CASE("stored entries read back through the central directory", "[vdevice][android][apk]") {
+TEST_CASE("entries read back, stored or deflated", "[vdevice][android][apk]") {
   std::string binary;
   for (int i = 0; i < 70000; ++i) binary.push_back(static_cast<char>(i * 7 % 256));
-  const std::string archive = write_stored_zip({{"first", "one"}, {"second", binary}});
-  const auto first = read_stored_entry(archive, "first");
+  const std::string archive =
+      write_zip({{"first", "one", false}, {"second", binary, true}, {"third", binary, false}});
+  const auto first = read_zip_entry(archive, "first", kLimit);
   REQUIRE(first);
   CHECK(*first == "one");
-  const auto second = read_stored_entry(archive, "second");
+  const auto second = read_zip_entry(archive, "second", kLimit);
   REQUIRE(second);
   CHECK(*second == binary);
-  CHECK(looks_like_zip(archive));
-  CHECK(read_error(archive, "third") == ZipReadError::EntryMissing);
-  CHECK(read_error(write_stored_zip({}), "first") == ZipReadError::EntryMissing);
+  const auto third = read_zip_entry(archive, "third", kLimit);
+  REQUIRE(third);
+  CHECK(*third == binary);
+  CHECK(read_error(archive, "fourth") == ZipReadError::EntryMissing);
+  CHECK(read_error(archive, std::string("first\0x", 7)) == ZipReadError::EntryMissing);
+  CHECK(read_error(write_zip({{"only", "x", false}}), "first") == ZipReadError::EntryMissing);
 }
 
 TEST_CASE("damaged archives are refused, never read past their end", "[vdevice][android][apk]") {
-  const std::string archive = write_stored_zip({{"entry", "some data"}});
+  const std::string archive = write_zip({{"entry", "some data", false}});
   SECTION("not a zip at all") {
-    CHECK_FALSE(looks_like_zip("hello"));
     CHECK(read_error("hello, this is not an archive", "entry") == ZipReadError::NotAZip);
     CHECK(read_error("", "entry") == ZipReadError::NotAZip);
   }
@@ -101,18 +108,25 @@ TEST_CASE("damaged archives are refused, never read past their end", "[vdevice][
   }
   SECTION("a flipped data byte fails the CRC") {
     std::string damaged = archive;
-    damaged[30 + 5] ^= 0x20;
-    const auto entry = read_stored_entry(damaged, "entry");
+    const std::size_t data = damaged.find("some data");
+    REQUIRE(data != std::string::npos);
+    damaged[data] ^= 0x20;
+    const auto entry = read_zip_entry(damaged, "entry", kLimit);
     REQUIRE_FALSE(entry);
     CHECK(entry.error().error == ZipReadError::EntryUnreadable);
     CHECK(entry.error().detail.find("CRC") != std::string::npos);
   }
-  SECTION("a compressed entry is not read") {
-    std::string deflated = archive;
-    const std::size_t directory = u32_at(deflated, deflated.size() - 22 + 16);
-    set_u16(deflated, 8, 8);
-    set_u16(deflated, directory + 10, 8);
-    CHECK(read_error(deflated, "entry") == ZipReadError::EntryUnreadable);
+  SECTION("an unknown compression method is not read") {
+    std::string odd = archive;
+    set_method(odd, 99);
+    // libzip's consistency check refuses the whole archive ("Zip archive inconsistent").
+    CHECK(read_error(odd, "entry") == ZipReadError::NotAZip);
+  }
+  SECTION("an entry larger than the reader allows") {
+    CHECK(read_error(archive, "entry", 8) == ZipReadError::EntryUnreadable);
+    const auto exact = read_zip_entry(archive, "entry", 9);
+    REQUIRE(exact);
+    CHECK(*exact == "some data");
   }
   SECTION("a directory pointing outside the file") {
     std::string wild = archive;
@@ -121,8 +135,27 @@ TEST_CASE("damaged archives are refused, never read past their end", "[vdevice][
   }
   SECTION("every truncation fails cleanly") {
     for (std::size_t size = 0; size < archive.size(); ++size) {
-      const auto entry = read_stored_entry(std::string_view(archive).substr(0, size), "entry");
+      const auto entry = read_zip_entry(std::string_view(archive).substr(0, size), "entry", kLimit);
       CHECK_FALSE(entry);
+    }
+  }
+  SECTION("random bytes after a zip signature never crash the reader") {
+    std::uint64_t state = 0x2545F4914F6CDD1DULL;
+    for (int round = 0; round < 200; ++round) {
+      std::string noise = archive;
+      for (int flips = 0; flips < 4; ++flips) {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        noise[state % noise.size()] = static_cast<char>(state >> 56);
+      }
+      const auto entry = read_zip_entry(noise, "entry", kLimit);
+      // Whatever libzip makes of it: bounded data, or a failure that says why.
+      if (entry) {
+        CHECK(entry->size() <= kLimit);
+      } else {
+        CHECK_FALSE(entry.error().detail.empty());
+      }
     }
   }
 }
@@ -130,7 +163,8 @@ TEST_CASE("damaged archives are refused, never read past their end", "[vdevice][
 TEST_CASE("a virtual APK round-trips its manifest", "[vdevice][android][apk]") {
   const VirtualApkManifest written{"com.clawperator.operator", "0.6.0-rc.1", 600};
   const std::string apk = make_virtual_apk(written);
-  const auto manifest_entry = read_stored_entry(apk, kVirtualApkManifestEntry);
+  CHECK(make_virtual_apk(written) == apk);
+  const auto manifest_entry = read_zip_entry(apk, kVirtualApkManifestEntry, kLimit);
   REQUIRE(manifest_entry);
   CHECK(manifest_entry->find("\"package\": \"com.clawperator.operator\"") != std::string::npos);
   const auto read = read_virtual_apk(apk);
@@ -141,7 +175,7 @@ TEST_CASE("a virtual APK round-trips its manifest", "[vdevice][android][apk]") {
 
   const std::string large = make_virtual_apk(written, std::size_t{3} << 20);
   CHECK(large.size() > (std::size_t{3} << 20));
-  const auto filler = read_stored_entry(large, "assets/filler.bin");
+  const auto filler = read_zip_entry(large, "assets/filler.bin", std::size_t{4} << 20);
   REQUIRE(filler);
   CHECK(filler->size() == std::size_t{3} << 20);
   REQUIRE(read_virtual_apk(large));
@@ -152,9 +186,13 @@ TEST_CASE("what is not a virtual APK says why", "[vdevice][android][apk]") {
   CHECK(apk_failure("\x7f"
                     "ELF not a zip")
             .problem == ApkProblem::NotAnApk);
-  CHECK(apk_failure(write_stored_zip({{"AndroidManifest.xml", "binary xml"}})).problem ==
+  CHECK(apk_failure("").problem == ApkProblem::NotAnApk);
+  CHECK(apk_failure(write_zip({{"AndroidManifest.xml", "binary xml"}})).problem ==
         ApkProblem::ManifestMalformed);
   CHECK(apk_failure(apk_with_manifest("not json")).problem == ApkProblem::ManifestMalformed);
+  // A manifest too large to be one is refused before it is read whole.
+  CHECK(apk_failure(apk_with_manifest(std::string(std::size_t{1} << 20, ' '))).detail ==
+        "entry vdevice-manifest.json is larger than 65536 bytes");
   CHECK(apk_failure(apk_with_manifest(R"({"versionName": "1", "versionCode": 1})")).detail ==
         "no \"package\" string");
   CHECK(
