@@ -34,21 +34,38 @@ std::string lock_file_name(const std::string& server_key, const std::string& ser
   return name + ".lock";
 }
 
+contract::HostError state_directory_refused(const ExecutionTrace& trace,
+                                            const io::DirectoryProblem& problem) {
+  Json details = Json::object();
+  details["stateDir"] = problem.path.string();
+  details["problem"] = problem.problem;
+  contract::HostError error =
+      trace.fail("STATE_DIRECTORY_UNSAFE",
+                 "CLAWPERATOR_STATE_DIR is not a private directory of this user (" +
+                     problem.path.string() + ": " + problem.problem + ")",
+                 details);
+  error.hint =
+      "Point CLAWPERATOR_STATE_DIR at a directory you own that only you can write (mode 0700), "
+      "or unset it to use the default.";
+  return error;
+}
+
 DeviceLock::~DeviceLock() {
   if (fd_ >= 0) ::close(fd_);  // closing releases the flock
 }
 
-DeviceLock::Outcome DeviceLock::acquire(const std::filesystem::path& state_dir,
+DeviceLock::Outcome DeviceLock::acquire(const io::StateDirectory* directory,
                                         const std::string& server_key, const std::string& serial,
                                         std::chrono::milliseconds wait) {
-  std::error_code ec;
-  std::filesystem::create_directories(state_dir, ec);
-  path_ = state_dir / lock_file_name(server_key, serial);
-  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd_ < 0) {
-    error_ = std::strerror(errno);
+  if (directory == nullptr) return Outcome::NoDirectory;
+  const std::string name = lock_file_name(server_key, serial);
+  path_ = directory->path() / name;
+  auto opened = directory->open_file(name, O_RDWR | O_CREAT);
+  if (auto* problem = std::get_if<std::string>(&opened)) {
+    error_ = std::move(*problem);
     return Outcome::Unavailable;
   }
+  fd_ = std::get<io::StateDirectory::OpenedFile>(opened).fd;
   const auto deadline = std::chrono::steady_clock::now() + wait;
   while (true) {
     if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return Outcome::Acquired;

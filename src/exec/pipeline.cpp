@@ -141,22 +141,6 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
   set_step_data(*step, "path", path);
 }
 
-}  // namespace
-
-std::filesystem::path default_state_dir() {
-  if (const char* dir = std::getenv("CLAWPERATOR_STATE_DIR"); dir != nullptr && *dir != '\0') {
-    return dir;
-  }
-  if (const char* runtime = std::getenv("XDG_RUNTIME_DIR");
-      runtime != nullptr && *runtime != '\0') {
-    return std::filesystem::path(runtime) / "clawperator";
-  }
-  return std::filesystem::temp_directory_path() /
-         ("clawperator-" + std::to_string(static_cast<long long>(::getuid())));
-}
-
-namespace {
-
 ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& runner) {
   const auto started = Clock::now();
   const Json& execution = request.execution.execution;
@@ -167,6 +151,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   trace.actions = {true, request.execution.read_only};
   trace.started_at = io::utc_timestamp(std::chrono::system_clock::now());
   adb::AdbClient client(runner, request.adb);
+  if (request.state.refused) return report(state_directory_refused(trace, *request.state.refused));
 
   // 1. The device.
   auto resolved = resolve_device(client, request.device, trace);
@@ -174,7 +159,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   const std::string serial = std::get<std::string>(resolved);
   const std::string server = server_key(request.adb);
   const std::string device_key = lock_file_name(server, serial);
-  const ReadinessCache readiness(request.state_dir, device_key);
+  const ReadinessCache readiness(request.state.directory.get(), device_key);
   auto fail = [&](const HostError& error) {
     readiness.invalidate();
     return report(error);
@@ -182,9 +167,10 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
 
   // 2. One execution per device.
   DeviceLock lock;
-  switch (lock.acquire(request.state_dir, server, serial,
+  switch (lock.acquire(request.state.directory.get(), server, serial,
                        std::chrono::milliseconds(request.lock_wait_ms))) {
     case DeviceLock::Outcome::Acquired:
+    case DeviceLock::Outcome::NoDirectory:
       break;
     case DeviceLock::Outcome::Busy: {
       Json details = Json::object();
