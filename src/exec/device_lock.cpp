@@ -5,10 +5,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <thread>
 
+#include "clawperator/io/atomic_file.hpp"
 #include "clawperator/process/interrupt.hpp"
 
 namespace clawperator::exec {
@@ -19,19 +19,7 @@ constexpr std::chrono::milliseconds kPollInterval{25};
 }  // namespace
 
 std::string lock_file_name(const std::string& server_key, const std::string& serial) {
-  std::string name = "device-";
-  for (const char c : server_key + "-" + serial) {
-    const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      c == '.' || c == '-' || c == '_';
-    if (safe) {
-      name += c;
-    } else {
-      char escaped[4];
-      std::snprintf(escaped, sizeof escaped, "%%%02X", static_cast<unsigned char>(c));
-      name += escaped;
-    }
-  }
-  return name + ".lock";
+  return "device-" + io::escape_file_name(server_key + "-" + serial) + ".lock";
 }
 
 contract::HostError state_directory_refused(const ExecutionTrace& trace,

@@ -13,6 +13,7 @@
 #include "clawperator/exec/result_reader.hpp"
 #include "clawperator/io/atomic_file.hpp"
 #include "clawperator/io/log.hpp"
+#include "clawperator/io/state_directory.hpp"
 #include "clawperator/io/utc_time.hpp"
 #include "clawperator/process/interrupt.hpp"
 
@@ -77,11 +78,12 @@ bool has_screenshot_step(const transport::Envelope& envelope) {
   return false;
 }
 
-// `adb exec-out screencap -p`, written atomically (inventory 4.11).
+// `adb exec-out screencap -p`, written atomically to a path the user named, else to a new
+// file in $TMPDIR (inventory 4.11).
 void capture_screenshot(adb::AdbClient& client, const std::string& serial,
                         transport::Envelope& envelope, const Json& execution,
                         const ExecutionTrace& trace) {
-  std::string path;
+  std::filesystem::path path;
   for (const Json& action : execution["actions"]) {
     if (action["type"] == "take_screenshot") {
       if (action.contains("params") && action["params"].contains("path")) {
@@ -90,13 +92,15 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
       break;
     }
   }
-  if (path.empty()) {
+  // The default path is in a shared directory: a new file, never one someone prepared.
+  const bool default_path = path.empty();
+  if (default_path) {
     const auto stamp = std::chrono::duration_cast<std::chrono::milliseconds>(
                            std::chrono::system_clock::now().time_since_epoch())
                            .count();
-    path = (std::filesystem::temp_directory_path() /
-            ("clawperator-screenshot-" + trace.command_id + "-" + std::to_string(stamp) + ".png"))
-               .string();
+    path = io::temp_directory(io::process_state_environment()) /
+           ("clawperator-screenshot-" + io::escape_file_name(trace.command_id) + "-" +
+            std::to_string(stamp) + ".png");
   }
   transport::StepResult* step = nullptr;
   for (auto& candidate : envelope.steps) {
@@ -117,8 +121,9 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
   }
   const char* code = "ACTION_FAILED";
   if (!problem) {
-    if (auto error = io::write_file_atomically(path, capture.out)) {
-      problem = "could not write " + path + ": " + *error;
+    if (auto error = default_path ? io::write_new_file(path, capture.out)
+                                  : io::write_file_atomically(path, capture.out)) {
+      problem = "could not write " + path.string() + ": " + *error;
       code = "SNAPSHOT_ARTIFACT_WRITE_FAILED";
     }
   }
@@ -138,7 +143,7 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
     erase_step_data(*step, "error");
     erase_step_data(*step, "message");
   }
-  set_step_data(*step, "path", path);
+  set_step_data(*step, "path", path.string());
 }
 
 ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& runner) {

@@ -242,3 +242,39 @@ TEST_CASE("an unsafe CLAWPERATOR_STATE_DIR is refused", "[integration][state-dir
   }
   CHECK(fs::is_empty(open_dir));
 }
+
+TEST_CASE("the default screenshot is a new file of ours in TMPDIR", "[integration][state-dir]") {
+  Farm farm({"default"});
+  const json shot = json::array({{{"id", "shot"}, {"type", "take_screenshot"}}});
+  const fs::path tmp = scratch(farm) / "tmp";
+  fs::create_directories(tmp);
+  farm.set_env("TMPDIR", tmp.string());
+  const RunResult written = exec_on(farm, 0, shot);
+  const json document = single_document(written);
+  INFO(document.dump(2).substr(0, 3000));
+  CHECK(written.exit_code == 0);
+  const std::string path = document["envelope"]["stepResults"][0]["data"]["path"];
+  CHECK(fs::path(path).parent_path() == tmp);
+  CHECK(fs::path(path).filename().string().rfind("clawperator-screenshot-state-0-", 0) == 0);
+  CHECK(read_file(path).rfind("\x89PNG\r\n\x1a\n", 0) == 0);
+  struct stat status {};
+  REQUIRE(::lstat(path.c_str(), &status) == 0);
+  CHECK((status.st_mode & 07777) == 0600);
+
+  // One that cannot be created fails its step.
+  const fs::path missing = scratch(farm) / "missing-tmp";
+  farm.set_env("TMPDIR", missing.string());
+  const RunResult failed = exec_on(farm, 0, shot);
+  const json failure = single_document(failed);
+  INFO(failure.dump(2).substr(0, 3000));
+  CHECK(failed.exit_code == 1);
+  CHECK(failure["ok"] == false);
+  const json data = failure["envelope"]["stepResults"][0]["data"];
+  CHECK(data["error"] == "SNAPSHOT_ARTIFACT_WRITE_FAILED");
+  CHECK(data["failurePhase"] == "post_processing");
+  CHECK(data["message"].get<std::string>().find(
+            "could not write " + (missing / "clawperator-screenshot-state-0-").string()) == 0);
+  CHECK(failure["disposition"]["delivery"] == "delivered_verified");
+  CHECK(failure["disposition"]["retry"] == "safe");  // a screenshot only reads
+  CHECK_FALSE(fs::exists(missing));
+}
