@@ -19,8 +19,8 @@
 #include <thread>
 #include <vector>
 
-#include "../process/poll_timeout.hpp"
-#include "../process/unique_fd.hpp"
+#include "clawperator/process/poll_timeout.hpp"
+#include "clawperator/process/unique_fd.hpp"
 
 namespace clawperator::adb {
 

@@ -31,7 +31,8 @@ CommandResult run_doctor_command(const DoctorFlags& flags, const GlobalOptions& 
   request.operator_package = options.operator_package;
   request.adb = adb_settings(options);
   request.log_dir = options.log_dir;
-  request.state_dir = exec::default_state_dir();
+  // Only the smoke execution uses the state directory: choose it only then.
+  if (flags.full) request.state = state_directory_for_run();
   request.full = flags.full;
   request.fix = flags.fix;
   const auto runner = process::make_system_runner();

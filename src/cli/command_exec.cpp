@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <memory>
 
 #include "clawperator/cli/command.hpp"
@@ -9,6 +10,7 @@
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/io/payload_input.hpp"
+#include "clawperator/io/state_directory.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/text.hpp"
 
@@ -31,6 +33,15 @@ constexpr const char* kMissingPayload =
 
 }  // namespace
 
+io::StateSelection state_directory_for_run() {
+  io::StateSelection selection =
+      io::select_state_directory(io::process_state_environment(), ::geteuid());
+  if (!selection.warning.empty()) {
+    std::fprintf(stderr, "clawperator: warning: %s\n", selection.warning.c_str());
+  }
+  return selection;
+}
+
 CommandResult run_on_device(contract::Execution execution, const GlobalOptions& options) {
   // Ctrl-C now means: stop the children, reap them, still print the JSON error.
   process::install_interrupt_handlers();
@@ -40,7 +51,7 @@ CommandResult run_on_device(contract::Execution execution, const GlobalOptions& 
   request.operator_package = options.operator_package;
   request.adb = adb_settings(options);
   request.lock_wait_ms = options.lock_wait_ms;
-  request.state_dir = exec::default_state_dir();
+  request.state = state_directory_for_run();
   request.show_progress = ::isatty(STDERR_FILENO) == 1;
   const auto runner = process::make_system_runner();
   exec::ExecutionReport report = exec::run_execution(request, *runner);

@@ -3,9 +3,10 @@
 //
 // Order: the 119 codes of reference/clawperator-errors.txt ("Public Error Codes"), in
 // document order; then the Android-emitted SERVICE_UNAVAILABLE; then the CLI usage
-// codes. Field order: code, family, meaning, delivery, exit code, strategy, recovery,
-// origin. Delivery and exit code are the defaults for the phase in which the code is
-// usually raised (spec/contract.md, sections 4 and 5).
+// codes; then codes this CLI added later, each under its family. Field order: code, family,
+// meaning, delivery, exit code, strategy, recovery, origin. Delivery and exit code are the
+// defaults for the phase in which the code is usually raised (spec/contract.md, sections 4
+// and 5).
 #include "clawperator/contract/error_catalog.hpp"
 
 namespace clawperator::contract {
@@ -736,6 +737,17 @@ constexpr CatalogEntry kCatalog[] = {
      Delivery::Unknown, 70, RecoveryStrategy::None,
      "Report the bug with the command and its output, then inspect device state with "
      "`clawperator snapshot` before repeating a mutating request.",
+     Origin::Host},
+
+    // Host (added by this CLI)
+    {"STATE_DIRECTORY_UNSAFE", "Host",
+     "The state directory named by `CLAWPERATOR_STATE_DIR` is not a private directory of this "
+     "user (a symlink not ours, owned by another user, or writable by group or others), so "
+     "nothing was written to it and the device was not contacted.",
+     Delivery::NotDelivered, 3, RecoveryStrategy::RepairEnvironment,
+     "Point `CLAWPERATOR_STATE_DIR` at a directory you own that only you can write (`mkdir -m "
+     "700`), or unset it to use the default; `details.stateDir` and `details.problem` say what "
+     "failed.",
      Origin::Host},
 };
 // clang-format on

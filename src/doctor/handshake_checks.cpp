@@ -160,7 +160,7 @@ Check check_smoke(DoctorContext& context) {
   request.device = *context.serial;
   request.operator_package = context.options.operator_package;
   request.adb = context.options.adb;
-  request.state_dir = context.options.state_dir;
+  request.state = context.options.state;
   const exec::ExecutionReport result = exec::run_execution(request, context.runner);
   check.evidence = Json{{"commandId", command_id}, {"exitCode", result.exit_code}};
   if (result.exit_code == contract::exit_code::kSuccess) {

@@ -5,10 +5,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
 #include <thread>
 
+#include "clawperator/io/atomic_file.hpp"
 #include "clawperator/process/interrupt.hpp"
 
 namespace clawperator::exec {
@@ -19,36 +19,36 @@ constexpr std::chrono::milliseconds kPollInterval{25};
 }  // namespace
 
 std::string lock_file_name(const std::string& server_key, const std::string& serial) {
-  std::string name = "device-";
-  for (const char c : server_key + "-" + serial) {
-    const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                      c == '.' || c == '-' || c == '_';
-    if (safe) {
-      name += c;
-    } else {
-      char escaped[4];
-      std::snprintf(escaped, sizeof escaped, "%%%02X", static_cast<unsigned char>(c));
-      name += escaped;
-    }
-  }
-  return name + ".lock";
+  return "device-" + io::escape_file_name(server_key + "-" + serial) + ".lock";
+}
+
+contract::HostError state_directory_refused(const ExecutionTrace& trace,
+                                            const io::DirectoryProblem& problem) {
+  Json details = Json::object();
+  details["stateDir"] = problem.path.string();
+  details["problem"] = problem.problem;
+  return trace.fail("STATE_DIRECTORY_UNSAFE",
+                    "CLAWPERATOR_STATE_DIR is not a private directory of this user (" +
+                        problem.path.string() + ": " + problem.problem + ")",
+                    details);
 }
 
 DeviceLock::~DeviceLock() {
   if (fd_ >= 0) ::close(fd_);  // closing releases the flock
 }
 
-DeviceLock::Outcome DeviceLock::acquire(const std::filesystem::path& state_dir,
+DeviceLock::Outcome DeviceLock::acquire(const io::StateDirectory* directory,
                                         const std::string& server_key, const std::string& serial,
                                         std::chrono::milliseconds wait) {
-  std::error_code ec;
-  std::filesystem::create_directories(state_dir, ec);
-  path_ = state_dir / lock_file_name(server_key, serial);
-  fd_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd_ < 0) {
-    error_ = std::strerror(errno);
+  if (directory == nullptr) return Outcome::NoDirectory;
+  const std::string name = lock_file_name(server_key, serial);
+  path_ = directory->path() / name;
+  auto opened = directory->open_file(name, O_RDWR | O_CREAT);
+  if (auto* problem = std::get_if<std::string>(&opened)) {
+    error_ = std::move(*problem);
     return Outcome::Unavailable;
   }
+  fd_ = std::get<io::StateDirectory::OpenedFile>(opened).fd;
   const auto deadline = std::chrono::steady_clock::now() + wait;
   while (true) {
     if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return Outcome::Acquired;

@@ -1,6 +1,6 @@
 // One execution per device at a time, across processes: an advisory flock on a
-// file keyed by adb server and serial. The kernel releases it when we exit,
-// however we exit, so a crash never leaves a device locked.
+// file keyed by adb server and serial, in the verified state directory. The kernel
+// releases it when we exit, however we exit, so a crash never leaves a device locked.
 #pragma once
 
 #include <chrono>
@@ -8,19 +8,26 @@
 #include <optional>
 #include <string>
 
+#include "clawperator/contract/outcome.hpp"
+#include "clawperator/io/state_directory.hpp"
+#include "trace.hpp"
+
 namespace clawperator::exec {
 
 class DeviceLock {
  public:
-  enum class Outcome { Acquired, Busy, Unavailable, Interrupted };
+  // NoDirectory: the run has no state directory and goes without a lock (its one warning
+  // was given when the directory was chosen).
+  enum class Outcome { Acquired, Busy, Unavailable, Interrupted, NoDirectory };
 
   DeviceLock() = default;
   ~DeviceLock();
   DeviceLock(const DeviceLock&) = delete;
   DeviceLock& operator=(const DeviceLock&) = delete;
 
-  // Waits up to `wait` (polling) when another process holds the device.
-  Outcome acquire(const std::filesystem::path& state_dir, const std::string& server_key,
+  // Waits up to `wait` (polling) when another process holds the device. The lock file is
+  // opened without following a link and must be a regular file of ours (else Unavailable).
+  Outcome acquire(const io::StateDirectory* directory, const std::string& server_key,
                   const std::string& serial, std::chrono::milliseconds wait);
   const std::filesystem::path& path() const { return path_; }
   const std::string& error() const { return error_; }
@@ -33,5 +40,10 @@ class DeviceLock {
 
 // A file name for (server, serial) that is safe on any filesystem.
 std::string lock_file_name(const std::string& server_key, const std::string& serial);
+
+// The CLAWPERATOR_STATE_DIR the user named is unsafe: STATE_DIRECTORY_UNSAFE, before any
+// device is contacted.
+contract::HostError state_directory_refused(const ExecutionTrace& trace,
+                                            const io::DirectoryProblem& problem);
 
 }  // namespace clawperator::exec

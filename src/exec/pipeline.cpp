@@ -10,6 +10,7 @@
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/io/atomic_file.hpp"
 #include "clawperator/io/log.hpp"
+#include "clawperator/io/state_directory.hpp"
 #include "clawperator/io/utc_time.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "device_lock.hpp"
@@ -82,11 +83,12 @@ bool has_screenshot_step(const transport::Envelope& envelope) {
   return std::any_of(envelope.steps.begin(), envelope.steps.end(), is_screenshot_step);
 }
 
-// `adb exec-out screencap -p`, written atomically (inventory 4.11).
+// `adb exec-out screencap -p`, written atomically to a path the user named, else to a new
+// file in $TMPDIR (inventory 4.11).
 void capture_screenshot(adb::AdbClient& client, const std::string& serial,
                         transport::Envelope& envelope, const contract::Execution& execution,
                         const ExecutionTrace& trace) {
-  std::string path;
+  std::filesystem::path path;
   for (const contract::Action& action : execution.actions) {
     if (contract::action_spec(action.type).post_processing ==
         contract::PostProcessing::CaptureScreenshot) {
@@ -94,13 +96,15 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
       break;
     }
   }
-  if (path.empty()) {
+  // The default path is in a shared directory: a new file, never one someone prepared.
+  const bool default_path = path.empty();
+  if (default_path) {
     const auto stamp = std::chrono::duration_cast<std::chrono::milliseconds>(
                            std::chrono::system_clock::now().time_since_epoch())
                            .count();
-    path = (std::filesystem::temp_directory_path() /
-            ("clawperator-screenshot-" + trace.command_id + "-" + std::to_string(stamp) + ".png"))
-               .string();
+    path = io::temp_directory(io::process_state_environment()) /
+           ("clawperator-screenshot-" + io::escape_file_name(trace.command_id) + "-" +
+            std::to_string(stamp) + ".png");
   }
   transport::StepResult* step = nullptr;
   for (auto& candidate : envelope.steps) {
@@ -121,8 +125,9 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
   }
   const char* code = "ACTION_FAILED";
   if (!problem) {
-    if (auto error = io::write_file_atomically(path, capture.out)) {
-      problem = "could not write " + path + ": " + *error;
+    if (auto error = default_path ? io::write_new_file(path, capture.out)
+                                  : io::write_file_atomically(path, capture.out)) {
+      problem = "could not write " + path.string() + ": " + *error;
       code = "SNAPSHOT_ARTIFACT_WRITE_FAILED";
     }
   }
@@ -142,24 +147,8 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
     erase_step_data(*step, "error");
     erase_step_data(*step, "message");
   }
-  set_step_data(*step, "path", path);
+  set_step_data(*step, "path", path.string());
 }
-
-}  // namespace
-
-std::filesystem::path default_state_dir() {
-  if (const char* dir = std::getenv("CLAWPERATOR_STATE_DIR"); dir != nullptr && *dir != '\0') {
-    return dir;
-  }
-  if (const char* runtime = std::getenv("XDG_RUNTIME_DIR");
-      runtime != nullptr && *runtime != '\0') {
-    return std::filesystem::path(runtime) / "clawperator";
-  }
-  return std::filesystem::temp_directory_path() /
-         ("clawperator-" + std::to_string(static_cast<long long>(::getuid())));
-}
-
-namespace {
 
 ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& runner) {
   const auto started = Clock::now();
@@ -171,6 +160,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   trace.actions = {true, execution.read_only()};
   trace.started_at = io::utc_timestamp(std::chrono::system_clock::now());
   adb::AdbClient client(runner, request.adb);
+  if (request.state.refused) return report(state_directory_refused(trace, *request.state.refused));
 
   // 1. The device.
   const contract::Outcome<std::string> resolved = resolve_device(client, request.device, trace);
@@ -178,7 +168,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   const std::string& serial = *resolved;
   const std::string server = server_key(request.adb);
   const std::string device_key = lock_file_name(server, serial);
-  const ReadinessCache readiness(request.state_dir, device_key);
+  const ReadinessCache readiness(request.state.directory.get(), device_key);
   auto fail = [&](const HostError& error) {
     readiness.invalidate();
     return report(error);
@@ -186,9 +176,10 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
 
   // 2. One execution per device.
   DeviceLock lock;
-  switch (lock.acquire(request.state_dir, server, serial,
+  switch (lock.acquire(request.state.directory.get(), server, serial,
                        std::chrono::milliseconds(request.lock_wait_ms))) {
     case DeviceLock::Outcome::Acquired:
+    case DeviceLock::Outcome::NoDirectory:
       break;
     case DeviceLock::Outcome::Busy: {
       Json details = Json::object();

@@ -1,6 +1,7 @@
 #include "readiness.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -129,28 +130,29 @@ bool locked(const InteractiveState& state) {
 
 }  // namespace
 
-ReadinessCache::ReadinessCache(std::filesystem::path state_dir, const std::string& device_key)
-    : path_(std::move(state_dir) / ("ready-" + device_key)) {}
+ReadinessCache::ReadinessCache(const io::StateDirectory* directory, const std::string& device_key)
+    : directory_(directory), name_("ready-" + device_key) {}
 
 bool ReadinessCache::fresh() const {
-  std::error_code ec;
-  const auto written = std::filesystem::last_write_time(path_, ec);
-  if (ec) return false;
-  const auto age = std::filesystem::file_time_type::clock::now() - written;
+  if (directory_ == nullptr) return false;
+  auto opened = directory_->open_file(name_, O_RDONLY);
+  const auto* file = std::get_if<io::StateDirectory::OpenedFile>(&opened);
+  if (file == nullptr) return false;
+  const struct stat status = file->status;
+  ::close(file->fd);
+  const auto written = std::chrono::system_clock::from_time_t(status.st_mtim.tv_sec) +
+                       std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                           std::chrono::nanoseconds(status.st_mtim.tv_nsec));
+  const auto age = std::chrono::system_clock::now() - written;
   return age >= std::chrono::seconds(0) && age < kReadinessCacheTtl;
 }
 
 void ReadinessCache::store() const {
-  std::error_code ec;
-  std::filesystem::create_directories(path_.parent_path(), ec);
-  const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd >= 0) ::close(fd);
-  std::filesystem::last_write_time(path_, std::filesystem::file_time_type::clock::now(), ec);
+  if (directory_ != nullptr) directory_->replace_with_empty_file(name_);
 }
 
 void ReadinessCache::invalidate() const {
-  std::error_code ec;
-  std::filesystem::remove(path_, ec);
+  if (directory_ != nullptr) directory_->remove(name_);
 }
 
 contract::Status ensure_interactive(adb::AdbClient& client, const std::string& serial,

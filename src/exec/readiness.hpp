@@ -1,17 +1,19 @@
 // Interactive readiness (inventory 4.4): before dispatching, make sure the
 // screen is on and unlocked with a doctor_ping probe and bounded wake attempts.
 // A good answer is cached per device for kReadinessCacheTtl so that a loop of
-// execs does not pay for a probe every time; any failure clears it.
+// execs does not pay for a probe every time; any failure clears it. The cache is
+// an empty file in the verified state directory: its own mtime (fstat of the
+// file opened without following links, owned by us) says when it was written.
 #pragma once
 
 #include <chrono>
-#include <filesystem>
 #include <optional>
 #include <string>
 
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/exec/execution.hpp"
+#include "clawperator/io/state_directory.hpp"
 #include "result_reader.hpp"
 #include "trace.hpp"
 
@@ -22,13 +24,15 @@ inline constexpr std::chrono::milliseconds kWakeSettle{750};
 
 class ReadinessCache {
  public:
-  ReadinessCache(std::filesystem::path state_dir, const std::string& device_key);
+  // `directory` null: no cache (never fresh; store and invalidate do nothing).
+  ReadinessCache(const io::StateDirectory* directory, const std::string& device_key);
   bool fresh() const;
   void store() const;
   void invalidate() const;
 
  private:
-  std::filesystem::path path_;
+  const io::StateDirectory* directory_;
+  std::string name_;
 };
 
 // One doctor_ping through `reader` (already attached): the Operator's answer or

@@ -5,10 +5,31 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <random>
 #include <string>
 
 namespace clawperator::io {
+namespace {
+
+// 0 on success, else the errno of the failed write.
+int write_all(int fd, std::string_view bytes) {
+  std::size_t written = 0;
+  while (written < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  return 0;
+}
+
+constexpr int kNewFileAttempts = 16;
+
+}  // namespace
 
 std::optional<std::string> write_file_atomically(const std::filesystem::path& path,
                                                  std::string_view bytes) {
@@ -22,15 +43,7 @@ std::optional<std::string> write_file_atomically(const std::filesystem::path& pa
     ::unlink(temp.c_str());
     return std::optional<std::string>(std::strerror(error_number));
   };
-  std::size_t written = 0;
-  while (written < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return fail(errno);
-    }
-    written += static_cast<std::size_t>(n);
-  }
+  if (const int error_number = write_all(fd, bytes); error_number != 0) return fail(error_number);
   // Readable by the user's other tools like any file they create.
   const mode_t mask = ::umask(0);
   ::umask(mask);
@@ -47,6 +60,46 @@ std::optional<std::string> write_file_atomically(const std::filesystem::path& pa
     return std::string(std::strerror(error_number));
   }
   return std::nullopt;
+}
+
+std::optional<std::string> write_new_file(std::filesystem::path& path, std::string_view bytes) {
+  const std::filesystem::path wanted = path;
+  std::random_device random;
+  for (int attempt = 0; attempt < kNewFileAttempts; ++attempt) {
+    if (attempt > 0) {
+      // Unpredictable, so that nobody can plant every name we might try next.
+      char suffix[16];
+      std::snprintf(suffix, sizeof suffix, "-%08x", static_cast<unsigned>(random()));
+      path = wanted.parent_path() / (wanted.stem().string() + suffix + wanted.extension().string());
+    }
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+      if (errno == EEXIST) continue;
+      return std::string(std::strerror(errno));
+    }
+    int error_number = write_all(fd, bytes);
+    if (::close(fd) != 0 && error_number == 0) error_number = errno;
+    if (error_number == 0) return std::nullopt;
+    ::unlink(path.c_str());  // ours: O_EXCL made it
+    return std::string(std::strerror(error_number));
+  }
+  return std::string(std::strerror(EEXIST));
+}
+
+std::string escape_file_name(std::string_view text) {
+  std::string name;
+  for (const char c : text) {
+    const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '.' || c == '-' || c == '_';
+    if (safe) {
+      name += c;
+    } else {
+      char escaped[4];
+      std::snprintf(escaped, sizeof escaped, "%%%02X", static_cast<unsigned char>(c));
+      name += escaped;
+    }
+  }
+  return name;
 }
 
 }  // namespace clawperator::io

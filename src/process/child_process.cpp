@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "clawperator/process/interrupt.hpp"
-#include "poll_timeout.hpp"
+#include "clawperator/process/poll_timeout.hpp"
 
 extern char** environ;
 

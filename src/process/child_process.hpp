@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "unique_fd.hpp"
+#include "clawperator/process/unique_fd.hpp"
 
 namespace clawperator::process {
 

@@ -8,7 +8,7 @@
 #include <utility>
 
 #include "clawperator/process/interrupt.hpp"
-#include "poll_timeout.hpp"
+#include "clawperator/process/poll_timeout.hpp"
 
 namespace clawperator::process {
 namespace {

@@ -9,9 +9,9 @@
 
 #include "child_process.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "clawperator/process/poll_timeout.hpp"
 #include "clawperator/process/runner.hpp"
 #include "pipe_drain.hpp"
-#include "poll_timeout.hpp"
 
 namespace clawperator::process {
 namespace {

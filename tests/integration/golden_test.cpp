@@ -45,6 +45,10 @@ std::string mask_text(std::string text) {
   text = std::regex_replace(text, kProbe, "doctor-handshake-ID");
   text = std::regex_replace(text, kTemp, "/tmp/clawperator-it-DIR");
   text = std::regex_replace(text, kLogcatTime, "MM-DD hh:mm:ss.mmm");
+  // The virtual Operator's log line for a received payload gained its digest (issue 20): a
+  // device-side line, not host output.
+  static const std::regex kReceived(R"(\(([0-9]+) bytes, sha256 [0-9a-f]{64}\))");
+  text = std::regex_replace(text, kReceived, "($1 bytes)");
   return text;
 }
 

@@ -6,10 +6,13 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "clawperator/io/state_directory.hpp"
 #include "clawperator/process/scripted_runner.hpp"
 #include "transport/transport_test_support.hpp"
 
@@ -93,6 +96,23 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+// The whole content of a file ("" when it cannot be read).
+inline std::string file_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A verified state directory `state` inside `dir` (made 0700 by StateDirectory::open).
+inline io::StateSelection private_state(const std::filesystem::path& dir) {
+  auto opened =
+      io::StateDirectory::open(dir / "state", ::geteuid(), io::StateDirectory::Symlinks::Refuse);
+  REQUIRE(std::holds_alternative<io::StateDirectory>(opened));
+  io::StateSelection selection;
+  selection.directory =
+      std::make_shared<const io::StateDirectory>(std::move(std::get<io::StateDirectory>(opened)));
+  return selection;
+}
 
 // The answers of a healthy device, by call. Tests replace entries, then install().
 struct ScriptedDevice {

@@ -11,6 +11,7 @@
 #include "clawperator/cli/global_options.hpp"
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/io/state_directory.hpp"
 #include "clawperator/json.hpp"
 
 namespace CLI {
@@ -42,6 +43,10 @@ struct Command {
 // Runs a validated execution on the device (the exec path), shared by every
 // command that acts on a device.
 CommandResult run_on_device(contract::Execution execution, const GlobalOptions& options);
+
+// The state directory of this run (io/state_directory.hpp); its warning, if any, is printed
+// on stderr here, once.
+io::StateSelection state_directory_for_run();
 
 // One registration function per command group; each adds its subcommands.
 void register_exec_commands(CLI::App& root, std::vector<Command>& commands);

@@ -11,6 +11,7 @@
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/doctor/report.hpp"
 #include "clawperator/exec/execution.hpp"
+#include "clawperator/io/state_directory.hpp"
 #include "clawperator/process/runner.hpp"
 
 namespace clawperator::doctor {
@@ -20,9 +21,9 @@ struct DoctorOptions {
   std::string operator_package;
   adb::AdbSettings adb;
   std::filesystem::path log_dir;
-  std::filesystem::path state_dir;  // for the --full smoke execution
-  bool full = false;                // also run the smoke execution
-  bool fix = false;                 // apply the fix steps, then check again
+  io::StateSelection state;  // for the --full smoke execution
+  bool full = false;         // also run the smoke execution
+  bool fix = false;          // apply the fix steps, then check again
 
   // Test seams: the handshake's command id and result deadline.
   std::string probe_command_id;

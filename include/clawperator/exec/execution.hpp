@@ -11,6 +11,7 @@
 
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/io/state_directory.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/process/runner.hpp"
 
@@ -22,8 +23,9 @@ struct ExecutionRequest {
   std::string operator_package;
   adb::AdbSettings adb;
   long lock_wait_ms = 0;
-  // Per-user state: device locks and the readiness cache.
-  std::filesystem::path state_dir;
+  // Per-user state: device locks and the readiness cache (none: neither; refused: the run
+  // stops with STATE_DIRECTORY_UNSAFE before contacting the device).
+  io::StateSelection state;
   // A one-line progress display on stderr while waiting (only for a terminal).
   bool show_progress = false;
 
@@ -70,9 +72,5 @@ struct ProbeReport {
 };
 
 ProbeReport run_readiness_probe(const ProbeRequest& request, process::Runner& runner);
-
-// Where locks and caches live: $CLAWPERATOR_STATE_DIR, else
-// $XDG_RUNTIME_DIR/clawperator, else /tmp/clawperator-<uid>.
-std::filesystem::path default_state_dir();
 
 }  // namespace clawperator::exec

@@ -1,5 +1,7 @@
-// Writing a user's file so that it is either the old content or the whole new
-// content, never a torn half: temp file in the same directory, fsync, rename.
+// Writing files safely. A user's file (a path they named) is either the old content or the
+// whole new content, never a torn half: temp file in the same directory, fsync, rename. A
+// file we name ourselves in a shared directory (the default screenshot path in $TMPDIR) is a
+// new file that nobody else can have prepared: exclusive create, no link followed, mode 0600.
 #pragma once
 
 #include <filesystem>
@@ -12,5 +14,14 @@ namespace clawperator::io {
 // nullopt on success, else what went wrong (strerror text).
 std::optional<std::string> write_file_atomically(const std::filesystem::path& path,
                                                  std::string_view bytes);
+
+// Creates `path` with O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600, and writes `bytes`. When the name
+// is taken, `path` becomes "<stem>-<random><extension>" and that is tried instead (a few
+// times). nullopt on success (`path` names the file written), else the strerror text.
+std::optional<std::string> write_new_file(std::filesystem::path& path, std::string_view bytes);
+
+// `text` as one safe file-name component: bytes other than letters, digits, '.', '-' and
+// '_' become %XX, so that no '/' (nor anything a filesystem could refuse) is left.
+std::string escape_file_name(std::string_view text);
 
 }  // namespace clawperator::io

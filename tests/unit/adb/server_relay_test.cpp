@@ -16,7 +16,7 @@
 #include <thread>
 #include <utility>
 
-#include "../../../src/process/unique_fd.hpp"
+#include "clawperator/process/unique_fd.hpp"
 
 namespace {
 

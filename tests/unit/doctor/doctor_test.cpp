@@ -6,8 +6,8 @@
 #include <csignal>
 #include <fstream>
 
-#include "../scripted_device.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "scripted_device.hpp"
 
 using namespace clawperator;
 using namespace clawperator::test;
@@ -33,7 +33,7 @@ struct Harness {
     options.operator_package = kOperator;
     options.adb.executable = "adb";
     options.log_dir = logs.path();
-    options.state_dir = state.path();
+    options.state = test::private_state(state.path());
     options.probe_command_id = "probe-1";
     options.handshake_timeout = 1500ms;
   }

@@ -6,12 +6,12 @@
 #include <random>
 #include <thread>
 
-#include "../scripted_device.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/process/scripted_runner.hpp"
 #include "exec/device_lock.hpp"
 #include "exec/readiness.hpp"
+#include "scripted_device.hpp"
 
 using namespace clawperator;
 using namespace std::chrono_literals;
@@ -73,11 +73,16 @@ struct Harness {
     request.device = kSerial;
     request.operator_package = kPackage;
     request.adb.executable = "adb";
-    request.state_dir = state.path();
+    request.state = test::private_state(state.path());
     request.result_timeout = 1500ms;
     request.probe_command_id = "probe-1";
     // Interactive readiness is covered by its own tests.
-    exec::ReadinessCache(state.path(), "device-tcp%3A5037-emulator-5554.lock").store();
+    readiness().store();
+  }
+
+  const io::StateDirectory* state_dir() const { return request.state.directory.get(); }
+  exec::ReadinessCache readiness() const {
+    return exec::ReadinessCache(state_dir(), "device-tcp%3A5037-emulator-5554.lock");
   }
 
   // A healthy device up to dispatch; the logcat reader says `script`.
@@ -86,6 +91,14 @@ struct Harness {
                                                   "package:com.clawperator.operator\n"
                                                   "clawperator-exit:0\n"));
     runner.on_start(kLogcat, std::move(script));
+  }
+
+  // A healthy device that answers the readiness probe (awake, unlocked), then the click.
+  void probed_then_clicked() {
+    healthy({ScriptedRunner::out_chunk("x\n"),
+             ScriptedRunner::out_chunk(probe_answer("probe-1", "true", "false"), 30ms),
+             ScriptedRunner::out_chunk(result_line(click_success()), 60ms)});
+    runner.on_run(is_broadcast(), "broadcast", acknowledged()).times(2);
   }
 
   exec::ExecutionReport run() { return exec::run_execution(request, runner); }
@@ -306,7 +319,7 @@ TEST_CASE("preflight outcomes", "[exec][pipeline][preflight]") {
   SECTION("another process holds the device") {
     Harness harness;
     exec::DeviceLock holder;
-    REQUIRE(holder.acquire(harness.state.path(), "tcp:5037", kSerial, 0ms) ==
+    REQUIRE(holder.acquire(harness.state_dir(), "tcp:5037", kSerial, 0ms) ==
             exec::DeviceLock::Outcome::Acquired);
     const auto report = harness.run();
     expect_error(report, "EXECUTION_CONFLICT_IN_FLIGHT", 3, "not_delivered", "safe");
@@ -453,20 +466,16 @@ TEST_CASE("a failed step is exit 1 with its disposition", "[exec][pipeline]") {
 TEST_CASE("interactive readiness probe", "[exec][pipeline][readiness]") {
   SECTION("an awake, unlocked device passes and is cached") {
     Harness harness;
-    exec::ReadinessCache(harness.state.path(), "device-tcp%3A5037-emulator-5554.lock").invalidate();
-    harness.healthy({ScriptedRunner::out_chunk("x\n"),
-                     ScriptedRunner::out_chunk(probe_answer("probe-1", "true", "false"), 30ms),
-                     ScriptedRunner::out_chunk(result_line(click_success()), 60ms)});
-    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged()).times(2);
+    harness.readiness().invalidate();
+    harness.probed_then_clicked();
     const auto report = harness.run();
     INFO(report.document.dump(2));
     CHECK(report.exit_code == 0);
-    CHECK(
-        exec::ReadinessCache(harness.state.path(), "device-tcp%3A5037-emulator-5554.lock").fresh());
+    CHECK(harness.readiness().fresh());
   }
   SECTION("a locked device is not interactive") {
     Harness harness;
-    exec::ReadinessCache(harness.state.path(), "device-tcp%3A5037-emulator-5554.lock").invalidate();
+    harness.readiness().invalidate();
     harness.healthy({ScriptedRunner::out_chunk("x\n"),
                      ScriptedRunner::out_chunk(probe_answer("probe-1", "true", "true"), 30ms)});
     harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
@@ -479,13 +488,39 @@ TEST_CASE("interactive readiness probe", "[exec][pipeline][readiness]") {
   }
   SECTION("a probe without an answer keeps its timeout code, before dispatch") {
     Harness harness;
-    exec::ReadinessCache(harness.state.path(), "device-tcp%3A5037-emulator-5554.lock").invalidate();
+    harness.readiness().invalidate();
     harness.healthy({ScriptedRunner::out_chunk("x\n")});
     harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
     // The probe waits 7 s by design; this test accepts that cost once.
     const auto report = harness.run();
     expect_error(report, "RESULT_ENVELOPE_TIMEOUT", 3, "not_delivered", "safe");
     CHECK(report.document["details"]["phase"] == "readiness");
+  }
+}
+
+TEST_CASE("the state directory of a run", "[exec][pipeline][state-dir]") {
+  SECTION("a named directory that is unsafe stops the run before any adb call") {
+    Harness harness;
+    harness.request.state = {};
+    harness.request.state.refused = io::DirectoryProblem{"/srv/state", "owner uid 65534"};
+    const auto report = harness.run();
+    expect_error(report, "STATE_DIRECTORY_UNSAFE", 3, "not_delivered", "safe");
+    CHECK(report.document["recovery"]["strategy"] == "repair_environment_then_retry_original");
+    CHECK(report.document["details"]["stateDir"] == "/srv/state");
+    CHECK(report.document["details"]["problem"] == "owner uid 65534");
+    CHECK(report.document["details"]["phase"] == "readiness");
+    CHECK(report.document["details"]["dispatchState"] == "not_dispatched");
+    CHECK(report.document["details"]["commandId"] == kCommandId);
+    CHECK(harness.runner.calls().empty());
+  }
+  SECTION("none: no lock, no cache, so the probe runs; the execution succeeds") {
+    Harness harness;
+    harness.request.state = {};
+    harness.probed_then_clicked();
+    const auto report = harness.run();
+    INFO(report.document.dump(2));
+    CHECK(report.exit_code == 0);
+    CHECK(harness.runner.unexpected_calls().empty());
   }
 }
 

@@ -5,8 +5,8 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 
-#include "../scripted_device.hpp"
 #include "clawperator/operator_app/permissions.hpp"
+#include "scripted_device.hpp"
 
 using namespace clawperator;
 using namespace clawperator::test;

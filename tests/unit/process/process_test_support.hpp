@@ -16,9 +16,9 @@
 #include <thread>
 #include <vector>
 
-#include "../../support/proc_files.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/process/runner.hpp"
+#include "proc_files.hpp"
 
 namespace clawperator::process {
 

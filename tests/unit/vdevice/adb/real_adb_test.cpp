@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "../../../support/proc_files.hpp"
 #include "adb_test_support.hpp"
 #include "clawperator/process/runner.hpp"
+#include "proc_files.hpp"
 
 namespace {
 

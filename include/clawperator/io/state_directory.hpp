@@ -1,0 +1,112 @@
+// The per-user state directory (device locks, the readiness record) and the checks that keep
+// another local user from steering what we write there. The default place may be a shared
+// /tmp, where anyone can create the directory before us or plant links in it: so we use a
+// directory only when it is a real directory of ours that nobody else can write, hold it
+// open, and open every file in it relative to that descriptor, never following a link
+// (docs/reliability.md, "Local security").
+#pragma once
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace clawperator::io {
+
+// What the location depends on, injectable for tests.
+struct StateEnvironment {
+  // getenv semantics: nullptr when unset. Empty values count as unset.
+  std::function<const char*(const char* name)> variable;
+  // The home directory of the passwd entry, for when HOME is unset.
+  std::function<std::optional<std::string>()> passwd_home;
+  uid_t uid = 0;  // in the name of the default directory
+};
+
+// The process's own environment, passwd entry and real uid.
+StateEnvironment process_state_environment();
+
+// $TMPDIR, else /tmp.
+std::filesystem::path temp_directory(const StateEnvironment& environment);
+
+// Where locks and caches live: $CLAWPERATOR_STATE_DIR, else $XDG_RUNTIME_DIR/clawperator,
+// else $TMPDIR/clawperator-<uid>. Used only when it passes the checks below.
+std::filesystem::path default_state_dir(const StateEnvironment& environment);
+
+// The private place under the home for when the default one is not safe:
+// $XDG_STATE_HOME/clawperator, else <home>/.local/state/clawperator, the home being $HOME or
+// the passwd entry's. nullopt when no home is known.
+std::optional<std::filesystem::path> home_state_dir(const StateEnvironment& environment);
+
+// Why a directory is not used: `problem` is "is a symlink", "owner uid 65534", "mode 0777",
+// "not a directory", or what a system call said ("cannot create: Permission denied").
+struct DirectoryProblem {
+  std::filesystem::path path;
+  std::string problem;
+};
+
+// A verified directory, held open. Every file is opened relative to it.
+class StateDirectory {
+ public:
+  // Whether the last component of the path may be a symlink: never for the default places
+  // (we create them ourselves); for a directory the user named, only a link of ours.
+  enum class Symlinks { Refuse, FollowOwn };
+
+  // Creates `path` when missing (mode 0700, missing parents as usual), then checks with lstat,
+  // open(O_DIRECTORY) and fstat of the opened directory that it is a directory owned by
+  // `owner` that neither its group nor others may write.
+  static std::variant<StateDirectory, DirectoryProblem> open(const std::filesystem::path& path,
+                                                             uid_t owner, Symlinks symlinks);
+
+  StateDirectory(StateDirectory&& other) noexcept;
+  StateDirectory& operator=(StateDirectory&& other) noexcept;
+  StateDirectory(const StateDirectory&) = delete;
+  StateDirectory& operator=(const StateDirectory&) = delete;
+  ~StateDirectory();
+
+  const std::filesystem::path& path() const { return path_; }
+  uid_t owner() const { return owner_; }
+
+  // openat(dir, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600), then fstat: a
+  // regular file owned by owner(). The descriptor (the caller closes it) and its status, or
+  // what is wrong ("is a symlink", "not a regular file", "owner uid N", strerror text).
+  // `name` is one path component: a '/' in it is refused.
+  struct OpenedFile {
+    int fd = -1;
+    struct stat status {};
+  };
+  std::variant<OpenedFile, std::string> open_file(std::string_view name, int flags) const;
+
+  // An empty file at `name`, replacing whatever was there (a planted link is replaced, not
+  // followed): created under a fresh temporary name with O_EXCL, then renamed into place.
+  bool replace_with_empty_file(std::string_view name) const;
+  // unlinkat: removes the name (a link itself, never what it points to).
+  void remove(std::string_view name) const;
+
+ private:
+  StateDirectory(int fd, std::filesystem::path path, uid_t owner)
+      : fd_(fd), path_(std::move(path)), owner_(owner) {}
+
+  int fd_ = -1;
+  std::filesystem::path path_;
+  uid_t owner_ = 0;
+};
+
+// The directory this run uses: a verified one, none (no lock, no readiness cache), or a
+// refusal when the directory the user named is unsafe.
+struct StateSelection {
+  std::shared_ptr<const StateDirectory> directory;  // null: none
+  std::optional<DirectoryProblem> refused;          // set: stop with STATE_DIRECTORY_UNSAFE
+  std::string warning;                              // for stderr, once; empty: none
+};
+
+// CLAWPERATOR_STATE_DIR as given (a symlink only if it is ours), or refused; else the default
+// place, else the one under the home, else none. `owner` is the effective uid.
+StateSelection select_state_directory(const StateEnvironment& environment, uid_t owner);
+
+}  // namespace clawperator::io

@@ -1,0 +1,61 @@
+// Files written safely: a file we name ourselves in a shared directory is a new file that
+// nobody can have prepared; names made from ids are one safe component.
+#include "clawperator/io/atomic_file.hpp"
+
+#include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include "scripted_device.hpp"
+
+using namespace clawperator;
+
+namespace {
+
+mode_t mode_of(const std::filesystem::path& path) {
+  struct stat status {};
+  REQUIRE(::lstat(path.c_str(), &status) == 0);
+  return status.st_mode & 07777;
+}
+
+void write(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+}  // namespace
+
+TEST_CASE("files we name ourselves in a shared directory are new files", "[io][atomic-file]") {
+  const test::TempDir dir{"new-file"};
+  SECTION("created with mode 0600") {
+    std::filesystem::path path = dir.path() / "shot-1.png";
+    CHECK_FALSE(io::write_new_file(path, "png"));
+    CHECK(path == dir.path() / "shot-1.png");
+    CHECK(test::file_text(path) == "png");
+    CHECK(mode_of(path) == 0600);
+  }
+  SECTION("a planted file or link at the name is left alone; another name is used") {
+    write(dir.path() / "victim", "precious");
+    write(dir.path() / "shot-1.png", "planted");
+    std::filesystem::create_symlink(dir.path() / "victim", dir.path() / "shot-2.png");
+    for (const char* name : {"shot-1.png", "shot-2.png"}) {
+      std::filesystem::path path = dir.path() / name;
+      CHECK_FALSE(io::write_new_file(path, "png"));
+      CHECK(path != dir.path() / name);
+      CHECK(path.parent_path() == dir.path());
+      CHECK(path.extension() == ".png");
+      CHECK(test::file_text(path) == "png");
+    }
+    CHECK(test::file_text(dir.path() / "shot-1.png") == "planted");
+    CHECK(test::file_text(dir.path() / "victim") == "precious");
+  }
+  SECTION("a directory that does not exist says so") {
+    std::filesystem::path path = dir.path() / "missing" / "shot.png";
+    CHECK(io::write_new_file(path, "png") ==
+          std::optional<std::string>("No such file or directory"));
+  }
+  SECTION("names made safe") {
+    CHECK(io::escape_file_name("cmd-1_a.b") == "cmd-1_a.b");
+    CHECK(io::escape_file_name("../a/b c") == "..%2Fa%2Fb%20c");
+  }
+}
