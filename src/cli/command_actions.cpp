@@ -1,4 +1,4 @@
-// The device-interaction commands (inventory 1.5 "Device Interaction"): each
+// The device-interaction commands (docs/payload.md §7): each
 // builds a one-step execution from its flags and sends it through exec.
 #include "command_actions_support.hpp"
 

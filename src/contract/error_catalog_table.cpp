@@ -1,12 +1,11 @@
 // The public error catalog: one row per code, in catalog order.
-// Rows are only ever appended; a code never changes meaning (spec/contract.md, section 6).
+// Rows are only ever appended; a code never changes meaning (docs/contract.md §8).
 //
-// Order: the 119 codes of reference/clawperator-errors.txt ("Public Error Codes"), in
-// document order; then the Android-emitted SERVICE_UNAVAILABLE; then the CLI usage
-// codes; then codes this CLI added later, each under its family. Field order: code, family,
-// meaning, delivery, exit code, strategy, recovery, origin. Delivery and exit code are the
-// defaults for the phase in which the code is usually raised (spec/contract.md, sections 4
-// and 5).
+// Order: the 119 public codes of the original Clawperator project (docs/contract.md §8), in
+// its order; then the Android-emitted SERVICE_UNAVAILABLE; then the CLI usage codes; then
+// codes this CLI added later, each under its family. Field order: code, family, meaning,
+// delivery, exit code, strategy, recovery, origin. Delivery and exit code are the defaults for
+// the phase in which the code is usually raised (docs/contract.md §5 and §7).
 #include "clawperator/contract/error_catalog.hpp"
 
 namespace clawperator::contract {

@@ -532,7 +532,7 @@ class Validator {
     }
   }
 
-  // The row's rules, run only on actions whose shape is valid (docs/payload.md).
+  // The row's rules, run only on actions whose shape is valid (docs/payload.md §4).
   void check_action_rules(const ActionShape& action) {
     current_action_ = &action;
     const ActionSpec& spec = *action.spec;
@@ -656,7 +656,7 @@ HostError validation_failure(const std::vector<ValidationIssue>& issues) {
     reason += (issue.path.empty() ? std::string("(payload)") : issue.path) + ": " + issue.message;
   }
   details["reason"] = reason;
-  // actionId/actionType only where the path is inside an action (docs/payload.md).
+  // actionId/actionType only where the path is inside an action (docs/payload.md §6).
   if (first.path.rfind("actions", 0) == 0) {
     if (first.action_id) details["actionId"] = *first.action_id;
     if (first.action_type) details["actionType"] = *first.action_type;

@@ -22,7 +22,7 @@ using contract::Phase;
 using process::Completion;
 using Clock = std::chrono::steady_clock;
 
-// Time the Operator gets beyond the payload's own timeoutMs (spec/wire.md).
+// Time the Operator gets beyond the payload's own timeoutMs (docs/wire-protocol.md §8).
 constexpr std::chrono::milliseconds kPumpSlice{250};
 constexpr std::chrono::milliseconds kProgressAfter{1000};
 
@@ -39,7 +39,7 @@ Json chunk_diagnostics_json(const transport::ChunkDiagnostics& diagnostics) {
   return out;
 }
 
-// The evidence every result-transport failure carries (spec/wire.md).
+// The evidence every result-transport failure carries (docs/contract.md §4.1).
 Json transport_details(const ResultReader& reader, const transport::ResultStreamDecoder& decoder,
                        bool dispatch_attempted) {
   Json details = Json::object();

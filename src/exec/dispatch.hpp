@@ -1,5 +1,5 @@
 // Sending one command to the Operator and waiting for its result on an
-// attached logcat reader (spec/wire.md "Dispatch", "The result stream").
+// attached logcat reader (docs/wire-protocol.md §5, §7).
 #pragma once
 
 #include <chrono>

@@ -28,7 +28,7 @@ using contract::HostError;
 using contract::Phase;
 using Clock = std::chrono::steady_clock;
 
-// The Operator gets this long beyond the payload's own timeoutMs (spec/wire.md).
+// The Operator gets this long beyond the payload's own timeoutMs (docs/wire-protocol.md §8).
 constexpr std::chrono::milliseconds kResultGrace{5000};
 // logcat prints nothing until the next log line; this long is enough to attach.
 constexpr std::chrono::milliseconds kAttachFallback{100};
@@ -84,7 +84,7 @@ bool has_screenshot_step(const transport::Envelope& envelope) {
 }
 
 // `adb exec-out screencap -p`, written atomically to a path the user named, else to a new
-// file in $TMPDIR (inventory 4.11).
+// file in $TMPDIR (docs/wire-protocol.md §9).
 void capture_screenshot(adb::AdbClient& client, const std::string& serial,
                         transport::Envelope& envelope, const contract::Execution& execution,
                         const ExecutionTrace& trace) {

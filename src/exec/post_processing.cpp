@@ -88,7 +88,7 @@ void add_settle_warnings(Envelope& envelope, const contract::Execution& executio
 }
 
 void reconcile_status(Envelope& reconciled) {
-  // Only a non-empty step list can contradict the Operator's status (inventory 4.12).
+  // Only a non-empty step list can contradict the Operator's status (docs/wire-protocol.md §9).
   if (reconciled.steps.empty()) return;
   const auto failed = std::find_if(reconciled.steps.begin(), reconciled.steps.end(),
                                    [](const StepResult& step) { return !step.success; });

@@ -1,5 +1,5 @@
-// What the host does to a received envelope before printing it (inventory
-// 4.9-4.12): snapshots attached, close_app normalised, status reconciled with
+// What the host does to a received envelope before printing it
+// (docs/wire-protocol.md §9): snapshots attached, close_app normalised, status reconciled with
 // the steps, hints added. Pure: no device, no files.
 #pragma once
 
@@ -22,14 +22,14 @@ bool is_snapshot_step(const transport::StepResult& step);
 void attach_snapshots(transport::Envelope& envelope, const std::vector<std::string>& blocks);
 
 // A close_app the Operator could not perform itself succeeded when our
-// force-stop did (inventory 4.12).
+// force-stop did (docs/wire-protocol.md §9).
 void normalize_close_app(transport::Envelope& envelope, const contract::Execution& execution,
                          const std::set<std::string>& force_stopped_action_ids);
 
 // A snapshot right after a click may show the screen before it settled.
 void add_settle_warnings(transport::Envelope& envelope, const contract::Execution& execution);
 
-// Reconciles status and error with the steps (inventory 4.12), in place.
+// Reconciles status and error with the steps (docs/wire-protocol.md §9), in place.
 void reconcile_status(transport::Envelope& envelope);
 
 // The envelope as printed, with the SERVICE_UNAVAILABLE hint added. Its strings are

@@ -1,5 +1,5 @@
 // Everything before the broadcast: which device, is the Operator there, and the
-// host-side force-stops of close_app actions (docs/wire-protocol.md, preflight).
+// host-side force-stops of close_app actions (docs/wire-protocol.md §4).
 #pragma once
 
 #include <optional>

@@ -1,4 +1,4 @@
-// Interactive readiness (inventory 4.4): before dispatching, make sure the
+// Interactive readiness (docs/wire-protocol.md §4.4): before dispatching, make sure the
 // screen is on and unlocked with a doctor_ping probe and bounded wake attempts.
 // A good answer is cached per device for kReadinessCacheTtl so that a loop of
 // execs does not pay for a probe every time; any failure clears it. The cache is

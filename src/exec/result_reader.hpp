@@ -44,7 +44,7 @@ class ResultReader {
   // It exited, but something it started held its output open; we closed it.
   bool drain_incomplete() const { return drain_incomplete_; }
   const std::string& stderr_tail() const { return stderr_tail_; }
-  // details.reader of spec/wire.md.
+  // details.reader of docs/contract.md §4.1.
   Json timeline() const;
 
  private:

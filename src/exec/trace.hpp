@@ -1,6 +1,6 @@
 // What the exec path knows so far — identities, phase, dispatch state, earlier
 // effects — so that any failure becomes an error object with the full evidence
-// of spec/contract.md §3 and inventory 4.16.
+// of docs/contract.md §4.1.
 #pragma once
 
 #include <chrono>

@@ -167,7 +167,7 @@ std::variant<Json, HostError> load_payload(std::string_view argument, int stdin_
   if (text.size() > contract::limits::kMaxPayloadInputBytes) return too_large("inline", "");
   if (text.empty() || text.front() == '{') return parse_text(text, "inline", "");
   FileOutcome file = read_payload_file(text);
-  // "[...]" is a file only when one exists by that name (inventory 1.8).
+  // "[...]" is a file only when one exists by that name (docs/contract.md §1.2).
   if (text.front() == '[' && file.missing) return parse_text(text, "inline", "");
   return parse_file(std::move(file));
 }

@@ -19,7 +19,7 @@ namespace {
 
 using contract::HostError;
 
-// What is known so far, for the top-level fields of an error (inventory 7.5).
+// What is known so far, for the top-level fields of an error (docs/setup.md).
 struct Progress {
   Json install = nullptr;
   Json permissions = nullptr;

@@ -134,7 +134,8 @@ Expected<Envelope, std::string> read_envelope(Document& document) {
       envelope.steps.push_back(std::move(step).value());
     }
 
-    // spec/wire.md: an absent error means null (the original treated it as malformed).
+    // docs/wire-protocol.md §7.6: an absent error means null (the original treated it as
+    // malformed).
     if (auto* error = find_member(document, "error"); error != nullptr) {
       if (error->is_string()) {
         envelope.error = take_string(*error);

@@ -1,5 +1,5 @@
 // clawperator-vdevice: an Android phone the real adb can connect to, with a
-// simulated Operator inside (spec/vdevice.md).
+// simulated Operator inside (docs/vdevice.md).
 //
 //   clawperator-vdevice serve [--port P] [--scenario FILE]
 //       one device on 127.0.0.1:P; connect it yourself with `adb connect`.

@@ -223,7 +223,7 @@ TEST_CASE("the logcat follower goes through the relay unless told not to", "[int
   starts = follower_starts(farm);
   REQUIRE(starts.size() > before);
   CHECK_FALSE(starts.back().contains("relay"));
-  // The follower's argv is the same either way (spec/wire.md).
+  // The follower's argv is the same either way (docs/wire-protocol.md §6.3).
   CHECK(starts.back()["argv"] == starts.front()["argv"]);
 
   farm.set_env("CLAWPERATOR_ADB_RELAY", "sometimes");

@@ -1,4 +1,4 @@
-// adb's own failure texts, classified into catalog codes (reference/adb-facts.md).
+// adb's own failure texts, classified into catalog codes (docs/wire-protocol.md §2.6, §3).
 // Matching is by stable fragments, so newer adb wordings around them still work.
 #pragma once
 

@@ -1,5 +1,5 @@
-// What `adb shell am broadcast` said about the command it carried (docs/wire-protocol.md,
-// dispatch): pure, over the completed call.
+// What `adb shell am broadcast` said about the command it carried (docs/wire-protocol.md
+// §5.3): pure, over the completed call.
 #pragma once
 
 #include <string>

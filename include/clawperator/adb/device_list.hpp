@@ -1,4 +1,4 @@
-// `adb devices -l`, parsed (spec/wire.md "Device resolution").
+// `adb devices -l`, parsed (docs/wire-protocol.md §2.3).
 #pragma once
 
 #include <string>

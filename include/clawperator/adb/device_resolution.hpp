@@ -1,4 +1,4 @@
-// Which device a command talks to (docs/wire-protocol.md, device resolution).
+// Which device a command talks to (docs/wire-protocol.md §2.3).
 #pragma once
 
 #include <optional>

@@ -1,4 +1,4 @@
-// Choosing the one device an execution targets (docs/wire-protocol.md, device resolution).
+// Choosing the one device an execution targets (docs/wire-protocol.md §2.3).
 #pragma once
 
 #include <optional>

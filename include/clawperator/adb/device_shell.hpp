@@ -16,7 +16,7 @@
 namespace clawperator::adb {
 
 // Appended to device shell commands: a dropped adb stream can end with exit 0 and no output
-// (docs/wire-protocol.md "adb facts"), so success is only what the device itself reports.
+// (docs/wire-protocol.md §2.5, §3), so success is only what the device itself reports.
 inline constexpr std::string_view kExitMarker = "clawperator-exit:";
 std::string with_exit_marker(const std::string& command);
 

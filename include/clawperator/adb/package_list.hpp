@@ -1,4 +1,4 @@
-// `pm list packages` output (spec/wire.md "Preflight").
+// `pm list packages` output (docs/wire-protocol.md §4.1).
 #pragma once
 
 #include <set>

@@ -1,4 +1,4 @@
-// The execution payload each device-interaction command sends (inventory 3.8):
+// The execution payload each device-interaction command sends (docs/payload.md §7):
 // ids, task ids, sources and timeouts as the original CLI built them, so that
 // logs and Operator traces read the same. Pure except make_id_stamp().
 #pragma once

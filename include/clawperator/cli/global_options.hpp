@@ -1,5 +1,5 @@
 // Options every command shares, resolved from flags first and the environment
-// second (inventory 1.2-1.3, spec/wire.md "adb").
+// second (docs/contract.md §1.1, docs/wire-protocol.md §2).
 #pragma once
 
 #include <functional>

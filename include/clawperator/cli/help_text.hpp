@@ -12,7 +12,7 @@ namespace clawperator::cli {
 
 std::shared_ptr<CLI::Formatter> make_help_formatter();
 
-// The exit-code contract (spec/contract.md §5), printed under the top-level help.
+// The exit-code contract (docs/contract.md §7), printed under the top-level help.
 std::string_view help_footer();
 
 }  // namespace clawperator::cli

@@ -1,5 +1,5 @@
-// Which element a device-interaction command acts on, from its flags (inventory
-// 1.7): the --text/--id/... shorthands or --selector JSON, for the element and
+// Which element a device-interaction command acts on, from its flags
+// (docs/payload.md §7): the --text/--id/... shorthands or --selector JSON, for the element and
 // for its scroll container, and click's --coordinate. Pure: the flags come in
 // as typed, the NodeMatcher or the original CLI's error comes out.
 #pragma once

@@ -1,4 +1,4 @@
-// "Did you mean …?" for mistyped commands and flags (inventory 1.4-1.5).
+// "Did you mean …?" for mistyped commands and flags (docs/contract.md §1.4).
 #pragma once
 
 #include <optional>

@@ -90,7 +90,7 @@ using CrossFieldRule = void (*)(RuleContext& context);
 // What the host does on the device before dispatch because of this action.
 enum class PreflightEffect : std::uint8_t {
   None,
-  ForceStopApplication,  // close_app: `am force-stop applicationId` (docs/wire-protocol.md)
+  ForceStopApplication,  // close_app: `am force-stop applicationId` (docs/wire-protocol.md §4.2)
 };
 
 // What the host does to this action's step after the result arrived.

@@ -25,7 +25,7 @@ enum class ActionType : std::uint8_t {
   PressKey,
   WaitForNavigation,
   ReadKeyValuePair,
-  // The host's own readiness probe (docs/wire-protocol.md): never accepted from a caller.
+  // The host's own readiness probe (docs/wire-protocol.md §4.4): never accepted from a caller.
   DoctorPing,
 };
 

@@ -1,5 +1,5 @@
 // The public error catalog: the one table that says what every code means.
-// Codes never change meaning; rows are only ever added (spec/contract.md §6).
+// Codes never change meaning; rows are only ever added (docs/contract.md §8).
 #pragma once
 
 #include <optional>
@@ -9,7 +9,7 @@
 
 namespace clawperator::contract {
 
-// May the caller assume the request took effect? (spec/contract.md §4)
+// May the caller assume the request took effect? (docs/contract.md §5)
 enum class Delivery {
   NotDelivered,
   DeliveryUncertain,
@@ -34,10 +34,10 @@ enum class Origin { Host, Android, Both };
 
 struct CatalogEntry {
   std::string_view code;
-  std::string_view family;   // the group heading of clawperator-errors.txt
+  std::string_view family;   // the group heading of docs/errors.md
   std::string_view meaning;  // one sentence, stable in intent
   Delivery delivery;         // the delivery when the host raises it in its usual phase
-  int exit_code;             // the exit class of spec/contract.md §5
+  int exit_code;             // the exit class of docs/contract.md §7
   RecoveryStrategy strategy;
   std::string_view recovery;  // what to do next, for a person
   Origin origin;

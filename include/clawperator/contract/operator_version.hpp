@@ -1,4 +1,4 @@
-// Which Operator versions this CLI speaks to (spec/wire.md "Operator versions").
+// Which Operator versions this CLI speaks to (docs/wire-protocol.md §10).
 // We are a separate implementation of the host, so the original's exact-equality
 // rule does not apply: any release from kMinimumOperatorVersion up is compatible.
 #pragma once

@@ -1,5 +1,5 @@
 // Turns any failure or result into what the caller gets: the error object, the
-// disposition and the exit code, decided in one place (spec/contract.md §3-5).
+// disposition and the exit code, decided in one place (docs/contract.md §4-7).
 #pragma once
 
 #include <optional>
@@ -23,7 +23,7 @@ struct Disposition {
   Retry retry = Retry::Unknown;
 };
 
-// The process exit codes of spec/contract.md §5.
+// The process exit codes of docs/contract.md §7.
 namespace exit_code {
 inline constexpr int kSuccess = 0;
 inline constexpr int kFailed = 1;
@@ -82,7 +82,7 @@ std::string hint_of(const HostError& error);
 
 Disposition disposition_of(const HostError& error);
 int exit_code_of(const HostError& error);
-// The complete error object of spec/contract.md §3.
+// The complete error object of docs/contract.md §4.
 Json to_json(const HostError& error);
 
 // One step of a received envelope, reduced to what the disposition needs.

@@ -34,7 +34,7 @@ ValidationOutcome validate_execution(const Json& payload);
 // and all of them in details.issues. `issues` must not be empty.
 HostError validation_failure(const std::vector<ValidationIssue>& issues);
 
-// The global --timeout override (inventory 1.8): replaces timeoutMs when given.
+// The global --timeout override (docs/contract.md §1.3): replaces timeoutMs when given.
 std::optional<HostError> apply_timeout_override(Execution& execution, std::string_view raw_timeout);
 
 // PAYLOAD_TOO_LARGE when the compact normalised JSON exceeds the limit.

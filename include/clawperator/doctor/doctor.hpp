@@ -1,5 +1,5 @@
-// `clawperator doctor`: the checks of inventory 6.2 with the newer semantics of
-// 6.3 (skipped checks, --fix re-runs, variant mismatch fails), adapted to this
+// `clawperator doctor`: the checks of docs/setup.md with the original's newer semantics
+// (skipped checks, --fix re-runs, variant mismatch fails), adapted to this
 // CLI: no Node or Java checks, adb's version instead.
 #pragma once
 

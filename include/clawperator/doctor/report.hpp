@@ -1,6 +1,6 @@
 // What `clawperator doctor` reports: one entry per check with its verdict,
 // evidence and the fix, plus the checks that could not run and why
-// (inventory 6.2-6.3). Pure data and its renderings; the checks themselves
+// (docs/setup.md, doctor). Pure data and its renderings; the checks themselves
 // live in checks.hpp.
 #pragma once
 

@@ -1,5 +1,5 @@
-// Running a validated execution on one device, phase by phase as docs/wire-protocol.md tells
-// it: resolve the device, preflight, dispatch, wait for the result, post-process. The exec
+// Running a validated execution on one device, phase by phase as docs/wire-protocol.md §1
+// tells it: resolve the device, preflight, dispatch, wait for the result, post-process. The exec
 // path's one public header: front ends and doctor include this and nothing else of exec/
 // (docs/architecture.md).
 #pragma once

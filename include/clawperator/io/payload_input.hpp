@@ -21,7 +21,7 @@ struct BoundedRead {
 };
 BoundedRead read_bounded(int fd, std::size_t limit);
 
-// Resolves the payload argument as the original CLI did (inventory 1.8): text
+// Resolves the payload argument as the original CLI did (docs/contract.md §1.2): text
 // starting with '{' is inline JSON; '[' is a file if one exists, else inline
 // JSON; "-" is stdin; anything else is a file path. Errors are
 // EXECUTION_VALIDATION_FAILED or PAYLOAD_TOO_LARGE.

@@ -1,5 +1,5 @@
-// Whether the installed Operator speaks our protocol (inventory 6.4 with the
-// range rule of spec/wire.md "Operator versions"): used by `version
+// Whether the installed Operator speaks our protocol (the range rule of
+// docs/wire-protocol.md §10): used by `version
 // --check-compat` and doctor's readiness.version.compatibility check.
 #pragma once
 

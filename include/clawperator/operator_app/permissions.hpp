@@ -1,4 +1,4 @@
-// Enabling what the Operator needs on the device (inventory 7.5): its
+// Enabling what the Operator needs on the device (docs/setup.md): its
 // accessibility service, the notification permission and its notification
 // listener. Each grant reads the current state first, so running it again
 // changes nothing and reports alreadyEnabled.

@@ -1,5 +1,5 @@
 // Is the Operator on the device, and which of its two variants (NAME and NAME.dev): one
-// `pm list packages` answers both (docs/wire-protocol.md, preflight). Used by the exec
+// `pm list packages` answers both (docs/wire-protocol.md §4.1). Used by the exec
 // preflight, doctor, `version --check-compat` and `operator setup`.
 #pragma once
 

@@ -1,4 +1,4 @@
-// `operator setup --apk FILE` and `grant-device-permissions` (inventory 7.5):
+// `operator setup --apk FILE` and `grant-device-permissions` (docs/setup.md):
 // install the APK, find which Operator variant is installed, enable its
 // services, and say precisely which phase failed.
 #pragma once

@@ -1,6 +1,6 @@
 // Reassembles one command's `[Clawperator-Result-Chunk]` records into the canonical result
-// line, with every check of spec/wire.md. An incomplete or inconsistent sequence never
-// becomes a result.
+// line, with every check of docs/wire-protocol.md §7.5. An incomplete or inconsistent
+// sequence never becomes a result.
 #pragma once
 
 #include <cstddef>
@@ -47,7 +47,8 @@ enum class ChunkFailureKind {
   OutOfMemory,
 };
 
-// spec/wire.md `details.transport`. The expected values are unknown until a valid header.
+// `details.transport` (docs/wire-protocol.md §7.5). The expected values are unknown until a
+// valid header.
 struct ChunkDiagnostics {
   std::size_t receivedChunks = 0;
   std::size_t receivedBytes = 0;

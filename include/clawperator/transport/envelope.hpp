@@ -1,4 +1,4 @@
-// The Operator's result envelope (spec/wire.md "The result stream"), read strictly: a field
+// The Operator's result envelope (docs/wire-protocol.md §7.6), read strictly: a field
 // of the wrong type is a malformed result, never a guess.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Reads the result of one dispatched command out of the logcat reader's stdout
-// (spec/wire.md "The result stream"): single-line and chunked envelopes, the lines that
+// (docs/wire-protocol.md §7): single-line and chunked envelopes, the lines that
 // mention the command, and snapshot blocks. Pure: the caller owns the process and the clock.
 #pragma once
 
@@ -63,7 +63,7 @@ class ResultStreamDecoder {
   // Up to the last 20 captured lines that contain the commandId, oldest first, each cut to
   // 2048 bytes on a UTF-8 character boundary.
   std::vector<std::string> correlated_lines() const;
-  // The UI hierarchy dumps logged for this command (inventory 4.9, newer form), oldest
+  // The UI hierarchy dumps logged for this command (docs/wire-protocol.md §7.7), oldest
   // first, trimmed, empty ones dropped. A block starts after
   // "[TaskScope] UI Hierarchy [commandId=<id>]:" (the rest of that message included),
   // continues on messages with the marker's logcat tag, and ends before a message starting

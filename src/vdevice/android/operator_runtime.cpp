@@ -44,7 +44,8 @@ std::string string_member(const Json& object, const char* key) {
   return it != object.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
-// The envelope's data values are strings (wire.md); anything else is written as JSON text.
+// The envelope's data values are strings (docs/wire-protocol.md §7.6); anything else is
+// written as JSON text.
 Json string_data(const Json& data) {
   Json out = Json::object();
   if (!data.is_object()) return out;

@@ -257,7 +257,7 @@ TEST_CASE("string limits count UTF-16 units like the original", "[contract][vali
   CHECK(first_issue(payload).message == "String must contain at most 128 character(s)");
 }
 
-TEST_CASE("per-action rules of inventory 3.6", "[contract][validation][rules]") {
+TEST_CASE("per-action rules (docs/payload.md §4)", "[contract][validation][rules]") {
   struct Case {
     std::string type;
     std::string params;

@@ -46,7 +46,7 @@ TEST_CASE("envelope: a complete success envelope", "[transport][envelope]") {
 
 TEST_CASE("envelope: error and errorCode forms", "[transport][envelope]") {
   const std::string head = R"({"commandId":"c","taskId":"t","status":"failed","stepResults":[])";
-  SECTION("missing error is null (spec/wire.md), missing errorCode is absent") {
+  SECTION("missing error is null (docs/wire-protocol.md §7.6), missing errorCode is absent") {
     const auto result = parse_envelope(head + "}");
     REQUIRE(result.has_value());
     CHECK_FALSE(result->error.has_value());

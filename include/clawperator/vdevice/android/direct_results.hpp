@@ -1,4 +1,4 @@
-// The Operator's side of the direct result transport (inventory 4.17; the exact frame sequence
+// The Operator's side of the direct result transport (the exact frame sequence
 // is in docs/vdevice.md, "Direct results"): ACTION_PREPARE_RESULT_CONNECTION opens a session
 // that listens on the abstract socket `<package>.result.<sessionId>` for its lifetime; the
 // host reaches it through `adb forward`, and a command dispatched with `--es result_session ID`

@@ -1,4 +1,4 @@
-// The Operator's actions against the UI model (inventory 3.4–3.6). An action either finishes
+// The Operator's actions against the UI model (docs/payload.md §2–4). An action either finishes
 // at once or asks to be resumed after a delay (sleep, polling, swipes), so that everything
 // runs on the device's timers and takes the time it takes on a phone.
 #pragma once

@@ -1,4 +1,4 @@
-// How the Operator writes a result envelope to logcat (inventory 4.8): one
+// How the Operator writes a result envelope to logcat (docs/wire-protocol.md §7.5): one
 // `[Clawperator-Result] ` line when the canonical line fits, else `[Clawperator-Result-Chunk]`
 // records of 1024-byte base64 slices — and the ways a faulty Operator or transport gets that
 // wrong, for the scenario faults.

@@ -17,7 +17,7 @@ namespace clawperator::vdevice::android {
 
 using SteadyTime = std::chrono::steady_clock::time_point;
 
-// The Operator's NodeMatcher (inventory 3.3): every non-empty field must match.
+// The Operator's NodeMatcher (docs/payload.md §3): every non-empty field must match.
 struct NodeMatcher {
   std::string resource_id;
   std::string role;
