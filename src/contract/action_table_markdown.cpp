@@ -98,4 +98,18 @@ std::string render_action_table_markdown() {
   return out;
 }
 
+std::optional<std::string> with_generated_action_table(const std::string& markdown) {
+  constexpr std::string_view kBegin = "<!-- BEGIN action table";
+  constexpr std::string_view kEnd = "<!-- END action table -->";
+  const auto begin = markdown.find(kBegin);
+  if (begin == std::string::npos) return std::nullopt;
+  const auto begin_line_end = markdown.find('\n', begin);
+  const auto end = markdown.find(kEnd, begin);
+  if (begin_line_end == std::string::npos || end == std::string::npos || end < begin_line_end) {
+    return std::nullopt;
+  }
+  return markdown.substr(0, begin_line_end + 1) + render_action_table_markdown() +
+         markdown.substr(end);
+}
+
 }  // namespace clawperator::contract

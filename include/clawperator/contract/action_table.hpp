@@ -149,5 +149,8 @@ bool is_no_effect_error_code(std::string_view code);
 
 // docs/payload.md's action table, generated from the rows (a test keeps the doc in step).
 std::string render_action_table_markdown();
+// `markdown` with the text between its action-table BEGIN and END markers replaced by
+// render_action_table_markdown(); nullopt when the markers are missing.
+std::optional<std::string> with_generated_action_table(const std::string& markdown);
 
 }  // namespace clawperator::contract
