@@ -151,9 +151,17 @@ ScriptedRunner::Expectation& ScriptedRunner::on_start(Matcher matcher, std::stri
   return expectation;
 }
 
+ScriptedRunner::Expectation& ScriptedRunner::on_spawn_failure(Argv prefix, int spawn_errno) {
+  std::string description = "spawn failure: " + join(prefix);
+  Expectation& expectation =
+      add(CallKind::Run, starts_with(std::move(prefix)), std::move(description));
+  expectation.spawn_errno_ = spawn_errno;
+  return expectation.repeatedly();
+}
+
 ScriptedRunner::Expectation* ScriptedRunner::match(CallKind kind, const Argv& argv) {
   for (Expectation& expectation : expectations_) {
-    if (expectation.kind_ != kind) continue;
+    if (expectation.kind_ != kind && expectation.spawn_errno_ == 0) continue;
     if (!expectation.unlimited_ && expectation.used_ >= expectation.times_) continue;
     if (!expectation.matcher_(argv)) continue;
     ++expectation.used_;
@@ -180,7 +188,12 @@ Completion ScriptedRunner::run(const CommandSpec& spec) {
     if (expectation == nullptr) {
       call.result = CallResult::Unexpected;
       completion.status = Completion::Status::SpawnFailed;
-      completion.spawn_errno = ENOENT;
+      completion.spawn_errno = kUnscriptedErrno;
+      return completion;
+    }
+    if (expectation->spawn_errno_ != 0) {
+      completion.status = Completion::Status::SpawnFailed;
+      completion.spawn_errno = expectation->spawn_errno_;
       return completion;
     }
     completion = expectation->completion_;
@@ -223,7 +236,11 @@ std::unique_ptr<Stream> ScriptedRunner::start(const StreamSpec& spec, int& spawn
   const Expectation* expectation = match(CallKind::Start, argv);
   if (expectation == nullptr) {
     call.result = CallResult::Unexpected;
-    spawn_errno = ENOENT;
+    spawn_errno = kUnscriptedErrno;
+    return nullptr;
+  }
+  if (expectation->spawn_errno_ != 0) {
+    spawn_errno = expectation->spawn_errno_;
     return nullptr;
   }
   auto log = std::make_shared<StreamLog>();

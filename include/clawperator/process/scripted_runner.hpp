@@ -2,6 +2,7 @@
 // call so that a test can assert which adb commands ran, in which order and how often.
 #pragma once
 
+#include <cerrno>
 #include <chrono>
 #include <cstddef>
 #include <deque>
@@ -36,9 +37,12 @@ class ScriptedRunner final : public Runner {
 
   enum class CallKind { Run, Start };
   enum class CallResult {
-    Matched,     // answered by an expectation
-    Unexpected,  // no expectation left for it: SpawnFailed / ENOENT
-    Cancelled,   // an interrupt was pending: refused without consuming an expectation
+    Matched,  // answered by an expectation
+    // No expectation left for it: SpawnFailed with kUnscriptedErrno, which no real
+    // condition produces, so a test cannot pass by accident ("adb is missing" must be
+    // scripted with on_spawn_failure).
+    Unexpected,
+    Cancelled,  // an interrupt was pending: refused without consuming an expectation
   };
   struct Call {
     CallKind kind = CallKind::Run;
@@ -69,6 +73,7 @@ class ScriptedRunner final : public Runner {
     std::vector<ScriptedEvent> script_;
     std::chrono::milliseconds delay_{0};
     std::size_t times_ = 1;
+    int spawn_errno_ = 0;  // on_spawn_failure: both kinds, this errno
     bool unlimited_ = false;
     std::size_t used_ = 0;
   };
@@ -80,6 +85,12 @@ class ScriptedRunner final : public Runner {
   Expectation& on_start(Argv argv, std::vector<ScriptedEvent> script);
   Expectation& on_start(Matcher matcher, std::string description,
                         std::vector<ScriptedEvent> script);
+  // Runs and starts whose argv starts with `prefix` fail to spawn with `spawn_errno` (ENOENT:
+  // the executable is missing).
+  Expectation& on_spawn_failure(Argv prefix, int spawn_errno);
+
+  // The errno of an unscripted call (ENOSYS: "Function not implemented").
+  static constexpr int kUnscriptedErrno = ENOSYS;
 
   Completion run(const CommandSpec& spec) override;
   using Runner::start;

@@ -258,6 +258,7 @@ TEST_CASE("device resolution outcomes", "[exec][pipeline][devices]") {
   SECTION("adb is missing") {
     Harness harness;
     harness.request.adb.executable = "/nonexistent/adb";
+    harness.runner.on_spawn_failure({"/nonexistent/adb"}, ENOENT);
     const auto report = harness.run();
     expect_error(report, "ADB_NOT_FOUND", 3, "not_delivered", "safe");
     CHECK(report.document["details"]["adbPath"] == "/nonexistent/adb");

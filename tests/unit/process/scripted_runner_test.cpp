@@ -57,7 +57,7 @@ TEST_CASE("scripted runner answers a call once unless told otherwise", "[process
   CHECK(scripted.run(command(kGetState)).out == "device\n");
   const Completion extra = scripted.run(command(kGetState));
   CHECK(extra.status == Status::SpawnFailed);
-  CHECK(extra.spawn_errno == ENOENT);
+  CHECK(extra.spawn_errno == ScriptedRunner::kUnscriptedErrno);
 
   CHECK(scripted.call_count(kGetState) == 4);
   const std::vector<ScriptedRunner::Call> unexpected = scripted.unexpected_calls();
@@ -174,11 +174,29 @@ TEST_CASE("scripted runner refuses unmatched starts", "[process]") {
   ScriptedRunner scripted;
   int spawn_errno = 0;
   CHECK(scripted.start({"adb", "logcat"}, spawn_errno) == nullptr);
-  CHECK(spawn_errno == ENOENT);
+  CHECK(spawn_errno == ScriptedRunner::kUnscriptedErrno);
   const std::vector<ScriptedRunner::Call> unexpected = scripted.unexpected_calls();
   REQUIRE(unexpected.size() == 1);
   CHECK(unexpected[0].kind == ScriptedRunner::CallKind::Start);
   CHECK(unexpected[0].stream == nullptr);
+}
+
+TEST_CASE("scripted spawn failure answers runs and starts with the given errno", "[process]") {
+  ScriptedRunner scripted;
+  scripted.on_spawn_failure({"/missing/adb"}, ENOENT);
+
+  const Completion run = scripted.run(command({"/missing/adb", "devices", "-l"}));
+  CHECK(run.status == Status::SpawnFailed);
+  CHECK(run.spawn_errno == ENOENT);
+  CHECK(scripted.run(command({"/missing/adb", "version"})).spawn_errno == ENOENT);
+  int spawn_errno = 0;
+  CHECK(scripted.start({"/missing/adb", "logcat"}, spawn_errno) == nullptr);
+  CHECK(spawn_errno == ENOENT);
+  CHECK(scripted.unexpected_calls().empty());
+
+  // Another executable is not covered by the prefix.
+  CHECK(scripted.run(command({"adb", "devices"})).spawn_errno == ScriptedRunner::kUnscriptedErrno);
+  CHECK(scripted.unexpected_calls().size() == 1);
 }
 
 TEST_CASE("scripted runner honors a pending interrupt", "[process]") {
