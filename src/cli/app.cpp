@@ -142,11 +142,10 @@ HostError from_parse_error(const CLI::ParseError& parse_error) {
   return error;
 }
 
-const Command* selected_command(const CLI::App& app, const std::vector<Command>& commands) {
+const Command* selected_command(const std::vector<Command>& commands) {
   for (const Command& command : commands) {
     if (command.app->parsed()) return &command;
   }
-  (void)app;
   return nullptr;
 }
 
@@ -224,7 +223,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
-      const Command* command = selected_command(app, commands);
+      const Command* command = selected_command(commands);
       out << (command != nullptr ? command->app->help() : app.help());
       return contract::exit_code::kSuccess;
     } catch (const CLI::CallForAllHelp&) {
@@ -234,7 +233,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       return emit(out, failure(from_parse_error(parse_error)), early_format);
     }
 
-    const Command* command = selected_command(app, commands);
+    const Command* command = selected_command(commands);
     std::vector<std::string> extras = app.remaining();
     if (command != nullptr) {
       const std::vector<std::string> own = command->app->remaining();
