@@ -5,6 +5,8 @@
 #include <cmath>
 #include <random>
 
+#include "clawperator/contract/action_table.hpp"
+
 namespace clawperator::cli {
 namespace {
 
@@ -16,10 +18,14 @@ constexpr std::string_view kActionSource = "clawperator-action";
 constexpr std::string_view kCliSource = "clawperator-cli";
 constexpr std::string_view kObserveSource = "clawperator-observe";
 
-Json action(std::string_view id, std::string_view type, std::optional<Json> params = {}) {
+using contract::ActionType;
+
+// The type's canonical name comes from its row of the action table
+// (src/contract/action_table.cpp), so a builder cannot drift from what validation accepts.
+Json action(std::string_view id, ActionType type, std::optional<Json> params = {}) {
   Json out = Json::object();
   out["id"] = id;
-  out["type"] = type;
+  out["type"] = contract::action_spec(type).name;
   if (params) out["params"] = std::move(*params);
   return out;
 }
@@ -97,7 +103,8 @@ bool is_uri_target(std::string_view target) {
 
 Json build_snapshot(const IdStamp& stamp) {
   const std::string id = stamped_id("snapshot", stamp);
-  Json out = execution(id, id, kObserveSource, kDefaultTimeoutMs, action("snap", "snapshot"));
+  Json out =
+      execution(id, id, kObserveSource, kDefaultTimeoutMs, action("snap", ActionType::Snapshot));
   out["mode"] = "direct";
   return out;
 }
@@ -108,7 +115,7 @@ Json build_screenshot(const IdStamp& stamp, const std::optional<std::string>& pa
   if (path) params["path"] = *path;
   const std::string id = stamped_id("screenshot", stamp);
   return execution(id, id, kObserveSource, timeout_ms.value_or(kDefaultTimeoutMs),
-                   action("snap", "take_screenshot", std::move(params)));
+                   action("snap", ActionType::TakeScreenshot, std::move(params)));
 }
 
 Json build_click(const IdStamp& stamp, const std::optional<Json>& matcher,
@@ -120,24 +127,25 @@ Json build_click(const IdStamp& stamp, const std::optional<Json>& matcher,
   if (click_type == ClickType::LongClick) params["clickType"] = "long_click";
   if (click_type == ClickType::Focus) params["clickType"] = "focus";
   return direct_action("click", stamp, kDefaultTimeoutMs,
-                       action("click", "click", std::move(params)));
+                       action("click", ActionType::Click, std::move(params)));
 }
 
 Json build_open(const IdStamp& stamp, const std::string& target) {
   constexpr double kOpenTimeoutMs = 15000;
   if (is_uri_target(target)) {
     return execution(timestamped_id("open_uri_", stamp), "cli-action-open-uri", kCliSource,
-                     kOpenTimeoutMs, action("a1", "open_uri", Json{{"uri", target}}));
+                     kOpenTimeoutMs, action("a1", ActionType::OpenUri, Json{{"uri", target}}));
   }
   return execution(timestamped_id("open_app_", stamp), "cli-action-open-app", kCliSource,
-                   kOpenTimeoutMs, action("a1", "open_app", Json{{"applicationId", target}}));
+                   kOpenTimeoutMs,
+                   action("a1", ActionType::OpenApp, Json{{"applicationId", target}}));
 }
 
 Json build_type(const IdStamp& stamp, const Json& matcher, const std::string& text, bool submit,
                 bool clear) {
   Json params = Json{{"matcher", matcher}, {"text", text}, {"submit", submit}, {"clear", clear}};
   return direct_action("type", stamp, kDefaultTimeoutMs,
-                       action("type", "enter_text", std::move(params)));
+                       action("type", ActionType::EnterText, std::move(params)));
 }
 
 Json build_read(const IdStamp& stamp, const Json& matcher, const std::optional<Json>& container,
@@ -146,7 +154,7 @@ Json build_read(const IdStamp& stamp, const Json& matcher, const std::optional<J
   if (all) params["all"] = true;
   if (container) params["container"] = *container;
   return direct_action("read", stamp, kDefaultTimeoutMs,
-                       action("read", "read_text", std::move(params)));
+                       action("read", ActionType::ReadText, std::move(params)));
 }
 
 Json build_wait(const IdStamp& stamp, const Json& matcher, std::optional<double> wait_ms) {
@@ -154,19 +162,20 @@ Json build_wait(const IdStamp& stamp, const Json& matcher, std::optional<double>
   if (wait_ms) params["timeoutMs"] = milliseconds_json(*wait_ms);
   const double timeout =
       wait_ms ? std::max(*wait_ms + kWaitMarginMs, kDefaultTimeoutMs) : kDefaultTimeoutMs;
-  return direct_action("wait", stamp, timeout, action("wait", "wait_for_node", std::move(params)));
+  return direct_action("wait", stamp, timeout,
+                       action("wait", ActionType::WaitForNode, std::move(params)));
 }
 
 Json build_press_key(const IdStamp& stamp, const std::string& key) {
   return execution(timestamped_id("press_key_", stamp), "cli-action-press-key", kCliSource, 10000,
-                   action("a1", "press_key", Json{{"key", key}}));
+                   action("a1", ActionType::PressKey, Json{{"key", key}}));
 }
 
 Json build_close(const IdStamp& stamp, const std::string& application_id,
                  std::optional<double> timeout_ms) {
   const std::string id = stamped_id("close", stamp);
   return execution(id, id, kCliSource, timeout_ms.value_or(kDefaultTimeoutMs),
-                   action("close", "close_app", Json{{"applicationId", application_id}}));
+                   action("close", ActionType::CloseApp, Json{{"applicationId", application_id}}));
 }
 
 Json build_sleep(const IdStamp& stamp, double duration_ms,
@@ -174,8 +183,9 @@ Json build_sleep(const IdStamp& stamp, double duration_ms,
   const double timeout =
       std::max({duration_ms + kWaitMarginMs, global_timeout_ms.value_or(0), kDefaultTimeoutMs});
   const std::string id = stamped_id("sleep", stamp);
-  return execution(id, id, kCliSource, timeout,
-                   action("sleep", "sleep", Json{{"durationMs", milliseconds_json(duration_ms)}}));
+  return execution(
+      id, id, kCliSource, timeout,
+      action("sleep", ActionType::Sleep, Json{{"durationMs", milliseconds_json(duration_ms)}}));
 }
 
 Json build_scroll(const IdStamp& stamp, const std::string& direction,
@@ -184,7 +194,7 @@ Json build_scroll(const IdStamp& stamp, const std::string& direction,
   if (container) params["container"] = *container;
   return execution(stamped_id("scroll", stamp), "cli-action-scroll", kCliSource,
                    timeout_ms.value_or(kDefaultTimeoutMs),
-                   action("a1", "scroll", std::move(params)));
+                   action("a1", ActionType::Scroll, std::move(params)));
 }
 
 Json build_scroll_until(const IdStamp& stamp, const ScrollUntilRequest& request) {
@@ -194,7 +204,8 @@ Json build_scroll_until(const IdStamp& stamp, const ScrollUntilRequest& request)
   const std::string id = stamped_id("scroll-until", stamp);
   return execution(
       id, id, kCliSource, request.timeout_ms.value_or(kDefaultTimeoutMs),
-      action("a1", request.click_after ? "scroll_and_click" : "scroll_until", std::move(params)));
+      action("a1", request.click_after ? ActionType::ScrollAndClick : ActionType::ScrollUntil,
+             std::move(params)));
 }
 
 Json build_wait_for_navigation(const IdStamp& stamp, const std::optional<std::string>& package,
@@ -205,14 +216,14 @@ Json build_wait_for_navigation(const IdStamp& stamp, const std::optional<std::st
   params["timeoutMs"] = milliseconds_json(timeout_ms);
   return direct_action("wait-for-nav", stamp,
                        std::max(timeout_ms + kWaitMarginMs, kDefaultTimeoutMs),
-                       action("wait-for-nav", "wait_for_navigation", std::move(params)));
+                       action("wait-for-nav", ActionType::WaitForNavigation, std::move(params)));
 }
 
 Json build_read_value(const IdStamp& stamp, const Json& label_matcher, bool all) {
   Json params = Json{{"labelMatcher", label_matcher}};
   if (all) params["all"] = true;
   return direct_action("read-value", stamp, kDefaultTimeoutMs,
-                       action("read-value", "read_key_value_pair", std::move(params)));
+                       action("read-value", ActionType::ReadKeyValuePair, std::move(params)));
 }
 
 }  // namespace clawperator::cli
