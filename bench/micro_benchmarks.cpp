@@ -13,6 +13,8 @@
 // (the historical benchmark), and "xml", a UI hierarchy dump as snapshots carry it, where every
 // attribute quote is an escape and some text is not ASCII. Sizes are the canonical line's.
 #include <benchmark/benchmark.h>
+#include <openssl/evp.h>
+#include <simdjson.h>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -206,6 +208,37 @@ BENCHMARK(BM_EnvelopeParseNlohmann)
     ->ArgNames({"bytes", "xml"})
     ->Unit(benchmark::kMillisecond);
 
+// The least a simdjson-based envelope parse would do: parse on demand, walk to every step's
+// data.text and unescape it (simdjson's string_view into its own buffer, no copy into an
+// Envelope). If this lower bound is slower than BM_EnvelopeParse, which builds the whole
+// Envelope, the hand-written reader stays (issue 14's rule: "if it measures at least as fast").
+void BM_EnvelopeParseSimdjson(benchmark::State& state) {
+  const std::string& json =
+      cached_envelope(static_cast<std::size_t>(state.range(0)), content_of(state));
+  const simdjson::padded_string padded(json);
+  simdjson::ondemand::parser parser(padded.size());
+  for (auto _ : state) {
+    simdjson::ondemand::document document = parser.iterate(padded);
+    std::size_t text_bytes = 0;
+    simdjson::ondemand::array steps;
+    if (document["stepResults"].get_array().get(steps) != simdjson::SUCCESS) {
+      state.SkipWithError("malformed");
+      break;
+    }
+    for (auto step : steps) {
+      std::string_view text;
+      if (step["data"]["text"].get_string().get(text) != simdjson::SUCCESS) {
+        state.SkipWithError("malformed");
+        break;
+      }
+      text_bytes += text.size();
+    }
+    benchmark::DoNotOptimize(text_bytes);
+  }
+  set_bytes(state, json.size());
+}
+BENCHMARK(BM_EnvelopeParseSimdjson)->Apply(result_sizes);
+
 // Everything: logcat stream -> Envelope and canonical line.
 void BM_ChunkedResult(benchmark::State& state) {
   const auto bytes = static_cast<std::size_t>(state.range(0));
@@ -306,6 +339,25 @@ void BM_Base64Decode(benchmark::State& state) {
   set_bytes(state, data.size());
 }
 BENCHMARK(BM_Base64Decode)->Unit(benchmark::kMillisecond);
+
+// The same through OpenSSL's EVP_DecodeBlock (libcrypto, already linked for SHA-256): the Debian
+// library that would replace transport/base64.cpp. It does not reject non-canonical text (the
+// rule of include/clawperator/transport/base64.hpp), so this is its speed without that check.
+void BM_Base64DecodeOpenssl(benchmark::State& state) {
+  std::string data(16 << 20, 'q');
+  for (std::size_t i = 0; i < data.size(); i += 7) data[i] = static_cast<char>(i * 131);
+  const std::string encoded = transport::encode_base64(data);
+  std::string out(encoded.size() / 4 * 3, '\0');
+  for (auto _ : state) {
+    const int written = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                        reinterpret_cast<const unsigned char*>(encoded.data()),
+                                        static_cast<int>(encoded.size()));
+    if (written < 0) state.SkipWithError("base64");
+    benchmark::DoNotOptimize(out);
+  }
+  set_bytes(state, data.size());
+}
+BENCHMARK(BM_Base64DecodeOpenssl)->Unit(benchmark::kMillisecond);
 
 // Writing a freshly allocated 64 MiB block: what each cold buffer of a 64 MiB result costs.
 void BM_FirstTouch(benchmark::State& state) {

@@ -11,7 +11,7 @@ packages=(
 )
 for option in "$@"; do
   case "$option" in
-    --bench) packages+=(libbenchmark-dev hyperfine strace time) ;;
+    --bench) packages+=(libbenchmark-dev libsimdjson-dev hyperfine strace time) ;;
     # libFuzzer and the sanitizer runtimes come with Debian's clang.
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
     *) echo "install-deps: unknown option $option (use --bench, --fuzz)" >&2; exit 2 ;;
