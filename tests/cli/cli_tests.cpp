@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli_expectations.hpp"
 #include "run_binary.hpp"
@@ -372,4 +373,53 @@ TEST_CASE("an unwritable log directory never changes the result", "[cli][logs]")
   CHECK(single_document(result)["ok"] == true);
   CHECK(result.exit_code == 0);
   CHECK(result.err.find("LOG_DIRECTORY_UNWRITABLE") != std::string::npos);
+}
+
+TEST_CASE("a payload that is not UTF-8 is refused before anything reaches adb",
+          "[cli][exec][utf8]") {
+  TempDir dir;
+  const std::string good = kValidPayload;
+  const std::string needle = "\"textEquals\":\"";
+  const std::size_t offset = good.find(needle) + needle.size() + 1;
+  std::string bad = good;
+  bad[offset] = '\xFF';  // inside the string "OK"
+  // An adb that notes each call and fails it.
+  const std::string calls = dir.path() + "/adb-calls";
+  const std::string adb = dir.file("adb", "#!/bin/sh\necho \"$*\" >>'" + calls + "'\nexit 1\n");
+  chmod(adb.c_str(), 0755);
+  RunOptions options;
+  options.extra_env = {{"ADB", adb},
+                       {"CLAWPERATOR_STATE_DIR", dir.path() + "/state"},
+                       {"CLAWPERATOR_LOG_DIR", dir.path() + "/logs"}};
+
+  struct Case {
+    std::string name;
+    std::vector<std::string> args;
+    std::optional<std::string> stdin_text;
+    std::size_t offset;
+    std::string source;
+  };
+  for (const Case& c : {Case{"file", {"exec", dir.file("bad.json", bad)}, {}, offset, "file"},
+                        Case{"stdin", {"exec", "-"}, bad, offset, "stdin"},
+                        Case{"inline", {"exec", " " + bad}, {}, offset + 1, "inline"},
+                        Case{"validate-only",
+                             {"exec", dir.file("v.json", bad), "--validate-only"},
+                             {},
+                             offset,
+                             "file"}}) {
+    CAPTURE(c.name);
+    RunOptions run = options;
+    if (c.stdin_text) run.stdin_path = dir.file("stdin.json", *c.stdin_text);
+    const json d = expect_error(run_binary(kBinary, c.args, run), "EXECUTION_VALIDATION_FAILED", 2);
+    CHECK(d["message"] ==
+          "Payload is not valid UTF-8 (byte 0xFF at offset " + std::to_string(c.offset) + ")");
+    CHECK(d["details"]["byteOffset"] == c.offset);
+    CHECK(d["details"]["path"] == "");
+    CHECK(d["details"]["source"] == c.source);
+    CHECK(d["details"]["phase"] == "validation");
+    CHECK_FALSE(std::filesystem::exists(calls));
+  }
+  // The same payload in UTF-8 gets as far as adb: the check above can fail.
+  run_binary(kBinary, {"exec", dir.file("good.json", good)}, options);
+  CHECK(std::filesystem::exists(calls));
 }
