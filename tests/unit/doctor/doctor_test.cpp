@@ -2,6 +2,8 @@
 // skips, the exit codes, --fix and the two renderings.
 #include "clawperator/doctor/doctor.hpp"
 
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <csignal>
 #include <fstream>
@@ -422,6 +424,17 @@ TEST_CASE("doctor: an unwritable log directory is advisory", "[doctor]") {
   expect_check(run, "host.logs.writable", "warn", "LOG_DIRECTORY_UNWRITABLE");
   CHECK(find_check(run.document, "host.logs.writable")->at("evidence")["writable"] == false);
   CHECK(run.exit_code == 0);
+}
+
+TEST_CASE("doctor creates a missing log directory 0700", "[doctor]") {
+  Harness harness;
+  harness.options.log_dir = harness.logs.path() / "new" / "logs";
+  const mode_t umask_before = ::umask(022);
+  const DoctorRun run = harness.run();
+  ::umask(umask_before);
+  expect_check(run, "host.logs.writable", "pass");
+  CHECK((std::filesystem::status(harness.options.log_dir).permissions() &
+         std::filesystem::perms::all) == std::filesystem::perms::owner_all);
 }
 
 TEST_CASE("doctor stops at an interrupt and says so", "[doctor][signals]") {
