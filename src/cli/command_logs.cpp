@@ -61,6 +61,11 @@ CommandResult done() {
 }
 
 CommandResult run_logs(bool follow, const GlobalOptions& options) {
+  if (options.log_dir.empty()) {
+    fmt::print(stderr, "No log file: {}; CLAWPERATOR_LOG_DIR names the log directory\n",
+               io::kNoLogHome);
+    return done();
+  }
   std::filesystem::path path = io::daily_log_path(options.log_dir);
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {

@@ -97,7 +97,8 @@ Check check_log_directory(DoctorContext& context) {
   Check check;
   check.id = "host.logs.writable";
   const std::filesystem::path& dir = context.options.log_dir;
-  const io::OpenedLog opened = io::open_daily_log(dir);
+  // No home (HOME unset, no passwd entry): there is no directory to try.
+  const io::OpenedLog opened = dir.empty() ? io::OpenedLog{} : io::open_daily_log(dir);
   if (opened.fd >= 0) ::close(opened.fd);
   check.evidence = Json{
       {"logDir", dir.string()}, {"logPath", opened.path.string()}, {"writable", opened.fd >= 0}};
@@ -108,12 +109,13 @@ Check check_log_directory(DoctorContext& context) {
   check.status = Status::Warn;
   check.code = "LOG_DIRECTORY_UNWRITABLE";
   check.summary = "The log directory is not writable";
-  check.detail = opened.path.string() + ": " + std::strerror(opened.error) +
+  check.detail = (dir.empty() ? std::string(io::kNoLogHome)
+                              : opened.path.string() + ": " + std::strerror(opened.error)) +
                  ". Commands still work; they just leave no log.";
   check.fix = Fix{"Use a writable log directory",
-                  {manual_step("Set CLAWPERATOR_LOG_DIR to a writable directory, or fix the "
-                               "permissions of " +
-                               dir.string())},
+                  {manual_step("Set CLAWPERATOR_LOG_DIR to a writable directory, or " +
+                               (dir.empty() ? std::string("HOME to your home directory")
+                                            : "fix the permissions of " + dir.string()))},
                   kSetupDocs};
   return check;
 }

@@ -84,7 +84,14 @@ class DailyFileSink final : public spdlog::sinks::base_sink<std::mutex> {
   bool open_file() {
     if (fd_ >= 0) return true;
     if (failed_) return false;
-    if (directory_.empty()) return false;
+    if (directory_.empty()) {
+      failed_ = true;
+      diagnostics_->warn(
+          "cannot write the log: {} (LOG_DIRECTORY_UNWRITABLE); set CLAWPERATOR_LOG_DIR to a "
+          "writable directory",
+          kNoLogHome);
+      return false;
+    }
     OpenedLog opened = open_daily_log(directory_);
     if (opened.fd < 0) {
       failed_ = true;

@@ -423,3 +423,48 @@ TEST_CASE("a payload that is not UTF-8 is refused before anything reaches adb",
   run_binary(kBinary, {"exec", dir.file("good.json", good)}, options);
   CHECK(std::filesystem::exists(calls));
 }
+
+TEST_CASE("with HOME unset nothing is written to the working directory", "[cli][logs]") {
+  if (geteuid() != 0) {
+    WARN("needs root: the runs must be as users whose passwd home cannot be written");
+    return;
+  }
+  TempDir dir;
+  const std::string here = dir.path() + "/here";
+  std::filesystem::create_directory(here);
+  chmod(here.c_str(), 0777);  // they could create "~" here, had we asked
+  const std::string payload = dir.file("p.json", kValidPayload);
+  chmod(payload.c_str(), 0644);
+  RunOptions options;
+  options.unset_env = {"HOME", "CLAWPERATOR_LOG_DIR"};
+  options.extra_env = {{"ADB", dir.path() + "/no-adb"}};
+  options.working_directory = here;
+  options.drop_privileges = true;
+  const auto warnings = [](const std::string& err) {
+    std::size_t found = 0;
+    for (auto at = err.find("LOG_DIRECTORY_UNWRITABLE"); at != std::string::npos;
+         at = err.find("LOG_DIRECTORY_UNWRITABLE", at + 1)) {
+      ++found;
+    }
+    return found;
+  };
+  SECTION("the passwd home: nobody's (/nonexistent on Debian) cannot be created") {
+    // Logs exec.start and exec.failure: the first needs the log file.
+    const RunResult result = run_binary(kBinary, {"exec", payload}, options);
+    expect_error(result, "ADB_NOT_FOUND", 3);
+    CHECK(warnings(result.err) == 1);
+    CHECK(result.err.find("~") == std::string::npos);
+  }
+  SECTION("no passwd entry: no file log, one warning") {
+    options.drop_to_uid = 4242;  // no such user on a test machine
+    const RunResult result = run_binary(kBinary, {"exec", payload}, options);
+    expect_error(result, "ADB_NOT_FOUND", 3);
+    CHECK(warnings(result.err) == 1);
+    CHECK(result.err.find("HOME is unset") != std::string::npos);
+    const RunResult logs = run_binary(kBinary, {"logs", "--no-follow"}, options);
+    CHECK(logs.exit_code == 0);
+    CHECK(logs.out.empty());
+    CHECK(logs.err.rfind("No log file: HOME is unset", 0) == 0);
+  }
+  CHECK(std::filesystem::is_empty(here));
+}

@@ -20,8 +20,13 @@ enum class LogLevel { Debug = 0, Info = 1, Warn = 2, Error = 3 };
 
 LogLevel parse_log_level(std::string_view name);  // unknown names: Info
 
+// Why a log directory is empty, for the messages that say so.
+inline constexpr std::string_view kNoLogHome =
+    "HOME is unset and the passwd database has no home directory for this user";
+
 struct LogSettings {
-  std::filesystem::path directory;  // empty: no file
+  // Empty when there is no home to put it under: no file, one warning at the first event.
+  std::filesystem::path directory;
   LogLevel level = LogLevel::Info;  // events below it are dropped, from the file and stderr
   bool verbose = false;             // also echo Info and Debug events to stderr
 };

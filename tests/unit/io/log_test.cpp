@@ -194,6 +194,21 @@ TEST_CASE("a log that cannot be written warns once and changes nothing else", "[
     CHECK(count(err, "LOG_DIRECTORY_UNWRITABLE") == 1);
     CHECK(err.rfind("clawperator: warning: cannot write the log in " + file.string(), 0) == 0);
   }
+  SECTION("no home: no directory at all, nothing in the working directory") {
+    const std::filesystem::path before = std::filesystem::current_path();
+    std::filesystem::current_path(dir.path());
+    io::configure_logging({std::filesystem::path(), io::LogLevel::Info, false});
+    const std::string err = stderr_of([] {
+      io::log_event(io::LogLevel::Info, "unit.one");
+      io::warn("and a warning");
+      io::log_event(io::LogLevel::Info, "unit.two");
+    });
+    std::filesystem::current_path(before);
+    CHECK(count(err, "LOG_DIRECTORY_UNWRITABLE") == 1);
+    CHECK(err.find("HOME is unset") != std::string::npos);
+    CHECK(err.find("clawperator: warning: and a warning\n") != std::string::npos);
+    CHECK(std::filesystem::is_empty(dir.path()));
+  }
   SECTION("a new directory after a failure is tried afresh") {
     io::configure_logging({dir.path() / "file", io::LogLevel::Info, false});
     std::ofstream(dir.path() / "file") << "x";
