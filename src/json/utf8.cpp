@@ -34,6 +34,28 @@ const char* skip_ascii(const char* p, const char* end) noexcept {
   return p;
 }
 
+std::optional<InvalidUtf8String> find_in(const Json& value, const std::string& path) {
+  if (value.is_string()) {
+    const std::string& text = value.get_ref<const std::string&>();
+    const auto offset = find_invalid_utf8(text);
+    if (!offset) return std::nullopt;
+    return InvalidUtf8String{path, *offset, describe_invalid_utf8(text, *offset)};
+  }
+  const auto below = [&path](std::string_view step) {
+    return path.empty() ? std::string(step) : path + "." + std::string(step);
+  };
+  if (value.is_object()) {
+    for (const auto& [key, member] : value.items()) {
+      if (auto found = find_in(member, below(key))) return found;
+    }
+  } else if (value.is_array()) {
+    for (std::size_t index = 0; index < value.size(); ++index) {
+      if (auto found = find_in(value[index], below(std::to_string(index)))) return found;
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::size_t> find_invalid_utf8(std::string_view text) noexcept {
@@ -53,6 +75,10 @@ std::optional<std::size_t> find_invalid_utf8(std::string_view text) noexcept {
 
 std::string describe_invalid_utf8(std::string_view text, std::size_t offset) {
   return fmt::format("byte 0x{:02X} at offset {}", static_cast<Byte>(text.at(offset)), offset);
+}
+
+std::optional<InvalidUtf8String> find_invalid_utf8_string(const Json& document) {
+  return find_in(document, "");
 }
 
 }  // namespace clawperator

@@ -424,6 +424,60 @@ TEST_CASE("a payload that is not UTF-8 is refused before anything reaches adb",
   CHECK(std::filesystem::exists(calls));
 }
 
+TEST_CASE("an action's argument that is not UTF-8 is refused before anything reaches adb",
+          "[cli][actions][utf8]") {
+  TempDir dir;
+  const std::string calls = dir.path() + "/adb-calls";
+  const std::string adb = dir.file("adb", "#!/bin/sh\necho \"$*\" >>'" + calls + "'\nexit 1\n");
+  chmod(adb.c_str(), 0755);
+  RunOptions options;
+  options.extra_env = {{"ADB", adb},
+                       {"CLAWPERATOR_STATE_DIR", dir.path() + "/state"},
+                       {"CLAWPERATOR_LOG_DIR", dir.path() + "/logs"}};
+
+  struct Case {
+    std::vector<std::string> args;
+    std::string path;
+    std::size_t offset;
+    std::string byte;
+  };
+  for (const Case& c : {Case{{"type",
+                              "a\xFF"
+                              "b",
+                              "--id", "x", "--device", "d"},
+                             "actions.0.params.text",
+                             1,
+                             "0xFF"},
+                        Case{{"click", "--text-contains", "\xC0\xAF", "--device", "d"},
+                             "actions.0.params.matcher.textContains",
+                             0,
+                             "0xC0"},
+                        Case{{"type", "ok\xED\xA0\x80", "--id", "x", "--validate-only"},
+                             "actions.0.params.text",
+                             2,
+                             "0xED"}}) {
+    CAPTURE(c.args);
+    const json d =
+        expect_error(run_binary(kBinary, c.args, options), "EXECUTION_VALIDATION_FAILED", 2);
+    CHECK(d["message"] == "Argument for " + c.path + " is not valid UTF-8 (byte " + c.byte +
+                              " at offset " + std::to_string(c.offset) + ")");
+    CHECK(d["details"]["path"] == c.path);
+    CHECK(d["details"]["byteOffset"] == c.offset);
+    CHECK(d["details"]["source"] == "argv");
+    CHECK(d["details"]["phase"] == "validation");
+    CHECK(d["disposition"]["retry"] == "safe");
+    CHECK_FALSE(std::filesystem::exists(calls));
+  }
+  // The same text in UTF-8 gets as far as adb: the check above can fail.
+  run_binary(kBinary,
+             {"type",
+              "a\xC3\xA9"
+              "b",
+              "--id", "x", "--device", "d"},
+             options);
+  CHECK(std::filesystem::exists(calls));
+}
+
 TEST_CASE("with HOME unset nothing is written to the working directory", "[cli][logs]") {
   if (geteuid() != 0) {
     WARN("needs root: the runs must be as users whose passwd home cannot be written");

@@ -93,6 +93,36 @@ TEST_CASE("find_invalid_utf8: where text stops being UTF-8", "[io][utf8]") {
   CHECK(clawperator::describe_invalid_utf8("ab\xFF", 2) == "byte 0xFF at offset 2");
 }
 
+TEST_CASE("find_invalid_utf8_string: the first string of a document that is not UTF-8",
+          "[io][utf8]") {
+  using clawperator::find_invalid_utf8_string;
+  Json document = {{"commandId", "c-1"},
+                   {"actions",
+                    {{{"id", "a"}, {"type", "click"}, {"params", {{"text", "fine é"}}}},
+                     {{"id", "b"}, {"params", {{"n", 3}, {"text", "ok"}}}}}}};
+  CHECK_FALSE(find_invalid_utf8_string(document));
+  CHECK_FALSE(find_invalid_utf8_string(Json()));
+
+  document["actions"][1]["params"]["text"] = "ok\xED\xA0\x80";  // U+D800 encoded
+  auto found = find_invalid_utf8_string(document);
+  REQUIRE(found);
+  CHECK(found->path == "actions.1.params.text");
+  CHECK(found->offset == 2u);
+  CHECK(found->description == "byte 0xED at offset 2");
+
+  // The first in document order wins.
+  document["actions"][0]["params"]["text"] = "\xFF";
+  found = find_invalid_utf8_string(document);
+  REQUIRE(found);
+  CHECK(found->path == "actions.0.params.text");
+  CHECK(found->offset == 0u);
+
+  found = find_invalid_utf8_string(Json("a\xC3"));  // cut short at the end
+  REQUIRE(found);
+  CHECK(found->path.empty());
+  CHECK(found->offset == 1u);
+}
+
 TEST_CASE("find_invalid_utf8 agrees with the JSON reader on every string", "[io][utf8]") {
   // Bytes a JSON string may hold unescaped, with the non-ASCII ones weighted up.
   std::mt19937 random(20261201);
