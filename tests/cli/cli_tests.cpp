@@ -301,6 +301,18 @@ RunOptions fake_adb_environment(const TempDir& dir) {
   return options;
 }
 
+// Options whose adb appends each call's arguments to `calls` and fails it: a test that
+// nothing reached adb checks that `calls` does not exist.
+RunOptions noting_adb(const TempDir& dir, const std::string& calls) {
+  const std::string adb = dir.file("adb", "#!/bin/sh\necho \"$*\" >>'" + calls + "'\nexit 1\n");
+  chmod(adb.c_str(), 0755);
+  RunOptions options;
+  options.extra_env = {{"ADB", adb},
+                       {"CLAWPERATOR_STATE_DIR", dir.path() + "/state"},
+                       {"CLAWPERATOR_LOG_DIR", dir.path() + "/logs"}};
+  return options;
+}
+
 std::string read_all(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -383,14 +395,8 @@ TEST_CASE("a payload that is not UTF-8 is refused before anything reaches adb",
   const std::size_t offset = good.find(needle) + needle.size() + 1;
   std::string bad = good;
   bad[offset] = '\xFF';  // inside the string "OK"
-  // An adb that notes each call and fails it.
   const std::string calls = dir.path() + "/adb-calls";
-  const std::string adb = dir.file("adb", "#!/bin/sh\necho \"$*\" >>'" + calls + "'\nexit 1\n");
-  chmod(adb.c_str(), 0755);
-  RunOptions options;
-  options.extra_env = {{"ADB", adb},
-                       {"CLAWPERATOR_STATE_DIR", dir.path() + "/state"},
-                       {"CLAWPERATOR_LOG_DIR", dir.path() + "/logs"}};
+  const RunOptions options = noting_adb(dir, calls);
 
   struct Case {
     std::string name;
@@ -428,12 +434,7 @@ TEST_CASE("an action's argument that is not UTF-8 is refused before anything rea
           "[cli][actions][utf8]") {
   TempDir dir;
   const std::string calls = dir.path() + "/adb-calls";
-  const std::string adb = dir.file("adb", "#!/bin/sh\necho \"$*\" >>'" + calls + "'\nexit 1\n");
-  chmod(adb.c_str(), 0755);
-  RunOptions options;
-  options.extra_env = {{"ADB", adb},
-                       {"CLAWPERATOR_STATE_DIR", dir.path() + "/state"},
-                       {"CLAWPERATOR_LOG_DIR", dir.path() + "/logs"}};
+  const RunOptions options = noting_adb(dir, calls);
 
   struct Case {
     std::vector<std::string> args;
