@@ -10,6 +10,8 @@
 #   micro    the result path's micro-benchmarks (Google Benchmark)
 # and prints markdown tables, then the issue-8 targets. Usage: bench/run.sh [SECTION...]
 # (default: all of them; name some to re-run only those, e.g. after a noisy run).
+# BENCH_BASELINE=/path/to/clawperator (e.g. main built beside this tree): process and vdevice
+# also time that binary against this one (--version, --validate-only, exec) and print ratios.
 set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
@@ -42,6 +44,11 @@ vdevice=$PWD/$build/src/vdevice/clawperator-vdevice
 fake=$PWD/$build/bench/fake_adb
 adb=$(command -v adb)
 payload=examples/snapshot.json
+baseline=${BENCH_BASELINE:-}
+if [[ -n $baseline && ! -x $baseline ]]; then
+  echo "bench/run.sh: BENCH_BASELINE=$baseline is not an executable" >&2
+  exit 2
+fi
 # What exec broadcasts for $payload: the payload as compact JSON (src/adb/shell_quote.cpp).
 payload_json='{"commandId":"example-snapshot-1","taskId":"example-snapshot-1","source":"examples","expectedFormat":"android-ui-automator","timeoutMs":30000,"actions":[{"id":"snap","type":"snapshot"}]}'
 # A 64 MiB envelope, as in the micro-benchmarks: the canonical result line's length.
@@ -98,6 +105,28 @@ median_ms() {
   awk -F': ' -v want="$2" '
     /"command":/ { name = $2; gsub(/^"|",?$/, "", name) }
     /"median":/ && name == want { printf "%.3f\n", $2 * 1e3 }' "$1"
+}
+
+# This tree's binary against the baseline on one command line (ARGS as for hyperfine -N; more
+# hyperfine options may follow): rounds of 30 runs each, alternating which binary goes first,
+# so that a load that changes during the measurement (a shared machine) weighs on both alike.
+# Appends "NAME<TAB>ours<TAB>baseline<TAB>ratio" (medians over the rounds, ms) to $work/baseline.
+compare_with_baseline() {
+  local name=$1 args=$2 round first second a b
+  shift 2
+  : >"$work/rounds"
+  for round in $(seq 10); do
+    first=$bin second=$baseline
+    if ((round % 2 == 0)); then first=$baseline second=$bin; fi
+    hyperfine -N --style none --warmup 3 --runs 30 --export-json "$work/round.json" "$@" \
+      -n first "$(q "$first") $args" -n second "$(q "$second") $args" >/dev/null
+    a=$(median_ms "$work/round.json" first)
+    b=$(median_ms "$work/round.json" second)
+    if ((round % 2 == 0)); then echo "$b $a"; else echo "$a $b"; fi >>"$work/rounds"
+  done
+  printf '%s\t%s\t%s\t%s\n' "$name" "$(cut -d' ' -f1 "$work/rounds" | median)" \
+    "$(cut -d' ' -f2 "$work/rounds" | median)" \
+    "$(awk '{ printf "%.4f\n", $1 / $2 }' "$work/rounds" | median)" >>"$work/baseline"
 }
 
 # The median of numbers on stdin.
@@ -198,6 +227,15 @@ if wants process; then
       -n "exec (fake adb, --device)" "$(q "$bin") exec $payload --device fake-1" \
       -n "exec (fake adb, device discovery)" "$(q "$bin") exec $payload"
   )
+  if [[ -n $baseline ]]; then
+    (
+      export "${fake_env[@]}"
+      compare_with_baseline "clawperator --version" "--version"
+      compare_with_baseline "exec $payload --validate-only" "exec $payload --validate-only"
+      compare_with_baseline "exec $payload --device (fake adb)" "exec $payload --device fake-1" \
+        --prepare "touch -c $(q "${fake_ready[0]}")"
+    )
+  fi
   echo "## Whole process (hyperfine, 300 runs after 20 warm-ups)"
   echo
   table "$work/process.json" "$work/process-exec.json"
@@ -291,6 +329,10 @@ if wants vdevice; then
       --prepare "touch -c $(q "${vdevice_ready[0]}")" \
       -n "exec $payload --device (real adb, virtual device)" \
       "$(q "$bin") exec $payload --device $(q "$serial")"
+    if [[ -n $baseline ]]; then
+      compare_with_baseline "exec $payload --device (real adb, virtual device)" \
+        "exec $payload --device $(q "$serial")" --prepare "touch -c $(q "${vdevice_ready[0]}")"
+    fi
     # The same without the logcat relay (src/adb/server_relay.cpp): the follower talks to the
     # adb server directly, as a script would.
     export CLAWPERATOR_ADB_RELAY=off
@@ -357,6 +399,18 @@ if wants micro; then
   }
   measured[decoder_gbps]=$(gbps "BM_ChunkedResult/bytes:$large_result_bytes/xml:1")
   measured[transport_gbps]=$(gbps "BM_ChunkTransport/bytes:$large_result_bytes/xml:1")
+  echo
+fi
+
+if [[ -s $work/baseline ]]; then
+  echo "## Against the baseline ($baseline)"
+  echo
+  echo "hyperfine, 10 rounds of 30 runs after 3 warm-ups, alternating which binary runs first;"
+  echo "medians over the rounds."
+  echo
+  echo "| command | this tree | baseline | this / baseline |"
+  echo "| --- | --- | --- | --- |"
+  awk -F'\t' '{ printf "| %s | %.2f ms | %.2f ms | %.3f |\n", $1, $2, $3, $4 }' "$work/baseline"
   echo
 fi
 

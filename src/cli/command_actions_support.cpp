@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/utf8.hpp"
 
 namespace clawperator::cli::actions {
 namespace {
@@ -128,6 +129,17 @@ TimeoutReading finite_global_timeout(const GlobalOptions& options) {
 
 CommandResult execute(const Json& execution, const ActionState& state, const GlobalOptions& options,
                       TimeoutOverride timeout) {
+  // The arguments went into the execution unparsed: a bad byte would reach the device replaced.
+  if (auto invalid = find_invalid_utf8_string(execution)) {
+    Json details = Json::object();
+    details["source"] = "argv";
+    details["path"] = invalid->path;
+    details["byteOffset"] = invalid->offset;
+    return failure(contract::validation_error(
+        "EXECUTION_VALIDATION_FAILED",
+        "Argument for " + invalid->path + " is not valid UTF-8 (" + invalid->description + ")",
+        std::move(details)));
+  }
   contract::ValidationOutcome outcome = contract::validate_execution(execution);
   if (!outcome.valid) return failure(contract::validation_failure(outcome.issues));
   contract::Execution& valid = *outcome.valid;

@@ -2,6 +2,7 @@
 // The one command whose stdout is a stream (NDJSON lines) rather than one
 // document: it forwards the log file as it is.
 #include <fcntl.h>
+#include <fmt/core.h>
 #include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -60,10 +61,15 @@ CommandResult done() {
 }
 
 CommandResult run_logs(bool follow, const GlobalOptions& options) {
+  if (options.log_dir.empty()) {
+    fmt::print(stderr, "No log file: {}; CLAWPERATOR_LOG_DIR names the log directory\n",
+               io::kNoLogHome);
+    return done();
+  }
   std::filesystem::path path = io::daily_log_path(options.log_dir);
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    std::fprintf(stderr, "No log file found at %s\n", path.c_str());
+    fmt::print(stderr, "No log file found at {}\n", path.string());
     return done();
   }
   process::install_interrupt_handlers();

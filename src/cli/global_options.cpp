@@ -1,9 +1,14 @@
 #include "clawperator/cli/global_options.hpp"
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cstdlib>
+#include <vector>
 
 #include "clawperator/text.hpp"
 
@@ -22,10 +27,14 @@ std::optional<Integer> parse_integer(const std::string& text) {
   return value;
 }
 
-std::string expand_home(const std::string& path, const EnvironmentLookup& environment) {
+// Empty when there is no home to expand "~" to: a literal "~" would be a directory of that
+// name wherever the command runs.
+std::string expand_home(const std::string& path, const EnvironmentLookup& environment,
+                        const HomeLookup& account_home) {
   if (path != "~" && path.rfind("~/", 0) != 0) return path;
-  const auto home = environment("HOME");
-  return home ? *home + path.substr(1) : path;
+  auto home = environment("HOME");
+  if (!home) home = account_home();
+  return home ? *home + path.substr(1) : std::string();
 }
 
 }  // namespace
@@ -36,9 +45,27 @@ std::optional<std::string> process_environment(const char* name) {
   return std::string(value);
 }
 
+std::optional<std::string> account_home_directory() {
+  const long suggested = ::sysconf(_SC_GETPW_R_SIZE_MAX);
+  std::vector<char> buffer(suggested > 0 ? static_cast<std::size_t>(suggested) : 4096);
+  passwd entry{};
+  passwd* found = nullptr;
+  int error = 0;
+  while ((error = ::getpwuid_r(::geteuid(), &entry, buffer.data(), buffer.size(), &found)) ==
+             ERANGE &&
+         buffer.size() < (std::size_t{1} << 20)) {
+    buffer.resize(buffer.size() * 2);
+  }
+  if (error != 0 || found == nullptr || found->pw_dir == nullptr || *found->pw_dir == '\0') {
+    return std::nullopt;
+  }
+  return std::string(found->pw_dir);
+}
+
 std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& flags,
                                                          const EnvironmentLookup& environment,
-                                                         GlobalOptions& out) {
+                                                         GlobalOptions& out,
+                                                         const HomeLookup& account_home) {
   if (!flags.device.empty()) {
     out.device = flags.device;
   } else if (auto serial = environment("ANDROID_SERIAL")) {
@@ -125,9 +152,9 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
   }
 
   if (auto log_dir = environment("CLAWPERATOR_LOG_DIR")) {
-    out.log_dir = expand_home(std::string(trim(*log_dir)), environment);
+    out.log_dir = expand_home(std::string(trim(*log_dir)), environment, account_home);
   } else {
-    out.log_dir = expand_home("~/.clawperator/logs", environment);
+    out.log_dir = expand_home("~/.clawperator/logs", environment, account_home);
   }
   return std::nullopt;
 }

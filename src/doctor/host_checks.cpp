@@ -1,8 +1,6 @@
 // The host: the log directory, adb itself and its server.
-#include <fcntl.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstring>
 
 #include "checks.hpp"
@@ -93,27 +91,25 @@ Check check_log_directory(DoctorContext& context) {
   Check check;
   check.id = "host.logs.writable";
   const std::filesystem::path& dir = context.options.log_dir;
-  const std::filesystem::path path = io::daily_log_path(dir);
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-  const int open_errno = errno;
-  if (fd >= 0) ::close(fd);
-  check.evidence =
-      Json{{"logDir", dir.string()}, {"logPath", path.string()}, {"writable", fd >= 0}};
-  if (fd >= 0) {
-    check.summary = "Logs are written to " + path.string();
+  // No home (HOME unset, no passwd entry): there is no directory to try.
+  const io::OpenedLog opened = dir.empty() ? io::OpenedLog{} : io::open_daily_log(dir);
+  if (opened.fd >= 0) ::close(opened.fd);
+  check.evidence = Json{
+      {"logDir", dir.string()}, {"logPath", opened.path.string()}, {"writable", opened.fd >= 0}};
+  if (opened.fd >= 0) {
+    check.summary = "Logs are written to " + opened.path.string();
     return check;
   }
   check.status = Status::Warn;
   check.code = "LOG_DIRECTORY_UNWRITABLE";
   check.summary = "The log directory is not writable";
-  check.detail = path.string() + ": " + std::strerror(open_errno) +
+  check.detail = (dir.empty() ? std::string(io::kNoLogHome)
+                              : opened.path.string() + ": " + std::strerror(opened.error)) +
                  ". Commands still work; they just leave no log.";
   check.fix = Fix{"Use a writable log directory",
-                  {manual_step("Set CLAWPERATOR_LOG_DIR to a writable directory, or fix the "
-                               "permissions of " +
-                               dir.string())},
+                  {manual_step("Set CLAWPERATOR_LOG_DIR to a writable directory, or " +
+                               (dir.empty() ? std::string("HOME to your home directory")
+                                            : "fix the permissions of " + dir.string()))},
                   kSetupDocs};
   return check;
 }

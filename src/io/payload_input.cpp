@@ -6,9 +6,11 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/text.hpp"
+#include "clawperator/utf8.hpp"
 
 namespace clawperator::io {
 namespace {
@@ -49,6 +51,23 @@ std::variant<Json, HostError> parse_text(std::string_view text, const std::strin
   const std::string error = parse_error_text(text);
   return invalid_json(prefix.empty() ? "Invalid JSON content" : prefix + ": " + error, source,
                       error);
+}
+
+// Checked before parsing: the parser would refuse the byte without saying where it is, and
+// nothing lenient further on may pass it to the device replaced.
+std::optional<HostError> refuse_invalid_utf8(std::string_view bytes, const std::string& source,
+                                             std::string_view path) {
+  const auto offset = find_invalid_utf8(bytes);
+  if (!offset) return std::nullopt;
+  Json details = Json::object();
+  details["source"] = source;
+  if (!path.empty()) details["file"] = std::string(path);
+  details["path"] = "";
+  details["byteOffset"] = *offset;
+  return contract::validation_error(
+      "EXECUTION_VALIDATION_FAILED",
+      "Payload is not valid UTF-8 (" + describe_invalid_utf8(bytes, *offset) + ")",
+      std::move(details));
 }
 
 HostError too_large(const std::string& source, std::string_view path) {
@@ -116,10 +135,11 @@ FileOutcome read_payload_file(std::string_view path) {
   return {std::move(read.bytes)};
 }
 
-std::variant<Json, HostError> parse_file(FileOutcome file) {
+std::variant<Json, HostError> parse_file(FileOutcome file, std::string_view path) {
   if (auto* error = std::get_if<HostError>(&file.content)) return std::move(*error);
-  return parse_text(std::get<std::string>(file.content), "file",
-                    "Invalid JSON content in execution file");
+  const std::string& content = std::get<std::string>(file.content);
+  if (auto invalid = refuse_invalid_utf8(content, "file", path)) return std::move(*invalid);
+  return parse_text(content, "file", "Invalid JSON content in execution file");
 }
 
 }  // namespace
@@ -162,14 +182,20 @@ std::variant<Json, HostError> load_payload(std::string_view argument, int stdin_
           std::string("Failed to read execution payload from stdin: ") + std::strerror(read.error),
           std::move(details));
     }
+    if (auto invalid = refuse_invalid_utf8(read.bytes, "stdin", "")) return std::move(*invalid);
     return parse_text(read.bytes, "stdin", "Invalid JSON content on stdin");
   }
   if (text.size() > contract::limits::kMaxPayloadInputBytes) return too_large("inline", "");
-  if (text.empty() || text.front() == '{') return parse_text(text, "inline", "");
+  // The offset counts from the argument as given, leading blanks included.
+  const auto parse_inline = [&]() -> std::variant<Json, HostError> {
+    if (auto invalid = refuse_invalid_utf8(argument, "inline", "")) return std::move(*invalid);
+    return parse_text(text, "inline", "");
+  };
+  if (text.empty() || text.front() == '{') return parse_inline();
   FileOutcome file = read_payload_file(text);
   // "[...]" is a file only when one exists by that name (docs/contract.md §1.2).
-  if (text.front() == '[' && file.missing) return parse_text(text, "inline", "");
-  return parse_file(std::move(file));
+  if (text.front() == '[' && file.missing) return parse_inline();
+  return parse_file(std::move(file), text);
 }
 
 }  // namespace clawperator::io

@@ -99,7 +99,7 @@ bool load_scenarios(const std::vector<std::string>& files, std::size_t count,
   for (const std::string& file : files) {
     auto scenario = android::load_scenario_file(file);
     if (!scenario) {
-      error = file + ": " + scenario.error();
+      error = scenario.error();  // it names the file
       return false;
     }
     out.push_back(std::move(scenario).value());

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli_expectations.hpp"
 #include "run_binary.hpp"
@@ -300,6 +301,18 @@ RunOptions fake_adb_environment(const TempDir& dir) {
   return options;
 }
 
+// Options whose adb appends each call's arguments to `calls` and fails it: a test that
+// nothing reached adb checks that `calls` does not exist.
+RunOptions noting_adb(const TempDir& dir, const std::string& calls) {
+  const std::string adb = dir.file("adb", "#!/bin/sh\necho \"$*\" >>'" + calls + "'\nexit 1\n");
+  chmod(adb.c_str(), 0755);
+  RunOptions options;
+  options.extra_env = {{"ADB", adb},
+                       {"CLAWPERATOR_STATE_DIR", dir.path() + "/state"},
+                       {"CLAWPERATOR_LOG_DIR", dir.path() + "/logs"}};
+  return options;
+}
+
 std::string read_all(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -372,4 +385,141 @@ TEST_CASE("an unwritable log directory never changes the result", "[cli][logs]")
   CHECK(single_document(result)["ok"] == true);
   CHECK(result.exit_code == 0);
   CHECK(result.err.find("LOG_DIRECTORY_UNWRITABLE") != std::string::npos);
+}
+
+TEST_CASE("a payload that is not UTF-8 is refused before anything reaches adb",
+          "[cli][exec][utf8]") {
+  TempDir dir;
+  const std::string good = kValidPayload;
+  const std::string needle = "\"textEquals\":\"";
+  const std::size_t offset = good.find(needle) + needle.size() + 1;
+  std::string bad = good;
+  bad[offset] = '\xFF';  // inside the string "OK"
+  const std::string calls = dir.path() + "/adb-calls";
+  const RunOptions options = noting_adb(dir, calls);
+
+  struct Case {
+    std::string name;
+    std::vector<std::string> args;
+    std::optional<std::string> stdin_text;
+    std::size_t offset;
+    std::string source;
+  };
+  for (const Case& c : {Case{"file", {"exec", dir.file("bad.json", bad)}, {}, offset, "file"},
+                        Case{"stdin", {"exec", "-"}, bad, offset, "stdin"},
+                        Case{"inline", {"exec", " " + bad}, {}, offset + 1, "inline"},
+                        Case{"validate-only",
+                             {"exec", dir.file("v.json", bad), "--validate-only"},
+                             {},
+                             offset,
+                             "file"}}) {
+    CAPTURE(c.name);
+    RunOptions run = options;
+    if (c.stdin_text) run.stdin_path = dir.file("stdin.json", *c.stdin_text);
+    const json d = expect_error(run_binary(kBinary, c.args, run), "EXECUTION_VALIDATION_FAILED", 2);
+    CHECK(d["message"] ==
+          "Payload is not valid UTF-8 (byte 0xFF at offset " + std::to_string(c.offset) + ")");
+    CHECK(d["details"]["byteOffset"] == c.offset);
+    CHECK(d["details"]["path"] == "");
+    CHECK(d["details"]["source"] == c.source);
+    CHECK(d["details"]["phase"] == "validation");
+    CHECK_FALSE(std::filesystem::exists(calls));
+  }
+  // The same payload in UTF-8 gets as far as adb: the check above can fail.
+  run_binary(kBinary, {"exec", dir.file("good.json", good)}, options);
+  CHECK(std::filesystem::exists(calls));
+}
+
+TEST_CASE("an action's argument that is not UTF-8 is refused before anything reaches adb",
+          "[cli][actions][utf8]") {
+  TempDir dir;
+  const std::string calls = dir.path() + "/adb-calls";
+  const RunOptions options = noting_adb(dir, calls);
+
+  struct Case {
+    std::vector<std::string> args;
+    std::string path;
+    std::size_t offset;
+    std::string byte;
+  };
+  for (const Case& c : {Case{{"type",
+                              "a\xFF"
+                              "b",
+                              "--id", "x", "--device", "d"},
+                             "actions.0.params.text",
+                             1,
+                             "0xFF"},
+                        Case{{"click", "--text-contains", "\xC0\xAF", "--device", "d"},
+                             "actions.0.params.matcher.textContains",
+                             0,
+                             "0xC0"},
+                        Case{{"type", "ok\xED\xA0\x80", "--id", "x", "--validate-only"},
+                             "actions.0.params.text",
+                             2,
+                             "0xED"}}) {
+    CAPTURE(c.args);
+    const json d =
+        expect_error(run_binary(kBinary, c.args, options), "EXECUTION_VALIDATION_FAILED", 2);
+    CHECK(d["message"] == "Argument for " + c.path + " is not valid UTF-8 (byte " + c.byte +
+                              " at offset " + std::to_string(c.offset) + ")");
+    CHECK(d["details"]["path"] == c.path);
+    CHECK(d["details"]["byteOffset"] == c.offset);
+    CHECK(d["details"]["source"] == "argv");
+    CHECK(d["details"]["phase"] == "validation");
+    CHECK(d["disposition"]["retry"] == "safe");
+    CHECK_FALSE(std::filesystem::exists(calls));
+  }
+  // The same text in UTF-8 gets as far as adb: the check above can fail.
+  run_binary(kBinary,
+             {"type",
+              "a\xC3\xA9"
+              "b",
+              "--id", "x", "--device", "d"},
+             options);
+  CHECK(std::filesystem::exists(calls));
+}
+
+TEST_CASE("with HOME unset nothing is written to the working directory", "[cli][logs]") {
+  if (geteuid() != 0) {
+    WARN("needs root: the runs must be as users whose passwd home cannot be written");
+    return;
+  }
+  TempDir dir;
+  const std::string here = dir.path() + "/here";
+  std::filesystem::create_directory(here);
+  chmod(here.c_str(), 0777);  // they could create "~" here, had we asked
+  const std::string payload = dir.file("p.json", kValidPayload);
+  chmod(payload.c_str(), 0644);
+  RunOptions options;
+  options.unset_env = {"HOME", "CLAWPERATOR_LOG_DIR"};
+  options.extra_env = {{"ADB", dir.path() + "/no-adb"}};
+  options.working_directory = here;
+  options.drop_privileges = true;
+  const auto warnings = [](const std::string& err) {
+    std::size_t found = 0;
+    for (auto at = err.find("LOG_DIRECTORY_UNWRITABLE"); at != std::string::npos;
+         at = err.find("LOG_DIRECTORY_UNWRITABLE", at + 1)) {
+      ++found;
+    }
+    return found;
+  };
+  SECTION("the passwd home: nobody's (/nonexistent on Debian) cannot be created") {
+    // Logs exec.start and exec.failure: the first needs the log file.
+    const RunResult result = run_binary(kBinary, {"exec", payload}, options);
+    expect_error(result, "ADB_NOT_FOUND", 3);
+    CHECK(warnings(result.err) == 1);
+    CHECK(result.err.find("~") == std::string::npos);
+  }
+  SECTION("no passwd entry: no file log, one warning") {
+    options.drop_to_uid = 4242;  // no such user on a test machine
+    const RunResult result = run_binary(kBinary, {"exec", payload}, options);
+    expect_error(result, "ADB_NOT_FOUND", 3);
+    CHECK(warnings(result.err) == 1);
+    CHECK(result.err.find("HOME is unset") != std::string::npos);
+    const RunResult logs = run_binary(kBinary, {"logs", "--no-follow"}, options);
+    CHECK(logs.exit_code == 0);
+    CHECK(logs.out.empty());
+    CHECK(logs.err.rfind("No log file: HOME is unset", 0) == 0);
+  }
+  CHECK(std::filesystem::is_empty(here));
 }

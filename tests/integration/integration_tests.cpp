@@ -11,6 +11,7 @@
 
 #include "farm_fixture.hpp"
 
+using clawperator::testing::expect_error;
 using clawperator::testing::Farm;
 using clawperator::testing::kBinary;
 using clawperator::testing::processes_mentioning;
@@ -162,6 +163,40 @@ TEST_CASE("a payload full of quotes and non-ASCII arrives byte-identical",
   INFO(document.dump(2).substr(0, 3000));
   CHECK(result.exit_code == 0);
   CHECK(step(document, 2)["data"]["text"] == text);
+}
+
+TEST_CASE("a payload file with a byte 0xFF is refused and nothing reaches the device",
+          "[integration][utf8]") {
+  Farm farm({"default"});
+  const std::string serial = farm.serials().front();
+  // The simulated Operator logs every broadcast it receives, accepted or rejected
+  // (src/vdevice/android/operator_runtime.cpp): the device's logcat shows what arrived.
+  const auto operator_log = [&farm, &serial] {
+    const RunResult dump = farm.adb({"-s", serial, "logcat", "-d", "-s", "TaskScopeDefault"});
+    REQUIRE(dump.exit_code == 0);
+    return dump.out;
+  };
+  const std::string head =
+      R"({"commandId":"it-not-utf8","taskId":"it","source":"integration",)"
+      R"("expectedFormat":"android-ui-automator","timeoutMs":30000,"actions":[)"
+      R"({"id":"type","type":"enter_text","params":{"matcher":{"resourceId":"q"},"text":"caf)";
+  const std::string path = std::filesystem::path(farm.log_dir()).parent_path() / "bad.json";
+  std::ofstream(path, std::ios::binary) << head + "\xFF\"}}]}";
+
+  const RunResult refused = farm.clawperator({"exec", path, "--device", serial});
+  const json document = expect_error(refused, "EXECUTION_VALIDATION_FAILED", 2);
+  CHECK(document["details"]["byteOffset"] == head.size());
+  CHECK(document["details"]["path"] == "");
+  CHECK(document["details"]["phase"] == "validation");
+  const std::string after_refusal = operator_log();
+  CHECK(after_refusal.find("it-not-utf8") == std::string::npos);
+  CHECK(after_refusal.find("received") == std::string::npos);
+  CHECK(after_refusal.find("Rejected") == std::string::npos);
+
+  // A payload that is UTF-8 does arrive, and the log shows it: the check above can fail.
+  const RunResult sent = farm.exec(json::array({{{"id", "snap"}, {"type", "snapshot"}}}));
+  CHECK(single_document(sent)["ok"] == true);
+  CHECK(operator_log().find("] received taskId=it") != std::string::npos);
 }
 
 TEST_CASE("a 5 MB snapshot arrives through chunks", "[integration][chunks]") {

@@ -1,10 +1,12 @@
 #include "run_binary.hpp"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -25,7 +27,9 @@ RunResult run_binary(const std::string& path, const std::vector<std::string>& ar
   for (char** entry = environ; *entry != nullptr; ++entry) {
     const std::string item = *entry;
     const std::string key = item.substr(0, item.find('='));
-    if (options.extra_env.count(key) == 0) env_storage.push_back(item);
+    const bool unset = std::find(options.unset_env.begin(), options.unset_env.end(), key) !=
+                       options.unset_env.end();
+    if (options.extra_env.count(key) == 0 && !unset) env_storage.push_back(item);
   }
   for (const auto& [key, value] : options.extra_env) env_storage.push_back(key + "=" + value);
   std::vector<char*> env;
@@ -46,8 +50,12 @@ RunResult run_binary(const std::string& path, const std::vector<std::string>& ar
     dup2(in, 0);
     dup2(out_pipe[1], 1);
     dup2(err_pipe[1], 2);
+    if (options.working_directory && chdir(options.working_directory->c_str()) != 0) _exit(124);
     if (options.drop_privileges && geteuid() == 0) {
-      if (setgid(65534) != 0 || setuid(65534) != 0) _exit(126);
+      if (setgroups(0, nullptr) != 0 || setgid(options.drop_to_uid) != 0 ||
+          setuid(options.drop_to_uid) != 0) {
+        _exit(126);
+      }
     }
     // A bare name is looked up in PATH, as a shell would.
     execvpe(path.c_str(), argv.data(), env.data());

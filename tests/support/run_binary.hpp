@@ -12,7 +12,10 @@ namespace clawperator::testing {
 struct RunOptions {
   std::optional<std::string> stdin_path;         // default: /dev/null
   std::map<std::string, std::string> extra_env;  // added to the inherited environment
+  std::vector<std::string> unset_env;            // removed from it
+  std::optional<std::string> working_directory;  // default: ours
   bool drop_privileges = false;                  // run as nobody when we are root
+  unsigned drop_to_uid = 65534;                  // or as this uid (and gid)
   int signal = 0;                                // sent this long after the start:
   int signal_after_ms = 0;
 };

@@ -27,7 +27,9 @@ struct GlobalOptions {
   // CLAWPERATOR_ADB_RELAY=off: the logcat follower talks to the adb server directly.
   bool adb_relay = true;
   long lock_wait_ms = 0;
-  std::string log_dir;  // CLAWPERATOR_LOG_DIR, else ~/.clawperator/logs
+  // CLAWPERATOR_LOG_DIR, else ~/.clawperator/logs; "~" is $HOME, else the passwd entry's home.
+  // Empty when there is no home: never a literal "~" relative to the working directory.
+  std::string log_dir;
 };
 
 // Flag values as parsed, before defaults and environment apply.
@@ -49,13 +51,20 @@ using EnvironmentLookup = std::function<std::optional<std::string>(const char* n
 // The process environment, with blank values treated as unset.
 std::optional<std::string> process_environment(const char* name);
 
+// Where "~" goes when HOME is unset.
+using HomeLookup = std::function<std::optional<std::string>()>;
+
+// The effective user's home directory in the passwd database (getpwuid_r); nullopt when the
+// user has no entry or the entry no home.
+std::optional<std::string> account_home_directory();
+
 struct GlobalOptionsError {
   std::string message;
 };
 
 // Either resolved options or a usage error message.
-std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& flags,
-                                                         const EnvironmentLookup& environment,
-                                                         GlobalOptions& out);
+std::optional<GlobalOptionsError> resolve_global_options(
+    const RawGlobalFlags& flags, const EnvironmentLookup& environment, GlobalOptions& out,
+    const HomeLookup& account_home = account_home_directory);
 
 }  // namespace clawperator::cli

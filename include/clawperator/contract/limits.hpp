@@ -1,4 +1,4 @@
-// Limits of the execution payload contract (docs/payload.md §5). The Operator relies
+// Limits of the execution payload contract (docs/payload.md §5, "Size and limits"). The Operator relies
 // on them: they never loosen.
 #pragma once
 

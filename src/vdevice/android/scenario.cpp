@@ -13,6 +13,8 @@
 #include <string_view>
 #include <utility>
 
+#include "clawperator/utf8.hpp"
+
 namespace clawperator::vdevice::android {
 namespace {
 
@@ -819,6 +821,11 @@ const ScreenSpec* Scenario::find_screen(const std::string& id) const {
 }
 
 transport::Expected<Scenario, std::string> load_scenario(const std::string& json_text) {
+  // Before parsing: the parser's message would give a line and column, not the byte.
+  if (const auto offset = find_invalid_utf8(json_text)) {
+    return Failure{"scenario is not valid UTF-8 (" + describe_invalid_utf8(json_text, *offset) +
+                   ")"};
+  }
   try {
     auto document = parse_json(json_text, "scenario is not valid JSON");
     if (!document) return Failure{document.error()};

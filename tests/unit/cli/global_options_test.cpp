@@ -1,5 +1,8 @@
 #include "clawperator/cli/global_options.hpp"
 
+#include <pwd.h>
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <map>
 
@@ -135,4 +138,49 @@ TEST_CASE("CLAWPERATOR_ADB_RELAY turns the logcat relay off, and only accepts on
       resolve_global_options({}, environment({{"CLAWPERATOR_ADB_RELAY", "maybe"}}), invalid);
   REQUIRE(error);
   CHECK(error->message == "CLAWPERATOR_ADB_RELAY must be on or off (got 'maybe')");
+}
+
+TEST_CASE("without HOME the log goes under the passwd home, else nowhere", "[cli][options]") {
+  const HomeLookup passwd_home = [] { return std::optional<std::string>("/var/lib/svc"); };
+  const HomeLookup no_home = [] { return std::optional<std::string>(); };
+
+  GlobalOptions from_passwd;
+  REQUIRE_FALSE(resolve_global_options({}, environment({}), from_passwd, passwd_home));
+  CHECK(from_passwd.log_dir == "/var/lib/svc/.clawperator/logs");
+
+  GlobalOptions home_wins;
+  REQUIRE_FALSE(
+      resolve_global_options({}, environment({{"HOME", "/home/u"}}), home_wins, passwd_home));
+  CHECK(home_wins.log_dir == "/home/u/.clawperator/logs");
+
+  // Never a literal "~" (a directory of that name wherever the command runs).
+  GlobalOptions nowhere;
+  REQUIRE_FALSE(resolve_global_options({}, environment({{"HOME", "  "}}), nowhere, no_home));
+  CHECK(nowhere.log_dir.empty());
+  for (const char* dir : {"~", "~/logs"}) {
+    CAPTURE(dir);
+    GlobalOptions tilde;
+    REQUIRE_FALSE(
+        resolve_global_options({}, environment({{"CLAWPERATOR_LOG_DIR", dir}}), tilde, no_home));
+    CHECK(tilde.log_dir.empty());
+    GlobalOptions expanded;
+    REQUIRE_FALSE(resolve_global_options({}, environment({{"CLAWPERATOR_LOG_DIR", dir}}), expanded,
+                                         passwd_home));
+    CHECK(expanded.log_dir == "/var/lib/svc" + std::string(dir).substr(1));
+  }
+  // An explicit directory needs no home.
+  GlobalOptions explicit_dir;
+  REQUIRE_FALSE(resolve_global_options({}, environment({{"CLAWPERATOR_LOG_DIR", "/srv/logs"}}),
+                                       explicit_dir, no_home));
+  CHECK(explicit_dir.log_dir == "/srv/logs");
+}
+
+TEST_CASE("the passwd home is the effective user's", "[cli][options]") {
+  const auto home = account_home_directory();
+  // Containers may run us under a uid with no passwd entry: then there is none to compare.
+  if (const passwd* entry = ::getpwuid(::geteuid()); entry != nullptr && *entry->pw_dir != '\0') {
+    CHECK(home == std::string(entry->pw_dir));
+  } else {
+    CHECK_FALSE(home);
+  }
 }

@@ -2,6 +2,8 @@
 // skips, the exit codes, --fix and the two renderings.
 #include "clawperator/doctor/doctor.hpp"
 
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <csignal>
 #include <fstream>
@@ -422,6 +424,34 @@ TEST_CASE("doctor: an unwritable log directory is advisory", "[doctor]") {
   expect_check(run, "host.logs.writable", "warn", "LOG_DIRECTORY_UNWRITABLE");
   CHECK(find_check(run.document, "host.logs.writable")->at("evidence")["writable"] == false);
   CHECK(run.exit_code == 0);
+}
+
+TEST_CASE("doctor: no home for the log is advisory and writes nothing here", "[doctor]") {
+  Harness harness;
+  harness.options.log_dir.clear();  // HOME unset, no passwd home
+  const TempDir here("doctor-cwd");
+  const std::filesystem::path before = std::filesystem::current_path();
+  std::filesystem::current_path(here.path());
+  const DoctorRun run = harness.run();
+  std::filesystem::current_path(before);
+  expect_check(run, "host.logs.writable", "warn", "LOG_DIRECTORY_UNWRITABLE");
+  const Json& check = *find_check(run.document, "host.logs.writable");
+  CHECK(check["evidence"]["writable"] == false);
+  CHECK(check["evidence"]["logDir"] == "");
+  CHECK(check["detail"].get<std::string>().find("HOME is unset") != std::string::npos);
+  CHECK(std::filesystem::is_empty(here.path()));
+  CHECK(run.exit_code == 0);
+}
+
+TEST_CASE("doctor creates a missing log directory 0700", "[doctor]") {
+  Harness harness;
+  harness.options.log_dir = harness.logs.path() / "new" / "logs";
+  const mode_t umask_before = ::umask(022);
+  const DoctorRun run = harness.run();
+  ::umask(umask_before);
+  expect_check(run, "host.logs.writable", "pass");
+  CHECK((std::filesystem::status(harness.options.log_dir).permissions() &
+         std::filesystem::perms::all) == std::filesystem::perms::owner_all);
 }
 
 TEST_CASE("doctor stops at an interrupt and says so", "[doctor][signals]") {

@@ -1,7 +1,10 @@
 #include "clawperator/vdevice/android/scenario.hpp"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "android_test_support.hpp"
@@ -116,9 +119,25 @@ TEST_CASE("scenario errors name the place", "[vdevice][android]") {
   CHECK(error_of(R"({"base": "other"})") == "base: expected \"default\" or \"minimal\"");
   CHECK(error_of(R"({"operator": {"snapshotTransport": "carrier pigeon"}})") ==
         "operator.snapshotTransport: expected \"envelope\" or \"logcat\"");
+  CHECK(error_of(std::string(R"({"name": "caf)") + "\xFF\"}") ==
+        "scenario is not valid UTF-8 (byte 0xFF at offset 13)");
+  CHECK(error_of("{\"name\": \"\xED\xA0\x80\"}") ==
+        "scenario is not valid UTF-8 (byte 0xED at offset 10)");
   const auto missing = load_scenario_file("/nonexistent/scenario.json");
   REQUIRE_FALSE(missing);
   CHECK(missing.error().rfind("cannot read /nonexistent/scenario.json: ", 0) == 0);
+}
+
+TEST_CASE("a scenario file that is not UTF-8 is refused with the byte's offset",
+          "[vdevice][android]") {
+  const std::string path = std::filesystem::temp_directory_path() /
+                           ("clawperator-scenario-" + std::to_string(::getpid()) + ".json");
+  std::ofstream(path, std::ios::binary)
+      << "{\"name\": \"ok\",\n \"properties\": {\"x\": \"\xC0\xAF\"}}";
+  const auto loaded = load_scenario_file(path);
+  std::filesystem::remove(path);
+  REQUIRE_FALSE(loaded);
+  CHECK(loaded.error() == path + ": scenario is not valid UTF-8 (byte 0xC0 at offset 37)");
 }
 
 #ifdef CLAWPERATOR_SOURCE_DIR
