@@ -9,6 +9,7 @@
 #include "clawperator/cli/execution_output.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/exec/execution.hpp"
+#include "clawperator/io/log.hpp"
 #include "clawperator/io/payload_input.hpp"
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/process/interrupt.hpp"
@@ -36,9 +37,7 @@ constexpr const char* kMissingPayload =
 io::StateSelection state_directory_for_run() {
   io::StateSelection selection =
       io::select_state_directory(io::process_state_environment(), ::geteuid());
-  if (!selection.warning.empty()) {
-    std::fprintf(stderr, "clawperator: warning: %s\n", selection.warning.c_str());
-  }
+  if (!selection.warning.empty()) io::emit_warning(selection.warning);
   return selection;
 }
 

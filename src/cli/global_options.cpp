@@ -1,6 +1,5 @@
 #include "clawperator/cli/global_options.hpp"
 
-#include <pwd.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +9,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "clawperator/io/account_home.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::cli {
@@ -46,20 +46,7 @@ std::optional<std::string> process_environment(const char* name) {
 }
 
 std::optional<std::string> account_home_directory() {
-  const long suggested = ::sysconf(_SC_GETPW_R_SIZE_MAX);
-  std::vector<char> buffer(suggested > 0 ? static_cast<std::size_t>(suggested) : 4096);
-  passwd entry{};
-  passwd* found = nullptr;
-  int error = 0;
-  while ((error = ::getpwuid_r(::geteuid(), &entry, buffer.data(), buffer.size(), &found)) ==
-             ERANGE &&
-         buffer.size() < (std::size_t{1} << 20)) {
-    buffer.resize(buffer.size() * 2);
-  }
-  if (error != 0 || found == nullptr || found->pw_dir == nullptr || *found->pw_dir == '\0') {
-    return std::nullopt;
-  }
-  return std::string(found->pw_dir);
+  return io::passwd_home_directory(::geteuid());
 }
 
 std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& flags,

@@ -1,7 +1,6 @@
 #include "clawperator/io/state_directory.hpp"
 
 #include <fcntl.h>
-#include <pwd.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -10,6 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <vector>
+
+#include "clawperator/io/account_home.hpp"
 
 namespace clawperator::io {
 namespace {
@@ -46,18 +47,6 @@ bool is_file_name(std::string_view name) {
          name.find_first_of(std::string_view("/\0", 2)) == std::string_view::npos;
 }
 
-std::optional<std::string> passwd_home_of(uid_t uid) {
-  long size = ::sysconf(_SC_GETPW_R_SIZE_MAX);
-  std::vector<char> buffer(static_cast<std::size_t>(size > 0 ? size : 16384));
-  struct passwd entry {};
-  struct passwd* found = nullptr;
-  if (::getpwuid_r(uid, &entry, buffer.data(), buffer.size(), &found) != 0 || found == nullptr ||
-      found->pw_dir == nullptr || *found->pw_dir == '\0') {
-    return std::nullopt;
-  }
-  return std::string(found->pw_dir);
-}
-
 std::string describe(const DirectoryProblem& problem) {
   return problem.path.string() + ": " + problem.problem;
 }
@@ -67,7 +56,7 @@ std::string describe(const DirectoryProblem& problem) {
 StateEnvironment process_state_environment() {
   StateEnvironment environment;
   environment.variable = [](const char* name) { return std::getenv(name); };
-  environment.passwd_home = [] { return passwd_home_of(::geteuid()); };
+  environment.passwd_home = [] { return passwd_home_directory(::geteuid()); };
   environment.uid = ::getuid();
   return environment;
 }
