@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <mutex>
 
 #include "clawperator/io/utc_time.hpp"
 
@@ -18,6 +19,8 @@ struct LogState {
   bool failed = false;  // warned once; stop trying
   int fd = -1;
   std::string path;
+  // A server (mcp serve) logs from one thread per call.
+  std::mutex mutex;
 };
 
 LogState& state() {
@@ -73,12 +76,14 @@ LogLevel parse_log_level(std::string_view name) {
 
 void configure_logging(const LogSettings& settings) {
   LogState& log = state();
+  const std::lock_guard<std::mutex> guard(log.mutex);
   log.settings = settings;
   log.configured = true;
 }
 
 void log_event(LogLevel level, std::string_view event, const Json& fields) {
   LogState& log = state();
+  const std::lock_guard<std::mutex> guard(log.mutex);
   if (!log.configured || level < log.settings.level) return;
   if (level >= LogLevel::Warn || log.settings.verbose) {
     std::fprintf(stderr, "clawperator: %.*s: %.*s %s\n", static_cast<int>(level_name(level).size()),
@@ -99,6 +104,7 @@ void log_event(LogLevel level, std::string_view event, const Json& fields) {
 
 std::string current_log_path() {
   LogState& log = state();
+  const std::lock_guard<std::mutex> guard(log.mutex);
   return open_log(log) ? log.path : std::string();
 }
 

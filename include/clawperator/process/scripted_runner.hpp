@@ -27,6 +27,9 @@ class ScriptedRunner final : public Runner {
   using Argv = std::vector<std::string>;
   using Matcher = std::function<bool(const Argv&)>;
 
+  // With a token, its cancellation stops the scripted calls as an interrupt does.
+  explicit ScriptedRunner(CancelToken token = {}) : Runner(std::move(token)) {}
+
   // How a stream handed out by start() was used; shared with the test through calls().
   struct StreamLog {
     std::size_t waits = 0;
@@ -38,7 +41,7 @@ class ScriptedRunner final : public Runner {
   enum class CallResult {
     Matched,     // answered by an expectation
     Unexpected,  // no expectation left for it: SpawnFailed / ENOENT
-    Cancelled,   // an interrupt was pending: refused without consuming an expectation
+    Cancelled,   // an interrupt (or the token) was pending: refused without consuming one
   };
   struct Call {
     CallKind kind = CallKind::Run;
