@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const binary = process.env.CLAWPERATOR_BINARY;
-const serials = (process.env.CLAWPERATOR_VDEVICE_SERIALS || "").split(",").filter(Boolean);
+const serials = (process.env.CLAWPERATOR_VDEVICE_SERIALS || "").split(/[\s,]+/).filter(Boolean);
 assert.ok(binary, "CLAWPERATOR_BINARY is not set");
 assert.equal(serials.length, 2, "run inside clawperator-vdevice with --count 2");
 const [first, second] = serials;
@@ -146,26 +146,6 @@ await check("bad arguments are a JSON-RPC -32602, not a tool result", async () =
   await assert.rejects(call("press", { key: "menu" }), (error) => error.code === -32602);
 });
 
-await check("a long wait, cancelled, stops at once and answers RESULT_TRANSPORT_CANCELLED", async () => {
-  const controller = new AbortController();
-  let progress = 0;
-  const started = Date.now();
-  const waiting = call("wait", { selector: { text: "Never appears" }, timeoutMs: 60000 },
-                       { signal: controller.signal, onprogress: () => { progress += 1; }, timeout: 90000 });
-  setTimeout(() => controller.abort("test cancels"), 2500);
-  await assert.rejects(waiting);
-  let answer;
-  while (!answer && Date.now() - started < 15000) {
-    answer = seen.find((message) => message.result?.structuredContent?.code === "RESULT_TRANSPORT_CANCELLED");
-    if (!answer) await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  assert.ok(answer, "no RESULT_TRANSPORT_CANCELLED answer");
-  assert.ok(Date.now() - started < 15000);
-  assert.equal(answer.result.isError, true);
-  assert.equal(answer.result.structuredContent.details.dispatchState, "dispatched");
-  assert.ok(progress >= 1, "no progress notification during the wait");
-});
-
 await check("two devices in parallel", async () => {
   const [a, b] = await Promise.all([call("snapshot", { deviceId: first }), call("snapshot", { deviceId: second })]);
   assert.equal(body(a).deviceId, first);
@@ -179,6 +159,26 @@ await check("20 sequential calls leave no child process behind", async () => {
     assert.equal(document.ok, true, JSON.stringify(document));
   }
   assert.deepEqual(childrenOf(transport.pid), []);
+});
+
+await check("a long wait (the last call on the second device), cancelled, stops at once and answers RESULT_TRANSPORT_CANCELLED", async () => {
+  const controller = new AbortController();
+  let progress = 0;
+  const started = Date.now();
+  const waiting = call("wait", { selector: { text: "Never appears" }, timeoutMs: 60000, deviceId: second },
+                       { signal: controller.signal, onprogress: () => { progress += 1; }, timeout: 90000 });
+  setTimeout(() => controller.abort("test cancels"), 2500);
+  await assert.rejects(waiting);
+  let answer;
+  while (!answer && Date.now() - started < 15000) {
+    answer = seen.find((message) => message.result?.structuredContent?.code === "RESULT_TRANSPORT_CANCELLED");
+    if (!answer) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.ok(answer, "no RESULT_TRANSPORT_CANCELLED answer");
+  assert.ok(Date.now() - started < 15000);
+  assert.equal(answer.result.isError, true);
+  assert.equal(answer.result.structuredContent.details.dispatchState, "dispatched");
+  assert.ok(progress >= 1, "no progress notification during the wait");
 });
 
 await check("a device that disconnects mid-session is reported on the next call", async () => {
