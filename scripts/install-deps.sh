@@ -14,7 +14,9 @@ for option in "$@"; do
     --bench) packages+=(libbenchmark-dev libsimdjson-dev hyperfine strace time) ;;
     # libFuzzer and the sanitizer runtimes come with Debian's clang.
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
-    *) echo "install-deps: unknown option $option (use --bench, --fuzz)" >&2; exit 2 ;;
+    # The MCP SDK client test (tests/mcp): Node.js and npm.
+    --node) packages+=(nodejs npm) ;;
+    *) echo "install-deps: unknown option $option (use --bench, --fuzz, --node)" >&2; exit 2 ;;
   esac
 done
 

@@ -6,6 +6,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 
+# The MCP SDK client test (ctest mcp_sdk) needs Node.js and the pinned SDK: Debian's nodejs
+# when node is missing, then the lockfile's packages from the npm registry.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  scripts/install-deps.sh --node
+fi
+(cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error)
+
 jobs=$(nproc)
 # The integration cases mostly wait on adb and the virtual devices (one ctest test per case,
 # tests/integration/CMakeLists.txt): twice as many at once as there are cores.

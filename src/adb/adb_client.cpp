@@ -18,6 +18,7 @@ class RelayedStream final : public process::Stream {
   }
   void terminate() override { follower_->terminate(); }
   int pid() const override { return follower_->pid(); }
+  void watch(process::CancelToken token) override { follower_->watch(std::move(token)); }
 
  private:
   // Declared in this order so that the follower is stopped first: the relay must outlive

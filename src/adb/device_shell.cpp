@@ -83,10 +83,10 @@ std::optional<HostError> adb_call_failure(const Completion& completion, const Ad
       if (completion.exit_code == 0) return std::nullopt;
       break;
     case Completion::Status::SpawnFailed: {
-      const int signal = process::interrupted_signal();
-      if (completion.spawn_errno == ECANCELED && signal != 0) {
-        return contract::interrupted_error("Interrupted before " + std::string(what), signal,
-                                           std::move(details));
+      // ECANCELED is the runner's refusal after an interrupt or its token's cancellation.
+      if (completion.spawn_errno == ECANCELED) {
+        return contract::interrupted_error("Interrupted before " + std::string(what),
+                                           process::interrupted_signal(), std::move(details));
       }
       details["adbPath"] = settings.executable;
       details["processErrorCode"] = completion.spawn_errno;

@@ -182,6 +182,7 @@ std::unique_ptr<CLI::App> build_cli(RawGlobalFlags& raw, std::vector<Command>& c
   register_operator_commands(*app, commands);
   register_catalog_commands(*app, commands);
   register_log_commands(*app, commands);
+  register_mcp_commands(*app, commands);
   return app;
 }
 

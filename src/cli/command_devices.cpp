@@ -8,8 +8,6 @@
 #include "clawperator/cli/command.hpp"
 
 namespace clawperator::cli {
-namespace {
-
 CommandResult run_devices(const GlobalOptions& options) {
   const auto runner = process::make_system_runner();
   adb::AdbClient client(*runner, adb_settings(options));
@@ -26,8 +24,6 @@ CommandResult run_devices(const GlobalOptions& options) {
   out["devices"] = std::move(devices);
   return success(std::move(out));
 }
-
-}  // namespace
 
 adb::AdbSettings adb_settings(const GlobalOptions& options) {
   adb::AdbSettings settings;

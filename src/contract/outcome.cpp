@@ -102,7 +102,9 @@ HostError readiness_error(std::string code, std::string message, Json details) {
 HostError interrupted_error(std::string message, int signal, Json details) {
   HostError error =
       readiness_error("RESULT_TRANSPORT_CANCELLED", std::move(message), std::move(details));
-  error.signal_exit = exit_code_for_signal(signal);
+  // Without a signal (one execution of a server cancelled by its caller) the exit code
+  // follows from the code and the dispatch state like any other failure's.
+  error.signal_exit = signal != 0 ? exit_code_for_signal(signal) : 0;
   return error;
 }
 

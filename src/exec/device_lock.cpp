@@ -39,7 +39,8 @@ DeviceLock::~DeviceLock() {
 
 DeviceLock::Outcome DeviceLock::acquire(const io::StateDirectory* directory,
                                         const std::string& server_key, const std::string& serial,
-                                        std::chrono::milliseconds wait) {
+                                        std::chrono::milliseconds wait,
+                                        const process::CancelToken& cancel) {
   if (directory == nullptr) return Outcome::NoDirectory;
   const std::string name = lock_file_name(server_key, serial);
   path_ = directory->path() / name;
@@ -56,7 +57,7 @@ DeviceLock::Outcome DeviceLock::acquire(const io::StateDirectory* directory,
       error_ = std::strerror(errno);
       return Outcome::Unavailable;
     }
-    if (process::interrupted_signal() != 0) return Outcome::Interrupted;
+    if (process::stop_requested(cancel)) return Outcome::Interrupted;
     if (std::chrono::steady_clock::now() >= deadline) return Outcome::Busy;
     std::this_thread::sleep_for(kPollInterval);
   }

@@ -10,6 +10,7 @@
 
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/io/state_directory.hpp"
+#include "clawperator/process/cancel.hpp"
 #include "trace.hpp"
 
 namespace clawperator::exec {
@@ -25,10 +26,12 @@ class DeviceLock {
   DeviceLock(const DeviceLock&) = delete;
   DeviceLock& operator=(const DeviceLock&) = delete;
 
-  // Waits up to `wait` (polling) when another process holds the device. The lock file is
+  // Waits up to `wait` (polling) when another process holds the device; an interrupt or
+  // `cancel` ends the wait (Interrupted). The lock file is
   // opened without following a link and must be a regular file of ours (else Unavailable).
   Outcome acquire(const io::StateDirectory* directory, const std::string& server_key,
-                  const std::string& serial, std::chrono::milliseconds wait);
+                  const std::string& serial, std::chrono::milliseconds wait,
+                  const process::CancelToken& cancel = {});
   const std::filesystem::path& path() const { return path_; }
   const std::string& error() const { return error_; }
 

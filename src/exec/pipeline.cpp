@@ -177,7 +177,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   // 2. One execution per device.
   DeviceLock lock;
   switch (lock.acquire(request.state.directory.get(), server, serial,
-                       std::chrono::milliseconds(request.lock_wait_ms))) {
+                       std::chrono::milliseconds(request.lock_wait_ms), runner.cancel_token())) {
     case DeviceLock::Outcome::Acquired:
     case DeviceLock::Outcome::NoDirectory:
       break;
@@ -207,7 +207,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     details["adbPath"] = request.adb.executable;
     details["processErrorCode"] = spawn_errno;
     details["originalMessage"] = std::strerror(spawn_errno);
-    if (spawn_errno == ECANCELED && process::interrupted_signal() != 0) {
+    if (spawn_errno == ECANCELED && runner.cancelled()) {
       return fail(interrupted(trace, "Interrupted before dispatch"));
     }
     if (process::spawn_error_is_not_found(spawn_errno)) {
@@ -292,7 +292,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   reconcile_status(envelope);
   const contract::EnvelopeOutcome summary = envelope_outcome(envelope);
   Json envelope_json = render_envelope(std::move(envelope), serial);
-  if (const int signal = process::interrupted_signal(); signal != 0) {
+  if (runner.cancelled()) {
     // The Operator's answer arrived, so it is kept: the caller learns what ran.
     Json details = Json::object();
     details["envelope"] = std::move(envelope_json);

@@ -174,8 +174,9 @@ contract::Status ensure_interactive(adb::AdbClient& client, const std::string& s
     attempt["method"] = wake;
     attempt["exitCode"] = woken ? woken->exit_code : -1;
     wake_attempts.push_back(std::move(attempt));
-    // A wake that fails is one attempt less; only an interrupt stops the attempts.
-    if (!woken && woken.error().signal_exit != 0) {
+    // A wake that fails is one attempt less; only an interrupt or a cancellation stops the
+    // attempts.
+    if (!woken && woken.error().code == "RESULT_TRANSPORT_CANCELLED") {
       return contract::failed(trace.attach(woken.error()));
     }
     std::this_thread::sleep_for(kWakeSettle);

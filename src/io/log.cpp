@@ -145,6 +145,9 @@ struct LogState {
   LogSettings settings;
   bool configured = false;
   std::unique_ptr<Loggers> loggers;  // built at the first event
+  // The servers (mcp serve, serve) log from one thread per call: the settings and the lazy
+  // construction of the loggers are guarded here; the sinks have their own locks.
+  std::mutex mutex;
 };
 
 LogState& state() {
@@ -204,6 +207,7 @@ LogLevel parse_log_level(std::string_view name) {
 
 void configure_logging(const LogSettings& settings) {
   LogState& log = state();
+  const std::lock_guard<std::mutex> guard(log.mutex);
   log.settings = settings;
   log.configured = true;
   if (log.loggers) log.loggers->apply(settings);
@@ -211,6 +215,7 @@ void configure_logging(const LogSettings& settings) {
 
 void stop_logging() {
   LogState& log = state();
+  const std::lock_guard<std::mutex> guard(log.mutex);
   log.settings = LogSettings{};
   log.configured = false;
   if (log.loggers) log.loggers->apply(log.settings);
@@ -218,6 +223,7 @@ void stop_logging() {
 
 void log_event(LogLevel level, std::string_view event, const Json& fields) {
   LogState& log = state();
+  const std::lock_guard<std::mutex> guard(log.mutex);
   if (!log.configured || level < log.settings.level) return;
   Loggers& sinks = loggers(log);
   const spdlog::level::level_enum severity = spdlog_level(level);
@@ -229,6 +235,7 @@ void log_event(LogLevel level, std::string_view event, const Json& fields) {
 
 void emit_warning(std::string_view message) {
   LogState& log = state();
+  const std::lock_guard<std::mutex> guard(log.mutex);
   Loggers& sinks = loggers(log);
   sinks.console->log(spdlog::level::warn, message);
   if (log.configured && sinks.file.should_log(spdlog::level::warn)) {
@@ -239,6 +246,7 @@ void emit_warning(std::string_view message) {
 
 std::string current_log_path() {
   LogState& log = state();
+  const std::lock_guard<std::mutex> guard(log.mutex);
   return log.configured ? loggers(log).file_sink->path() : std::string();
 }
 

@@ -202,16 +202,16 @@ bool ChildProcess::has_exited() noexcept {
 }
 
 ChildProcess::Wait ChildProcess::wait_exit(Clock::time_point deadline,
-                                           bool interruptible) noexcept {
+                                           const CancelToken* cancel) noexcept {
   // Without a pidfd, poll for the exit with a backoff: the wait after EOF is normally short.
   int tick_ms = 1;
   for (;;) {
     if (has_exited()) return Wait::Exited;
-    if (interruptible && interrupted_signal() != 0) return Wait::Interrupted;
+    if (cancel != nullptr && stop_requested(*cancel)) return Wait::Interrupted;
     const Clock::time_point now = Clock::now();
     if (now >= deadline) return Wait::TimedOut;
     int timeout_ms = poll_timeout_ms(deadline, now);
-    std::array<pollfd, 2> fds{};
+    std::array<pollfd, 3> fds{};
     nfds_t count = 0;
     if (pidfd_.valid()) {
       fds[count++] = pollfd{pidfd_.get(), POLLIN, 0};
@@ -219,7 +219,8 @@ ChildProcess::Wait ChildProcess::wait_exit(Clock::time_point deadline,
       timeout_ms = std::min(timeout_ms, tick_ms);
       tick_ms = std::min(tick_ms * 2, 16);
     }
-    if (interruptible && interrupt_fd() >= 0) fds[count++] = pollfd{interrupt_fd(), POLLIN, 0};
+    if (cancel != nullptr && interrupt_fd() >= 0) fds[count++] = pollfd{interrupt_fd(), POLLIN, 0};
+    if (cancel != nullptr && cancel->fd() >= 0) fds[count++] = pollfd{cancel->fd(), POLLIN, 0};
     // EINTR or a failure just leads to the checks above again.
     (void)poll(fds.data(), count, timeout_ms);
   }
@@ -248,7 +249,7 @@ ExitStatus ChildProcess::terminate_group() noexcept {
   signal_group(SIGTERM);
   // A stopped child would hold SIGTERM pending for ever.
   signal_group(SIGCONT);
-  (void)wait_exit(Clock::now() + kTerminateGrace, false);
+  (void)wait_exit(Clock::now() + kTerminateGrace, nullptr);
   // Also when the child obeyed: descendants in its group may not have.
   if (!reaped_) signal_group(SIGKILL);
   return reap();

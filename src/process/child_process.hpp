@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "clawperator/process/cancel.hpp"
 #include "clawperator/process/unique_fd.hpp"
 
 namespace clawperator::process {
@@ -40,8 +41,11 @@ class ChildProcess {
 
   enum class Wait { Exited, TimedOut, Interrupted };
   // Waits for the child to exit without reaping it: the zombie keeps its pid, and so the
-  // group id, from being reused until we are done signalling the group.
-  Wait wait_exit(std::chrono::steady_clock::time_point deadline, bool interruptible) noexcept;
+  // group id, from being reused until we are done signalling the group. With `cancel`, an
+  // interrupt or that token's cancellation ends the wait (Interrupted); without, only the
+  // deadline does.
+  Wait wait_exit(std::chrono::steady_clock::time_point deadline,
+                 const CancelToken* cancel) noexcept;
 
   // Blocking waitpid; call once the child has exited or been sent SIGKILL.
   ExitStatus reap() noexcept;

@@ -16,15 +16,16 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-// Sleeps like a child that stays silent; returns false when an interrupt cut it short.
-bool idle(milliseconds duration) {
+// Sleeps like a child that stays silent; returns false when an interrupt or the token's
+// cancellation cut it short.
+bool idle(milliseconds duration, const CancelToken& cancel) {
   const Clock::time_point deadline = Clock::now() + duration;
   for (;;) {
-    if (interrupted_signal() != 0) return false;
+    if (stop_requested(cancel)) return false;
     const Clock::time_point now = Clock::now();
     if (now >= deadline) return true;
-    pollfd entry{interrupt_fd(), POLLIN, 0};
-    (void)poll(&entry, 1, poll_timeout_ms(deadline, now));
+    pollfd entries[2] = {{interrupt_fd(), POLLIN, 0}, {cancel.fd(), POLLIN, 0}};
+    (void)poll(entries, 2, poll_timeout_ms(deadline, now));
   }
 }
 
@@ -40,8 +41,8 @@ std::string join(const std::vector<std::string>& argv) {
 class ScriptedStream final : public Stream {
  public:
   ScriptedStream(std::vector<ScriptedEvent> script, std::shared_ptr<ScriptedRunner::StreamLog> log,
-                 int pid)
-      : script_(std::move(script)), log_(std::move(log)), pid_(pid) {}
+                 int pid, CancelToken cancel)
+      : script_(std::move(script)), log_(std::move(log)), pid_(pid), cancel_(std::move(cancel)) {}
   ~ScriptedStream() override { log_->destroyed = true; }
   ScriptedStream(const ScriptedStream&) = delete;
   ScriptedStream& operator=(const ScriptedStream&) = delete;
@@ -52,16 +53,16 @@ class ScriptedStream final : public Stream {
     timeout = std::max(timeout, milliseconds::zero());
     StreamEvent silence;
     if (next_ == script_.size()) {
-      silence.cancelled = !idle(timeout);
+      silence.cancelled = !idle(timeout, cancel_);
       return silence;
     }
     ScriptedEvent& pending = script_[next_];
     if (pending.after > timeout) {
-      silence.cancelled = !idle(timeout);
+      silence.cancelled = !idle(timeout, cancel_);
       pending.after -= timeout;
       return silence;
     }
-    if (!idle(pending.after)) {
+    if (!idle(pending.after, cancel_)) {
       silence.cancelled = true;
       return silence;
     }
@@ -87,6 +88,8 @@ class ScriptedStream final : public Stream {
 
   int pid() const override { return pid_; }
 
+  void watch(CancelToken token) override { cancel_ = std::move(token); }
+
  private:
   std::vector<ScriptedEvent> script_;
   std::size_t next_ = 0;
@@ -94,6 +97,7 @@ class ScriptedStream final : public Stream {
   StreamEvent end_;
   std::shared_ptr<ScriptedRunner::StreamLog> log_;
   int pid_;
+  CancelToken cancel_;
 };
 
 }  // namespace
@@ -179,7 +183,7 @@ Completion ScriptedRunner::run(const CommandSpec& spec) {
     call.kind = CallKind::Run;
     call.argv = spec.argv;
     call.timeout = spec.timeout;
-    if (interrupted_signal() != 0) {
+    if (cancelled()) {
       call.result = CallResult::Cancelled;
       completion.status = Completion::Status::Cancelled;
       return completion;
@@ -203,7 +207,7 @@ Completion ScriptedRunner::run(const CommandSpec& spec) {
   const milliseconds limit = std::max(spec.timeout, milliseconds::zero());
   const bool times_out = delay >= limit;
   const Clock::time_point started = Clock::now();
-  if (!idle(times_out ? limit : delay)) {
+  if (!idle(times_out ? limit : delay, cancel_token())) {
     completion.status = Completion::Status::Cancelled;
     completion.exit_code = -1;
     completion.signal = SIGTERM;
@@ -228,7 +232,7 @@ std::unique_ptr<Stream> ScriptedRunner::start(const StreamSpec& spec, int& spawn
   call.kind = CallKind::Start;
   call.argv = argv;
   call.environment = spec.environment;
-  if (interrupted_signal() != 0) {
+  if (cancelled()) {
     call.result = CallResult::Cancelled;
     spawn_errno = ECANCELED;
     return nullptr;
@@ -246,7 +250,8 @@ std::unique_ptr<Stream> ScriptedRunner::start(const StreamSpec& spec, int& spawn
   auto log = std::make_shared<StreamLog>();
   call.stream = log;
   spawn_errno = 0;
-  return std::make_unique<ScriptedStream>(expectation->script_, std::move(log), next_pid_++);
+  return std::make_unique<ScriptedStream>(expectation->script_, std::move(log), next_pid_++,
+                                          cancel_token());
 }
 
 std::vector<ScriptedRunner::Call> ScriptedRunner::calls() const {

@@ -28,7 +28,7 @@ bool ready(const pollfd& entry) noexcept {
 }
 
 // Reads whatever the ready pipes hold; closes a pipe at EOF.
-void drain_ready(ChildProcess& child, const std::array<pollfd, 3>& fds, OutputSink& out,
+void drain_ready(ChildProcess& child, const std::array<pollfd, 4>& fds, OutputSink& out,
                  OutputSink& err, std::size_t budget) {
   if (ready(fds[0]) && drain_pipe(child.out().get(), out, budget) == DrainResult::Eof) {
     child.out().reset();
@@ -38,22 +38,22 @@ void drain_ready(ChildProcess& child, const std::array<pollfd, 3>& fds, OutputSi
   }
 }
 
-std::array<pollfd, 3> poll_set(ChildProcess& child) noexcept {
-  // poll() skips negative descriptors: closed pipes and a missing interrupt pipe.
+std::array<pollfd, 4> poll_set(ChildProcess& child, const CancelToken& cancel) noexcept {
+  // poll() skips negative descriptors: closed pipes, a missing interrupt pipe, no token.
   return {pollfd{child.out().get(), POLLIN, 0}, pollfd{child.err().get(), POLLIN, 0},
-          pollfd{interrupt_fd(), POLLIN, 0}};
+          pollfd{interrupt_fd(), POLLIN, 0}, pollfd{cancel.fd(), POLLIN, 0}};
 }
 
 enum class Outcome { Exited, TimedOut, Cancelled, Failed };
 
 // Reads both pipes to EOF, then waits for the exit; does not reap.
 Outcome pump(ChildProcess& child, OutputSink& out, OutputSink& err, Clock::time_point deadline,
-             int& failure_errno) {
+             const CancelToken& cancel, int& failure_errno) {
   while (!child.pipes_closed()) {
-    if (interrupted_signal() != 0) return Outcome::Cancelled;
+    if (stop_requested(cancel)) return Outcome::Cancelled;
     const Clock::time_point now = Clock::now();
     if (now >= deadline) return Outcome::TimedOut;
-    std::array<pollfd, 3> fds = poll_set(child);
+    std::array<pollfd, 4> fds = poll_set(child, cancel);
     if (poll(fds.data(), fds.size(), poll_timeout_ms(deadline, now)) < 0) {
       if (errno == EINTR) continue;
       failure_errno = errno;
@@ -61,7 +61,7 @@ Outcome pump(ChildProcess& child, OutputSink& out, OutputSink& err, Clock::time_
     }
     drain_ready(child, fds, out, err, kReadBudget);
   }
-  switch (child.wait_exit(deadline, true)) {
+  switch (child.wait_exit(deadline, &cancel)) {
     case ChildProcess::Wait::Exited:
       return Outcome::Exited;
     case ChildProcess::Wait::TimedOut:
@@ -72,7 +72,7 @@ Outcome pump(ChildProcess& child, OutputSink& out, OutputSink& err, Clock::time_
   return Outcome::Failed;
 }
 
-Completion run_command(const CommandSpec& spec) {
+Completion run_command(const CommandSpec& spec, const CancelToken& cancel) {
   const Clock::time_point start = Clock::now();
   Completion completion;
   const auto finish = [&](Completion::Status status) {
@@ -84,8 +84,8 @@ Completion run_command(const CommandSpec& spec) {
     completion.spawn_errno = EINVAL;
     return finish(Completion::Status::SpawnFailed);
   }
-  // Sticky interrupt: after Ctrl-C nothing new is started.
-  if (interrupted_signal() != 0) return finish(Completion::Status::Cancelled);
+  // Sticky interrupt: after Ctrl-C (or the token's cancellation) nothing new is started.
+  if (stop_requested(cancel)) return finish(Completion::Status::Cancelled);
   if (spec.timeout <= milliseconds::zero()) return finish(Completion::Status::TimedOut);
   const Clock::time_point deadline = start + spec.timeout;
 
@@ -97,7 +97,7 @@ Completion run_command(const CommandSpec& spec) {
   OutputSink out{.data = {}, .cap = spec.max_output_bytes, .truncated = false};
   OutputSink err{.data = {}, .cap = spec.max_output_bytes, .truncated = false};
   int failure_errno = 0;
-  const Outcome outcome = pump(child, out, err, deadline, failure_errno);
+  const Outcome outcome = pump(child, out, err, deadline, cancel, failure_errno);
 
   ExitStatus status;
   if (outcome == Outcome::Exited) {
@@ -106,7 +106,7 @@ Completion run_command(const CommandSpec& spec) {
     status = child.terminate_group();
     // What the child wrote just before dying is often the explanation ("- waiting for
     // device -"); the pipes hold at most one pipe buffer each, so this cannot block.
-    std::array<pollfd, 3> fds = poll_set(child);
+    std::array<pollfd, 4> fds = poll_set(child, cancel);
     for (pollfd& entry : fds) entry.revents = entry.fd >= 0 ? POLLIN : 0;
     drain_ready(child, fds, out, err, kReadBudget);
   }
@@ -133,7 +133,7 @@ Completion run_command(const CommandSpec& spec) {
 
 class SystemStream final : public Stream {
  public:
-  SystemStream() = default;
+  explicit SystemStream(CancelToken cancel) : cancel_(std::move(cancel)) {}
   ~SystemStream() override { terminate(); }
   SystemStream(const SystemStream&) = delete;
   SystemStream& operator=(const SystemStream&) = delete;
@@ -159,6 +159,8 @@ class SystemStream final : public Stream {
 
   int pid() const override { return child_.pid(); }
 
+  void watch(CancelToken token) override { cancel_ = std::move(token); }
+
  private:
   StreamEvent exit_event() const {
     StreamEvent event;
@@ -176,7 +178,7 @@ class SystemStream final : public Stream {
     bool cancelled = false;
     bool polled = false;
     for (;;) {
-      if (interrupted_signal() != 0) {
+      if (stop_requested(cancel_)) {
         cancelled = true;
         break;
       }
@@ -184,7 +186,7 @@ class SystemStream final : public Stream {
       if (child_.pipes_closed()) {
         // Only the exit is missing; do not hold back bytes already read while waiting for it.
         const Clock::time_point until = have_data ? Clock::now() : deadline;
-        const ChildProcess::Wait result = child_.wait_exit(until, true);
+        const ChildProcess::Wait result = child_.wait_exit(until, &cancel_);
         if (result == ChildProcess::Wait::Exited) {
           end_ = child_.reap();
           finished_ = true;
@@ -196,7 +198,7 @@ class SystemStream final : public Stream {
       const Clock::time_point now = Clock::now();
       if (drain_overdue(now)) break;
       if (polled && now >= deadline) break;
-      std::array<pollfd, 3> fds = poll_set(child_);
+      std::array<pollfd, 4> fds = poll_set(child_, cancel_);
       polled = true;
       // Wake up now and then to notice a child that exited while a descendant holds the pipes.
       const int rc =
@@ -236,6 +238,7 @@ class SystemStream final : public Stream {
 
   static constexpr int kExitCheckMs = 100;
 
+  CancelToken cancel_;
   ChildProcess child_;
   bool finished_ = false;
   bool drain_incomplete_ = false;
@@ -245,9 +248,11 @@ class SystemStream final : public Stream {
 
 class SystemRunner final : public Runner {
  public:
+  explicit SystemRunner(CancelToken token) : Runner(std::move(token)) {}
+
   Completion run(const CommandSpec& spec) override {
     try {
-      return run_command(spec);
+      return run_command(spec, cancel_token());
     } catch (const std::bad_alloc&) {
       // The child, if any, was terminated and reaped by ChildProcess's destructor.
       Completion completion;
@@ -264,11 +269,11 @@ class SystemRunner final : public Runner {
         spawn_errno = EINVAL;
         return nullptr;
       }
-      if (interrupted_signal() != 0) {
+      if (cancelled()) {
         spawn_errno = ECANCELED;
         return nullptr;
       }
-      auto stream = std::make_unique<SystemStream>();
+      auto stream = std::make_unique<SystemStream>(cancel_token());
       spawn_errno = stream->spawn(spec);
       if (spawn_errno != 0) return nullptr;
       return stream;
@@ -281,8 +286,8 @@ class SystemRunner final : public Runner {
 
 }  // namespace
 
-std::unique_ptr<Runner> make_system_runner() {
-  return std::make_unique<SystemRunner>();
+std::unique_ptr<Runner> make_system_runner(CancelToken token) {
+  return std::make_unique<SystemRunner>(std::move(token));
 }
 
 }  // namespace clawperator::process

@@ -48,6 +48,13 @@ CommandResult run_on_device(contract::Execution execution, const GlobalOptions& 
 // on stderr here, once.
 io::StateSelection state_directory_for_run();
 
+// The documents of `devices` and `errors [CODE]`, shared with mcp serve's tools.
+CommandResult run_devices(const GlobalOptions& options);
+CommandResult run_errors(const std::string& code);
+
+// mcp serve (src/cli/command_mcp.cpp)
+void register_mcp_commands(CLI::App& root, std::vector<Command>& commands);
+
 // One registration function per command group; each adds its subcommands.
 void register_exec_commands(CLI::App& root, std::vector<Command>& commands);
 void register_catalog_commands(CLI::App& root, std::vector<Command>& commands);

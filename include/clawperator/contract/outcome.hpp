@@ -66,6 +66,7 @@ HostError usage_error(std::string code, std::string message);
 HostError validation_error(std::string code, std::string message, Json details = Json::object());
 HostError readiness_error(std::string code, std::string message, Json details = Json::object());
 // Ctrl-C or SIGTERM (`signal`) stopped the run: RESULT_TRANSPORT_CANCELLED, exit 130/143.
+// `signal` 0: the caller cancelled this one run (process/cancel.hpp); no signal exit.
 HostError interrupted_error(std::string message, int signal, Json details = Json::object());
 
 // A value or the host failure that prevented it; Status: success or the failure.

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "clawperator/process/cancel.hpp"
+
 namespace clawperator::process {
 
 struct CommandSpec {
@@ -47,7 +49,9 @@ struct StreamEvent {
   bool exited = false;   // the child was reaped AND both pipes reached EOF (all bytes delivered)
   int exit_code = -1;
   int signal = 0;
-  bool cancelled = false;  // an interrupt signal was received (sticky, see interrupt.hpp)
+  // An interrupt signal was received (sticky, see interrupt.hpp) or the watched token was
+  // cancelled.
+  bool cancelled = false;
   // With `exited`: the child had exited but something it started kept the pipes open past
   // kDrainGrace, so the pipes were closed and its process group killed; output may be lost.
   bool drain_incomplete = false;
@@ -66,23 +70,36 @@ class Stream {
   // Idempotent; wait() then reports exited with the terminating signal.
   virtual void terminate() = 0;
   virtual int pid() const = 0;
+  // From now on, waits also end (cancelled) when `token` is cancelled: a stream kept warm
+  // between executions answers to the execution using it, not to the one that started it.
+  virtual void watch(CancelToken token) = 0;
 };
 
 class Runner {
  public:
+  // Every run and stream of this runner also stops when `token` is cancelled.
+  explicit Runner(CancelToken token = {}) : token_(std::move(token)) {}
   virtual ~Runner() = default;
   // Blocking: spawn, read both streams, reap. Honors the deadline and interrupts.
   virtual Completion run(const CommandSpec& spec) = 0;
   // Starts a long-running child (e.g. `adb logcat`). On failure returns nullptr and sets
-  // spawn_errno (ECANCELED when an interrupt is already pending).
+  // spawn_errno (ECANCELED when an interrupt is already pending or the token cancelled).
   virtual std::unique_ptr<Stream> start(const StreamSpec& spec, int& spawn_errno) = 0;
   // The same with the environment inherited as it is.
   std::unique_ptr<Stream> start(const std::vector<std::string>& argv, int& spawn_errno) {
     return start(StreamSpec{argv, {}}, spawn_errno);
   }
+
+  const CancelToken& cancel_token() const noexcept { return token_; }
+  // The process was interrupted or this runner's token cancelled: what it runs is stopped,
+  // and nothing new is started.
+  bool cancelled() const noexcept { return stop_requested(token_); }
+
+ private:
+  CancelToken token_;
 };
 
-std::unique_ptr<Runner> make_system_runner();
+std::unique_ptr<Runner> make_system_runner(CancelToken token = {});
 
 // True when a spawn errno means the executable is missing or not executable (the caller's
 // ADB_NOT_FOUND), as opposed to a resource problem such as EMFILE or EAGAIN.

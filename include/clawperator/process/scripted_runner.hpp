@@ -28,6 +28,9 @@ class ScriptedRunner final : public Runner {
   using Argv = std::vector<std::string>;
   using Matcher = std::function<bool(const Argv&)>;
 
+  // With a token, its cancellation stops the scripted calls as an interrupt does.
+  explicit ScriptedRunner(CancelToken token = {}) : Runner(std::move(token)) {}
+
   // How a stream handed out by start() was used; shared with the test through calls().
   struct StreamLog {
     std::size_t waits = 0;
@@ -42,7 +45,7 @@ class ScriptedRunner final : public Runner {
     // condition produces, so a test cannot pass by accident ("adb is missing" must be
     // scripted with on_spawn_failure).
     Unexpected,
-    Cancelled,  // an interrupt was pending: refused without consuming an expectation
+    Cancelled,  // an interrupt (or the token) was pending: refused without consuming an expectation
   };
   struct Call {
     CallKind kind = CallKind::Run;

@@ -68,7 +68,8 @@ struct Harness {
   test::TempDir state{"exec-state"};
   exec::ExecutionRequest request;
 
-  explicit Harness(const std::string& actions = kClickActions) {
+  explicit Harness(const std::string& actions = kClickActions, process::CancelToken token = {})
+      : runner(std::move(token)) {
     request.execution = execution_of(actions);
     request.device = kSerial;
     request.operator_package = kPackage;
@@ -597,4 +598,41 @@ TEST_CASE("cancellation", "[exec][pipeline][signals]") {
     CHECK(std::filesystem::is_empty(harness_dir()));
   }
   process::reset_interrupt_for_tests();
+}
+
+TEST_CASE("one execution cancelled through its runner's token", "[exec][pipeline][cancel]") {
+  process::reset_interrupt_for_tests();
+  SECTION("during the result wait: cancelled after dispatch, no signal exit") {
+    process::CancelSource source;
+    Harness harness(kClickActions, source.token());
+    harness.request.result_timeout = 5000ms;
+    harness.healthy({ScriptedRunner::out_chunk("x\n")});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    std::thread canceller([&source] {
+      std::this_thread::sleep_for(300ms);
+      source.cancel();
+    });
+    const auto started = std::chrono::steady_clock::now();
+    const auto report = harness.run();
+    canceller.join();
+    CHECK(std::chrono::steady_clock::now() - started < 3000ms);
+    // Exit 4 like other unverified outcomes: no signal was involved.
+    expect_error(report, "RESULT_TRANSPORT_CANCELLED", 4, "delivered_unverified", "unsafe");
+    CHECK(report.document["details"]["dispatchState"] == "dispatched");
+    CHECK(process::interrupted_signal() == 0);
+  }
+  SECTION("before dispatch: not delivered, nothing sent") {
+    process::CancelSource source;
+    Harness harness(kClickActions, source.token());
+    harness.healthy({ScriptedRunner::out_chunk("x\n")});
+    source.cancel();
+    const auto report = harness.run();
+    INFO(report.document.dump(2));
+    CHECK(report.document["code"] == "RESULT_TRANSPORT_CANCELLED");
+    CHECK(report.document["disposition"]["delivery"] == "not_delivered");
+    CHECK(report.document["details"]["dispatchState"] == "not_dispatched");
+    for (const auto& call : harness.runner.calls()) {
+      CHECK(call.result != ScriptedRunner::CallResult::Matched);
+    }
+  }
 }

@@ -1,0 +1,33 @@
+// A CLI document as an MCP tool result: the same JSON (what `clawperator <command>` prints for
+// the same execution) redacted of local paths and adb's raw output, as a text content item for
+// every client plus structuredContent where the negotiated version has it; an ok:false
+// document is isError with its code, message, hint, details.phase, details.dispatchState,
+// disposition and recovery. Pure.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "clawperator/json.hpp"
+
+namespace clawperator::mcp {
+
+// Drops every member whose lower-cased key is or ends with "path", or is "command", "stdout",
+// "stderr" or "stack", at any depth. Codes and correlation ids are never among them.
+Json redact(Json document);
+
+// A step failure's document names its code and message only inside the envelope: lift the
+// first failed step's code (else the envelope's errorCode, else EXECUTION_FAILED) and the
+// envelope's error to the top, as every other failure has them, with the catalog's hint.
+Json with_failure_summary(Json document);
+
+// The tools/call result for `document` (a CLI document: ok true or false).
+Json tool_result(Json document, std::string_view protocol_version);
+
+// snapshot's maxChars: cut each snapshot step's data.text and mark the document truncated.
+void truncate_snapshot(Json& document, long long max_chars);
+
+// A screenshot as image content (base64 PNG) plus the redacted document as text.
+Json image_result(const std::string& png_base64, Json document, std::string_view protocol_version);
+
+}  // namespace clawperator::mcp

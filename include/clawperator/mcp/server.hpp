@@ -1,0 +1,52 @@
+// `clawperator mcp serve`: MCP over stdio. The reader thread reads newline-delimited JSON-RPC
+// from `input`, answers the lifecycle (initialize, ping, tools/list) itself and hands each
+// tools/call to a bounded pool of call threads; every line written to `output` is one
+// protocol message, under one mutex. stdin EOF, SIGINT or SIGTERM: every call in flight is
+// cancelled and answered, the threads joined, and serve() returns.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "clawperator/contract/execution.hpp"
+#include "clawperator/json.hpp"
+#include "clawperator/mcp/tool_calls.hpp"
+#include "clawperator/process/cancel.hpp"
+
+namespace clawperator::mcp {
+
+// Who a call is for, after the session's defaults.
+struct CallTarget {
+  std::optional<std::string> device_id;
+  std::optional<std::string> operator_package;
+};
+
+// What the tools run: the front end's executions and commands. Called from several call
+// threads at once.
+class ToolHost {
+ public:
+  virtual ~ToolHost() = default;
+  // The document `clawperator exec` prints for this validated execution; `cancel` stops it
+  // (RESULT_TRANSPORT_CANCELLED with the truthful dispatch state).
+  virtual Json run_execution(const contract::Execution& execution, const CallTarget& target,
+                             const process::CancelToken& cancel) = 0;
+  // The documents of `devices`, `doctor [--full]` and `errors CODE`.
+  virtual Json devices() = 0;
+  virtual Json doctor(const CallTarget& target, bool full) = 0;
+  virtual Json explain_error(const std::string& code) = 0;
+};
+
+struct ServerOptions {
+  int input_fd = 0;
+  int output_fd = 1;
+  std::size_t max_calls_in_flight = 8;
+  // Lines longer than this are refused (-32600) without being held in memory.
+  std::size_t max_line_bytes = std::size_t{4} << 20;
+  SessionDefaults session;  // the defaults before any configure
+};
+
+// Returns the process exit code: 0 after stdin EOF, 130/143 after SIGINT/SIGTERM (the
+// interrupt handlers must be installed by the caller).
+int serve(const ServerOptions& options, ToolHost& host);
+
+}  // namespace clawperator::mcp

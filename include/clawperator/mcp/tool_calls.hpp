@@ -1,0 +1,53 @@
+// tools/call arguments → what to do: an execution payload built the way the CLI's builders
+// build it (cli/action_builders.hpp), with MCP's ids and source, or a call that needs no
+// execution, or the -32602 the arguments earn. Pure but for the id stamp the caller passes.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "clawperator/cli/action_builders.hpp"
+#include "clawperator/json.hpp"
+#include "clawperator/mcp/tools.hpp"
+
+namespace clawperator::mcp {
+
+// `configure`'s defaults, merged field by field under each call's own arguments.
+struct SessionDefaults {
+  std::optional<std::string> device_id;
+  std::optional<std::string> operator_package;
+  std::optional<double> timeout_ms;
+};
+Json to_json(const SessionDefaults& session);
+
+struct ExecutionCall {
+  Json payload;  // not validated yet
+  std::optional<std::string> device_id;
+  std::optional<std::string> operator_package;
+  std::optional<long long> max_chars;  // snapshot: cut data.text
+};
+
+// devices, configure, doctor, explain_error: the server answers them itself.
+struct LocalCall {
+  ToolKind kind = ToolKind::Devices;
+  Json arguments;
+  std::optional<std::string> device_id;
+  std::optional<std::string> operator_package;
+};
+
+struct ArgumentError {
+  std::string message;
+};
+
+using ToolPlan = std::variant<ExecutionCall, LocalCall, ArgumentError>;
+
+// Checks `arguments` against the tool's inputSchema, then builds. `stamp` makes the ids
+// ("mcp-<tool>-<ms>-<suffix>").
+ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
+                        const SessionDefaults& session, const cli::IdStamp& stamp);
+
+// configure: the new defaults (arguments already checked against its schema).
+SessionDefaults configured(SessionDefaults session, const Json& arguments);
+
+}  // namespace clawperator::mcp

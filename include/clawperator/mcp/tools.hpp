@@ -1,0 +1,77 @@
+// The MCP tools (docs/mcp.md): their names, input schemas, titles, descriptions and
+// annotations, generated from the action table's rows (contract/action_table.hpp) plus the
+// MCP argument shapes (the selector object, the common deviceId / operatorPackage /
+// timeoutMs). A row that appears in the table with a tool name of ours (query_ui, swipe,
+// drag) becomes a tool without further code. Pure.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "clawperator/contract/action_table.hpp"
+#include "clawperator/json.hpp"
+
+namespace clawperator::mcp {
+
+enum class ToolKind {
+  Devices,
+  Configure,
+  Snapshot,
+  Execute,
+  Open,
+  Click,
+  Type,
+  Read,
+  Press,
+  Wait,
+  Scroll,
+  ScrollUntil,
+  ScrollAndClick,
+  Screenshot,
+  Doctor,
+  ExplainError,
+  Row,  // a row of the table published as it is (query_ui, swipe, drag)
+};
+
+struct ToolAnnotations {
+  bool read_only = false;
+  bool destructive = false;
+  bool idempotent = false;
+  bool open_world = false;
+};
+
+struct ToolDefinition {
+  ToolKind kind = ToolKind::Row;
+  std::string name;
+  std::string title;
+  std::string description;
+  Json input_schema;
+  ToolAnnotations annotations;
+  // The rows this tool may send (empty: the tool does not run an execution; for execute:
+  // every row a caller may send).
+  std::vector<const contract::ActionSpec*> rows;
+  bool runs_execution = false;
+};
+
+// Every tool, in tools/list order.
+const std::vector<ToolDefinition>& tool_definitions();
+const ToolDefinition* find_tool(std::string_view name);
+
+// What MCP says of a tool that sends any of `rows`: read-only only when all are, destructive
+// when any is, idempotent only when all are.
+ToolAnnotations annotations_of(const std::vector<const contract::ActionSpec*>& rows);
+
+// The tools/list entry for a negotiated protocol version: title and outputSchema only from
+// 2025-06-18, annotations from 2025-03-26.
+Json tool_list_entry(const ToolDefinition& tool, std::string_view protocol_version);
+
+// The schema of the MCP selector object ({id, role, text, textContains, desc, descContains,
+// ancestor, descendant}) and its translation into the payload's matcher.
+Json selector_schema();
+Json selector_to_matcher(const Json& selector);
+
+// The names of the rows that become tools of their own when the table has them.
+inline constexpr std::string_view kRowToolNames[] = {"query_ui", "swipe", "drag"};
+
+}  // namespace clawperator::mcp

@@ -1,0 +1,87 @@
+// `mcp serve`: the MCP server over stdio (src/mcp/). The one command whose stdout is a stream
+// of protocol messages rather than one document: only the server writes to it. The tools run
+// what the other commands run, with the global options as the session's first defaults.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+
+#include "clawperator/cli/command.hpp"
+#include "clawperator/doctor/doctor.hpp"
+#include "clawperator/exec/execution.hpp"
+#include "clawperator/io/log.hpp"
+#include "clawperator/mcp/server.hpp"
+#include "clawperator/process/interrupt.hpp"
+
+namespace clawperator::cli {
+namespace {
+
+class CliToolHost final : public mcp::ToolHost {
+ public:
+  explicit CliToolHost(const GlobalOptions& options)
+      : options_(options), state_(state_directory_for_run()) {}
+
+  Json run_execution(const contract::Execution& execution, const mcp::CallTarget& target,
+                     const process::CancelToken& cancel) override {
+    exec::ExecutionRequest request;
+    request.execution = execution;
+    request.device = target.device_id ? target.device_id : options_.device;
+    request.operator_package = target.operator_package.value_or(options_.operator_package);
+    request.adb = adb_settings(options_);
+    // Calls for one device queue behind each other (and behind a shell script's) for as long
+    // as they may take, instead of failing with EXECUTION_CONFLICT_IN_FLIGHT.
+    request.lock_wait_ms = static_cast<long>(execution.timeout_ms.value());
+    request.state = state_;
+    const auto runner = process::make_system_runner(cancel);
+    return exec::run_execution(request, *runner).document;
+  }
+
+  Json devices() override { return run_devices(options_).document; }
+
+  Json doctor(const mcp::CallTarget& target, bool full) override {
+    doctor::DoctorOptions request;
+    request.device = target.device_id ? target.device_id : options_.device;
+    request.operator_package = target.operator_package.value_or(options_.operator_package);
+    request.adb = adb_settings(options_);
+    request.log_dir = options_.log_dir;
+    if (full) request.state = state_;
+    request.full = full;
+    const auto runner = process::make_system_runner();
+    return doctor::to_json(doctor::run_doctor(request, *runner));
+  }
+
+  Json explain_error(const std::string& code) override { return run_errors(code).document; }
+
+ private:
+  GlobalOptions options_;
+  io::StateSelection state_;
+};
+
+CommandResult run_mcp_serve(const GlobalOptions& options) {
+  // SIGINT/SIGTERM: every call in flight is cancelled and answered, then the server exits.
+  process::install_interrupt_handlers();
+  CliToolHost host(options);
+  mcp::ServerOptions server;
+  server.input_fd = STDIN_FILENO;
+  server.output_fd = STDOUT_FILENO;
+  if (options.device) server.session.device_id = options.device;
+  if (options.operator_package_explicit) {
+    server.session.operator_package = options.operator_package;
+  }
+  CommandResult result;
+  result.exit_code = mcp::serve(server, host);
+  result.already_written = true;
+  return result;
+}
+
+}  // namespace
+
+void register_mcp_commands(CLI::App& root, std::vector<Command>& commands) {
+  CLI::App* mcp = root.add_subcommand("mcp", "Serve agents over the Model Context Protocol");
+  mcp->group("Utilities");
+  mcp->require_subcommand(1, 1);
+  CLI::App* serve = mcp->add_subcommand(
+      "serve", "Run an MCP server on stdin/stdout (docs/mcp.md); stdout carries only protocol");
+  commands.push_back(Command{serve, run_mcp_serve, {}});
+}
+
+}  // namespace clawperator::cli

@@ -1,0 +1,135 @@
+#include "clawperator/mcp/result.hpp"
+
+#include "clawperator/contract/error_catalog.hpp"
+#include "clawperator/contract/outcome.hpp"
+#include "clawperator/text.hpp"
+
+namespace clawperator::mcp {
+namespace {
+
+bool redacted_key(std::string_view key) {
+  const std::string lower = lowercase(key);
+  constexpr std::string_view kPath = "path";
+  if (lower.size() >= kPath.size() &&
+      lower.compare(lower.size() - kPath.size(), kPath.size(), kPath) == 0) {
+    return true;
+  }
+  return lower == "command" || lower == "stdout" || lower == "stderr" || lower == "stack";
+}
+
+void redact_in_place(Json& value) {
+  if (value.is_object()) {
+    for (auto it = value.begin(); it != value.end();) {
+      if (redacted_key(it.key())) {
+        it = value.erase(it);
+      } else {
+        redact_in_place(it.value());
+        ++it;
+      }
+    }
+  } else if (value.is_array()) {
+    for (Json& item : value) redact_in_place(item);
+  }
+}
+
+bool supports_structured_content(std::string_view protocol_version) {
+  return protocol_version >= "2025-06-18";
+}
+
+Json text_item(const Json& document) {
+  return {{"type", "text"}, {"text", dump_json(document)}};
+}
+
+}  // namespace
+
+Json redact(Json document) {
+  redact_in_place(document);
+  return document;
+}
+
+Json with_failure_summary(Json document) {
+  if (!document.is_object() || document.value("ok", true) || document.contains("code")) {
+    return document;
+  }
+  const Json& envelope = document.contains("envelope") ? document["envelope"] : Json();
+  std::string code;
+  std::string step_message;
+  if (envelope.is_object() && envelope.contains("stepResults") &&
+      envelope["stepResults"].is_array()) {
+    for (const Json& step : envelope["stepResults"]) {
+      if (!step.is_object() || step.value("success", true)) continue;
+      const Json data = step.value("data", Json::object());
+      if (data.is_object() && data.contains("error") && data["error"].is_string()) {
+        code = data["error"].get<std::string>();
+        if (data.contains("message") && data["message"].is_string()) {
+          step_message = data["message"].get<std::string>();
+        }
+        break;
+      }
+    }
+  }
+  if (code.empty() && envelope.is_object() && envelope.contains("errorCode") &&
+      envelope["errorCode"].is_string()) {
+    code = envelope["errorCode"].get<std::string>();
+  }
+  if (code.empty()) code = "EXECUTION_FAILED";
+  std::string message =
+      envelope.is_object() && envelope.contains("error") && envelope["error"].is_string()
+          ? envelope["error"].get<std::string>()
+          : "Execution failed";
+  if (!step_message.empty()) message += ": " + step_message;
+  Json out = object_with_capacity(document.size() + 4);
+  out["ok"] = false;
+  out["code"] = code;
+  out["message"] = message;
+  if (const contract::CatalogEntry* row = contract::find_error(code)) {
+    out["hint"] = std::string(row->recovery);
+  }
+  // The execution ran to its end: the failure was the step's, on the device.
+  Json details = Json::object();
+  details["phase"] = contract::to_string(contract::Phase::ResultWait);
+  details["dispatchState"] = contract::to_string(contract::DispatchState::Dispatched);
+  out["details"] = std::move(details);
+  for (auto& [key, value] : document.items()) {
+    if (key != "ok") out[key] = std::move(value);
+  }
+  return out;
+}
+
+Json tool_result(Json document, std::string_view protocol_version) {
+  Json body = redact(with_failure_summary(std::move(document)));
+  const bool is_error = body.is_object() && !body.value("ok", true);
+  Json result = Json::object();
+  result["content"] = Json::array({text_item(body)});
+  if (supports_structured_content(protocol_version) && body.is_object()) {
+    result["structuredContent"] = std::move(body);
+  }
+  if (is_error) result["isError"] = true;
+  return result;
+}
+
+void truncate_snapshot(Json& document, long long max_chars) {
+  if (!document.contains("envelope") || !document["envelope"].contains("stepResults")) return;
+  bool truncated = false;
+  for (Json& step : document["envelope"]["stepResults"]) {
+    if (!step.is_object() || !step.contains("data") || !step["data"].is_object()) continue;
+    Json& data = step["data"];
+    if (!data.contains("text") || !data["text"].is_string()) continue;
+    std::string& text = data["text"].get_ref<std::string&>();
+    if (static_cast<long long>(text.size()) <= max_chars) continue;
+    std::size_t cut = static_cast<std::size_t>(max_chars);
+    // Never split a UTF-8 sequence: the JSON text must stay valid.
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    text.resize(cut);
+    truncated = true;
+  }
+  if (truncated) document["truncated"] = true;
+}
+
+Json image_result(const std::string& png_base64, Json document, std::string_view protocol_version) {
+  Json result = tool_result(std::move(document), protocol_version);
+  result["content"].push_back({{"type", "image"}, {"data", png_base64}, {"mimeType", "image/png"}});
+  return result;
+}
+
+}  // namespace clawperator::mcp

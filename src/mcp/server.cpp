@@ -1,0 +1,425 @@
+// The server loop: one reader (this thread), a bounded pool of call threads, one progress
+// ticker. Shared state (the queue, the calls in flight, the session) sits under one mutex;
+// stdout under its own, so that a line is always written whole.
+#include "clawperator/mcp/server.hpp"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "clawperator/contract/outcome.hpp"
+#include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/io/log.hpp"
+#include "clawperator/mcp/jsonrpc.hpp"
+#include "clawperator/mcp/lifecycle.hpp"
+#include "clawperator/mcp/result.hpp"
+#include "clawperator/process/interrupt.hpp"
+#include "clawperator/transport/base64.hpp"
+#include "clawperator/transport/line_splitter.hpp"
+
+namespace clawperator::mcp {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr auto kProgressInterval = std::chrono::milliseconds(1000);
+
+// stdout: whole lines only, from any thread. A client that went away makes writes fail
+// (EPIPE: the interrupt handlers ignore SIGPIPE); the rest is then dropped.
+class Output {
+ public:
+  explicit Output(int fd) : fd_(fd) {}
+  void send(const std::string& line) {
+    const std::lock_guard<std::mutex> guard(mutex_);
+    const char* data = line.data();
+    std::size_t size = line.size();
+    while (!broken_ && size > 0) {
+      const ssize_t written = ::write(fd_, data, size);
+      if (written < 0) {
+        if (errno == EINTR) continue;
+        broken_ = true;
+        break;
+      }
+      data += written;
+      size -= static_cast<std::size_t>(written);
+    }
+  }
+
+ private:
+  int fd_;
+  std::mutex mutex_;
+  bool broken_ = false;
+};
+
+struct Job {
+  Json id;
+  const ToolDefinition* tool = nullptr;
+  std::variant<ExecutionCall, LocalCall> plan;
+  std::optional<contract::Execution> execution;  // ExecutionCall, validated
+  std::string protocol_version;
+  std::shared_ptr<process::CancelSource> cancel;
+  std::optional<Json> progress_token;
+  Clock::time_point started = Clock::now();
+  double budget_ms = 0;
+};
+
+std::string id_key(const Json& id) {
+  return dump_json(id);
+}
+
+// The screenshot the execution wrote to a temporary file, as base64; the file is removed
+// (its path is redacted from the result, so the client could not use it anyway).
+std::optional<std::string> take_screenshot_file(const Json& document) {
+  if (!document.contains("envelope")) return std::nullopt;
+  for (const Json& step : document["envelope"].value("stepResults", Json::array())) {
+    if (!step.is_object() || !step.contains("data") || !step["data"].is_object()) continue;
+    const Json& data = step["data"];
+    if (!data.contains("path") || !data["path"].is_string()) continue;
+    const std::filesystem::path path = data["path"].get<std::string>();
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::nullopt;
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+    return transport::encode_base64(bytes);
+  }
+  return std::nullopt;
+}
+
+class Server {
+ public:
+  Server(const ServerOptions& options, ToolHost& host)
+      : options_(options), host_(host), output_(options.output_fd), session_(options.session) {}
+
+  int run() {
+    for (std::size_t i = 0; i < std::max<std::size_t>(1, options_.max_calls_in_flight); ++i) {
+      workers_.emplace_back([this] { work(); });
+    }
+    std::thread ticker([this] { tick(); });
+    io::log_event(io::LogLevel::Info, "mcp.server", Json{{"state", "started"}});
+    read_until_end();
+    {
+      const std::lock_guard<std::mutex> guard(mutex_);
+      stopping_ = true;
+      // Everything still running or queued stops; each is still answered.
+      for (auto& [key, job] : in_flight_) job->cancel->cancel();
+    }
+    wake_.notify_all();
+    ticker_wake_.notify_all();
+    for (std::thread& worker : workers_) worker.join();
+    ticker.join();
+    const int signal = process::interrupted_signal();
+    io::log_event(io::LogLevel::Info, "mcp.server", Json{{"state", "stopped"}, {"signal", signal}});
+    return signal != 0 ? contract::exit_code_for_signal(signal) : 0;
+  }
+
+ private:
+  void read_until_end() {
+    transport::LineSplitter splitter(options_.max_line_bytes);
+    std::vector<char> buffer(64 * 1024);
+    for (;;) {
+      if (process::interrupted_signal() != 0) return;
+      std::array<pollfd, 2> fds = {pollfd{options_.input_fd, POLLIN, 0},
+                                   pollfd{process::interrupt_fd(), POLLIN, 0}};
+      if (::poll(fds.data(), fds.size(), -1) < 0) {
+        if (errno == EINTR) continue;
+        return;
+      }
+      if (process::interrupted_signal() != 0) return;
+      if (fds[0].revents == 0) continue;
+      const ssize_t got = ::read(options_.input_fd, buffer.data(), buffer.size());
+      if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+      if (got <= 0) break;
+      const std::size_t overlong = splitter.overlong_lines();
+      splitter.feed(std::string_view(buffer.data(), static_cast<std::size_t>(got)),
+                    [this](std::string_view line) { handle_line(line); });
+      for (std::size_t i = overlong; i < splitter.overlong_lines(); ++i) {
+        output_.send(error_line(nullptr, rpc_error::kInvalidRequest,
+                                "Invalid Request: the line exceeds " +
+                                    std::to_string(options_.max_line_bytes) + " bytes"));
+      }
+    }
+    if (auto tail = splitter.finish()) handle_line(*tail);
+  }
+
+  void handle_line(std::string_view line) {
+    if (trim(line).empty()) return;
+    Message message = parse_message(line);
+    if (auto* malformed = std::get_if<Malformed>(&message)) {
+      if (malformed->answer)
+        output_.send(error_line(malformed->id, malformed->code, malformed->message));
+      return;
+    }
+    if (auto* notification = std::get_if<Notification>(&message)) {
+      handle_notification(*notification);
+      return;
+    }
+    if (auto* request = std::get_if<Request>(&message)) handle_request(*request);
+    // A Response answers nothing we asked: ignored.
+  }
+
+  static std::string_view trim(std::string_view text) {
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t' || text.front() == '\r')) {
+      text.remove_prefix(1);
+    }
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) {
+      text.remove_suffix(1);
+    }
+    return text;
+  }
+
+  void handle_notification(const Notification& notification) {
+    if (notification.method == "notifications/initialized") {
+      lifecycle_.ready();
+    } else if (notification.method == "notifications/cancelled") {
+      const auto request_id = notification.params.find("requestId");
+      if (request_id == notification.params.end()) return;
+      const std::lock_guard<std::mutex> guard(mutex_);
+      // Unknown or finished ids are ignored, as the specification allows.
+      if (auto found = in_flight_.find(id_key(*request_id)); found != in_flight_.end()) {
+        io::log_event(io::LogLevel::Info, "mcp.cancelled", Json{{"requestId", *request_id}});
+        found->second->cancel->cancel();
+      }
+    }
+    // Other notifications (progress, roots changed …) need nothing from us.
+  }
+
+  void handle_request(const Request& request) {
+    if (auto refusal = lifecycle_.admit(request.method)) {
+      output_.send(error_line(request.id, refusal->code, refusal->message));
+      return;
+    }
+    if (request.method == "initialize") {
+      const std::string version = negotiate_protocol_version(request.params);
+      lifecycle_.initialized(version);
+      output_.send(result_line(request.id, initialize_result(version)));
+      return;
+    }
+    if (request.method == "ping") {
+      output_.send(result_line(request.id, Json::object()));
+      return;
+    }
+    if (request.method == "tools/list") {
+      Json tools = Json::array();
+      for (const ToolDefinition& tool : tool_definitions()) {
+        tools.push_back(tool_list_entry(tool, lifecycle_.protocol_version()));
+      }
+      output_.send(result_line(request.id, Json{{"tools", std::move(tools)}}));
+      return;
+    }
+    if (request.method == "tools/call") {
+      handle_call(request);
+      return;
+    }
+    output_.send(
+        error_line(request.id, rpc_error::kMethodNotFound, "Method not found: " + request.method));
+  }
+
+  void invalid_params(const Json& id, const std::string& message,
+                      std::optional<Json> data = std::nullopt) {
+    output_.send(error_line(id, rpc_error::kInvalidParams, message, std::move(data)));
+  }
+
+  void handle_call(const Request& request) {
+    const auto name = request.params.find("name");
+    if (name == request.params.end() || !name->is_string()) {
+      invalid_params(request.id, "tools/call needs a tool name (path: name)");
+      return;
+    }
+    const ToolDefinition* tool = find_tool(name->get<std::string>());
+    if (tool == nullptr) {
+      invalid_params(request.id, "Unknown tool: " + name->get<std::string>());
+      return;
+    }
+    Json arguments = Json::object();
+    if (const auto found = request.params.find("arguments"); found != request.params.end()) {
+      if (!found->is_object() && !found->is_null()) {
+        invalid_params(request.id, "arguments must be an object (path: arguments)");
+        return;
+      }
+      if (found->is_object()) arguments = *found;
+    }
+    std::optional<Json> progress_token;
+    if (const auto meta = request.params.find("_meta");
+        meta != request.params.end() && meta->is_object() && meta->contains("progressToken")) {
+      progress_token = (*meta)["progressToken"];
+    }
+    SessionDefaults session;
+    {
+      const std::lock_guard<std::mutex> guard(mutex_);
+      session = session_;
+    }
+    ToolPlan plan = plan_tool_call(*tool, arguments, session, cli::make_id_stamp());
+    if (auto* error = std::get_if<ArgumentError>(&plan)) {
+      invalid_params(request.id, error->message);
+      return;
+    }
+    if (auto* local = std::get_if<LocalCall>(&plan);
+        local != nullptr && local->kind == ToolKind::Configure) {
+      Json document = Json::object();
+      {
+        const std::lock_guard<std::mutex> guard(mutex_);
+        session_ = configured(session_, local->arguments);
+        document["ok"] = true;
+        document["session"] = to_json(session_);
+      }
+      output_.send(
+          result_line(request.id, tool_result(std::move(document), lifecycle_.protocol_version())));
+      return;
+    }
+    auto job = std::make_shared<Job>();
+    job->id = request.id;
+    job->tool = tool;
+    job->protocol_version = lifecycle_.protocol_version();
+    job->cancel = std::make_shared<process::CancelSource>();
+    job->progress_token = std::move(progress_token);
+    if (auto* call = std::get_if<ExecutionCall>(&plan)) {
+      contract::ValidationOutcome outcome = contract::validate_execution(call->payload);
+      if (!outcome.valid) {
+        const contract::HostError error = contract::validation_failure(outcome.issues);
+        invalid_params(
+            request.id,
+            error.message + " (path: " + error.details.value("path", std::string()) + ")",
+            contract::to_json(error));
+        return;
+      }
+      if (auto too_large = contract::check_payload_size(*outcome.valid)) {
+        invalid_params(request.id, too_large->message, contract::to_json(*too_large));
+        return;
+      }
+      job->budget_ms = outcome.valid->timeout_ms.value();
+      job->execution = std::move(outcome.valid);
+      job->plan = std::move(*call);
+    } else {
+      job->plan = std::get<LocalCall>(std::move(plan));
+    }
+    {
+      const std::lock_guard<std::mutex> guard(mutex_);
+      const std::string key = id_key(request.id);
+      if (in_flight_.count(key) != 0) {
+        output_.send(error_line(request.id, rpc_error::kInvalidRequest,
+                                "Invalid Request: this id is already in flight"));
+        return;
+      }
+      in_flight_[key] = job;
+      queue_.push_back(job);
+    }
+    wake_.notify_one();
+  }
+
+  void work() {
+    for (;;) {
+      std::shared_ptr<Job> job;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty()) return;
+        job = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      std::string line;
+      try {
+        line = result_line(job->id, run_job(*job));
+      } catch (const std::exception& exception) {
+        line = error_line(job->id, rpc_error::kInternalError,
+                          std::string("Internal error: ") + exception.what());
+      }
+      {
+        // Answered and forgotten at once: a late cancellation finds nothing.
+        const std::lock_guard<std::mutex> guard(mutex_);
+        in_flight_.erase(id_key(job->id));
+      }
+      ticker_wake_.notify_all();
+      output_.send(line);
+    }
+  }
+
+  Json run_job(Job& job) {
+    const process::CancelToken token = job.cancel->token();
+    if (const auto* call = std::get_if<ExecutionCall>(&job.plan)) {
+      Json document =
+          host_.run_execution(*job.execution, {call->device_id, call->operator_package}, token);
+      if (call->max_chars) truncate_snapshot(document, *call->max_chars);
+      if (job.tool->kind == ToolKind::Screenshot && document.value("ok", false)) {
+        if (auto png = take_screenshot_file(document)) {
+          return image_result(*png, std::move(document), job.protocol_version);
+        }
+      }
+      return tool_result(std::move(document), job.protocol_version);
+    }
+    const LocalCall& local = std::get<LocalCall>(job.plan);
+    Json document;
+    switch (local.kind) {
+      case ToolKind::Devices:
+        document = host_.devices();
+        break;
+      case ToolKind::Doctor:
+        document = host_.doctor({local.device_id, local.operator_package},
+                                local.arguments.value("full", false));
+        break;
+      default:
+        document = host_.explain_error(local.arguments.value("code", std::string()));
+        break;
+    }
+    return tool_result(std::move(document), job.protocol_version);
+  }
+
+  // notifications/progress for every call that asked for it, once a second while it runs.
+  void tick() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    Clock::time_point next = Clock::now() + kProgressInterval;
+    while (!stopping_ || !in_flight_.empty()) {
+      // Woken early only to notice the end.
+      ticker_wake_.wait_until(lock, next);
+      if (stopping_ && in_flight_.empty()) break;
+      if (Clock::now() < next) continue;
+      next = Clock::now() + kProgressInterval;
+      for (const auto& [key, job] : in_flight_) {
+        if (!job->progress_token) continue;
+        const double elapsed =
+            std::chrono::duration<double, std::milli>(Clock::now() - job->started).count();
+        Json params = Json::object();
+        params["progressToken"] = *job->progress_token;
+        params["progress"] = static_cast<long long>(elapsed);
+        if (job->budget_ms > 0) params["total"] = static_cast<long long>(job->budget_ms);
+        params["message"] = "running " + job->tool->name;
+        output_.send(notification_line("notifications/progress", std::move(params)));
+      }
+    }
+  }
+
+  const ServerOptions& options_;
+  ToolHost& host_;
+  Output output_;
+  Lifecycle lifecycle_;  // the reader thread's alone
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable ticker_wake_;
+  bool stopping_ = false;
+  SessionDefaults session_;
+  std::deque<std::shared_ptr<Job>> queue_;
+  std::map<std::string, std::shared_ptr<Job>> in_flight_;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace
+
+int serve(const ServerOptions& options, ToolHost& host) {
+  Server server(options, host);
+  return server.run();
+}
+
+}  // namespace clawperator::mcp

@@ -1,0 +1,200 @@
+#include "clawperator/mcp/tool_calls.hpp"
+
+#include <algorithm>
+
+#include "clawperator/contract/action_table.hpp"
+#include "clawperator/mcp/schema_check.hpp"
+#include "clawperator/text.hpp"
+
+namespace clawperator::mcp {
+namespace {
+
+std::optional<std::string> string_argument(const Json& arguments, const char* key) {
+  const auto found = arguments.find(key);
+  if (found == arguments.end() || !found->is_string()) return std::nullopt;
+  return std::string(trim(found->get<std::string>()));
+}
+
+bool flag(const Json& arguments, const char* key, bool fallback = false) {
+  const auto found = arguments.find(key);
+  return found != arguments.end() && found->is_boolean() ? found->get<bool>() : fallback;
+}
+
+std::optional<Json> selector_argument(const Json& arguments, const char* key) {
+  const auto found = arguments.find(key);
+  if (found == arguments.end()) return std::nullopt;
+  return selector_to_matcher(*found);
+}
+
+// MCP's ids and source (the original's createMcpExecutionIds): the builders' shape stays.
+Json with_mcp_metadata(Json payload, const std::string& tool, const cli::IdStamp& stamp) {
+  const std::string id = cli::stamped_id("mcp-" + tool, stamp);
+  payload["commandId"] = id;
+  payload["taskId"] = id;
+  payload["source"] = "mcp";
+  return payload;
+}
+
+// The execute tool's actions, as the caller wrote them.
+std::optional<std::string> refuse_screenshot_paths(const Json& actions) {
+  for (std::size_t i = 0; i < actions.size(); ++i) {
+    const Json& action = actions[i];
+    if (!action["type"].is_string()) continue;
+    const contract::ActionSpec* spec =
+        contract::find_caller_action(action["type"].get<std::string>());
+    if (spec == nullptr || spec->type != contract::ActionType::TakeScreenshot) continue;
+    const auto params = action.find("params");
+    if (params != action.end() && params->is_object() && !params->empty()) {
+      // A host path chosen by a remote model is a file write anywhere we may write.
+      return "execute does not allow caller-controlled take_screenshot paths over MCP (path: "
+             "actions." +
+             std::to_string(i) + ".params)";
+    }
+  }
+  return std::nullopt;
+}
+
+// The execute tool's payload (and a row tool's): ids and timeout come from with_mcp_metadata.
+Json generic_payload(Json actions) {
+  Json payload = Json::object();
+  payload["commandId"] = "";
+  payload["taskId"] = "";
+  payload["source"] = "mcp";
+  payload["expectedFormat"] = "android-ui-automator";
+  payload["timeoutMs"] = 30000;
+  payload["actions"] = std::move(actions);
+  return payload;
+}
+
+Json build_payload(const ToolDefinition& tool, const Json& a, const cli::IdStamp& stamp) {
+  switch (tool.kind) {
+    case ToolKind::Snapshot:
+      return cli::build_snapshot(stamp);
+    case ToolKind::Screenshot:
+      return cli::build_screenshot(stamp, std::nullopt, std::nullopt);
+    case ToolKind::Open: {
+      const bool app = a.contains("appId");
+      const std::string target = *string_argument(a, app ? "appId" : "uri");
+      Json payload = cli::build_open(stamp, target);
+      // build_open picks by the target's look; here the caller said which it is.
+      Json& action = payload["actions"][0];
+      action["type"] = app ? "open_app" : "open_uri";
+      action["params"] = app ? Json{{"applicationId", target}} : Json{{"uri", target}};
+      return payload;
+    }
+    case ToolKind::Click: {
+      std::optional<cli::Coordinate> point;
+      if (a.contains("coordinate")) {
+        point = cli::Coordinate{a["coordinate"]["x"].get<long long>(),
+                                a["coordinate"]["y"].get<long long>()};
+      }
+      const std::string type = string_argument(a, "clickType").value_or("default");
+      return cli::build_click(stamp, selector_argument(a, "selector"), point,
+                              type == "long_click" ? cli::ClickType::LongClick
+                              : type == "focus"    ? cli::ClickType::Focus
+                                                   : cli::ClickType::Default);
+    }
+    case ToolKind::Type:
+      return cli::build_type(stamp, *selector_argument(a, "selector"), a["text"].get<std::string>(),
+                             flag(a, "submit"), flag(a, "clear"));
+    case ToolKind::Read: {
+      Json payload = cli::build_read(stamp, *selector_argument(a, "selector"),
+                                     selector_argument(a, "container"), flag(a, "all"));
+      Json& params = payload["actions"][0]["params"];
+      if (a.contains("validator")) params["validator"] = a["validator"];
+      if (a.contains("validatorPattern")) params["validatorPattern"] = a["validatorPattern"];
+      return payload;
+    }
+    case ToolKind::Press:
+      return cli::build_press_key(stamp, *string_argument(a, "key"));
+    case ToolKind::Wait: {
+      std::optional<double> wait_ms;
+      if (a.contains("timeoutMs")) wait_ms = a["timeoutMs"].get<double>();
+      return cli::build_wait(stamp, *selector_argument(a, "selector"), wait_ms);
+    }
+    case ToolKind::Scroll:
+      return cli::build_scroll(stamp, *string_argument(a, "direction"),
+                               selector_argument(a, "container"), std::nullopt);
+    case ToolKind::ScrollUntil:
+    case ToolKind::ScrollAndClick: {
+      cli::ScrollUntilRequest request;
+      request.direction = *string_argument(a, "direction");
+      request.matcher = *selector_argument(a, "selector");
+      request.container = selector_argument(a, "container");
+      request.click_after = flag(a, "clickAfter", tool.kind == ToolKind::ScrollAndClick);
+      return cli::build_scroll_until(stamp, request);
+    }
+    case ToolKind::Execute:
+      return generic_payload(a["actions"]);
+    case ToolKind::Row: {
+      // The row's params are the arguments but the common options.
+      Json params = Json::object();
+      for (const auto& [key, value] : a.items()) {
+        if (key != "deviceId" && key != "operatorPackage" && key != "timeoutMs")
+          params[key] = value;
+      }
+      return generic_payload(
+          Json::array({{{"id", "a1"}, {"type", tool.name}, {"params", std::move(params)}}}));
+    }
+    case ToolKind::Devices:
+    case ToolKind::Configure:
+    case ToolKind::Doctor:
+    case ToolKind::ExplainError:
+      break;
+  }
+  return Json::object();
+}
+
+}  // namespace
+
+Json to_json(const SessionDefaults& session) {
+  Json out = Json::object();
+  if (session.device_id) out["deviceId"] = *session.device_id;
+  if (session.operator_package) out["operatorPackage"] = *session.operator_package;
+  if (session.timeout_ms) out["timeoutMs"] = cli::milliseconds_json(*session.timeout_ms);
+  return out;
+}
+
+SessionDefaults configured(SessionDefaults session, const Json& arguments) {
+  if (auto device = string_argument(arguments, "deviceId")) session.device_id = std::move(device);
+  if (auto package = string_argument(arguments, "operatorPackage")) {
+    session.operator_package = std::move(package);
+  }
+  if (arguments.contains("timeoutMs")) session.timeout_ms = arguments["timeoutMs"].get<double>();
+  return session;
+}
+
+ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
+                        const SessionDefaults& session, const cli::IdStamp& stamp) {
+  if (auto problem = check_against_schema(tool.input_schema, arguments)) {
+    return ArgumentError{*problem};
+  }
+  const SessionDefaults merged = configured(session, arguments);
+  if (!tool.runs_execution) {
+    return LocalCall{tool.kind, arguments, merged.device_id, merged.operator_package};
+  }
+  if (tool.kind == ToolKind::Execute) {
+    if (auto refused = refuse_screenshot_paths(arguments["actions"]))
+      return ArgumentError{*refused};
+  }
+  if (tool.kind == ToolKind::Read && arguments.value("validator", "") == "regex" &&
+      !arguments.contains("validatorPattern")) {
+    return ArgumentError{
+        "validatorPattern is required with validator regex (path: "
+        "validatorPattern)"};
+  }
+  ExecutionCall call;
+  call.payload = with_mcp_metadata(build_payload(tool, arguments, stamp), tool.name, stamp);
+  // wait's timeoutMs is the wait; its execution's timeout follows from it (the builder).
+  if (tool.kind != ToolKind::Wait && merged.timeout_ms) {
+    call.payload["timeoutMs"] = cli::milliseconds_json(*merged.timeout_ms);
+  }
+  call.device_id = merged.device_id;
+  call.operator_package = merged.operator_package;
+  if (tool.kind == ToolKind::Snapshot && arguments.contains("maxChars")) {
+    call.max_chars = arguments["maxChars"].get<long long>();
+  }
+  return call;
+}
+
+}  // namespace clawperator::mcp

@@ -1,0 +1,475 @@
+// The tool list, generated from the action table: each named tool says which rows it sends and
+// which of its arguments are which row params; the JSON types, enums, ranges and descriptions
+// of those arguments, and the tool's title, description and annotations, come from the rows.
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "clawperator/contract/limits.hpp"
+#include "clawperator/mcp/tools.hpp"
+
+namespace clawperator::mcp {
+namespace {
+
+using contract::ActionSpec;
+using contract::ConstraintKind;
+using contract::ParamKind;
+
+const ActionSpec& row(std::string_view name) {
+  const ActionSpec* spec = contract::find_action(name);
+  if (spec == nullptr) throw std::logic_error("an MCP tool names a missing action row");
+  return *spec;
+}
+
+Json nonblank_string(std::string_view description) {
+  Json schema = {{"type", "string"}, {"minLength", 1}, {"pattern", "\\S"}};
+  if (!description.empty()) schema["description"] = std::string(description);
+  return schema;
+}
+
+Json number_json(double value) {
+  if (std::floor(value) == value && std::fabs(value) < 1e15) return static_cast<long long>(value);
+  return value;
+}
+
+Json predicate_schema() {
+  Json properties = Json::object();
+  for (const char* key : {"resourceId", "role", "textEquals", "textContains", "contentDescEquals",
+                          "contentDescContains"}) {
+    properties[key] = {{"type", "string"}, {"maxLength", contract::limits::kMaxMatcherValueLength}};
+  }
+  return {
+      {"type", "object"}, {"properties", std::move(properties)}, {"additionalProperties", false}};
+}
+
+// The canonical NodeMatcher of docs/payload.md, for the tools that take one as it is.
+Json matcher_schema(std::string_view description) {
+  Json schema = predicate_schema();
+  schema["properties"]["ancestor"] = predicate_schema();
+  schema["properties"]["descendant"] = predicate_schema();
+  schema["minProperties"] = 1;
+  if (!description.empty()) schema["description"] = std::string(description);
+  return schema;
+}
+
+Json coordinate_schema(std::string_view description) {
+  const Json axis = {{"type", "integer"}, {"minimum", 0}, {"maximum", 2147483647}};
+  Json schema = {{"type", "object"},
+                 {"properties", {{"x", axis}, {"y", axis}}},
+                 {"required", {"x", "y"}},
+                 {"additionalProperties", false}};
+  if (!description.empty()) schema["description"] = std::string(description);
+  return schema;
+}
+
+// One row param as an argument: its kind's JSON type, its limits, and the row's constraints
+// on it (enum, range, non-blank).
+Json param_property(const ActionSpec& spec, std::string_view key) {
+  const contract::ParamSpec* param = spec.schema != nullptr ? spec.schema->find(key) : nullptr;
+  if (param == nullptr) throw std::logic_error("an MCP argument names a param the row lacks");
+  Json schema;
+  switch (contract::kind_of(param->member)) {
+    case ParamKind::String:
+      schema = {{"type", "string"}};
+      if (param->max_length > 0) schema["maxLength"] = param->max_length;
+      break;
+    case ParamKind::Number:
+      schema = {{"type", "number"}};
+      break;
+    case ParamKind::Boolean:
+      schema = {{"type", "boolean"}};
+      break;
+    case ParamKind::Object:
+      schema = {{"type", "object"}};
+      break;
+    case ParamKind::Matcher:
+      schema = matcher_schema({});
+      break;
+    case ParamKind::Coordinate:
+      schema = coordinate_schema({});
+      break;
+  }
+  for (const contract::ParamConstraint& constraint : spec.constraints) {
+    if (constraint.key != key) continue;
+    switch (constraint.kind) {
+      case ConstraintKind::RequiredNotBlank:
+      case ConstraintKind::NotBlankIfGiven:
+        schema["minLength"] = 1;
+        schema["pattern"] = "\\S";
+        break;
+      case ConstraintKind::RequiredNonEmpty:
+        schema["minLength"] = 1;
+        break;
+      case ConstraintKind::OneOf: {
+        Json values = Json::array();
+        for (std::string_view value : constraint.values) values.push_back(std::string(value));
+        schema["enum"] = std::move(values);
+        break;
+      }
+      case ConstraintKind::Range:
+        if (constraint.integer) schema["type"] = "integer";
+        if (!constraint.min_exclusive) schema["minimum"] = number_json(constraint.min);
+        schema["maximum"] = number_json(constraint.max);
+        break;
+      case ConstraintKind::Required:
+      case ConstraintKind::CrossFieldRule:
+        break;
+    }
+  }
+  if (!param->description.empty()) schema["description"] = std::string(param->description);
+  return schema;
+}
+
+bool required_by(const ActionSpec& spec, std::string_view key) {
+  return std::any_of(spec.constraints.begin(), spec.constraints.end(), [&](const auto& rule) {
+    return rule.key == key && (rule.kind == ConstraintKind::Required ||
+                               rule.kind == ConstraintKind::RequiredNotBlank ||
+                               rule.kind == ConstraintKind::RequiredNonEmpty || rule.required);
+  });
+}
+
+// Builds one tool's input schema: an object closed to unknown keys.
+class InputSchema {
+ public:
+  explicit InputSchema(bool common_options = true) {
+    if (!common_options) return;
+    add("deviceId", nonblank_string("The device serial (default: the session's, then the only "
+                                    "connected device)"));
+    add("operatorPackage", nonblank_string("The Operator's package (default: the session's, "
+                                           "then CLAWPERATOR_OPERATOR_PACKAGE)"));
+    add("timeoutMs",
+        {{"type", "integer"},
+         {"minimum", number_json(contract::limits::kMinExecutionTimeoutMs)},
+         {"maximum", number_json(contract::limits::kMaxExecutionTimeoutMs)},
+         {"description", "The execution's timeout in milliseconds (default: the session's)"}});
+  }
+  InputSchema& add(std::string_view name, Json schema, bool required = false) {
+    properties_[std::string(name)] = std::move(schema);
+    if (required) required_.push_back(std::string(name));
+    return *this;
+  }
+  // A row param under the same name, required when the row requires it.
+  InputSchema& param(const ActionSpec& spec, std::string_view key) {
+    return add(key, param_property(spec, key), required_by(spec, key));
+  }
+  InputSchema& set(std::string_view keyword, Json value) {
+    extra_[std::string(keyword)] = std::move(value);
+    return *this;
+  }
+  Json build() const {
+    Json schema = {{"type", "object"}, {"properties", properties_}};
+    if (!required_.empty()) schema["required"] = required_;
+    schema["additionalProperties"] = false;
+    for (const auto& [key, value] : extra_.items()) schema[key] = value;
+    return schema;
+  }
+
+ private:
+  Json properties_ = Json::object();
+  Json required_ = Json::array();
+  Json extra_ = Json::object();
+};
+
+// Exactly one of the named arguments (open's appId / uri, click's selector / coordinate).
+Json exactly_one_of(std::initializer_list<const char*> names, const char* message) {
+  Json options = Json::array();
+  for (const char* name : names) options.push_back({{"required", {name}}});
+  return options.empty() ? Json() : Json{{"oneOf", options}, {"description", message}};
+}
+
+ToolDefinition from_rows(ToolKind kind, std::string name, std::vector<const ActionSpec*> rows,
+                         Json schema, std::string description = {}) {
+  ToolDefinition tool;
+  tool.kind = kind;
+  tool.name = std::move(name);
+  tool.title = std::string(rows.front()->title);
+  tool.description = description.empty() ? std::string(rows.front()->description) : description;
+  tool.input_schema = std::move(schema);
+  tool.annotations = annotations_of(rows);
+  tool.annotations.open_world = true;  // the phone and what its apps reach
+  tool.rows = std::move(rows);
+  tool.runs_execution = true;
+  return tool;
+}
+
+ToolDefinition local_tool(ToolKind kind, std::string name, std::string title,
+                          std::string description, Json schema, ToolAnnotations annotations) {
+  ToolDefinition tool;
+  tool.kind = kind;
+  tool.name = std::move(name);
+  tool.title = std::move(title);
+  tool.description = std::move(description);
+  tool.input_schema = std::move(schema);
+  tool.annotations = annotations;
+  return tool;
+}
+
+Json with_one_of(Json schema, const Json& rule) {
+  for (const auto& [key, value] : rule.items()) schema[key] = value;
+  return schema;
+}
+
+std::vector<ToolDefinition> build_tools() {
+  std::vector<ToolDefinition> tools;
+  const Json selector = selector_schema();
+
+  tools.push_back(local_tool(ToolKind::Devices, "devices", "Devices",
+                             "List the devices adb knows, with their state.",
+                             InputSchema(false).build(), {true, false, true, false}));
+  {
+    InputSchema schema;
+    tools.push_back(local_tool(
+        ToolKind::Configure, "configure", "Configure the session",
+        "Set this session's defaults (deviceId, operatorPackage, timeoutMs) for the calls that "
+        "follow; a call's own arguments win. Returns the session's defaults.",
+        schema.build(), {false, false, true, false}));
+  }
+  {
+    const ActionSpec& snapshot = row("snapshot");
+    InputSchema schema;
+    schema.add("maxChars", {{"type", "integer"},
+                            {"minimum", 1},
+                            {"description",
+                             "Cut the snapshot's XML at this many characters (truncated: true)"}});
+    tools.push_back(from_rows(ToolKind::Snapshot, "snapshot", {&snapshot}, schema.build()));
+  }
+  for (std::string_view name : kRowToolNames) {
+    const ActionSpec* spec = contract::find_caller_action(name);
+    if (spec == nullptr || spec->schema == nullptr) continue;
+    InputSchema schema;
+    for (const contract::ParamSpec& param : spec->schema->params) schema.param(*spec, param.key);
+    tools.push_back(from_rows(ToolKind::Row, std::string(name), {spec}, schema.build()));
+  }
+  {
+    std::vector<const ActionSpec*> rows;
+    Json types = Json::array();
+    for (const ActionSpec& spec : contract::action_table()) {
+      if (!spec.from_callers) continue;
+      rows.push_back(&spec);
+      types.push_back(std::string(spec.name));
+    }
+    const Json action = {
+        {"type", "object"},
+        {"properties",
+         {{"id", nonblank_string("The action's id, unique in the payload")},
+          {"type", {{"type", "string"}, {"description", "An action type: " + types.dump()}}},
+          {"params", {{"description", "The action's params (docs/payload.md)"}}}}},
+        {"required", {"id", "type"}},
+        {"additionalProperties", false}};
+    InputSchema schema;
+    schema.add("actions",
+               {{"type", "array"},
+                {"minItems", 1},
+                {"items", action},
+                {"description", "The actions to run in order, as in an execution payload"}},
+               true);
+    ToolDefinition tool = from_rows(
+        ToolKind::Execute, "execute", std::move(rows), schema.build(),
+        "Run a validated payload of actions (docs/payload.md) in one execution on the device.");
+    tool.title = "Execute actions";
+    tools.push_back(std::move(tool));
+  }
+  {
+    const ActionSpec& app = row("open_app");
+    const ActionSpec& uri = row("open_uri");
+    InputSchema schema;
+    schema.add("appId", param_property(app, "applicationId"));
+    schema.add("uri", param_property(uri, "uri"));
+    tools.push_back(from_rows(ToolKind::Open, "open", {&app, &uri},
+                              with_one_of(schema.build(), exactly_one_of({"appId", "uri"},
+                                                                         "give exactly one of "
+                                                                         "appId and uri")),
+                              "Open an app by its package (appId) or a URI (uri)."));
+    tools.back().title = "Open app or URI";
+  }
+  {
+    const ActionSpec& click = row("click");
+    InputSchema schema;
+    schema.add("selector", selector);
+    schema.add("coordinate", coordinate_schema("Screen point {x, y} in pixels"));
+    schema.add("clickType", {{"type", "string"},
+                             {"enum", {"default", "long_click", "focus"}},
+                             {"description", "default, long_click or focus"}});
+    tools.push_back(
+        from_rows(ToolKind::Click, "click", {&click},
+                  with_one_of(schema.build(), exactly_one_of({"selector", "coordinate"},
+                                                             "give exactly one of selector and "
+                                                             "coordinate"))));
+  }
+  {
+    const ActionSpec& type = row("enter_text");
+    InputSchema schema;
+    schema.add("selector", selector, true);
+    schema.add("text", param_property(type, "text"), true);
+    schema.param(type, "submit").param(type, "clear");
+    tools.push_back(from_rows(ToolKind::Type, "type", {&type}, schema.build()));
+  }
+  {
+    const ActionSpec& read = row("read_text");
+    InputSchema schema;
+    schema.add("selector", selector, true);
+    schema.add("container", selector);
+    schema.param(read, "all");
+    schema.add(
+        "validator",
+        {{"type", "string"}, {"enum", {"regex"}}, {"description", "regex: check the text read"}});
+    schema.param(read, "validatorPattern");
+    tools.push_back(from_rows(ToolKind::Read, "read", {&read}, schema.build()));
+  }
+  {
+    const ActionSpec& press = row("press_key");
+    InputSchema schema;
+    schema.add("key", param_property(press, "key"), true);
+    tools.push_back(from_rows(ToolKind::Press, "press", {&press}, schema.build()));
+  }
+  {
+    const ActionSpec& wait = row("wait_for_node");
+    InputSchema schema;
+    schema.add("selector", selector, true);
+    // Here the wait itself; the execution gets 5 s more, as `clawperator wait` does.
+    schema.add("timeoutMs", {{"type", "integer"},
+                             {"minimum", number_json(contract::limits::kMinExecutionTimeoutMs)},
+                             {"maximum", number_json(contract::limits::kMaxExecutionTimeoutMs)},
+                             {"description", "How long to wait for the element, in milliseconds"}});
+    tools.push_back(from_rows(ToolKind::Wait, "wait", {&wait}, schema.build()));
+  }
+  {
+    const ActionSpec& scroll = row("scroll");
+    InputSchema schema;
+    schema.add("direction", param_property(scroll, "direction"), true);
+    schema.add("container", selector);
+    tools.push_back(from_rows(ToolKind::Scroll, "scroll", {&scroll}, schema.build()));
+  }
+  for (const bool click_after : {false, true}) {
+    const ActionSpec& until = row(click_after ? "scroll_and_click" : "scroll_until");
+    const ActionSpec& other = row(click_after ? "scroll_until" : "scroll_and_click");
+    InputSchema schema;
+    schema.add("selector", selector, true);
+    schema.add("direction", param_property(row("scroll_until"), "direction"), true);
+    schema.add("container", selector);
+    schema.add("clickAfter",
+               {{"type", "boolean"},
+                {"description", click_after ? "Click the element once found (default true)"
+                                            : "Click the element once found (default false)"}});
+    tools.push_back(from_rows(click_after ? ToolKind::ScrollAndClick : ToolKind::ScrollUntil,
+                              click_after ? "scroll_and_click" : "scroll_until", {&until, &other},
+                              schema.build(), std::string(until.description)));
+    tools.back().title = std::string(until.title);
+  }
+  {
+    const ActionSpec& shot = row("take_screenshot");
+    InputSchema schema;
+    tools.push_back(from_rows(ToolKind::Screenshot, "screenshot", {&shot}, schema.build(),
+                              "Capture the screen; the PNG comes back as MCP image content."));
+  }
+  {
+    InputSchema schema;
+    schema.add("full",
+               {{"type", "boolean"}, {"description", "Also run a smoke execution on the device"}});
+    tools.push_back(local_tool(
+        ToolKind::Doctor, "doctor", "Doctor",
+        "Check adb, the device, the Operator and its readiness, as `clawperator doctor` does.",
+        schema.build(), {true, false, true, true}));
+  }
+  {
+    InputSchema schema(false);
+    schema.add("code", nonblank_string("An error code, e.g. NODE_NOT_FOUND"), true);
+    tools.push_back(local_tool(
+        ToolKind::ExplainError, "explain_error", "Explain an error code",
+        "One row of the error catalog: meaning, disposition (may the request be retried) and "
+        "recovery.",
+        schema.build(), {true, false, true, false}));
+  }
+  return tools;
+}
+
+}  // namespace
+
+ToolAnnotations annotations_of(const std::vector<const contract::ActionSpec*>& rows) {
+  ToolAnnotations annotations;
+  annotations.read_only = !rows.empty();
+  annotations.idempotent = !rows.empty();
+  for (const ActionSpec* spec : rows) {
+    annotations.read_only = annotations.read_only && spec->read_only;
+    annotations.destructive = annotations.destructive || (!spec->read_only && spec->destructive);
+    annotations.idempotent = annotations.idempotent && spec->idempotent;
+  }
+  return annotations;
+}
+
+const std::vector<ToolDefinition>& tool_definitions() {
+  static const std::vector<ToolDefinition> tools = build_tools();
+  return tools;
+}
+
+const ToolDefinition* find_tool(std::string_view name) {
+  for (const ToolDefinition& tool : tool_definitions()) {
+    if (tool.name == name) return &tool;
+  }
+  return nullptr;
+}
+
+Json selector_schema() {
+  Json properties = Json::object();
+  for (const auto& [key, description] :
+       {std::pair{"id", "resource id (resourceId)"}, std::pair{"role", "role"},
+        std::pair{"text", "exact text (textEquals)"},
+        std::pair{"textContains", "text contains (textContains)"},
+        std::pair{"desc", "exact content description (contentDescEquals)"},
+        std::pair{"descContains", "content description contains (contentDescContains)"}}) {
+    Json schema = nonblank_string(description);
+    schema["maxLength"] = contract::limits::kMaxMatcherValueLength;
+    properties[key] = std::move(schema);
+  }
+  properties["ancestor"] = predicate_schema();
+  properties["descendant"] = predicate_schema();
+  return {{"type", "object"},
+          {"properties", std::move(properties)},
+          {"additionalProperties", false},
+          {"minProperties", 1},
+          {"description", "The element: at least one field"}};
+}
+
+Json selector_to_matcher(const Json& selector) {
+  static const std::pair<const char*, const char*> kKeys[] = {
+      {"id", "resourceId"},          {"role", "role"},
+      {"text", "textEquals"},        {"textContains", "textContains"},
+      {"desc", "contentDescEquals"}, {"descContains", "contentDescContains"},
+      {"ancestor", "ancestor"},      {"descendant", "descendant"}};
+  Json matcher = Json::object();
+  // In the caller's order: the payload keeps it (docs/payload.md "Matchers").
+  for (const auto& [key, value] : selector.items()) {
+    for (const auto& [mcp_key, payload_key] : kKeys) {
+      if (key == mcp_key) matcher[payload_key] = value;
+    }
+  }
+  return matcher;
+}
+
+Json tool_list_entry(const ToolDefinition& tool, std::string_view protocol_version) {
+  Json entry = Json::object();
+  entry["name"] = tool.name;
+  const bool titled = protocol_version >= "2025-06-18";
+  if (titled) entry["title"] = tool.title;
+  entry["description"] = tool.description;
+  entry["inputSchema"] = tool.input_schema;
+  if (titled) {
+    entry["outputSchema"] = {{"type", "object"},
+                             {"properties",
+                              {{"ok", {{"type", "boolean"}}},
+                               {"disposition", {{"type", "object"}}},
+                               {"code", {{"type", "string"}}}}}};
+  }
+  if (protocol_version >= "2025-03-26") {
+    Json annotations = Json::object();
+    if (!titled) annotations["title"] = tool.title;
+    annotations["readOnlyHint"] = tool.annotations.read_only;
+    annotations["destructiveHint"] = tool.annotations.destructive;
+    annotations["idempotentHint"] = tool.annotations.idempotent;
+    annotations["openWorldHint"] = tool.annotations.open_world;
+    entry["annotations"] = std::move(annotations);
+  }
+  return entry;
+}
+
+}  // namespace clawperator::mcp

@@ -1,0 +1,78 @@
+#include "clawperator/mcp/result.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace clawperator;
+using namespace clawperator::mcp;
+
+TEST_CASE("redaction drops local paths and adb's raw output, never codes or ids", "[mcp][result]") {
+  const Json document = Json::parse(R"({
+    "ok": false, "code": "RESULT_TRANSPORT_EXITED", "message": "m",
+    "details": {"commandId": "c1", "taskId": "t1", "deviceId": "d", "phase": "dispatch",
+                "dispatchState": "unknown", "stderr": "secret", "stdout": "x", "adbPath": "/opt/adb",
+                "lockPath": "/home/u/.clawperator/lock", "logPath": "/l", "command": "am broadcast",
+                "stack": "s", "exitCode": 1, "reader": [{"PATH": "/x", "event": "e"}]},
+    "envelope": {"stepResults": [{"id": "shot", "data": {"path": "/tmp/shot.png", "nodePath": "0.1"}}]},
+    "disposition": {"delivery": "delivery_uncertain", "retry": "unsafe"}})");
+  const Json redacted = redact(document);
+  CHECK(redacted["code"] == "RESULT_TRANSPORT_EXITED");
+  CHECK(redacted["details"] == Json::parse(R"({"commandId": "c1", "taskId": "t1", "deviceId": "d",
+      "phase": "dispatch", "dispatchState": "unknown", "exitCode": 1, "reader": [{"event": "e"}]})"));
+  CHECK(redacted["envelope"]["stepResults"][0]["data"] == Json::object());
+  CHECK(redacted["disposition"] == document["disposition"]);
+}
+
+TEST_CASE("a success is text content plus structuredContent where the version has it",
+          "[mcp][result]") {
+  const Json document = Json::parse(
+      R"({"ok":true,"deviceId":"d","disposition":{"delivery":"delivered_verified","retry":"safe"}})");
+  const Json newest = tool_result(document, "2025-11-25");
+  CHECK(newest["structuredContent"] == document);
+  CHECK(newest["content"][0]["type"] == "text");
+  CHECK(Json::parse(newest["content"][0]["text"].get<std::string>()) == document);
+  CHECK_FALSE(newest.contains("isError"));
+  const Json old = tool_result(document, "2025-03-26");
+  CHECK_FALSE(old.contains("structuredContent"));
+  CHECK(Json::parse(old["content"][0]["text"].get<std::string>()) == document);
+}
+
+TEST_CASE("an ok:false document is an error result with the contract's fields", "[mcp][result]") {
+  const Json host_failure = Json::parse(R"({"ok":false,"code":"DEVICE_NOT_FOUND","message":"m",
+      "hint":"h","details":{"phase":"readiness","dispatchState":"not_dispatched"},
+      "disposition":{"delivery":"not_delivered","retry":"safe"},
+      "recovery":{"strategy":"select_device_then_retry_original","retryable":true}})");
+  const Json result = tool_result(host_failure, "2025-06-18");
+  CHECK(result["isError"] == true);
+  CHECK(result["structuredContent"] == host_failure);
+
+  // A step failure names its code only in the envelope: it is lifted to the top.
+  const Json step_failure = Json::parse(R"({"ok":false,"envelope":{"status":"failed",
+      "error":"Step a1 (click) failed: NODE_NOT_FOUND","stepResults":[{"id":"a1","actionType":"click",
+      "success":false,"data":{"error":"NODE_NOT_FOUND","message":"No matching node"}}]},
+      "deviceId":"d","disposition":{"delivery":"not_delivered","retry":"safe"}})");
+  const Json lifted = tool_result(step_failure, "2025-11-25")["structuredContent"];
+  CHECK(lifted["ok"] == false);
+  CHECK(lifted["code"] == "NODE_NOT_FOUND");
+  CHECK(lifted["message"] == "Step a1 (click) failed: NODE_NOT_FOUND: No matching node");
+  CHECK(lifted["hint"].is_string());
+  CHECK(lifted["details"]["phase"] == "result_wait");
+  CHECK(lifted["details"]["dispatchState"] == "dispatched");
+  CHECK(lifted["disposition"] == step_failure["disposition"]);
+  CHECK(lifted["envelope"] == step_failure["envelope"]);
+  const Json unnamed =
+      with_failure_summary(Json::parse(R"({"ok":false,"envelope":{"status":"failed"}})"));
+  CHECK(unnamed["code"] == "EXECUTION_FAILED");
+  CHECK(unnamed["message"] == "Execution failed");
+}
+
+TEST_CASE("maxChars cuts the snapshot text on a character boundary", "[mcp][result]") {
+  Json document = Json::parse(
+      R"({"ok":true,"envelope":{"stepResults":[{"id":"snap","data":{"text":"ab\u00e9cd"}}]}})");
+  truncate_snapshot(document, 3);
+  CHECK(document["envelope"]["stepResults"][0]["data"]["text"] == "ab");
+  CHECK(document["truncated"] == true);
+  Json small =
+      Json::parse(R"({"ok":true,"envelope":{"stepResults":[{"id":"snap","data":{"text":"ab"}}]}})");
+  truncate_snapshot(small, 3);
+  CHECK_FALSE(small.contains("truncated"));
+}

@@ -1,0 +1,170 @@
+#include "clawperator/mcp/tools.hpp"
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "clawperator/mcp/schema_check.hpp"
+
+namespace {
+
+using namespace clawperator;
+using namespace clawperator::mcp;
+
+// Which rows each tool sends, written out here so that the test does not trust the code.
+const std::map<std::string, std::vector<std::string>> kToolRows = {
+    {"snapshot", {"snapshot"}},
+    {"open", {"open_app", "open_uri"}},
+    {"click", {"click"}},
+    {"type", {"enter_text"}},
+    {"read", {"read_text"}},
+    {"press", {"press_key"}},
+    {"wait", {"wait_for_node"}},
+    {"scroll", {"scroll"}},
+    {"scroll_until", {"scroll_until", "scroll_and_click"}},
+    {"scroll_and_click", {"scroll_and_click", "scroll_until"}},
+    {"screenshot", {"take_screenshot"}},
+    {"query_ui", {"query_ui"}},
+    {"swipe", {"swipe"}},
+    {"drag", {"drag"}},
+};
+
+std::vector<std::string> tool_names() {
+  std::vector<std::string> names;
+  for (const ToolDefinition& tool : tool_definitions()) names.push_back(tool.name);
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("tools/list has every tool of the issue, in order", "[mcp][tools]") {
+  std::vector<std::string> expected = {"devices", "configure", "snapshot"};
+  for (std::string_view row : kRowToolNames) {
+    // query_ui, swipe and drag arrive with their rows.
+    if (contract::find_caller_action(row) != nullptr) expected.emplace_back(row);
+  }
+  for (const char* name :
+       {"execute", "open", "click", "type", "read", "press", "wait", "scroll", "scroll_until",
+        "scroll_and_click", "screenshot", "doctor", "explain_error"}) {
+    expected.emplace_back(name);
+  }
+  CHECK(tool_names() == expected);
+}
+
+TEST_CASE("tool annotations match the action table", "[mcp][tools]") {
+  for (const ToolDefinition& tool : tool_definitions()) {
+    INFO(tool.name);
+    if (tool.name == "execute") {
+      // Any payload: mutating, destructive, not idempotent, as the table's rows are in sum.
+      CHECK_FALSE(tool.annotations.read_only);
+      CHECK(tool.annotations.destructive);
+      CHECK_FALSE(tool.annotations.idempotent);
+      std::size_t callers = 0;
+      for (const contract::ActionSpec& spec : contract::action_table())
+        callers += spec.from_callers;
+      CHECK(tool.rows.size() == callers);
+      continue;
+    }
+    const auto rows = kToolRows.find(tool.name);
+    if (rows == kToolRows.end()) {
+      CHECK_FALSE(tool.runs_execution);
+      continue;
+    }
+    bool read_only = true;
+    bool destructive = false;
+    bool idempotent = true;
+    for (const std::string& name : rows->second) {
+      const contract::ActionSpec* spec = contract::find_action(name);
+      REQUIRE(spec != nullptr);
+      read_only = read_only && spec->read_only;
+      destructive = destructive || (!spec->read_only && spec->destructive);
+      idempotent = idempotent && spec->idempotent;
+    }
+    CHECK(tool.annotations.read_only == read_only);
+    CHECK(tool.annotations.destructive == destructive);
+    CHECK(tool.annotations.idempotent == idempotent);
+    CHECK(tool.annotations.open_world);
+    // open sends two rows and has a title of its own.
+    if (tool.name != "open")
+      CHECK(tool.title == contract::find_action(rows->second.front())->title);
+    // And tools/list publishes exactly these.
+    const Json entry = tool_list_entry(tool, "2025-11-25");
+    CHECK(entry["annotations"]["readOnlyHint"] == read_only);
+    CHECK(entry["annotations"]["destructiveHint"] == destructive);
+    CHECK(entry["annotations"]["idempotentHint"] == idempotent);
+  }
+}
+
+TEST_CASE("every input schema is a closed object our checker understands", "[mcp][tools]") {
+  for (const ToolDefinition& tool : tool_definitions()) {
+    INFO(tool.name);
+    CHECK(tool.input_schema["type"] == "object");
+    CHECK(tool.input_schema["additionalProperties"] == false);
+    CHECK(schema_uses_known_keywords(tool.input_schema));
+    CHECK_FALSE(tool.description.empty());
+    CHECK_FALSE(tool.title.empty());
+    if (tool.runs_execution) {
+      CHECK(tool.input_schema["properties"].contains("deviceId"));
+      CHECK(tool.input_schema["properties"]["timeoutMs"]["minimum"] == 1000);
+      CHECK(tool.input_schema["properties"]["timeoutMs"]["maximum"] == 120000);
+    }
+  }
+  CHECK_FALSE(find_tool("devices")->input_schema["properties"].contains("deviceId"));
+}
+
+TEST_CASE("enums and requirements come from the rows' constraints", "[mcp][tools]") {
+  const Json press = find_tool("press")->input_schema;
+  CHECK(press["properties"]["key"]["enum"] == Json::array({"back", "home", "recents"}));
+  CHECK(press["required"] == Json::array({"key"}));
+  const Json scroll = find_tool("scroll")->input_schema;
+  CHECK(scroll["properties"]["direction"]["enum"] == Json::array({"down", "up", "left", "right"}));
+  const Json type = find_tool("type")->input_schema;
+  CHECK(type["properties"]["text"]["maxLength"] == 512);
+  CHECK(type["required"] == Json::array({"selector", "text"}));
+  const Json open = find_tool("open")->input_schema;
+  CHECK(open["properties"]["appId"]["pattern"] == "\\S");
+  CHECK(open["properties"]["uri"]["maxLength"] == 2048);
+  CHECK(open["oneOf"].size() == 2);
+}
+
+TEST_CASE("tools/list entries follow the negotiated version", "[mcp][tools]") {
+  const ToolDefinition& snapshot = *find_tool("snapshot");
+  const Json newest = tool_list_entry(snapshot, "2025-11-25");
+  CHECK(newest["title"] == "Snapshot");
+  CHECK(newest.contains("outputSchema"));
+  CHECK_FALSE(newest["annotations"].contains("title"));
+  const Json march = tool_list_entry(snapshot, "2025-03-26");
+  CHECK_FALSE(march.contains("title"));
+  CHECK_FALSE(march.contains("outputSchema"));
+  CHECK(march["annotations"]["title"] == "Snapshot");
+  CHECK(march["annotations"]["readOnlyHint"] == true);
+  const Json oldest = tool_list_entry(snapshot, "2024-11-05");
+  CHECK_FALSE(oldest.contains("annotations"));
+  CHECK(oldest["inputSchema"] == snapshot.input_schema);
+}
+
+TEST_CASE("a row tool appears with its row and takes the row's params", "[mcp][tools]") {
+  for (std::string_view name : kRowToolNames) {
+    const contract::ActionSpec* spec = contract::find_caller_action(name);
+    const ToolDefinition* tool = find_tool(name);
+    if (spec == nullptr) {
+      CHECK(tool == nullptr);
+      continue;
+    }
+    REQUIRE(tool != nullptr);
+    for (const contract::ParamSpec& param : spec->schema->params) {
+      CHECK(tool->input_schema["properties"].contains(std::string(param.key)));
+    }
+  }
+}
+
+TEST_CASE("the MCP selector becomes the payload's matcher, in the caller's order", "[mcp][tools]") {
+  const Json selector =
+      Json::parse(R"({"text":"OK","id":"android:id/button1","desc":"d","descContains":"e",)"
+                  R"("textContains":"K","role":"button","ancestor":{"resourceId":"list"}})");
+  CHECK(dump_json(selector_to_matcher(selector)) ==
+        R"({"textEquals":"OK","resourceId":"android:id/button1","contentDescEquals":"d",)"
+        R"("contentDescContains":"e","textContains":"K","role":"button",)"
+        R"("ancestor":{"resourceId":"list"}})");
+}

@@ -1,0 +1,156 @@
+#include "clawperator/process/cancel.hpp"
+
+#include <poll.h>
+
+#include <catch2/catch.hpp>
+#include <cerrno>
+#include <thread>
+
+#include "clawperator/process/runner.hpp"
+#include "clawperator/process/scripted_runner.hpp"
+#include "process_test_support.hpp"
+
+namespace {
+
+using namespace clawperator::process;
+using namespace clawperator::process::test;
+using Status = Completion::Status;
+
+// Cancels `source` after `delay` from another thread, as a server's reader thread does.
+class DelayedCancel {
+ public:
+  DelayedCancel(CancelSource& source, std::chrono::milliseconds delay)
+      : thread_([&source, delay] {
+          std::this_thread::sleep_for(delay);
+          source.cancel();
+        }) {}
+  ~DelayedCancel() { thread_.join(); }
+  DelayedCancel(const DelayedCancel&) = delete;
+  DelayedCancel& operator=(const DelayedCancel&) = delete;
+
+ private:
+  std::thread thread_;
+};
+
+bool readable(int fd) {
+  pollfd entry{fd, POLLIN, 0};
+  return poll(&entry, 1, 0) == 1 && (entry.revents & POLLIN) != 0;
+}
+
+}  // namespace
+
+TEST_CASE("a default cancel token is never cancelled", "[process][cancel]") {
+  const CancelToken token;
+  CHECK_FALSE(token.cancelled());
+  CHECK(token.fd() == -1);
+  CHECK_FALSE(stop_requested(token));
+}
+
+TEST_CASE("cancelling a source reaches every copy of its token once", "[process][cancel]") {
+  CancelSource source;
+  const CancelToken token = source.token();
+  const CancelToken copy = token;  // NOLINT(performance-unnecessary-copy-initialization)
+  REQUIRE(token.fd() >= 0);
+  CHECK_FALSE(readable(token.fd()));
+  CHECK_FALSE(stop_requested(token));
+  source.cancel();
+  source.cancel();
+  CHECK(source.cancelled());
+  CHECK(token.cancelled());
+  CHECK(copy.cancelled());
+  CHECK(readable(copy.fd()));
+  CHECK(stop_requested(token));
+}
+
+TEST_CASE("a token outlives its source", "[process][cancel]") {
+  CancelToken token;
+  {
+    CancelSource source;
+    token = source.token();
+    source.cancel();
+  }
+  CHECK(token.cancelled());
+  CHECK(readable(token.fd()));
+}
+
+TEST_CASE("cancelling the token stops a runner's run at once and reaps the child",
+          "[process][cancel]") {
+  CancelSource source;
+  const auto runner = make_system_runner(source.token());
+  const Clock::time_point before = Clock::now();
+  Completion c;
+  {
+    DelayedCancel cancel(source, 100ms);
+    c = runner->run(command({"/bin/sh", "-c", "sleep 10 & sleep 10; wait"}, 20000ms));
+  }
+  CHECK(c.status == Status::Cancelled);
+  CHECK(since(before) < 3000ms);
+  CHECK(runner->cancelled());
+  CHECK(no_children_left());
+  // Nothing new starts afterwards, and the process-wide interrupt was never touched.
+  CHECK(runner->run(command({"/bin/echo", "x"})).status == Status::Cancelled);
+  int spawn_errno = 0;
+  CHECK(runner->start({"/bin/sleep", "5"}, spawn_errno) == nullptr);
+  CHECK(spawn_errno == ECANCELED);
+  CHECK(interrupted_signal() == 0);
+}
+
+TEST_CASE("another runner's token does not stop this runner", "[process][cancel]") {
+  CancelSource other;
+  other.cancel();
+  const auto runner = make_system_runner();
+  const Completion c = runner->run(command({"/bin/echo", "hi"}));
+  CHECK(c.status == Status::Exited);
+  CHECK(c.out == "hi\n");
+}
+
+TEST_CASE("a watched token ends a stream's wait and the stream still terminates",
+          "[process][cancel]") {
+  const auto runner = make_system_runner();
+  int spawn_errno = 0;
+  std::unique_ptr<Stream> stream = runner->start({"/bin/sleep", "10"}, spawn_errno);
+  REQUIRE(stream != nullptr);
+  // A stream kept between executions answers to the execution now using it.
+  CancelSource first;
+  stream->watch(first.token());
+  StreamEvent event = stream->wait(50ms);
+  CHECK_FALSE(event.cancelled);
+  CHECK_FALSE(event.exited);
+  const Clock::time_point before = Clock::now();
+  {
+    DelayedCancel cancel(first, 100ms);
+    event = stream->wait(5000ms);
+  }
+  CHECK(event.cancelled);
+  CHECK(since(before) < 2000ms);
+  // The next execution's token replaces the cancelled one.
+  CancelSource second;
+  stream->watch(second.token());
+  event = stream->wait(50ms);
+  CHECK_FALSE(event.cancelled);
+  stream->terminate();
+  stream.reset();
+  CHECK(no_children_left());
+}
+
+TEST_CASE("scripted runner honors its token like an interrupt", "[process][cancel]") {
+  CancelSource source;
+  ScriptedRunner scripted(source.token());
+  const std::vector<std::string> devices{"adb", "devices", "-l"};
+  auto& expectation = scripted.on_run(devices, ScriptedRunner::exited(0)).after(5000ms);
+  const Clock::time_point before = Clock::now();
+  Completion c;
+  {
+    DelayedCancel cancel(source, 50ms);
+    c = scripted.run(command(devices));
+  }
+  CHECK(c.status == Status::Cancelled);
+  CHECK(since(before) < 2000ms);
+  CHECK(expectation.used() == 1);
+  CHECK(scripted.run(command(devices)).status == Status::Cancelled);
+  CHECK(scripted.calls().back().result == ScriptedRunner::CallResult::Cancelled);
+  int spawn_errno = 0;
+  CHECK(scripted.start({"adb", "logcat"}, spawn_errno) == nullptr);
+  CHECK(spawn_errno == ECANCELED);
+  CHECK(interrupted_signal() == 0);
+}
