@@ -8,13 +8,22 @@ packages=(
   libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev catch2 libssl-dev
   zlib1g-dev libzip-dev
   adb clang-format
+  # clawperator serve: the HTTP library, the XML parser of /query, curl for its API tests
+  libcpp-httplib-dev libexpat1-dev curl
 )
 for option in "$@"; do
   case "$option" in
     --bench) packages+=(libbenchmark-dev hyperfine strace time) ;;
     # libFuzzer and the sanitizer runtimes come with Debian's clang.
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
-    *) echo "install-deps: unknown option $option (use --bench, --fuzz)" >&2; exit 2 ;;
+    # The inspector's browser test: Debian's chromium driven by puppeteer-core (tests/browser).
+    # A node of another origin (e.g. NodeSource's, which bundles npm) is kept.
+    --browser)
+      packages+=(chromium)
+      command -v node >/dev/null || packages+=(nodejs)
+      command -v npm >/dev/null || packages+=(npm)
+      ;;
+    *) echo "install-deps: unknown option $option (use --bench, --fuzz, --browser)" >&2; exit 2 ;;
   esac
 done
 

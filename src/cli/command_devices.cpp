@@ -11,8 +11,14 @@ namespace clawperator::cli {
 namespace {
 
 CommandResult run_devices(const GlobalOptions& options) {
+  return list_devices(adb_settings(options));
+}
+
+}  // namespace
+
+CommandResult list_devices(const adb::AdbSettings& settings) {
   const auto runner = process::make_system_runner();
-  adb::AdbClient client(*runner, adb_settings(options));
+  adb::AdbClient client(*runner, settings);
   const process::Completion completion = client.devices();
   if (auto error = adb::adb_call_failure(completion, client.settings(), "adb devices",
                                          "ADB_SERVER_FAILED")) {
@@ -26,8 +32,6 @@ CommandResult run_devices(const GlobalOptions& options) {
   out["devices"] = std::move(devices);
   return success(std::move(out));
 }
-
-}  // namespace
 
 adb::AdbSettings adb_settings(const GlobalOptions& options) {
   adb::AdbSettings settings;

@@ -41,6 +41,8 @@ Json row_to_json(const CatalogEntry& row) {
   return out;
 }
 
+}  // namespace
+
 CommandResult run_errors(const std::string& code) {
   if (code.empty()) {
     Json rows = Json::array();
@@ -65,8 +67,6 @@ CommandResult run_errors(const std::string& code) {
   if (suggestion) error.top_level["suggestion"] = *suggestion;
   return failure(error);
 }
-
-}  // namespace
 
 void register_catalog_commands(CLI::App& root, std::vector<Command>& commands) {
   auto code = std::make_shared<std::string>();
