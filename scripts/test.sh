@@ -4,7 +4,9 @@
 # This is what CI runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
+scripts/install-deps.sh --browser
+# The inspector's browser test: puppeteer-core as pinned by the lockfile (never a browser).
+(cd tests/browser && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --ignore-scripts)
 
 jobs=$(nproc)
 
