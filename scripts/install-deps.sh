@@ -8,15 +8,23 @@ packages=(
   libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev catch2 libssl-dev
   zlib1g-dev libzip-dev
   adb clang-format
+  # clawperator serve: the HTTP library, the XML parser of /query, curl for its API tests
+  libcpp-httplib-dev libexpat1-dev curl
 )
 for option in "$@"; do
   case "$option" in
     --bench) packages+=(libbenchmark-dev libsimdjson-dev hyperfine strace time) ;;
     # libFuzzer and the sanitizer runtimes come with Debian's clang.
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
-    # The MCP SDK client test (tests/mcp): Node.js and npm.
-    --node) packages+=(nodejs npm) ;;
-    *) echo "install-deps: unknown option $option (use --bench, --fuzz, --node)" >&2; exit 2 ;;
+    # The clients nobody here wrote (tests/mcp: the MCP SDK; tests/browser: puppeteer-core):
+    # Node.js and npm, kept when another origin's node (e.g. NodeSource's, with its npm) is there.
+    --node)
+      command -v node >/dev/null || packages+=(nodejs)
+      command -v npm >/dev/null || packages+=(npm)
+      ;;
+    # The inspector's browser test drives Debian's chromium (never a downloaded browser).
+    --browser) packages+=(chromium) ;;
+    *) echo "install-deps: unknown option $option (use --bench, --fuzz, --node, --browser)" >&2; exit 2 ;;
   esac
 done
 

@@ -4,14 +4,12 @@
 # This is what CI runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
-
-# The MCP SDK client test (ctest mcp_sdk) needs Node.js and the pinned SDK: Debian's nodejs
-# when node is missing, then the lockfile's packages from the npm registry.
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-  scripts/install-deps.sh --node
-fi
+scripts/install-deps.sh --node --browser
+# The clients nobody here wrote, as their lockfiles pin them, from the npm registry: the MCP SDK
+# (ctest mcp_sdk) and puppeteer-core (ctest browser; it drives Debian's chromium, never a
+# downloaded browser).
 (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error)
+(cd tests/browser && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --ignore-scripts --loglevel=error)
 
 jobs=$(nproc)
 # The integration cases mostly wait on adb and the virtual devices (one ctest test per case,

@@ -6,6 +6,7 @@
 
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/help_text.hpp"
+#include "clawperator/cli/serve_command.hpp"
 #include "clawperator/cli/suggest.hpp"
 #include "clawperator/io/log.hpp"
 
@@ -178,6 +179,7 @@ std::unique_ptr<CLI::App> build_cli(RawGlobalFlags& raw, std::vector<Command>& c
   register_device_commands(*app, commands);
   register_package_commands(*app, commands);
   register_exec_commands(*app, commands);
+  register_serve_commands(*app, commands);
   register_setup_commands(*app, commands);
   register_operator_commands(*app, commands);
   register_catalog_commands(*app, commands);
@@ -221,6 +223,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       return contract::exit_code::kSuccess;
     }
 
+    remember_arguments(argc, argv);
     try {
       app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {

@@ -9,8 +9,14 @@
 
 namespace clawperator::cli {
 CommandResult run_devices(const GlobalOptions& options) {
+  return list_devices(adb_settings(options));
+}
+
+}  // namespace
+
+CommandResult list_devices(const adb::AdbSettings& settings) {
   const auto runner = process::make_system_runner();
-  adb::AdbClient client(*runner, adb_settings(options));
+  adb::AdbClient client(*runner, settings);
   const process::Completion completion = client.devices();
   if (auto error = adb::adb_call_failure(completion, client.settings(), "adb devices",
                                          "ADB_SERVER_FAILED")) {

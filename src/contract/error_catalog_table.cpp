@@ -748,6 +748,52 @@ constexpr CatalogEntry kCatalog[] = {
      "700`), or unset it to use the default; `details.stateDir` and `details.problem` say what "
      "failed.",
      Origin::Host},
+    // HTTP server (`clawperator serve`, docs/serve.md): route-local request errors
+    {"INVALID_JSON", "HTTP server",
+     "The request body is not valid JSON.",
+     Delivery::NotDelivered, 2, RecoveryStrategy::None,
+     "Send one JSON object as the body with `Content-Type: application/json`.",
+     Origin::Host},
+    {"INVALID_BODY", "HTTP server",
+     "The request body is JSON but not the object the route takes: a field is missing, has "
+     "the wrong type, or is unknown.",
+     Delivery::NotDelivered, 2, RecoveryStrategy::None,
+     "Correct the field named in `details.field` (docs/serve.md lists each route's body) and "
+     "resend.",
+     Origin::Host},
+    {"MISSING_EXECUTION", "HTTP server",
+     "A POST /execute body has no `execution` object.",
+     Delivery::NotDelivered, 2, RecoveryStrategy::None,
+     "Send `{\"execution\": {...}}` with the payload under `execution`.",
+     Origin::Host},
+    {"INVALID_DEVICE_ID", "HTTP server",
+     "The request names a device with a blank or non-string `deviceId`.",
+     Delivery::NotDelivered, 2, RecoveryStrategy::None,
+     "Leave `deviceId` out to use the only device, or give a serial from GET /devices.",
+     Origin::Host},
+    {"UNAUTHORIZED", "HTTP server",
+     "The server listens beyond loopback and the request carried no bearer token, or the "
+     "wrong one.",
+     Delivery::NotDelivered, 2, RecoveryStrategy::None,
+     "Send `Authorization: Bearer <token>` with the token the server was started with.",
+     Origin::Host},
+    {"FORBIDDEN_ORIGIN", "HTTP server",
+     "The request's `Origin` or `Host` is not the server's own: a page of another site, or a "
+     "DNS-rebound name.",
+     Delivery::NotDelivered, 2, RecoveryStrategy::None,
+     "Call the server by the address it listens on, from its own pages or from a client that "
+     "sends no foreign `Origin`.",
+     Origin::Host},
+    {"ROUTE_NOT_FOUND", "HTTP server",
+     "No route of the server has this method and path.",
+     Delivery::NotDelivered, 2, RecoveryStrategy::None,
+     "See docs/serve.md for the routes.",
+     Origin::Host},
+    {"SSE_CLIENT_LIMIT", "HTTP server",
+     "The server already streams events to as many clients as it allows.",
+     Delivery::NotDelivered, 1, RecoveryStrategy::WaitThenRetry,
+     "Close an idle event stream, or retry GET /events later.",
+     Origin::Host},
 };
 // clang-format on
 

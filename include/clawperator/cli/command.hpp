@@ -69,6 +69,13 @@ void register_setup_commands(CLI::App& root, std::vector<Command>& commands);
 void register_operator_commands(CLI::App& root, std::vector<Command>& commands);
 // logs
 void register_log_commands(CLI::App& root, std::vector<Command>& commands);
+// serve (src/cli/command_serve.cpp)
+void register_serve_commands(CLI::App& root, std::vector<Command>& commands);
+
+// The documents of `devices` and `errors [CODE]`, for the front ends that answer with the
+// same document (the HTTP server).
+CommandResult list_devices(const adb::AdbSettings& settings);
+CommandResult run_errors(const std::string& code);
 
 // The adb executable and server the global options name.
 adb::AdbSettings adb_settings(const GlobalOptions& options);

@@ -1,0 +1,27 @@
+// `clawperator serve`: the flags are the CLI's, the server is not. The HTTP library is linked
+// into the `clawperator-serve` executable only, so that every other command starts as fast as
+// before; `clawperator serve` executes it with the same arguments, and it runs the server
+// through the entry it registers.
+#pragma once
+
+#include <string>
+
+#include "clawperator/cli/command.hpp"
+
+namespace clawperator::cli {
+
+struct ServeCommand {
+  std::string host;
+  int port = 0;
+  std::string token;  // --token, else CLAWPERATOR_SERVE_TOKEN; may be empty
+};
+
+using ServeEntry = CommandResult (*)(const ServeCommand& command, const GlobalOptions& options);
+
+// Called by clawperator-serve's main before run().
+void set_serve_entry(ServeEntry entry);
+
+// The process's arguments, kept by run() for the exec of clawperator-serve.
+void remember_arguments(int argc, const char* const* argv);
+
+}  // namespace clawperator::cli

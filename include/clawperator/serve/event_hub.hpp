@@ -1,0 +1,70 @@
+// The live event stream of GET /events: every execution the server runs, whoever sent it,
+// fanned out to a bounded number of subscribers, each with a bounded queue (a subscriber
+// that does not read loses its oldest events, never blocks a publisher).
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "clawperator/json.hpp"
+
+namespace clawperator::serve {
+
+// "event: NAME\ndata: JSON\n\n" (compact JSON has no newline).
+std::string format_sse(std::string_view name, const Json& data);
+
+class EventHub;
+
+class Subscription {
+ public:
+  enum class Wait { Event, Timeout, Closed };
+  // The next formatted event into `out`, waiting up to `wait`.
+  Wait next(std::chrono::milliseconds wait, std::string& out);
+  ~Subscription();
+  Subscription(const Subscription&) = delete;
+  Subscription& operator=(const Subscription&) = delete;
+
+ private:
+  friend class EventHub;
+  explicit Subscription(EventHub& hub) : hub_(hub) {}
+  void push(const std::string& text);
+  void close();
+
+  EventHub& hub_;
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<std::string> queue_;
+  bool closed_ = false;
+};
+
+class EventHub {
+ public:
+  static constexpr std::size_t kQueueLimit = 256;
+  explicit EventHub(std::size_t max_subscribers) : max_subscribers_(max_subscribers) {}
+
+  // nullptr when max_subscribers are connected or the hub is closed. The first event of
+  // every subscription is the `heartbeat`.
+  std::shared_ptr<Subscription> subscribe();
+  void publish(std::string_view name, const Json& data);
+  // Ends every subscription (shutdown); later subscribe() calls get nullptr.
+  void close();
+  std::size_t subscribers() const;
+
+ private:
+  friend class Subscription;
+  void forget(Subscription* subscription);
+
+  const std::size_t max_subscribers_;
+  mutable std::mutex mutex_;
+  std::vector<Subscription*> subscribers_;
+  bool closed_ = false;
+};
+
+}  // namespace clawperator::serve

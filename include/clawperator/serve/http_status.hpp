@@ -1,0 +1,18 @@
+// The HTTP status of each document the server answers with: the original's mapping
+// (docs/serve.md §3) with its newest additions. Pure.
+#pragma once
+
+#include <string_view>
+
+#include "clawperator/json.hpp"
+
+namespace clawperator::serve {
+
+// The status for an error code; 500 for a code the mapping does not name.
+int http_status_of_code(std::string_view code);
+
+// 200 for a success and for a terminal result (a document carrying the Operator's envelope:
+// its failure is in the envelope), else the status of its `code`.
+int http_status_of(const Json& document);
+
+}  // namespace clawperator::serve

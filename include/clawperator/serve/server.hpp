@@ -1,0 +1,25 @@
+// `clawperator serve`: the HTTP + SSE server's lifecycle (docs/serve.md). Listens until
+// SIGINT or SIGTERM, then stops accepting, cancels in-flight executions through the
+// process-wide interrupt, closes the event streams and returns.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "clawperator/serve/backend.hpp"
+
+namespace clawperator::serve {
+
+struct ServerSettings {
+  std::string host = "127.0.0.1";
+  int port = 3000;
+  std::string token;  // required beyond loopback
+  BackendSettings backend;
+  std::size_t workers = 16;      // requests handled at once (executions included)
+  std::size_t sse_clients = 16;  // event streams at once
+};
+
+// 0 after a clean shutdown; 1 when the port could not be bound (a line on stderr says why).
+int run_server(ServerSettings settings);
+
+}  // namespace clawperator::serve

@@ -1,0 +1,93 @@
+#include "clawperator/serve/access_guard.hpp"
+
+#include <arpa/inet.h>
+#include <openssl/crypto.h>
+
+#include <string>
+
+namespace clawperator::serve {
+namespace {
+
+using contract::HostError;
+
+// "host:port" or "[v6]:port" into the host (brackets removed) and the port ("" when absent).
+std::pair<std::string, std::string> split_authority(std::string_view authority) {
+  if (!authority.empty() && authority.front() == '[') {
+    const auto close = authority.find(']');
+    if (close == std::string_view::npos) return {std::string(authority), ""};
+    std::string_view rest = authority.substr(close + 1);
+    if (!rest.empty() && rest.front() == ':') rest.remove_prefix(1);
+    return {std::string(authority.substr(1, close - 1)), std::string(rest)};
+  }
+  const auto colon = authority.rfind(':');
+  if (colon == std::string_view::npos) return {std::string(authority), ""};
+  return {std::string(authority.substr(0, colon)), std::string(authority.substr(colon + 1))};
+}
+
+bool is_ip_literal(const std::string& host) {
+  unsigned char buffer[16];
+  return ::inet_pton(AF_INET, host.c_str(), buffer) == 1 ||
+         ::inet_pton(AF_INET6, host.c_str(), buffer) == 1;
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+// A name the server answers to: an address (no DNS involved), localhost, or the --host name.
+// Any other name may have been rebound by DNS to an address of ours.
+bool own_authority(const AccessPolicy& policy, std::string_view authority) {
+  const auto [host, port] = split_authority(lower(authority));
+  if (port != std::to_string(policy.port) && !(port.empty() && policy.port == 80)) return false;
+  return is_ip_literal(host) || host == "localhost" || host == lower(policy.bind_host);
+}
+
+HostError forbidden(const std::string& message, const char* header) {
+  HostError error = contract::usage_error("FORBIDDEN_ORIGIN", message);
+  error.details["header"] = header;
+  return error;
+}
+
+}  // namespace
+
+bool is_loopback_host(std::string_view host) {
+  const std::string name = lower(host);
+  if (name == "localhost" || name == "::1" || name == "[::1]") return true;
+  in_addr address{};
+  if (::inet_pton(AF_INET, name.c_str(), &address) != 1) return false;
+  return (ntohl(address.s_addr) >> 24) == 127;
+}
+
+bool tokens_equal(std::string_view left, std::string_view right) {
+  if (left.size() != right.size()) return false;
+  return CRYPTO_memcmp(left.data(), right.data(), left.size()) == 0;
+}
+
+std::optional<HostError> check_access(const AccessPolicy& policy, const RequestFacts& request) {
+  if (!request.host || !own_authority(policy, *request.host)) {
+    return forbidden("The Host header does not name this server", "Host");
+  }
+  if (request.origin) {
+    // Same origin only: the page must come from this server, by the name it was called by.
+    constexpr std::string_view kScheme = "http://";
+    const std::string origin = lower(*request.origin);
+    if (origin.rfind(kScheme, 0) != 0 || origin.substr(kScheme.size()) != lower(*request.host)) {
+      return forbidden("The Origin of this request is another site", "Origin");
+    }
+  }
+  if (policy.token.empty() || request.path == "/ping") return std::nullopt;
+  constexpr std::string_view kBearer = "Bearer ";
+  if (!request.authorization || request.authorization->substr(0, kBearer.size()) != kBearer) {
+    return contract::usage_error("UNAUTHORIZED", "This server needs Authorization: Bearer <token>");
+  }
+  if (!tokens_equal(request.authorization->substr(kBearer.size()), policy.token)) {
+    return contract::usage_error("UNAUTHORIZED", "The bearer token is wrong");
+  }
+  return std::nullopt;
+}
+
+}  // namespace clawperator::serve

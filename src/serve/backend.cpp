@@ -1,0 +1,154 @@
+#include "clawperator/serve/backend.hpp"
+
+#include <atomic>
+
+#include "clawperator/cli/action_builders.hpp"
+#include "clawperator/cli/command.hpp"
+#include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/exec/execution.hpp"
+#include "clawperator/process/runner.hpp"
+#include "clawperator/serve/http_status.hpp"
+#include "clawperator/serve/node_query.hpp"
+#include "clawperator/serve/request_body.hpp"
+
+namespace clawperator::serve {
+namespace {
+
+constexpr std::string_view kScreenshotPrefix = "screenshot-";
+constexpr std::string_view kScreenshotSuffix = ".png";
+
+Reply error_reply(const contract::HostError& error) {
+  Json document = contract::to_json(error);
+  const int status = http_status_of(document);
+  return {status, std::move(document)};
+}
+
+Json action_types(const Json& payload) {
+  Json types = Json::array();
+  const auto actions = payload.find("actions");
+  if (actions == payload.end() || !actions->is_array()) return types;
+  for (const Json& action : *actions) {
+    const auto type = action.is_object() ? action.find("type") : action.end();
+    types.push_back(action.is_object() && type != action.end() ? *type : Json(nullptr));
+  }
+  return types;
+}
+
+}  // namespace
+
+Backend::Backend(BackendSettings settings, EventHub& hub)
+    : settings_(std::move(settings)), hub_(hub) {}
+
+Reply Backend::devices() const {
+  cli::CommandResult result = cli::list_devices(settings_.adb);
+  const int status = http_status_of(result.document);
+  return {status, std::move(result.document)};
+}
+
+Reply Backend::execute(std::string_view body) const {
+  auto parsed = parse_body(body, {"execution", "deviceId", "operatorPackage"});
+  if (!parsed) return error_reply(parsed.error());
+  auto execution = read_execution(*parsed);
+  if (!execution) return error_reply(execution.error());
+  return run(std::move(*execution), *parsed);
+}
+
+Reply Backend::snapshot(std::string_view body) const {
+  auto parsed = parse_body(body, {"deviceId", "operatorPackage"});
+  if (!parsed) return error_reply(parsed.error());
+  return run(cli::build_snapshot(cli::make_id_stamp()), *parsed);
+}
+
+Reply Backend::screenshot(std::string_view body) const {
+  auto parsed = parse_body(body, {"deviceId", "operatorPackage"});
+  if (!parsed) return error_reply(parsed.error());
+  // Always into the server's own directory: a caller never names a file on this host.
+  const cli::IdStamp stamp = cli::make_id_stamp();
+  const std::string name = std::string(kScreenshotPrefix) + std::to_string(stamp.now_ms) + "-" +
+                           stamp.suffix + std::string(kScreenshotSuffix);
+  return run(cli::build_screenshot(stamp, (settings_.artifact_dir / name).string(), std::nullopt),
+             *parsed);
+}
+
+Reply Backend::query(std::string_view body) const {
+  auto parsed = parse_body(body, {"matcher", "deviceId", "operatorPackage"});
+  if (!parsed) return error_reply(parsed.error());
+  auto matcher = read_matcher(*parsed);
+  if (!matcher) return error_reply(matcher.error());
+  Json query_body = *parsed;
+  query_body.erase("matcher");
+  Reply snapshot = run(cli::build_snapshot(cli::make_id_stamp()), query_body);
+  if (snapshot.status != 200 || snapshot.document.value("ok", false) != true) return snapshot;
+  auto nodes = query_nodes(snapshot_xml(snapshot.document), *matcher);
+  if (!nodes) return error_reply(nodes.error());
+  Json out = Json::object();
+  out["ok"] = true;
+  out["deviceId"] = snapshot.document["deviceId"];
+  out["matcher"] = *matcher;
+  out["count"] = (*nodes)["count"];
+  out["matches"] = std::move((*nodes)["matches"]);
+  out["snapshotCommandId"] = snapshot.document["envelope"].value("commandId", "");
+  return {200, std::move(out)};
+}
+
+std::optional<std::filesystem::path> Backend::artifact(std::string_view name) const {
+  const bool shaped = name.size() > kScreenshotPrefix.size() + kScreenshotSuffix.size() &&
+                      name.substr(0, kScreenshotPrefix.size()) == kScreenshotPrefix &&
+                      name.substr(name.size() - kScreenshotSuffix.size()) == kScreenshotSuffix &&
+                      name.find('/') == std::string_view::npos &&
+                      name.find("..") == std::string_view::npos;
+  if (!shaped) return std::nullopt;
+  std::filesystem::path path = settings_.artifact_dir / std::string(name);
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return std::nullopt;
+  return path;
+}
+
+Reply Backend::run(Json payload, const Json& body) const {
+  auto target = read_target(body);
+  if (!target) return error_reply(target.error());
+  Json event = Json::object();
+  event["commandId"] = payload.value("commandId", Json(nullptr));
+  event["deviceId"] = target->device ? Json(*target->device) : Json(nullptr);
+  event["actionTypes"] = action_types(payload);
+
+  Reply reply;
+  contract::ValidationOutcome outcome = contract::validate_execution(payload);
+  if (!outcome.valid) {
+    reply = error_reply(contract::validation_failure(outcome.issues));
+  } else if (auto too_large = contract::check_payload_size(*outcome.valid)) {
+    reply = error_reply(*too_large);
+  } else {
+    exec::ExecutionRequest request;
+    request.execution = std::move(*outcome.valid);
+    request.device = target->device ? target->device : settings_.device;
+    request.operator_package = target->operator_package.value_or(settings_.operator_package);
+    request.adb = settings_.adb;
+    // Requests for a busy device queue on its lock for as long as their own budget.
+    request.lock_wait_ms = static_cast<long>(request.execution.timeout_ms.value());
+    request.state = settings_.state;
+    const auto runner = process::make_system_runner();
+    exec::ExecutionReport report = exec::run_execution(request, *runner);
+    reply.status = http_status_of(report.document);
+    reply.document = std::move(report.document);
+  }
+
+  if (const auto device = reply.document.find("deviceId"); device != reply.document.end()) {
+    event["deviceId"] = *device;
+  }
+  event["status"] = reply.status;
+  event["ok"] = reply.document.value("ok", false);
+  event["result"] = reply.document;
+  hub_.publish("clawperator:execution", event);
+  // Only an Operator's envelope is a result: host failures never become one.
+  if (const auto envelope = reply.document.find("envelope");
+      envelope != reply.document.end() && envelope->is_object()) {
+    Json result = Json::object();
+    result["deviceId"] = event["deviceId"];
+    result["envelope"] = *envelope;
+    hub_.publish("clawperator:result", result);
+  }
+  return reply;
+}
+
+}  // namespace clawperator::serve

@@ -1,0 +1,53 @@
+#include "clawperator/serve/http_status.hpp"
+
+#include <array>
+#include <utility>
+
+namespace clawperator::serve {
+
+int http_status_of_code(std::string_view code) {
+  static constexpr std::array<std::pair<std::string_view, int>, 20> kStatus = {{
+      // The original's mapping.
+      {"EXECUTION_CONFLICT_IN_FLIGHT", 423},
+      {"DEVICE_NOT_FOUND", 404},
+      {"NO_DEVICES", 404},
+      {"EMULATOR_NOT_FOUND", 404},
+      {"EMULATOR_NOT_RUNNING", 404},
+      {"MULTIPLE_DEVICES_DEVICE_ID_REQUIRED", 400},
+      {"EXECUTION_VALIDATION_FAILED", 400},
+      {"PAYLOAD_TOO_LARGE", 413},
+      {"RESULT_ENVELOPE_TIMEOUT", 504},
+      {"EMULATOR_UNSUPPORTED", 409},
+      {"EMULATOR_ALREADY_RUNNING", 409},
+      // Its newest additions.
+      {"DEVICE_NOT_INTERACTIVE", 409},
+      {"DEVICE_ACCESSIBILITY_NOT_RUNNING", 409},
+      {"DEVICE_SHELL_UNAVAILABLE", 503},
+      // The route-local request errors.
+      {"INVALID_JSON", 400},
+      {"INVALID_BODY", 400},
+      {"MISSING_EXECUTION", 400},
+      {"INVALID_DEVICE_ID", 400},
+      {"UNAUTHORIZED", 401},
+      {"FORBIDDEN_ORIGIN", 403},
+  }};
+  for (const auto& [name, status] : kStatus) {
+    if (name == code) return status;
+  }
+  if (code == "ROUTE_NOT_FOUND") return 404;
+  if (code == "SSE_CLIENT_LIMIT") return 503;
+  return 500;
+}
+
+int http_status_of(const Json& document) {
+  if (!document.is_object()) return 500;
+  const auto ok = document.find("ok");
+  if (ok != document.end() && *ok == true) return 200;
+  const auto envelope = document.find("envelope");
+  if (envelope != document.end() && envelope->is_object()) return 200;
+  const auto code = document.find("code");
+  if (code == document.end() || !code->is_string()) return 500;
+  return http_status_of_code(code->get_ref<const std::string&>());
+}
+
+}  // namespace clawperator::serve

@@ -1,0 +1,339 @@
+// The Clawperator inspector: the screen with a box per node of its hierarchy, the hierarchy
+// as a tree, both linked; the selected node's attributes and a selector that a POST /query
+// resolves to exactly that node; click / type / read on it; the server's live events.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const state = { nodes: [], selected: null, screenWidth: 0, busy: false };
+
+function setStatus(text, bad) {
+  $('status').textContent = text;
+  $('status').className = bad ? 'bad' : '';
+}
+
+async function call(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers['Content-Type'] = 'application/json';
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const document = await response.json();
+  return { status: response.status, document };
+}
+
+function device() {
+  const value = $('device').value;
+  return value ? { deviceId: value } : {};
+}
+
+function stamp() {
+  return Date.now() + '-' + Math.random().toString(36).slice(2, 9);
+}
+
+function execution(type, params) {
+  const id = 'inspector-' + type + '-' + stamp();
+  const action = { id: 'a1', type };
+  if (params) action.params = params;
+  return { commandId: id, taskId: id, source: 'clawperator-inspector',
+           expectedFormat: 'android-ui-automator', timeoutMs: 30000, actions: [action] };
+}
+
+// [x1,y1][x2,y2] -> {x, y, w, h}
+function parseBounds(text) {
+  const m = /\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]/.exec(text || '');
+  if (!m) return null;
+  const [x1, y1, x2, y2] = m.slice(1).map(Number);
+  return { x: x1, y: y1, w: x2 - x1, h: y2 - y1 };
+}
+
+// The nodes of a UI Automator dump, numbered as POST /query numbers them: the child indices
+// of <node> elements from the root ("0.2.1").
+function parseHierarchy(xml) {
+  const doc = new DOMParser().parseFromString(xml, 'application/xml');
+  const nodes = [];
+  const walk = (element, parent, prefix) => {
+    let index = 0;
+    for (const child of element.children) {
+      if (child.tagName !== 'node') continue;
+      const path = prefix === null ? String(index) : prefix + '.' + index;
+      index += 1;
+      const attributes = {};
+      for (const attribute of child.attributes) attributes[attribute.name] = attribute.value;
+      const node = { path, attributes, parent, children: [], bounds: parseBounds(attributes.bounds) };
+      nodes.push(node);
+      if (parent) parent.children.push(node);
+      walk(child, node, path);
+    }
+  };
+  walk(doc.documentElement, null, null);
+  return nodes;
+}
+
+function label(node) {
+  const a = node.attributes;
+  const kind = (a.class || 'node').split('.').pop();
+  const words = a.text || a['content-desc'] || a['resource-id'] || '';
+  return kind + (words ? ' "' + words + '"' : '');
+}
+
+function hover(path, on) {
+  for (const element of document.querySelectorAll('[data-path="' + path + '"]')) {
+    element.classList.toggle('hover', on);
+  }
+}
+
+function linkHover(element, node) {
+  element.dataset.path = node.path;
+  element.addEventListener('mouseenter', () => hover(node.path, true));
+  element.addEventListener('mouseleave', () => hover(node.path, false));
+  element.addEventListener('click', (event) => {
+    event.preventDefault();
+    event.stopPropagation();
+    select(node);
+  });
+}
+
+function drawBoxes() {
+  const boxes = $('boxes');
+  boxes.textContent = '';
+  const scale = $('screenshot').clientWidth / (state.screenWidth || 1);
+  for (const node of state.nodes) {
+    if (!node.bounds || node.bounds.w <= 0 || node.bounds.h <= 0) continue;
+    const box = document.createElement('div');
+    box.className = 'box';
+    box.title = label(node);
+    box.style.left = node.bounds.x * scale + 'px';
+    box.style.top = node.bounds.y * scale + 'px';
+    box.style.width = node.bounds.w * scale + 'px';
+    box.style.height = node.bounds.h * scale + 'px';
+    linkHover(box, node);
+    boxes.appendChild(box);
+  }
+}
+
+function drawTree() {
+  const build = (nodes) => {
+    const list = document.createElement('ul');
+    for (const node of nodes) {
+      const item = document.createElement('li');
+      if (node.children.length) {
+        const details = document.createElement('details');
+        details.open = true;
+        const summary = document.createElement('summary');
+        summary.textContent = label(node);
+        linkHover(summary, node);
+        details.appendChild(summary);
+        details.appendChild(build(node.children));
+        item.appendChild(details);
+      } else {
+        const leaf = document.createElement('span');
+        leaf.className = 'leaf';
+        leaf.textContent = label(node);
+        linkHover(leaf, node);
+        item.appendChild(leaf);
+      }
+      list.appendChild(item);
+    }
+    return list;
+  };
+  $('tree').textContent = '';
+  $('tree').appendChild(build(state.nodes.filter((node) => !node.parent)));
+}
+
+// The matcher fields a node offers, most specific first.
+function fieldsOf(node) {
+  const a = node.attributes;
+  const fields = [];
+  if (a['resource-id']) fields.push(['resourceId', a['resource-id']]);
+  if (a.text) fields.push(['textEquals', a.text]);
+  if (a['content-desc']) fields.push(['contentDescEquals', a['content-desc']]);
+  return fields;
+}
+
+function matchesLocally(node, matcher) {
+  const a = node.attributes;
+  for (const [key, value] of Object.entries(matcher)) {
+    if (key === 'ancestor') {
+      let up = node.parent;
+      while (up && !matchesLocally(up, value)) up = up.parent;
+      if (!up) return false;
+    } else if (key === 'resourceId' && a['resource-id'] !== value) return false;
+    else if (key === 'textEquals' && a.text !== value) return false;
+    else if (key === 'contentDescEquals' && a['content-desc'] !== value) return false;
+  }
+  return true;
+}
+
+function uniqueLocally(node, matcher) {
+  return state.nodes.filter((other) => matchesLocally(other, matcher)).length === 1 &&
+         matchesLocally(node, matcher);
+}
+
+// One field, then two, then the node's fields scoped by the nearest ancestor that a field of
+// its own identifies uniquely (a label used twice on the screen).
+function candidateSelectors(node) {
+  const fields = fieldsOf(node);
+  const out = [];
+  for (const [key, value] of fields) out.push({ [key]: value });
+  if (fields.length > 1) out.push(Object.fromEntries(fields.slice(0, 2)));
+  for (let up = node.parent; up; up = up.parent) {
+    for (const [key, value] of fieldsOf(up)) {
+      const ancestor = { [key]: value };
+      if (!uniqueLocally(up, ancestor)) continue;
+      for (const [own, ownValue] of fields) out.push({ [own]: ownValue, ancestor });
+    }
+  }
+  return out;
+}
+
+function shellQuote(text) {
+  return "'" + text.replace(/'/g, "'\\''") + "'";
+}
+
+function cliFlags(matcher) {
+  if (matcher.ancestor) return '--selector ' + shellQuote(JSON.stringify(matcher));
+  const flag = { resourceId: '--id', textEquals: '--text', contentDescEquals: '--desc' };
+  return Object.entries(matcher).map(([key, value]) => flag[key] + ' ' + shellQuote(value)).join(' ');
+}
+
+function center(node) {
+  const b = node.bounds;
+  return { x: Math.round(b.x + b.w / 2), y: Math.round(b.y + b.h / 2) };
+}
+
+async function select(node) {
+  state.selected = node;
+  for (const element of document.querySelectorAll('.selected')) element.classList.remove('selected');
+  for (const element of document.querySelectorAll('[data-path="' + node.path + '"]')) {
+    element.classList.add('selected');
+  }
+  $('hint').textContent = 'path ' + node.path;
+  const table = $('attributes');
+  table.textContent = '';
+  for (const [name, value] of Object.entries(node.attributes)) {
+    const row = table.insertRow();
+    row.insertCell().textContent = name;
+    row.insertCell().textContent = value;
+  }
+  $('selector-cli').textContent = '';
+  $('selector-json').textContent = '';
+  $('selector-check').textContent = 'checking with POST /query …';
+  $('selector-check').className = 'muted';
+  node.matcher = null;
+  for (const matcher of candidateSelectors(node)) {
+    if (!uniqueLocally(node, matcher)) continue;
+    const { status, document } = await call('POST', '/query', { matcher, ...device() });
+    if (state.selected !== node) return;
+    if (status === 200 && document.count === 1 && document.matches[0].path === node.path) {
+      node.matcher = matcher;
+      break;
+    }
+  }
+  if (node.matcher) {
+    $('selector-check').textContent = 'unique: POST /query resolves it to exactly this node';
+    $('selector-check').className = 'ok';
+    $('selector-cli').textContent = cliFlags(node.matcher);
+    $('selector-json').textContent = JSON.stringify(node.matcher);
+  } else {
+    $('selector-check').textContent = 'no unique selector: actions use the centre coordinate';
+    $('selector-check').className = 'bad';
+  }
+  for (const id of ['click-button', 'type-button', 'read-button']) $(id).disabled = false;
+}
+
+// ancestor is not in the payload's matcher yet: such a node is clicked by its centre.
+function target(node) {
+  if (node.matcher && !node.matcher.ancestor) return { matcher: node.matcher };
+  return null;
+}
+
+async function act(type, params) {
+  if (state.busy) return;
+  state.busy = true;
+  setStatus(type + ' …');
+  try {
+    const { status, document } = await call('POST', '/execute', { execution: execution(type, params), ...device() });
+    $('action-result').textContent = status + ' ' + JSON.stringify(document.envelope ? document.envelope.stepResults : document, null, 1);
+  } finally {
+    state.busy = false;
+  }
+  await refresh();
+}
+
+async function refresh() {
+  setStatus('refreshing …');
+  const shot = await call('POST', '/screenshot', device());
+  const snap = await call('POST', '/snapshot', device());
+  if (shot.status !== 200 || snap.status !== 200 || !snap.document.envelope) {
+    setStatus((shot.document.code || snap.document.code || 'refresh failed') + ' ' +
+              (shot.document.message || snap.document.message || ''), true);
+    return;
+  }
+  const steps = snap.document.envelope.stepResults || [];
+  const xml = steps.map((step) => step.data && step.data.text).find(Boolean) || '<hierarchy/>';
+  state.nodes = parseHierarchy(xml);
+  const roots = state.nodes.filter((node) => !node.parent && node.bounds);
+  state.screenWidth = Math.max(1, ...roots.map((node) => node.bounds.x + node.bounds.w));
+  const shotStep = (shot.document.envelope.stepResults || []).find((step) => step.data && step.data.path);
+  const image = $('screenshot');
+  await new Promise((resolve) => {
+    image.onload = resolve;
+    image.onerror = resolve;
+    image.src = '/artifacts/' + shotStep.data.path.split('/').pop();
+  });
+  state.selected = null;
+  drawBoxes();
+  drawTree();
+  for (const id of ['click-button', 'type-button', 'read-button']) $(id).disabled = true;
+  setStatus(state.nodes.length + ' nodes');
+  document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
+}
+
+function listenToEvents() {
+  const source = new EventSource('/events');
+  const add = (text, failed) => {
+    const item = document.createElement('li');
+    item.textContent = new Date().toLocaleTimeString() + ' ' + text;
+    if (failed) item.className = 'failed';
+    $('events').prepend(item);
+    while ($('events').children.length > 200) $('events').lastChild.remove();
+  };
+  source.addEventListener('clawperator:execution', (event) => {
+    const data = JSON.parse(event.data);
+    add('execution ' + data.commandId + ' on ' + data.deviceId + ': ' + data.status +
+        (data.result && data.result.code ? ' ' + data.result.code : ''), !data.ok);
+  });
+  source.addEventListener('clawperator:result', (event) => {
+    const data = JSON.parse(event.data);
+    add('result ' + data.envelope.commandId + ' ' + data.envelope.status, data.envelope.status !== 'success');
+  });
+}
+
+async function start() {
+  $('refresh').addEventListener('click', refresh);
+  $('device').addEventListener('change', refresh);
+  $('click-button').addEventListener('click', () => {
+    const node = state.selected;
+    act('click', target(node) || { coordinate: center(node) });
+  });
+  $('type-button').addEventListener('click', () => {
+    const node = state.selected;
+    const params = target(node) || { matcher: { resourceId: node.attributes['resource-id'] } };
+    act('enter_text', { ...params, text: $('type-text').value });
+  });
+  $('read-button').addEventListener('click', () => {
+    const node = state.selected;
+    act('read_text', target(node) || { matcher: { textEquals: node.attributes.text } });
+  });
+  window.addEventListener('resize', drawBoxes);
+  listenToEvents();
+  const { document } = await call('GET', '/devices');
+  for (const entry of document.devices || []) {
+    const option = new Option(entry.serial + ' (' + entry.state + ')', entry.serial);
+    $('device').add(option);
+  }
+  await refresh();
+}
+
+start();

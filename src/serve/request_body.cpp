@@ -1,0 +1,106 @@
+#include "clawperator/serve/request_body.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "clawperator/text.hpp"
+
+namespace clawperator::serve {
+namespace {
+
+using contract::failed;
+using contract::HostError;
+
+HostError body_error(std::string code, std::string message, std::string_view field) {
+  HostError error = contract::validation_error(std::move(code), std::move(message));
+  if (!field.empty()) error.details["field"] = std::string(field);
+  return error;
+}
+
+constexpr std::array<std::string_view, 5> kMatcherFields = {
+    "resourceId", "textEquals", "textContains", "contentDescEquals", "contentDescContains"};
+
+std::optional<HostError> check_matcher(const Json& matcher, const std::string& field, bool nested) {
+  if (!matcher.is_object()) return body_error("INVALID_BODY", field + " must be an object", field);
+  bool any = false;
+  for (const auto& [key, value] : matcher.items()) {
+    const std::string path = field + "." + key;
+    if (key == "ancestor" && !nested) {
+      if (auto error = check_matcher(value, path, true)) return error;
+      continue;
+    }
+    if (std::find(kMatcherFields.begin(), kMatcherFields.end(), key) == kMatcherFields.end()) {
+      return body_error("INVALID_BODY", "Unknown matcher field " + path, path);
+    }
+    if (!value.is_string() || trim(value.get_ref<const std::string&>()).empty()) {
+      return body_error("INVALID_BODY", path + " must be a non-blank string", path);
+    }
+    any = true;
+  }
+  if (!any) {
+    return body_error("INVALID_BODY", field + " must have at least one matcher field", field);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+contract::Outcome<Json> parse_body(std::string_view body,
+                                   std::initializer_list<std::string_view> allowed) {
+  if (trim(body).empty()) return Json::object();
+  Json parsed = parse_json(body);
+  if (parsed.is_discarded()) {
+    return failed(body_error("INVALID_JSON", "The request body is not valid JSON", ""));
+  }
+  if (!parsed.is_object()) {
+    return failed(body_error("INVALID_BODY", "The request body must be a JSON object", ""));
+  }
+  for (const auto& [key, value] : parsed.items()) {
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+      return failed(body_error("INVALID_BODY", "Unknown field " + key, key));
+    }
+  }
+  return parsed;
+}
+
+contract::Outcome<Target> read_target(const Json& body) {
+  Target target;
+  if (const auto device = body.find("deviceId"); device != body.end()) {
+    if (!device->is_string() || trim(device->get_ref<const std::string&>()).empty()) {
+      return failed(
+          body_error("INVALID_DEVICE_ID", "deviceId must be a non-blank string", "deviceId"));
+    }
+    target.device = std::string(trim(device->get_ref<const std::string&>()));
+  }
+  if (const auto package = body.find("operatorPackage"); package != body.end()) {
+    if (!package->is_string() || trim(package->get_ref<const std::string&>()).empty()) {
+      return failed(body_error("INVALID_BODY", "operatorPackage must be a non-blank string",
+                               "operatorPackage"));
+    }
+    target.operator_package = std::string(trim(package->get_ref<const std::string&>()));
+  }
+  return target;
+}
+
+contract::Outcome<Json> read_execution(const Json& body) {
+  const auto execution = body.find("execution");
+  if (execution == body.end() || execution->is_null()) {
+    return failed(
+        body_error("MISSING_EXECUTION", "The body needs an execution object", "execution"));
+  }
+  if (!execution->is_object()) {
+    return failed(body_error("INVALID_BODY", "execution must be an object", "execution"));
+  }
+  return *execution;
+}
+
+contract::Outcome<Json> read_matcher(const Json& body) {
+  const auto matcher = body.find("matcher");
+  if (matcher == body.end()) {
+    return failed(body_error("INVALID_BODY", "The body needs a matcher object", "matcher"));
+  }
+  if (auto error = check_matcher(*matcher, "matcher", false)) return failed(*error);
+  return *matcher;
+}
+
+}  // namespace clawperator::serve

@@ -1,0 +1,168 @@
+// The server's pure parts: status mapping, the access guard, request bodies, the event hub,
+// the snapshot-side query.
+#include <catch2/catch.hpp>
+#include <chrono>
+
+#include "clawperator/serve/access_guard.hpp"
+#include "clawperator/serve/access_log.hpp"
+#include "clawperator/serve/event_hub.hpp"
+#include "clawperator/serve/http_status.hpp"
+#include "clawperator/serve/node_query.hpp"
+#include "clawperator/serve/request_body.hpp"
+
+using namespace clawperator;
+using namespace clawperator::serve;
+
+TEST_CASE("status mapping: the original's codes, its newest additions, the default", "[serve]") {
+  CHECK(http_status_of_code("EXECUTION_CONFLICT_IN_FLIGHT") == 423);
+  CHECK(http_status_of_code("DEVICE_NOT_FOUND") == 404);
+  CHECK(http_status_of_code("NO_DEVICES") == 404);
+  CHECK(http_status_of_code("MULTIPLE_DEVICES_DEVICE_ID_REQUIRED") == 400);
+  CHECK(http_status_of_code("EXECUTION_VALIDATION_FAILED") == 400);
+  CHECK(http_status_of_code("PAYLOAD_TOO_LARGE") == 413);
+  CHECK(http_status_of_code("RESULT_ENVELOPE_TIMEOUT") == 504);
+  CHECK(http_status_of_code("DEVICE_NOT_INTERACTIVE") == 409);
+  CHECK(http_status_of_code("DEVICE_ACCESSIBILITY_NOT_RUNNING") == 409);
+  CHECK(http_status_of_code("DEVICE_SHELL_UNAVAILABLE") == 503);
+  CHECK(http_status_of_code("UNAUTHORIZED") == 401);
+  CHECK(http_status_of_code("FORBIDDEN_ORIGIN") == 403);
+  CHECK(http_status_of_code("SSE_CLIENT_LIMIT") == 503);
+  CHECK(http_status_of_code("RESULT_TRANSPORT_EXITED") == 500);
+  CHECK(http_status_of(Json{{"ok", true}}) == 200);
+  // A failed envelope is a terminal result: its failure is in the envelope.
+  CHECK(http_status_of(Json{{"ok", false}, {"envelope", {{"status", "failed"}}}}) == 200);
+  CHECK(http_status_of(Json{{"ok", false}, {"code", "NO_DEVICES"}}) == 404);
+  CHECK(http_status_of(Json::array()) == 500);
+}
+
+TEST_CASE("access guard: Host, Origin, token", "[serve]") {
+  const AccessPolicy loopback{"127.0.0.1", 3000, ""};
+  auto facts = [](std::string_view path, std::optional<std::string_view> host,
+                  std::optional<std::string_view> origin = std::nullopt,
+                  std::optional<std::string_view> authorization = std::nullopt) {
+    return RequestFacts{path, host, origin, authorization};
+  };
+  CHECK_FALSE(check_access(loopback, facts("/devices", "127.0.0.1:3000")));
+  CHECK_FALSE(check_access(loopback, facts("/devices", "localhost:3000")));
+  CHECK_FALSE(check_access(loopback, facts("/", "localhost:3000", "http://localhost:3000")));
+  // A DNS-rebound name, another port, no Host at all.
+  CHECK(check_access(loopback, facts("/devices", "evil.example:3000"))->code == "FORBIDDEN_ORIGIN");
+  CHECK(check_access(loopback, facts("/devices", "127.0.0.1:3001"))->code == "FORBIDDEN_ORIGIN");
+  CHECK(check_access(loopback, facts("/devices", std::nullopt))->code == "FORBIDDEN_ORIGIN");
+  // A page of another site, and a page of ours called by another name.
+  CHECK(check_access(loopback, facts("/execute", "127.0.0.1:3000", "http://evil.example"))->code ==
+        "FORBIDDEN_ORIGIN");
+  CHECK(
+      check_access(loopback, facts("/execute", "127.0.0.1:3000", "http://localhost:3000"))->code ==
+      "FORBIDDEN_ORIGIN");
+  CHECK(check_access(loopback, facts("/execute", "127.0.0.1:3000", "null"))->code ==
+        "FORBIDDEN_ORIGIN");
+
+  const AccessPolicy wide{"0.0.0.0", 8080, "s3cret"};
+  CHECK_FALSE(check_access(wide, facts("/ping", "10.1.2.3:8080")));
+  CHECK(check_access(wide, facts("/devices", "10.1.2.3:8080"))->code == "UNAUTHORIZED");
+  CHECK(check_access(wide, facts("/devices", "10.1.2.3:8080", std::nullopt, "Bearer nope"))->code ==
+        "UNAUTHORIZED");
+  CHECK(check_access(wide, facts("/devices", "10.1.2.3:8080", std::nullopt, "s3cret"))->code ==
+        "UNAUTHORIZED");
+  CHECK_FALSE(
+      check_access(wide, facts("/devices", "[fe80::1]:8080", std::nullopt, "Bearer s3cret")));
+
+  CHECK(is_loopback_host("127.0.0.1"));
+  CHECK(is_loopback_host("127.9.9.9"));
+  CHECK(is_loopback_host("::1"));
+  CHECK(is_loopback_host("LOCALHOST"));
+  CHECK_FALSE(is_loopback_host("0.0.0.0"));
+  CHECK_FALSE(is_loopback_host("192.168.1.2"));
+  CHECK(tokens_equal("abc", "abc"));
+  CHECK_FALSE(tokens_equal("abc", "abd"));
+  CHECK_FALSE(tokens_equal("abc", "abcd"));
+}
+
+TEST_CASE("request bodies: JSON, fields, device ids, matchers", "[serve]") {
+  CHECK(parse_body("", {"deviceId"}).value() == Json::object());
+  CHECK(parse_body("{", {"deviceId"}).error().code == "INVALID_JSON");
+  CHECK(parse_body("[1]", {"deviceId"}).error().code == "INVALID_BODY");
+  const auto unknown = parse_body(R"({"path":"/etc/x"})", {"deviceId"});
+  CHECK(unknown.error().code == "INVALID_BODY");
+  CHECK(unknown.error().details["field"] == "path");
+
+  CHECK(read_target(Json{{"deviceId", " "}}).error().code == "INVALID_DEVICE_ID");
+  CHECK(read_target(Json{{"deviceId", 7}}).error().code == "INVALID_DEVICE_ID");
+  CHECK(read_target(Json{{"operatorPackage", ""}}).error().code == "INVALID_BODY");
+  CHECK(*read_target(Json{{"deviceId", " emu-1 "}}).value().device == "emu-1");
+
+  CHECK(read_execution(Json::object()).error().code == "MISSING_EXECUTION");
+  CHECK(read_execution(Json{{"execution", "x"}}).error().code == "INVALID_BODY");
+
+  CHECK(read_matcher(Json::object()).error().code == "INVALID_BODY");
+  CHECK(read_matcher(Json{{"matcher", Json::object()}}).error().code == "INVALID_BODY");
+  CHECK(read_matcher(Json{{"matcher", {{"label", "x"}}}}).error().details["field"] ==
+        "matcher.label");
+  CHECK(read_matcher(Json{{"matcher", {{"textEquals", ""}}}}).error().code == "INVALID_BODY");
+  CHECK(read_matcher(Json{{"matcher", {{"textEquals", "OK"}, {"ancestor", {{"ancestor", {}}}}}}})
+            .error()
+            .code == "INVALID_BODY");
+  CHECK(read_matcher(Json{{"matcher", {{"textEquals", "OK"}, {"ancestor", {{"resourceId", "a"}}}}}})
+            .has_value());
+}
+
+TEST_CASE("event hub: heartbeat first, fan-out, bounded subscribers, close", "[serve]") {
+  using std::chrono::milliseconds;
+  EventHub hub(2);
+  auto first = hub.subscribe();
+  auto second = hub.subscribe();
+  REQUIRE(first);
+  REQUIRE(second);
+  CHECK_FALSE(hub.subscribe());
+  std::string text;
+  REQUIRE(first->next(milliseconds(0), text) == Subscription::Wait::Event);
+  CHECK(text.rfind("event: heartbeat\ndata: {\"code\":\"CONNECTED\"", 0) == 0);
+  hub.publish("clawperator:execution", Json{{"n", 1}});
+  REQUIRE(first->next(milliseconds(0), text) == Subscription::Wait::Event);
+  CHECK(text == "event: clawperator:execution\ndata: {\"n\":1}\n\n");
+  CHECK(first->next(milliseconds(1), text) == Subscription::Wait::Timeout);
+  second.reset();
+  CHECK(hub.subscribers() == 1);
+  CHECK(hub.subscribe());  // a place is free again (and released at once)
+  for (int i = 0; i < 300; ++i) hub.publish("e", Json{{"n", i}});
+  int received = 0;
+  while (first->next(milliseconds(0), text) == Subscription::Wait::Event) ++received;
+  CHECK(received == static_cast<int>(EventHub::kQueueLimit));
+  CHECK(text == "event: e\ndata: {\"n\":299}\n\n");
+  hub.close();
+  CHECK(first->next(milliseconds(1000), text) == Subscription::Wait::Closed);
+  CHECK_FALSE(hub.subscribe());
+}
+
+TEST_CASE("query_nodes: matchers against a UI Automator dump", "[serve]") {
+  const std::string xml =
+      R"(<?xml version="1.0"?><hierarchy rotation="0">)"
+      R"(<node class="L" resource-id="app:id/list" text="" content-desc="" bounds="[0,0][10,10]">)"
+      R"(<node class="T" resource-id="app:id/row" text="Wi-Fi" content-desc="" bounds="[0,0][5,5]"/>)"
+      R"(<node class="T" resource-id="app:id/row" text="Display &amp; more" content-desc="d" bounds="[0,5][5,10]"/>)"
+      R"(</node><node class="B" resource-id="" text="Wi-Fi" content-desc="" bounds="[1,1][2,2]"/>)"
+      R"(</hierarchy>)";
+  const auto rows = query_nodes(xml, Json{{"resourceId", "app:id/row"}});
+  REQUIRE(rows);
+  CHECK((*rows)["count"] == 2);
+  CHECK((*rows)["matches"][1]["path"] == "0.1");
+  CHECK((*rows)["matches"][1]["text"] == "Display & more");
+  CHECK(query_nodes(xml, Json{{"textEquals", "Wi-Fi"}}).value()["count"] == 2);
+  const auto scoped = query_nodes(
+      xml, Json{{"textEquals", "Wi-Fi"}, {"ancestor", {{"resourceId", "app:id/list"}}}});
+  CHECK(scoped.value()["count"] == 1);
+  CHECK(scoped.value()["matches"][0]["path"] == "0.0");
+  CHECK(query_nodes(xml, Json{{"textContains", "more"}}).value()["matches"][0]["bounds"] ==
+        "[0,5][5,10]");
+  CHECK(query_nodes(xml, Json{{"contentDescEquals", "nothing"}}).value()["count"] == 0);
+  CHECK(query_nodes("<hierarchy><node", Json{{"textEquals", "x"}}).error().code ==
+        "SNAPSHOT_EXTRACTION_FAILED");
+}
+
+TEST_CASE("access log fields never carry the query string", "[serve]") {
+  const Json fields = access_log_fields({"GET", "/events?token=abc", 200, 12, "127.0.0.1"});
+  CHECK(fields["path"] == "/events");
+  CHECK(fields["status"] == 200);
+  CHECK(fields["method"] == "GET");
+}

@@ -1,0 +1,95 @@
+// `clawperator serve` started on a farm's devices for one test, and what the tests send it.
+#pragma once
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "farm_fixture.hpp"
+#include "serve_process.hpp"
+
+namespace clawperator::testing {
+
+using nlohmann::json;
+using std::chrono::milliseconds;
+
+using nlohmann::json;
+using std::chrono::milliseconds;
+
+inline json snapshot_payload(const std::string& id, int timeout_ms = 30000) {
+  return {
+      {"commandId", id},         {"taskId", id},
+      {"source", "serve-test"},  {"expectedFormat", "android-ui-automator"},
+      {"timeoutMs", timeout_ms}, {"actions", json::array({{{"id", "s"}, {"type", "snapshot"}}})}};
+}
+
+class Served {
+ public:
+  explicit Served(const Farm& farm, const std::vector<std::string>& extra = {},
+                  const std::map<std::string, std::string>& env = {})
+      : port_(free_port()) {
+    char pattern[] = "/tmp/clawperator-serve-test-XXXXXX";
+    REQUIRE(::mkdtemp(pattern) != nullptr);
+    dir_ = pattern;
+    std::vector<std::string> args = {"serve", "--port", std::to_string(port_)};
+    args.insert(args.end(), extra.begin(), extra.end());
+    std::map<std::string, std::string> environment = farm.environment().extra_env;
+    for (const auto& [key, value] : env) environment[key] = value;
+    process_ =
+        std::make_unique<Background>(kBinary, args, environment, dir_ + "/out", dir_ + "/err");
+    for (int attempt = 0; attempt < 500 && stderr_text().find("listening on") == std::string::npos;
+         ++attempt) {
+      std::this_thread::sleep_for(milliseconds(20));
+    }
+    INFO(stderr_text());
+    REQUIRE(stderr_text().find(":" + std::to_string(port_) + "\n") != std::string::npos);
+  }
+  ~Served() { std::filesystem::remove_all(dir_); }
+  Served(const Served&) = delete;
+  Served& operator=(const Served&) = delete;
+
+  std::string url(const std::string& path) const {
+    return "http://127.0.0.1:" + std::to_string(port_) + path;
+  }
+  int port() const { return port_; }
+  std::string stderr_text() const { return slurp(dir_ + "/err"); }
+  std::string stdout_text() const { return slurp(dir_ + "/out"); }
+  // A request body in a file, for curl --data-binary.
+  std::string body(const std::string& text) {
+    const std::string path = dir_ + "/body-" + std::to_string(++bodies_);
+    std::ofstream(path, std::ios::binary) << text;
+    return path;
+  }
+  HttpReply get(const std::string& path, const std::vector<std::string>& headers = {}) const {
+    return curl(url(path), "GET", "", headers);
+  }
+  HttpReply post(const std::string& path, const std::string& text,
+                 const std::vector<std::string>& headers = {}, int max_seconds = 60) {
+    return curl(url(path), "POST", body(text), headers, max_seconds);
+  }
+  int stop(int signal = SIGTERM) { return process_->stop(signal, milliseconds(8000)); }
+  pid_t pid() const { return process_->pid(); }
+  const std::string& dir() const { return dir_; }
+
+ private:
+  int port_;
+  std::string dir_;
+  std::unique_ptr<Background> process_;
+  std::atomic<int> bodies_{0};
+};
+
+inline json without_timing(json document) {
+  document.erase("timing");
+  if (document.contains("envelope")) {
+    document["envelope"].erase("commandId");
+    document["envelope"].erase("taskId");
+  }
+  return document;
+}
+
+}  // namespace clawperator::testing
