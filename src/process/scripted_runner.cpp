@@ -171,7 +171,7 @@ Completion ScriptedRunner::run(const CommandSpec& spec) {
     call.kind = CallKind::Run;
     call.argv = spec.argv;
     call.timeout = spec.timeout;
-    if (interrupted_signal() != 0) {
+    if (!spec.despite_interrupt && interrupted_signal() != 0) {
       call.result = CallResult::Cancelled;
       completion.status = Completion::Status::Cancelled;
       return completion;
@@ -190,7 +190,7 @@ Completion ScriptedRunner::run(const CommandSpec& spec) {
   const milliseconds limit = std::max(spec.timeout, milliseconds::zero());
   const bool times_out = delay >= limit;
   const Clock::time_point started = Clock::now();
-  if (!idle(times_out ? limit : delay)) {
+  if (!spec.despite_interrupt && !idle(times_out ? limit : delay)) {
     completion.status = Completion::Status::Cancelled;
     completion.exit_code = -1;
     completion.signal = SIGTERM;

@@ -38,22 +38,22 @@ void drain_ready(ChildProcess& child, const std::array<pollfd, 3>& fds, OutputSi
   }
 }
 
-std::array<pollfd, 3> poll_set(ChildProcess& child) noexcept {
+std::array<pollfd, 3> poll_set(ChildProcess& child, bool interruptible = true) noexcept {
   // poll() skips negative descriptors: closed pipes and a missing interrupt pipe.
   return {pollfd{child.out().get(), POLLIN, 0}, pollfd{child.err().get(), POLLIN, 0},
-          pollfd{interrupt_fd(), POLLIN, 0}};
+          pollfd{interruptible ? interrupt_fd() : -1, POLLIN, 0}};
 }
 
 enum class Outcome { Exited, TimedOut, Cancelled, Failed };
 
 // Reads both pipes to EOF, then waits for the exit; does not reap.
 Outcome pump(ChildProcess& child, OutputSink& out, OutputSink& err, Clock::time_point deadline,
-             int& failure_errno) {
+             bool interruptible, int& failure_errno) {
   while (!child.pipes_closed()) {
-    if (interrupted_signal() != 0) return Outcome::Cancelled;
+    if (interruptible && interrupted_signal() != 0) return Outcome::Cancelled;
     const Clock::time_point now = Clock::now();
     if (now >= deadline) return Outcome::TimedOut;
-    std::array<pollfd, 3> fds = poll_set(child);
+    std::array<pollfd, 3> fds = poll_set(child, interruptible);
     if (poll(fds.data(), fds.size(), poll_timeout_ms(deadline, now)) < 0) {
       if (errno == EINTR) continue;
       failure_errno = errno;
@@ -61,7 +61,7 @@ Outcome pump(ChildProcess& child, OutputSink& out, OutputSink& err, Clock::time_
     }
     drain_ready(child, fds, out, err, kReadBudget);
   }
-  switch (child.wait_exit(deadline, true)) {
+  switch (child.wait_exit(deadline, interruptible)) {
     case ChildProcess::Wait::Exited:
       return Outcome::Exited;
     case ChildProcess::Wait::TimedOut:
@@ -85,7 +85,9 @@ Completion run_command(const CommandSpec& spec) {
     return finish(Completion::Status::SpawnFailed);
   }
   // Sticky interrupt: after Ctrl-C nothing new is started.
-  if (interrupted_signal() != 0) return finish(Completion::Status::Cancelled);
+  if (!spec.despite_interrupt && interrupted_signal() != 0) {
+    return finish(Completion::Status::Cancelled);
+  }
   if (spec.timeout <= milliseconds::zero()) return finish(Completion::Status::TimedOut);
   const Clock::time_point deadline = start + spec.timeout;
 
@@ -97,7 +99,7 @@ Completion run_command(const CommandSpec& spec) {
   OutputSink out{.data = {}, .cap = spec.max_output_bytes, .truncated = false};
   OutputSink err{.data = {}, .cap = spec.max_output_bytes, .truncated = false};
   int failure_errno = 0;
-  const Outcome outcome = pump(child, out, err, deadline, failure_errno);
+  const Outcome outcome = pump(child, out, err, deadline, !spec.despite_interrupt, failure_errno);
 
   ExitStatus status;
   if (outcome == Outcome::Exited) {

@@ -27,6 +27,8 @@ struct GlobalOptions {
   // CLAWPERATOR_ADB_RELAY=off: the logcat follower talks to the adb server directly.
   bool adb_relay = true;
   long lock_wait_ms = 0;
+  // --result-transport, else CLAWPERATOR_RESULT_TRANSPORT: logcat (default), direct or auto.
+  std::string result_transport = "logcat";
   std::string log_dir;  // CLAWPERATOR_LOG_DIR, else ~/.clawperator/logs
 };
 
@@ -42,6 +44,7 @@ struct RawGlobalFlags {
   std::string adb;
   std::string adb_server;
   std::string lock_wait;
+  std::string result_transport;
 };
 
 using EnvironmentLookup = std::function<std::optional<std::string>(const char* name)>;
