@@ -31,8 +31,8 @@ std::string forwards(const Farm& farm) {
   return farm.adb({"forward", "--list"}).out;
 }
 
-json run_direct(const Farm& farm, const std::string& transport, const json& actions = {kSnapshot},
-                int timeout_ms = 8000) {
+json run_direct(const Farm& farm, const std::string& transport,
+                const json& actions = json::array({kSnapshot}), int timeout_ms = 8000) {
   const RunResult result =
       farm.exec(actions, {"--result-transport", transport, "--timeout", std::to_string(timeout_ms)},
                 timeout_ms);
@@ -144,8 +144,8 @@ TEST_CASE("a 16 MiB result over direct is byte-identical to the logcat path's",
   auto big = scenario("default");
   big.faults.pad_snapshot_bytes = std::size_t{16} << 20;
   Farm farm(Farm::Built{{big}});
-  const json over_direct = run_direct(farm, "direct", {kSnapshot}, 120000);
-  const json over_logcat = run_direct(farm, "logcat", {kSnapshot}, 120000);
+  const json over_direct = run_direct(farm, "direct", json::array({kSnapshot}), 120000);
+  const json over_logcat = run_direct(farm, "logcat", json::array({kSnapshot}), 120000);
   REQUIRE(over_direct["__exit"] == 0);
   REQUIRE(over_logcat["__exit"] == 0);
   const std::string text = over_direct["envelope"]["stepResults"][0]["data"]["text"];
