@@ -7,6 +7,8 @@
 #   spawns   the adb processes one exec spawns, in order, with their lifetimes (strace)
 #   vdevice  exec through the real adb to a virtual device (clawperator-vdevice) against the
 #            bare adb calls it needs and one bare `adb shell echo` round trip
+#   direct   a 16 MiB result through the real adb from a virtual device over the direct
+#            result transport and over logcat: wall time and peak RSS of the exec
 #   micro    the result path's micro-benchmarks (Google Benchmark)
 # and prints markdown tables, then the issue-8 targets. Usage: bench/run.sh [SECTION...]
 # (default: all of them; name some to re-run only those, e.g. after a noisy run).
@@ -16,7 +18,7 @@ set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
 
-all_sections=(process rss spawns vdevice micro)
+all_sections=(process rss spawns vdevice direct micro)
 sections=("${all_sections[@]}")
 if [[ $# -gt 0 ]]; then
   for section in "$@"; do
@@ -30,7 +32,7 @@ fi
 wants() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 
 scripts/install-deps.sh --bench
-if wants rss && [[ ! -x /usr/bin/time ]]; then
+if { wants rss || wants direct; } && [[ ! -x /usr/bin/time ]]; then
   echo "bench/run.sh: /usr/bin/time is missing (Debian package 'time')" >&2
   exit 1
 fi
@@ -57,7 +59,7 @@ large_result_bytes=$(((64 << 20) - 4096))
 work=$(mktemp -d)
 vdevice_pid=""
 adb_port=""
-cleanup() {
+cleanup_vdevice() {
   if [[ -n $vdevice_pid ]]; then
     # SIGTERM: clawperator-vdevice stops its devices and kills its adb server.
     kill -TERM "$vdevice_pid" 2>/dev/null || true
@@ -69,6 +71,9 @@ cleanup() {
     wait "$vdevice_pid" 2>/dev/null || true
   fi
   if [[ -n $adb_port ]]; then "$adb" -P "$adb_port" kill-server >/dev/null 2>&1 || true; fi
+}
+cleanup() {
+  cleanup_vdevice
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -293,10 +298,10 @@ if wants spawns; then
   echo
 fi
 
-if wants vdevice; then
-  # One virtual device behind a private adb server; the Operator answers at once (see the
-  # scenario), so an exec costs what the host and adb cost.
-  "$vdevice" up --scenario bench/vdevice-instant-operator.json >"$work/up.json" 2>"$work/up.err" &
+# One virtual device of scenario $1 behind a private adb server: sets vdevice_pid, adb_port
+# and serial (cleanup stops it; so does vdevice_down).
+vdevice_up() {
+  "$vdevice" up --scenario "$1" >"$work/up.json" 2>"$work/up.err" &
   vdevice_pid=$!
   for _ in $(seq 300); do
     [[ -s $work/up.json ]] && break
@@ -310,6 +315,17 @@ if wants vdevice; then
     echo "bench/run.sh: the virtual device did not come up" >&2
     exit 1
   fi
+}
+vdevice_down() {
+  cleanup_vdevice
+  vdevice_pid=""
+  adb_port=""
+}
+
+if wants vdevice; then
+  # The Operator answers at once (see the scenario), so an exec costs what the host and adb
+  # cost.
+  vdevice_up bench/vdevice-instant-operator.json
   vdevice_env=(ANDROID_ADB_SERVER_PORT="$adb_port" ADB="$adb"
     CLAWPERATOR_STATE_DIR="$work/vdevice-state")
   env "${vdevice_env[@]}" "$bin" exec "$payload" --device "$serial" >/dev/null
@@ -384,6 +400,33 @@ if wants vdevice; then
   echo
   echo "$trace"
   echo
+fi
+
+if wants direct; then
+  vdevice_down
+  vdevice_up bench/vdevice-16mib-result.json
+  direct_env=(ANDROID_ADB_SERVER_PORT="$adb_port" ADB="$adb" CLAWPERATOR_STATE_DIR="$work/direct-state")
+  runs=3
+  echo "## A 16 MiB result through the real adb: direct transport vs logcat (median of $runs)"
+  echo
+  echo "| transport | wall time | peak RSS |"
+  echo "| --- | --- | --- |"
+  for transport in direct logcat; do
+    for _ in $(seq "$runs"); do
+      env "${direct_env[@]}" /usr/bin/time -f '%e %M' "$bin" exec "$payload" --device "$serial" \
+        --result-transport "$transport" --timeout 120000 2>&1 >"$work/direct-out.json" | tail -n 1
+      grep -q '"ok":true' "$work/direct-out.json" || {
+        echo "bench/run.sh: the $transport exec failed" >&2
+        head -c 2000 "$work/direct-out.json" >&2
+        exit 1
+      }
+    done >"$work/direct-$transport"
+    seconds=$(cut -d' ' -f1 "$work/direct-$transport" | median)
+    kib=$(cut -d' ' -f2 "$work/direct-$transport" | median)
+    echo "| $transport | ${seconds} s | $((kib / 1024)) MiB |"
+  done
+  echo
+  vdevice_down
 fi
 
 if wants micro; then

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(payload result_stream logcat_line envelope adb_output json_reader jsonrpc serve_body)
+[[ ${#targets[@]} -gt 0 ]] || targets=(payload result_stream logcat_line envelope adb_output json_reader jsonrpc serve_body direct_frames)
 scripts/install-deps.sh --fuzz
 CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLAWPERATOR_FUZZ=ON \
   -DCLAWPERATOR_ASAN=ON -DCLAWPERATOR_UBSAN=ON -DCLAWPERATOR_BUILD_TESTS=OFF >/dev/null

@@ -108,6 +108,31 @@ process::Completion AdbClient::shell(const std::string& serial, const std::strin
   return run_logged({device_argv(serial, {"shell", command}), timeout}, log_form);
 }
 
+process::Completion AdbClient::push(const std::string& serial, const std::string& local_path,
+                                    const std::string& device_path,
+                                    std::chrono::milliseconds timeout) {
+  return run_logged({device_argv(serial, {"push", local_path, device_path}), timeout});
+}
+
+process::Completion AdbClient::forward_abstract(const std::string& serial, const std::string& name,
+                                                std::chrono::milliseconds timeout) {
+  return run_logged({device_argv(serial, {"forward", "tcp:0", "localabstract:" + name}), timeout});
+}
+
+process::Completion AdbClient::remove_forward(const std::string& serial, int port,
+                                              std::chrono::milliseconds timeout) {
+  process::CommandSpec spec{
+      device_argv(serial, {"forward", "--remove", "tcp:" + std::to_string(port)}), timeout};
+  spec.despite_interrupt = true;  // a forward must not outlive the run, Ctrl-C or not
+  return run_logged(std::move(spec));
+}
+
+process::Completion AdbClient::list_forwards(std::chrono::milliseconds timeout) {
+  std::vector<std::string> argv = base_argv();
+  argv.insert(argv.end(), {"forward", "--list"});
+  return run_logged({argv, timeout});
+}
+
 std::unique_ptr<process::Stream> AdbClient::follow_logcat(const std::string& serial,
                                                           int& spawn_errno) {
   process::StreamSpec spec{device_argv(serial, {"logcat", "-v", "time", "-T", "1"}), {}};

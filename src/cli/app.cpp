@@ -20,8 +20,8 @@ constexpr std::string_view kVersion = CLAWPERATOR_VERSION;
 const std::vector<std::string> kGlobalFlags = {
     "--device",  "--device-id", "--operator-package", "--receiver-package", "--json",
     "--output",  "--format",    "--timeout",          "--timeout-ms",       "--log-level",
-    "--verbose", "--adb",       "--adb-server",       "--lock-wait",        "--help",
-    "--version",
+    "--verbose", "--adb",       "--adb-server",       "--lock-wait",        "--result-transport",
+    "--help",    "--version",
 };
 
 void add_global_options(CLI::App& app, RawGlobalFlags& flags) {
@@ -49,6 +49,10 @@ void add_global_options(CLI::App& app, RawGlobalFlags& flags) {
       ->group("Global options");
   app.add_option("--lock-wait", flags.lock_wait,
                  "Wait up to MS for a device busy with another execution (default 0)")
+      ->group("Global options");
+  app.add_option("--result-transport", flags.result_transport,
+                 "How results come back: logcat (default), direct or auto "
+                 "(default: $CLAWPERATOR_RESULT_TRANSPORT, else logcat)")
       ->group("Global options");
   static const std::string kVersionHelp = "Print the version and exit";
   app.add_flag("--version", kVersionHelp)->group("Global options");

@@ -50,6 +50,9 @@ CommandResult run_on_device(contract::Execution execution, const GlobalOptions& 
   request.operator_package = options.operator_package;
   request.adb = adb_settings(options);
   request.lock_wait_ms = options.lock_wait_ms;
+  request.result_transport = options.result_transport == "direct" ? exec::ResultTransport::Direct
+                             : options.result_transport == "auto" ? exec::ResultTransport::Auto
+                                                                  : exec::ResultTransport::Logcat;
   request.state = state_directory_for_run();
   request.show_progress = ::isatty(STDERR_FILENO) == 1;
   const auto runner = process::make_system_runner();

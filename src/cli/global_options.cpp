@@ -138,6 +138,21 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
     out.lock_wait_ms = *wait;
   }
 
+  {
+    const auto from_environment = environment("CLAWPERATOR_RESULT_TRANSPORT");
+    const bool from_flag = !flags.result_transport.empty();
+    if (from_flag || from_environment) {
+      const std::string raw = from_flag ? flags.result_transport : *from_environment;
+      const std::string value = lowercase(trim(raw));
+      if (value != "logcat" && value != "direct" && value != "auto") {
+        return GlobalOptionsError{
+            std::string(from_flag ? "--result-transport" : "CLAWPERATOR_RESULT_TRANSPORT") +
+            " must be one of: logcat, direct, auto (got '" + raw + "')"};
+      }
+      out.result_transport = value;
+    }
+  }
+
   if (auto log_dir = environment("CLAWPERATOR_LOG_DIR")) {
     out.log_dir = expand_home(std::string(trim(*log_dir)), environment, account_home);
   } else {

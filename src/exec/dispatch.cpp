@@ -12,6 +12,7 @@
 #include "clawperator/io/utc_time.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/text.hpp"
+#include "payload_route.hpp"
 
 namespace clawperator::exec {
 namespace {
@@ -37,6 +38,43 @@ Json chunk_diagnostics_json(const transport::ChunkDiagnostics& diagnostics) {
   if (diagnostics.expectedChunks) out["expectedChunks"] = *diagnostics.expectedChunks;
   if (diagnostics.expectedBytes) out["expectedBytes"] = *diagnostics.expectedBytes;
   return out;
+}
+
+// Chunk indices that never arrived: a gap the reassembler stopped at ("index out of order:
+// expectedIndex=X, receivedIndex=Y" with Y > X), or the tail a timeout left. At most 100.
+Json missing_indices(const transport::ChunkDiagnostics& diagnostics, std::string_view reason) {
+  std::uint64_t first = diagnostics.receivedChunks;
+  std::uint64_t end = 0;
+  if (const auto at = reason.find("receivedIndex="); at != std::string_view::npos) {
+    const std::string_view digits = reason.substr(at + 14);
+    std::uint64_t received = 0;
+    std::size_t n = 0;
+    while (n < digits.size() && n < 12 && digits[n] >= '0' && digits[n] <= '9') {
+      received = received * 10 + static_cast<std::uint64_t>(digits[n++] - '0');
+    }
+    if (n > 0 && received > first) end = received;
+  } else if (reason.empty() && diagnostics.expectedChunks) {
+    end = *diagnostics.expectedChunks;
+  }
+  Json indices = Json::array();
+  for (std::uint64_t i = first; i < end && indices.size() < 100; ++i) indices.push_back(i);
+  return indices;
+}
+
+// logd pruned records while the result was logged: the likely reason a chunked result is
+// incomplete, and what avoids it.
+void explain_lost_lines(HostError& error, const transport::ResultStreamDecoder& decoder,
+                        std::string_view reason) {
+  if (decoder.pruned_notices() == 0) return;
+  Json& transport = error.details["transport"];
+  transport["logdPrunedLines"] = decoder.pruned_lines();
+  Json missing = missing_indices(decoder.chunk_diagnostics(), reason);
+  if (!missing.empty()) transport["missingIndices"] = std::move(missing);
+  error.hint = "logd dropped " + std::to_string(decoder.pruned_lines()) +
+               " log lines while the result was being logged (its chatty pruning), so the "
+               "chunked result is incomplete. --result-transport direct (or auto) brings results "
+               "over a socket instead of logcat and avoids this. Inspect device state with "
+               "`clawperator snapshot` before repeating a mutating request.";
 }
 
 // The evidence every result-transport failure carries (docs/contract.md §4.1).
@@ -86,6 +124,70 @@ class ProgressLine {
   bool shown_ = false;
 };
 
+// The last action and the budget, for a timeout's details.
+void add_timeout_details(Json& details, const LastAction& last_action, Clock::time_point start,
+                         std::chrono::milliseconds budget) {
+  details["lastActionId"] = last_action.id;
+  details["lastActionType"] = last_action.type;
+  details["lastActionCaveat"] = "payload-last only; Android execution position is unknown";
+  details["elapsedMs"] = millis_since(start);
+  details["timeoutMs"] = budget.count();
+}
+
+// The result over the direct session: verified frames, or RESULT_TRANSPORT_FAILED /
+// RESULT_ENVELOPE_TIMEOUT / RESULT_ENVELOPE_MALFORMED with details.direct. Never logcat.
+contract::Outcome<Dispatched> wait_direct(DirectReader& direct, Dispatched dispatched,
+                                          Clock::time_point dispatch_start,
+                                          const ExecutionTrace& trace,
+                                          const LastAction& last_action,
+                                          const DispatchOptions& options) {
+  const auto details = [&] {
+    Json out = Json::object();
+    out["dispatchAttempted"] = true;
+    out["executionPosition"] = "unknown";
+    out["resultTransport"] = "direct";
+    out["direct"] = direct.details();
+    return out;
+  };
+  switch (direct.wait_result(dispatch_start + options.result_timeout)) {
+    case DirectReader::Wait::Result:
+      break;
+    case DirectReader::Wait::Cancelled:
+      return contract::failed(interrupted(trace,
+                                          "Interrupted while waiting for the result; the command "
+                                          "may still run on the device",
+                                          details()));
+    case DirectReader::Wait::TimedOut: {
+      Json out = details();
+      add_timeout_details(out, last_action, dispatch_start, options.result_timeout);
+      return contract::failed(trace.fail("RESULT_ENVELOPE_TIMEOUT",
+                                         "No result on the direct result connection within " +
+                                             std::to_string(options.result_timeout.count()) + "ms",
+                                         out));
+    }
+    case DirectReader::Wait::Failed: {
+      const std::string why =
+          direct.frames().failed() ? direct.frames().failure() : "the result socket failed";
+      return contract::failed(trace.fail("RESULT_TRANSPORT_FAILED",
+                                         "The direct result connection failed: " + why, details()));
+    }
+  }
+  auto result =
+      transport::direct_result(direct.take_result_line(), trace.command_id, trace.task_id);
+  if (!result) {
+    Json out = details();
+    out["direct"]["failure"] = result.error();
+    return contract::failed(
+        trace.fail("RESULT_ENVELOPE_MALFORMED",
+                   "The Operator's result for this command is malformed: " + result.error(), out));
+  }
+  dispatched.result = std::move(*result);
+  std::string().swap(dispatched.result.canonical_line);
+  dispatched.result_ms = millis_since(dispatch_start);
+  dispatched.direct = direct.details();
+  return dispatched;
+}
+
 }  // namespace
 
 contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const std::string& serial,
@@ -94,22 +196,30 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
                                                 ExecutionTrace& trace,
                                                 const LastAction& last_action,
                                                 const DispatchOptions& options) {
+  trace.phase = Phase::Dispatch;
+  trace.dispatch_state = DispatchState::NotDispatched;
+  const contract::Outcome<BroadcastRoute> route =
+      route_payload(client, serial, payload_json,
+                    options.direct != nullptr ? options.direct->session_id() : std::string(),
+                    options.payload_directory, trace);
+  if (!route) return contract::failed(route.error());
+  if (route->pushed) reader.note("payload_pushed");
+
   transport::ResultStreamDecoder decoder(trace.command_id, trace.task_id);
   // Whatever the pipe holds from before now is pre-dispatch noise.
   reader.pump(std::chrono::milliseconds(0), nullptr);
   decoder.begin_capture();
 
-  trace.phase = Phase::Dispatch;
   trace.dispatch_state = DispatchState::Unknown;
   trace.dispatch_started_at = io::utc_timestamp(std::chrono::system_clock::now());
   reader.note("dispatch_started");
   const auto dispatch_start = Clock::now();
   const Completion broadcast =
-      client.shell(serial, adb::broadcast_command(trace.operator_package, payload_json),
-                   adb::kShellTimeout, adb::redacted_broadcast_command(trace.operator_package));
+      client.shell(serial, route->command, adb::kShellTimeout, route->log_form);
   Dispatched dispatched;
   dispatched.dispatch_ms = millis_since(dispatch_start);
-  const adb::BroadcastClassification verdict = adb::classify_broadcast(broadcast);
+  const adb::BroadcastClassification verdict =
+      adb::classify_broadcast(broadcast, route->command.size());
 
   if (verdict.verdict != adb::BroadcastVerdict::Acknowledged) {
     trace.broadcast_status = "failed: " + verdict.detail;
@@ -122,6 +232,19 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
       }
       if (verdict.verdict == adb::BroadcastVerdict::NotSent) {
         trace.dispatch_state = DispatchState::NotDispatched;
+        if (!verdict.refusal.empty()) {
+          Json details = Json::object();
+          details["adbRefusal"] = verdict.refusal;
+          details["adbExitCode"] = broadcast.exit_code;
+          details["adbStatus"] = process::to_string(broadcast.status);
+          details["stderr"] = broadcast.err;
+          details["commandBytes"] = route->command.size();
+          return contract::failed(
+              trace.fail("BROADCAST_FAILED",
+                         "adb refused the broadcast before it reached the device (" +
+                             verdict.refusal + "): " + verdict.detail,
+                         details));
+        }
         if (auto error = adb::adb_call_failure(broadcast, client.settings(), "am broadcast",
                                                "BROADCAST_FAILED", serial)) {
           return contract::failed(trace.attach(std::move(*error)));
@@ -146,6 +269,10 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
   trace.dispatch_state = DispatchState::Dispatched;
 
   const auto deadline = dispatch_start + options.result_timeout;
+  if (options.direct != nullptr) {
+    return wait_direct(*options.direct, std::move(dispatched), dispatch_start, trace, last_action,
+                       options);
+  }
   ProgressLine progress(options.show_progress, dispatch_start, options.result_timeout);
   while (!decoder.settled()) {
     const auto remaining =
@@ -153,16 +280,13 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
     if (remaining.count() <= 0) {
       reader.note("deadline_reached");
       Json details = transport_details(reader, decoder, true);
-      details["lastActionId"] = last_action.id;
-      details["lastActionType"] = last_action.type;
-      details["lastActionCaveat"] = "payload-last only; Android execution position is unknown";
-      details["elapsedMs"] = millis_since(dispatch_start);
-      details["timeoutMs"] = options.result_timeout.count();
+      add_timeout_details(details, last_action, dispatch_start, options.result_timeout);
       HostError error = trace.fail("RESULT_ENVELOPE_TIMEOUT",
                                    "No [Clawperator-Result] envelope within " +
                                        std::to_string(options.result_timeout.count()) + "ms",
                                    details);
-      if (decoder.correlated_lines().empty()) {
+      explain_lost_lines(error, decoder, {});
+      if (decoder.correlated_lines().empty() && decoder.pruned_notices() == 0) {
         // Silence from the Operator points elsewhere than the catalog's general advice.
         error.hint =
             "No correlated Android log lines were captured. This often indicates an "
@@ -195,9 +319,11 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
     Json transport = chunk_diagnostics_json(malformed->transport);
     transport["failure"] = malformed->reason;
     details["transport"] = std::move(transport);
-    return contract::failed(trace.fail(
+    HostError error = trace.fail(
         "RESULT_ENVELOPE_MALFORMED",
-        "The Operator's result for this command is malformed: " + malformed->reason, details));
+        "The Operator's result for this command is malformed: " + malformed->reason, details);
+    explain_lost_lines(error, decoder, malformed->reason);
+    return contract::failed(std::move(error));
   }
   dispatched.result = decoder.take_complete();
   // Only the parsed envelope is used from here on: do not hold a large result twice.

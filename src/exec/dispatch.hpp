@@ -3,12 +3,14 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/transport/result_stream.hpp"
+#include "direct_reader.hpp"
 #include "result_reader.hpp"
 #include "trace.hpp"
 
@@ -19,6 +21,7 @@ struct Dispatched {
   std::vector<std::string> snapshot_blocks;
   long long dispatch_ms = 0;  // the am broadcast call
   long long result_ms = 0;    // from dispatch to the complete result
+  Json direct;                // details of the direct session (null: logcat)
 };
 
 // The payload's last action: a timeout names it (the device's position is unknown).
@@ -30,6 +33,10 @@ struct LastAction {
 struct DispatchOptions {
   std::chrono::milliseconds result_timeout{0};
   bool show_progress = false;
+  // Where a payload too long to go inline is written before adb push (payload_route.hpp).
+  std::filesystem::path payload_directory;
+  // Set: the result comes over this direct session, not logcat (docs/wire-protocol.md §11).
+  DirectReader* direct = nullptr;
 };
 
 // Broadcasts `payload_json` and waits for the correlated result. Updates the

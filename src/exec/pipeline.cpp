@@ -14,7 +14,9 @@
 #include "clawperator/io/utc_time.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "device_lock.hpp"
+#include "direct_reader.hpp"
 #include "dispatch.hpp"
+#include "forward_registry.hpp"
 #include "post_processing.hpp"
 #include "preflight.hpp"
 #include "readiness.hpp"
@@ -32,6 +34,10 @@ using Clock = std::chrono::steady_clock;
 constexpr std::chrono::milliseconds kResultGrace{5000};
 // logcat prints nothing until the next log line; this long is enough to attach.
 constexpr std::chrono::milliseconds kAttachFallback{100};
+// The direct session outlives the result deadline a little (inventory §4.17), at most the
+// Operator's cap.
+constexpr std::chrono::milliseconds kDirectLifetimeGrace{15000};
+constexpr std::chrono::milliseconds kMaxDirectLifetime{150000};
 constexpr std::chrono::milliseconds kScreenshotTimeout{30000};
 constexpr std::size_t kMaxScreenshotBytes = std::size_t{64} << 20;
 constexpr std::chrono::milliseconds kLockRetryAfter{1000};
@@ -266,21 +272,63 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     readiness.store();
   }
 
-  // 5. Dispatch and wait.
+  // 5. The direct session, when asked for: set up before anything is dispatched.
+  const ForwardRegistry forwards(request.state.directory.get(), server, serial);
+  std::unique_ptr<DirectReader> direct;
+  Json direct_fallback;
+  // A forward left by a run that was killed goes first, whichever transport this run uses.
+  forwards.sweep_stale(client, request.operator_package + ".result.");
+  if (request.result_transport != ResultTransport::Logcat) {
+    const auto lifetime = std::min<std::chrono::milliseconds>(
+        std::chrono::milliseconds(static_cast<long long>(execution.timeout_ms.value())) +
+            kDirectLifetimeGrace,
+        kMaxDirectLifetime);
+    auto opened = DirectReader::open(client, serial, trace, forwards, lifetime);
+    if (auto* failure = std::get_if<DirectReader::SetupFailure>(&opened)) {
+      Json details = Json::object();
+      details["dispatchAttempted"] = false;
+      details["resultTransport"] = "direct";
+      details["direct"] = failure->details;
+      if (failure->interrupted) {
+        return fail(interrupted(trace, failure->message + "; nothing was dispatched", details));
+      }
+      if (request.result_transport == ResultTransport::Direct) {
+        return fail(trace.fail("RESULT_TRANSPORT_FAILED",
+                               "The direct result connection could not be set up (" +
+                                   failure->message + "); nothing was dispatched",
+                               details));
+      }
+      direct_fallback = Json::object();
+      direct_fallback["reason"] = failure->message;
+      direct_fallback["direct"] = std::move(failure->details);
+      reader.note("direct_setup_failed_using_logcat");
+      io::log_event(io::LogLevel::Info, "exec.direct_fallback",
+                    Json{{"commandId", execution.command_id}, {"reason", failure->message}});
+    } else {
+      direct = std::move(std::get<std::unique_ptr<DirectReader>>(opened));
+    }
+  }
+
+  // 6. Dispatch and wait.
   DispatchOptions options;
   options.result_timeout = request.result_timeout.value_or(
       std::chrono::milliseconds(static_cast<long long>(execution.timeout_ms.value())) +
       kResultGrace);
   options.show_progress = request.show_progress;
+  options.direct = direct.get();
+  options.payload_directory = request.state.directory
+                                  ? request.state.directory->path()
+                                  : io::temp_directory(io::process_state_environment());
   const contract::Action& last = execution.actions.back();
   auto outcome = dispatch_and_wait(
       client, serial, reader, dump_json(contract::to_device_json(execution)), trace,
       {last.id, std::string(contract::action_spec(last.type).name)}, options);
   reader.terminate("settled");
+  direct.reset();  // the forward goes now, whatever the outcome
   if (!outcome) return fail(outcome.error());
   Dispatched& dispatched = *outcome;
 
-  // 6. Post-processing.
+  // 7. Post-processing.
   trace.phase = Phase::PostProcessing;
   transport::Envelope& envelope = dispatched.result.envelope;
   std::set<std::string> force_stopped;
@@ -304,7 +352,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
 
   const bool ok = contract::envelope_ok(summary);
   if (!ok) readiness.invalidate();
-  Json document = object_with_capacity(7);  // holds the envelope: must not grow (json.hpp)
+  Json document = object_with_capacity(8);  // holds the envelope: must not grow (json.hpp)
   document["ok"] = ok;
   document["envelope"] = std::move(envelope_json);
   document["deviceId"] = serial;
@@ -316,6 +364,14 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   timing["dispatchMs"] = dispatched.dispatch_ms;
   timing["resultMs"] = dispatched.result_ms;
   document["timing"] = std::move(timing);
+  if (request.result_transport != ResultTransport::Logcat) {
+    // Which transport carried it; the default output (logcat) stays as it always was.
+    Json transport = Json::object();
+    transport["used"] = dispatched.direct.is_null() ? "logcat" : "direct";
+    if (!dispatched.direct.is_null()) transport["direct"] = std::move(dispatched.direct);
+    if (!direct_fallback.is_null()) transport["fallback"] = std::move(direct_fallback);
+    document["resultTransport"] = std::move(transport);
+  }
   return {std::move(document), ok ? contract::exit_code::kSuccess : contract::exit_code::kFailed};
 }
 

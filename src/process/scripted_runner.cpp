@@ -183,7 +183,7 @@ Completion ScriptedRunner::run(const CommandSpec& spec) {
     call.kind = CallKind::Run;
     call.argv = spec.argv;
     call.timeout = spec.timeout;
-    if (cancelled()) {
+    if (!spec.despite_interrupt && cancelled()) {
       call.result = CallResult::Cancelled;
       completion.status = Completion::Status::Cancelled;
       return completion;
@@ -207,7 +207,7 @@ Completion ScriptedRunner::run(const CommandSpec& spec) {
   const milliseconds limit = std::max(spec.timeout, milliseconds::zero());
   const bool times_out = delay >= limit;
   const Clock::time_point started = Clock::now();
-  if (!idle(times_out ? limit : delay, cancel_token())) {
+  if (!spec.despite_interrupt && !idle(times_out ? limit : delay, cancel_token())) {
     completion.status = Completion::Status::Cancelled;
     completion.exit_code = -1;
     completion.signal = SIGTERM;

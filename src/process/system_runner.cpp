@@ -38,19 +38,21 @@ void drain_ready(ChildProcess& child, const std::array<pollfd, 4>& fds, OutputSi
   }
 }
 
-std::array<pollfd, 4> poll_set(ChildProcess& child, const CancelToken& cancel) noexcept {
+// `cancel` null: a call that must run despite an interrupt (CommandSpec::despite_interrupt).
+std::array<pollfd, 4> poll_set(ChildProcess& child, const CancelToken* cancel) noexcept {
   // poll() skips negative descriptors: closed pipes, a missing interrupt pipe, no token.
   return {pollfd{child.out().get(), POLLIN, 0}, pollfd{child.err().get(), POLLIN, 0},
-          pollfd{interrupt_fd(), POLLIN, 0}, pollfd{cancel.fd(), POLLIN, 0}};
+          pollfd{cancel != nullptr ? interrupt_fd() : -1, POLLIN, 0},
+          pollfd{cancel != nullptr ? cancel->fd() : -1, POLLIN, 0}};
 }
 
 enum class Outcome { Exited, TimedOut, Cancelled, Failed };
 
 // Reads both pipes to EOF, then waits for the exit; does not reap.
 Outcome pump(ChildProcess& child, OutputSink& out, OutputSink& err, Clock::time_point deadline,
-             const CancelToken& cancel, int& failure_errno) {
+             const CancelToken* cancel, int& failure_errno) {
   while (!child.pipes_closed()) {
-    if (stop_requested(cancel)) return Outcome::Cancelled;
+    if (cancel != nullptr && stop_requested(*cancel)) return Outcome::Cancelled;
     const Clock::time_point now = Clock::now();
     if (now >= deadline) return Outcome::TimedOut;
     std::array<pollfd, 4> fds = poll_set(child, cancel);
@@ -61,7 +63,7 @@ Outcome pump(ChildProcess& child, OutputSink& out, OutputSink& err, Clock::time_
     }
     drain_ready(child, fds, out, err, kReadBudget);
   }
-  switch (child.wait_exit(deadline, &cancel)) {
+  switch (child.wait_exit(deadline, cancel)) {
     case ChildProcess::Wait::Exited:
       return Outcome::Exited;
     case ChildProcess::Wait::TimedOut:
@@ -84,8 +86,12 @@ Completion run_command(const CommandSpec& spec, const CancelToken& cancel) {
     completion.spawn_errno = EINVAL;
     return finish(Completion::Status::SpawnFailed);
   }
-  // Sticky interrupt: after Ctrl-C (or the token's cancellation) nothing new is started.
-  if (stop_requested(cancel)) return finish(Completion::Status::Cancelled);
+  // Sticky interrupt: after Ctrl-C (or the token's cancellation) nothing new is started, except
+  // the clean-up calls that must run despite it (removing an adb forward).
+  const CancelToken* interruptible_by = spec.despite_interrupt ? nullptr : &cancel;
+  if (interruptible_by != nullptr && stop_requested(cancel)) {
+    return finish(Completion::Status::Cancelled);
+  }
   if (spec.timeout <= milliseconds::zero()) return finish(Completion::Status::TimedOut);
   const Clock::time_point deadline = start + spec.timeout;
 
@@ -97,7 +103,7 @@ Completion run_command(const CommandSpec& spec, const CancelToken& cancel) {
   OutputSink out{.data = {}, .cap = spec.max_output_bytes, .truncated = false};
   OutputSink err{.data = {}, .cap = spec.max_output_bytes, .truncated = false};
   int failure_errno = 0;
-  const Outcome outcome = pump(child, out, err, deadline, cancel, failure_errno);
+  const Outcome outcome = pump(child, out, err, deadline, interruptible_by, failure_errno);
 
   ExitStatus status;
   if (outcome == Outcome::Exited) {

@@ -84,6 +84,7 @@ void ResultStreamDecoder::read_line(std::string_view line) {
   if (line.find(command_id_) != std::string_view::npos) remember_correlated(line);
 
   const LogcatLine parsed = parse_logcat_line(line);
+  count_pruned_lines(parsed);
   track_snapshot(parsed);
   if (settled()) return;
 
@@ -107,6 +108,22 @@ void ResultStreamDecoder::read_line(std::string_view line) {
     case ChunkFeedResult::Accepted:
       break;
   }
+}
+
+void ResultStreamDecoder::count_pruned_lines(const LogcatLine& line) {
+  // logd's "uid=%u%s%s expire %u line%s", left where it pruned a chatty app's records.
+  if (line.tag != "chatty") return;
+  const std::size_t at = line.message.find(" expire ");
+  if (at == std::string_view::npos) return;
+  std::string_view rest = line.message.substr(at + 8);
+  std::uint64_t count = 0;
+  std::size_t digits = 0;
+  while (digits < rest.size() && digits < 12 && rest[digits] >= '0' && rest[digits] <= '9') {
+    count = count * 10 + static_cast<std::uint64_t>(rest[digits] - '0');
+    ++digits;
+  }
+  ++pruned_notices_;
+  pruned_lines_ += digits > 0 ? count : 1;
 }
 
 void ResultStreamDecoder::remember_correlated(std::string_view line) {

@@ -55,6 +55,19 @@ class AdbClient {
   process::Completion shell(const std::string& serial, const std::string& command,
                             std::chrono::milliseconds timeout = kShellTimeout,
                             std::string_view log_form = {});
+  // adb -s SERIAL push LOCAL DEVICE_PATH (a file of any size: adb splits it into packets the
+  // device takes).
+  process::Completion push(const std::string& serial, const std::string& local_path,
+                           const std::string& device_path,
+                           std::chrono::milliseconds timeout = kShellTimeout);
+  // adb -s SERIAL forward tcp:0 localabstract:NAME (stdout: the local port adb chose).
+  process::Completion forward_abstract(const std::string& serial, const std::string& name,
+                                       std::chrono::milliseconds timeout);
+  // adb -s SERIAL forward --remove tcp:PORT, also after Ctrl-C (CommandSpec::despite_interrupt).
+  process::Completion remove_forward(const std::string& serial, int port,
+                                     std::chrono::milliseconds timeout);
+  // adb forward --list: "SERIAL tcp:PORT localabstract:NAME" lines, every device's.
+  process::Completion list_forwards(std::chrono::milliseconds timeout);
   // adb -s SERIAL logcat -v time -T 1: follows from the newest line, destroys nothing.
   // With relay_logcat, the child reaches the server through a relay that lives as long as
   // the returned stream.

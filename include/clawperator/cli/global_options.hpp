@@ -27,6 +27,8 @@ struct GlobalOptions {
   // CLAWPERATOR_ADB_RELAY=off: the logcat follower talks to the adb server directly.
   bool adb_relay = true;
   long lock_wait_ms = 0;
+  // --result-transport, else CLAWPERATOR_RESULT_TRANSPORT: logcat (default), direct or auto.
+  std::string result_transport = "logcat";
   // CLAWPERATOR_LOG_DIR, else ~/.clawperator/logs; "~" is $HOME, else the passwd entry's home.
   // Empty when there is no home: never a literal "~" relative to the working directory.
   std::string log_dir;
@@ -44,6 +46,7 @@ struct RawGlobalFlags {
   std::string adb;
   std::string adb_server;
   std::string lock_wait;
+  std::string result_transport;
 };
 
 using EnvironmentLookup = std::function<std::optional<std::string>(const char* name)>;

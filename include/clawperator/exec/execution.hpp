@@ -17,6 +17,11 @@
 
 namespace clawperator::exec {
 
+// How the result comes back (docs/wire-protocol.md §11): logcat (the default), direct (the
+// Operator's result socket through adb forward; its failures are errors), or auto (direct when
+// its setup succeeds, else logcat; the setup happens before dispatch, so never a replay).
+enum class ResultTransport { Logcat, Direct, Auto };
+
 struct ExecutionRequest {
   contract::Execution execution;
   std::optional<std::string> device;  // --device / ANDROID_SERIAL
@@ -28,6 +33,7 @@ struct ExecutionRequest {
   io::StateSelection state;
   // A one-line progress display on stderr while waiting (only for a terminal).
   bool show_progress = false;
+  ResultTransport result_transport = ResultTransport::Logcat;
 
   // Test seams: a fixed result deadline instead of timeoutMs + 5 s, and a fixed
   // readiness-probe command id (attempt N gets the suffix "-N" after the first).

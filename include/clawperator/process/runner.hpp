@@ -20,6 +20,9 @@ struct CommandSpec {
   std::chrono::milliseconds timeout{0};
   // Per stream; the rest is read and discarded so the child never blocks on a full pipe.
   std::size_t max_output_bytes = std::size_t{16} << 20;
+  // Cleanup that must happen after Ctrl-C too (removing an adb forward): runs to its end or
+  // its deadline even when an interrupt is pending.
+  bool despite_interrupt = false;
 };
 
 struct Completion {

@@ -75,10 +75,15 @@ class ResultStreamDecoder {
   const ChunkDiagnostics& chunk_diagnostics() const noexcept;
   std::uint64_t stdout_bytes_seen() const noexcept { return stdout_bytes_seen_; }
   std::size_t overlong_lines() const noexcept { return splitter_.overlong_lines(); }
+  // logd pruned log records since capture began (its `chatty` "… expire N lines" notices):
+  // a chunked result may then never complete. How many notices, and the lines they count.
+  std::uint64_t pruned_notices() const noexcept { return pruned_notices_; }
+  std::uint64_t pruned_lines() const noexcept { return pruned_lines_; }
 
  private:
   void read_line(std::string_view line);
   void remember_correlated(std::string_view line);
+  void count_pruned_lines(const LogcatLine& line);
   void store_correlated(std::string_view line);
   void flush_pending_correlated();
   void track_snapshot(const LogcatLine& line);
@@ -97,6 +102,8 @@ class ResultStreamDecoder {
   ResultStatus status_;
   bool capturing_ = false;
   std::uint64_t stdout_bytes_seen_ = 0;
+  std::uint64_t pruned_notices_ = 0;
+  std::uint64_t pruned_lines_ = 0;
 
   std::vector<std::string> correlated_ring_;
   std::size_t correlated_next_ = 0;

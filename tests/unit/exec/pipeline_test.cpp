@@ -636,3 +636,114 @@ TEST_CASE("one execution cancelled through its runner's token", "[exec][pipeline
     }
   }
 }
+
+namespace {
+
+// About `length` bytes of payload: sleep actions with long ids.
+std::string long_text_actions(std::size_t length) {
+  std::string actions = "[";
+  for (std::size_t i = 0; actions.size() < length; ++i) {
+    if (i > 0) actions += ",";
+    actions += R"({"id":"s)" + std::to_string(i) + std::string(100, 'x') +
+               R"(","type":"sleep","params":{"durationMs":1}})";
+  }
+  return actions + "]";
+}
+
+bool is_push(const Argv& argv) {
+  return argv.size() == 6 && argv[3] == "push";
+}
+
+}  // namespace
+
+TEST_CASE("a payload too long for a 4 KiB packet is pushed, then read by the broadcast",
+          "[exec][pipeline][push]") {
+  Harness harness(long_text_actions(5000));
+  harness.healthy({ScriptedRunner::out_chunk("x\n")});
+  std::string pushed_text;
+  std::string local_path;
+  bool private_file = false;
+  harness.runner.on_run(
+      [&](const Argv& argv) {
+        if (!is_push(argv)) return false;
+        local_path = argv[4];
+        pushed_text = test::file_text(local_path);
+        private_file =
+            (std::filesystem::status(local_path).permissions() & std::filesystem::perms::all) ==
+            (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+        return true;
+      },
+      "push", ScriptedRunner::exited(0, "1 file pushed, 0 skipped.\n"));
+  harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+  harness.request.result_timeout = 200ms;
+  const auto report = harness.run();
+  // The Operator does not answer here: the point is what was sent (sleep only reads).
+  expect_error(report, "RESULT_ENVELOPE_TIMEOUT", 4, "delivered_unverified", "safe");
+  CHECK(harness.runner.unexpected_calls().empty());
+  CHECK(pushed_text == dump_json(contract::to_device_json(harness.request.execution)));
+  CHECK(private_file);
+  CHECK(local_path.rfind(harness.state.path().string(), 0) == 0);
+  CHECK_FALSE(std::filesystem::exists(local_path));  // removed once pushed
+  const auto calls = harness.runner.calls();
+  const auto push =
+      std::find_if(calls.begin(), calls.end(), [](const auto& call) { return is_push(call.argv); });
+  REQUIRE(push != calls.end());
+  const std::string device_path = push->argv[5];
+  CHECK(device_path.rfind("/data/local/tmp/clawperator-payload-", 0) == 0);
+  const auto broadcast = std::find_if(calls.begin(), calls.end(), [](const auto& call) {
+    return call.argv.size() == 5 && call.argv[4].rfind("am broadcast", 0) == 0;
+  });
+  REQUIRE(broadcast != calls.end());
+  CHECK(broadcast->argv[4] ==
+        "am broadcast -a 'app.clawperator.operator.ACTION_AGENT_COMMAND' -p "
+        "'com.clawperator.operator' --es 'payload' \"$(cat '" +
+            device_path + "')\" --receiver-foreground; s=$?; rm -f '" + device_path + "'; exit $s");
+  CHECK(broadcast->argv[4].size() < 400);
+}
+
+TEST_CASE("a short payload still goes inline, with no push", "[exec][pipeline][push]") {
+  Harness harness(long_text_actions(2500));
+  harness.healthy({ScriptedRunner::out_chunk("x\n")});
+  harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+  harness.request.result_timeout = 200ms;
+  harness.run();
+  CHECK(harness.runner.unexpected_calls().empty());
+  for (const auto& call : harness.runner.calls()) CHECK_FALSE(is_push(call.argv));
+}
+
+TEST_CASE("a failed push is not a delivery: nothing is broadcast", "[exec][pipeline][push]") {
+  Harness harness(long_text_actions(5000));
+  harness.healthy({ScriptedRunner::out_chunk("x\n")});
+  std::string local_path;
+  harness.runner.on_run(
+      [&](const Argv& argv) {
+        if (!is_push(argv)) return false;
+        local_path = argv[4];
+        return true;
+      },
+      "push",
+      ScriptedRunner::exited(1, "",
+                             "adb: error: failed to copy 'x' to "
+                             "'/data/local/tmp/clawperator-payload-y.json': remote couldn't "
+                             "create file: No space left on device\n"));
+  harness.runner.on_run(
+      [](const Argv& argv) {
+        return argv.size() == 5 &&
+               argv[4].rfind("rm -f '/data/local/tmp/clawperator-payload-", 0) == 0;
+      },
+      "rm", ScriptedRunner::exited(0));
+  const auto report = harness.run();
+  expect_error(report, "BROADCAST_FAILED", 3, "not_delivered", "safe");
+  const Json& details = report.document["details"];
+  CHECK(details["dispatchState"] == "not_dispatched");
+  CHECK(details["phase"] == "dispatch");
+  CHECK(details["payloadRoute"] == "push");
+  CHECK(details["stderr"].get<std::string>().find("No space left on device") != std::string::npos);
+  CHECK(report.document["message"].get<std::string>().rfind("adb push of the payload failed", 0) ==
+        0);
+  CHECK(harness.runner.unexpected_calls().empty());
+  for (const auto& call : harness.runner.calls()) {
+    CHECK_FALSE((call.argv.size() == 5 && call.argv[4].rfind("am broadcast", 0) == 0));
+  }
+  CHECK_FALSE(std::filesystem::exists(local_path));
+}
