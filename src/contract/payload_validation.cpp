@@ -59,7 +59,8 @@ std::string type_name(const Json& value) {
 }
 
 std::string fmt_number(double value) {
-  if (std::floor(value) == value && std::fabs(value) < 1e15) {
+  // Every integer up to 2^53 is exact (media_seek's positionMs limit is 2^53 - 1).
+  if (std::floor(value) == value && std::fabs(value) <= 9007199254740992.0) {
     return std::to_string(static_cast<long long>(value));
   }
   return Json(value).dump();

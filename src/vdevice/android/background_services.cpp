@@ -354,14 +354,12 @@ StepOutcome control(const ActionContext& context, const Json& params, const std:
   if (wait <= 0) return finish(reached() != nullptr);
   const auto deadline = system.now() + milliseconds(wait);
   auto poll = std::make_shared<std::function<StepOutcome()>>();
-  *poll = [copy, reached, finish, deadline, poll]() -> StepOutcome {
+  // The pending resume holds the poll; the poll holds itself only weakly (no cycle).
+  *poll = [copy, reached, finish, deadline,
+           self = std::weak_ptr<std::function<StepOutcome()>>(poll)]() -> StepOutcome {
     if (reached() != nullptr) return finish(true);
     if (copy.system->now() >= deadline) return finish(false);
-    const std::weak_ptr<std::function<StepOutcome()>> next = poll;
-    return StepOutcome::later(milliseconds(50), [next] {
-      if (auto again = next.lock()) return (*again)();
-      return StepOutcome::fail("NOTIFICATION_MEDIA_OPERATION_FAILED", "interrupted");
-    });
+    return StepOutcome::later(milliseconds(50), [again = self.lock()] { return (*again)(); });
   };
   return StepOutcome::later(milliseconds(50), [poll] { return (*poll)(); });
 }
@@ -560,7 +558,8 @@ StepOutcome observe_media(const ActionContext& context, const Json& params) {
   const auto deadline = context.system->now() + milliseconds(duration);
   const ActionContext copy = context;
   auto sample = std::make_shared<std::function<StepOutcome()>>();
-  *sample = [copy, id, duration, deadline, observation, sample]() -> StepOutcome {
+  *sample = [copy, id, duration, deadline, observation,
+             self = std::weak_ptr<std::function<StepOutcome()>>(sample)]() -> StepOutcome {
     AndroidSystem& device = *copy.system;
     BackgroundServices::Session* live = nullptr;
     for (BackgroundServices::Session* candidate : device.background().sessions(device.now())) {
@@ -604,12 +603,8 @@ StepOutcome observe_media(const ActionContext& context, const Json& params) {
     }
     const auto step =
         std::min<std::chrono::steady_clock::duration>(kObserveSampleEvery, deadline - device.now());
-    const std::weak_ptr<std::function<StepOutcome()>> next = sample;
-    return StepOutcome::later(
-        std::chrono::duration_cast<milliseconds>(step) + milliseconds(1), [next] {
-          if (auto again = next.lock()) return (*again)();
-          return StepOutcome::fail("NOTIFICATION_MEDIA_OPERATION_FAILED", "interrupted");
-        });
+    return StepOutcome::later(std::chrono::duration_cast<milliseconds>(step) + milliseconds(1),
+                              [again = self.lock()] { return (*again)(); });
   };
   return StepOutcome::later(milliseconds(1), [sample] { return (*sample)(); });
 }
