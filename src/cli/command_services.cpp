@@ -175,6 +175,11 @@ std::optional<Json> number_token(const std::string& text) {
   if (value.is_discarded() || !value.is_number() || !std::isfinite(value.get<double>())) {
     return std::nullopt;
   }
+  // 1e3 and 12.0 are the integers they name: the device gets 1000 and 12.
+  const double number = value.get<double>();
+  if (std::floor(number) == number && std::fabs(number) <= 9007199254740992.0) {
+    return Json(static_cast<long long>(number));
+  }
   return value;
 }
 
