@@ -106,5 +106,7 @@ void add_command(std::vector<Command>& commands, CLI::App* app, std::shared_ptr<
 void register_observe_commands(CLI::App& root, std::vector<Command>& commands);
 void register_element_commands(CLI::App& root, std::vector<Command>& commands);
 void register_navigation_commands(CLI::App& root, std::vector<Command>& commands);
+// notifications, media, on-screen-log (command_services.cpp)
+void register_service_commands(CLI::App& root, std::vector<Command>& commands);
 
 }  // namespace clawperator::cli::actions

@@ -17,6 +17,8 @@ struct DoctorFlags {
   bool fix = false;
   bool full = false;
   bool check_only = false;
+  std::string capability;
+  bool capability_given = false;
 };
 
 CommandResult run_doctor_command(const DoctorFlags& flags, const GlobalOptions& options) {
@@ -26,13 +28,30 @@ CommandResult run_doctor_command(const DoctorFlags& flags, const GlobalOptions& 
         "--fix and --check-only contradict each other: --check-only never changes the "
         "host or the device"));
   }
+  if (flags.capability_given) {
+    if (flags.capability != doctor::kBackgroundObservation) {
+      contract::HostError error =
+          contract::usage_error("USAGE", "Unknown capability: " + flags.capability +
+                                             ". Use: " + doctor::kBackgroundObservation);
+      error.details["flag"] = "--capability";
+      return failure(error);
+    }
+    if (flags.fix || flags.full) {
+      contract::HostError error = contract::usage_error(
+          "USAGE", std::string("--capability checks only; it does not take ") +
+                       (flags.fix ? "--fix" : "--full"));
+      error.details["flag"] = "--capability";
+      return failure(error);
+    }
+  }
   doctor::DoctorOptions request;
+  if (flags.capability_given) request.capability = flags.capability;
   request.device = options.device;
   request.operator_package = options.operator_package;
   request.adb = adb_settings(options);
   request.log_dir = options.log_dir;
   // Only the smoke execution uses the state directory: choose it only then.
-  if (flags.full) request.state = state_directory_for_run();
+  if (flags.full || flags.capability_given) request.state = state_directory_for_run();
   request.full = flags.full;
   request.fix = flags.fix;
   const auto runner = process::make_system_runner();
@@ -95,16 +114,22 @@ void register_setup_commands(CLI::App& root, std::vector<Command>& commands) {
                    "Also run a small real execution (close, open and snapshot Settings)");
   doctor->add_flag("--check-only", doctor_flags->check_only,
                    "Only check: never change the host or the device (the default; refuses --fix)");
+  doctor
+      ->add_option("--capability", doctor_flags->capability,
+                   "Check one capability instead: background-observation (notifications and "
+                   "media without waking the screen)")
+      ->each([doctor_flags](const std::string&) { doctor_flags->capability_given = true; });
   doctor->footer(
       "Exit status: 0 ready, 1 a check failed, 3 adb is missing.\n"
       "Examples:\n"
       "  clawperator doctor --output pretty\n"
-      "  clawperator doctor --device emulator-5554 --fix");
+      "  clawperator doctor --device emulator-5554 --fix\n"
+      "  clawperator doctor --capability background-observation");
   commands.push_back(Command{doctor,
                              [doctor_flags](const GlobalOptions& options) {
                                return run_doctor_command(*doctor_flags, options);
                              },
-                             {"--fix", "--full", "--check-only"}});
+                             {"--fix", "--full", "--check-only", "--capability"}});
 
   auto check_compat = std::make_shared<bool>(false);
   CLI::App* version = root.add_subcommand("version", "Print the CLI version");

@@ -84,4 +84,20 @@ void wait_for_navigation(RuleContext& context) {
   }
 }
 
+void media_target(RuleContext& context) {
+  const ActionParams& params = context.params();
+  if (params.application_id.has_value() == params.media_session_id.has_value()) {
+    context.fail("", std::string(context.type_name()) +
+                         ": provide exactly one of applicationId or mediaSessionId; discover "
+                         "sessions with media list.");
+  }
+}
+
+void set_on_screen_log(RuleContext& context) {
+  const ActionParams& params = context.params();
+  if (params.text.has_value() == params.template_text.has_value()) {
+    context.fail("", "set_on_screen_log requires exactly one of params.text or params.template");
+  }
+}
+
 }  // namespace clawperator::contract::rules

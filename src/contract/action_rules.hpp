@@ -14,5 +14,9 @@ void scroll_until(RuleContext& context);
 void read_text(RuleContext& context);
 // expectedPackage or expectedNode.
 void wait_for_navigation(RuleContext& context);
+// Exactly one of applicationId and mediaSessionId (the media actions but the lists).
+void media_target(RuleContext& context);
+// Exactly one of text and template.
+void set_on_screen_log(RuleContext& context);
 
 }  // namespace clawperator::contract::rules

@@ -9,6 +9,7 @@
 #include "action_rules.hpp"
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/text.hpp"
+#include "param_schemas.hpp"
 
 namespace clawperator::contract {
 namespace {
@@ -123,6 +124,91 @@ constexpr std::array<ParamConstraint, 1> kLabelRequired = {{
     {C::Required, "labelMatcher"},
 }};
 
+namespace L = limits;
+
+constexpr ParamConstraint kControlWait{C::Range, "waitTimeoutMs",      {},
+                                       0,        L::kMaxControlWaitMs, true};
+constexpr std::array<ParamConstraint, 3> kNotificationList = {{
+    {C::NotBlankIfGiven, "applicationId"},
+    {C::Range, "limit", {}, 1, L::kMaxListLimit, true},
+    {C::Range, "maxTextChars", {}, 1, L::kMaxListTextChars, true},
+}};
+constexpr std::array<ParamConstraint, 3> kMediaTarget = {{
+    {C::CrossFieldRule, ""},
+    {C::NotBlankIfGiven, "applicationId"},
+    {C::NotBlankIfGiven, "mediaSessionId"},
+}};
+constexpr std::string_view kObserveDuration =
+    "observe_media requires params.durationMs, an integer in [1, 30000] "
+    "(media observe --session <id> --duration-ms 10000)";
+constexpr std::array<ParamConstraint, 4> kObserveMedia = {{
+    {C::CrossFieldRule, ""},
+    {C::NotBlankIfGiven, "applicationId"},
+    {C::NotBlankIfGiven, "mediaSessionId"},
+    {C::Range,
+     "durationMs",
+     {},
+     1,
+     L::kMaxObserveDurationMs,
+     true,
+     false,
+     true,
+     kObserveDuration,
+     kObserveDuration},
+}};
+constexpr std::array<ParamConstraint, 4> kMediaControl = {{
+    {C::CrossFieldRule, ""},
+    {C::NotBlankIfGiven, "applicationId"},
+    {C::NotBlankIfGiven, "mediaSessionId"},
+    kControlWait,
+}};
+constexpr std::string_view kSeekPosition =
+    "media_seek requires params.positionMs, an integer in [0, 9007199254740991]";
+constexpr std::array<ParamConstraint, 6> kMediaSeek = {{
+    {C::CrossFieldRule, ""},
+    {C::NotBlankIfGiven, "applicationId"},
+    {C::NotBlankIfGiven, "mediaSessionId"},
+    {C::Range,
+     "positionMs",
+     {},
+     0,
+     L::kMaxPositionMs,
+     true,
+     false,
+     true,
+     kSeekPosition,
+     kSeekPosition},
+    kControlWait,
+    {C::Range, "positionToleranceMs", {}, 0, L::kMaxPositionToleranceMs, true},
+}};
+constexpr std::array<ParamConstraint, 2> kDismissNotification = {{
+    {C::RequiredNotBlank, "notificationKey"},
+    kControlWait,
+}};
+constexpr std::array<ParamConstraint, 2> kInvokeNotificationAction = {{
+    {C::RequiredNotBlank, "notificationKey"},
+    {C::RequiredNotBlank, "actionId"},
+}};
+constexpr std::array<std::string_view, 2> kSides = {"left", "right"};
+constexpr std::array<ParamConstraint, 13> kSetOnScreenLog = {{
+    {C::CrossFieldRule, ""},
+    {C::DisplayText, "text"},
+    {C::DisplayText, "template"},
+    {C::Template, "template"},
+    {C::OneOfExact, "anchor", kSides},
+    {C::OneOfExact, "textAlign", kSides},
+    {C::Range, "topOffsetDp", {}, 0, L::kMaxPanelOffsetDp, true},
+    {C::Range, "edgeOffsetDp", {}, 0, L::kMaxPanelOffsetDp, true},
+    {C::Range, "widthDp", {}, L::kMinPanelWidthDp, L::kMaxPanelWidthDp, true},
+    {C::Range, "fontSizeSp", {}, L::kMinPanelFontSizeSp, L::kMaxPanelFontSizeSp, true},
+    {C::Color, "textColor"},
+    {C::Color, "backgroundColor"},
+    {C::Range, "ttlMs", {}, L::kMinPanelTtlMs, L::kMaxPanelTtlMs, true},
+}};
+constexpr std::array<std::string_view, 1> kSetOnScreenLogAliases = {"on_screen_log_set"};
+constexpr std::array<std::string_view, 1> kClearOnScreenLogAliases = {"on_screen_log_clear"};
+constexpr std::string_view kOnScreenLogCodes = "ON_SCREEN_LOG_";
+
 constexpr std::array<RemovedParam, 1> kSnapshotRemoved = {{
     {"format", "'format' was removed from snapshot_ui. Remove this parameter."},
 }};
@@ -132,9 +218,10 @@ const ParamSchema* const kGeneric = &generic_param_schema();
 using T = ActionType;
 using Pre = PreflightEffect;
 using Post = PostProcessing;
+using R = ActionReadiness;
 
 // clang-format off
-const std::array<ActionSpec, 19> kActions = {{
+const std::array<ActionSpec, 30> kActions = {{
     {.type = T::OpenApp, .name = "open_app", .schema = kGeneric,
      .constraints = kApplicationRequired,
      .title = "Open app", .description = "Bring an app to the front, starting it at its launcher screen.",
@@ -204,6 +291,69 @@ const std::array<ActionSpec, 19> kActions = {{
     {.type = T::ReadKeyValuePair, .name = "read_key_value_pair", .read_only = true,
      .schema = kGeneric, .constraints = kLabelRequired,
      .title = "Read value", .description = "Read the value shown beside a label."},
+    {.type = T::ListNotifications, .name = "list_notifications", .read_only = true,
+     .readiness = R::BackgroundObservation, .schema = &schemas::notification_list(),
+     .constraints = kNotificationList, .post_processing = Post::DecodePayload,
+     .title = "List notifications", .description = "List the notifications posted on the device, newest first."},
+    {.type = T::DismissNotification, .name = "dismiss_notification",
+     .schema = &schemas::notification_dismiss(), .constraints = kDismissNotification,
+     .post_processing = Post::DecodePayload,
+     .title = "Dismiss notification", .description = "Dismiss a notification by its key (and wait until it is gone with waitTimeoutMs).",
+     .destructive = true, .idempotent = true},
+    {.type = T::InvokeNotificationAction, .name = "invoke_notification_action",
+     .schema = &schemas::notification_action(), .constraints = kInvokeNotificationAction,
+     .post_processing = Post::DecodePayload,
+     .title = "Invoke notification action", .description = "Press one of a notification's action buttons.",
+     .destructive = true},
+    {.type = T::ListMediaSessions, .name = "list_media_sessions", .read_only = true,
+     .readiness = R::BackgroundObservation, .schema = &schemas::notification_list(),
+     .constraints = kNotificationList, .post_processing = Post::DecodePayload,
+     .title = "List media sessions", .description = "List the active media sessions with their playback state."},
+    {.type = T::GetMediaStatus, .name = "get_media_status", .read_only = true,
+     .readiness = R::BackgroundObservation, .schema = &schemas::media_target(),
+     .constraints = kMediaTarget, .cross_field_rule = rules::media_target,
+     .cross_field_rule_summary = "exactly one of `applicationId` and `mediaSessionId`",
+     .post_processing = Post::DecodePayload,
+     .title = "Media status", .description = "Read one media session's state, position and controls."},
+    {.type = T::ObserveMedia, .name = "observe_media", .read_only = true,
+     .readiness = R::BackgroundObservation, .schema = &schemas::media_observe(),
+     .constraints = kObserveMedia, .cross_field_rule = rules::media_target,
+     .cross_field_rule_summary = "exactly one of `applicationId` and `mediaSessionId`",
+     .post_processing = Post::DecodePayload,
+     .title = "Observe media", .description = "Sample a media session's player reports for durationMs."},
+    {.type = T::MediaPlay, .name = "media_play", .readiness = R::BackgroundService,
+     .schema = &schemas::media_control(), .constraints = kMediaControl,
+     .cross_field_rule = rules::media_target,
+     .cross_field_rule_summary = "exactly one of `applicationId` and `mediaSessionId`",
+     .post_processing = Post::DecodePayload,
+     .title = "Play media", .description = "Send play to a media session (and wait for it with waitTimeoutMs).",
+     .idempotent = true},
+    {.type = T::MediaPause, .name = "media_pause", .readiness = R::BackgroundService,
+     .schema = &schemas::media_control(), .constraints = kMediaControl,
+     .cross_field_rule = rules::media_target,
+     .cross_field_rule_summary = "exactly one of `applicationId` and `mediaSessionId`",
+     .post_processing = Post::DecodePayload,
+     .title = "Pause media", .description = "Send pause to a media session (and wait for it with waitTimeoutMs).",
+     .idempotent = true},
+    {.type = T::MediaSeek, .name = "media_seek", .readiness = R::BackgroundService,
+     .schema = &schemas::media_seek(), .constraints = kMediaSeek,
+     .cross_field_rule = rules::media_target,
+     .cross_field_rule_summary = "exactly one of `applicationId` and `mediaSessionId`",
+     .post_processing = Post::DecodePayload,
+     .title = "Seek media", .description = "Seek a media session to positionMs (and wait until it is there with waitTimeoutMs).",
+     .idempotent = true},
+    {.type = T::SetOnScreenLog, .name = "set_on_screen_log", .aliases = kSetOnScreenLogAliases,
+     .exact_input = true, .schema = &schemas::on_screen_log_set(),
+     .constraints = kSetOnScreenLog, .cross_field_rule = rules::set_on_screen_log,
+     .cross_field_rule_summary = "exactly one of `text` and `template`",
+     .promoted_error_prefix = kOnScreenLogCodes,
+     .title = "Show on-screen log", .description = "Show (or replace) the Operator's log panel on the screen, for ttlMs.",
+     .idempotent = true},
+    {.type = T::ClearOnScreenLog, .name = "clear_on_screen_log",
+     .aliases = kClearOnScreenLogAliases, .exact_input = true,
+     .schema = &schemas::on_screen_log_clear(), .promoted_error_prefix = kOnScreenLogCodes,
+     .title = "Clear on-screen log", .description = "Remove the Operator's log panel from the screen.",
+     .idempotent = true},
     {.type = T::DoctorPing, .name = "doctor_ping", .read_only = true, .from_callers = false,
      .title = "Readiness probe", .description = "The host's probe of the Operator and the screen."},
 }};
@@ -238,15 +388,17 @@ const ActionSpec* find_action(std::string_view name) {
   return nullptr;
 }
 
-std::string normalize_action_type(std::string_view raw) {
-  std::string lowered = lowercase(trim(raw));
-  const ActionSpec* spec = find_action(lowered);
-  return spec != nullptr && spec->from_callers ? std::string(spec->name) : lowered;
+const ActionSpec* find_caller_action(std::string_view raw_type) {
+  if (const ActionSpec* spec = find_action(raw_type); spec != nullptr && spec->exact_input) {
+    return spec->from_callers ? spec : nullptr;
+  }
+  const ActionSpec* spec = find_action(lowercase(trim(raw_type)));
+  return spec != nullptr && spec->from_callers && !spec->exact_input ? spec : nullptr;
 }
 
-const ActionSpec* find_caller_action(std::string_view raw_type) {
-  const ActionSpec* spec = find_action(lowercase(trim(raw_type)));
-  return spec != nullptr && spec->from_callers ? spec : nullptr;
+std::string normalize_action_type(std::string_view raw) {
+  const ActionSpec* spec = find_caller_action(raw);
+  return spec != nullptr ? std::string(spec->name) : lowercase(trim(raw));
 }
 
 bool is_read_only_action(std::string_view name) {

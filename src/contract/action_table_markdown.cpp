@@ -27,19 +27,27 @@ std::string constraint_text(const ParamConstraint& constraint) {
       return key + " required, a non-empty string";
     case ConstraintKind::NotBlankIfGiven:
       return key + ", when given, not blank";
-    case ConstraintKind::OneOf: {
+    case ConstraintKind::OneOf:
+    case ConstraintKind::OneOfExact: {
       std::string values;
       for (const std::string_view value : constraint.values) {
         values += (values.empty() ? "" : ", ") + std::string(value);
       }
       return key + (constraint.required ? " required, " : " ") + "one of " + values +
-             " (trimmed, any case)";
+             (constraint.kind == ConstraintKind::OneOf ? " (trimmed, any case)"
+                                                       : " (exactly as written)");
     }
     case ConstraintKind::Range:
       return key + (constraint.required ? " required, " : " ") +
              (constraint.integer ? "an integer" : "a number") + " in " +
              (constraint.min_exclusive ? "(" : "[") + number_text(constraint.min) + ", " +
              number_text(constraint.max) + "]";
+    case ConstraintKind::DisplayText:
+      return key + " readable text (no control characters but newline and tab)";
+    case ConstraintKind::Template:
+      return key + " placeholders of docs/payload.md §9";
+    case ConstraintKind::Color:
+      return key + " `#RRGGBB` or `#AARRGGBB`";
     case ConstraintKind::CrossFieldRule:
       break;
   }
@@ -74,6 +82,11 @@ std::string host_effect(const ActionSpec& spec) {
     out = "attaches the UI hierarchy (`data.text`)";
   } else if (spec.post_processing == PostProcessing::CaptureScreenshot) {
     out = "captures the PNG to `path` (default: a new private file)";
+  } else if (spec.post_processing == PostProcessing::DecodePayload) {
+    out = "checks and returns `data.payload` parsed";
+  }
+  if (spec.readiness != ActionReadiness::Interactive) {
+    out += std::string(out.empty() ? "" : "; ") + "background readiness";
   }
   return out.empty() ? "—" : out;
 }

@@ -147,6 +147,19 @@ bool Execution::read_only() const {
   return true;
 }
 
+ActionReadiness Execution::readiness() const {
+  // Any interactive action readies the whole execution; otherwise a control among the
+  // observations makes it a background service execution (docs/wire-protocol.md §4.4).
+  if (actions.empty()) return ActionReadiness::Interactive;
+  ActionReadiness readiness = ActionReadiness::BackgroundObservation;
+  for (const Action& action : actions) {
+    const ActionReadiness own = action_spec(action.type).readiness;
+    if (own == ActionReadiness::Interactive) return own;
+    if (own == ActionReadiness::BackgroundService) readiness = own;
+  }
+  return readiness;
+}
+
 Json to_json(const NodeMatcher& matcher) {
   Json out = predicate_json(matcher.node);
   if (matcher.ancestor) out["ancestor"] = predicate_json(*matcher.ancestor);

@@ -197,7 +197,7 @@ Disposition disposition_of(const EnvelopeOutcome& envelope, const ActionProfile&
     if (is_read_only_action(step.action_type)) continue;
     if (step.success) {
       mutating_succeeded = true;
-    } else if (is_no_effect_error_code(step.error_code)) {
+    } else if (step.dispatched ? !*step.dispatched : is_no_effect_error_code(step.error_code)) {
       mutating_failed_without_effect = true;
     } else {
       mutating_failed_with_effect = true;

@@ -1,5 +1,7 @@
 // The params objects actions accept. The order of each list is the order the payload writes
 // the keys in and the order validation reports them (docs/payload.md "Params").
+#include "param_schemas.hpp"
+
 #include <algorithm>
 #include <array>
 
@@ -51,6 +53,70 @@ constexpr std::array<ParamSpec, 32> kGenericParams = {{
 
 constexpr ParamSchema kGenericSchema{"generic", kGenericParams};
 
+namespace L = limits;
+
+constexpr ParamSpec kApplication{"applicationId", &P::application_id, L::kMaxApplicationIdLength,
+                                 "Android package name"};
+constexpr ParamSpec kMediaSession{"mediaSessionId", &P::media_session_id,
+                                  L::kMaxMediaSessionIdLength,
+                                  "Media session id (from list_media_sessions)"};
+constexpr ParamSpec kWaitTimeout{"waitTimeoutMs", &P::wait_timeout_ms, 0,
+                                 "How long to wait for the change to show (0: do not wait)"};
+constexpr ParamSpec kNotificationKey{"notificationKey", &P::notification_key,
+                                     L::kMaxNotificationKeyLength,
+                                     "Notification key (from list_notifications)"};
+
+constexpr std::array<ParamSpec, 3> kNotificationListParams = {{
+    kApplication,
+    {"limit", &P::limit, 0, "Most entries to return (default 25)"},
+    {"maxTextChars", &P::max_text_chars, 0, "Longest text per field (default 256)"},
+}};
+constexpr std::array<ParamSpec, 2> kMediaTargetParams = {{kApplication, kMediaSession}};
+constexpr std::array<ParamSpec, 3> kMediaObserveParams = {{
+    kApplication,
+    kMediaSession,
+    {"durationMs", &P::duration_ms, 0, "How long to observe"},
+}};
+constexpr std::array<ParamSpec, 3> kMediaControlParams = {
+    {kApplication, kMediaSession, kWaitTimeout}};
+constexpr std::array<ParamSpec, 5> kMediaSeekParams = {{
+    kApplication,
+    kMediaSession,
+    {"positionMs", &P::position_ms, 0, "Position to seek to"},
+    kWaitTimeout,
+    {"positionToleranceMs", &P::position_tolerance_ms, 0,
+     "How close counts as reached (default 1000)"},
+}};
+constexpr std::array<ParamSpec, 2> kDismissParams = {{kNotificationKey, kWaitTimeout}};
+constexpr std::array<ParamSpec, 2> kNotificationActionParams = {{
+    kNotificationKey,
+    {"actionId", &P::action_id, L::kMaxNotificationActionIdLength,
+     "Action id (from list_notifications)"},
+}};
+constexpr std::array<ParamSpec, 11> kOnScreenLogSetParams = {{
+    {"text", &P::text, L::kMaxPanelTextLength, "Text to show, as written"},
+    {"template", &P::template_text, L::kMaxPanelTextLength, "Text with {{placeholders}}"},
+    {"anchor", &P::anchor, 0, "left or right edge"},
+    {"textAlign", &P::text_align, 0, "left or right"},
+    {"topOffsetDp", &P::top_offset_dp, 0, "Distance from the top (dp)"},
+    {"edgeOffsetDp", &P::edge_offset_dp, 0, "Distance from the anchored edge (dp)"},
+    {"widthDp", &P::width_dp, 0, "Panel width (dp)"},
+    {"fontSizeSp", &P::font_size_sp, 0, "Text size (sp)"},
+    {"textColor", &P::text_color, 0, "#RRGGBB or #AARRGGBB"},
+    {"backgroundColor", &P::background_color, 0, "#RRGGBB or #AARRGGBB"},
+    {"ttlMs", &P::ttl_ms, 0, "How long the panel stays"},
+}};
+
+constexpr ParamSchema kNotificationListSchema{"notification list", kNotificationListParams};
+constexpr ParamSchema kMediaTargetSchema{"media target", kMediaTargetParams};
+constexpr ParamSchema kMediaObserveSchema{"media observe", kMediaObserveParams};
+constexpr ParamSchema kMediaControlSchema{"media control", kMediaControlParams};
+constexpr ParamSchema kMediaSeekSchema{"media seek", kMediaSeekParams};
+constexpr ParamSchema kDismissSchema{"notification dismiss", kDismissParams};
+constexpr ParamSchema kNotificationActionSchema{"notification action", kNotificationActionParams};
+constexpr ParamSchema kOnScreenLogSetSchema{"on-screen log", kOnScreenLogSetParams, true};
+constexpr ParamSchema kOnScreenLogClearSchema{"none", {}, true};
+
 }  // namespace
 
 ParamKind kind_of(const ParamMember& member) {
@@ -80,5 +146,37 @@ const ParamSpec* ParamSchema::find(std::string_view key) const {
 const ParamSchema& generic_param_schema() {
   return kGenericSchema;
 }
+
+namespace schemas {
+
+const ParamSchema& notification_list() {
+  return kNotificationListSchema;
+}
+const ParamSchema& media_target() {
+  return kMediaTargetSchema;
+}
+const ParamSchema& media_observe() {
+  return kMediaObserveSchema;
+}
+const ParamSchema& media_control() {
+  return kMediaControlSchema;
+}
+const ParamSchema& media_seek() {
+  return kMediaSeekSchema;
+}
+const ParamSchema& notification_dismiss() {
+  return kDismissSchema;
+}
+const ParamSchema& notification_action() {
+  return kNotificationActionSchema;
+}
+const ParamSchema& on_screen_log_set() {
+  return kOnScreenLogSetSchema;
+}
+const ParamSchema& on_screen_log_clear() {
+  return kOnScreenLogClearSchema;
+}
+
+}  // namespace schemas
 
 }  // namespace clawperator::contract

@@ -10,6 +10,7 @@
 
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/contract/limits.hpp"
+#include "clawperator/contract/on_screen_log.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::contract {
@@ -58,7 +59,8 @@ std::string type_name(const Json& value) {
 }
 
 std::string fmt_number(double value) {
-  if (std::floor(value) == value && std::fabs(value) < 1e15) {
+  // Every integer up to 2^53 is exact (media_seek's positionMs limit is 2^53 - 1).
+  if (std::floor(value) == value && std::fabs(value) <= 9007199254740992.0) {
     return std::to_string(static_cast<long long>(value));
   }
   return Json(value).dump();
@@ -142,6 +144,7 @@ class Validator {
       action.id = std::move(*shape.raw_id);
       action.type = shape.spec->type;
       action.params = std::move(shape.params);
+      if (action.params) normalize_colors(*shape.spec, *action.params);
       execution.actions.push_back(std::move(action));
     }
     outcome.valid = std::move(execution);
@@ -149,6 +152,22 @@ class Validator {
   }
 
  private:
+  // The device receives colours in one form, #AARRGGBB upper case (docs/payload.md §9).
+  static void normalize_colors(const ActionSpec& spec, ActionParams& params) {
+    for (const ParamConstraint& constraint : spec.constraints) {
+      if (constraint.kind != ConstraintKind::Color || spec.schema == nullptr) continue;
+      const ParamSpec* param = spec.schema->find(constraint.key);
+      const auto* member =
+          param == nullptr
+              ? nullptr
+              : std::get_if<std::optional<std::string> ActionParams::*>(&param->member);
+      if (member == nullptr || !(params.**member)) continue;
+      if (auto color = on_screen_log::normalize_color(*(params.**member))) {
+        params.** member = std::move(*color);
+      }
+    }
+  }
+
   struct ActionShape {
     std::size_t index = 0;
     std::optional<std::string> raw_id;
@@ -416,6 +435,14 @@ class Validator {
       if (value == nullptr) continue;
       read_param(*value, join(path, param.key), param, out);
     }
+    if (schema.names_unknown_keys) {
+      for (const auto& item : params.items()) {
+        if (schema.find(item.key()) != nullptr) continue;
+        add(join(path, item.key()),
+            std::string(spec->name) + " does not accept params." + item.key());
+      }
+      return out;
+    }
     ValidationIssue* unknown = report_unknown_keys(
         params, [&](const std::string& key) { return schema.find(key) != nullptr; }, path);
     if (unknown != nullptr && spec != nullptr) {
@@ -597,8 +624,39 @@ class Validator {
         }
         break;
       }
+      case ConstraintKind::OneOfExact: {
+        const std::string* text = param.string();
+        if (text == nullptr && !constraint.required) break;
+        if (text == nullptr || std::find(constraint.values.begin(), constraint.values.end(),
+                                         *text) == constraint.values.end()) {
+          fail(constraint.message,
+               type + " params." + key + " must be one of: " + join_values(constraint.values));
+        }
+        break;
+      }
       case ConstraintKind::Range:
         check_range(constraint, param, type, fail);
+        break;
+      case ConstraintKind::DisplayText:
+        if (const std::string* text = param.string()) {
+          if (auto problem = on_screen_log::display_text_problem(*text)) {
+            fail(constraint.message, type + " params." + key + " " + *problem);
+          }
+        }
+        break;
+      case ConstraintKind::Template:
+        if (const std::string* text = param.string()) {
+          if (auto pieces = on_screen_log::parse_template(*text); !pieces) {
+            fail(constraint.message, pieces.error().message);
+          }
+        }
+        break;
+      case ConstraintKind::Color:
+        if (const std::string* text = param.string();
+            text != nullptr && !on_screen_log::normalize_color(*text)) {
+          fail(constraint.message,
+               type + " params." + key + " must be exactly #RRGGBB or #AARRGGBB");
+        }
         break;
       case ConstraintKind::CrossFieldRule:
         break;

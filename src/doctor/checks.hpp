@@ -63,5 +63,11 @@ std::vector<Check> check_device_settings(DoctorContext& context);
 Check check_handshake(DoctorContext& context);
 Check check_interactive(DoctorContext& context);
 Check check_smoke(DoctorContext& context);
+// A payload of the doctor's own (valid by construction) through the exec path.
+exec::ExecutionReport run_check_execution(DoctorContext& context, const Json& payload);
+// A failed execution's code and words as the check's detail and evidence.failureCode.
+void describe_execution_failure(const exec::ExecutionReport& result, Check& check);
+// background_checks.cpp
+Check check_background_observation(DoctorContext& context);
 
 }  // namespace clawperator::doctor

@@ -74,27 +74,30 @@ class Sequence {
   bool stopped_ = false;
 };
 
-std::vector<std::string_view> check_order(bool full) {
+std::vector<std::string_view> check_order(bool full, bool background) {
   std::vector<std::string_view> order = {
-      "host.logs.writable",
-      "host.adb.presence",
-      "host.adb.version",
-      "host.adb.server",
-      "device.discovery",
-      "device.capability",
-      "readiness.apk.presence",
-      "readiness.version.compatibility",
-      "readiness.settings.dev_options",
-      "readiness.settings.usb_debugging",
-      "readiness.handshake",
-      "readiness.device.interactive",
+      "host.logs.writable",     "host.adb.presence",
+      "host.adb.version",       "host.adb.server",
+      "device.discovery",       "device.capability",
+      "readiness.apk.presence", "readiness.version.compatibility",
   };
+  if (background) {
+    order.emplace_back("readiness.background.observation");
+    return order;
+  }
+  for (const std::string_view id :
+       {"readiness.settings.dev_options", "readiness.settings.usb_debugging", "readiness.handshake",
+        "readiness.device.interactive"}) {
+    order.push_back(id);
+  }
   if (full) order.emplace_back("readiness.smoke");
   return order;
 }
 
 Report run_checks(DoctorContext& context) {
   Report report;
+  const bool background = context.options.capability.has_value();
+  if (background) report.capability = *context.options.capability;
   report.operator_package = context.options.operator_package;
   report.device_id = context.options.device;
   Sequence sequence(context, report);
@@ -110,11 +113,15 @@ Report run_checks(DoctorContext& context) {
       sequence.run("device.capability", one(check_device_capability)) &&
       sequence.run("readiness.apk.presence", one(check_operator_presence)) &&
       sequence.run("readiness.version.compatibility", one(check_operator_version)) &&
-      sequence.run("readiness.settings", [&context] { return check_device_settings(context); }) &&
-      sequence.run("readiness.handshake", one(check_handshake)) &&
-      sequence.run("readiness.device.interactive", one(check_interactive)) &&
-      context.options.full&& sequence.run("readiness.smoke", one(check_smoke));
-  sequence.finish(check_order(context.options.full));
+      (background
+           // Nothing that wakes or unlocks the phone: the checks an observation needs.
+           ? sequence.run("readiness.background.observation", one(check_background_observation))
+           : sequence.run("readiness.settings",
+                          [&context] { return check_device_settings(context); }) &&
+                 sequence.run("readiness.handshake", one(check_handshake)) &&
+                 sequence.run("readiness.device.interactive", one(check_interactive)) &&
+                 context.options.full && sequence.run("readiness.smoke", one(check_smoke)));
+  sequence.finish(check_order(context.options.full, background));
   for (const Check& check : report.checks) {
     if (check.id == "host.adb.presence" && check.status == Status::Fail) report.adb_missing = true;
   }

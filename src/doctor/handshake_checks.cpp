@@ -137,6 +137,35 @@ Check check_interactive(DoctorContext& context) {
   return check;
 }
 
+exec::ExecutionReport run_check_execution(DoctorContext& context, const Json& payload) {
+  contract::ValidationOutcome validated = contract::validate_execution(payload);
+  exec::ExecutionRequest request;
+  request.execution = std::move(*validated.valid);
+  request.device = *context.serial;
+  request.operator_package = context.options.operator_package;
+  request.adb = context.options.adb;
+  request.state = context.options.state;
+  return exec::run_execution(request, context.runner);
+}
+
+void describe_execution_failure(const exec::ExecutionReport& result, Check& check) {
+  if (result.document.contains("code")) {
+    check.evidence["failureCode"] = result.document["code"];
+    check.detail = result.document["code"].get<std::string>() + ": " +
+                   result.document.value("message", std::string());
+    return;
+  }
+  for (const Json& step : result.document["envelope"]["stepResults"]) {
+    if (step.value("success", false)) continue;
+    const Json& data = step.contains("data") ? step["data"] : Json::object();
+    check.detail = "step " + step.value("id", std::string("?")) +
+                   " failed: " + data.value("error", std::string("")) + " " +
+                   data.value("message", std::string(""));
+    check.evidence["failureCode"] = data.value("error", std::string(""));
+    return;
+  }
+}
+
 Check check_smoke(DoctorContext& context) {
   Check check;
   check.id = "readiness.smoke";
@@ -154,14 +183,7 @@ Check check_smoke(DoctorContext& context) {
   payload["actions"] = Json::array({Json{{"id", "s1"}, {"type", "close_app"}, {"params", settings}},
                                     Json{{"id", "s2"}, {"type", "open_app"}, {"params", settings}},
                                     Json{{"id", "s3"}, {"type", "snapshot"}}});
-  contract::ValidationOutcome validated = contract::validate_execution(payload);
-  exec::ExecutionRequest request;
-  request.execution = std::move(*validated.valid);
-  request.device = *context.serial;
-  request.operator_package = context.options.operator_package;
-  request.adb = context.options.adb;
-  request.state = context.options.state;
-  const exec::ExecutionReport result = exec::run_execution(request, context.runner);
+  const exec::ExecutionReport result = run_check_execution(context, payload);
   check.evidence = Json{{"commandId", command_id}, {"exitCode", result.exit_code}};
   if (result.exit_code == contract::exit_code::kSuccess) {
     check.summary = "Closing, opening and reading Settings works";
@@ -173,21 +195,7 @@ Check check_smoke(DoctorContext& context) {
   check.status = Status::Fail;
   check.code = "SMOKE_OPEN_SETTINGS_FAILED";
   check.summary = "A test execution (close, open and snapshot Settings) failed";
-  if (result.document.contains("code")) {
-    check.evidence["failureCode"] = result.document["code"];
-    check.detail = result.document["code"].get<std::string>() + ": " +
-                   result.document.value("message", std::string());
-  } else {
-    for (const Json& step : result.document["envelope"]["stepResults"]) {
-      if (step.value("success", false)) continue;
-      const Json& data = step.contains("data") ? step["data"] : Json::object();
-      check.detail = "step " + step.value("id", std::string("?")) +
-                     " failed: " + data.value("error", std::string("")) + " " +
-                     data.value("message", std::string(""));
-      check.evidence["failureCode"] = data.value("error", std::string(""));
-      break;
-    }
-  }
+  describe_execution_failure(result, check);
   check.fix =
       Fix{"Run the same steps yourself with diagnostics",
           {FixStep{FixStep::Kind::Shell,

@@ -13,7 +13,7 @@ constexpr std::string_view kCriticalChecks[] = {
     "device.discovery",       "device.capability",
     "readiness.apk.presence", "readiness.version.compatibility",
     "readiness.handshake",    "readiness.device.interactive",
-    "readiness.smoke",
+    "readiness.smoke",        "readiness.background.observation",
 };
 
 Json fix_to_json(const Fix& fix) {
@@ -133,6 +133,7 @@ Json to_json(const Report& report) {
     }
     out["message"] = message;
   }
+  if (!report.capability.empty()) out["capability"] = report.capability;
   out["deviceId"] = report.device_id ? Json(*report.device_id) : Json(nullptr);
   out["operatorPackage"] = report.operator_package;
   Json checks = Json::array();

@@ -17,6 +17,7 @@
 #include "direct_reader.hpp"
 #include "dispatch.hpp"
 #include "forward_registry.hpp"
+#include "payload_decoder.hpp"
 #include "post_processing.hpp"
 #include "preflight.hpp"
 #include "readiness.hpp"
@@ -265,7 +266,12 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   if (!preflight_first) {
     if (contract::Status ready = preflight(); !ready) return fail(ready.error());
   }
-  if (!readiness.fresh()) {
+  if (execution.readiness() != contract::ActionReadiness::Interactive) {
+    // Background actions run screen-off and locked: no probe, no wake (wire-protocol §4.4).
+    if (contract::Status unlocked = ensure_user_unlocked(client, serial, trace); !unlocked) {
+      return fail(unlocked.error());
+    }
+  } else if (!readiness.fresh()) {
     contract::Status interactive =
         ensure_interactive(client, serial, reader, trace, request.probe_command_id);
     if (!interactive) return fail(interactive.error());
@@ -338,8 +344,22 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   add_settle_warnings(envelope, execution);
   if (has_screenshot_step(envelope)) capture_screenshot(client, serial, envelope, execution, trace);
   reconcile_status(envelope);
-  const contract::EnvelopeOutcome summary = envelope_outcome(envelope);
+  auto payloads = decode_payloads(envelope);
+  if (!payloads) {
+    const PayloadProblem& problem = payloads.error();
+    Json details = Json::object();
+    details["stepId"] = problem.step_id;
+    details["actionType"] = problem.action_type;
+    details["payloadPath"] = problem.path;
+    return fail(trace.fail("RESULT_ENVELOPE_MALFORMED",
+                           "Step " + problem.step_id + " (" + problem.action_type +
+                               ") returned a data.payload that does not decode: " +
+                               (problem.path.empty() ? "" : problem.path + ": ") + problem.message,
+                           std::move(details)));
+  }
+  const contract::EnvelopeOutcome summary = envelope_outcome(envelope, *payloads);
   Json envelope_json = render_envelope(std::move(envelope), serial);
+  attach_payloads(envelope_json, std::move(*payloads));
   if (runner.cancelled()) {
     // The Operator's answer arrived, so it is kept: the caller learns what ran.
     Json details = Json::object();

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "clawperator/contract/action_table.hpp"
+#include "payload_decoder.hpp"
 
 namespace clawperator::exec {
 
@@ -95,8 +96,16 @@ void reconcile_status(Envelope& reconciled) {
   if (failed != reconciled.steps.end()) {
     reconciled.status = "failed";
     std::string error = "Step " + failed->id + " (" + failed->actionType + ") failed";
-    if (const std::string* code = failed->data_value("error")) error += ": " + *code;
+    const std::string* code = failed->data_value("error");
+    if (code != nullptr) error += ": " + *code;
     reconciled.error = error;
+    // Some rows' step codes are the execution's own (the on-screen log's ON_SCREEN_LOG_…).
+    const contract::ActionSpec* spec = contract::find_action(failed->actionType);
+    if (code != nullptr && spec != nullptr && !spec->promoted_error_prefix.empty() &&
+        code->rfind(spec->promoted_error_prefix, 0) == 0) {
+      reconciled.errorCode = *code;
+      reconciled.has_error_code_key = true;
+    }
   } else {
     reconciled.status = "success";
     reconciled.error.reset();
@@ -119,15 +128,25 @@ Json render_envelope(Envelope&& envelope, const std::string& device_id) {
   return out;
 }
 
-contract::EnvelopeOutcome envelope_outcome(const Envelope& envelope) {
+contract::EnvelopeOutcome envelope_outcome(const Envelope& envelope,
+                                           const std::vector<std::optional<Json>>& payloads) {
   contract::EnvelopeOutcome outcome;
   outcome.status_success = envelope.status == "success";
   outcome.error_code = envelope.errorCode.value_or("");
-  for (const StepResult& step : envelope.steps) {
+  for (std::size_t i = 0; i < envelope.steps.size(); ++i) {
+    const StepResult& step = envelope.steps[i];
     const std::string* code = step.data_value("error");
-    outcome.steps.push_back({step.actionType, step.success, code != nullptr ? *code : ""});
+    outcome.steps.push_back({step.actionType, step.success, code != nullptr ? *code : "",
+                             i < payloads.size() ? dispatched_of(payloads[i]) : std::nullopt});
   }
   return outcome;
+}
+
+void attach_payloads(Json& envelope_json, std::vector<std::optional<Json>>&& payloads) {
+  Json& steps = envelope_json["stepResults"];
+  for (std::size_t i = 0; i < payloads.size() && i < steps.size(); ++i) {
+    if (payloads[i]) steps[i]["payload"] = std::move(*payloads[i]);
+  }
 }
 
 }  // namespace clawperator::exec

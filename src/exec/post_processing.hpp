@@ -3,6 +3,7 @@
 // the steps, hints added. Pure: no device, no files.
 #pragma once
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -36,7 +37,12 @@ void reconcile_status(transport::Envelope& envelope);
 // moved out: a large snapshot is held once.
 Json render_envelope(transport::Envelope&& envelope, const std::string& device_id);
 
-contract::EnvelopeOutcome envelope_outcome(const transport::Envelope& envelope);
+// `payloads`: decode_payloads()'s, one per step (or empty), for the steps' evidence.
+contract::EnvelopeOutcome envelope_outcome(const transport::Envelope& envelope,
+                                           const std::vector<std::optional<Json>>& payloads = {});
+
+// Each decoded payload, parsed, as its step's `payload` in the rendered envelope.
+void attach_payloads(Json& envelope_json, std::vector<std::optional<Json>>&& payloads);
 
 void set_step_data(transport::StepResult& step, const std::string& key, std::string value);
 void erase_step_data(transport::StepResult& step, const std::string& key);

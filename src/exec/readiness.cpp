@@ -4,12 +4,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 #include <thread>
 
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "clawperator/text.hpp"
 #include "dispatch.hpp"
 
 namespace clawperator::exec {
@@ -190,6 +192,36 @@ contract::Status ensure_interactive(adb::AdbClient& client, const std::string& s
         "DEVICE_NOT_INTERACTIVE", "The device is not ready for interactive automation", details));
   }
   return {};
+}
+
+std::optional<bool> user_state_unlocked(std::string_view answer) {
+  const std::string_view state = trim(answer);
+  if (state == "RUNNING_UNLOCKED") return true;
+  if (state == "RUNNING_LOCKED" || state == "RUNNING_UNLOCKING") return false;
+  return std::nullopt;
+}
+
+contract::Status ensure_user_unlocked(adb::AdbClient& client, const std::string& serial,
+                                      ExecutionTrace& trace) {
+  const auto user =
+      adb::run_device_shell(client, serial, {"am get-current-user", "am get-current-user"});
+  if (!user) return contract::failed(trace.attach(user.error()));
+  const std::string_view id = trim(user->out);
+  const bool numeric =
+      !id.empty() && std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (user->exit_code != 0 || !numeric) return {};  // no such command: unsupported
+  const std::string command = "am get-started-user-state " + std::string(id);
+  const auto state = adb::run_device_shell(client, serial, {command, "am get-started-user-state"});
+  if (!state) return contract::failed(trace.attach(state.error()));
+  if (user_state_unlocked(state->out) != std::optional<bool>(false)) return {};
+  Json details = Json::object();
+  details["userId"] = std::string(id);
+  details["userState"] = std::string(trim(state->out));
+  return contract::failed(trace.fail("DEVICE_USER_NOT_UNLOCKED",
+                                     "User " + std::string(id) +
+                                         " has not been unlocked since boot (" +
+                                         std::string(trim(state->out)) + "); nothing was sent",
+                                     std::move(details)));
 }
 
 }  // namespace clawperator::exec

@@ -51,4 +51,16 @@ contract::Status ensure_interactive(adb::AdbClient& client, const std::string& s
                                     ResultReader& reader, ExecutionTrace& trace,
                                     const std::string& probe_id = {});
 
+// Background readiness (docs/wire-protocol.md §4.4): for an execution of background actions
+// only, nothing that disturbs a locked phone, just the Direct-Boot check that the current user
+// is unlocked (`am get-current-user`, `am get-started-user-state <id>`). RUNNING_LOCKED and
+// RUNNING_UNLOCKING stop it with DEVICE_USER_NOT_UNLOCKED; an answer the host does not know
+// means the probe is unsupported there and the Operator decides.
+contract::Status ensure_user_unlocked(adb::AdbClient& client, const std::string& serial,
+                                      ExecutionTrace& trace);
+
+// The verdict on `am get-started-user-state`'s answer: true unlocked, false locked, nullopt
+// unknown. Pure.
+std::optional<bool> user_state_unlocked(std::string_view answer);
+
 }  // namespace clawperator::exec

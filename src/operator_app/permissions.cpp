@@ -44,6 +44,13 @@ std::string device_words(const ShellAnswer& answer) {
   return words;
 }
 
+// The service exists but answers no shell command (not: it refused, it is missing).
+bool lacks_shell_command(const ShellAnswer& answer) {
+  const std::string words = device_words(answer);
+  return words.find("No shell command implementation") != std::string::npos ||
+         words.find("Unknown command: allow_listener") != std::string::npos;
+}
+
 HostError grant_failure(const std::string& package, const std::string& grant,
                         const std::string& what, const ShellAnswer& answer) {
   Json details = Json::object();
@@ -159,14 +166,21 @@ std::optional<HostError> grant_listener(adb::AdbClient& client, const std::strin
   const ShellAnswer sdk = run_shell(client, serial, "getprop ro.build.version.sdk");
   if (sdk.error) return sdk.error;
   const std::optional<int> level = adb::parse_sdk_level(sdk.out);
+  bool allowed = false;
   if (level && *level >= kAllowListenerSdk) {
     outcome.method = "cmd notification";
     const ShellAnswer answer =
         run_shell(client, serial,
                   "cmd notification allow_listener " + adb::quote_for_device_shell(component));
     if (answer.error) return answer.error;
-    if (answer.exit_code != 0) return grant_failure(package, "notificationListener", what, answer);
-  } else {
+    // Some builds' notification service has no shell commands: only there the setting is
+    // written instead. A refusal, or no service at all, is a failure.
+    if (answer.exit_code != 0 && !lacks_shell_command(answer)) {
+      return grant_failure(package, "notificationListener", what, answer);
+    }
+    allowed = answer.exit_code == 0;
+  }
+  if (!allowed) {
     outcome.method = "settings";
     const ShellAnswer answer =
         run_shell(client, serial,

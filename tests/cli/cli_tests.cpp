@@ -100,7 +100,8 @@ TEST_CASE("exec --dry-run prints the plan, with the timeout override", "[cli][ex
 }
 
 TEST_CASE("every example payload validates from a file and from stdin", "[cli][exec]") {
-  for (const char* name : {"snapshot.json", "login.json", "scroll.json"}) {
+  for (const char* name : {"snapshot.json", "login.json", "scroll.json", "notifications-list.json",
+                           "media-seek-observe.json", "on-screen-log.json"}) {
     CAPTURE(name);
     const std::string path = kExamples + "/" + name;
     const RunResult from_file = run_binary(kBinary, {"exec", path, "--validate-only"});

@@ -1,4 +1,5 @@
-// The words `operator` and `packages` take first (`operator setup`, `packages list`): the
+// The words `operator`, `packages`, `notifications`, `media` and `on-screen-log` take first
+// (`operator setup`, `packages list`, `media seek`): the
 // commands accept exactly these, and the shell completions offer them.
 #pragma once
 
@@ -12,6 +13,9 @@ namespace clawperator::cli {
 inline std::vector<std::string_view> action_words(std::string_view command) {
   if (command == "operator") return {"setup", "install"};
   if (command == "packages") return {"list"};
+  if (command == "notifications") return {"list", "dismiss", "action"};
+  if (command == "media") return {"list", "status", "observe", "play", "pause", "seek"};
+  if (command == "on-screen-log") return {"set", "clear"};
   return {};
 }
 

@@ -41,6 +41,9 @@ struct ParamSpec {
 struct ParamSchema {
   std::string_view name;
   std::span<const ParamSpec> params;
+  // Each unknown key is its own issue at params.<key>, "<type> does not accept params.<key>"
+  // (the on-screen log's wording), instead of one "Unrecognized key(s)" on the object.
+  bool names_unknown_keys = false;
   const ParamSpec* find(std::string_view key) const;
 };
 
@@ -57,6 +60,12 @@ enum class ConstraintKind : std::uint8_t {
   NotBlankIfGiven,   // "<type> params.<key> must not be blank"
   OneOf,             // trimmed, any case: "<type> params.<key> must be one of: a, b"
   Range,             // "<type> params.<key> must be an integer|a number in [min, max]"
+  OneOfExact,        // as written, no trimming or case folding: "… must be one of: a, b"
+  // Text a person reads on the screen (on_screen_log.hpp): a non-whitespace character, no
+  // control characters but newline and tab.
+  DisplayText,
+  Template,  // the on-screen log's placeholder grammar (on_screen_log.hpp)
+  Color,     // #RRGGBB or #AARRGGBB; the validated payload holds it as #AARRGGBB, upper case
   // Where the row's cross_field_rule runs among the constraints (without it: before them).
   CrossFieldRule,
 };
@@ -98,6 +107,8 @@ enum class PostProcessing : std::uint8_t {
   None,
   AttachSnapshot,     // data.text from the envelope or the logged UI dump
   CaptureScreenshot,  // adb exec-out screencap -p, written to params.path
+  // data.payload, a JSON document, checked and returned parsed (docs/payload.md §8)
+  DecodePayload,
 };
 
 // A param the Operator removed, with the hint that says so.
@@ -110,7 +121,11 @@ struct ActionSpec {
   ActionType type;
   std::string_view name;  // canonical
   std::span<const std::string_view> aliases = {};
+  // The type matches only as written (no trimming, no case folding) and its params are taken
+  // as sent, never alias-normalised (the on-screen log's rule, docs/payload.md §9).
+  bool exact_input = false;
   bool read_only = false;
+  ActionReadiness readiness = ActionReadiness::Interactive;
   // False for the host's own actions (doctor_ping): a caller's payload may not hold them.
   bool from_callers = true;
   const ParamSchema* schema = nullptr;
@@ -122,6 +137,8 @@ struct ActionSpec {
   PostProcessing post_processing = PostProcessing::None;
   // A snapshot right after this action may show the screen before it settled.
   bool unsettles_screen = false;
+  // A failed step whose code starts with this becomes the envelope's errorCode.
+  std::string_view promoted_error_prefix = {};
   // Published by the front ends (MCP tool annotations, the inspector).
   std::string_view title = {};
   std::string_view description = {};
@@ -132,15 +149,15 @@ struct ActionSpec {
 // Every row, in documentation order.
 std::span<const ActionSpec> action_table();
 const ActionSpec& action_spec(ActionType type);
-// A type as a caller may write it: trimmed, any case, canonical name or alias. nullptr when
-// unknown (or only the host's own).
+// A type as a caller may write it: trimmed, any case, canonical name or alias (exactly as
+// written for rows with exact_input). nullptr when unknown (or only the host's own).
 const ActionSpec* find_caller_action(std::string_view raw_type);
 // Canonical name or alias, for any row (the envelope's stepResults carry canonical names and
 // the Operator's older "snapshot_ui").
 const ActionSpec* find_action(std::string_view name);
 
-// Trims, lower-cases and resolves aliases ("tap" -> "click"); unknown types come back trimmed
-// and lower-cased.
+// Trims, lower-cases and resolves aliases ("tap" -> "click"); unknown types (and exact_input
+// types not written exactly) come back trimmed and lower-cased.
 std::string normalize_action_type(std::string_view raw);
 // Read-only by name (canonical or alias); unknown names are not.
 bool is_read_only_action(std::string_view name);

@@ -25,8 +25,29 @@ enum class ActionType : std::uint8_t {
   PressKey,
   WaitForNavigation,
   ReadKeyValuePair,
+  // Notifications and media sessions (docs/payload.md §8): the Operator's listener and the
+  // platform's media sessions, readable without touching the screen.
+  ListNotifications,
+  DismissNotification,
+  InvokeNotificationAction,
+  ListMediaSessions,
+  GetMediaStatus,
+  ObserveMedia,
+  MediaPlay,
+  MediaPause,
+  MediaSeek,
+  // The on-screen log panel (docs/payload.md §9).
+  SetOnScreenLog,
+  ClearOnScreenLog,
   // The host's own readiness probe (docs/wire-protocol.md §4.4): never accepted from a caller.
   DoctorPing,
+};
+
+// What an action needs of the device before dispatch (docs/wire-protocol.md §4.4).
+enum class ActionReadiness : std::uint8_t {
+  Interactive,            // the screen on and unlocked: the doctor_ping probe, wake attempts
+  BackgroundObservation,  // reads only the listener and media sessions: an unlocked user
+  BackgroundService,      // media controls, which work screen-off and locked: an unlocked user
 };
 
 }  // namespace clawperator::contract

@@ -108,6 +108,26 @@ struct ActionParams {
   std::optional<Number> timeout_ms;
   std::optional<NodeMatcher> label_matcher;
   std::optional<bool> all;
+  // Notifications and media (docs/payload.md §8).
+  std::optional<Number> limit;
+  std::optional<Number> max_text_chars;
+  std::optional<std::string> media_session_id;
+  std::optional<Number> wait_timeout_ms;
+  std::optional<Number> position_ms;
+  std::optional<Number> position_tolerance_ms;
+  std::optional<std::string> notification_key;
+  std::optional<std::string> action_id;
+  // The on-screen log panel (docs/payload.md §9); its `text` is the member above.
+  std::optional<std::string> template_text;
+  std::optional<std::string> anchor;
+  std::optional<std::string> text_align;
+  std::optional<Number> top_offset_dp;
+  std::optional<Number> edge_offset_dp;
+  std::optional<Number> width_dp;
+  std::optional<Number> font_size_sp;
+  std::optional<std::string> text_color;
+  std::optional<std::string> background_color;
+  std::optional<Number> ttl_ms;
 };
 
 struct Action {
@@ -130,6 +150,9 @@ struct Execution {
 
   // Every action is read-only (docs/contract.md §4).
   bool read_only() const;
+  // How the host readies the device for it: Interactive unless every action is a background
+  // one (docs/wire-protocol.md §4.4).
+  ActionReadiness readiness() const;
 };
 
 // The compact normalised payload the device receives: keys in schema order, canonical types.

@@ -30,6 +30,26 @@ inline constexpr int kMinMaxScrolls = 1;
 inline constexpr int kMaxMaxScrolls = 200;
 inline constexpr int kMinNoPositionChangeThreshold = 1;
 inline constexpr int kMaxNoPositionChangeThreshold = 20;
+// Notifications and media (docs/payload.md §8).
+inline constexpr std::size_t kMaxApplicationIdLength = 512;
+inline constexpr std::size_t kMaxMediaSessionIdLength = 128;
+inline constexpr std::size_t kMaxNotificationKeyLength = 4096;
+inline constexpr std::size_t kMaxNotificationActionIdLength = 128;
+inline constexpr int kMaxListLimit = 100;
+inline constexpr int kMaxListTextChars = 1024;
+inline constexpr int kMaxObserveDurationMs = 30000;
+inline constexpr int kMaxControlWaitMs = 30000;
+inline constexpr double kMaxPositionMs = 9007199254740991.0;  // 2^53 - 1
+inline constexpr int kMaxPositionToleranceMs = 60000;
+// The on-screen log panel (docs/payload.md §9).
+inline constexpr std::size_t kMaxPanelTextLength = 2048;
+inline constexpr int kMaxPanelOffsetDp = 1000;
+inline constexpr int kMinPanelWidthDp = 80;
+inline constexpr int kMaxPanelWidthDp = 600;
+inline constexpr int kMinPanelFontSizeSp = 8;
+inline constexpr int kMaxPanelFontSizeSp = 24;
+inline constexpr int kMinPanelTtlMs = 1000;
+inline constexpr int kMaxPanelTtlMs = 3600000;
 // Declarative only: enforced by the Operator, documented for callers.
 inline constexpr int kMaxRetryAttemptsPerStep = 10;
 inline constexpr std::size_t kMaxSnapshotLines = 2000;

@@ -91,6 +91,9 @@ struct StepOutcome {
   std::string action_type;
   bool success = false;
   std::string error_code;  // data.error of a failed step
+  // What the step's own evidence says (a decoded payload's `dispatched`): when known, it
+  // decides whether a failed step had an effect, whatever its code.
+  std::optional<bool> dispatched;
 };
 
 struct EnvelopeOutcome {

@@ -24,6 +24,9 @@ struct DoctorOptions {
   io::StateSelection state;  // for the --full smoke execution
   bool full = false;         // also run the smoke execution
   bool fix = false;          // apply the fix steps, then check again
+  // "background-observation": the host and Operator checks, then the background readiness
+  // check (readiness.background.observation) instead of the interactive ones.
+  std::optional<std::string> capability;
 
   // Test seams: the handshake's command id and result deadline.
   std::string probe_command_id;
@@ -31,5 +34,8 @@ struct DoctorOptions {
 };
 
 Report run_doctor(const DoctorOptions& options, process::Runner& runner);
+
+// The capabilities `doctor --capability` checks.
+inline constexpr const char* kBackgroundObservation = "background-observation";
 
 }  // namespace clawperator::doctor

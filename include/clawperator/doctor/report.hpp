@@ -72,6 +72,7 @@ struct Report {
   std::vector<SkippedCheck> skipped;
   std::vector<AppliedFix> fixes_applied;
   bool fix_requested = false;
+  std::string capability;    // doctor --capability, else empty
   bool adb_missing = false;  // host.adb.presence failed: exit 3
   int signal_exit = 0;       // 130/143 when SIGINT/SIGTERM stopped the checks
 };

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "clawperator/vdevice/android/background_services.hpp"
 #include "clawperator/vdevice/android/operator_runtime.hpp"
 
 namespace clawperator::vdevice::android {
@@ -64,11 +65,26 @@ AndroidSystem::AndroidSystem(Scenario scenario, DeviceClock clock)
   }
   ui_.set_keyguard(locked_);
   operator_ = std::make_unique<OperatorRuntime>(*this);
+  background_ = std::make_unique<BackgroundServices>(scenario_.background, clock.start);
   boot_log();
   schedule_noise();
 }
 
 AndroidSystem::~AndroidSystem() = default;
+
+bool AndroidSystem::notification_listener_enabled(const std::string& operator_package) const {
+  const std::string listeners = setting("secure", kEnabledNotificationListeners).value_or("");
+  const std::string component =
+      operator_package + "/action.notification.NotificationListenerService";
+  std::size_t start = 0;
+  while (start <= listeners.size()) {
+    std::size_t end = listeners.find(':', start);
+    if (end == std::string::npos) end = listeners.size();
+    if (listeners.compare(start, end - start, component) == 0) return true;
+    start = end + 1;
+  }
+  return false;
+}
 
 std::int64_t AndroidSystem::epoch_ms() const {
   const auto wall =

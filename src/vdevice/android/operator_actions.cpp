@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "clawperator/contract/action_table.hpp"
+#include "clawperator/vdevice/android/background_services.hpp"
 #include "clawperator/vdevice/android/ui_xml.hpp"
 
 namespace clawperator::vdevice::android {
@@ -516,9 +517,21 @@ StepOutcome enter_text(const ActionContext& context, const Json& params) {
 StepOutcome snapshot(const ActionContext& context, const Json&) {
   AndroidSystem& system = *context.system;
   auto tree = system.ui().tree(system.now());
+  // The on-screen log panel is a window of the Operator's over the app (docs/payload.md §9).
+  BackgroundServices::Panel* panel = system.background().panel(system.now());
+  if (panel != nullptr) {
+    VisibleNode overlay;
+    overlay.spec = &panel->node;
+    overlay.package = context.operator_package;
+    overlay.bounds = *panel->node.bounds;
+    overlay.index = static_cast<int>(tree->root.children.size());
+    overlay.parent = &tree->root;
+    tree->root.children.push_back(std::move(overlay));
+  }
   if (!system.scenario().operator_behavior.snapshot_in_logcat) {
     Json data = Json::object();
     data["text"] = hierarchy_xml(*tree, context.pad_snapshot_bytes);
+    if (panel != nullptr) data["operator_overlay_visible"] = "true";
     return StepOutcome::ok(data);
   }
   // The legacy Operator: the dump goes to logcat after a marker the host looks for.
@@ -703,6 +716,28 @@ Handler handler_for(contract::ActionType type) {
       return wait_for_navigation;
     case T::ReadKeyValuePair:
       return read_key_value_pair;
+    case T::ListNotifications:
+      return background_actions::list_notifications;
+    case T::DismissNotification:
+      return background_actions::dismiss_notification;
+    case T::InvokeNotificationAction:
+      return background_actions::invoke_notification_action;
+    case T::ListMediaSessions:
+      return background_actions::list_media_sessions;
+    case T::GetMediaStatus:
+      return background_actions::get_media_status;
+    case T::ObserveMedia:
+      return background_actions::observe_media;
+    case T::MediaPlay:
+      return background_actions::media_play;
+    case T::MediaPause:
+      return background_actions::media_pause;
+    case T::MediaSeek:
+      return background_actions::media_seek;
+    case T::SetOnScreenLog:
+      return background_actions::set_on_screen_log;
+    case T::ClearOnScreenLog:
+      return background_actions::clear_on_screen_log;
     case T::DoctorPing:
       return doctor_ping;
   }

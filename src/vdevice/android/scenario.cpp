@@ -25,7 +25,7 @@ using Failure = transport::Unexpected<std::string>;
 class Problems {
  public:
   void fail(const std::string& path, const std::string& message) {
-    if (first_.empty()) first_ = path + ": " + message;
+    if (first_.empty()) first_ = path.empty() ? message : path + ": " + message;
   }
   bool ok() const noexcept { return first_.empty(); }
   const std::string& first() const noexcept { return first_; }
@@ -330,7 +330,7 @@ Json merge_over(Problems& problems, Json base, const Json& overlay) {
   for (const auto& [key, value] : overlay.items()) {
     if (key == "base" || key == "comment") continue;
     if (key == "properties" || key == "display" || key == "device" || key == "operator" ||
-        key == "logcat" || key == "faults") {
+        key == "logcat" || key == "faults" || key == "backgroundServices") {
       if (!expect_object(problems, value, key)) return base;
       Json& target = base[key];
       if (!target.is_object()) target = Json::object();
@@ -564,10 +564,11 @@ void read_faults(Problems& problems, const Json& object, FaultSpec& out) {
 transport::Expected<Scenario, std::string> build(const Json& document) {
   Problems problems;
   Scenario scenario;
-  check_keys(problems, document, "",
-             {"name", "description", "seed", "properties", "display", "device",
-              "accessibilityService", "settings", "packages", "screens", "homeScreen", "lockScreen",
-              "recentsScreen", "initialScreen", "operator", "logcat", "faults", "installFailure"});
+  check_keys(
+      problems, document, "",
+      {"name", "description", "seed", "properties", "display", "device", "accessibilityService",
+       "settings", "packages", "screens", "homeScreen", "lockScreen", "recentsScreen",
+       "initialScreen", "operator", "logcat", "faults", "installFailure", "backgroundServices"});
   read(problems, document, "name", "", scenario.name);
   read(problems, document, "description", "", scenario.description);
   read_integer(problems, document, "seed", "", scenario.seed, 0,
@@ -719,6 +720,11 @@ transport::Expected<Scenario, std::string> build(const Json& document) {
   }
   if (const Json* faults = member(document, "faults")) {
     read_faults(problems, *faults, scenario.faults);
+  }
+  if (const Json* background = member(document, "backgroundServices")) {
+    if (auto problem = read_background_scenario(*background, scenario.background)) {
+      problems.fail("", *problem);
+    }
   }
   read(problems, document, "installFailure", "", scenario.install_failure);
   if (!scenario.install_failure.empty() && !is_install_failure_code(scenario.install_failure)) {

@@ -245,6 +245,44 @@ TEST_CASE("grant-device-permissions enables what is missing", "[operator][grants
     CHECK(harness.runner.call_count(listener) == 1);
     CHECK(harness.runner.unexpected_calls().empty());
   }
+  SECTION("a notification service without shell commands: the setting instead") {
+    harness.lists("package:com.clawperator.operator\n");
+    harness.accessibility_already_on();
+    harness.notification_granted();
+    harness.runner.on_run(marked_shell("settings get secure enabled_notification_listeners"),
+                          ScriptedRunner::exited(0, marked("com.other/x.L\n")));
+    harness.runner.on_run(marked_shell("getprop ro.build.version.sdk"),
+                          ScriptedRunner::exited(0, marked("30\n")));
+    const Argv allow = marked_shell("cmd notification allow_listener '" + kListener + "'");
+    harness.runner.on_run(
+        allow, ScriptedRunner::exited(0, marked("", 255), "No shell command implementation.\n"));
+    const Argv listener = marked_shell(
+        "settings put secure enabled_notification_listeners 'com.other/x.L:" + kListener + "'");
+    harness.runner.on_run(listener, ScriptedRunner::exited(0, marked("")));
+    const Json document = harness.grants();
+    INFO(document.dump(2));
+    CHECK(harness.exit_code == 0);
+    CHECK(document["notificationListener"]["method"] == "settings");
+    CHECK(harness.runner.call_count(allow) == 1);
+    CHECK(harness.runner.call_count(listener) == 1);
+  }
+  SECTION("the listener is refused by the notification service") {
+    harness.lists("package:com.clawperator.operator\n");
+    harness.accessibility_already_on();
+    harness.notification_granted();
+    harness.runner.on_run(marked_shell("settings get secure enabled_notification_listeners"),
+                          ScriptedRunner::exited(0, marked("null\n")));
+    harness.runner.on_run(marked_shell("getprop ro.build.version.sdk"),
+                          ScriptedRunner::exited(0, marked("34\n")));
+    harness.runner.on_run(
+        marked_shell("cmd notification allow_listener '" + kListener + "'"),
+        ScriptedRunner::exited(0, marked("", 255),
+                               "Exception occurred: java.lang.SecurityException: denied\n"));
+    const Json document = harness.grants();
+    expect_error(harness, document, "OPERATOR_GRANT_FAILED", 3);
+    CHECK(document["details"]["grant"] == "notificationListener");
+    CHECK(document["disposition"]["delivery"] == "not_delivered");
+  }
   SECTION("no Operator installed") {
     harness.lists("");
     expect_error(harness, harness.grants(), "OPERATOR_NOT_INSTALLED", 3);

@@ -25,6 +25,7 @@
 namespace clawperator::vdevice::android {
 
 class OperatorRuntime;
+class BackgroundServices;
 
 // A live `logcat` session, as the system sees it.
 class LogReader {
@@ -104,6 +105,10 @@ class AndroidSystem {
   std::optional<std::string> start_uri(const std::string& uri, const std::string& caller);
   void force_stop(const std::string& package, const std::string& caller);
   OperatorRuntime& operator_runtime() noexcept { return *operator_; }
+  // Notifications, media sessions, the on-screen log panel.
+  BackgroundServices& background() noexcept { return *background_; }
+  // The Operator's notification listener is enabled (enabled_notification_listeners).
+  bool notification_listener_enabled(const std::string& operator_package) const;
 
   // Files (adb push/pull, cat, rm) and abstract sockets (adb forward).
   FileSystem& files() noexcept { return files_; }
@@ -151,6 +156,7 @@ class AndroidSystem {
   FileSystem files_;
   AbstractSockets sockets_;
   std::unique_ptr<OperatorRuntime> operator_;
+  std::unique_ptr<BackgroundServices> background_;
   TransportControl* transport_ = nullptr;
   int next_shell_pid_ = 4100;
   std::uint64_t installs_ = 0;

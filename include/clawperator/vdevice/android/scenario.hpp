@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "clawperator/transport/expected.hpp"
+#include "clawperator/vdevice/android/background_scenario.hpp"
 
 namespace clawperator::vdevice::android {
 
@@ -210,6 +211,8 @@ struct Scenario {
   FaultSpec faults;
   // An INSTALL_FAILED_… code every `pm install` answers with; empty: installs succeed.
   std::string install_failure;
+  // Notifications, media sessions, the on-screen log panel.
+  BackgroundScenario background;
 
   const PackageSpec* find_package(const std::string& name) const;
   const ScreenSpec* find_screen(const std::string& id) const;
