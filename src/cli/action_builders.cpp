@@ -227,7 +227,7 @@ Json build_read_value(const IdStamp& stamp, const Json& label_matcher, bool all)
 }
 
 Json build_service_action(std::string_view command, std::string_view op, const IdStamp& stamp,
-                          std::string_view type, Json params, double timeout_ms) {
+                          ActionType type, Json params, double timeout_ms) {
   const std::string prefix = std::string(command) + "-" + std::string(op);
   return execution(stamped_id(prefix, stamp), "cli-" + prefix, kCliSource, timeout_ms,
                    action("a1", type, params.empty() ? std::nullopt : std::optional<Json>(params)));

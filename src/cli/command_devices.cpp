@@ -8,11 +8,10 @@
 #include "clawperator/cli/command.hpp"
 
 namespace clawperator::cli {
+
 CommandResult run_devices(const GlobalOptions& options) {
   return list_devices(adb_settings(options));
 }
-
-}  // namespace
 
 CommandResult list_devices(const adb::AdbSettings& settings) {
   const auto runner = process::make_system_runner();

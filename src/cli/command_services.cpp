@@ -30,7 +30,7 @@ struct FlagSpec {
 // One word of a command: the row it builds and the flags it takes.
 struct WordSpec {
   std::string_view word;
-  std::string_view type;
+  contract::ActionType type;
   std::span<const std::string_view> flags;
   bool key_positional = false;  // notifications dismiss|action <key>
   bool observe = false;         // the budget follows --duration-ms
@@ -72,17 +72,17 @@ constexpr std::array<std::string_view, 5> kSeekFlags = {
     "--app", "--session", "--position-ms", "--wait-timeout-ms", "--position-tolerance-ms"};
 
 constexpr std::array<WordSpec, 3> kNotificationWords = {{
-    {"list", "list_notifications", kListFlags},
-    {"dismiss", "dismiss_notification", kDismissFlags, true},
-    {"action", "invoke_notification_action", kActionFlags, true},
+    {"list", contract::ActionType::ListNotifications, kListFlags},
+    {"dismiss", contract::ActionType::DismissNotification, kDismissFlags, true},
+    {"action", contract::ActionType::InvokeNotificationAction, kActionFlags, true},
 }};
 constexpr std::array<WordSpec, 6> kMediaWords = {{
-    {"list", "list_media_sessions", kListFlags},
-    {"status", "get_media_status", kTargetFlags},
-    {"observe", "observe_media", kObserveFlags, false, true},
-    {"play", "media_play", kControlFlags},
-    {"pause", "media_pause", kControlFlags},
-    {"seek", "media_seek", kSeekFlags},
+    {"list", contract::ActionType::ListMediaSessions, kListFlags},
+    {"status", contract::ActionType::GetMediaStatus, kTargetFlags},
+    {"observe", contract::ActionType::ObserveMedia, kObserveFlags, false, true},
+    {"play", contract::ActionType::MediaPlay, kControlFlags},
+    {"pause", contract::ActionType::MediaPause, kControlFlags},
+    {"seek", contract::ActionType::MediaSeek, kSeekFlags},
 }};
 
 constexpr std::array<FlagSpec, 11> kPanelFlags = {{
@@ -104,8 +104,8 @@ constexpr std::array<std::string_view, 11> kPanelSetFlags = {
     "--top-offset-dp", "--edge-offset-dp",   "--width-dp", "--font-size-sp",
     "--text-color",    "--background-color", "--ttl-ms"};
 constexpr std::array<WordSpec, 2> kPanelWords = {{
-    {"set", "set_on_screen_log", kPanelSetFlags},
-    {"clear", "clear_on_screen_log", {}},
+    {"set", contract::ActionType::SetOnScreenLog, kPanelSetFlags},
+    {"clear", contract::ActionType::ClearOnScreenLog, {}},
 }};
 
 constexpr std::array<CommandSpec, 3> kCommands = {{

@@ -100,6 +100,16 @@ Json param_property(const ActionSpec& spec, std::string_view key) {
       case ConstraintKind::RequiredNonEmpty:
         schema["minLength"] = 1;
         break;
+      case ConstraintKind::DisplayText:
+        schema["minLength"] = 1;
+        schema["pattern"] = "\\S";
+        break;
+      case ConstraintKind::Color:
+        schema["pattern"] = "^#([0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$";
+        break;
+      case ConstraintKind::Template:  // its grammar is checked by validation, not by a pattern
+        break;
+      case ConstraintKind::OneOfExact:
       case ConstraintKind::OneOf: {
         Json values = Json::array();
         for (std::string_view value : constraint.values) values.push_back(std::string(value));

@@ -112,7 +112,7 @@ Completion run_command(const CommandSpec& spec, const CancelToken& cancel) {
     status = child.terminate_group();
     // What the child wrote just before dying is often the explanation ("- waiting for
     // device -"); the pipes hold at most one pipe buffer each, so this cannot block.
-    std::array<pollfd, 4> fds = poll_set(child, cancel);
+    std::array<pollfd, 4> fds = poll_set(child, &cancel);
     for (pollfd& entry : fds) entry.revents = entry.fd >= 0 ? POLLIN : 0;
     drain_ready(child, fds, out, err, kReadBudget);
   }
@@ -204,7 +204,7 @@ class SystemStream final : public Stream {
       const Clock::time_point now = Clock::now();
       if (drain_overdue(now)) break;
       if (polled && now >= deadline) break;
-      std::array<pollfd, 4> fds = poll_set(child_, cancel_);
+      std::array<pollfd, 4> fds = poll_set(child_, &cancel_);
       polled = true;
       // Wake up now and then to notice a child that exited while a descendant holds the pipes.
       const int rc =

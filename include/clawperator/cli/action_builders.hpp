@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "clawperator/contract/action_type.hpp"
 #include "clawperator/json.hpp"
 
 namespace clawperator::cli {
@@ -75,7 +76,7 @@ Json build_read_value(const IdStamp& stamp, const Json& label_matcher, bool all)
 // The notifications, media and on-screen-log commands: one action "a1" of `type`, commandId
 // "<command>-<op>-<ms>-<suffix>", taskId "cli-<command>-<op>", source clawperator-cli.
 Json build_service_action(std::string_view command, std::string_view op, const IdStamp& stamp,
-                          std::string_view type, Json params, double timeout_ms);
+                          contract::ActionType type, Json params, double timeout_ms);
 // The budget `media observe` gives an observation of `duration_ms`: the observation and the
 // answer's way back (docs/payload.md §8).
 double observe_timeout_ms(double duration_ms);

@@ -48,8 +48,10 @@ CommandResult run_on_device(contract::Execution execution, const GlobalOptions& 
 // on stderr here, once.
 io::StateSelection state_directory_for_run();
 
-// The documents of `devices` and `errors [CODE]`, shared with mcp serve's tools.
+// The documents of `devices` and `errors [CODE]`, shared with the front ends that answer with
+// the same document (mcp serve's tools, the HTTP server's routes).
 CommandResult run_devices(const GlobalOptions& options);
+CommandResult list_devices(const adb::AdbSettings& settings);
 CommandResult run_errors(const std::string& code);
 
 // mcp serve (src/cli/command_mcp.cpp)
@@ -71,11 +73,6 @@ void register_operator_commands(CLI::App& root, std::vector<Command>& commands);
 void register_log_commands(CLI::App& root, std::vector<Command>& commands);
 // serve (src/cli/command_serve.cpp)
 void register_serve_commands(CLI::App& root, std::vector<Command>& commands);
-
-// The documents of `devices` and `errors [CODE]`, for the front ends that answer with the
-// same document (the HTTP server).
-CommandResult list_devices(const adb::AdbSettings& settings);
-CommandResult run_errors(const std::string& code);
 
 // The adb executable and server the global options name.
 adb::AdbSettings adb_settings(const GlobalOptions& options);
