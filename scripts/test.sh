@@ -13,7 +13,9 @@ scripts/install-deps.sh --node --browser
 
 jobs=$(nproc)
 # The integration cases mostly wait on adb and the virtual devices (one ctest test per case,
-# tests/integration/CMakeLists.txt): twice as many at once as there are cores.
+# tests/integration/CMakeLists.txt): twice as many at once as there are cores in Release. The
+# sanitizer build's binaries are several times slower, and some cases bound a wait to a second:
+# there, one case per core.
 test_jobs=$((jobs * 2))
 
 echo "== format check" >&2
@@ -28,7 +30,7 @@ echo "== sanitizer build (ASan + UBSan)" >&2
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCLAWPERATOR_ASAN=ON -DCLAWPERATOR_UBSAN=ON >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan --output-on-failure -j"$test_jobs"
+  ctest --test-dir build-asan --output-on-failure -j"$jobs"
 
 echo "== fuzz smoke (each target ${CLAWPERATOR_FUZZ_SECONDS:-15} s)" >&2
 scripts/fuzz.sh "${CLAWPERATOR_FUZZ_SECONDS:-15}"
