@@ -1,5 +1,5 @@
-// Limits of the execution payload contract (docs/payload.md §5, "Size and limits"). The Operator relies
-// on them: they never loosen.
+// Limits of the execution payload contract (docs/payload.md §5, "Size and limits"). The Operator
+// relies on them: they never loosen.
 #pragma once
 
 #include <cstddef>
