@@ -33,13 +33,15 @@ std::string constraint_text(const ParamConstraint& constraint) {
         values += (values.empty() ? "" : ", ") + std::string(value);
       }
       return key + (constraint.required ? " required, " : " ") + "one of " + values +
-             " (trimmed, any case)";
+             (constraint.exact ? " (exactly as written)" : " (trimmed, any case)");
     }
     case ConstraintKind::Range:
       return key + (constraint.required ? " required, " : " ") +
              (constraint.integer ? "an integer" : "a number") + " in " +
              (constraint.min_exclusive ? "(" : "[") + number_text(constraint.min) + ", " +
              number_text(constraint.max) + "]";
+    case ConstraintKind::Forbidden:
+      return key + " refused";
     case ConstraintKind::CrossFieldRule:
       break;
   }
@@ -70,10 +72,15 @@ std::string host_effect(const ActionSpec& spec) {
   if (spec.preflight == PreflightEffect::ForceStopApplication) {
     out = "force-stops `applicationId` before dispatch";
   }
+  if (spec.preflight == PreflightEffect::RequireGestureSdk) {
+    out = "refuses below API " + std::to_string(spec.min_sdk) + " (`ro.build.version.sdk`)";
+  }
   if (spec.post_processing == PostProcessing::AttachSnapshot) {
     out = "attaches the UI hierarchy (`data.text`)";
   } else if (spec.post_processing == PostProcessing::CaptureScreenshot) {
     out = "captures the PNG to `path` (default: a new private file)";
+  } else if (spec.post_processing == PostProcessing::ParseQuery) {
+    out = "checks `data.query` and returns it parsed as `query`";
   }
   return out.empty() ? "—" : out;
 }

@@ -226,6 +226,10 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     if (contract::Status installed = check_operator_installed(client, serial, trace); !installed) {
       return installed;
     }
+    if (contract::Status gestures = require_gesture_sdk(client, serial, execution, trace);
+        !gestures) {
+      return gestures;
+    }
     return force_stop_closed_apps(client, serial, execution, trace);
   };
   const bool preflight_first = !client.server_stopped();
@@ -290,8 +294,20 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   add_settle_warnings(envelope, execution);
   if (has_screenshot_step(envelope)) capture_screenshot(client, serial, envelope, execution, trace);
   reconcile_status(envelope);
+  auto query = parsed_query(envelope);
   const contract::EnvelopeOutcome summary = envelope_outcome(envelope);
   Json envelope_json = render_envelope(std::move(envelope), serial);
+  if (!query) {
+    // The Operator answered, so the envelope is kept; its query result cannot be trusted.
+    Json details = Json::object();
+    details["actionId"] = query.error().step_id;
+    details["reason"] = query.error().reason;
+    details["envelope"] = std::move(envelope_json);
+    return fail(trace.fail("RESULT_ENVELOPE_MALFORMED",
+                           "The query_ui result of step " + query.error().step_id +
+                               " is malformed: " + query.error().reason,
+                           std::move(details)));
+  }
   if (const int signal = process::interrupted_signal(); signal != 0) {
     // The Operator's answer arrived, so it is kept: the caller learns what ran.
     Json details = Json::object();
@@ -304,9 +320,10 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
 
   const bool ok = contract::envelope_ok(summary);
   if (!ok) readiness.invalidate();
-  Json document = object_with_capacity(7);  // holds the envelope: must not grow (json.hpp)
+  Json document = object_with_capacity(8);  // holds the envelope: must not grow (json.hpp)
   document["ok"] = ok;
   document["envelope"] = std::move(envelope_json);
+  if (*query) document["query"] = std::move(**query);
   document["deviceId"] = serial;
   document["terminalSource"] = "clawperator_result";
   document["isCanonicalTerminal"] = true;

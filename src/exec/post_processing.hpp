@@ -9,6 +9,7 @@
 
 #include "clawperator/contract/execution.hpp"
 #include "clawperator/contract/outcome.hpp"
+#include "clawperator/expected.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/transport/envelope.hpp"
 
@@ -37,6 +38,16 @@ void reconcile_status(transport::Envelope& envelope);
 Json render_envelope(transport::Envelope&& envelope, const std::string& device_id);
 
 contract::EnvelopeOutcome envelope_outcome(const transport::Envelope& envelope);
+
+// The parsed data.query of the envelope's last successful query_ui step (a row with
+// PostProcessing::ParseQuery), checked: schemaVersion 1, counts that agree with the nodes and
+// with `truncated`. nullopt when there is no such step; the problem (for
+// RESULT_ENVELOPE_MALFORMED) when a step's data.query is missing or does not hold.
+struct QueryProblem {
+  std::string step_id;
+  std::string reason;
+};
+Expected<std::optional<Json>, QueryProblem> parsed_query(const transport::Envelope& envelope);
 
 void set_step_data(transport::StepResult& step, const std::string& key, std::string value);
 void erase_step_data(transport::StepResult& step, const std::string& key);

@@ -72,4 +72,27 @@ Json build_wait_for_navigation(const IdStamp& stamp, const std::optional<std::st
                                const std::optional<Json>& node, double timeout_ms);
 Json build_read_value(const IdStamp& stamp, const Json& label_matcher, bool all);
 
+// The newest Operator's observation and gestures (docs/payload.md §8).
+struct QueryRequest {
+  std::optional<Json> matcher;  // none: every eligible node
+  std::optional<std::string> visibility;
+  std::optional<long long> limit;
+};
+Json build_query(const IdStamp& stamp, const QueryRequest& request);
+Json build_swipe(const IdStamp& stamp, const Coordinate& start, const Coordinate& end,
+                 long long duration_ms, std::optional<double> timeout_ms);
+struct DragRequest {
+  Coordinate start;
+  Coordinate end;
+  long long hold_duration_ms = 0;
+  long long move_duration_ms = 0;
+};
+Json build_drag(const IdStamp& stamp, const DragRequest& request, std::optional<double> timeout_ms);
+// show_toast (text kept verbatim), or cancel_toast when `text` is nullopt.
+Json build_toast(const IdStamp& stamp, const std::optional<std::string>& text,
+                 const std::optional<std::string>& duration);
+// The element action of a built execution with `strict` and `container` (--strict,
+// --container-*) added to its params.
+Json with_selection(Json execution, bool strict, const std::optional<Json>& container);
+
 }  // namespace clawperator::cli

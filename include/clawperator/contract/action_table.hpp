@@ -57,6 +57,7 @@ enum class ConstraintKind : std::uint8_t {
   NotBlankIfGiven,   // "<type> params.<key> must not be blank"
   OneOf,             // trimmed, any case: "<type> params.<key> must be one of: a, b"
   Range,             // "<type> params.<key> must be an integer|a number in [min, max]"
+  Forbidden,         // the key is in the schema but this action refuses it: `message`
   // Where the row's cross_field_rule runs among the constraints (without it: before them).
   CrossFieldRule,
 };
@@ -73,6 +74,7 @@ struct ParamConstraint {
   // Replaces the default message (for Range: when below the minimum or missing).
   std::string_view message = {};
   std::string_view above_message = {};  // Range: when above the maximum
+  bool exact = false;                   // OneOf: as written, no trimming, case counts
 };
 
 // A rule across params (click's matcher-or-coordinate, read_text's regex …): it reports what
@@ -91,6 +93,9 @@ using CrossFieldRule = void (*)(RuleContext& context);
 enum class PreflightEffect : std::uint8_t {
   None,
   ForceStopApplication,  // close_app: `am force-stop applicationId` (docs/wire-protocol.md §4.2)
+  // drag: `getprop ro.build.version.sdk`; below the row's min_sdk the execution is refused with
+  // GESTURE_UNSUPPORTED before anything is sent (docs/wire-protocol.md §4.2).
+  RequireGestureSdk,
 };
 
 // What the host does to this action's step after the result arrived.
@@ -98,6 +103,14 @@ enum class PostProcessing : std::uint8_t {
   None,
   AttachSnapshot,     // data.text from the envelope or the logged UI dump
   CaptureScreenshot,  // adb exec-out screencap -p, written to params.path
+  ParseQuery,         // data.query checked and returned parsed as the output's `query`
+};
+
+// How the payload normalisation (payload_normalization.hpp) treats an action of this row.
+enum class InputForm : std::uint8_t {
+  Normalised,      // params keys aliased (docs/payload.md §9), the type trimmed and lower-cased
+  ParamsVerbatim,  // params never aliased (show_toast must refuse `value`)
+  Verbatim,        // params never aliased and the type must be written exactly as `name`
 };
 
 // A param the Operator removed, with the hint that says so.
@@ -119,9 +132,11 @@ struct ActionSpec {
   std::string_view cross_field_rule_summary = {};  // for docs/payload.md
   std::span<const RemovedParam> removed_params = {};
   PreflightEffect preflight = PreflightEffect::None;
+  int min_sdk = 0;  // RequireGestureSdk: the lowest Android API level that runs the action
   PostProcessing post_processing = PostProcessing::None;
   // A snapshot right after this action may show the screen before it settled.
   bool unsettles_screen = false;
+  InputForm input = InputForm::Normalised;
   // Published by the front ends (MCP tool annotations, the inspector).
   std::string_view title = {};
   std::string_view description = {};

@@ -25,6 +25,11 @@ enum class ActionType : std::uint8_t {
   PressKey,
   WaitForNavigation,
   ReadKeyValuePair,
+  QueryUi,
+  Swipe,
+  Drag,
+  ShowToast,
+  CancelToast,
   // The host's own readiness probe (docs/wire-protocol.md §4.4): never accepted from a caller.
   DoctorPing,
 };
