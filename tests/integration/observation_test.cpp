@@ -187,7 +187,8 @@ TEST_CASE("drag on API 25 is refused before anything is sent", "[integration][ge
       {"drag", "--start", "200", "1000", "--end", "700", "1500", "--hold-duration-ms", "100",
        "--move-duration-ms", "100", "--device", farm.serials().front()});
   const json document = expect_error(result, "GESTURE_UNSUPPORTED", 1);
-  CHECK(document["details"]["phase"] == "preflight");
+  CHECK(document["details"]["phase"] == "readiness");  // preflight runs in this phase
+  CHECK(document["details"]["dispatchState"] == "not_dispatched");
   CHECK(document["details"]["broadcastDispatchStatus"] == "not_sent");
   CHECK(document["details"]["sdkInt"] == 25);
   // A swipe needs no continued stroke: it runs.

@@ -24,7 +24,7 @@ bool has_command_faults(const FaultSpec& faults) {
          faults.bad_checksum || faults.reorder_chunks || faults.duplicate_chunk ||
          faults.drop_chunk || faults.close_stream_mid_envelope ||
          faults.drop_connection_before_dispatch || faults.drop_connection_after_dispatch ||
-         faults.broadcast_refused;
+         faults.broadcast_refused || faults.ui_tree_unavailable;
 }
 
 bool is_probe(const std::optional<std::string>& payload) {

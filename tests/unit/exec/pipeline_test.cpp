@@ -663,7 +663,7 @@ TEST_CASE("drag below API 26 is refused in preflight, before the broadcast",
     harness.runner.on_run(kGetprop, ScriptedRunner::exited(0, "25\nclawperator-exit:0\n"));
     const auto report = harness.run();
     expect_error(report, "GESTURE_UNSUPPORTED", 1, "not_delivered", "safe");
-    CHECK(report.document["details"]["phase"] == "preflight");
+    CHECK(report.document["details"]["phase"] == "readiness");
     CHECK(report.document["details"]["dispatchState"] == "not_dispatched");
     CHECK(report.document["details"]["sdkInt"] == 25);
     CHECK(report.document["details"]["minSdk"] == 26);
