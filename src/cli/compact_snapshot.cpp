@@ -57,6 +57,7 @@ struct Projection {
   }
 
   void start(const char* name, const char** attributes) {
+    if (!error.empty()) return;
     const std::string_view element(name);
     if (!seen_root) {
       if (element != "hierarchy")
@@ -108,6 +109,11 @@ struct Projection {
   }
 
   void end(const char* name) {
+    // Expat may still report the end of the element that stopped the parser.
+    if (!error.empty() || paths.empty()) {
+      if (std::string_view(name) == "hierarchy") root_closed = true;
+      return;
+    }
     if (std::string_view(name) == "hierarchy") {
       root_closed = true;
       return;

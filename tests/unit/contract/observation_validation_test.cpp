@@ -8,6 +8,7 @@
 #include "clawperator/contract/payload_normalization.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 
+using clawperator::dump_json;
 using clawperator::Json;
 using namespace clawperator::contract;
 
@@ -125,7 +126,7 @@ TEST_CASE("strict and container on node-targeted actions", "[contract][validatio
       {"enter_text", R"({"matcher":{"textEquals":"a"},"text":"x","strict":false})"},
       {"read_text", R"({"matcher":{"textEquals":"a"},"strict":true,"all":true})"},
       {"wait_for_node", R"({"matcher":{"textEquals":"a"},"strict":true})"},
-      {"scroll", R"({"strict":true,"container":{"resourceId":"l"}})"},
+      {"scroll", R"({"direction":"down","strict":true,"container":{"resourceId":"l"}})"},
       {"scroll_until", R"({"matcher":{"textEquals":"a"},"strict":true})"},
       {"scroll_and_click", R"({"matcher":{"textEquals":"a"},"strict":true})"},
   };

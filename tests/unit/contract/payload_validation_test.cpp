@@ -167,11 +167,12 @@ TEST_CASE("the payload must be an object", "[contract][validation]") {
 TEST_CASE("unknown keys are rejected with invalidKeys", "[contract][validation]") {
   SECTION("top level") {
     Json payload = base_payload();
-    payload["command_id"] = "x";
+    // (command_id is an alias of commandId, docs/payload.md §9.)
+    payload["command_key"] = "x";
     const ValidationIssue issue = first_issue(payload);
     CHECK(issue.path.empty());
-    CHECK(issue.message == "Unrecognized key(s) in object: 'command_id'");
-    CHECK(issue.invalid_keys == std::vector<std::string>{"command_id"});
+    CHECK(issue.message == "Unrecognized key(s) in object: 'command_key'");
+    CHECK(issue.invalid_keys == std::vector<std::string>{"command_key"});
   }
   SECTION("action") {
     Json a = action("sleep", R"({"durationMs":1})");
@@ -193,9 +194,9 @@ TEST_CASE("unknown keys are rejected with invalidKeys", "[contract][validation]"
   }
   SECTION("matcher") {
     const ValidationIssue issue =
-        first_issue(with_action(action("click", R"({"matcher":{"text":"OK"}})")));
+        first_issue(with_action(action("click", R"({"matcher":{"txt":"OK"}})")));
     CHECK(issue.path == "actions.0.params.matcher");
-    CHECK(issue.invalid_keys == std::vector<std::string>{"text"});
+    CHECK(issue.invalid_keys == std::vector<std::string>{"txt"});
   }
 }
 
