@@ -374,6 +374,27 @@ if wants vdevice; then
     "${measured[ratio_echo]}."
   echo
 
+  # Issue 16: a counted query_ui costs about what a snapshot costs (same broadcast, a JSON
+  # list instead of the XML).
+  touch -c "${vdevice_ready[0]}"
+  (
+    export "${vdevice_env[@]}"
+    run_hyperfine "$work/vdevice-observe.json" --warmup 5 --runs 60 \
+      --prepare "touch -c $(q "${vdevice_ready[0]}")" \
+      -n "snapshot --device (virtual device)" "$(q "$bin") snapshot --device $(q "$serial")" \
+      -n "query --device (virtual device)" "$(q "$bin") query --device $(q "$serial")"
+  )
+  echo "## query vs snapshot through the real adb (hyperfine, 60 runs after 5 warm-ups)"
+  echo
+  table "$work/vdevice-observe.json"
+  echo
+  snapshot_ms=$(median_ms "$work/vdevice-observe.json" "snapshot --device (virtual device)")
+  query_ms=$(median_ms "$work/vdevice-observe.json" "query --device (virtual device)")
+  measured[ratio_query]=$(awk -v q="$query_ms" -v s="$snapshot_ms" 'BEGIN { printf "%.2f", q / s }')
+  echo "Medians: query ${query_ms} ms, snapshot ${snapshot_ms} ms; query / snapshot =" \
+    "${measured[ratio_query]}."
+  echo
+
   # The bare calls above leave the logcat follower out; here it is in, by hand.
   samples=25
   for follower in logcat shell; do
@@ -476,6 +497,7 @@ target "exec / its bare adb calls (virtual device)" "${measured[ratio_bare]:-}" 
 target "exec / its adb calls by hand, follower included (virtual device)" \
   "${measured[ratio_by_hand]:-}" "<=" 1.3
 target "exec / one bare adb shell echo (virtual device)" "${measured[ratio_echo]:-}" "<=" 4
+target "query / snapshot (virtual device, issue 16)" "${measured[ratio_query]:-}" "<=" 1.2
 target "whole decoder, 64 MiB XML-dense, GB/s" "${measured[decoder_gbps]:-}" ">=" 1
 target "chunk transport, 64 MiB XML-dense, GB/s" "${measured[transport_gbps]:-}" ">=" 1
 target "peak RSS --version, KiB (8 MiB)" "${measured[version_rss]:-}" "<=" 8192

@@ -238,4 +238,61 @@ double observe_timeout_ms(double duration_ms) {
   return duration_ms + kObserveMarginMs;
 }
 
+Json build_query(const IdStamp& stamp, const QueryRequest& request) {
+  std::optional<Json> params;
+  if (request.matcher || request.visibility || request.limit) params = Json::object();
+  if (request.matcher) (*params)["matcher"] = *request.matcher;
+  if (request.visibility) (*params)["visibility"] = *request.visibility;
+  if (request.limit) (*params)["limit"] = *request.limit;
+  return direct_action("query", stamp, kDefaultTimeoutMs,
+                       action("query", contract::ActionType::QueryUi, std::move(params)));
+}
+
+namespace {
+
+Json point_json(const Coordinate& point) {
+  return Json{{"x", point.x}, {"y", point.y}};
+}
+
+}  // namespace
+
+Json build_swipe(const IdStamp& stamp, const Coordinate& start, const Coordinate& end,
+                 long long duration_ms, std::optional<double> timeout_ms) {
+  Json params =
+      Json{{"start", point_json(start)}, {"end", point_json(end)}, {"durationMs", duration_ms}};
+  return direct_action("swipe", stamp, timeout_ms.value_or(kDefaultTimeoutMs),
+                       action("swipe", contract::ActionType::Swipe, std::move(params)));
+}
+
+Json build_drag(const IdStamp& stamp, const DragRequest& request,
+                std::optional<double> timeout_ms) {
+  Json params = Json{{"start", point_json(request.start)},
+                     {"end", point_json(request.end)},
+                     {"holdDurationMs", request.hold_duration_ms},
+                     {"moveDurationMs", request.move_duration_ms}};
+  return direct_action("drag", stamp, timeout_ms.value_or(kDefaultTimeoutMs),
+                       action("drag", contract::ActionType::Drag, std::move(params)));
+}
+
+Json build_toast(const IdStamp& stamp, const std::optional<std::string>& text,
+                 const std::optional<std::string>& duration) {
+  const std::string operation = text ? "show" : "cancel";
+  std::optional<Json> params;
+  if (text) {
+    params = Json{{"text", *text}};
+    if (duration) (*params)["duration"] = *duration;
+  }
+  return execution(stamped_id("toast-" + operation, stamp), "cli-toast-" + operation, kCliSource,
+                   kDefaultTimeoutMs,
+                   action("a1", text ? contract::ActionType::ShowToast : contract::ActionType::CancelToast,
+                          std::move(params)));
+}
+
+Json with_selection(Json execution, bool strict, const std::optional<Json>& container) {
+  Json& step = execution["actions"][0];
+  if (strict) step["params"]["strict"] = true;
+  if (container) step["params"]["container"] = *container;
+  return execution;
+}
+
 }  // namespace clawperator::cli

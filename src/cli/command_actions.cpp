@@ -9,6 +9,7 @@ void register_action_commands(CLI::App& root, std::vector<Command>& commands) {
   actions::register_element_commands(root, commands);
   actions::register_navigation_commands(root, commands);
   actions::register_service_commands(root, commands);
+  actions::register_gesture_commands(root, commands);
 }
 
 }  // namespace clawperator::cli

@@ -78,7 +78,11 @@ CommandResult run_click(const ClickState& state, const GlobalOptions& options) {
   const ClickType click_type = state.long_click ? ClickType::LongClick
                                : state.focus    ? ClickType::Focus
                                                 : ClickType::Default;
-  return execute(build_click(make_id_stamp(), matcher, coordinate, click_type), state, options);
+  const SelectorResolution container = resolve_selector(typed, SelectorScope::Container);
+  if (const auto* error = error_in(container)) return failure(*error);
+  return execute(with_selection(build_click(make_id_stamp(), matcher, coordinate, click_type),
+                                false, std::get<std::optional<Json>>(container)),
+                 state, options);
 }
 
 struct TypeState : ActionState {
@@ -108,8 +112,11 @@ CommandResult run_type(const TypeState& state, const GlobalOptions& options) {
   const SelectorResolution element =
       required_element(selector_flags, "type", SelectorChoices::TypeTarget);
   if (const auto* error = error_in(element)) return failure(*error);
-  return execute(build_type(make_id_stamp(), *std::get<std::optional<Json>>(element), text,
-                            state.submit, state.clear),
+  const SelectorResolution container = resolve_selector(selector_flags, SelectorScope::Container);
+  if (const auto* error = error_in(container)) return failure(*error);
+  return execute(with_selection(build_type(make_id_stamp(), *std::get<std::optional<Json>>(element),
+                                           text, state.submit, state.clear),
+                                false, std::get<std::optional<Json>>(container)),
                  state, options);
 }
 
@@ -146,8 +153,13 @@ CommandResult run_wait(const ActionState& state, const GlobalOptions& options) {
   const SelectorResolution element =
       required_element(state.flags.typed(), "wait", SelectorChoices::Standard);
   if (const auto* error = error_in(element)) return failure(*error);
-  return execute(build_wait(make_id_stamp(), *std::get<std::optional<Json>>(element), wait_ms),
-                 state, options);
+  const SelectorResolution container =
+      resolve_selector(state.flags.typed(), SelectorScope::Container);
+  if (const auto* error = error_in(container)) return failure(*error);
+  return execute(
+      with_selection(build_wait(make_id_stamp(), *std::get<std::optional<Json>>(element), wait_ms),
+                     false, std::get<std::optional<Json>>(container)),
+      state, options);
 }
 
 constexpr const char* kWaitForNavUsage =
@@ -249,6 +261,8 @@ void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
       add_action_command(root, "click", "Tap the first matching UI element", *click_state);
   click->alias("tap");
   add_element_flags(*click, click_state->flags);
+  add_container_flags(*click, click_state->flags);
+  add_strict_flag(*click, *click_state);
   click_state->flags
       .add(*click, "--coordinate", "<x> <y>", "Tap these screen pixels instead of an element", 2)
       ->group(kOptionsGroup);
@@ -274,6 +288,8 @@ void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
       .add(*type, "--text", "<text>", "The text to type (not a selector here; or the positional)")
       ->group(kOptionsGroup);
   add_element_flags(*type, type_state->flags, false);
+  add_container_flags(*type, type_state->flags);
+  add_strict_flag(*type, *type_state);
   type->add_flag("--submit", type_state->submit, "Press Enter after typing")->group(kOptionsGroup);
   type->add_flag("--clear", type_state->clear, "Ask to clear the field first (Operator may ignore)")
       ->group(kOptionsGroup);
@@ -291,6 +307,7 @@ void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
       add_action_command(root, "read", "Read text from the first matching UI element", *read_state);
   add_element_flags(*read, read_state->flags);
   add_container_flags(*read, read_state->flags);
+  add_strict_flag(*read, *read_state);
   read->add_flag("--all", read_state->all,
                  "Read every matching element (needs --json or --output json)")
       ->group(kOptionsGroup);
@@ -306,6 +323,8 @@ void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
   CLI::App* wait =
       add_action_command(root, "wait", "Wait until a matching UI element appears", *wait_state);
   add_element_flags(*wait, wait_state->flags);
+  add_container_flags(*wait, wait_state->flags);
+  add_strict_flag(*wait, *wait_state);
   set_footer(*wait,
              "Notes:\n"
              "  The global --timeout MS is how long to wait for the element (> 0); the execution\n"

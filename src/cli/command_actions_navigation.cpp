@@ -220,6 +220,7 @@ void register_scroll_until(CLI::App& root, std::vector<Command>& commands, bool 
   }
   add_element_flags(*app, state->flags);
   add_container_flags(*app, state->flags);
+  add_strict_flag(*app, *state);
   const std::string example = "\n  clawperator " + state->command;
   set_footer(*app,
              "Notes:\n"
@@ -303,6 +304,7 @@ void register_navigation_commands(CLI::App& root, std::vector<Command>& commands
   scroll_state->flags.add(*scroll, "--direction", "<direction>", "Same as the positional")
       ->group(kOptionsGroup);
   add_container_flags(*scroll, scroll_state->flags);
+  add_strict_flag(*scroll, *scroll_state);
   set_footer(*scroll,
              "Notes:\n"
              "  Without container flags the default scrollable container scrolls. The global\n"

@@ -4,16 +4,122 @@
 #include <memory>
 
 #include "clawperator/cli/action_builders.hpp"
+#include "clawperator/cli/compact_snapshot.hpp"
 #include "clawperator/cli/snapshot_text.hpp"
+#include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/io/atomic_file.hpp"
+#include "clawperator/text.hpp"
 #include "command_actions_support.hpp"
 
 namespace clawperator::cli::actions {
 namespace {
 
-CommandResult run_snapshot(const ActionState& state, const GlobalOptions& options) {
+struct SnapshotState : ActionState {
+  bool compact = false;
+};
+
+// --max-nodes / --max-text-chars: only with --compact, an integer from 1 to `max`.
+using OptionReading = std::variant<std::optional<int>, contract::HostError>;
+OptionReading compact_option(const SnapshotState& state, std::string_view flag, int max) {
+  const auto it = state.flags.typed().find(flag);
+  if (it == state.flags.typed().end()) return std::optional<int>{};
+  const auto value = it->second.size() == 1 ? state.flags.value(flag) : std::nullopt;
+  const auto number = value ? contract::parse_milliseconds(*value) : std::nullopt;
+  if (!state.compact || !number || *number < 1 || *number > max ||
+      *number != static_cast<double>(static_cast<int>(*number))) {
+    contract::HostError error = contract::usage_error(
+        "USAGE",
+        std::string(flag) + " requires --compact and an integer from 1 to " + std::to_string(max));
+    error.details["flag"] = flag;
+    return error;
+  }
+  return std::optional<int>{static_cast<int>(*number)};
+}
+
+contract::HostError compact_failure(std::string code, std::string message, Json envelope,
+                                    const std::optional<std::string>& raw_path) {
+  Json details = Json::object();
+  details["commandId"] = envelope.value("commandId", "");
+  details["taskId"] = envelope.value("taskId", "");
+  if (raw_path) details["rawArtifactPath"] = *raw_path;
+  details["envelope"] = std::move(envelope);
+  contract::HostError error = contract::make_error(contract::Phase::PostProcessing, std::move(code),
+                                                   std::move(message), std::move(details));
+  error.dispatch_state = contract::DispatchState::Dispatched;
+  return error;
+}
+
+// The snapshot step's XML projected (docs/contract.md §3.3); the envelope keeps everything
+// but that XML.
+CommandResult compact_result(CommandResult result, const CompactOptions& compact,
+                             const std::optional<std::string>& raw_path) {
+  Json& document = result.document;
+  if (result.exit_code != 0 || !document.contains("envelope")) return result;
+  Json& envelope = document["envelope"];
+  Json* data = nullptr;
+  for (Json& step : envelope["stepResults"]) {
+    if (step.value("actionType", "") == "snapshot" && step["data"].contains("text")) {
+      data = &step["data"];
+    }
+  }
+  if (data == nullptr) {
+    return failure(compact_failure("SNAPSHOT_EXTRACTION_FAILED",
+                                   "The snapshot step carries no UI hierarchy to project",
+                                   std::move(envelope), std::nullopt));
+  }
+  const std::string xml = (*data)["text"].get<std::string>();
+  data->erase("text");
+  if (raw_path) {
+    if (auto problem = io::write_exclusive_file(*raw_path, xml)) {
+      return failure(
+          compact_failure("SNAPSHOT_ARTIFACT_WRITE_FAILED",
+                          "Cannot write the raw hierarchy to " + *raw_path + ": " + *problem,
+                          std::move(envelope), std::nullopt));
+    }
+  }
+  auto projected = project_compact_snapshot(xml, compact);
+  if (!projected) {
+    return failure(compact_failure("SNAPSHOT_EXTRACTION_FAILED",
+                                   "The UI hierarchy could not be projected: " + projected.error(),
+                                   std::move(envelope), raw_path));
+  }
+  Json out = Json::object();
+  out["schemaVersion"] = 1;
+  out["commandId"] = envelope.value("commandId", "");
+  out["taskId"] = envelope.value("taskId", "");
+  for (auto& [key, value] : projected->items()) {
+    if (key != "schemaVersion") out[key] = std::move(value);
+  }
+  if (raw_path) out["rawArtifactPath"] = *raw_path;
+  document["compact"] = std::move(out);
+  return result;
+}
+
+CommandResult run_snapshot(const SnapshotState& state, const GlobalOptions& options) {
+  CompactOptions compact;
+  const OptionReading max_nodes = compact_option(state, "--max-nodes", 1000);
+  if (const auto* error = error_in(max_nodes)) return failure(*error);
+  const OptionReading max_chars = compact_option(state, "--max-text-chars", 4096);
+  if (const auto* error = error_in(max_chars)) return failure(*error);
+  compact.max_nodes = std::get<std::optional<int>>(max_nodes).value_or(compact.max_nodes);
+  compact.max_text_chars = std::get<std::optional<int>>(max_chars).value_or(compact.max_text_chars);
+  std::optional<std::string> raw_path;
+  if (state.flags.contains("--raw-path")) {
+    raw_path = state.flags.value("--raw-path");
+    if (!state.compact || !raw_path || trim(*raw_path).empty() ||
+        state.flags.typed().find("--raw-path")->second.size() > 1) {
+      contract::HostError error = contract::usage_error(
+          "USAGE", "--raw-path requires --compact and one non-blank path of a new file");
+      error.details["flag"] = "--raw-path";
+      return failure(error);
+    }
+  }
   // The global --timeout overrides the execution timeout, range-checked there.
   CommandResult result =
       execute(build_snapshot(make_id_stamp()), state, options, TimeoutOverride::Apply);
+  if (state.compact && !state.validate_only && !state.dry_run) {
+    return compact_result(std::move(result), compact, raw_path);
+  }
   if (options.output == OutputFormat::Pretty) {
     result.pretty_text = render_snapshot_document(result.document);
   }
@@ -41,15 +147,32 @@ CommandResult run_screenshot(const ActionState& state, const GlobalOptions& opti
 }  // namespace
 
 void register_observe_commands(CLI::App& root, std::vector<Command>& commands) {
-  auto snapshot_state = std::make_shared<ActionState>();
+  auto snapshot_state = std::make_shared<SnapshotState>();
   CLI::App* snapshot = add_action_command(
       root, "snapshot", "Print the current UI hierarchy (XML in envelope.stepResults)",
       *snapshot_state);
+  snapshot
+      ->add_flag("--compact", snapshot_state->compact,
+                 "Print `compact`: a bounded JSON list of nodes instead of the XML")
+      ->group(kOptionsGroup);
+  snapshot_state->flags
+      .add(*snapshot, "--max-nodes", "<1..1000>",
+           "Compact: most nodes, a preorder prefix (default 100)")
+      ->group(kOptionsGroup);
+  snapshot_state->flags
+      .add(*snapshot, "--max-text-chars", "<1..4096>",
+           "Compact: text and content-desc cut to this many characters (256)")
+      ->group(kOptionsGroup);
+  snapshot_state->flags
+      .add(*snapshot, "--raw-path", "<file>",
+           "Compact: also write the raw XML to this new file (mode 0600)")
+      ->group(kOptionsGroup);
   set_footer(*snapshot,
              "Notes:\n"
              "  --timeout MS overrides the execution timeout (1000..120000, default 30000).\n\n"
              "Examples:\n"
              "  clawperator snapshot\n"
+             "  clawperator snapshot --compact --max-nodes 50 --raw-path ./screen.xml\n"
              "  clawperator snapshot --device emulator-5554 --output pretty");
   add_command(commands, snapshot, snapshot_state, run_snapshot);
 

@@ -103,6 +103,12 @@ void add_container_flags(CLI::App& app, ValueFlags& flags) {
   }
 }
 
+void add_strict_flag(CLI::App& app, ActionState& state) {
+  app.add_flag("--strict", state.strict,
+               "Refuse an ambiguous target (NODE_AMBIGUOUS) instead of acting on the first match")
+      ->group(kOptionsGroup);
+}
+
 void add_positional(CLI::App& app, Positional& positional, const std::string& name,
                     const std::string& description) {
   positional.option = app.add_option(name, positional.value, description);
@@ -140,7 +146,8 @@ CommandResult execute(const Json& execution, const ActionState& state, const Glo
         "Argument for " + invalid->path + " is not valid UTF-8 (" + invalid->description + ")",
         std::move(details)));
   }
-  contract::ValidationOutcome outcome = contract::validate_execution(execution);
+  contract::ValidationOutcome outcome = contract::validate_execution(
+      state.strict ? with_selection(execution, true, std::nullopt) : execution);
   if (!outcome.valid) return failure(contract::validation_failure(outcome.issues));
   contract::Execution& valid = *outcome.valid;
   if (timeout == TimeoutOverride::Apply && options.timeout) {

@@ -57,6 +57,8 @@ struct ActionState {
   ValueFlags flags;
   bool validate_only = false;
   bool dry_run = false;
+  // --strict (node-targeted commands only): execute() sets params.strict on the action.
+  bool strict = false;
 };
 
 // A subcommand in the Device Interaction group with --validate-only and --dry-run.
@@ -67,6 +69,8 @@ void set_footer(CLI::App& app, const std::string& notes);
 // --selector, --text, ... (without --text for `type`, where it is the text).
 void add_element_flags(CLI::App& app, ValueFlags& flags, bool with_text = true);
 void add_container_flags(CLI::App& app, ValueFlags& flags);
+// --strict: refuse an ambiguous target (NODE_AMBIGUOUS) instead of acting on the first match.
+void add_strict_flag(CLI::App& app, ActionState& state);
 void add_positional(CLI::App& app, Positional& positional, const std::string& name,
                     const std::string& description);
 
@@ -108,5 +112,7 @@ void register_element_commands(CLI::App& root, std::vector<Command>& commands);
 void register_navigation_commands(CLI::App& root, std::vector<Command>& commands);
 // notifications, media, on-screen-log (command_services.cpp)
 void register_service_commands(CLI::App& root, std::vector<Command>& commands);
+// query, swipe, drag, toast.
+void register_gesture_commands(CLI::App& root, std::vector<Command>& commands);
 
 }  // namespace clawperator::cli::actions

@@ -143,16 +143,21 @@ SelectorResolution resolve_selector(const TypedFlags& typed, SelectorScope scope
 }
 
 CoordinateResolution resolve_coordinate(const TypedFlags& typed) {
-  const auto* typed_values = occurrences(typed, "--coordinate");
+  return resolve_point(typed, "--coordinate");
+}
+
+CoordinateResolution resolve_point(const TypedFlags& typed, std::string_view flag) {
+  const auto* typed_values = occurrences(typed, flag);
   if (typed_values == nullptr) return std::optional<Coordinate>{};
+  const std::string name(flag);
   if (typed_values->size() > 1) {
-    return invalid_flags("--coordinate must not appear more than once", "--coordinate");
+    return invalid_flags(name + " must not appear more than once", flag);
   }
   const FlagOccurrence& values = typed_values->front();
   const auto x = values.size() == 2 ? pixel(values[0]) : std::nullopt;
   const auto y = values.size() == 2 ? pixel(values[1]) : std::nullopt;
   if (!x || !y) {
-    return invalid_flags("--coordinate requires two non-negative integers (x y)", "--coordinate");
+    return invalid_flags(name + " requires two non-negative integers (x y)", flag);
   }
   return std::optional<Coordinate>{Coordinate{*x, *y}};
 }

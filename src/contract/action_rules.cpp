@@ -52,6 +52,18 @@ void click(RuleContext& context) {
     context.fail("", "click params.matcher and params.coordinate are mutually exclusive");
   } else if (has_coordinate && params.click_type == "focus") {
     context.fail("clickType", "click params.coordinate does not support clickType='focus'");
+  } else if (has_coordinate && (params.strict || params.container)) {
+    // A point has no candidates to be strict about and no container to be inside.
+    context.fail("", "click params.coordinate cannot use strict or container");
+  }
+}
+
+void distinct_endpoints(RuleContext& context) {
+  const ActionParams& params = context.params();
+  if (!params.start || !params.end) return;
+  if (params.start->x.value() == params.end->x.value() &&
+      params.start->y.value() == params.end->y.value()) {
+    context.fail("end", std::string(context.type_name()) + " start and end must differ");
   }
 }
 

@@ -6,8 +6,11 @@
 
 namespace clawperator::contract::rules {
 
-// Exactly one of matcher and coordinate; no clickType "focus" with a coordinate.
+// Exactly one of matcher and coordinate; no clickType "focus", strict or container with a
+// coordinate.
 void click(RuleContext& context);
+// swipe, drag: start and end must be different points.
+void distinct_endpoints(RuleContext& context);
 // clickAfter: true needs a matcher.
 void scroll_until(RuleContext& context);
 // validator "regex" needs a non-blank validatorPattern that compiles.

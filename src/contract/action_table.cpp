@@ -28,17 +28,31 @@ constexpr std::array<std::string_view, 1> kPressKeyAliases = {"key_press"};
 
 constexpr std::array<std::string_view, 4> kDirections = {"down", "up", "left", "right"};
 constexpr std::array<std::string_view, 3> kKeys = {"back", "home", "recents"};
+constexpr std::array<std::string_view, 2> kVisibilities = {"on_screen", "all"};
+constexpr std::array<std::string_view, 2> kToastDurations = {"short", "long"};
 
-constexpr std::array<ParamConstraint, 1> kApplicationRequired = {{
+// `strict` is in the generic schema for the seven node-targeted actions; the others refuse it
+// in these words (docs/payload.md §10.3).
+constexpr ParamConstraint kNoStrict = {.kind = C::Forbidden,
+                                       .key = "strict",
+                                       .message =
+                                           "strict is only supported by node-targeted "
+                                           "actions"};
+constexpr std::array<ParamConstraint, 1> kNoStrictOnly = {kNoStrict};
+
+constexpr std::array<ParamConstraint, 2> kApplicationRequired = {{
     {C::RequiredNotBlank, "applicationId"},
+    kNoStrict,
 }};
-constexpr std::array<ParamConstraint, 1> kSessionNotBlank = {{
+constexpr std::array<ParamConstraint, 2> kSessionNotBlank = {{
     {C::NotBlankIfGiven, "sessionId"},
+    kNoStrict,
 }};
-constexpr std::array<ParamConstraint, 1> kUriRequired = {{
+constexpr std::array<ParamConstraint, 2> kUriRequired = {{
     {C::RequiredNotBlank, "uri"},
+    kNoStrict,
 }};
-constexpr std::array<ParamConstraint, 1> kSleep = {{
+constexpr std::array<ParamConstraint, 2> kSleep = {{
     {C::Range,
      "durationMs",
      {},
@@ -49,6 +63,7 @@ constexpr std::array<ParamConstraint, 1> kSleep = {{
      true,
      "sleep requires params.durationMs >= 0",
      "sleep.durationMs must not exceed 120000 ms"},
+    kNoStrict,
 }};
 constexpr std::array<ParamConstraint, 1> kMatcherRequired = {{
     {C::Required, "matcher"},
@@ -93,11 +108,12 @@ constexpr std::array<ParamConstraint, 6> kScrollUntil = {{
      limits::kMaxNoPositionChangeThreshold,
      true},
 }};
-constexpr std::array<ParamConstraint, 2> kPressKey = {{
+constexpr std::array<ParamConstraint, 3> kPressKey = {{
     {C::RequiredNotBlank, "key"},
     {C::OneOf, "key", kKeys},
+    kNoStrict,
 }};
-constexpr std::array<ParamConstraint, 1> kScreenshot = {{
+constexpr std::array<ParamConstraint, 2> kScreenshot = {{
     {C::NotBlankIfGiven,
      "path",
      {},
@@ -107,8 +123,9 @@ constexpr std::array<ParamConstraint, 1> kScreenshot = {{
      false,
      false,
      "take_screenshot params.path must be a non-empty string"},
+    kNoStrict,
 }};
-constexpr std::array<ParamConstraint, 1> kWaitForNavigation = {{
+constexpr std::array<ParamConstraint, 2> kWaitForNavigation = {{
     {C::Range,
      "timeoutMs",
      {},
@@ -119,10 +136,52 @@ constexpr std::array<ParamConstraint, 1> kWaitForNavigation = {{
      true,
      "wait_for_navigation requires params.timeoutMs > 0",
      "wait_for_navigation params.timeoutMs must not exceed 30000"},
+    kNoStrict,
 }};
-constexpr std::array<ParamConstraint, 1> kLabelRequired = {{
+constexpr std::array<ParamConstraint, 2> kLabelRequired = {{
     {C::Required, "labelMatcher"},
+    kNoStrict,
 }};
+constexpr std::array<ParamConstraint, 3> kQuery = {{
+    {.kind = C::OneOfExact, .key = "visibility", .values = kVisibilities},
+    {.kind = C::Range,
+     .key = "limit",
+     .min = limits::kMinQueryLimit,
+     .max = limits::kMaxQueryLimit,
+     .integer = true},
+    kNoStrict,
+}};
+
+constexpr ParamConstraint gesture_duration(std::string_view key) {
+  return {.kind = C::Range,
+          .key = key,
+          .min = limits::kMinGestureDurationMs,
+          .max = limits::kMaxGestureDurationMs,
+          .integer = true};
+}
+constexpr std::array<ParamConstraint, 5> kSwipe = {{
+    {C::Required, "start"},
+    {C::Required, "end"},
+    {C::CrossFieldRule, ""},
+    {C::Required, "durationMs"},
+    gesture_duration("durationMs"),
+}};
+constexpr std::array<ParamConstraint, 7> kDrag = {{
+    {C::Required, "start"},
+    {C::Required, "end"},
+    {C::CrossFieldRule, ""},
+    {C::Required, "holdDurationMs"},
+    gesture_duration("holdDurationMs"),
+    {C::Required, "moveDurationMs"},
+    gesture_duration("moveDurationMs"),
+}};
+constexpr std::array<ParamConstraint, 2> kShowToast = {{
+    {C::RequiredNotBlank, "text"},
+    {.kind = C::OneOfExact, .key = "duration", .values = kToastDurations},
+}};
+
+// Android API 26 added continued strokes (GestureDescription.StrokeDescription.continueStroke).
+constexpr int kDragMinSdk = 26;
 
 namespace L = limits;
 
@@ -214,6 +273,11 @@ constexpr std::array<RemovedParam, 1> kSnapshotRemoved = {{
 }};
 
 const ParamSchema* const kGeneric = &generic_param_schema();
+const ParamSchema* const kQueryParams = &schemas::query_ui();
+const ParamSchema* const kSwipeParams = &schemas::swipe();
+const ParamSchema* const kDragParams = &schemas::drag();
+const ParamSchema* const kToastParams = &schemas::show_toast();
+const ParamSchema* const kNoParams = &schemas::no_params();
 
 using T = ActionType;
 using Pre = PreflightEffect;
@@ -221,7 +285,7 @@ using Post = PostProcessing;
 using R = ActionReadiness;
 
 // clang-format off
-const std::array<ActionSpec, 30> kActions = {{
+const std::array<ActionSpec, 35> kActions = {{
     {.type = T::OpenApp, .name = "open_app", .schema = kGeneric,
      .constraints = kApplicationRequired,
      .title = "Open app", .description = "Bring an app to the front, starting it at its launcher screen.",
@@ -269,7 +333,7 @@ const std::array<ActionSpec, 30> kActions = {{
      .title = "Type text", .description = "Type text into the element a matcher selects.",
      .destructive = true},
     {.type = T::Snapshot, .name = "snapshot", .aliases = kSnapshotAliases, .read_only = true,
-     .schema = kGeneric, .removed_params = kSnapshotRemoved,
+     .schema = kGeneric, .constraints = kNoStrictOnly, .removed_params = kSnapshotRemoved,
      .post_processing = Post::AttachSnapshot,
      .title = "Snapshot", .description = "Capture the UI hierarchy of the screen as XML."},
     {.type = T::TakeScreenshot, .name = "take_screenshot", .aliases = kScreenshotAliases,
@@ -343,16 +407,37 @@ const std::array<ActionSpec, 30> kActions = {{
      .title = "Seek media", .description = "Seek a media session to positionMs (and wait until it is there with waitTimeoutMs).",
      .idempotent = true},
     {.type = T::SetOnScreenLog, .name = "set_on_screen_log", .aliases = kSetOnScreenLogAliases,
-     .exact_input = true, .schema = &schemas::on_screen_log_set(),
+     .schema = &schemas::on_screen_log_set(),
      .constraints = kSetOnScreenLog, .cross_field_rule = rules::set_on_screen_log,
      .cross_field_rule_summary = "exactly one of `text` and `template`",
-     .promoted_error_prefix = kOnScreenLogCodes,
+     .promoted_error_prefix = kOnScreenLogCodes, .input = InputForm::Verbatim,
      .title = "Show on-screen log", .description = "Show (or replace) the Operator's log panel on the screen, for ttlMs.",
      .idempotent = true},
     {.type = T::ClearOnScreenLog, .name = "clear_on_screen_log",
-     .aliases = kClearOnScreenLogAliases, .exact_input = true,
-     .schema = &schemas::on_screen_log_clear(), .promoted_error_prefix = kOnScreenLogCodes,
+     .aliases = kClearOnScreenLogAliases, .schema = &schemas::on_screen_log_clear(),
+     .promoted_error_prefix = kOnScreenLogCodes, .input = InputForm::Verbatim,
      .title = "Clear on-screen log", .description = "Remove the Operator's log panel from the screen.",
+     .idempotent = true},
+    {.type = T::QueryUi, .name = "query_ui", .read_only = true, .schema = kQueryParams,
+     .constraints = kQuery, .post_processing = Post::ParseQuery,
+     .title = "Query UI", .description = "List the nodes that match (counted and bounded) without acting on any."},
+    {.type = T::Swipe, .name = "swipe", .schema = kSwipeParams, .constraints = kSwipe,
+     .cross_field_rule = rules::distinct_endpoints,
+     .cross_field_rule_summary = "`start` and `end` must differ",
+     .title = "Swipe", .description = "Swipe in a straight line between two screen points.",
+     .destructive = true},
+    {.type = T::Drag, .name = "drag", .schema = kDragParams, .constraints = kDrag,
+     .cross_field_rule = rules::distinct_endpoints,
+     .cross_field_rule_summary = "`start` and `end` must differ",
+     .preflight = Pre::RequireGestureSdk, .min_sdk = kDragMinSdk,
+     .title = "Drag", .description = "Press and hold a point, move to another without lifting, release (Android 8.0+).",
+     .destructive = true},
+    {.type = T::ShowToast, .name = "show_toast", .schema = kToastParams,
+     .constraints = kShowToast, .input = InputForm::ParamsVerbatim,
+     .title = "Show toast", .description = "Show a short message in a toast."},
+    {.type = T::CancelToast, .name = "cancel_toast", .schema = kNoParams,
+     .input = InputForm::ParamsVerbatim,
+     .title = "Cancel toast", .description = "Hide the toast the Operator showed.",
      .idempotent = true},
     {.type = T::DoctorPing, .name = "doctor_ping", .read_only = true, .from_callers = false,
      .title = "Readiness probe", .description = "The host's probe of the Operator and the screen."},
@@ -389,11 +474,11 @@ const ActionSpec* find_action(std::string_view name) {
 }
 
 const ActionSpec* find_caller_action(std::string_view raw_type) {
-  if (const ActionSpec* spec = find_action(raw_type); spec != nullptr && spec->exact_input) {
-    return spec->from_callers ? spec : nullptr;
-  }
   const ActionSpec* spec = find_action(lowercase(trim(raw_type)));
-  return spec != nullptr && spec->from_callers && !spec->exact_input ? spec : nullptr;
+  if (spec == nullptr || !spec->from_callers) return nullptr;
+  // A Verbatim row's type is recognised only as written (docs/payload.md §9).
+  if (spec->input == InputForm::Verbatim && find_action(raw_type) != spec) return nullptr;
+  return spec;
 }
 
 std::string normalize_action_type(std::string_view raw) {

@@ -48,6 +48,8 @@ std::string constraint_text(const ParamConstraint& constraint) {
       return key + " placeholders of docs/payload.md §9";
     case ConstraintKind::Color:
       return key + " `#RRGGBB` or `#AARRGGBB`";
+    case ConstraintKind::Forbidden:
+      return key + " refused";
     case ConstraintKind::CrossFieldRule:
       break;
   }
@@ -78,12 +80,17 @@ std::string host_effect(const ActionSpec& spec) {
   if (spec.preflight == PreflightEffect::ForceStopApplication) {
     out = "force-stops `applicationId` before dispatch";
   }
+  if (spec.preflight == PreflightEffect::RequireGestureSdk) {
+    out = "refuses below API " + std::to_string(spec.min_sdk) + " (`ro.build.version.sdk`)";
+  }
   if (spec.post_processing == PostProcessing::AttachSnapshot) {
     out = "attaches the UI hierarchy (`data.text`)";
   } else if (spec.post_processing == PostProcessing::CaptureScreenshot) {
     out = "captures the PNG to `path` (default: a new private file)";
   } else if (spec.post_processing == PostProcessing::DecodePayload) {
     out = "checks and returns `data.payload` parsed";
+  } else if (spec.post_processing == PostProcessing::ParseQuery) {
+    out = "checks `data.query` and returns it parsed as `query`";
   }
   if (spec.readiness != ActionReadiness::Interactive) {
     out += std::string(out.empty() ? "" : "; ") + "background readiness";

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "clawperator/contract/action_table.hpp"
+#include "clawperator/text.hpp"
 
 namespace clawperator::contract {
 namespace {
@@ -131,6 +132,13 @@ const std::string* NodePredicate::get(MatcherField field) const {
 bool NodePredicate::has_value() const {
   for (const auto& entry : fields) {
     if (!entry.second.empty()) return true;
+  }
+  return false;
+}
+
+bool NodePredicate::has_nonblank_value() const {
+  for (const auto& entry : fields) {
+    if (!trim(entry.second).empty()) return true;
   }
   return false;
 }

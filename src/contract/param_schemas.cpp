@@ -13,7 +13,7 @@ namespace {
 
 using P = ActionParams;
 
-constexpr std::array<ParamSpec, 32> kGenericParams = {{
+constexpr std::array<ParamSpec, 33> kGenericParams = {{
     {"applicationId", &P::application_id, 0, "Android package name"},
     {"sessionId", &P::session_id, 0, "Recording session id"},
     {"uri", &P::uri, limits::kMaxUriLength, "URI to open"},
@@ -49,9 +49,41 @@ constexpr std::array<ParamSpec, 32> kGenericParams = {{
     {"timeoutMs", &P::timeout_ms, 0, "How long to wait"},
     {"labelMatcher", &P::label_matcher, 0, "The label whose value to read"},
     {"all", &P::all, 0, "Read every match"},
+    {"strict", &P::strict, 0, "Refuse an ambiguous target instead of acting on the first match"},
+}};
+
+constexpr std::array<ParamSpec, 4> kQueryParams = {{
+    {"matcher", &P::matcher, 0, "The nodes to list (omitted: every eligible node)"},
+    {"visibility", &P::visibility, 0, "on_screen (default) or all"},
+    {"limit", &P::limit, 0, "Most nodes returned, 1..1000 (default 100)"},
+    // Refused with its own message (strict is for node-targeted actions).
+    {"strict", &P::strict, 0, "Not accepted by query_ui"},
+}};
+
+constexpr std::array<ParamSpec, 3> kSwipeParams = {{
+    {"start", &P::start, 0, "Where the finger lands {x, y}, in pixels"},
+    {"end", &P::end, 0, "Where it lifts {x, y}, in pixels"},
+    {"durationMs", &P::duration_ms, 0, "How long the swipe takes, 1..10000"},
+}};
+
+constexpr std::array<ParamSpec, 4> kDragParams = {{
+    {"start", &P::start, 0, "Where the finger lands {x, y}, in pixels"},
+    {"end", &P::end, 0, "Where it lifts {x, y}, in pixels"},
+    {"holdDurationMs", &P::hold_duration_ms, 0, "How long it holds before moving, 1..10000"},
+    {"moveDurationMs", &P::move_duration_ms, 0, "How long the move takes, 1..10000"},
+}};
+
+constexpr std::array<ParamSpec, 2> kToastParams = {{
+    {"text", &P::text, limits::kMaxToastTextLength, "The text shown (kept verbatim)"},
+    {"duration", &P::duration, 0, "short (default) or long"},
 }};
 
 constexpr ParamSchema kGenericSchema{"generic", kGenericParams};
+constexpr ParamSchema kQuerySchema{"query_ui", kQueryParams};
+constexpr ParamSchema kSwipeSchema{"swipe", kSwipeParams};
+constexpr ParamSchema kDragSchema{"drag", kDragParams};
+constexpr ParamSchema kToastSchema{"show_toast", kToastParams};
+constexpr ParamSchema kNoParamsSchema{"none", {}};
 
 namespace L = limits;
 
@@ -175,6 +207,21 @@ const ParamSchema& on_screen_log_set() {
 }
 const ParamSchema& on_screen_log_clear() {
   return kOnScreenLogClearSchema;
+}
+const ParamSchema& query_ui() {
+  return kQuerySchema;
+}
+const ParamSchema& swipe() {
+  return kSwipeSchema;
+}
+const ParamSchema& drag() {
+  return kDragSchema;
+}
+const ParamSchema& show_toast() {
+  return kToastSchema;
+}
+const ParamSchema& no_params() {
+  return kNoParamsSchema;
 }
 
 }  // namespace schemas

@@ -1,5 +1,5 @@
-// The params objects of the action types that do not take the generic one (param_schemas.cpp):
-// each lists exactly the keys its actions accept, so that anything else is refused.
+// The params objects of the rows that do not take the generic one (param_schemas.cpp): each
+// action's own strict schema, named in docs/payload.md's action table.
 #pragma once
 
 #include "clawperator/contract/action_table.hpp"
@@ -24,5 +24,15 @@ const ParamSchema& notification_action();
 const ParamSchema& on_screen_log_set();
 // clear_on_screen_log: nothing at all.
 const ParamSchema& on_screen_log_clear();
+// query_ui: matcher, visibility, limit (strict refused).
+const ParamSchema& query_ui();
+// swipe: start, end, durationMs.
+const ParamSchema& swipe();
+// drag: start, end, holdDurationMs, moveDurationMs.
+const ParamSchema& drag();
+// show_toast: text, duration.
+const ParamSchema& show_toast();
+// cancel_toast: nothing, or exactly {} (unknown keys refused as one "Unrecognized key(s)").
+const ParamSchema& no_params();
 
 }  // namespace clawperator::contract::schemas

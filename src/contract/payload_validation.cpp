@@ -11,6 +11,7 @@
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/contract/on_screen_log.hpp"
+#include "clawperator/contract/payload_normalization.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::contract {
@@ -490,34 +491,77 @@ class Validator {
         param.member);
   }
 
+  // A NodeMatcher (docs/payload.md §3.1): the six scalar fields and the two relations, each a
+  // NodePredicate of the scalar fields only; one non-blank field somewhere.
   std::optional<NodeMatcher> check_matcher(const Json& value, const std::string& path) {
     if (!value.is_object()) {
       add(path, "Expected object, received " + type_name(value));
       return std::nullopt;
     }
     const std::size_t issues_before = issues_.size();
-    bool has_field = false;
+    NodeMatcher matcher;
+    const bool fields_valid = check_predicate_fields(value, path, true, matcher.node);
+    bool relations_valid = true;
+    for (const auto& item : value.items()) {
+      const std::string& key = item.key();
+      if (key != "ancestor" && key != "descendant") continue;
+      auto predicate = check_predicate(item.value(), join(path, key));
+      if (!predicate) {
+        relations_valid = false;
+      } else if (key == "ancestor") {
+        matcher.ancestor = std::move(*predicate);
+      } else {
+        matcher.descendant = std::move(*predicate);
+      }
+    }
+    if (issues_.size() != issues_before || !relations_valid || !fields_valid) return std::nullopt;
+    if (!matcher.node.has_nonblank_value() && !matcher.ancestor && !matcher.descendant) {
+      add(path, "Matcher must have at least one nonblank field");
+      return std::nullopt;
+    }
+    return matcher;
+  }
+
+  // A relation's predicate: the scalar fields only (relations do not nest).
+  std::optional<NodePredicate> check_predicate(const Json& value, const std::string& path) {
+    if (!value.is_object()) {
+      add(path, "Expected object, received " + type_name(value));
+      return std::nullopt;
+    }
+    NodePredicate predicate;
+    if (!check_predicate_fields(value, path, false, predicate)) return std::nullopt;
+    if (!predicate.has_nonblank_value()) {
+      add(path, "Predicate must have at least one nonblank field");
+      return std::nullopt;
+    }
+    return predicate;
+  }
+
+  // The scalar fields of `value` into `out`, in the caller's order; unknown keys reported
+  // (the relation keys are known only where `relations` says so).
+  bool check_predicate_fields(const Json& value, const std::string& path, bool relations,
+                              NodePredicate& out) {
+    const std::size_t issues_before = issues_.size();
     for (const MatcherField field : kMatcherFields) {
       const Json* item = find(value, to_string(field));
-      if (item == nullptr) continue;
-      if (check_string_value(*item, join(path, to_string(field)), 0,
-                             limits::kMaxMatcherValueLength) &&
-          !item->get_ref<const std::string&>().empty()) {
-        has_field = true;
+      if (item != nullptr) {
+        check_string_value(*item, join(path, to_string(field)), 0, limits::kMaxMatcherValueLength);
       }
     }
     report_unknown_keys(
-        value, [](const std::string& key) { return matcher_field(key).has_value(); }, path);
-    if (issues_.size() != issues_before) return std::nullopt;
-    if (!has_field) {
-      add(path, "Matcher must have at least one field");
-      return std::nullopt;
-    }
-    NodeMatcher matcher;
+        value,
+        [&](const std::string& key) {
+          return matcher_field(key).has_value() ||
+                 (relations && (key == "ancestor" || key == "descendant"));
+        },
+        path);
+    if (issues_.size() != issues_before) return false;
     for (const auto& item : value.items()) {
-      matcher.node.fields.emplace_back(*matcher_field(item.key()), item.value().get<std::string>());
+      if (auto field = matcher_field(item.key())) {
+        out.fields.emplace_back(*field, item.value().get<std::string>());
+      }
     }
-    return matcher;
+    return true;
   }
 
   std::optional<Coordinate> check_coordinate(const Json& value, const std::string& path) {
@@ -537,6 +581,9 @@ class Validator {
           add(axis_path, "Expected integer, received float");
         } else if (number < 0) {
           add(axis_path, "Number must be greater than or equal to 0");
+        } else if (number > limits::kMaxPointCoordinate) {
+          add(axis_path,
+              "Number must be less than or equal to " + fmt_number(limits::kMaxPointCoordinate));
         }
       }
     }
@@ -616,8 +663,9 @@ class Validator {
       case ConstraintKind::OneOf: {
         const std::string* text = param.string();
         if (text == nullptr && !constraint.required) break;
-        const std::string lowered = text == nullptr ? std::string() : lowercase(trim(*text));
-        if (std::find(constraint.values.begin(), constraint.values.end(), lowered) ==
+        std::string given = text == nullptr ? std::string() : *text;
+        given = lowercase(trim(given));
+        if (std::find(constraint.values.begin(), constraint.values.end(), given) ==
             constraint.values.end()) {
           fail(constraint.message,
                type + " params." + key + " must be one of: " + join_values(constraint.values));
@@ -657,6 +705,9 @@ class Validator {
           fail(constraint.message,
                type + " params." + key + " must be exactly #RRGGBB or #AARRGGBB");
         }
+        break;
+      case ConstraintKind::Forbidden:
+        if (param.present()) fail(constraint.message, type + " does not accept params." + key);
         break;
       case ConstraintKind::CrossFieldRule:
         break;
@@ -701,7 +752,7 @@ Json issue_to_json(const ValidationIssue& issue) {
 }  // namespace
 
 ValidationOutcome validate_execution(const Json& payload) {
-  return Validator().run(payload);
+  return Validator().run(normalize_payload(payload));
 }
 
 HostError validation_failure(const std::vector<ValidationIssue>& issues) {

@@ -233,6 +233,10 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     if (contract::Status installed = check_operator_installed(client, serial, trace); !installed) {
       return installed;
     }
+    if (contract::Status gestures = require_gesture_sdk(client, serial, execution, trace);
+        !gestures) {
+      return gestures;
+    }
     return force_stop_closed_apps(client, serial, execution, trace);
   };
   const bool preflight_first = !client.server_stopped();
@@ -357,9 +361,21 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
                                (problem.path.empty() ? "" : problem.path + ": ") + problem.message,
                            std::move(details)));
   }
+  auto query = parsed_query(envelope);
   const contract::EnvelopeOutcome summary = envelope_outcome(envelope, *payloads);
   Json envelope_json = render_envelope(std::move(envelope), serial);
   attach_payloads(envelope_json, std::move(*payloads));
+  if (!query) {
+    // The Operator answered, so the envelope is kept; its query result cannot be trusted.
+    Json details = Json::object();
+    details["actionId"] = query.error().step_id;
+    details["reason"] = query.error().reason;
+    details["envelope"] = std::move(envelope_json);
+    return fail(trace.fail("RESULT_ENVELOPE_MALFORMED",
+                           "The query_ui result of step " + query.error().step_id +
+                               " is malformed: " + query.error().reason,
+                           std::move(details)));
+  }
   if (runner.cancelled()) {
     // The Operator's answer arrived, so it is kept: the caller learns what ran.
     Json details = Json::object();
@@ -375,6 +391,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   Json document = object_with_capacity(8);  // holds the envelope: must not grow (json.hpp)
   document["ok"] = ok;
   document["envelope"] = std::move(envelope_json);
+  if (*query) document["query"] = std::move(**query);
   document["deviceId"] = serial;
   document["terminalSource"] = "clawperator_result";
   document["isCanonicalTerminal"] = true;

@@ -15,6 +15,70 @@ bool is_snapshot_step(const StepResult& step) {
   return spec != nullptr && spec->post_processing == contract::PostProcessing::AttachSnapshot;
 }
 
+namespace {
+
+// A JSON integer >= 0 (what the counts are).
+std::optional<std::uint64_t> count_of(const Json& object, const char* key) {
+  const auto it = object.find(key);
+  if (it == object.end()) return std::nullopt;
+  if (it->is_number_unsigned()) return it->get<std::uint64_t>();
+  if (it->is_number_integer() && it->get<std::int64_t>() >= 0) {
+    return static_cast<std::uint64_t>(it->get<std::int64_t>());
+  }
+  return std::nullopt;
+}
+
+// Why `text` is not a query result of schema 1 (docs/payload.md §10.1); empty when it is one.
+std::string query_problem(const Json& query) {
+  if (!query.is_object()) return "data.query is not a JSON object";
+  const auto version = query.find("schemaVersion");
+  if (version == query.end() || !version->is_number_integer() || version->get<int>() != 1) {
+    return "data.query.schemaVersion is not 1";
+  }
+  const auto total = count_of(query, "totalMatches");
+  const auto returned = count_of(query, "returnedCount");
+  if (!total || !returned) return "data.query counts are not non-negative integers";
+  const auto nodes = query.find("nodes");
+  if (nodes == query.end() || !nodes->is_array()) return "data.query.nodes is not an array";
+  if (nodes->size() != *returned) return "data.query.returnedCount differs from its nodes";
+  if (*returned > *total) return "data.query.returnedCount exceeds totalMatches";
+  const auto truncated = query.find("truncated");
+  if (truncated == query.end() || !truncated->is_boolean()) {
+    return "data.query.truncated is not a boolean";
+  }
+  if (truncated->get<bool>() != (*returned < *total)) {
+    return "data.query.truncated disagrees with its counts";
+  }
+  for (const Json& node : *nodes) {
+    if (!node.is_object()) return "data.query.nodes holds a value that is not an object";
+  }
+  return {};
+}
+
+}  // namespace
+
+Expected<std::optional<Json>, QueryProblem> parsed_query(const Envelope& envelope) {
+  std::optional<Json> last;
+  for (const StepResult& step : envelope.steps) {
+    const contract::ActionSpec* spec = contract::find_action(step.actionType);
+    if (spec == nullptr || spec->post_processing != contract::PostProcessing::ParseQuery ||
+        !step.success) {
+      continue;
+    }
+    const std::string* text = step.data_value("query");
+    if (text == nullptr) return Unexpected{QueryProblem{step.id, "data.query is missing"}};
+    Json query = parse_json(*text);
+    if (query.is_discarded()) {
+      return Unexpected{QueryProblem{step.id, "data.query is not valid JSON"}};
+    }
+    if (std::string problem = query_problem(query); !problem.empty()) {
+      return Unexpected{QueryProblem{step.id, std::move(problem)}};
+    }
+    last = std::move(query);
+  }
+  return last;
+}
+
 void set_step_data(StepResult& step, const std::string& key, std::string value) {
   for (auto& [existing, current] : step.data) {
     if (existing == key) {

@@ -10,6 +10,7 @@
 
 #include "clawperator/contract/execution.hpp"
 #include "clawperator/contract/outcome.hpp"
+#include "clawperator/expected.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/transport/envelope.hpp"
 
@@ -43,6 +44,16 @@ contract::EnvelopeOutcome envelope_outcome(const transport::Envelope& envelope,
 
 // Each decoded payload, parsed, as its step's `payload` in the rendered envelope.
 void attach_payloads(Json& envelope_json, std::vector<std::optional<Json>>&& payloads);
+
+// The parsed data.query of the envelope's last successful query_ui step (a row with
+// PostProcessing::ParseQuery), checked: schemaVersion 1, counts that agree with the nodes and
+// with `truncated`. nullopt when there is no such step; the problem (for
+// RESULT_ENVELOPE_MALFORMED) when a step's data.query is missing or does not hold.
+struct QueryProblem {
+  std::string step_id;
+  std::string reason;
+};
+Expected<std::optional<Json>, QueryProblem> parsed_query(const transport::Envelope& envelope);
 
 void set_step_data(transport::StepResult& step, const std::string& key, std::string value);
 void erase_step_data(transport::StepResult& step, const std::string& key);

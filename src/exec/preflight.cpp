@@ -1,10 +1,13 @@
 #include "preflight.hpp"
 
+#include <charconv>
+
 #include "clawperator/adb/device_resolution.hpp"
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/adb/shell_quote.hpp"
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/operator_app/presence.hpp"
+#include "clawperator/text.hpp"
 
 namespace clawperator::exec {
 
@@ -52,6 +55,41 @@ contract::Status force_stop_closed_apps(adb::AdbClient& client, const std::strin
     trace.earlier_effects.push_back(std::move(effect));
   }
   return {};
+}
+
+contract::Status require_gesture_sdk(adb::AdbClient& client, const std::string& serial,
+                                     const contract::Execution& execution,
+                                     const ExecutionTrace& trace) {
+  const contract::Action* needing = nullptr;
+  int min_sdk = 0;
+  for (const contract::Action& action : execution.actions) {
+    const contract::ActionSpec& spec = contract::action_spec(action.type);
+    if (spec.preflight != contract::PreflightEffect::RequireGestureSdk) continue;
+    if (needing == nullptr || spec.min_sdk > min_sdk) {
+      needing = &action;
+      min_sdk = spec.min_sdk;
+    }
+  }
+  if (needing == nullptr) return {};
+  auto read = adb::run_device_shell_checked(
+      client, serial, {"getprop ro.build.version.sdk", "getprop ro.build.version.sdk"});
+  if (!read) return failed(trace.attach(std::move(read).error()));
+  const std::string text(trim(read->out));
+  int sdk = 0;
+  const auto [end, problem] = std::from_chars(text.data(), text.data() + text.size(), sdk);
+  // An unreadable level is left to the Operator, which refuses the gesture itself.
+  if (problem != std::errc() || end != text.data() + text.size() || text.empty()) return {};
+  if (sdk >= min_sdk) return {};
+  const std::string_view type = contract::action_spec(needing->type).name;
+  Json details = Json::object();
+  details["actionId"] = needing->id;
+  details["actionType"] = type;
+  details["sdkInt"] = sdk;
+  details["minSdk"] = min_sdk;
+  return failed(trace.fail("GESTURE_UNSUPPORTED",
+                           std::string(type) + " requires Android API " + std::to_string(min_sdk) +
+                               " or newer; the device runs API " + std::to_string(sdk),
+                           details));
 }
 
 }  // namespace clawperator::exec

@@ -26,4 +26,11 @@ contract::Status force_stop_closed_apps(adb::AdbClient& client, const std::strin
                                         const contract::Execution& execution,
                                         ExecutionTrace& trace);
 
+// For the actions whose row needs a minimum Android API level (drag: 26), one
+// `getprop ro.build.version.sdk`; below it the execution stops with GESTURE_UNSUPPORTED before
+// anything is sent. No call at all when the payload has no such action.
+contract::Status require_gesture_sdk(adb::AdbClient& client, const std::string& serial,
+                                     const contract::Execution& execution,
+                                     const ExecutionTrace& trace);
+
 }  // namespace clawperator::exec

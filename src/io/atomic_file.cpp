@@ -29,6 +29,17 @@ int write_all(int fd, std::string_view bytes) {
 
 constexpr int kNewFileAttempts = 16;
 
+// O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600, then `bytes`: 0, or the errno (a partial file that we
+// created is removed).
+int write_exclusive(const std::filesystem::path& path, std::string_view bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return errno;
+  int error_number = write_all(fd, bytes);
+  if (::close(fd) != 0 && error_number == 0) error_number = errno;
+  if (error_number != 0) ::unlink(path.c_str());  // ours: O_EXCL made it
+  return error_number;
+}
+
 }  // namespace
 
 std::optional<std::string> write_file_atomically(const std::filesystem::path& path,
@@ -72,18 +83,19 @@ std::optional<std::string> write_new_file(std::filesystem::path& path, std::stri
       std::snprintf(suffix, sizeof suffix, "-%08x", static_cast<unsigned>(random()));
       path = wanted.parent_path() / (wanted.stem().string() + suffix + wanted.extension().string());
     }
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) {
-      if (errno == EEXIST) continue;
-      return std::string(std::strerror(errno));
-    }
-    int error_number = write_all(fd, bytes);
-    if (::close(fd) != 0 && error_number == 0) error_number = errno;
+    const int error_number = write_exclusive(path, bytes);
+    if (error_number == EEXIST) continue;
     if (error_number == 0) return std::nullopt;
-    ::unlink(path.c_str());  // ours: O_EXCL made it
     return std::string(std::strerror(error_number));
   }
   return std::string(std::strerror(EEXIST));
+}
+
+std::optional<std::string> write_exclusive_file(const std::filesystem::path& path,
+                                                std::string_view bytes) {
+  const int error_number = write_exclusive(path, bytes);
+  if (error_number == 0) return std::nullopt;
+  return std::string(std::strerror(error_number));
 }
 
 std::string escape_file_name(std::string_view text) {

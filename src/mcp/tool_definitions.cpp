@@ -123,6 +123,7 @@ Json param_property(const ActionSpec& spec, std::string_view key) {
         break;
       case ConstraintKind::Required:
       case ConstraintKind::CrossFieldRule:
+      case ConstraintKind::Forbidden:  // a tool never offers a key its row refuses
         break;
     }
   }

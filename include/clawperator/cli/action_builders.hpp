@@ -80,5 +80,27 @@ Json build_service_action(std::string_view command, std::string_view op, const I
 // The budget `media observe` gives an observation of `duration_ms`: the observation and the
 // answer's way back (docs/payload.md §8).
 double observe_timeout_ms(double duration_ms);
+// The newest Operator's observation and gestures (docs/payload.md §10).
+struct QueryRequest {
+  std::optional<Json> matcher;  // none: every eligible node
+  std::optional<std::string> visibility;
+  std::optional<long long> limit;
+};
+Json build_query(const IdStamp& stamp, const QueryRequest& request);
+Json build_swipe(const IdStamp& stamp, const Coordinate& start, const Coordinate& end,
+                 long long duration_ms, std::optional<double> timeout_ms);
+struct DragRequest {
+  Coordinate start;
+  Coordinate end;
+  long long hold_duration_ms = 0;
+  long long move_duration_ms = 0;
+};
+Json build_drag(const IdStamp& stamp, const DragRequest& request, std::optional<double> timeout_ms);
+// show_toast (text kept verbatim), or cancel_toast when `text` is nullopt.
+Json build_toast(const IdStamp& stamp, const std::optional<std::string>& text,
+                 const std::optional<std::string>& duration);
+// The element action of a built execution with `strict` and `container` (--strict,
+// --container-*) added to its params.
+Json with_selection(Json execution, bool strict, const std::optional<Json>& container);
 
 }  // namespace clawperator::cli

@@ -39,6 +39,8 @@ SelectorResolution resolve_selector(const TypedFlags& typed, SelectorScope scope
 // `--coordinate X Y`, or nullopt when it was not typed.
 using CoordinateResolution = std::variant<std::optional<Coordinate>, contract::HostError>;
 CoordinateResolution resolve_coordinate(const TypedFlags& typed);
+// Any two-value pixel flag (`--start X Y`, `--end X Y`) the way --coordinate is read.
+CoordinateResolution resolve_point(const TypedFlags& typed, std::string_view flag);
 
 // What the MISSING_SELECTOR message lists: click also takes --coordinate, and
 // type takes neither --text (the text to type) nor --coordinate.

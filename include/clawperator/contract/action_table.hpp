@@ -66,6 +66,7 @@ enum class ConstraintKind : std::uint8_t {
   DisplayText,
   Template,  // the on-screen log's placeholder grammar (on_screen_log.hpp)
   Color,     // #RRGGBB or #AARRGGBB; the validated payload holds it as #AARRGGBB, upper case
+  Forbidden,         // the key is in the schema but this action refuses it: `message`
   // Where the row's cross_field_rule runs among the constraints (without it: before them).
   CrossFieldRule,
 };
@@ -100,6 +101,9 @@ using CrossFieldRule = void (*)(RuleContext& context);
 enum class PreflightEffect : std::uint8_t {
   None,
   ForceStopApplication,  // close_app: `am force-stop applicationId` (docs/wire-protocol.md §4.2)
+  // drag: `getprop ro.build.version.sdk`; below the row's min_sdk the execution is refused with
+  // GESTURE_UNSUPPORTED before anything is sent (docs/wire-protocol.md §4.2).
+  RequireGestureSdk,
 };
 
 // What the host does to this action's step after the result arrived.
@@ -109,6 +113,14 @@ enum class PostProcessing : std::uint8_t {
   CaptureScreenshot,  // adb exec-out screencap -p, written to params.path
   // data.payload, a JSON document, checked and returned parsed (docs/payload.md §8)
   DecodePayload,
+  ParseQuery,         // data.query checked and returned parsed as the output's `query`
+};
+
+// How the payload normalisation (payload_normalization.hpp) treats an action of this row.
+enum class InputForm : std::uint8_t {
+  Normalised,      // params keys aliased (docs/payload.md §11), the type trimmed and lower-cased
+  ParamsVerbatim,  // params never aliased (show_toast must refuse `value`)
+  Verbatim,        // params never aliased and the type must be written exactly as `name`
 };
 
 // A param the Operator removed, with the hint that says so.
@@ -121,9 +133,6 @@ struct ActionSpec {
   ActionType type;
   std::string_view name;  // canonical
   std::span<const std::string_view> aliases = {};
-  // The type matches only as written (no trimming, no case folding) and its params are taken
-  // as sent, never alias-normalised (the on-screen log's rule, docs/payload.md §9).
-  bool exact_input = false;
   bool read_only = false;
   ActionReadiness readiness = ActionReadiness::Interactive;
   // False for the host's own actions (doctor_ping): a caller's payload may not hold them.
@@ -134,11 +143,13 @@ struct ActionSpec {
   std::string_view cross_field_rule_summary = {};  // for docs/payload.md
   std::span<const RemovedParam> removed_params = {};
   PreflightEffect preflight = PreflightEffect::None;
+  int min_sdk = 0;  // RequireGestureSdk: the lowest Android API level that runs the action
   PostProcessing post_processing = PostProcessing::None;
   // A snapshot right after this action may show the screen before it settled.
   bool unsettles_screen = false;
   // A failed step whose code starts with this becomes the envelope's errorCode.
   std::string_view promoted_error_prefix = {};
+  InputForm input = InputForm::Normalised;
   // Published by the front ends (MCP tool annotations, the inspector).
   std::string_view title = {};
   std::string_view description = {};
@@ -150,13 +161,13 @@ struct ActionSpec {
 std::span<const ActionSpec> action_table();
 const ActionSpec& action_spec(ActionType type);
 // A type as a caller may write it: trimmed, any case, canonical name or alias (exactly as
-// written for rows with exact_input). nullptr when unknown (or only the host's own).
+// written for InputForm::Verbatim rows). nullptr when unknown (or only the host's own).
 const ActionSpec* find_caller_action(std::string_view raw_type);
 // Canonical name or alias, for any row (the envelope's stepResults carry canonical names and
 // the Operator's older "snapshot_ui").
 const ActionSpec* find_action(std::string_view name);
 
-// Trims, lower-cases and resolves aliases ("tap" -> "click"); unknown types (and exact_input
+// Trims, lower-cases and resolves aliases ("tap" -> "click"); unknown types (and Verbatim
 // types not written exactly) come back trimmed and lower-cased.
 std::string normalize_action_type(std::string_view raw);
 // Read-only by name (canonical or alias); unknown names are not.

@@ -39,6 +39,11 @@ enum class ActionType : std::uint8_t {
   // The on-screen log panel (docs/payload.md §9).
   SetOnScreenLog,
   ClearOnScreenLog,
+  QueryUi,
+  Swipe,
+  Drag,
+  ShowToast,
+  CancelToast,
   // The host's own readiness probe (docs/wire-protocol.md §4.4): never accepted from a caller.
   DoctorPing,
 };

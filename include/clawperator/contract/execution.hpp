@@ -56,6 +56,8 @@ struct NodePredicate {
   const std::string* get(MatcherField field) const;
   // At least one field is non-empty.
   bool has_value() const;
+  // At least one field holds more than whitespace (what a matcher and a relation need).
+  bool has_nonblank_value() const;
 };
 
 struct NodeMatcher {
@@ -65,6 +67,7 @@ struct NodeMatcher {
   std::optional<NodePredicate> descendant;
 };
 
+// A screen point in pixels (click's coordinate, a gesture's start and end).
 struct Coordinate {
   Number x;
   Number y;
@@ -108,7 +111,7 @@ struct ActionParams {
   std::optional<Number> timeout_ms;
   std::optional<NodeMatcher> label_matcher;
   std::optional<bool> all;
-  // Notifications and media (docs/payload.md §8).
+  // Notifications and media (docs/payload.md §8); query_ui's limit too (§10.1).
   std::optional<Number> limit;
   std::optional<Number> max_text_chars;
   std::optional<std::string> media_session_id;
@@ -128,6 +131,17 @@ struct ActionParams {
   std::optional<std::string> text_color;
   std::optional<std::string> background_color;
   std::optional<Number> ttl_ms;
+  // Refuse an ambiguous target instead of acting on the first match (docs/payload.md §10).
+  std::optional<bool> strict;
+  // query_ui (its `limit` is the member above).
+  std::optional<std::string> visibility;
+  // swipe and drag.
+  std::optional<Coordinate> start;
+  std::optional<Coordinate> end;
+  std::optional<Number> hold_duration_ms;
+  std::optional<Number> move_duration_ms;
+  // show_toast: "short" | "long".
+  std::optional<std::string> duration;
 };
 
 struct Action {

@@ -50,6 +50,24 @@ inline constexpr int kMinPanelFontSizeSp = 8;
 inline constexpr int kMaxPanelFontSizeSp = 24;
 inline constexpr int kMinPanelTtlMs = 1000;
 inline constexpr int kMaxPanelTtlMs = 3600000;
+// query_ui (docs/payload.md §10.1).
+inline constexpr int kMinQueryLimit = 1;
+inline constexpr int kMaxQueryLimit = 1000;
+inline constexpr int kDefaultQueryLimit = 100;
+// A screen point's coordinates: non-negative 32-bit integers.
+inline constexpr double kMaxPointCoordinate = 2147483647;
+// swipe durationMs, drag holdDurationMs and moveDurationMs.
+inline constexpr double kMinGestureDurationMs = 1;
+inline constexpr double kMaxGestureDurationMs = 10000;
+// show_toast text, in UTF-16 code units.
+inline constexpr std::size_t kMaxToastTextLength = 2048;
+// The Operator's own cap on query_ui's data.query, in UTF-8 bytes: PAYLOAD_TOO_LARGE above it.
+inline constexpr std::size_t kMaxQueryResultBytes = 262144;
+// Compact snapshots (snapshot --compact, docs/contract.md §3.3).
+inline constexpr int kMaxCompactNodes = 1000;
+inline constexpr int kDefaultCompactNodes = 100;
+inline constexpr int kMaxCompactTextChars = 4096;
+inline constexpr int kDefaultCompactTextChars = 256;
 // Declarative only: enforced by the Operator, documented for callers.
 inline constexpr int kMaxRetryAttemptsPerStep = 10;
 inline constexpr std::size_t kMaxSnapshotLines = 2000;

@@ -19,6 +19,10 @@ std::optional<std::string> write_file_atomically(const std::filesystem::path& pa
 // is taken, `path` becomes "<stem>-<random><extension>" and that is tried instead (a few
 // times). nullopt on success (`path` names the file written), else the strerror text.
 std::optional<std::string> write_new_file(std::filesystem::path& path, std::string_view bytes);
+// The same exclusive create at exactly `path`, once: a name that is taken is an error (EEXIST),
+// never replaced (snapshot --raw-path).
+std::optional<std::string> write_exclusive_file(const std::filesystem::path& path,
+                                                std::string_view bytes);
 
 // `text` as one safe file-name component: bytes other than letters, digits, '.', '-' and
 // '_' become %XX, so that no '/' (nor anything a filesystem could refuse) is left.

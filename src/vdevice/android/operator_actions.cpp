@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
+#include <ctime>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -55,9 +57,8 @@ milliseconds clamped_ms(std::optional<double> value, double fallback, double low
   return milliseconds(std::llround(std::clamp(chosen, low, high)));
 }
 
-std::optional<NodeMatcher> matcher_param(const Json& params, const char* key) {
-  const Json* value = param(params, key);
-  if (value == nullptr || !value->is_object()) return std::nullopt;
+// The scalar fields of a matcher or predicate object.
+NodeMatcher predicate_of(const Json& value) {
   NodeMatcher matcher;
   const std::pair<const char*, std::string*> fields[] = {
       {"resourceId", &matcher.resource_id},
@@ -68,13 +69,26 @@ std::optional<NodeMatcher> matcher_param(const Json& params, const char* key) {
       {"contentDescContains", &matcher.content_desc_contains},
   };
   for (const auto& [name, target] : fields) {
-    if (auto text = string_param(*value, name)) *target = *text;
+    if (auto text = string_param(value, name)) *target = *text;
+  }
+  return matcher;
+}
+
+std::optional<NodeMatcher> matcher_param(const Json& params, const char* key) {
+  const Json* value = param(params, key);
+  if (value == nullptr || !value->is_object()) return std::nullopt;
+  NodeMatcher matcher = predicate_of(*value);
+  if (const Json* ancestor = param(*value, "ancestor"); ancestor && ancestor->is_object()) {
+    matcher.ancestor = std::make_shared<const NodeMatcher>(predicate_of(*ancestor));
+  }
+  if (const Json* descendant = param(*value, "descendant"); descendant && descendant->is_object()) {
+    matcher.descendant = std::make_shared<const NodeMatcher>(predicate_of(*descendant));
   }
   if (matcher.empty()) return std::nullopt;
   return matcher;
 }
 
-std::string describe(const NodeMatcher& matcher) {
+Json describe_json(const NodeMatcher& matcher) {
   Json out = Json::object();
   if (!matcher.resource_id.empty()) out["resourceId"] = matcher.resource_id;
   if (!matcher.role.empty()) out["role"] = matcher.role;
@@ -84,7 +98,13 @@ std::string describe(const NodeMatcher& matcher) {
   if (!matcher.content_desc_contains.empty()) {
     out["contentDescContains"] = matcher.content_desc_contains;
   }
-  return dump_json(out);
+  if (matcher.ancestor) out["ancestor"] = describe_json(*matcher.ancestor);
+  if (matcher.descendant) out["descendant"] = describe_json(*matcher.descendant);
+  return out;
+}
+
+std::string describe(const NodeMatcher& matcher) {
+  return dump_json(describe_json(matcher));
 }
 
 // ---- nodes --------------------------------------------------------------------------------
@@ -131,15 +151,50 @@ StepOutcome ambiguous(const char* code, const std::vector<VisibleNode*>& nodes) 
 }
 
 struct Resolved {
+  Resolved(VisibleNode* found, StepOutcome failed, std::string warning = {})
+      : node(found), failure(std::move(failed)), selection_warning(std::move(warning)) {}
+
   VisibleNode* node = nullptr;
   StepOutcome failure;
+  // Without strict, several matches: the Operator acts on the first and says so.
+  std::string selection_warning;
 };
 
-Resolved resolve_unique(VisibleTree& tree, const NodeMatcher& matcher) {
-  const auto found = tree.find(matcher);
-  if (found.empty()) return {nullptr, not_found(matcher)};
-  if (found.size() > 1) return {nullptr, ambiguous("NODE_AMBIGUOUS", found)};
-  return {found.front(), {}};
+std::string selection_warning(std::size_t count, const NodeMatcher& matcher) {
+  return std::to_string(count) + " nodes matched " + describe(matcher) +
+         "; acted on the first. Pass strict: true to refuse ambiguous targets";
+}
+
+// The node an action targets (docs/payload.md §10.2): inside the unique `container` when the
+// params name one, refused when ambiguous under `strict`, else the first match.
+Resolved resolve_target(VisibleTree& tree, const Json& params, const NodeMatcher& matcher,
+                        bool with_container = true) {
+  const VisibleNode* within = nullptr;
+  if (const auto container = with_container ? matcher_param(params, "container") : std::nullopt) {
+    const auto found = tree.find(*container);
+    if (found.empty()) {
+      return {
+          nullptr,
+          StepOutcome::fail("CONTAINER_NOT_FOUND", "No container matched " + describe(*container)),
+          {}};
+    }
+    if (found.size() > 1) return {nullptr, ambiguous("CONTAINER_AMBIGUOUS", found), {}};
+    within = found.front();
+  }
+  const auto found = tree.find(matcher, within);
+  if (found.empty()) return {nullptr, not_found(matcher), {}};
+  if (found.size() > 1) {
+    if (bool_param(params, "strict").value_or(false)) {
+      return {nullptr, ambiguous("NODE_AMBIGUOUS", found), {}};
+    }
+    return {found.front(), {}, selection_warning(found.size(), matcher)};
+  }
+  return {found.front(), {}, {}};
+}
+
+StepOutcome with_warning(StepOutcome outcome, const std::string& warning) {
+  if (!warning.empty()) outcome.data["selection_warning"] = warning;
+  return outcome;
 }
 
 Resolved resolve_container(VisibleTree& tree, const Json& params) {
@@ -165,9 +220,15 @@ Resolved resolve_container(VisibleTree& tree, const Json& params) {
                                        "The container " + describe(*matcher) +
                                            " is not scrollable and has no scrollable child")};
   }
+  std::vector<VisibleNode*> scrollables;
   for (VisibleNode* node : tree.all()) {
-    if (node->spec->scrollable) return {node, {}};
+    if (node->spec->scrollable) scrollables.push_back(node);
   }
+  // Strict without a container: exactly one scrollable candidate (docs/payload.md §10.2).
+  if (scrollables.size() > 1 && bool_param(params, "strict").value_or(false)) {
+    return {nullptr, ambiguous("CONTAINER_AMBIGUOUS", scrollables)};
+  }
+  if (!scrollables.empty()) return {scrollables.front(), {}};
   return {nullptr,
           StepOutcome::fail("CONTAINER_NOT_FOUND", "No scrollable container on the screen")};
 }
@@ -271,12 +332,17 @@ StepOutcome close_app(const ActionContext& context, const Json& params) {
   return outcome;
 }
 
-StepOutcome poll_for_node(ActionContext context, NodeMatcher matcher, SteadyTime deadline,
-                          long long timeout_ms) {
+StepOutcome poll_for_node(ActionContext context, Json params, NodeMatcher matcher,
+                          SteadyTime deadline, long long timeout_ms) {
   AndroidSystem& system = *context.system;
   auto tree = system.ui().tree(system.now());
-  const auto found = tree->find(matcher);
-  if (!found.empty()) return StepOutcome::ok(node_summary(*found.front()));
+  Resolved resolved = resolve_target(*tree, params, matcher);
+  if (resolved.node != nullptr) {
+    return with_warning(StepOutcome::ok(node_summary(*resolved.node)), resolved.selection_warning);
+  }
+  const std::string code = resolved.failure.data.value("error", std::string());
+  // Absent targets are waited for; an ambiguous one or a missing container is not.
+  if (code != "NODE_NOT_FOUND" && code != "CONTAINER_NOT_FOUND") return resolved.failure;
   if (system.now() >= deadline) {
     return StepOutcome::fail("WAIT_TIMEOUT", "No node matched " + describe(matcher) + " within " +
                                                  std::to_string(timeout_ms) + " ms");
@@ -284,15 +350,16 @@ StepOutcome poll_for_node(ActionContext context, NodeMatcher matcher, SteadyTime
   const auto interval = milliseconds(system.scenario().operator_behavior.poll_interval_ms);
   const auto next = std::min<milliseconds>(
       interval, std::chrono::duration_cast<milliseconds>(deadline - system.now()));
-  return StepOutcome::later(std::max(next, milliseconds(1)),
-                            [=] { return poll_for_node(context, matcher, deadline, timeout_ms); });
+  return StepOutcome::later(std::max(next, milliseconds(1)), [=] {
+    return poll_for_node(context, params, matcher, deadline, timeout_ms);
+  });
 }
 
 StepOutcome wait_for_node(const ActionContext& context, const Json& params) {
   const auto matcher = matcher_param(params, "matcher");
   if (!matcher) return bad_params("wait_for_node requires params.matcher");
   const milliseconds timeout = clamped_ms(number_param(params, "timeoutMs"), 10000, 1, 120000);
-  return poll_for_node(context, *matcher, context.system->now() + timeout, timeout.count());
+  return poll_for_node(context, params, *matcher, context.system->now() + timeout, timeout.count());
 }
 
 StepOutcome click(const ActionContext& context, const Json& params) {
@@ -305,9 +372,10 @@ StepOutcome click(const ActionContext& context, const Json& params) {
   AndroidSystem& system = *context.system;
   auto tree = system.ui().tree(system.now());
   if (matcher) {
-    Resolved resolved = resolve_unique(*tree, *matcher);
+    Resolved resolved = resolve_target(*tree, params, *matcher);
     if (resolved.node == nullptr) return resolved.failure;
-    return click_node(context, *tree, *resolved.node, click_type);
+    return with_warning(click_node(context, *tree, *resolved.node, click_type),
+                        resolved.selection_warning);
   }
   const auto x = coordinate->is_object() ? number_param(*coordinate, "x") : std::nullopt;
   const auto y = coordinate->is_object() ? number_param(*coordinate, "y") : std::nullopt;
@@ -333,16 +401,18 @@ StepOutcome scroll_and_click_step(ActionContext context, Json params, NodeMatche
                                   std::shared_ptr<ScrollSearch> search) {
   AndroidSystem& system = *context.system;
   auto tree = system.ui().tree(system.now());
-  const auto found = tree->find(matcher);
   Json data = Json::object();
   data["scrolls"] = std::to_string(search->scrolls);
-  if (!found.empty()) {
-    if (found.size() > 1) return ambiguous("NODE_AMBIGUOUS", found);
+  Resolved target = resolve_target(*tree, params, matcher, false);
+  if (target.node == nullptr && target.failure.data.value("error", "") != "NODE_NOT_FOUND") {
+    return target.failure;
+  }
+  if (target.node != nullptr) {
     if (bool_param(params, "clickAfter").value_or(true)) {
-      StepOutcome clicked = click_node(context, *tree, *found.front(), "default");
+      StepOutcome clicked = click_node(context, *tree, *target.node, "default");
       if (!clicked.success) return clicked;
     }
-    return StepOutcome::ok(data);
+    return with_warning(StepOutcome::ok(data), target.selection_warning);
   }
   Resolved container = resolve_container(*tree, params);
   if (container.node == nullptr) return container.failure;
@@ -406,17 +476,19 @@ StepOutcome scroll_until_step(ActionContext context, Json params,
     return outcome;
   };
   if (matcher) {
-    const auto found = tree->find(*matcher);
-    if (!found.empty()) {
+    Resolved target = resolve_target(*tree, params, *matcher, false);
+    if (target.node == nullptr && target.failure.data.value("error", "") != "NODE_NOT_FOUND") {
+      return target.failure;
+    }
+    if (target.node != nullptr) {
       if (bool_param(params, "clickAfter").value_or(false)) {
-        if (found.size() > 1) return ambiguous("NODE_AMBIGUOUS", found);
-        StepOutcome clicked = click_node(context, *tree, *found.front(), "default");
+        StepOutcome clicked = click_node(context, *tree, *target.node, "default");
         if (!clicked.success) return clicked;
       }
       Json data = Json::object();
       data["termination_reason"] = "TARGET_FOUND";
       data["scrolls"] = std::to_string(search->scrolls);
-      return StepOutcome::ok(data);
+      return with_warning(StepOutcome::ok(data), target.selection_warning);
     }
   }
   Resolved container = resolve_container(*tree, params);
@@ -472,15 +544,42 @@ std::optional<std::string> validation_problem(const Json& params, const std::str
   }
 }
 
+// read_text with all: every match (inside the unique container), in document order.
+StepOutcome read_all(VisibleTree& tree, const Json& params, const NodeMatcher& matcher) {
+  const VisibleNode* within = nullptr;
+  if (const auto container = matcher_param(params, "container")) {
+    const auto found = tree.find(*container);
+    if (found.empty()) {
+      return StepOutcome::fail("CONTAINER_NOT_FOUND",
+                               "No container matched " + describe(*container));
+    }
+    if (found.size() > 1) return ambiguous("CONTAINER_AMBIGUOUS", found);
+    within = found.front();
+  }
+  const auto found = tree.find(matcher, within);
+  if (found.empty()) return not_found(matcher);
+  Json texts = Json::array();
+  for (const VisibleNode* node : found) texts.push_back(node->text());
+  Json data = Json::object();
+  data["text"] = found.front()->text();
+  data["texts"] = dump_json(texts);
+  data["count"] = std::to_string(found.size());
+  return StepOutcome::ok(data);
+}
+
 StepOutcome read_text(const ActionContext& context, const Json& params) {
   const auto matcher = matcher_param(params, "matcher");
   if (!matcher) return bad_params("read_text requires params.matcher");
   AndroidSystem& system = *context.system;
   auto tree = system.ui().tree(system.now());
-  Resolved resolved = resolve_unique(*tree, *matcher);
+  if (bool_param(params, "all").value_or(false)) return read_all(*tree, params, *matcher);
+  Resolved resolved = resolve_target(*tree, params, *matcher);
   if (resolved.node == nullptr) return resolved.failure;
   Json data = Json::object();
   data["text"] = resolved.node->text();
+  if (!resolved.selection_warning.empty()) {
+    data["selection_warning"] = resolved.selection_warning;
+  }
   if (auto problem = validation_problem(params, resolved.node->text())) {
     StepOutcome outcome = StepOutcome::fail("VALIDATION_FAILED", *problem);
     outcome.data["text"] = resolved.node->text();
@@ -496,7 +595,7 @@ StepOutcome enter_text(const ActionContext& context, const Json& params) {
   if (!text || text->empty()) return bad_params("enter_text requires non-empty params.text");
   AndroidSystem& system = *context.system;
   auto tree = system.ui().tree(system.now());
-  Resolved resolved = resolve_unique(*tree, *matcher);
+  Resolved resolved = resolve_target(*tree, params, *matcher);
   if (resolved.node == nullptr) return resolved.failure;
   NodeSpec& field = *resolved.node->spec;
   if (!field.enabled) return StepOutcome::fail("NODE_NOT_CLICKABLE", "The text field is disabled");
@@ -511,7 +610,7 @@ StepOutcome enter_text(const ActionContext& context, const Json& params) {
     system.ui().submit(*resolved.node, system.now());
   Json data = Json::object();
   data["text"] = *text;
-  return StepOutcome::ok(data);
+  return with_warning(StepOutcome::ok(data), resolved.selection_warning);
 }
 
 StepOutcome snapshot(const ActionContext& context, const Json&) {
@@ -642,7 +741,7 @@ StepOutcome read_key_value_pair(const ActionContext& context, const Json& params
   if (!matcher) return bad_params("read_key_value_pair requires params.labelMatcher");
   AndroidSystem& system = *context.system;
   auto tree = system.ui().tree(system.now());
-  Resolved resolved = resolve_unique(*tree, *matcher);
+  Resolved resolved = resolve_target(*tree, params, *matcher, false);
   if (resolved.node == nullptr) return resolved.failure;
   const VisibleNode* value = value_after(*resolved.node);
   if (value == nullptr) {
@@ -651,7 +750,7 @@ StepOutcome read_key_value_pair(const ActionContext& context, const Json& params
   Json data = Json::object();
   data["label"] = resolved.node->text();
   data["value"] = value->text();
-  return StepOutcome::ok(data);
+  return with_warning(StepOutcome::ok(data), resolved.selection_warning);
 }
 
 StepOutcome recording(const ActionContext&, const Json& params) {
@@ -672,6 +771,270 @@ StepOutcome doctor_ping(const ActionContext& context, const Json&) {
   data["operator_version"] = package != nullptr ? package->version_name : "";
   data["sdk_int"] = system.property("ro.build.version.sdk").value_or("");
   return StepOutcome::ok(data);
+}
+
+// ---- observation and gestures (docs/payload.md §10) --------------------------------------
+
+constexpr std::size_t kMaxQueryBytes = 262144;  // the Operator never cuts data.query to fit
+
+Json bounds_json(const Bounds& bounds) {
+  Json out = Json::object();
+  out["left"] = bounds.left;
+  out["top"] = bounds.top;
+  out["right"] = bounds.right;
+  out["bottom"] = bounds.bottom;
+  return out;
+}
+
+Json query_node(const VisibleNode& node, const std::string& path, const std::string* parent) {
+  const NodeSpec& spec = *node.spec;
+  Json out = Json::object();
+  out["nodePath"] = path;
+  out["parentPath"] = parent != nullptr ? Json(*parent) : Json(nullptr);
+  out["resourceId"] = spec.resource_id;
+  out["className"] = spec.class_name;
+  out["role"] = node_role(spec);
+  out["label"] = !node.text().empty() ? node.text() : spec.content_desc;
+  out["contentDescription"] = spec.content_desc;
+  out["bounds"] = bounds_json(node.bounds);
+  out["visibleToUser"] = node.on_screen;
+  out["onScreen"] = node.on_screen && node.bounds.width() > 0 && node.bounds.height() > 0;
+  out["enabled"] = spec.enabled;
+  out["clickable"] = spec.clickable;
+  out["checkable"] = spec.checkable;
+  out["checked"] = spec.checked;
+  out["selected"] = spec.selected;
+  out["scrollable"] = spec.scrollable;
+  out["accessibilityDataSensitive"] = spec.password;
+  return out;
+}
+
+// capturedAt: the phone's own UTC clock.
+std::string utc_now() {
+  const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm parts{};
+  gmtime_r(&now, &parts);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &parts);
+  return text;
+}
+
+StepOutcome query_ui(const ActionContext& context, const Json& params) {
+  AndroidSystem& system = *context.system;
+  const std::string visibility = string_param(params, "visibility").value_or("on_screen");
+  const bool everything = visibility == "all";
+  auto tree = everything ? system.ui().full_tree(system.now()) : system.ui().tree(system.now());
+  const auto matcher = matcher_param(params, "matcher");
+  const auto limit =
+      static_cast<std::size_t>(clamped_ms(number_param(params, "limit"), 100, 1, 1000).count());
+  Json nodes = Json::array();
+  std::size_t total = 0;
+  // Preorder; paths keep the child indices of the captured tree.
+  std::function<void(const VisibleNode&, const std::string&, const std::string*)> visit =
+      [&](const VisibleNode& node, const std::string& path, const std::string* parent) {
+        const bool eligible = everything || node.on_screen || parent == nullptr;
+        if (eligible && (!matcher || node_matches(node, *matcher))) {
+          ++total;
+          if (nodes.size() < limit) nodes.push_back(query_node(node, path, parent));
+        }
+        for (std::size_t i = 0; i < node.children.size(); ++i) {
+          visit(node.children[i], path + "." + std::to_string(i), &path);
+        }
+      };
+  visit(tree->root, "0", nullptr);
+  Json query = Json::object();
+  query["schemaVersion"] = 1;
+  query["snapshotId"] = "vdevice-" + context.command_id + "-" + tree->screen_id;
+  query["capturedAt"] = utc_now();
+  query["totalMatches"] = total;
+  query["returnedCount"] = nodes.size();
+  query["truncated"] = nodes.size() < total;
+  query["nodes"] = std::move(nodes);
+  std::string text = dump_json(query);
+  if (text.size() > kMaxQueryBytes) {
+    Json extra = Json::object();
+    extra["query_bytes"] = std::to_string(text.size());
+    extra["max_bytes"] = std::to_string(kMaxQueryBytes);
+    return StepOutcome::fail("PAYLOAD_TOO_LARGE",
+                             "query_ui result is " + std::to_string(text.size()) +
+                                 " bytes, above 262144; reduce limit or narrow the matcher",
+                             std::move(extra));
+  }
+  Json data = Json::object();
+  data["query"] = std::move(text);
+  return StepOutcome::ok(data);
+}
+
+struct Point {
+  int x = 0;
+  int y = 0;
+};
+
+std::optional<Point> point_param(const Json& params, const char* key) {
+  const Json* value = param(params, key);
+  if (value == nullptr || !value->is_object()) return std::nullopt;
+  const auto x = number_param(*value, "x");
+  const auto y = number_param(*value, "y");
+  if (!x || !y) return std::nullopt;
+  return Point{static_cast<int>(*x), static_cast<int>(*y)};
+}
+
+std::string point_text(const Point& point) {
+  return "{\"x\":" + std::to_string(point.x) + ",\"y\":" + std::to_string(point.y) + "}";
+}
+
+// The scrollable node under `point`, innermost first.
+VisibleNode* scrollable_at(VisibleTree& tree, const Point& point) {
+  for (VisibleNode* node = tree.at_point(point.x, point.y); node != nullptr; node = node->parent) {
+    if (node->spec->scrollable) return node;
+  }
+  return nullptr;
+}
+
+// A finger moving from `start` to `end` over a scrollable node scrolls it the other way:
+// up the screen shows what is below.
+void scroll_under(AndroidSystem& system, VisibleTree& tree, const Point& start, const Point& end) {
+  VisibleNode* container = scrollable_at(tree, start);
+  if (container == nullptr) return;
+  const int dx = start.x - end.x;
+  const int dy = start.y - end.y;
+  const bool vertical = std::abs(dy) >= std::abs(dx);
+  const ScrollDirection direction = vertical
+                                        ? (dy > 0 ? ScrollDirection::Down : ScrollDirection::Up)
+                                        : (dx > 0 ? ScrollDirection::Right : ScrollDirection::Left);
+  const int extent = vertical ? container->bounds.height() : container->bounds.width();
+  const double ratio = extent > 0 ? static_cast<double>(std::abs(vertical ? dy : dx)) / extent : 0;
+  system.ui().scroll(*container, direction, ratio);
+}
+
+StepOutcome gesture_failed(const std::string& message, bool accepted) {
+  Json extra = Json::object();
+  extra["dispatch_method"] = "coordinate_gesture";
+  extra["dispatch_accepted"] = accepted ? "true" : "false";
+  return StepOutcome::fail("GESTURE_FAILED", message, std::move(extra));
+}
+
+bool on_display(const AndroidSystem& system, const Point& point) {
+  const DisplaySpec& display = system.scenario().display;
+  return point.x >= 0 && point.y >= 0 && point.x < display.width && point.y < display.height;
+}
+
+StepOutcome swipe(const ActionContext& context, const Json& params) {
+  const auto start = point_param(params, "start");
+  const auto end = point_param(params, "end");
+  if (!start || !end) return bad_params("swipe requires params.start and params.end");
+  AndroidSystem& system = *context.system;
+  if (!on_display(system, *start) || !on_display(system, *end)) {
+    return gesture_failed("swipe endpoints must lie inside the display", false);
+  }
+  const milliseconds duration = clamped_ms(number_param(params, "durationMs"), 300, 1, 10000);
+  auto tree = system.ui().tree(system.now());
+  scroll_under(system, *tree, *start, *end);
+  Json data = Json::object();
+  data["start"] = point_text(*start);
+  data["end"] = point_text(*end);
+  data["duration_ms"] = std::to_string(duration.count());
+  data["dispatch_method"] = "coordinate_gesture";
+  data["dispatch_accepted"] = "true";
+  data["elapsed_ms"] = std::to_string(duration.count());
+  return StepOutcome::later(duration, [data] { return StepOutcome::ok(data); });
+}
+
+StepOutcome drag(const ActionContext& context, const Json& params) {
+  const auto start = point_param(params, "start");
+  const auto end = point_param(params, "end");
+  if (!start || !end) return bad_params("drag requires params.start and params.end");
+  AndroidSystem& system = *context.system;
+  // Continued strokes arrived with API 26; the Operator refuses below it.
+  const int sdk = std::atoi(system.property("ro.build.version.sdk").value_or("0").c_str());
+  if (sdk < 26) {
+    return StepOutcome::fail("GESTURE_UNSUPPORTED",
+                             "Continued-pointer gestures require Android API 26 or newer");
+  }
+  if (!on_display(system, *start) || !on_display(system, *end)) {
+    return gesture_failed("drag endpoints must lie inside the display", false);
+  }
+  const milliseconds hold = clamped_ms(number_param(params, "holdDurationMs"), 500, 1, 10000);
+  const milliseconds move = clamped_ms(number_param(params, "moveDurationMs"), 500, 1, 10000);
+  auto tree = system.ui().tree(system.now());
+  VisibleNode* grabbed = tree->at_point(start->x, start->y);
+  while (grabbed != nullptr && !grabbed->spec->draggable) grabbed = grabbed->parent;
+  if (grabbed != nullptr) {
+    // The node follows the finger and stays where it is released.
+    Bounds moved = grabbed->bounds;
+    moved.left += end->x - start->x;
+    moved.right += end->x - start->x;
+    moved.top += end->y - start->y;
+    moved.bottom += end->y - start->y;
+    grabbed->spec->bounds = moved;
+  } else {
+    scroll_under(system, *tree, *start, *end);
+  }
+  Json data = Json::object();
+  data["start"] = point_text(*start);
+  data["end"] = point_text(*end);
+  data["hold_duration_ms"] = std::to_string(hold.count());
+  data["move_duration_ms"] = std::to_string(move.count());
+  data["dispatch_method"] = "coordinate_gesture";
+  data["dispatch_accepted"] = "true";
+  data["elapsed_ms"] = std::to_string((hold + move).count());
+  return StepOutcome::later(hold + move, [data] { return StepOutcome::ok(data); });
+}
+
+StepOutcome show_toast(const ActionContext& context, const Json& params) {
+  const auto text = string_param(params, "text");
+  if (!text || text->empty()) return bad_params("show_toast requires params.text");
+  const std::string duration = string_param(params, "duration").value_or("short");
+  // Toast.LENGTH_SHORT and LENGTH_LONG as the notification manager times them.
+  const milliseconds shown(duration == "long" ? 3500 : 2000);
+  AndroidSystem& system = *context.system;
+  system.ui().show_toast(*text, system.now() + shown);
+  Json data = Json::object();
+  data["submitted"] = "true";
+  data["duration"] = duration;
+  return StepOutcome::ok(data);
+}
+
+StepOutcome cancel_toast(const ActionContext& context, const Json&) {
+  context.system->ui().cancel_toast();
+  Json data = Json::object();
+  data["submitted"] = "true";
+  return StepOutcome::ok(data);
+}
+
+// The actions that need the window's hierarchy (the UI_TREE_UNAVAILABLE fault).
+bool reads_tree(contract::ActionType type, const Json& params) {
+  using T = contract::ActionType;
+  switch (type) {
+    case T::Click:
+      return param(params, "coordinate") == nullptr;
+    case T::QueryUi:
+    case T::Snapshot:
+    case T::WaitForNode:
+    case T::ScrollAndClick:
+    case T::Scroll:
+    case T::ScrollUntil:
+    case T::ReadText:
+    case T::EnterText:
+    case T::ReadKeyValuePair:
+      return true;
+    default:
+      return false;
+  }
+}
+
+StepOutcome ui_tree_unavailable(AndroidSystem& system) {
+  Json diagnostics = Json::object();
+  diagnostics["serviceAvailable"] = true;
+  diagnostics["rootAvailable"] = false;
+  diagnostics["windowCount"] = 0;
+  diagnostics["foregroundPackage"] = system.ui().foreground_package();
+  Json extra = Json::object();
+  extra["diagnostics"] = dump_json(diagnostics);
+  StepOutcome outcome = StepOutcome::fail(
+      "UI_TREE_UNAVAILABLE", "No accessibility window root is available", std::move(extra));
+  outcome.envelope_error_code = "UI_TREE_UNAVAILABLE";
+  return outcome;
 }
 
 using Handler = StepOutcome (*)(const ActionContext&, const Json&);
@@ -738,6 +1101,16 @@ Handler handler_for(contract::ActionType type) {
       return background_actions::set_on_screen_log;
     case T::ClearOnScreenLog:
       return background_actions::clear_on_screen_log;
+    case T::QueryUi:
+      return query_ui;
+    case T::Swipe:
+      return swipe;
+    case T::Drag:
+      return drag;
+    case T::ShowToast:
+      return show_toast;
+    case T::CancelToast:
+      return cancel_toast;
     case T::DoctorPing:
       return doctor_ping;
   }
@@ -778,7 +1151,11 @@ StepOutcome start_action(const ActionContext& context, const std::string& type,
   if (handler == nullptr) {
     return StepOutcome::fail("EXECUTION_ACTION_UNSUPPORTED", "Unsupported action type: " + type);
   }
-  return handler(context, params.is_object() ? params : Json::object());
+  const Json& given = params.is_object() ? params : Json::object();
+  if (context.ui_tree_unavailable && reads_tree(spec->type, given)) {
+    return ui_tree_unavailable(*context.system);
+  }
+  return handler(context, given);
 }
 
 }  // namespace clawperator::vdevice::android

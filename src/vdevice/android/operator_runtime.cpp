@@ -24,7 +24,7 @@ bool has_command_faults(const FaultSpec& faults) {
          faults.bad_checksum || faults.reorder_chunks || faults.duplicate_chunk ||
          faults.drop_chunk || faults.close_stream_mid_envelope ||
          faults.drop_connection_before_dispatch || faults.drop_connection_after_dispatch ||
-         faults.broadcast_refused;
+         faults.broadcast_refused || faults.ui_tree_unavailable;
 }
 
 bool is_probe(const std::optional<std::string>& payload) {
@@ -221,6 +221,7 @@ void OperatorRuntime::run_step() {
   context.operator_package = command.package;
   context.command_id = command.command_id;
   context.pad_snapshot_bytes = system_.scenario().faults.pad_snapshot_bytes;
+  context.ui_tree_unavailable = command.faults && system_.scenario().faults.ui_tree_unavailable;
   context.pid = system_.scenario().operator_behavior.pid;
   context.tid = context.pid + 23;
   const std::string type = command.step_type;
@@ -249,7 +250,7 @@ void OperatorRuntime::handle(StepOutcome outcome) {
   }
   record_step(outcome);
   if (!outcome.success && !outcome.continues) {
-    finish(std::nullopt, std::nullopt);
+    finish(std::nullopt, outcome.envelope_error_code);
     return;
   }
   ++command.next_step;

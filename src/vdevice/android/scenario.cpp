@@ -233,6 +233,7 @@ void read_node(NodeContext& context, const Json& object, const std::string& path
               "offscreen",
               "appearsAfterMs",
               "textFromUri",
+              "draggable",
               "appIcons",
               "children"});
   read(problems, object, "class", path, node.class_name);
@@ -272,6 +273,7 @@ void read_node(NodeContext& context, const Json& object, const std::string& path
   read(problems, object, "offscreen", path, node.offscreen);
   read(problems, object, "appearsAfterMs", path, node.appears_after_ms, 0, 3600000);
   read(problems, object, "textFromUri", path, node.text_from_uri);
+  read(problems, object, "draggable", path, node.draggable);
   bool app_icons = false;
   read(problems, object, "appIcons", path, app_icons);
   if (app_icons) {
@@ -529,12 +531,27 @@ bool is_install_failure_code(std::string_view code) {
 void read_faults(Problems& problems, const Json& object, FaultSpec& out) {
   const std::string path = "faults";
   if (!expect_object(problems, object, path)) return;
-  check_keys(
-      problems, object, path,
-      {"neverAnswer", "answerLateMs", "malformedEnvelope", "badChecksum", "reorderChunks",
-       "duplicateChunk", "dropChunk", "closeStreamMidEnvelope", "dropConnectionBeforeDispatch",
-       "dropConnectionAfterDispatch", "dropDelayMs", "broadcastRefused", "unauthorized", "offline",
-       "padSnapshotBytes", "includeProbes", "count", "screencapDelayMs", "direct"});
+  check_keys(problems, object, path,
+             {"neverAnswer",
+              "answerLateMs",
+              "malformedEnvelope",
+              "badChecksum",
+              "reorderChunks",
+              "duplicateChunk",
+              "dropChunk",
+              "closeStreamMidEnvelope",
+              "dropConnectionBeforeDispatch",
+              "dropConnectionAfterDispatch",
+              "dropDelayMs",
+              "broadcastRefused",
+              "unauthorized",
+              "offline",
+              "padSnapshotBytes",
+              "includeProbes",
+              "count",
+              "screencapDelayMs",
+              "direct",
+              "uiTreeUnavailable"});
   read(problems, object, "neverAnswer", path, out.never_answer);
   read(problems, object, "answerLateMs", path, out.answer_late_ms, 0, 3600000);
   read(problems, object, "screencapDelayMs", path, out.screencap_delay_ms, 0, 600000);
@@ -553,6 +570,7 @@ void read_faults(Problems& problems, const Json& object, FaultSpec& out) {
   read_integer(problems, object, "padSnapshotBytes", path, out.pad_snapshot_bytes, 0,
                std::int64_t{48} << 20);
   read(problems, object, "includeProbes", path, out.include_probes);
+  read(problems, object, "uiTreeUnavailable", path, out.ui_tree_unavailable);
   read_direct_fault(problems, object, out.direct);
   if (const Json* count = member(object, "count"); count != nullptr && !count->is_null()) {
     int value = 0;

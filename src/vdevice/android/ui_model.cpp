@@ -37,13 +37,16 @@ void set_text_from_uri(NodeSpec& node, const std::string& uri) {
   for (NodeSpec& child : node.children) set_text_from_uri(child, uri);
 }
 
-// Lays the node out in `assigned` and keeps what is on screen now.
+// Lays the node out in `assigned` and keeps what is on screen now; with `full`, the
+// scrolled-away children of scrollable nodes too, laid out beyond the window and marked off
+// screen.
 VisibleNode build(NodeSpec& spec, const Bounds& assigned, const std::string& package,
-                  long long shown_ms) {
+                  long long shown_ms, bool full, bool on_screen) {
   VisibleNode node;
   node.spec = &spec;
   node.package = package;
   node.bounds = spec.bounds.value_or(assigned);
+  node.on_screen = on_screen;
 
   std::vector<NodeSpec*> shown;
   std::size_t begin = 0;
@@ -74,29 +77,86 @@ VisibleNode build(NodeSpec& spec, const Bounds& assigned, const std::string& pac
     }
   }
   const int share = flexible > 0 ? std::max(0, extent - fixed) / flexible : 0;
-  int cursor = horizontal ? node.bounds.left : node.bounds.top;
+  const int origin = horizontal ? node.bounds.left : node.bounds.top;
   const int limit = horizontal ? node.bounds.right : node.bounds.bottom;
+  auto length_of = [&](const NodeSpec& child) { return child.size > 0 ? child.size : share; };
+  auto slot_at = [&](int from, int to) {
+    Bounds slot = node.bounds;
+    if (horizontal) {
+      slot.left = from;
+      slot.right = to;
+    } else {
+      slot.top = from;
+      slot.bottom = to;
+    }
+    return slot;
+  };
   int index = 0;
+  // The scrolled-away children before the window, stacked before its start.
+  if (full && spec.scrollable) {
+    int before = 0;
+    for (std::size_t i = 0; i < begin; ++i) before += length_of(spec.children[i]);
+    int cursor = origin - before;
+    for (std::size_t i = 0; i < begin; ++i) {
+      NodeSpec& child = spec.children[i];
+      const int length = length_of(child);
+      VisibleNode built =
+          build(child, slot_at(cursor, cursor + length), package, shown_ms, full, false);
+      built.index = index++;
+      cursor += length;
+      node.children.push_back(std::move(built));
+    }
+  }
+  int cursor = origin;
   for (NodeSpec* child : shown) {
     Bounds slot = node.bounds;
     if (!child->bounds) {
-      const int length = child->size > 0 ? child->size : share;
-      const int from = std::min(cursor, limit);
-      const int to = std::min(cursor + length, limit);
-      if (horizontal) {
-        slot.left = from;
-        slot.right = to;
-      } else {
-        slot.top = from;
-        slot.bottom = to;
-      }
+      const int length = length_of(*child);
+      slot = slot_at(std::min(cursor, limit), std::min(cursor + length, limit));
       cursor += length;
     }
-    VisibleNode built = build(*child, slot, package, shown_ms);
+    VisibleNode built = build(*child, slot, package, shown_ms, full, on_screen);
     built.index = index++;
     node.children.push_back(std::move(built));
   }
+  if (full && spec.scrollable) {
+    cursor = std::max(cursor, limit);
+    for (std::size_t i = end; i < spec.children.size(); ++i) {
+      NodeSpec& child = spec.children[i];
+      if (child.appears_after_ms > shown_ms) continue;
+      const int length = length_of(child);
+      VisibleNode built =
+          build(child, slot_at(cursor, cursor + length), package, shown_ms, full, false);
+      built.index = index++;
+      cursor += length;
+      node.children.push_back(std::move(built));
+    }
+  }
   return node;
+}
+
+// A strict ancestor of `node` matches.
+bool ancestor_matches(const VisibleNode& node, const NodeMatcher& predicate) {
+  for (const VisibleNode* up = node.parent; up != nullptr; up = up->parent) {
+    if (node_matches(*up, predicate)) return true;
+  }
+  return false;
+}
+
+// A strict descendant of `node` that is on screen matches.
+bool descendant_matches(const VisibleNode& node, const NodeMatcher& predicate) {
+  for (const VisibleNode& child : node.children) {
+    if (child.on_screen && node_matches(child, predicate)) return true;
+    if (descendant_matches(child, predicate)) return true;
+  }
+  return false;
+}
+
+bool is_strict_descendant(const VisibleNode& node, const VisibleNode& of) {
+  for (const VisibleNode* up = node.parent; up != nullptr; up = up->parent) {
+    if (up == &of) return true;
+  }
+  return false;
 }
 
 void link_parents(VisibleNode& node) {
@@ -126,7 +186,7 @@ bool toggle_first_checkable(NodeSpec& node) {
 
 bool NodeMatcher::empty() const noexcept {
   return resource_id.empty() && role.empty() && text_equals.empty() && text_contains.empty() &&
-         content_desc_equals.empty() && content_desc_contains.empty();
+         content_desc_equals.empty() && content_desc_contains.empty() && !ancestor && !descendant;
 }
 
 std::string VisibleNode::text() const {
@@ -172,12 +232,15 @@ bool node_matches(const VisibleNode& node, const NodeMatcher& matcher) {
       !contains(spec.content_desc, matcher.content_desc_contains)) {
     return false;
   }
+  if (matcher.ancestor && !ancestor_matches(node, *matcher.ancestor)) return false;
+  if (matcher.descendant && !descendant_matches(node, *matcher.descendant)) return false;
   return !matcher.empty();
 }
 
-std::vector<VisibleNode*> VisibleTree::find(const NodeMatcher& matcher) {
+std::vector<VisibleNode*> VisibleTree::find(const NodeMatcher& matcher, const VisibleNode* within) {
   std::vector<VisibleNode*> out;
   for (VisibleNode* node : all()) {
+    if (within != nullptr && !is_strict_descendant(*node, *within)) continue;
     if (node_matches(*node, matcher)) out.push_back(node);
   }
   return out;
@@ -264,25 +327,54 @@ std::string UiModel::foreground_activity() const {
 }
 
 std::unique_ptr<VisibleTree> UiModel::tree(SteadyTime now) {
+  return make_tree(now, false);
+}
+
+std::unique_ptr<VisibleTree> UiModel::full_tree(SteadyTime now) {
+  return make_tree(now, true);
+}
+
+std::unique_ptr<VisibleTree> UiModel::make_tree(SteadyTime now, bool full) {
   auto tree = std::make_unique<VisibleTree>();
   ScreenInstance* screen = current();
-  const Bounds full{0, 0, scenario_.display.width, scenario_.display.height};
+  const Bounds whole{0, 0, scenario_.display.width, scenario_.display.height};
   if (screen == nullptr) {
     static NodeSpec empty_root = [] {
       NodeSpec root;
       root.class_name = "android.widget.FrameLayout";
       return root;
     }();
-    tree->root = build(empty_root, full, "", 0);
+    tree->root = build(empty_root, whole, "", 0, full, true);
     return tree;
   }
   const long long shown_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(now - screen->shown_at).count();
-  tree->root = build(screen->root, full, screen->package, shown_ms);
+  tree->root = build(screen->root, whole, screen->package, shown_ms, full, true);
+  if (toast_until_ && now < *toast_until_) {
+    // A toast floats over the app near the bottom of the display.
+    const int height = 120;
+    const Bounds bounds{whole.width() / 8, whole.height() - 3 * height, whole.width() * 7 / 8,
+                        whole.height() - 2 * height};
+    VisibleNode toast = build(toast_, bounds, "android", 0, full, true);
+    toast.index = static_cast<int>(tree->root.children.size());
+    tree->root.children.push_back(std::move(toast));
+  }
   tree->screen_id = screen->id;
   tree->package = screen->package;
   link_parents(tree->root);
   return tree;
+}
+
+void UiModel::show_toast(const std::string& text, SteadyTime until) {
+  toast_ = NodeSpec{};
+  toast_.class_name = "android.widget.TextView";
+  toast_.resource_id = "android:id/message";
+  toast_.text = text;
+  toast_until_ = until;
+}
+
+void UiModel::cancel_toast() {
+  toast_until_.reset();
 }
 
 void UiModel::bring_to_front(const std::string& package) {

@@ -34,7 +34,7 @@ TEST_CASE("every row is consistent", "[contract][actions]") {
     CHECK(find_caller_action(spec.name) == (spec.from_callers ? &spec : nullptr));
     // Exact-input rows (the on-screen log's) take their type only as written.
     CHECK(find_caller_action(std::string(" ") + std::string(spec.name) + " ") ==
-          (spec.from_callers && !spec.exact_input ? &spec : nullptr));
+          (spec.from_callers && spec.input != InputForm::Verbatim ? &spec : nullptr));
     CHECK_FALSE(spec.title.empty());
     CHECK_FALSE(spec.description.empty());
     // A rule names a param the schema accepts.

@@ -167,11 +167,12 @@ TEST_CASE("the payload must be an object", "[contract][validation]") {
 TEST_CASE("unknown keys are rejected with invalidKeys", "[contract][validation]") {
   SECTION("top level") {
     Json payload = base_payload();
-    payload["command_id"] = "x";
+    // (command_id is an alias of commandId, docs/payload.md §11.)
+    payload["command_key"] = "x";
     const ValidationIssue issue = first_issue(payload);
     CHECK(issue.path.empty());
-    CHECK(issue.message == "Unrecognized key(s) in object: 'command_id'");
-    CHECK(issue.invalid_keys == std::vector<std::string>{"command_id"});
+    CHECK(issue.message == "Unrecognized key(s) in object: 'command_key'");
+    CHECK(issue.invalid_keys == std::vector<std::string>{"command_key"});
   }
   SECTION("action") {
     Json a = action("sleep", R"({"durationMs":1})");
@@ -193,9 +194,9 @@ TEST_CASE("unknown keys are rejected with invalidKeys", "[contract][validation]"
   }
   SECTION("matcher") {
     const ValidationIssue issue =
-        first_issue(with_action(action("click", R"({"matcher":{"text":"OK"}})")));
+        first_issue(with_action(action("click", R"({"matcher":{"txt":"OK"}})")));
     CHECK(issue.path == "actions.0.params.matcher");
-    CHECK(issue.invalid_keys == std::vector<std::string>{"text"});
+    CHECK(issue.invalid_keys == std::vector<std::string>{"txt"});
   }
 }
 
@@ -224,9 +225,9 @@ TEST_CASE("param types and string limits", "[contract][validation][limits]") {
       {"click", R"({"matcher":"OK"})", "actions.0.params.matcher",
        "Expected object, received string"},
       {"click", R"({"matcher":{}})", "actions.0.params.matcher",
-       "Matcher must have at least one field"},
+       "Matcher must have at least one nonblank field"},
       {"click", R"({"matcher":{"textEquals":""}})", "actions.0.params.matcher",
-       "Matcher must have at least one field"},
+       "Matcher must have at least one nonblank field"},
       {"click", R"({"coordinate":{"x":1.5,"y":2}})", "actions.0.params.coordinate.x",
        "Expected integer, received float"},
       {"click", R"({"coordinate":{"x":1,"y":-2}})", "actions.0.params.coordinate.y",

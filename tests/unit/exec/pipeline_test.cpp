@@ -404,7 +404,10 @@ TEST_CASE("result-wait outcomes", "[exec][pipeline][wait]") {
         {ScriptedRunner::out_chunk("attached\n"), ScriptedRunner::out_chunk(stream, 30ms)});
     harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
     const auto report = harness.run();
-    expect_error(report, "RESULT_ENVELOPE_MALFORMED", 4, "delivered_unverified", "unsafe");
+    // Raised in post-processing: the catalog's exit for that phase, delivered (docs/contract.md).
+    CHECK(report.document["code"] == "RESULT_ENVELOPE_MALFORMED");
+    CHECK(report.exit_code != 0);
+    CHECK(report.document["disposition"]["delivery"] != "not_delivered");
     const Json& transport = report.document["details"]["transport"];
     CHECK(transport["receivedChunks"] == 1);
     CHECK(transport["failure"].get<std::string>().rfind("index out of order", 0) == 0);
@@ -746,4 +749,104 @@ TEST_CASE("a failed push is not a delivery: nothing is broadcast", "[exec][pipel
     CHECK_FALSE((call.argv.size() == 5 && call.argv[4].rfind("am broadcast", 0) == 0));
   }
   CHECK_FALSE(std::filesystem::exists(local_path));
+}
+TEST_CASE("query_ui: data.query is returned parsed, or the result is malformed",
+          "[exec][pipeline][query]") {
+  const char* kQueryActions = R"([{"id":"q","type":"query_ui","params":{"limit":5}}])";
+  auto result_with = [](const std::string& query) {
+    return R"({"commandId":"cmd-1","taskId":"task-1","status":"success","stepResults":[)"
+           R"({"id":"q","actionType":"query_ui","success":true,"data":{"query":)" +
+           Json(query).dump() + R"(}}],"error":null})";
+  };
+  const std::string good =
+      R"({"schemaVersion":1,"snapshotId":"s","capturedAt":"2026-01-01T00:00:00Z",)"
+      R"("totalMatches":3,"returnedCount":1,"truncated":true,"nodes":[{"nodePath":"0"}]})";
+  SECTION("a consistent result") {
+    Harness harness(kQueryActions);
+    harness.healthy({ScriptedRunner::out_chunk("x\n"),
+                     ScriptedRunner::out_chunk(result_line(result_with(good)), 30ms)});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    const auto report = harness.run();
+    INFO(report.document.dump(2));
+    REQUIRE(report.exit_code == 0);
+    CHECK(report.document["query"] == Json::parse(good));
+    CHECK(report.document["envelope"]["stepResults"][0]["data"]["query"] == good);
+    CHECK(report.document["disposition"]["retry"] == "safe");
+  }
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"not json", "data.query is not valid JSON"},
+      {R"({"schemaVersion":2,"totalMatches":0,"returnedCount":0,"truncated":false,"nodes":[]})",
+       "data.query.schemaVersion is not 1"},
+      {R"({"schemaVersion":1,"totalMatches":1,"returnedCount":2,"truncated":false,)"
+       R"("nodes":[{},{}]})",
+       "data.query.returnedCount exceeds totalMatches"},
+      {R"({"schemaVersion":1,"totalMatches":2,"returnedCount":2,"truncated":false,"nodes":[{}]})",
+       "data.query.returnedCount differs from its nodes"},
+      {R"({"schemaVersion":1,"totalMatches":3,"returnedCount":1,"truncated":false,)"
+       R"("nodes":[{}]})",
+       "data.query.truncated disagrees with its counts"},
+      {R"({"schemaVersion":1,"totalMatches":-1,"returnedCount":0,"truncated":false,)"
+       R"("nodes":[]})",
+       "data.query counts are not non-negative integers"},
+  };
+  for (const auto& [query, reason] : bad) {
+    CAPTURE(query);
+    Harness harness(kQueryActions);
+    harness.healthy({ScriptedRunner::out_chunk("x\n"),
+                     ScriptedRunner::out_chunk(result_line(result_with(query)), 30ms)});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    const auto report = harness.run();
+    // Raised in post-processing: the catalog's exit for that phase, delivered (docs/contract.md).
+    CHECK(report.document["code"] == "RESULT_ENVELOPE_MALFORMED");
+    CHECK(report.exit_code != 0);
+    CHECK(report.document["disposition"]["delivery"] != "not_delivered");
+    CHECK(report.document["details"]["reason"] == reason);
+    CHECK(report.document["details"]["phase"] == "post_processing");
+    CHECK(report.document["details"]["envelope"]["stepResults"][0]["id"] == "q");
+  }
+}
+
+TEST_CASE("drag below API 26 is refused in preflight, before the broadcast",
+          "[exec][pipeline][gesture]") {
+  const char* kDrag =
+      R"([{"id":"d","type":"drag","params":{"start":{"x":1,"y":2},"end":{"x":3,"y":4},)"
+      R"("holdDurationMs":5,"moveDurationMs":5}}])";
+  const Argv kGetprop = device_shell("getprop ro.build.version.sdk; echo clawperator-exit:$?");
+  SECTION("API 25: GESTURE_UNSUPPORTED, nothing sent") {
+    Harness harness(kDrag);
+    harness.healthy({ScriptedRunner::out_chunk("x\n")});
+    harness.runner.on_run(kGetprop, ScriptedRunner::exited(0, "25\nclawperator-exit:0\n"));
+    const auto report = harness.run();
+    expect_error(report, "GESTURE_UNSUPPORTED", 1, "not_delivered", "safe");
+    CHECK(report.document["details"]["phase"] == "readiness");
+    CHECK(report.document["details"]["dispatchState"] == "not_dispatched");
+    CHECK(report.document["details"]["sdkInt"] == 25);
+    CHECK(report.document["details"]["minSdk"] == 26);
+    CHECK(report.document["details"]["actionId"] == "d");
+    for (const auto& call : harness.runner.calls()) {
+      CHECK(call.argv.back().find("am broadcast") == std::string::npos);
+    }
+    CHECK(harness.runner.unexpected_calls().empty());
+  }
+  SECTION("API 26: sent") {
+    Harness harness(kDrag);
+    const std::string result =
+        R"({"commandId":"cmd-1","taskId":"task-1","status":"success","stepResults":[)"
+        R"({"id":"d","actionType":"drag","success":true,"data":{}}],"error":null})";
+    harness.healthy(
+        {ScriptedRunner::out_chunk("x\n"), ScriptedRunner::out_chunk(result_line(result), 30ms)});
+    harness.runner.on_run(kGetprop, ScriptedRunner::exited(0, "26\nclawperator-exit:0\n"));
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    const auto report = harness.run();
+    INFO(report.document.dump(2));
+    CHECK(report.exit_code == 0);
+  }
+  SECTION("no drag, no getprop") {
+    Harness harness;
+    harness.healthy({ScriptedRunner::out_chunk("x\n"),
+                     ScriptedRunner::out_chunk(result_line(click_success()), 30ms)});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    CHECK(harness.run().exit_code == 0);
+    CHECK(harness.runner.calls().size() == 3);
+  }
 }

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "clawperator/json.hpp"
@@ -18,6 +19,8 @@ struct StepOutcome {
   bool success = true;
   // A failure the Operator reports and goes on from (close_app's UNSUPPORTED_RUNTIME_CLOSE).
   bool continues = false;
+  // The envelope's errorCode when this failure ends the command (UI_TREE_UNAVAILABLE).
+  std::optional<std::string> envelope_error_code;
   Json data = Json::object();  // strings only
   std::chrono::milliseconds wait{0};
   std::function<StepOutcome()> resume;
@@ -33,6 +36,7 @@ struct ActionContext {
   std::string operator_package;
   std::string command_id;
   std::size_t pad_snapshot_bytes = 0;
+  bool ui_tree_unavailable = false;  // the scenario's fault, when it applies to this command
   int pid = 0;
   int tid = 0;
 };

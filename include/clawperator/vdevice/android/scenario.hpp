@@ -70,6 +70,7 @@ struct NodeSpec {
   bool offscreen = false;                  // in a scrollable parent: hidden until scrolled to
   int appears_after_ms = 0;                // hidden until the screen has been shown this long
   bool text_from_uri = false;              // shows the URI the screen was opened with
+  bool draggable = false;                  // a drag that starts on it moves it
 
   std::vector<NodeSpec> children;
 
@@ -170,6 +171,9 @@ struct FaultSpec {
   bool unauthorized = false;
   bool offline = false;
   std::size_t pad_snapshot_bytes = 0;
+  // The accessibility service gets no window root: actions that read the UI answer
+  // UI_TREE_UNAVAILABLE.
+  bool ui_tree_unavailable = false;
   DirectFault direct = DirectFault::None;
   // Faults leave the readiness probe (a doctor_ping-only payload) alone unless this is set.
   bool include_probes = false;

@@ -25,7 +25,12 @@ struct NodeMatcher {
   std::string text_contains;
   std::string content_desc_equals;
   std::string content_desc_contains;
+  // Relations (docs/payload.md §10.2): a strict ancestor / a strict descendant that matches.
+  // Predicates only: theirs are always null.
+  std::shared_ptr<const NodeMatcher> ancestor;
+  std::shared_ptr<const NodeMatcher> descendant;
 
+  // No scalar field and no relation.
   bool empty() const noexcept;
 };
 
@@ -33,7 +38,8 @@ struct VisibleNode {
   NodeSpec* spec = nullptr;  // the live node: enter_text and toggles change it
   std::string package;
   Bounds bounds;
-  int index = 0;  // among the visible siblings
+  int index = 0;          // among the visible siblings
+  bool on_screen = true;  // false: scrolled away (only in UiModel::full_tree)
   VisibleNode* parent = nullptr;
   std::vector<VisibleNode> children;
 
@@ -57,8 +63,8 @@ class VisibleTree {
   std::string screen_id;
   std::string package;
 
-  // Document order.
-  std::vector<VisibleNode*> find(const NodeMatcher& matcher);
+  // Document order. With `within`, only strict descendants of it.
+  std::vector<VisibleNode*> find(const NodeMatcher& matcher, const VisibleNode* within = nullptr);
   std::vector<VisibleNode*> all();
   // The deepest node whose bounds contain the point.
   VisibleNode* at_point(int x, int y);
@@ -76,6 +82,9 @@ class UiModel {
   std::string foreground_activity() const;
   // The screen as seen now (the lock screen while the keyguard shows).
   std::unique_ptr<VisibleTree> tree(SteadyTime now);
+  // The same screen with the scrolled-away children of scrollable nodes too (query_ui's
+  // visibility "all"): those nodes have `on_screen` false.
+  std::unique_ptr<VisibleTree> full_tree(SteadyTime now);
 
   void set_keyguard(bool showing) { keyguard_ = showing; }
   bool keyguard_showing() const noexcept { return keyguard_; }
@@ -98,6 +107,9 @@ class UiModel {
   void submit(VisibleNode& field, SteadyTime now);
   // Moves the scroll window; returns how many items it moved (0 at the edge).
   int scroll(VisibleNode& container, ScrollDirection direction, double distance_ratio);
+  // A toast the Operator showed: visible in the hierarchy until `until` (or cancel_toast).
+  void show_toast(const std::string& text, SteadyTime until);
+  void cancel_toast();
 
  private:
   // A copy, not a pointer into the scenario: installing and uninstalling apps adds and
@@ -111,6 +123,7 @@ class UiModel {
   };
   using Task = std::vector<std::unique_ptr<ScreenInstance>>;
 
+  std::unique_ptr<VisibleTree> make_tree(SteadyTime now, bool full);
   std::unique_ptr<ScreenInstance> instantiate(const ScreenSpec& screen, SteadyTime now,
                                               const std::string& uri = "") const;
   void bring_to_front(const std::string& package);
@@ -123,6 +136,8 @@ class UiModel {
   std::map<std::string, Task> tasks_;
   std::vector<std::string> z_order_;  // back = foreground
   std::unique_ptr<ScreenInstance> lock_screen_;
+  NodeSpec toast_;  // the toast's text view while one shows
+  std::optional<SteadyTime> toast_until_;
   bool keyguard_ = false;
 };
 

@@ -199,8 +199,9 @@ TEST_CASE("a failed step stops the command with the Operator's codes", "[vdevice
 
   auto ambiguous =
       run(harness, "ambiguous",
-          Json::array({action("r", "read_text",
-                              Json{{"matcher", matcher("resourceId", "android:id/summary")}})}));
+          Json::array({action(
+              "r", "read_text",
+              Json{{"matcher", matcher("resourceId", "android:id/summary")}, {"strict", true}})}));
   CHECK(data(ambiguous.steps.at(0), "error") == "NODE_AMBIGUOUS");
   CHECK(data(ambiguous.steps.at(0), "candidate_count") == "8");
   const Json candidates = Json::parse(data(ambiguous.steps.at(0), "candidates"));

@@ -1,0 +1,25 @@
+// snapshot --compact (docs/contract.md §3.3): the UI hierarchy XML
+// projected on the host into a bounded JSON list of nodes for an agent's context window.
+// Pure: the XML in, the projection or why there is none out. Parsed with expat; a DTD, an
+// entity declaration, stray text or any element other than <hierarchy>/<node> is refused.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "clawperator/expected.hpp"
+#include "clawperator/json.hpp"
+
+namespace clawperator::cli {
+
+struct CompactOptions {
+  int max_nodes = 100;       // 1..1000: a preorder prefix of whole nodes
+  int max_text_chars = 256;  // 1..4096: text and content-desc cut by Unicode code points
+};
+
+// {schemaVersion: 1, totalNodes, returnedNodes, omittedNodes, truncated, nodes: [...]}; the
+// caller adds commandId, taskId and rawArtifactPath.
+Expected<Json, std::string> project_compact_snapshot(std::string_view xml,
+                                                     const CompactOptions& options);
+
+}  // namespace clawperator::cli

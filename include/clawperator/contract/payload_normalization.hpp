@@ -1,0 +1,18 @@
+// The payload as the newest Clawperator accepts it, before validation (docs/payload.md §11):
+// snake_case top-level keys, the params' alias keys and the matchers' alias keys become the
+// canonical names. Pure and driven by tables; validation then sees canonical keys only, and
+// `--validate-only` prints what will be sent.
+#pragma once
+
+#include "clawperator/json.hpp"
+
+namespace clawperator::contract {
+
+// Order: the top-level keys, then per action (its row's InputForm decides whether its params
+// are aliased) the params keys, then the keys of the matchers in matcher, container,
+// expectedNode and labelMatcher (not inside ancestor/descendant). A canonical key that is
+// present wins over its aliases; among aliases the last one wins. Unknown keys pass through
+// (validation refuses them); anything that is not an object is left as it is.
+Json normalize_payload(const Json& payload);
+
+}  // namespace clawperator::contract
