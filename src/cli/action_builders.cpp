@@ -84,6 +84,14 @@ Json milliseconds_json(double value) {
 }
 
 bool is_uri_target(std::string_view target) {
+  // An Android package name never holds a ':', so a leading `scheme:` (tel:123, mailto:a@b.c,
+  // geo:0,0) names a URI. The original opened those as packages, which cannot work.
+  if (const std::size_t colon = target.find(':');
+      colon != std::string_view::npos && colon > 0 && is_letter(target[0]) &&
+      std::all_of(target.begin(), target.begin() + static_cast<std::ptrdiff_t>(colon),
+                  is_scheme_char)) {
+    return true;
+  }
   // The original's test is an unanchored /[a-z][a-z0-9+\-.]*:\/\//i: some letter
   // in the run of scheme characters right before a "://".
   for (std::size_t at = target.find("://"); at != std::string_view::npos;

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -53,6 +54,10 @@ CommandResult run_on_device(contract::Execution execution, const GlobalOptions& 
   request.lock_wait_ms = options.lock_wait_ms;
   request.state = state_directory_for_run();
   request.show_progress = ::isatty(STDERR_FILENO) == 1;
+  // One meaning of --timeout: the execution's timeoutMs is the command's budget, so the command
+  // ends within it plus the result grace, whatever it waits on (docs/commands.md).
+  request.budget = std::chrono::milliseconds(
+      static_cast<long long>(std::ceil(request.execution.timeout_ms.value())));
   const auto runner = process::make_system_runner();
   exec::ExecutionReport report = exec::run_execution(request, *runner);
   return {std::move(report.document), report.exit_code};
@@ -115,7 +120,8 @@ void register_exec_commands(CLI::App& root, std::vector<Command>& commands) {
   commands.push_back(
       Command{exec,
               [flags](const GlobalOptions& options) { return run_exec(*flags, options); },
-              {"--payload", "--execution", "--validate-only", "--dry-run"}});
+              {"--payload", "--execution", "--validate-only", "--dry-run"},
+              true});
 }
 
 }  // namespace clawperator::cli

@@ -145,8 +145,13 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
   trace.phase = Phase::ResultWait;
   trace.dispatch_state = DispatchState::Dispatched;
 
-  const auto deadline = dispatch_start + options.result_timeout;
-  ProgressLine progress(options.show_progress, dispatch_start, options.result_timeout);
+  // The command's budget, when it has one, ends the wait first (adb_client.hpp set_deadline).
+  auto deadline = dispatch_start + options.result_timeout;
+  if (const auto budget = client.deadline())
+    deadline = std::max(dispatch_start, std::min(deadline, *budget));
+  const auto result_timeout =
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - dispatch_start);
+  ProgressLine progress(options.show_progress, dispatch_start, result_timeout);
   while (!decoder.settled()) {
     const auto remaining =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
@@ -157,10 +162,10 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
       details["lastActionType"] = last_action.type;
       details["lastActionCaveat"] = "payload-last only; Android execution position is unknown";
       details["elapsedMs"] = millis_since(dispatch_start);
-      details["timeoutMs"] = options.result_timeout.count();
+      details["timeoutMs"] = result_timeout.count();
       HostError error = trace.fail("RESULT_ENVELOPE_TIMEOUT",
                                    "No [Clawperator-Result] envelope within " +
-                                       std::to_string(options.result_timeout.count()) + "ms",
+                                       std::to_string(result_timeout.count()) + "ms",
                                    details);
       if (decoder.correlated_lines().empty()) {
         // Silence from the Operator points elsewhere than the catalog's general advice.

@@ -17,6 +17,9 @@
 
 namespace clawperator::exec {
 
+// The Operator gets this long beyond the payload's own timeoutMs (docs/wire-protocol.md §8).
+inline constexpr std::chrono::milliseconds kResultGrace{5000};
+
 struct ExecutionRequest {
   contract::Execution execution;
   std::optional<std::string> device;  // --device / ANDROID_SERIAL
@@ -28,6 +31,9 @@ struct ExecutionRequest {
   io::StateSelection state;
   // A one-line progress display on stderr while waiting (only for a terminal).
   bool show_progress = false;
+  // The command's wall-clock budget (--timeout, docs/commands.md): the run ends within
+  // budget + kResultGrace of its start, adb calls before dispatch and the lock wait included.
+  std::optional<std::chrono::milliseconds> budget;
 
   // Test seams: a fixed result deadline instead of timeoutMs + 5 s, and a fixed
   // readiness-probe command id (attempt N gets the suffix "-N" after the first).
