@@ -162,10 +162,12 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
       details["lastActionType"] = last_action.type;
       details["lastActionCaveat"] = "payload-last only; Android execution position is unknown";
       details["elapsedMs"] = millis_since(dispatch_start);
-      details["timeoutMs"] = result_timeout.count();
+      // The nominal wait, so that the message does not vary with the time preflight took.
+      details["timeoutMs"] = options.result_timeout.count();
+      if (result_timeout < options.result_timeout) details["budgetWaitMs"] = result_timeout.count();
       HostError error = trace.fail("RESULT_ENVELOPE_TIMEOUT",
                                    "No [Clawperator-Result] envelope within " +
-                                       std::to_string(result_timeout.count()) + "ms",
+                                       std::to_string(options.result_timeout.count()) + "ms",
                                    details);
       if (decoder.correlated_lines().empty()) {
         // Silence from the Operator points elsewhere than the catalog's general advice.
