@@ -1,5 +1,6 @@
 # CPack: `cpack -G DEB` in the build directory makes a .deb with what
-# `cmake --install` installs (the binaries, the shell completions, the man page).
+# `cmake --install` installs (the binaries, the shell completions, the man page, the README,
+# docs/ and examples/ under share/doc/clawperator).
 set(CPACK_GENERATOR "DEB")
 set(CPACK_PACKAGE_NAME "clawperator")
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
@@ -32,5 +33,9 @@ file(WRITE ${CMAKE_BINARY_DIR}/copyright
   "License: Apache-2.0\n"
   " On Debian systems the full text is in /usr/share/common-licenses/Apache-2.0.\n")
 install(FILES ${CMAKE_BINARY_DIR}/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# What a user reads and starts from: the README, docs/ and the example payloads and scenarios.
+install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 include(CPack)

@@ -16,6 +16,8 @@
 
 #include "clawperator/cli/action_words.hpp"
 #include "clawperator/cli/app.hpp"
+#include "clawperator/contract/action_table.hpp"
+#include "clawperator/contract/error_catalog.hpp"
 
 namespace {
 
@@ -131,6 +133,40 @@ std::string replace_all(std::string text, char from, const std::string& to) {
   return out;
 }
 
+// ---- Values a flag or positional takes, from the tables that decide them. ----
+
+std::vector<std::string> one_of(std::string_view action, std::string_view key) {
+  std::vector<std::string> out;
+  if (const auto* spec = clawperator::contract::find_action(action)) {
+    for (const auto& constraint : spec->constraints) {
+      if (constraint.kind == clawperator::contract::ConstraintKind::OneOf &&
+          constraint.key == key) {
+        for (const std::string_view value : constraint.values) out.emplace_back(value);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> error_codes() {
+  std::vector<std::string> out;
+  for (const auto& row : clawperator::contract::error_catalog()) out.emplace_back(row.code);
+  return out;
+}
+
+// The first word of a command: press keys, scroll directions, error codes.
+std::vector<std::string> positional_values(const std::string& command) {
+  if (command == "press") return one_of("press_key", "key");
+  if (command == "scroll") return one_of("scroll", "direction");
+  if (command == "errors") return error_codes();
+  return {};
+}
+
+// The serials `adb devices` lists now, at completion time (bash).
+constexpr const char* kBashSerials =
+    "$(adb devices 2>/dev/null | awk 'NR > 1 && $2 == \"device\" {print $1}')";
+
 // ---- bash ----
 
 std::string bash(const Model& model) {
@@ -165,13 +201,25 @@ std::string bash(const Model& model) {
       if (!names.empty()) out << "      " << variable << "+=\" " << join(names, " ") << "\"\n";
     }
     if (command.positional_files) out << "      positional_files=1\n";
-    if (!command.action_words.empty()) {
-      out << "      actions=\"" << join(command.action_words, " ") << "\"\n";
-    }
+    std::vector<std::string> words = command.action_words;
+    for (const std::string& value : positional_values(command.name)) words.push_back(value);
+    if (!words.empty()) out << "      actions=\"" << join(words, " ") << "\"\n";
     out << "      ;;\n";
   }
   out << "  esac\n"
       << "  COMPREPLY=()\n"
+      << "  case \"$prev\" in\n"
+      << "    --output|--format) COMPREPLY=($(compgen -W \"json pretty\" -- \"$cur\")); return 0 "
+         ";;\n"
+      << "    --log-level) COMPREPLY=($(compgen -W \"debug info warn error\" -- \"$cur\")); return "
+         "0 ;;\n"
+      << "    --device|--device-id) COMPREPLY=($(compgen -W \"" << kBashSerials
+      << "\" -- \"$cur\")); return 0 ;;\n"
+      << "    --key) COMPREPLY=($(compgen -W \"" << join(one_of("press_key", "key"), " ")
+      << "\" -- \"$cur\")); return 0 ;;\n"
+      << "    --direction) COMPREPLY=($(compgen -W \"" << join(one_of("scroll", "direction"), " ")
+      << "\" -- \"$cur\")); return 0 ;;\n"
+      << "  esac\n"
       << "  if [[ \" $values \" == *\" $prev \"* ]]; then\n"
       << "    [[ \" $files \" == *\" $prev \"* ]] && COMPREPLY=($(compgen -f -- \"$cur\"))\n"
       << "    return 0\n"

@@ -1,5 +1,7 @@
 #include "clawperator/adb/adb_client.hpp"
 
+#include <algorithm>
+
 #include "clawperator/adb/server_endpoint.hpp"
 #include "clawperator/adb/server_relay.hpp"
 #include "clawperator/io/log.hpp"
@@ -57,7 +59,16 @@ std::vector<std::string> AdbClient::device_argv(const std::string& serial,
   return argv;
 }
 
+std::chrono::milliseconds AdbClient::within_deadline(std::chrono::milliseconds timeout) const {
+  if (!deadline_) return timeout;
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+      *deadline_ - std::chrono::steady_clock::now());
+  return std::clamp(left, std::chrono::milliseconds(1),
+                    std::max(timeout, std::chrono::milliseconds(1)));
+}
+
 process::Completion AdbClient::run_logged(process::CommandSpec spec, std::string_view log_form) {
+  spec.timeout = within_deadline(spec.timeout);
   Json argv = spec.argv;
   if (!log_form.empty()) argv.back() = log_form;
   io::log_event(io::LogLevel::Debug, "adb.command", Json{{"argv", argv}});

@@ -1,8 +1,10 @@
 #include "clawperator/adb/device_shell.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <optional>
 
 #include "clawperator/adb/adb_errors.hpp"
 #include "clawperator/adb/package_list.hpp"
@@ -18,11 +20,37 @@ using process::Completion;
 constexpr std::size_t kStderrTail = 8192;
 constexpr std::size_t kStdoutTail = 2048;
 
+// adb's own log format, `adb W 12-01 14:52:07  1234  1234 network.cpp:150] text`: the prefix
+// says nothing to a user. Returns the text after "] ", or nullopt for any other line.
+std::optional<std::string_view> adb_log_text(std::string_view line) {
+  if (line.size() < 12 || line.substr(0, 4) != "adb " ||
+      std::string_view("VDIWEF").find(line[4]) == std::string_view::npos || line[5] != ' ' ||
+      !std::isdigit(static_cast<unsigned char>(line[6])) || line[8] != '-') {
+    return std::nullopt;
+  }
+  const auto end = line.find("] ");
+  if (end == std::string_view::npos) return std::nullopt;
+  return line.substr(end + 2);
+}
+
+// The first line worth a message: adb's log-format lines lose their prefix and give way to any
+// plain line (the whole text stays in details.stderr).
 std::string first_line(std::string_view text) {
-  const auto start = text.find_first_not_of(" \t\r\n");
-  if (start == std::string_view::npos) return {};
-  text.remove_prefix(start);
-  return std::string(text.substr(0, text.find_first_of("\r\n")));
+  std::optional<std::string> logged;
+  while (!text.empty()) {
+    const auto end = text.find_first_of("\r\n");
+    std::string_view line = text.substr(0, end);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    const auto start = line.find_first_not_of(" \t");
+    if (start == std::string_view::npos) continue;
+    line.remove_prefix(start);
+    if (const auto log_text = adb_log_text(line)) {
+      if (!logged && !log_text->empty()) logged = std::string(*log_text);
+      continue;
+    }
+    return std::string(line);
+  }
+  return logged.value_or("");
 }
 
 std::string tail(std::string_view text, std::size_t limit) {

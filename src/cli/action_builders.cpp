@@ -90,6 +90,14 @@ Json milliseconds_json(double value) {
 }
 
 bool is_uri_target(std::string_view target) {
+  // An Android package name never holds a ':', so a leading `scheme:` (tel:123, mailto:a@b.c,
+  // geo:0,0) names a URI. The original opened those as packages, which cannot work.
+  if (const std::size_t colon = target.find(':');
+      colon != std::string_view::npos && colon > 0 && is_letter(target[0]) &&
+      std::all_of(target.begin(), target.begin() + static_cast<std::ptrdiff_t>(colon),
+                  is_scheme_char)) {
+    return true;
+  }
   // The original's test is an unanchored /[a-z][a-z0-9+\-.]*:\/\//i: some letter
   // in the run of scheme characters right before a "://".
   for (std::size_t at = target.find("://"); at != std::string_view::npos;
@@ -282,10 +290,11 @@ Json build_toast(const IdStamp& stamp, const std::optional<std::string>& text,
     params = Json{{"text", *text}};
     if (duration) (*params)["duration"] = *duration;
   }
-  return execution(stamped_id("toast-" + operation, stamp), "cli-toast-" + operation, kCliSource,
-                   kDefaultTimeoutMs,
-                   action("a1", text ? contract::ActionType::ShowToast : contract::ActionType::CancelToast,
-                          std::move(params)));
+  return execution(
+      stamped_id("toast-" + operation, stamp), "cli-toast-" + operation, kCliSource,
+      kDefaultTimeoutMs,
+      action("a1", text ? contract::ActionType::ShowToast : contract::ActionType::CancelToast,
+             std::move(params)));
 }
 
 Json with_selection(Json execution, bool strict, const std::optional<Json>& container) {

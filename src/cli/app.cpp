@@ -36,7 +36,8 @@ void add_global_options(CLI::App& app, RawGlobalFlags& flags) {
   app.add_option("--output,--format", flags.output, "Output format: json (default) or pretty")
       ->group("Global options");
   app.add_option("--timeout,--timeout-ms", flags.timeout,
-                 "Execution timeout override in ms (1000..120000)")
+                 "Budget of a device command in ms (1000..120000): its timeoutMs; it ends within "
+                 "the budget + 5 s")
       ->group("Global options");
   app.add_option("--log-level", flags.log_level,
                  "debug, info, warn or error (default: $CLAWPERATOR_LOG_LEVEL, else info)")
@@ -154,7 +155,39 @@ const Command* selected_command(const std::vector<Command>& commands) {
   return nullptr;
 }
 
-int emit(std::ostream& out, const CommandResult& result, OutputFormat format) {
+// The line a person at a terminal reads without jq: `clawperator: CODE: message; hint`. One
+// line whatever the message holds, so that a log of stderr keeps one failure per line.
+void print_failure_line(std::ostream& err, const Json& document) {
+  if (!document.is_object() || document.value("ok", true) != false) return;
+  const auto code = document.find("code");
+  if (code == document.end() || !code->is_string()) return;
+  auto one_line = [](std::string text) {
+    std::string out;
+    bool space = false;
+    for (const char c : text) {
+      if (c == '\n' || c == '\r' || c == '\t' || c == ' ') {
+        space = !out.empty();
+        continue;
+      }
+      if (space) out += ' ';
+      space = false;
+      out += c;
+    }
+    return out;
+  };
+  err << "clawperator: " << code->get<std::string>();
+  if (const auto message = document.find("message");
+      message != document.end() && message->is_string()) {
+    err << ": " << one_line(message->get<std::string>());
+  }
+  if (const auto hint = document.find("hint"); hint != document.end() && hint->is_string()) {
+    err << "; " << one_line(hint->get<std::string>());
+  }
+  err << '\n';
+}
+
+int emit(std::ostream& out, std::ostream& err, const CommandResult& result, OutputFormat format) {
+  if (!result.already_written) print_failure_line(err, result.document);
   if (result.already_written) return result.exit_code;
   if (format == OutputFormat::Pretty && result.pretty_text) {
     out << *result.pretty_text;
@@ -238,7 +271,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       out << app.help("", CLI::AppFormatMode::All);
       return contract::exit_code::kSuccess;
     } catch (const CLI::ParseError& parse_error) {
-      return emit(out, failure(from_parse_error(parse_error)), early_format);
+      return emit(out, err, failure(from_parse_error(parse_error)), early_format);
     }
 
     const Command* command = selected_command(commands);
@@ -250,27 +283,36 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     if (!extras.empty()) {
       const std::string& first = extras.front();
       if (command == nullptr && first.rfind("-", 0) != 0) {
-        return emit(out, failure(unknown_command(first, commands)), early_format);
+        return emit(out, err, failure(unknown_command(first, commands)), early_format);
       }
-      return emit(out, failure(unknown_argument(first, command)), early_format);
+      return emit(out, err, failure(unknown_argument(first, command)), early_format);
     }
 
     GlobalOptions options;
     if (const auto problem = resolve_global_options(raw, process_environment, options)) {
-      return emit(out, failure(contract::usage_error("USAGE", problem->message)), early_format);
+      return emit(out, err, failure(contract::usage_error("USAGE", problem->message)),
+                  early_format);
     }
     io::configure_logging(
         {options.log_dir, io::parse_log_level(options.log_level), options.verbose});
     if (command == nullptr) {
-      return emit(out,
+      return emit(out, err,
                   failure(contract::usage_error("USAGE", "Use --help for available commands.")),
                   options.output);
     }
-    return emit(out, command->run(options), options.output);
+    if (options.timeout && !command->takes_timeout) {
+      // Ignoring it would let a CI job believe the command is bounded.
+      HostError error = contract::usage_error(
+          "USAGE", "--timeout bounds commands that run on a device (exec, click, snapshot, ...); " +
+                       command->app->get_name() + " does not take it");
+      error.details["flag"] = "--timeout";
+      return emit(out, err, failure(error), options.output);
+    }
+    return emit(out, err, command->run(options), options.output);
   } catch (const std::exception& exception) {
     err << "clawperator: internal error: " << exception.what() << '\n';
     HostError error = contract::usage_error("INTERNAL_ERROR", exception.what());
-    return emit(out, failure(error), early_format);
+    return emit(out, err, failure(error), early_format);
   }
 }
 

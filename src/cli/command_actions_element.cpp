@@ -138,16 +138,33 @@ CommandResult run_read(const ReadState& state, const GlobalOptions& options) {
                  state, options);
 }
 
+// How long wait and wait-for-nav wait: --wait MS; without it the global --timeout, as in the
+// original (kept for compatibility: then --timeout is the wait and the execution's timeoutMs is
+// derived from it). With --wait, --timeout is the command's budget as everywhere else.
+struct WaitFlag {
+  std::optional<std::string> raw;  // nullopt: not given
+  std::string flag;                // as named in messages
+  TimeoutOverride timeout;
+};
+
+WaitFlag wait_flag(const ValueFlags& flags, const GlobalOptions& options) {
+  if (flags.contains("--wait")) {
+    return {flags.value("--wait").value_or(""), "--wait", TimeoutOverride::Apply};
+  }
+  return {options.timeout, "--timeout", TimeoutOverride::Ignore};
+}
+
 CommandResult run_wait(const ActionState& state, const GlobalOptions& options) {
-  // Here --timeout is how long to wait for the element, not the execution's.
+  const WaitFlag wait = wait_flag(state.flags, options);
   std::optional<double> wait_ms;
-  if (options.timeout) {
-    wait_ms = contract::parse_milliseconds(*options.timeout);
+  if (wait.raw) {
+    wait_ms = contract::parse_milliseconds(*wait.raw);
     if (!wait_ms || *wait_ms <= 0) {
-      return failure(invalid_flags(
-          "--timeout must be a positive number of milliseconds when specified. Omit --timeout "
-          "to use the default wait cap.",
-          "--timeout"));
+      return failure(invalid_flags(wait.flag +
+                                       " must be a positive number of milliseconds when "
+                                       "specified. Omit " +
+                                       wait.flag + " to use the default wait cap.",
+                                   wait.flag));
     }
   }
   const SelectorResolution element =
@@ -159,7 +176,7 @@ CommandResult run_wait(const ActionState& state, const GlobalOptions& options) {
   return execute(
       with_selection(build_wait(make_id_stamp(), *std::get<std::optional<Json>>(element), wait_ms),
                      false, std::get<std::optional<Json>>(container)),
-      state, options);
+      state, options, wait.timeout);
 }
 
 constexpr const char* kWaitForNavUsage =
@@ -184,18 +201,20 @@ CommandResult run_wait_for_nav(const ActionState& state, const GlobalOptions& op
     }
   }
 
-  if (!options.timeout) {
+  const WaitFlag wait = wait_flag(state.flags, options);
+  if (!wait.raw) {
     return failure(contract::usage_error(
         "MISSING_ARGUMENT",
         std::string("wait-for-nav requires --timeout <ms>.") + kWaitForNavUsage));
   }
-  const auto timeout = contract::parse_milliseconds(*options.timeout);
+  const auto timeout = contract::parse_milliseconds(*wait.raw);
   if (!timeout || *timeout <= 0) {
-    return failure(invalid_flags("wait-for-nav --timeout must be a positive number of milliseconds",
-                                 "--timeout"));
+    return failure(invalid_flags(
+        "wait-for-nav " + wait.flag + " must be a positive number of milliseconds", wait.flag));
   }
   if (*timeout > contract::limits::kMaxWaitForNavigationMs) {
-    return failure(invalid_flags("wait-for-nav --timeout must not exceed 30000ms", "--timeout"));
+    return failure(
+        invalid_flags("wait-for-nav " + wait.flag + " must not exceed 30000ms", wait.flag));
   }
 
   const SelectorResolution node = resolve_selector(state.flags.typed(), SelectorScope::Element);
@@ -208,7 +227,7 @@ CommandResult run_wait_for_nav(const ActionState& state, const GlobalOptions& op
             kWaitForNavUsage));
   }
   return execute(build_wait_for_navigation(make_id_stamp(), package, expected_node, *timeout),
-                 state, options);
+                 state, options, wait.timeout);
 }
 
 struct ReadValueState : ActionState {
@@ -271,8 +290,7 @@ void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
       ->group(kOptionsGroup);
   set_footer(*click,
              "Notes:\n"
-             "  One selector (flags combine with AND) or --coordinate is required. The global\n"
-             "  --timeout is ignored.\n\n"
+             "  One selector (flags combine with AND) or --coordinate is required.\n\n"
              "Examples:\n"
              "  clawperator click --text \"Wi-Fi\"\n"
              "  clawperator click --id com.example:id/submit --long\n"
@@ -296,7 +314,7 @@ void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
   set_footer(*type,
              "Notes:\n"
              "  --text is the text to type; find the field with --id, --desc, --desc-contains,\n"
-             "  --role, --text-contains or --selector. The global --timeout is ignored.\n\n"
+             "  --role, --text-contains or --selector.\n\n"
              "Examples:\n"
              "  clawperator type \"hello world\" --role textfield\n"
              "  clawperator type --text \"query\" --id com.example:id/search --submit");
@@ -312,8 +330,6 @@ void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
                  "Read every matching element (needs --json or --output json)")
       ->group(kOptionsGroup);
   set_footer(*read,
-             "Notes:\n"
-             "  The global --timeout is ignored.\n\n"
              "Examples:\n"
              "  clawperator read --id com.example:id/battery_level\n"
              "  clawperator read --text-contains \"%\" --all --json");
@@ -322,15 +338,19 @@ void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
   auto wait_state = std::make_shared<ActionState>();
   CLI::App* wait =
       add_action_command(root, "wait", "Wait until a matching UI element appears", *wait_state);
+  wait_state->flags.add(*wait, "--wait", "<ms>", "How long to wait for the element (> 0)")
+      ->group(kOptionsGroup);
   add_element_flags(*wait, wait_state->flags);
   add_container_flags(*wait, wait_state->flags);
   add_strict_flag(*wait, *wait_state);
   set_footer(*wait,
              "Notes:\n"
-             "  The global --timeout MS is how long to wait for the element (> 0); the execution\n"
-             "  gets 5 s more, at least 30 s.\n\n"
+             "  --wait MS is how long to wait for the element; the budget (--timeout) is then\n"
+             "  at least 5 s more, 30 s by default. Without --wait, --timeout MS is the wait, as\n"
+             "  in the original CLI (kept for compatibility).\n\n"
              "Examples:\n"
-             "  clawperator wait --text \"Done\" --timeout 10000");
+             "  clawperator wait --text \"Done\" --wait 10000",
+             "the wait + 5 s, at least 30 s");
   add_command(commands, wait, wait_state, run_wait);
 
   auto nav_state = std::make_shared<ActionState>();
@@ -339,14 +359,17 @@ void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
   nav->alias("wait-for-navigation");
   nav_state->flags.add(*nav, "--app", "<package>", "Package expected in the foreground")
       ->group(kOptionsGroup);
+  nav_state->flags.add(*nav, "--wait", "<ms>", "How long to wait (1..30000)")->group(kOptionsGroup);
   add_element_flags(*nav, nav_state->flags);
   set_footer(*nav,
              "Notes:\n"
-             "  --app or a selector is required, and the global --timeout MS (1..30000): how long\n"
-             "  to wait.\n\n"
+             "  --app or a selector is required, and --wait MS (1..30000): how long to wait.\n"
+             "  The budget (--timeout) is then at least 5 s more, 30 s by default. Without\n"
+             "  --wait, --timeout MS is the wait, as in the original CLI (compatibility).\n\n"
              "Examples:\n"
-             "  clawperator wait-for-nav --app com.android.settings --timeout 5000\n"
-             "  clawperator wait-for-nav --text \"Network & internet\" --timeout 8000");
+             "  clawperator wait-for-nav --app com.android.settings --wait 5000\n"
+             "  clawperator wait-for-nav --text \"Network & internet\" --wait 8000",
+             "the wait + 5 s, at least 30 s");
   add_command(commands, nav, nav_state, run_wait_for_nav);
 
   auto value_state = std::make_shared<ReadValueState>();
@@ -364,8 +387,6 @@ void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
                  "Read every matching pair (needs --json or --output json)")
       ->group(kOptionsGroup);
   set_footer(*value,
-             "Notes:\n"
-             "  The global --timeout MS overrides the execution timeout (1000..120000).\n\n"
              "Examples:\n"
              "  clawperator read-value --label \"Battery\" --json");
   add_command(commands, value, value_state, run_read_value);

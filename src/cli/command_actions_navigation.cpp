@@ -133,6 +133,14 @@ CommandResult run_scroll(const TargetState& state, const GlobalOptions& options)
       "See: clawperator scroll --help");
   if (const auto* error = error_in(direction)) return failure(*error);
   const std::string& value = std::get<std::string>(direction);
+  if (!value.empty() && !is_direction(value)) {
+    // A direction was given: saying it is missing would send the user looking for the wrong fix.
+    return failure(invalid_flags("Invalid scroll direction '" + value +
+                                     "'.\n\nValid directions: " + kDirectionList +
+                                     "\n\nExamples:\n  clawperator scroll down\n"
+                                     "  clawperator scroll up",
+                                 "--direction"));
+  }
   if (!is_direction(value)) {
     return failure(contract::usage_error(
         "MISSING_ARGUMENT",
@@ -246,11 +254,13 @@ void register_navigation_commands(CLI::App& root, std::vector<Command>& commands
       ->group(kOptionsGroup);
   set_footer(*open,
              "Notes:\n"
-             "  A target holding scheme:// opens as a URI (open_uri), anything else as a package\n"
-             "  (open_app). The global --timeout is ignored.\n\n"
+             "  A target starting with scheme: (tel:123, mailto:a@b.c) or holding scheme:// opens\n"
+             "  as a URI (open_uri); anything else as a package (open_app).\n\n"
              "Examples:\n"
              "  clawperator open com.android.settings\n"
-             "  clawperator open https://example.com");
+             "  clawperator open https://example.com\n"
+             "  clawperator open tel:123",
+             "15 s");
   add_command(commands, open, open_state, run_open);
 
   auto press_state = std::make_shared<TargetState>();
@@ -261,15 +271,14 @@ void register_navigation_commands(CLI::App& root, std::vector<Command>& commands
   press_state->flags.add(*press, "--key", "<key>", "Same as the positional key")
       ->group(kOptionsGroup);
   set_footer(*press,
-             "Notes:\n"
-             "  The global --timeout is ignored.\n\n"
              "Examples:\n"
-             "  clawperator press home");
+             "  clawperator press home",
+             "10 s");
   add_command(commands, press, press_state, run_press);
 
   auto back_state = std::make_shared<ActionState>();
   CLI::App* back = add_action_command(root, "back", "Press the back key", *back_state);
-  set_footer(*back, "Notes:\n  Same as 'clawperator press back'. The global --timeout is ignored.");
+  set_footer(*back, "Notes:\n  Same as 'clawperator press back'.", "10 s");
   add_command(commands, back, back_state, run_back);
 
   auto close_state = std::make_shared<TargetState>();
@@ -291,9 +300,10 @@ void register_navigation_commands(CLI::App& root, std::vector<Command>& commands
   set_footer(
       *sleep,
       "Notes:\n"
-      "  The execution timeout is the largest of MS + 5000, the global --timeout and 30000.\n\n"
+      "  --timeout MS is the budget as for every command: a sleep longer than it times out.\n\n"
       "Examples:\n"
-      "  clawperator sleep 2000");
+      "  clawperator sleep 2000",
+      "MS + 5 s, at least 30 s");
   add_command(commands, sleep, sleep_state, run_sleep);
 
   auto scroll_state = std::make_shared<TargetState>();

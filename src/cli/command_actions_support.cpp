@@ -82,9 +82,11 @@ CLI::App* add_action_command(CLI::App& root, const std::string& name,
   return app;
 }
 
-void set_footer(CLI::App& app, const std::string& notes) {
-  app.footer(notes +
-             "\n\nGlobal options (--device, --operator-package, --output, --timeout, ...): "
+void set_footer(CLI::App& app, const std::string& notes, const std::string& default_budget) {
+  app.footer(notes + "\n\nBudget:\n  --timeout MS bounds the whole command (default " +
+             default_budget +
+             "); it ends within the budget + 5 s.\n  See docs/commands.md.\n\n"
+             "Global options (--device, --operator-package, --output, --timeout, ...): "
              "clawperator --help");
 }
 

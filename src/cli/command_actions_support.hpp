@@ -64,8 +64,10 @@ struct ActionState {
 // A subcommand in the Device Interaction group with --validate-only and --dry-run.
 CLI::App* add_action_command(CLI::App& root, const std::string& name,
                              const std::string& description, ActionState& state);
-// The command's notes and examples, then where the global options are.
-void set_footer(CLI::App& app, const std::string& notes);
+// The command's notes and examples, its default budget (what --timeout replaces), then where
+// the global options are.
+void set_footer(CLI::App& app, const std::string& notes,
+                const std::string& default_budget = "30 s");
 // --selector, --text, ... (without --text for `type`, where it is the text).
 void add_element_flags(CLI::App& app, ValueFlags& flags, bool with_text = true);
 void add_container_flags(CLI::App& app, ValueFlags& flags);
@@ -88,13 +90,15 @@ const contract::HostError* error_in(const std::variant<Value, contract::HostErro
   return std::get_if<contract::HostError>(&outcome);
 }
 
+// Apply: --timeout is the command's budget and becomes the execution's timeoutMs (every
+// command). Ignore: only where --timeout still means the wait itself (wait and wait-for-nav
+// without --wait, kept for compatibility); the built timeoutMs already covers that wait.
 enum class TimeoutOverride { Ignore, Apply };
 
-// Validates the built execution (its errors stand), applies the global
-// --timeout when the command takes it as an override, then dry-runs,
-// validates only, or runs it.
+// Validates the built execution (its errors stand), applies the global --timeout as the
+// execution's timeoutMs, then dry-runs, validates only, or runs it within that budget.
 CommandResult execute(const Json& execution, const ActionState& state, const GlobalOptions& options,
-                      TimeoutOverride timeout = TimeoutOverride::Ignore);
+                      TimeoutOverride timeout = TimeoutOverride::Apply);
 
 // Registers a command whose handler reads `state`, which CLI11 fills.
 template <typename State, typename Run>
@@ -102,7 +106,7 @@ void add_command(std::vector<Command>& commands, CLI::App* app, std::shared_ptr<
                  Run run) {
   commands.push_back(
       Command{app, [state, run](const GlobalOptions& options) { return run(*state, options); },
-              flag_names(*app)});
+              flag_names(*app), true});
 }
 
 // One registration function per group of commands, all called by

@@ -1,10 +1,12 @@
 // `errors [CODE]`: the public error catalog as JSON.
 #include <CLI/CLI.hpp>
+#include <cctype>
 #include <memory>
 
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/suggest.hpp"
 #include "clawperator/contract/error_catalog.hpp"
+#include "clawperator/text.hpp"
 
 namespace clawperator::cli {
 namespace {
@@ -41,9 +43,20 @@ Json row_to_json(const CatalogEntry& row) {
   return out;
 }
 
+// Codes are upper snake case; `errors node_not_found` or `errors node-not-found` means the same
+// code, as a person typing it expects.
+std::string canonical_code(std::string_view typed) {
+  std::string out;
+  for (const char c : trim(typed)) {
+    out += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
 }  // namespace
 
-CommandResult run_errors(const std::string& code) {
+CommandResult run_errors(const std::string& typed) {
+  const std::string code = canonical_code(typed);
   if (code.empty()) {
     Json rows = Json::array();
     for (const CatalogEntry& row : contract::error_catalog()) rows.push_back(row_to_json(row));
@@ -60,10 +73,10 @@ CommandResult run_errors(const std::string& code) {
   std::vector<std::string> codes;
   for (const CatalogEntry& row : contract::error_catalog()) codes.emplace_back(row.code);
   const auto suggestion = suggest_command(code, codes);
-  std::string message = "Unknown error code: " + code + ".";
+  std::string message = "Unknown error code: " + typed + ".";
   if (suggestion) message += " Did you mean '" + *suggestion + "'?";
   contract::HostError error = contract::usage_error("USAGE", message);
-  error.details["code"] = code;
+  error.details["code"] = typed;
   if (suggestion) error.top_level["suggestion"] = *suggestion;
   return failure(error);
 }

@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 
@@ -55,6 +56,10 @@ CommandResult run_on_device(contract::Execution execution, const GlobalOptions& 
                                                                   : exec::ResultTransport::Logcat;
   request.state = state_directory_for_run();
   request.show_progress = ::isatty(STDERR_FILENO) == 1;
+  // One meaning of --timeout: the execution's timeoutMs is the command's budget, so the command
+  // ends within it plus the result grace, whatever it waits on (docs/commands.md).
+  request.budget = std::chrono::milliseconds(
+      static_cast<long long>(std::ceil(request.execution.timeout_ms.value())));
   const auto runner = process::make_system_runner();
   exec::ExecutionReport report = exec::run_execution(request, *runner);
   return {std::move(report.document), report.exit_code};
@@ -117,7 +122,8 @@ void register_exec_commands(CLI::App& root, std::vector<Command>& commands) {
   commands.push_back(
       Command{exec,
               [flags](const GlobalOptions& options) { return run_exec(*flags, options); },
-              {"--payload", "--execution", "--validate-only", "--dry-run"}});
+              {"--payload", "--execution", "--validate-only", "--dry-run"},
+              true});
 }
 
 }  // namespace clawperator::cli

@@ -2,6 +2,7 @@
 // `on-screen-log set|clear` (docs/payload.md §8–9): each word builds one action of its row
 // from the flags that word takes, and runs it through exec like every device action.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <memory>
@@ -250,8 +251,20 @@ void register_service_commands(CLI::App& root, std::vector<Command>& commands) {
     CLI::App* app =
         add_action_command(root, std::string(spec.name), std::string(spec.description), *state);
     app->add_option("word", state->word, words_of(spec.name));
-    app->add_option("arguments", state->arguments, "The notification key (dismiss, action)");
+    // Collected for every command so that a stray argument is a USAGE error, not a CLI11 one;
+    // shown only where a word takes one.
+    const bool takes_key = std::any_of(spec.words.begin(), spec.words.end(),
+                                       [](const WordSpec& word) { return word.key_positional; });
+    CLI::Option* arguments =
+        app->add_option("arguments", state->arguments, "The notification key (dismiss, action)");
+    if (!takes_key) arguments->group("");
     for (const FlagSpec& flag : spec.flags) {
+      // Only the flags some word of this command takes (media has no --key, notifications no
+      // --position-ms); the others stay unknown options.
+      const bool used = std::any_of(spec.words.begin(), spec.words.end(), [&](const WordSpec& w) {
+        return std::find(w.flags.begin(), w.flags.end(), flag.flag) != w.flags.end();
+      });
+      if (!used) continue;
       state->flags
           .add(*app, std::string(flag.flag), std::string(flag.value_name),
                std::string(flag.description))

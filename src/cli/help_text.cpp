@@ -13,7 +13,8 @@ std::shared_ptr<CLI::Formatter> make_help_formatter() {
 std::string_view help_footer() {
   return R"(Output:
   stdout carries exactly one JSON document (compact; --output pretty indents it).
-  Diagnostics go to stderr. Branch on "code", "disposition" and "details", never on "message".
+  Diagnostics go to stderr, and every failure prints one line there: clawperator: CODE: message.
+  Branch on "code", "disposition" and "details", never on "message".
 
 Exit codes:
   0    success; for checks, the check passed
@@ -27,7 +28,7 @@ Exit codes:
 Environment:
   ANDROID_SERIAL, CLAWPERATOR_OPERATOR_PACKAGE, ADB, ADB_PATH, CLAWPERATOR_LOG_DIR,
   CLAWPERATOR_LOG_LEVEL, CLAWPERATOR_STATE_DIR, CLAWPERATOR_ADB_RELAY, ANDROID_ADB_SERVER_PORT,
-  ADB_SERVER_SOCKET
+  ANDROID_ADB_SERVER_ADDRESS, ADB_SERVER_SOCKET
 
 Run 'clawperator errors' for the catalog of error codes.
 )";

@@ -176,17 +176,24 @@ Json to_json(const HostError& error) {
 
   const Disposition disposition = disposition_of(error);
   out["disposition"] = to_json(disposition);
-
-  const CatalogEntry* entry = find_error(error.code);
-  if (disposition.retry == Retry::Safe && entry != nullptr &&
-      entry->strategy != RecoveryStrategy::None) {
-    Json recovery = Json::object();
-    recovery["strategy"] = to_string(entry->strategy);
-    recovery["retryable"] = true;
-    if (error.retry_after_ms) recovery["retryAfterMs"] = *error.retry_after_ms;
-    out["recovery"] = std::move(recovery);
+  if (auto recovery = recovery_json(error.code, disposition, error.retry_after_ms)) {
+    out["recovery"] = std::move(*recovery);
   }
   return out;
+}
+
+std::optional<Json> recovery_json(std::string_view code, const Disposition& disposition,
+                                  std::optional<int> retry_after_ms) {
+  const CatalogEntry* entry = find_error(code);
+  if (disposition.retry != Retry::Safe || entry == nullptr ||
+      entry->strategy == RecoveryStrategy::None) {
+    return std::nullopt;
+  }
+  Json recovery = Json::object();
+  recovery["strategy"] = to_string(entry->strategy);
+  recovery["retryable"] = true;
+  if (retry_after_ms) recovery["retryAfterMs"] = *retry_after_ms;
+  return recovery;
 }
 
 Disposition disposition_of(const EnvelopeOutcome& envelope, const ActionProfile& actions) {

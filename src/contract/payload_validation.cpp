@@ -17,6 +17,9 @@
 namespace clawperator::contract {
 namespace {
 
+// The original's words for an unknown action type; validation_failure keys its code on them.
+constexpr std::string_view kUnsupportedTypeMessage = "All action types must be supported";
+
 constexpr std::array<MatcherField, 6> kMatcherFields = {
     MatcherField::ResourceId,        MatcherField::Role,
     MatcherField::TextEquals,        MatcherField::TextContains,
@@ -601,7 +604,7 @@ class Validator {
     for (const ActionShape& action : actions) {
       if (!action.shape_valid || action.spec != nullptr) continue;
       current_action_ = &action;
-      add("actions", "All action types must be supported");
+      add("actions", std::string(kUnsupportedTypeMessage));
       current_action_ = nullptr;
     }
   }
@@ -755,8 +758,32 @@ ValidationOutcome validate_execution(const Json& payload) {
   return Validator().run(normalize_payload(payload));
 }
 
+namespace {
+
+bool is_unsupported_type(const ValidationIssue& issue) {
+  return issue.message == kUnsupportedTypeMessage;
+}
+
+// The top-level message names what is wrong: the issue's own words (the original's, kept in
+// details.issues) say "Required" without saying what is.
+std::string primary_message(const ValidationIssue& issue) {
+  if (is_unsupported_type(issue)) {
+    return "Unsupported action type '" + issue.action_type.value_or("") +
+           "': all action types must be supported";
+  }
+  if (issue.message == "Required" && !issue.path.empty()) {
+    return "Missing required field '" + issue.path + "'";
+  }
+  return issue.message;
+}
+
+}  // namespace
+
 HostError validation_failure(const std::vector<ValidationIssue>& issues) {
-  const ValidationIssue& first = issues.front();
+  // An unknown action type is the one failure with a code of its own (the catalog's
+  // EXECUTION_ACTION_UNSUPPORTED): it leads whatever else is wrong.
+  const auto unsupported = std::find_if(issues.begin(), issues.end(), is_unsupported_type);
+  const ValidationIssue& first = unsupported != issues.end() ? *unsupported : issues.front();
   Json details = Json::object();
   details["path"] = first.path;
   std::string reason;
@@ -776,9 +803,11 @@ HostError validation_failure(const std::vector<ValidationIssue>& issues) {
   for (const ValidationIssue& issue : issues) all.push_back(issue_to_json(issue));
   details["issues"] = std::move(all);
 
-  HostError error =
-      validation_error("EXECUTION_VALIDATION_FAILED", first.message, std::move(details));
-  if (first.message == "All action types must be supported") {
+  const bool unsupported_type = is_unsupported_type(first);
+  HostError error = validation_error(
+      unsupported_type ? "EXECUTION_ACTION_UNSUPPORTED" : "EXECUTION_VALIDATION_FAILED",
+      primary_message(first), std::move(details));
+  if (unsupported_type) {
     std::string supported;
     for (const ActionSpec& spec : action_table()) {
       if (spec.from_callers) supported += (supported.empty() ? "" : ", ") + std::string(spec.name);

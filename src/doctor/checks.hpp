@@ -15,12 +15,16 @@
 
 namespace clawperator::doctor {
 
-inline constexpr const char* kSetupDocs = "https://docs.clawperator.com/setup/";
-inline constexpr const char* kDevicesDocs = "https://docs.clawperator.com/api/devices/";
+// This project's own docs, as paths in the source tree; `cmake --install` and the .deb put the
+// same files under share/doc/clawperator/ (docs/setup.md). The original's site describes a
+// different CLI.
+inline constexpr const char* kSetupDocs = "docs/setup.md";
+inline constexpr const char* kDevicesDocs =
+    "docs/commands.md#device-management-and-utilities-no---timeout";
 inline constexpr const char* kOperatorDocs =
-    "https://docs.clawperator.com/troubleshooting/operator/";
+    "docs/setup.md#clawperator-operator-setup---apk-file-alias-operator-install";
 inline constexpr const char* kCompatibilityDocs =
-    "https://docs.clawperator.com/troubleshooting/compatibility/";
+    "docs/setup.md#clawperator-version---check-compat";
 
 struct DoctorContext {
   DoctorContext(const DoctorOptions& doctor_options, process::Runner& process_runner);

@@ -63,4 +63,25 @@ DeviceLock::Outcome DeviceLock::acquire(const io::StateDirectory* directory,
   }
 }
 
+void DeviceLock::record_holder(const std::string& command_id) const {
+  if (fd_ < 0) return;
+  const std::string text =
+      dump_json(Json{{"pid", static_cast<long long>(::getpid())}, {"commandId", command_id}});
+  if (::ftruncate(fd_, 0) == 0) {
+    [[maybe_unused]] const ssize_t written = ::pwrite(fd_, text.data(), text.size(), 0);
+  }
+}
+
+std::optional<Json> DeviceLock::holder() const {
+  if (fd_ < 0) return std::nullopt;
+  char buffer[1024];
+  const ssize_t got = ::pread(fd_, buffer, sizeof buffer, 0);
+  if (got <= 0) return std::nullopt;
+  Json parsed = parse_json(std::string_view(buffer, static_cast<std::size_t>(got)));
+  if (!parsed.is_object() || !parsed.contains("pid") || !parsed.contains("commandId")) {
+    return std::nullopt;
+  }
+  return parsed;
+}
+
 }  // namespace clawperator::exec

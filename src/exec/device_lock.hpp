@@ -33,6 +33,11 @@ class DeviceLock {
                   const std::string& serial, std::chrono::milliseconds wait,
                   const process::CancelToken& cancel = {});
   const std::filesystem::path& path() const { return path_; }
+  // After Acquired: the file says who holds the device ({"pid", "commandId"}), so that a
+  // refused caller can name the holder. Best effort: a write that fails leaves it unnamed.
+  void record_holder(const std::string& command_id) const;
+  // After Busy: what the holder recorded; nullopt when it has not (yet) or it is unreadable.
+  std::optional<Json> holder() const;
   const std::string& error() const { return error_; }
 
  private:

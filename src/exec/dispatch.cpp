@@ -125,20 +125,23 @@ class ProgressLine {
 };
 
 // The last action and the budget, for a timeout's details.
+// `nominal` is the result wait the payload asked for, `effective` what the command's budget left
+// of it: timeoutMs stays nominal so that the message does not vary with the time preflight took.
 void add_timeout_details(Json& details, const LastAction& last_action, Clock::time_point start,
-                         std::chrono::milliseconds budget) {
+                         std::chrono::milliseconds nominal, std::chrono::milliseconds effective) {
   details["lastActionId"] = last_action.id;
   details["lastActionType"] = last_action.type;
   details["lastActionCaveat"] = "payload-last only; Android execution position is unknown";
   details["elapsedMs"] = millis_since(start);
-  details["timeoutMs"] = budget.count();
+  details["timeoutMs"] = nominal.count();
+  if (effective < nominal) details["budgetWaitMs"] = effective.count();
 }
 
 // The result over the direct session: verified frames, or RESULT_TRANSPORT_FAILED /
 // RESULT_ENVELOPE_TIMEOUT / RESULT_ENVELOPE_MALFORMED with details.direct. Never logcat.
 contract::Outcome<Dispatched> wait_direct(DirectReader& direct, Dispatched dispatched,
                                           Clock::time_point dispatch_start,
-                                          const ExecutionTrace& trace,
+                                          Clock::time_point deadline, const ExecutionTrace& trace,
                                           const LastAction& last_action,
                                           const DispatchOptions& options) {
   const auto details = [&] {
@@ -149,7 +152,7 @@ contract::Outcome<Dispatched> wait_direct(DirectReader& direct, Dispatched dispa
     out["direct"] = direct.details();
     return out;
   };
-  switch (direct.wait_result(dispatch_start + options.result_timeout)) {
+  switch (direct.wait_result(deadline)) {
     case DirectReader::Wait::Result:
       break;
     case DirectReader::Wait::Cancelled:
@@ -159,7 +162,9 @@ contract::Outcome<Dispatched> wait_direct(DirectReader& direct, Dispatched dispa
                                           details()));
     case DirectReader::Wait::TimedOut: {
       Json out = details();
-      add_timeout_details(out, last_action, dispatch_start, options.result_timeout);
+      add_timeout_details(
+          out, last_action, dispatch_start, options.result_timeout,
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - dispatch_start));
       return contract::failed(trace.fail("RESULT_ENVELOPE_TIMEOUT",
                                          "No result on the direct result connection within " +
                                              std::to_string(options.result_timeout.count()) + "ms",
@@ -268,19 +273,25 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
   trace.phase = Phase::ResultWait;
   trace.dispatch_state = DispatchState::Dispatched;
 
-  const auto deadline = dispatch_start + options.result_timeout;
+  // The command's budget, when it has one, ends the wait first (adb_client.hpp set_deadline).
+  auto deadline = dispatch_start + options.result_timeout;
+  if (const auto budget = client.deadline())
+    deadline = std::max(dispatch_start, std::min(deadline, *budget));
+  const auto result_timeout =
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - dispatch_start);
   if (options.direct != nullptr) {
-    return wait_direct(*options.direct, std::move(dispatched), dispatch_start, trace, last_action,
-                       options);
+    return wait_direct(*options.direct, std::move(dispatched), dispatch_start, deadline, trace,
+                       last_action, options);
   }
-  ProgressLine progress(options.show_progress, dispatch_start, options.result_timeout);
+  ProgressLine progress(options.show_progress, dispatch_start, result_timeout);
   while (!decoder.settled()) {
     const auto remaining =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (remaining.count() <= 0) {
       reader.note("deadline_reached");
       Json details = transport_details(reader, decoder, true);
-      add_timeout_details(details, last_action, dispatch_start, options.result_timeout);
+      add_timeout_details(details, last_action, dispatch_start, options.result_timeout,
+                          result_timeout);
       HostError error = trace.fail("RESULT_ENVELOPE_TIMEOUT",
                                    "No [Clawperator-Result] envelope within " +
                                        std::to_string(options.result_timeout.count()) + "ms",

@@ -31,8 +31,6 @@ using contract::HostError;
 using contract::Phase;
 using Clock = std::chrono::steady_clock;
 
-// The Operator gets this long beyond the payload's own timeoutMs (docs/wire-protocol.md §8).
-constexpr std::chrono::milliseconds kResultGrace{5000};
 // logcat prints nothing until the next log line; this long is enough to attach.
 constexpr std::chrono::milliseconds kAttachFallback{100};
 // The direct session outlives the result deadline a little (inventory §4.17), at most the
@@ -105,6 +103,10 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
   }
   // The default path is in a shared directory: a new file, never one someone prepared.
   const bool default_path = path.empty();
+  // Reported absolute: the caller's working directory is not the reader's.
+  if (std::error_code ignored; !default_path) {
+    if (auto absolute = std::filesystem::absolute(path, ignored); !ignored) path = absolute;
+  }
   if (default_path) {
     const auto stamp = std::chrono::duration_cast<std::chrono::milliseconds>(
                            std::chrono::system_clock::now().time_since_epoch())
@@ -167,6 +169,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   trace.actions = {true, execution.read_only()};
   trace.started_at = io::utc_timestamp(std::chrono::system_clock::now());
   adb::AdbClient client(runner, request.adb);
+  if (request.budget) client.set_deadline(started + *request.budget + kResultGrace);
   if (request.state.refused) return report(state_directory_refused(trace, *request.state.refused));
 
   // 1. The device.
@@ -184,16 +187,24 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   // 2. One execution per device.
   DeviceLock lock;
   switch (lock.acquire(request.state.directory.get(), server, serial,
-                       std::chrono::milliseconds(request.lock_wait_ms), runner.cancel_token())) {
+                       client.within_deadline(std::chrono::milliseconds(request.lock_wait_ms)),
+                       runner.cancel_token())) {
     case DeviceLock::Outcome::Acquired:
+      lock.record_holder(execution.command_id);
+      break;
     case DeviceLock::Outcome::NoDirectory:
       break;
     case DeviceLock::Outcome::Busy: {
       Json details = Json::object();
       details["lockPath"] = lock.path().string();
       details["lockWaitMs"] = request.lock_wait_ms;
-      HostError error = trace.fail("EXECUTION_CONFLICT_IN_FLIGHT",
-                                   "Another execution is in flight on this device", details);
+      std::string message = "Another execution is in flight on this device";
+      if (const std::optional<Json> holder = lock.holder()) {
+        message += " (pid " + dump_json((*holder)["pid"]) + ", commandId " +
+                   dump_json((*holder)["commandId"]) + ")";
+        details["holder"] = *holder;
+      }
+      HostError error = trace.fail("EXECUTION_CONFLICT_IN_FLIGHT", message, details);
       error.retry_after_ms = static_cast<int>(kLockRetryAfter.count());
       return report(error);
     }
@@ -363,6 +374,8 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   }
   auto query = parsed_query(envelope);
   const contract::EnvelopeOutcome summary = envelope_outcome(envelope, *payloads);
+  const contract::Disposition disposition = contract::disposition_of(summary, trace.actions);
+  Json failure = failure_fields(envelope, disposition, serial);
   Json envelope_json = render_envelope(std::move(envelope), serial);
   attach_payloads(envelope_json, std::move(*payloads));
   if (!query) {
@@ -388,14 +401,18 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
 
   const bool ok = contract::envelope_ok(summary);
   if (!ok) readiness.invalidate();
-  Json document = object_with_capacity(8);  // holds the envelope: must not grow (json.hpp)
+  // Holds the envelope: must not grow (json.hpp). Seven members always, query and
+  // resultTransport when present, and the failure's.
+  Json document = object_with_capacity(9 + failure.size());
   document["ok"] = ok;
+  // The failure members lead, as in a host error (docs/contract.md §4); none when ok.
+  for (auto& [key, value] : failure.items()) document[key] = std::move(value);
   document["envelope"] = std::move(envelope_json);
   if (*query) document["query"] = std::move(**query);
   document["deviceId"] = serial;
   document["terminalSource"] = "clawperator_result";
   document["isCanonicalTerminal"] = true;
-  document["disposition"] = contract::to_json(contract::disposition_of(summary, trace.actions));
+  document["disposition"] = contract::to_json(disposition);
   Json timing = Json::object();
   timing["totalMs"] = millis_since(started);
   timing["dispatchMs"] = dispatched.dispatch_ms;
@@ -427,7 +444,8 @@ ExecutionReport run_execution(const ExecutionRequest& request, process::Runner& 
                      {"actionTypes", std::move(action_types)}});
   ExecutionReport report = run_phases(request, runner);
   Json& document = report.document;
-  if (document.contains("code")) {
+  // Only an outcome document holds the envelope; a host error has details instead.
+  if (!document.contains("envelope")) {
     const Json& details = document["details"];
     io::log_event(io::LogLevel::Warn, "exec.failure",
                   Json{{"commandId", execution.command_id},
@@ -439,12 +457,17 @@ ExecutionReport run_execution(const ExecutionRequest& request, process::Runner& 
       document["details"]["logPath"] = path;
     }
   } else {
-    io::log_event(io::LogLevel::Info, "exec.result",
-                  Json{{"commandId", execution.command_id},
-                       {"deviceId", document["deviceId"]},
-                       {"status", document["envelope"]["status"]},
-                       {"ok", document["ok"]},
-                       {"totalMs", document["timing"]["totalMs"]}});
+    Json fields{{"commandId", execution.command_id},
+                {"deviceId", document["deviceId"]},
+                {"status", document["envelope"]["status"]},
+                {"ok", document["ok"]},
+                {"totalMs", document["timing"]["totalMs"]}};
+    // A failed execution's line says what failed and where, as a host error's does.
+    if (const auto code = document.find("code"); code != document.end()) fields["code"] = *code;
+    if (const auto step = document.find("failedStep"); step != document.end()) {
+      fields["failedStepId"] = (*step)["id"];
+    }
+    io::log_event(io::LogLevel::Info, "exec.result", std::move(fields));
   }
   return report;
 }

@@ -213,4 +213,43 @@ void attach_payloads(Json& envelope_json, std::vector<std::optional<Json>>&& pay
   }
 }
 
+Json failure_fields(const Envelope& envelope, const contract::Disposition& disposition,
+                    const std::string& device_id) {
+  Json out = Json::object();
+  const auto failed = std::find_if(envelope.steps.begin(), envelope.steps.end(),
+                                   [](const StepResult& step) { return !step.success; });
+  const bool step_failed = failed != envelope.steps.end();
+  if (envelope.status == "success" && !step_failed) return out;
+  const std::string* step_code = step_failed ? failed->data_value("error") : nullptr;
+  std::string code = "ACTION_FAILED";  // the catalog's code for a failure nothing classified
+  if (envelope.errorCode && !envelope.errorCode->empty()) {
+    code = *envelope.errorCode;
+  } else if (step_code != nullptr && !step_code->empty()) {
+    code = *step_code;
+  }
+  std::string message;
+  if (const std::string* text = step_failed ? failed->data_value("message") : nullptr) {
+    message = *text;
+  }
+  if (message.empty() && envelope.error) message = *envelope.error;
+  const contract::CatalogEntry* entry = contract::find_error(code);
+  if (message.empty() && entry != nullptr) message = std::string(entry->meaning);
+
+  out["code"] = code;
+  if (step_failed) {
+    Json step = Json::object();
+    step["id"] = failed->id;
+    step["actionType"] = failed->actionType;
+    step["index"] = failed - envelope.steps.begin();
+    out["failedStep"] = std::move(step);
+  }
+  out["message"] = std::move(message);
+  contract::HostError as_error;
+  as_error.code = code;
+  as_error.details = Json{{"deviceId", device_id}};
+  if (std::string hint = contract::hint_of(as_error); !hint.empty()) out["hint"] = std::move(hint);
+  if (auto recovery = contract::recovery_json(code, disposition)) out["recovery"] = *recovery;
+  return out;
+}
+
 }  // namespace clawperator::exec

@@ -55,6 +55,14 @@ struct QueryProblem {
 };
 Expected<std::optional<Json>, QueryProblem> parsed_query(const transport::Envelope& envelope);
 
+// What a failed envelope adds at the top level of the outcome document, so that every failure
+// can be branched on by `code` (docs/contract.md §4): code (the envelope's errorCode, else the
+// first failed step's data.error, else ACTION_FAILED), failedStep {id, actionType, index} when a
+// step failed, message, and hint / recovery from the catalog row of that code. Call it after
+// reconcile_status; empty when the envelope succeeded.
+Json failure_fields(const transport::Envelope& envelope, const contract::Disposition& disposition,
+                    const std::string& device_id);
+
 void set_step_data(transport::StepResult& step, const std::string& key, std::string value);
 void erase_step_data(transport::StepResult& step, const std::string& key);
 

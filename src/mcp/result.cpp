@@ -48,50 +48,20 @@ Json redact(Json document) {
 }
 
 Json with_failure_summary(Json document) {
-  if (!document.is_object() || document.value("ok", true) || document.contains("code")) {
+  // The pipeline already leads a failed outcome with code, failedStep, message, hint and
+  // recovery (src/exec/post_processing.cpp failure_fields); MCP callers also get where it
+  // failed, as every host error says it.
+  if (!document.is_object() || document.value("ok", true) || !document.contains("envelope") ||
+      document.contains("details")) {
     return document;
   }
-  const Json& envelope = document.contains("envelope") ? document["envelope"] : Json();
-  std::string code;
-  std::string step_message;
-  if (envelope.is_object() && envelope.contains("stepResults") &&
-      envelope["stepResults"].is_array()) {
-    for (const Json& step : envelope["stepResults"]) {
-      if (!step.is_object() || step.value("success", true)) continue;
-      const Json data = step.value("data", Json::object());
-      if (data.is_object() && data.contains("error") && data["error"].is_string()) {
-        code = data["error"].get<std::string>();
-        if (data.contains("message") && data["message"].is_string()) {
-          step_message = data["message"].get<std::string>();
-        }
-        break;
-      }
-    }
-  }
-  if (code.empty() && envelope.is_object() && envelope.contains("errorCode") &&
-      envelope["errorCode"].is_string()) {
-    code = envelope["errorCode"].get<std::string>();
-  }
-  if (code.empty()) code = "EXECUTION_FAILED";
-  std::string message =
-      envelope.is_object() && envelope.contains("error") && envelope["error"].is_string()
-          ? envelope["error"].get<std::string>()
-          : "Execution failed";
-  if (!step_message.empty()) message += ": " + step_message;
-  Json out = object_with_capacity(document.size() + 4);
-  out["ok"] = false;
-  out["code"] = code;
-  out["message"] = message;
-  if (const contract::CatalogEntry* row = contract::find_error(code)) {
-    out["hint"] = std::string(row->recovery);
-  }
-  // The execution ran to its end: the failure was the step's, on the device.
+  Json out = object_with_capacity(document.size() + 1);
   Json details = Json::object();
   details["phase"] = contract::to_string(contract::Phase::ResultWait);
   details["dispatchState"] = contract::to_string(contract::DispatchState::Dispatched);
-  out["details"] = std::move(details);
   for (auto& [key, value] : document.items()) {
-    if (key != "ok") out[key] = std::move(value);
+    if (key == "envelope") out["details"] = std::move(details);  // beside the failure members
+    out[key] = std::move(value);
   }
   return out;
 }

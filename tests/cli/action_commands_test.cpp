@@ -161,8 +161,6 @@ TEST_CASE("click and tap build a click", "[cli][actions]") {
         R"({"matcher":{"resourceId":"a:id/b"},"clickType":"focus"})");
   click({"click", "--role", "button", "--desc-contains", "Wi"},
         R"({"matcher":{"role":"button","contentDescContains":"Wi"}})");
-  // click ignores the global --timeout, even one that is not a number.
-  click({"click", "--text", "OK", "--timeout", "nope"}, R"({"matcher":{"textEquals":"OK"}})");
 }
 
 TEST_CASE("open builds open_app or open_uri", "[cli][actions]") {
@@ -181,14 +179,14 @@ TEST_CASE("open builds open_app or open_uri", "[cli][actions]") {
                false,
                15000,
                R"({"id":"a1","type":"open_uri","params":{"uri":"https://example.com"}})"});
-  // No "://": a package id, as in the original.
+  // A leading scheme: is a URI too (a package never holds ':'); the original opened an app.
   check_built({{"open-uri", "tel:123"},
-               R"(open_app_\d{13})",
-               "cli-action-open-app",
+               R"(open_uri_\d{13})",
+               "cli-action-open-uri",
                "clawperator-cli",
                false,
                15000,
-               R"({"id":"a1","type":"open_app","params":{"applicationId":"tel:123"}})"});
+               R"({"id":"a1","type":"open_uri","params":{"uri":"tel:123"}})"});
 }
 
 TEST_CASE("type and fill build enter_text", "[cli][actions]") {
@@ -284,8 +282,14 @@ TEST_CASE("press, back and close build key presses and force-stops", "[cli][acti
   key({"press", "home"}, "home");
   key({"press-key", "--key", "recents"}, "recents");
   key({"back"}, "back");
-  // press ignores the global --timeout.
-  key({"press", "back", "--timeout", "50000"}, "back");
+  // The global --timeout is the budget of press too (the original ignored it).
+  check_built({{"press", "back", "--timeout", "50000"},
+               R"(press_key_\d{13})",
+               "cli-action-press-key",
+               "clawperator-cli",
+               false,
+               50000,
+               R"({"id":"a1","type":"press_key","params":{"key":"back"}})"});
 
   check_built({{"close", "com.x"},
                stamped("close"),
@@ -559,9 +563,14 @@ TEST_CASE("press, close, sleep and scroll argument rules", "[cli][actions][usage
             "MISSING_ARGUMENT",
             "scroll requires a direction.\n\nValid directions: down, up, left, right\n\n"
             "Examples:\n  clawperator scroll down\n  clawperator scroll up"},
+           // A direction that was given is invalid, not missing.
            {{"scroll", "Down"},
-            "MISSING_ARGUMENT",
-            "scroll requires a direction.\n\nValid directions: down, up, left, right\n\n"
+            invalid,
+            "Invalid scroll direction 'Down'.\n\nValid directions: down, up, left, right\n\n"
+            "Examples:\n  clawperator scroll down\n  clawperator scroll up"},
+           {{"scroll", "sideways"},
+            invalid,
+            "Invalid scroll direction 'sideways'.\n\nValid directions: down, up, left, right\n\n"
             "Examples:\n  clawperator scroll down\n  clawperator scroll up"},
            {{"scroll", "down", "--direction", "up"},
             invalid,
@@ -605,6 +614,11 @@ TEST_CASE("global --timeout checks where a command uses it", "[cli][actions][usa
       {{"close", "com.x", "--timeout", "soon"}, invalid, "timeoutMs must be a finite number"},
       "validation");
   check_misuse({{"scroll", "down", "--timeout", "x"}, invalid, "timeoutMs must be a finite number"},
+               "validation");
+  // click, like every device command, no longer ignores it.
+  check_misuse({{"click", "--text", "OK", "--timeout", "nope"},
+                invalid,
+                "timeoutMs must be a finite number"},
                "validation");
   check_misuse({{"sleep", "10", "--timeout", "x"}, invalid, "timeoutMs must be a finite number"},
                "validation");

@@ -128,16 +128,19 @@ TEST_CASE("invalid example payloads fail validation with exit 2", "[cli][exec]")
     const char* file;
     const char* message;
     const char* path;
+    const char* code = "EXECUTION_VALIDATION_FAILED";
   };
   for (const Case& c :
        {Case{"missing-uri.json", "open_uri requires params.uri", "actions.0.params.uri"},
-        Case{"unknown-action.json", "All action types must be supported", "actions"},
+        Case{"unknown-action.json",
+             "Unsupported action type 'teleport': all action types must be supported", "actions",
+             "EXECUTION_ACTION_UNSUPPORTED"},
         Case{"out-of-range.json", "Number must be greater than or equal to 1000", "timeoutMs"},
         Case{"unknown-key.json", "Unrecognized key(s) in object: 'format'", "actions.0.params"}}) {
     CAPTURE(c.file);
     const RunResult result =
         run_binary(kBinary, {"exec", kExamples + "/invalid/" + c.file, "--validate-only"});
-    const json document = expect_error(result, "EXECUTION_VALIDATION_FAILED", 2);
+    const json document = expect_error(result, c.code, 2);
     CHECK(document["message"] == c.message);
     CHECK(document["details"]["path"] == c.path);
     CHECK(document["details"]["phase"] == "validation");

@@ -25,11 +25,11 @@ std::string binary() {
 
 bool is_volatile_key(const std::string& key) {
   static const std::vector<std::string> kKeys = {
-      "totalMs",        "dispatchMs", "resultMs",
-      "elapsedMs",      "startedAt",  "completedAt",
-      "logPath",        "reader",     "dispatchStartedAt",
-      "probeCommandId", "elapsed_ms", "lockPath",
-      "stderr",         "ts",         "path"};
+      "totalMs", "dispatchMs", "resultMs", "elapsedMs", "startedAt", "completedAt", "logPath",
+      "reader", "dispatchStartedAt", "probeCommandId", "elapsed_ms", "lockPath", "stderr", "ts",
+      "path",
+      // What the command's budget left of the result wait: the budget less preflight's time.
+      "budgetWaitMs"};
   return std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end();
 }
 

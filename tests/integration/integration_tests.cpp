@@ -652,6 +652,13 @@ TEST_CASE("one execution per device at a time, across processes", "[integration]
   CHECK(conflict["code"] == "EXECUTION_CONFLICT_IN_FLIGHT");
   CHECK(results[1].exit_code == 3);
   CHECK(conflict["recovery"]["strategy"] == "wait_then_retry_original");
+  // It names the holder: the first execution's process and commandId.
+  CHECK(conflict["details"]["holder"]["commandId"] ==
+        single_document(results[0])["envelope"]["commandId"]);
+  CHECK(conflict["details"]["holder"]["pid"].is_number_integer());
+  CHECK(conflict["message"].get<std::string>().find(
+            "commandId \"" + conflict["details"]["holder"]["commandId"].get<std::string>() +
+            "\"") != std::string::npos);
   CHECK(single_document(results[2])["ok"] == true);
   // With --lock-wait the second one queues instead.
   RunResult queued[2];

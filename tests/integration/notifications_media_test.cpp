@@ -288,7 +288,8 @@ TEST_CASE("the on-screen log panel: template, snapshot, TTL, clear",
   const RunResult exact = farm.exec(
       json::array({{{"id", "a1"}, {"type", "SET_ON_SCREEN_LOG"}, {"params", {{"text", "x"}}}}}));
   CHECK(exact.exit_code == 2);
-  CHECK(single_document(exact)["message"] == "All action types must be supported");
+  CHECK(single_document(exact)["message"] ==
+        "Unsupported action type 'SET_ON_SCREEN_LOG': all action types must be supported");
 }
 
 TEST_CASE("the on-screen log panel: a renderer failure is the envelope's errorCode",

@@ -93,6 +93,13 @@ class AdbClient {
   // Runs any argv built above, with the call logged (doctor --fix steps).
   process::Completion run(std::vector<std::string> argv, std::chrono::milliseconds timeout);
 
+  // The command's wall-clock budget (--timeout): from now on no call outlives `until`, whatever
+  // its own timeout (at least 1 ms, so a call past it still fails as timed out).
+  void set_deadline(std::chrono::steady_clock::time_point until) { deadline_ = until; }
+  std::optional<std::chrono::steady_clock::time_point> deadline() const { return deadline_; }
+  // `timeout`, shortened to what is left before the deadline.
+  std::chrono::milliseconds within_deadline(std::chrono::milliseconds timeout) const;
+
  private:
   process::Completion run_logged(process::CommandSpec spec, std::string_view log_form = {});
   std::unique_ptr<ServerRelay> relay_if_server_runs();
@@ -102,6 +109,7 @@ class AdbClient {
   process::Runner& runner_;
   AdbSettings settings_;
   bool server_stopped_ = false;
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
 };
 
 }  // namespace clawperator::adb

@@ -38,6 +38,9 @@ struct Command {
   std::function<CommandResult(const GlobalOptions&)> run;
   // Flags this command accepts besides the global ones, for "did you mean".
   std::vector<std::string> flags;
+  // The command runs an execution (run_on_device) and honours --timeout as its wall-clock
+  // budget; any other command refuses --timeout rather than ignore it (docs/commands.md).
+  bool takes_timeout = false;
 };
 
 // Runs a validated execution on the device (the exec path), shared by every

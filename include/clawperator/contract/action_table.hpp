@@ -64,9 +64,9 @@ enum class ConstraintKind : std::uint8_t {
   // Text a person reads on the screen (on_screen_log.hpp): a non-whitespace character, no
   // control characters but newline and tab.
   DisplayText,
-  Template,  // the on-screen log's placeholder grammar (on_screen_log.hpp)
-  Color,     // #RRGGBB or #AARRGGBB; the validated payload holds it as #AARRGGBB, upper case
-  Forbidden,         // the key is in the schema but this action refuses it: `message`
+  Template,   // the on-screen log's placeholder grammar (on_screen_log.hpp)
+  Color,      // #RRGGBB or #AARRGGBB; the validated payload holds it as #AARRGGBB, upper case
+  Forbidden,  // the key is in the schema but this action refuses it: `message`
   // Where the row's cross_field_rule runs among the constraints (without it: before them).
   CrossFieldRule,
 };
@@ -113,7 +113,7 @@ enum class PostProcessing : std::uint8_t {
   CaptureScreenshot,  // adb exec-out screencap -p, written to params.path
   // data.payload, a JSON document, checked and returned parsed (docs/payload.md §8)
   DecodePayload,
-  ParseQuery,         // data.query checked and returned parsed as the output's `query`
+  ParseQuery,  // data.query checked and returned parsed as the output's `query`
 };
 
 // How the payload normalisation (payload_normalization.hpp) treats an action of this row.

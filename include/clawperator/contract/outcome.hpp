@@ -85,6 +85,10 @@ Disposition disposition_of(const HostError& error);
 int exit_code_of(const HostError& error);
 // The complete error object of docs/contract.md §4.
 Json to_json(const HostError& error);
+// The `recovery` member for `code` under `disposition`: the catalog row's strategy when a retry
+// is safe and the row has one; nullopt otherwise. Shared by host errors and failed envelopes.
+std::optional<Json> recovery_json(std::string_view code, const Disposition& disposition,
+                                  std::optional<int> retry_after_ms = std::nullopt);
 
 // One step of a received envelope, reduced to what the disposition needs.
 struct StepOutcome {

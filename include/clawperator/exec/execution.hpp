@@ -21,6 +21,8 @@ namespace clawperator::exec {
 // Operator's result socket through adb forward; its failures are errors), or auto (direct when
 // its setup succeeds, else logcat; the setup happens before dispatch, so never a replay).
 enum class ResultTransport { Logcat, Direct, Auto };
+// The Operator gets this long beyond the payload's own timeoutMs (docs/wire-protocol.md §8).
+inline constexpr std::chrono::milliseconds kResultGrace{5000};
 
 struct ExecutionRequest {
   contract::Execution execution;
@@ -34,6 +36,9 @@ struct ExecutionRequest {
   // A one-line progress display on stderr while waiting (only for a terminal).
   bool show_progress = false;
   ResultTransport result_transport = ResultTransport::Logcat;
+  // The command's wall-clock budget (--timeout, docs/commands.md): the run ends within
+  // budget + kResultGrace of its start, adb calls before dispatch and the lock wait included.
+  std::optional<std::chrono::milliseconds> budget;
 
   // Test seams: a fixed result deadline instead of timeoutMs + 5 s, and a fixed
   // readiness-probe command id (attempt N gets the suffix "-N" after the first).

@@ -16,9 +16,9 @@ namespace clawperator::mcp {
 // "stderr" or "stack", at any depth. Codes and correlation ids are never among them.
 Json redact(Json document);
 
-// A step failure's document names its code and message only inside the envelope: lift the
-// first failed step's code (else the envelope's errorCode, else EXECUTION_FAILED) and the
-// envelope's error to the top, as every other failure has them, with the catalog's hint.
+// A failed execution's outcome document (ok false, an envelope) with `details` {phase,
+// dispatchState} added after its failure members, as a host error has them: the execution ran
+// to its end, so the failure was on the device. Any other document comes back unchanged.
 Json with_failure_summary(Json document);
 
 // The tools/call result for `document` (a CLI document: ok true or false).

@@ -24,3 +24,31 @@ TEST_CASE("the exit marker separates output from the device's exit status", "[ad
   CHECK_FALSE(split_exit_marker("clawperator-exit:-1\n").exit_code);
   CHECK_FALSE(split_exit_marker("clawperator-exit:\n").exit_code);
 }
+
+TEST_CASE("adb's own log-format lines stay out of messages, not out of details",
+          "[adb][messages]") {
+  using clawperator::process::Completion;
+  Completion completion;
+  completion.status = Completion::Status::Exited;
+  completion.exit_code = 1;
+  const std::string log_line =
+      "adb W 12-01 14:52:07  4242  4242 network.cpp:150] odd reply from the server";
+  clawperator::adb::AdbSettings settings;
+  SECTION("a plain line after it is the message") {
+    completion.err = log_line + "\nsomething odd happened\n";
+    const auto error = clawperator::adb::adb_call_failure(completion, settings, "adb shell",
+                                                          "DEVICE_SHELL_UNAVAILABLE");
+    REQUIRE(error);
+    CHECK(error->code == "DEVICE_SHELL_UNAVAILABLE");
+    CHECK(error->message == "adb shell failed (exit 1): something odd happened");
+    CHECK(error->details["stderr"] == completion.err);
+  }
+  SECTION("alone, it gives its text without the prefix") {
+    completion.err = log_line + "\n";
+    const auto error = clawperator::adb::adb_call_failure(completion, settings, "adb shell",
+                                                          "DEVICE_SHELL_UNAVAILABLE");
+    REQUIRE(error);
+    CHECK(error->message == "adb shell failed (exit 1): odd reply from the server");
+    CHECK(error->details["stderr"] == completion.err);
+  }
+}

@@ -41,14 +41,15 @@ TEST_CASE("milliseconds print as integers when they are", "[cli][builders]") {
   CHECK(milliseconds_json(1500.5).dump() == "1500.5");
 }
 
-TEST_CASE("open tells URIs from package ids as the original did", "[cli][builders]") {
-  for (const char* uri : {"https://example.com", "HTTP://X", "intent://scan#Intent;end",
-                          "my-app+v1.2://deep", "see 1a://x", "market://details?id=a"}) {
+TEST_CASE("open tells URIs from package ids", "[cli][builders]") {
+  // The original's scheme:// rule, and any leading scheme: (a package never holds ':').
+  for (const char* uri :
+       {"https://example.com", "HTTP://X", "intent://scan#Intent;end", "my-app+v1.2://deep",
+        "see 1a://x", "market://details?id=a", "tel:123", "mailto:a@b.c", "a:/b", "geo:0,0"}) {
     CAPTURE(uri);
     CHECK(is_uri_target(uri));
   }
-  for (const char* package :
-       {"com.android.settings", "tel:123", "mailto:a@b.c", "123://x", "://x", "a:/b", ""}) {
+  for (const char* package : {"com.android.settings", "123://x", "://x", "1a:b", ":x", ""}) {
     CAPTURE(package);
     CHECK_FALSE(is_uri_target(package));
   }

@@ -181,7 +181,8 @@ TEST_CASE("on-screen log types match exactly", "[contract][on-screen-log]") {
                                  "Set_On_Screen_Log", "ON_SCREEN_LOG_CLEAR"}) {
     CAPTURE(type);
     const Refusal got = refusal(type, "");
-    CHECK(got.message == "All action types must be supported");
+    CHECK(got.message ==
+          "Unsupported action type '" + type + "': all action types must be supported");
     CHECK(got.exit == 2);
   }
 }

@@ -395,8 +395,18 @@ TEST_CASE("unsupported types are reported after shape checks", "[contract][valid
   CHECK(issue.message == "All action types must be supported");
   CHECK(issue.action_type == "teleport");
   const HostError error = validation_failure({issue});
-  CHECK(error.code == "EXECUTION_VALIDATION_FAILED");
+  // The catalog's own code for it, and a message that names the type.
+  CHECK(error.code == "EXECUTION_ACTION_UNSUPPORTED");
+  CHECK(error.message == "Unsupported action type 'teleport': all action types must be supported");
+  CHECK(exit_code_of(error) == 2);
   CHECK(error.hint.find("open_app") != std::string::npos);
+  // It leads whatever else is wrong.
+  Json payload = base_payload();
+  payload.erase("taskId");
+  payload["actions"] = Json::array({action("teleport", "")});
+  const HostError mixed = validation_failure(validate_execution(payload).issues);
+  CHECK(mixed.code == "EXECUTION_ACTION_UNSUPPORTED");
+  CHECK(mixed.details["issues"].size() == 2);
 }
 
 TEST_CASE("every problem is listed, the first mirrored in the error", "[contract][validation]") {

@@ -483,7 +483,8 @@ TEST_CASE("doctor's human report", "[doctor][pretty]") {
   CHECK(text.find("(OPERATOR_NOT_INSTALLED)") != std::string::npos);
   CHECK(text.find("Advisory checks:\n  [WARN] host.adb.version") != std::string::npos);
   CHECK(text.find("Skipped checks:\n  - readiness.version.compatibility") != std::string::npos);
-  CHECK(text.find("Docs: https://docs.clawperator.com/troubleshooting/operator/") !=
+  CHECK(text.find(
+            "Docs: docs/setup.md#clawperator-operator-setup---apk-file-alias-operator-install") !=
         std::string::npos);
   CHECK(text.find("[FAIL] Critical setup checks failed.") != std::string::npos);
   CHECK(text.find("Next actions:\n") != std::string::npos);

@@ -45,24 +45,25 @@ TEST_CASE("an ok:false document is an error result with the contract's fields", 
   CHECK(result["isError"] == true);
   CHECK(result["structuredContent"] == host_failure);
 
-  // A step failure names its code only in the envelope: it is lifted to the top.
-  const Json step_failure = Json::parse(R"({"ok":false,"envelope":{"status":"failed",
+  // A failed step: the outcome the pipeline prints, with where it failed added.
+  const Json step_failure = Json::parse(R"({"ok":false,"code":"NODE_NOT_FOUND",
+      "failedStep":{"id":"a1","actionType":"click","index":0},"message":"No matching node",
+      "hint":"h","envelope":{"status":"failed",
       "error":"Step a1 (click) failed: NODE_NOT_FOUND","stepResults":[{"id":"a1","actionType":"click",
       "success":false,"data":{"error":"NODE_NOT_FOUND","message":"No matching node"}}]},
       "deviceId":"d","disposition":{"delivery":"not_delivered","retry":"safe"}})");
   const Json lifted = tool_result(step_failure, "2025-11-25")["structuredContent"];
   CHECK(lifted["ok"] == false);
   CHECK(lifted["code"] == "NODE_NOT_FOUND");
-  CHECK(lifted["message"] == "Step a1 (click) failed: NODE_NOT_FOUND: No matching node");
-  CHECK(lifted["hint"].is_string());
+  CHECK(lifted["message"] == "No matching node");
   CHECK(lifted["details"]["phase"] == "result_wait");
   CHECK(lifted["details"]["dispatchState"] == "dispatched");
   CHECK(lifted["disposition"] == step_failure["disposition"]);
   CHECK(lifted["envelope"] == step_failure["envelope"]);
-  const Json unnamed =
-      with_failure_summary(Json::parse(R"({"ok":false,"envelope":{"status":"failed"}})"));
-  CHECK(unnamed["code"] == "EXECUTION_FAILED");
-  CHECK(unnamed["message"] == "Execution failed");
+  CHECK(lifted.size() == step_failure.size() + 1);
+  // Anything but a failed outcome is left as it is.
+  const Json success = Json::parse(R"({"ok":true,"envelope":{"status":"success"}})");
+  CHECK(with_failure_summary(success) == success);
 }
 
 TEST_CASE("maxChars cuts the snapshot text on a character boundary", "[mcp][result]") {

@@ -191,7 +191,7 @@ TEST_CASE("garbage lines get JSON-RPC errors and the server goes on", "[mcp][ser
   session.send(call(7, "execute", R"({"actions":[{"id":"a","type":"warp"}]})"));
   const Json invalid = session.next();
   CHECK(invalid["error"]["code"] == -32602);
-  CHECK(invalid["error"]["data"]["code"] == "EXECUTION_VALIDATION_FAILED");
+  CHECK(invalid["error"]["data"]["code"] == "EXECUTION_ACTION_UNSUPPORTED");
   CHECK(host.executions == 0);
   session.send(R"({"jsonrpc":"2.0","id":8,"method":"ping"})"
                "\n");
