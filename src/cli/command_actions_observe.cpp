@@ -48,9 +48,9 @@ CommandResult compact_result(CommandResult result, const CompactOptions& compact
 
 CommandResult run_snapshot(const SnapshotState& state, const GlobalOptions& options) {
   CompactOptions compact;
-  const OptionReading max_nodes = compact_option(state, "--max-nodes", 1000);
+  const OptionReading max_nodes = compact_option(state, "--max-nodes", kMaxCompactNodes);
   if (const auto* error = error_in(max_nodes)) return failure(*error);
-  const OptionReading max_chars = compact_option(state, "--max-text-chars", 4096);
+  const OptionReading max_chars = compact_option(state, "--max-text-chars", kMaxCompactTextChars);
   if (const auto* error = error_in(max_chars)) return failure(*error);
   compact.max_nodes = std::get<std::optional<int>>(max_nodes).value_or(compact.max_nodes);
   compact.max_text_chars = std::get<std::optional<int>>(max_chars).value_or(compact.max_text_chars);

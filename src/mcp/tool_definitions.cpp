@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "clawperator/cli/compact_snapshot.hpp"
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/mcp/tools.hpp"
 
@@ -267,11 +268,11 @@ std::vector<ToolDefinition> build_tools() {
                             "(default false)"}});
     schema.add("maxNodes", {{"type", "integer"},
                             {"minimum", 1},
-                            {"maximum", 1000},
+                            {"maximum", cli::kMaxCompactNodes},
                             {"description", "Compact: most nodes returned (default 100)"}});
     schema.add("maxTextChars", {{"type", "integer"},
                                 {"minimum", 1},
-                                {"maximum", 4096},
+                                {"maximum", cli::kMaxCompactTextChars},
                                 {"description",
                                  "Compact: text and content-desc cut at this many characters "
                                  "(default 256)"}});
