@@ -4,10 +4,9 @@
 #include <memory>
 
 #include "clawperator/cli/action_builders.hpp"
-#include "clawperator/cli/compact_snapshot.hpp"
+#include "clawperator/cli/compact_snapshot_document.hpp"
 #include "clawperator/cli/snapshot_text.hpp"
 #include "clawperator/contract/payload_validation.hpp"
-#include "clawperator/io/atomic_file.hpp"
 #include "clawperator/text.hpp"
 #include "command_actions_support.hpp"
 
@@ -36,70 +35,22 @@ OptionReading compact_option(const SnapshotState& state, std::string_view flag, 
   return std::optional<int>{static_cast<int>(*number)};
 }
 
-contract::HostError compact_failure(std::string code, std::string message, Json envelope,
-                                    const std::optional<std::string>& raw_path) {
-  Json details = Json::object();
-  details["commandId"] = envelope.value("commandId", "");
-  details["taskId"] = envelope.value("taskId", "");
-  if (raw_path) details["rawArtifactPath"] = *raw_path;
-  details["envelope"] = std::move(envelope);
-  contract::HostError error = contract::make_error(contract::Phase::PostProcessing, std::move(code),
-                                                   std::move(message), std::move(details));
-  error.dispatch_state = contract::DispatchState::Dispatched;
-  return error;
-}
-
 // The snapshot step's XML projected (docs/contract.md §3.3); the envelope keeps everything
 // but that XML.
 CommandResult compact_result(CommandResult result, const CompactOptions& compact,
                              const std::optional<std::string>& raw_path) {
-  Json& document = result.document;
-  if (result.exit_code != 0 || !document.contains("envelope")) return result;
-  Json& envelope = document["envelope"];
-  Json* data = nullptr;
-  for (Json& step : envelope["stepResults"]) {
-    if (step.value("actionType", "") == "snapshot" && step["data"].contains("text")) {
-      data = &step["data"];
-    }
-  }
-  if (data == nullptr) {
-    return failure(compact_failure("SNAPSHOT_EXTRACTION_FAILED",
-                                   "The snapshot step carries no UI hierarchy to project",
-                                   std::move(envelope), std::nullopt));
-  }
-  const std::string xml = (*data)["text"].get<std::string>();
-  data->erase("text");
-  if (raw_path) {
-    if (auto problem = io::write_exclusive_file(*raw_path, xml)) {
-      return failure(
-          compact_failure("SNAPSHOT_ARTIFACT_WRITE_FAILED",
-                          "Cannot write the raw hierarchy to " + *raw_path + ": " + *problem,
-                          std::move(envelope), std::nullopt));
-    }
-  }
-  auto projected = project_compact_snapshot(xml, compact);
-  if (!projected) {
-    return failure(compact_failure("SNAPSHOT_EXTRACTION_FAILED",
-                                   "The UI hierarchy could not be projected: " + projected.error(),
-                                   std::move(envelope), raw_path));
-  }
-  Json out = Json::object();
-  out["schemaVersion"] = 1;
-  out["commandId"] = envelope.value("commandId", "");
-  out["taskId"] = envelope.value("taskId", "");
-  for (auto& [key, value] : projected->items()) {
-    if (key != "schemaVersion") out[key] = std::move(value);
-  }
-  if (raw_path) out["rawArtifactPath"] = *raw_path;
-  document["compact"] = std::move(out);
+  if (result.exit_code != 0 || !result.document.contains("envelope")) return result;
+  auto document = compact_snapshot_document(std::move(result.document), compact, raw_path);
+  if (!document) return failure(document.error());
+  result.document = std::move(*document);
   return result;
 }
 
 CommandResult run_snapshot(const SnapshotState& state, const GlobalOptions& options) {
   CompactOptions compact;
-  const OptionReading max_nodes = compact_option(state, "--max-nodes", 1000);
+  const OptionReading max_nodes = compact_option(state, "--max-nodes", kMaxCompactNodes);
   if (const auto* error = error_in(max_nodes)) return failure(*error);
-  const OptionReading max_chars = compact_option(state, "--max-text-chars", 4096);
+  const OptionReading max_chars = compact_option(state, "--max-text-chars", kMaxCompactTextChars);
   if (const auto* error = error_in(max_chars)) return failure(*error);
   compact.max_nodes = std::get<std::optional<int>>(max_nodes).value_or(compact.max_nodes);
   compact.max_text_chars = std::get<std::optional<int>>(max_chars).value_or(compact.max_text_chars);

@@ -8,6 +8,7 @@
 #include "clawperator/cli/command.hpp"
 #include "clawperator/doctor/doctor.hpp"
 #include "clawperator/exec/execution.hpp"
+#include "clawperator/io/atomic_file.hpp"
 #include "clawperator/io/log.hpp"
 #include "clawperator/mcp/server.hpp"
 #include "clawperator/process/interrupt.hpp"
@@ -50,6 +51,11 @@ class CliToolHost final : public mcp::ToolHost {
   }
 
   Json explain_error(const std::string& code) override { return run_errors(code).document; }
+
+  std::optional<std::string> artifact_path(const std::string& name) override {
+    if (!state_.directory) return std::nullopt;
+    return (state_.directory->path() / io::escape_file_name(name)).string();
+  }
 
  private:
   GlobalOptions options_;

@@ -66,8 +66,9 @@ Json with_failure_summary(Json document) {
   return out;
 }
 
-Json tool_result(Json document, std::string_view protocol_version) {
+Json tool_result(Json document, std::string_view protocol_version, const Json& kept) {
   Json body = redact(with_failure_summary(std::move(document)));
+  for (const auto& [key, value] : kept.items()) body[key] = value;
   const bool is_error = body.is_object() && !body.value("ok", true);
   Json result = Json::object();
   result["content"] = Json::array({text_item(body)});

@@ -20,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "clawperator/cli/compact_snapshot_document.hpp"
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/io/log.hpp"
@@ -351,11 +352,16 @@ class Server {
     if (const auto* call = std::get_if<ExecutionCall>(&job.plan)) {
       Json document =
           host_.run_execution(*job.execution, {call->device_id, call->operator_package}, token);
+      if (call->compact) return compact_snapshot_result(std::move(document), *call, job);
       if (call->max_chars) truncate_snapshot(document, *call->max_chars);
       if (job.tool->kind == ToolKind::Screenshot && document.value("ok", false)) {
         if (auto png = take_screenshot_file(document)) {
           return image_result(*png, std::move(document), job.protocol_version);
         }
+      }
+      if (document.contains("query")) {
+        Json kept = {{"query", document["query"]}};
+        return tool_result(std::move(document), job.protocol_version, kept);
       }
       return tool_result(std::move(document), job.protocol_version);
     }
@@ -374,6 +380,31 @@ class Server {
         break;
     }
     return tool_result(std::move(document), job.protocol_version);
+  }
+
+  // snapshot compact: the CLI's projection (snapshot --compact), the raw XML in a new private
+  // file of the state directory when asked. `compact` survives the redaction whole.
+  Json compact_snapshot_result(Json document, const ExecutionCall& call, const Job& job) {
+    if (!document.value("ok", false) || !document.contains("envelope")) {
+      return tool_result(std::move(document), job.protocol_version);
+    }
+    std::optional<std::string> raw_path;
+    if (call.save_raw) {
+      const std::string id = document["envelope"].value("commandId", std::string("snapshot"));
+      raw_path = host_.artifact_path("snapshot-" + id + ".xml");
+      if (!raw_path) {
+        contract::HostError error = contract::make_error(
+            contract::Phase::PostProcessing, "SNAPSHOT_ARTIFACT_WRITE_FAILED",
+            "saveRaw needs a state directory to keep the raw hierarchy in, and this server has "
+            "none");
+        error.dispatch_state = contract::DispatchState::Dispatched;
+        return tool_result(contract::to_json(error), job.protocol_version);
+      }
+    }
+    auto compacted = cli::compact_snapshot_document(std::move(document), *call.compact, raw_path);
+    if (!compacted) return tool_result(contract::to_json(compacted.error()), job.protocol_version);
+    Json kept = {{"compact", (*compacted)["compact"]}};
+    return tool_result(std::move(*compacted), job.protocol_version, kept);
   }
 
   // notifications/progress for every call that asked for it, once a second while it runs.

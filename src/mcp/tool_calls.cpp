@@ -20,6 +20,17 @@ bool flag(const Json& arguments, const char* key, bool fallback = false) {
   return found != arguments.end() && found->is_boolean() ? found->get<bool>() : fallback;
 }
 
+std::optional<long long> integer_argument(const Json& arguments, const char* key) {
+  const auto found = arguments.find(key);
+  if (found == arguments.end() || !found->is_number()) return std::nullopt;
+  return found->get<long long>();
+}
+
+cli::Coordinate point_argument(const Json& arguments, const char* key) {
+  const Json& point = arguments.at(key);
+  return cli::Coordinate{point.at("x").get<long long>(), point.at("y").get<long long>()};
+}
+
 std::optional<Json> selector_argument(const Json& arguments, const char* key) {
   const auto found = arguments.find(key);
   if (found == arguments.end()) return std::nullopt;
@@ -66,6 +77,72 @@ Json generic_payload(Json actions) {
   return payload;
 }
 
+// query_ui, swipe and drag as `clawperator query`, `swipe` and `drag` build them; a row tool
+// the CLI has no builder for sends the row with the arguments (but the common options) as
+// its params.
+Json row_payload(const ToolDefinition& tool, const Json& a, const cli::IdStamp& stamp) {
+  switch (tool.rows.front()->type) {
+    case contract::ActionType::QueryUi: {
+      cli::QueryRequest request;
+      if (a.contains("matcher")) request.matcher = a["matcher"];
+      request.visibility = string_argument(a, "visibility");
+      request.limit = integer_argument(a, "limit");
+      return cli::build_query(stamp, request);
+    }
+    case contract::ActionType::Swipe:
+      return cli::build_swipe(stamp, point_argument(a, "start"), point_argument(a, "end"),
+                              *integer_argument(a, "durationMs"), std::nullopt);
+    case contract::ActionType::Drag: {
+      cli::DragRequest request;
+      request.start = point_argument(a, "start");
+      request.end = point_argument(a, "end");
+      request.hold_duration_ms = *integer_argument(a, "holdDurationMs");
+      request.move_duration_ms = *integer_argument(a, "moveDurationMs");
+      return cli::build_drag(stamp, request, std::nullopt);
+    }
+    default:
+      break;
+  }
+  Json params = Json::object();
+  for (const auto& [key, value] : a.items()) {
+    if (key != "deviceId" && key != "operatorPackage" && key != "timeoutMs") params[key] = value;
+  }
+  return generic_payload(
+      Json::array({{{"id", "a1"}, {"type", tool.name}, {"params", std::move(params)}}}));
+}
+
+// The element tools' strict and container (cli::with_selection); the payload's rules refuse
+// them where they do not apply (a coordinate click).
+bool takes_selection(ToolKind kind) {
+  switch (kind) {
+    case ToolKind::Click:
+    case ToolKind::Type:
+    case ToolKind::Read:
+    case ToolKind::Wait:
+    case ToolKind::Scroll:
+    case ToolKind::ScrollUntil:
+    case ToolKind::ScrollAndClick:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// snapshot's mode rules, which its flat schema cannot say: maxChars is raw mode's, maxNodes,
+// maxTextChars and saveRaw are compact mode's.
+std::optional<std::string> snapshot_mode_problem(const Json& a) {
+  const bool compact = flag(a, "compact");
+  if (compact && a.contains("maxChars")) {
+    return "maxChars cannot be combined with compact (path: maxChars)";
+  }
+  for (const char* key : {"maxNodes", "maxTextChars", "saveRaw"}) {
+    if (!compact && a.contains(key)) {
+      return std::string(key) + " requires compact: true (path: " + key + ")";
+    }
+  }
+  return std::nullopt;
+}
+
 Json build_payload(const ToolDefinition& tool, const Json& a, const cli::IdStamp& stamp) {
   switch (tool.kind) {
     case ToolKind::Snapshot:
@@ -84,10 +161,7 @@ Json build_payload(const ToolDefinition& tool, const Json& a, const cli::IdStamp
     }
     case ToolKind::Click: {
       std::optional<cli::Coordinate> point;
-      if (a.contains("coordinate")) {
-        point = cli::Coordinate{a["coordinate"]["x"].get<long long>(),
-                                a["coordinate"]["y"].get<long long>()};
-      }
+      if (a.contains("coordinate")) point = point_argument(a, "coordinate");
       const std::string type = string_argument(a, "clickType").value_or("default");
       return cli::build_click(stamp, selector_argument(a, "selector"), point,
                               type == "long_click" ? cli::ClickType::LongClick
@@ -126,16 +200,8 @@ Json build_payload(const ToolDefinition& tool, const Json& a, const cli::IdStamp
     }
     case ToolKind::Execute:
       return generic_payload(a["actions"]);
-    case ToolKind::Row: {
-      // The row's params are the arguments but the common options.
-      Json params = Json::object();
-      for (const auto& [key, value] : a.items()) {
-        if (key != "deviceId" && key != "operatorPackage" && key != "timeoutMs")
-          params[key] = value;
-      }
-      return generic_payload(
-          Json::array({{{"id", "a1"}, {"type", tool.name}, {"params", std::move(params)}}}));
-    }
+    case ToolKind::Row:
+      return row_payload(tool, a, stamp);
     case ToolKind::Devices:
     case ToolKind::Configure:
     case ToolKind::Doctor:
@@ -183,8 +249,16 @@ ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
         "validatorPattern is required with validator regex (path: "
         "validatorPattern)"};
   }
+  if (tool.kind == ToolKind::Snapshot) {
+    if (auto problem = snapshot_mode_problem(arguments)) return ArgumentError{*problem};
+  }
   ExecutionCall call;
-  call.payload = with_mcp_metadata(build_payload(tool, arguments, stamp), tool.name, stamp);
+  Json payload = build_payload(tool, arguments, stamp);
+  if (takes_selection(tool.kind)) {
+    payload = cli::with_selection(std::move(payload), flag(arguments, "strict"),
+                                  selector_argument(arguments, "container"));
+  }
+  call.payload = with_mcp_metadata(std::move(payload), tool.name, stamp);
   // wait's timeoutMs is the wait; its execution's timeout follows from it (the builder).
   if (tool.kind != ToolKind::Wait && merged.timeout_ms) {
     call.payload["timeoutMs"] = cli::milliseconds_json(*merged.timeout_ms);
@@ -193,6 +267,15 @@ ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
   call.operator_package = merged.operator_package;
   if (tool.kind == ToolKind::Snapshot && arguments.contains("maxChars")) {
     call.max_chars = arguments["maxChars"].get<long long>();
+  }
+  if (tool.kind == ToolKind::Snapshot && flag(arguments, "compact")) {
+    cli::CompactOptions compact;
+    compact.max_nodes =
+        static_cast<int>(integer_argument(arguments, "maxNodes").value_or(compact.max_nodes));
+    compact.max_text_chars = static_cast<int>(
+        integer_argument(arguments, "maxTextChars").value_or(compact.max_text_chars));
+    call.compact = compact;
+    call.save_raw = flag(arguments, "saveRaw");
   }
   return call;
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "clawperator/cli/compact_snapshot.hpp"
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/mcp/tools.hpp"
 
@@ -131,12 +132,25 @@ Json param_property(const ActionSpec& spec, std::string_view key) {
   return schema;
 }
 
+// A key the row refuses (query_ui's strict) is never offered as an argument.
+bool forbidden_by(const ActionSpec& spec, std::string_view key) {
+  return std::any_of(spec.constraints.begin(), spec.constraints.end(), [&](const auto& rule) {
+    return rule.key == key && rule.kind == ConstraintKind::Forbidden;
+  });
+}
+
 bool required_by(const ActionSpec& spec, std::string_view key) {
   return std::any_of(spec.constraints.begin(), spec.constraints.end(), [&](const auto& rule) {
     return rule.key == key && (rule.kind == ConstraintKind::Required ||
                                rule.kind == ConstraintKind::RequiredNotBlank ||
                                rule.kind == ConstraintKind::RequiredNonEmpty || rule.required);
   });
+}
+
+Json container_schema() {
+  Json schema = selector_schema();
+  schema["description"] = "Only elements inside this one: at least one field";
+  return schema;
 }
 
 // Builds one tool's input schema: an object closed to unknown keys.
@@ -162,6 +176,11 @@ class InputSchema {
   // A row param under the same name, required when the row requires it.
   InputSchema& param(const ActionSpec& spec, std::string_view key) {
     return add(key, param_property(spec, key), required_by(spec, key));
+  }
+  // strict and container, as the element actions take them (cli::with_selection).
+  InputSchema& selection(const ActionSpec& spec) {
+    param(spec, "strict");
+    return add("container", container_schema());
   }
   InputSchema& set(std::string_view keyword, Json value) {
     extra_[std::string(keyword)] = std::move(value);
@@ -241,14 +260,35 @@ std::vector<ToolDefinition> build_tools() {
     schema.add("maxChars", {{"type", "integer"},
                             {"minimum", 1},
                             {"description",
-                             "Cut the snapshot's XML at this many characters (truncated: true)"}});
+                             "Raw mode: cut the snapshot's XML at this many characters "
+                             "(truncated: true)"}});
+    schema.add("compact", {{"type", "boolean"},
+                           {"description",
+                            "Return `compact`, a bounded JSON list of nodes, instead of the XML "
+                            "(default false)"}});
+    schema.add("maxNodes", {{"type", "integer"},
+                            {"minimum", 1},
+                            {"maximum", cli::kMaxCompactNodes},
+                            {"description", "Compact: most nodes returned (default 100)"}});
+    schema.add("maxTextChars", {{"type", "integer"},
+                                {"minimum", 1},
+                                {"maximum", cli::kMaxCompactTextChars},
+                                {"description",
+                                 "Compact: text and content-desc cut at this many characters "
+                                 "(default 256)"}});
+    schema.add("saveRaw", {{"type", "boolean"},
+                           {"description",
+                            "Compact: also keep the raw XML in a new private file in the state "
+                            "directory (compact.rawArtifactPath)"}});
     tools.push_back(from_rows(ToolKind::Snapshot, "snapshot", {&snapshot}, schema.build()));
   }
   for (std::string_view name : kRowToolNames) {
     const ActionSpec* spec = contract::find_caller_action(name);
     if (spec == nullptr || spec->schema == nullptr) continue;
     InputSchema schema;
-    for (const contract::ParamSpec& param : spec->schema->params) schema.param(*spec, param.key);
+    for (const contract::ParamSpec& param : spec->schema->params) {
+      if (!forbidden_by(*spec, param.key)) schema.param(*spec, param.key);
+    }
     tools.push_back(from_rows(ToolKind::Row, std::string(name), {spec}, schema.build()));
   }
   {
@@ -301,6 +341,7 @@ std::vector<ToolDefinition> build_tools() {
     schema.add("clickType", {{"type", "string"},
                              {"enum", {"default", "long_click", "focus"}},
                              {"description", "default, long_click or focus"}});
+    schema.selection(click);  // refused with a coordinate, by the payload's click rule
     tools.push_back(
         from_rows(ToolKind::Click, "click", {&click},
                   with_one_of(schema.build(), exactly_one_of({"selector", "coordinate"},
@@ -312,15 +353,14 @@ std::vector<ToolDefinition> build_tools() {
     InputSchema schema;
     schema.add("selector", selector, true);
     schema.add("text", param_property(type, "text"), true);
-    schema.param(type, "submit").param(type, "clear");
+    schema.param(type, "submit").param(type, "clear").selection(type);
     tools.push_back(from_rows(ToolKind::Type, "type", {&type}, schema.build()));
   }
   {
     const ActionSpec& read = row("read_text");
     InputSchema schema;
     schema.add("selector", selector, true);
-    schema.add("container", selector);
-    schema.param(read, "all");
+    schema.selection(read).param(read, "all");
     schema.add(
         "validator",
         {{"type", "string"}, {"enum", {"regex"}}, {"description", "regex: check the text read"}});
@@ -342,13 +382,14 @@ std::vector<ToolDefinition> build_tools() {
                              {"minimum", number_json(contract::limits::kMinExecutionTimeoutMs)},
                              {"maximum", number_json(contract::limits::kMaxExecutionTimeoutMs)},
                              {"description", "How long to wait for the element, in milliseconds"}});
+    schema.selection(wait);
     tools.push_back(from_rows(ToolKind::Wait, "wait", {&wait}, schema.build()));
   }
   {
     const ActionSpec& scroll = row("scroll");
     InputSchema schema;
     schema.add("direction", param_property(scroll, "direction"), true);
-    schema.add("container", selector);
+    schema.selection(scroll);
     tools.push_back(from_rows(ToolKind::Scroll, "scroll", {&scroll}, schema.build()));
   }
   for (const bool click_after : {false, true}) {
@@ -357,7 +398,7 @@ std::vector<ToolDefinition> build_tools() {
     InputSchema schema;
     schema.add("selector", selector, true);
     schema.add("direction", param_property(row("scroll_until"), "direction"), true);
-    schema.add("container", selector);
+    schema.selection(until);
     schema.add("clickAfter",
                {{"type", "boolean"},
                 {"description", click_after ? "Click the element once found (default true)"

@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -73,9 +73,9 @@ let tools;
 await check("tools/list has every tool with its annotations", async () => {
   tools = (await client.listTools()).tools;
   const names = tools.map((tool) => tool.name);
-  for (const name of ["devices", "configure", "snapshot", "execute", "open", "click", "type", "read",
-                      "press", "wait", "scroll", "scroll_until", "scroll_and_click", "screenshot",
-                      "doctor", "explain_error"]) {
+  for (const name of ["devices", "configure", "snapshot", "query_ui", "execute", "open", "click",
+                      "type", "read", "press", "wait", "scroll", "scroll_until", "scroll_and_click",
+                      "swipe", "drag", "screenshot", "doctor", "explain_error"]) {
     assert.ok(names.includes(name), `missing tool ${name}`);
   }
   const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
@@ -83,6 +83,10 @@ await check("tools/list has every tool with its annotations", async () => {
   assert.equal(byName.click.annotations.destructiveHint, true);
   assert.equal(byName.open.annotations.readOnlyHint, false);
   assert.ok(byName.click.outputSchema);
+  assert.equal(byName.query_ui.annotations.readOnlyHint, true);
+  assert.equal(byName.swipe.annotations.readOnlyHint, false);
+  assert.deepEqual(byName.swipe.inputSchema.required, ["start", "end", "durationMs"]);
+  assert.equal(byName.click.inputSchema.properties.strict.type, "boolean");
 });
 
 await check("devices lists both virtual devices", async () => {
@@ -106,15 +110,69 @@ await check("snapshot returns the UI hierarchy with its disposition", async () =
   assert.equal(document.disposition.retry, "safe");
 });
 
-if (tools.some((tool) => tool.name === "query_ui")) {
-  await check("query_ui finds the Settings rows", async () => {
-    await call("open", { appId: "com.android.settings" });
-    const document = body(await call("query_ui", { matcher: { textContains: "Network" } }));
-    assert.equal(document.ok, true, JSON.stringify(document));
-  });
-} else {
-  console.log("# skip - query_ui: the action table has no query_ui row yet");
-}
+const matches = async (matcher) => {
+  const result = await call("query_ui", { matcher, visibility: "on_screen" });
+  assert.equal(result.isError, undefined, JSON.stringify(result));
+  return body(result).query;
+};
+
+await check("query_ui finds the Settings rows and returns the parsed query", async () => {
+  assert.equal(body(await call("open", { appId: "com.android.settings" })).ok, true);
+  const document = body(await call("query_ui", { matcher: { textContains: "Network" }, limit: 5 }));
+  assert.equal(document.ok, true, JSON.stringify(document));
+  assert.equal(document.query.totalMatches, 1, JSON.stringify(document.query));
+  assert.equal(document.query.nodes[0].label, "Network & internet");
+  // The parsed query is the server's own: its node paths survive the redaction.
+  assert.match(document.query.nodes[0].nodePath, /^0\./);
+  assert.equal(document.disposition.retry, "safe");
+});
+
+await check("a strict click on an ambiguous label is refused with a safe disposition", async () => {
+  const result = await call("click", { selector: { id: "android:id/title" }, strict: true });
+  assert.equal(result.isError, true, JSON.stringify(result));
+  const document = body(result);
+  assert.equal(document.code, "NODE_AMBIGUOUS", JSON.stringify(document));
+  assert.equal(document.disposition.retry, "safe");
+  assert.equal(document.disposition.delivery, "not_delivered");
+  // Nothing was tapped: the main screen is still there.
+  assert.equal((await matches({ textEquals: "Battery" })).totalMatches, 1);
+  await assert.rejects(call("click", { coordinate: { x: 10, y: 10 }, strict: true }),
+                       (error) => error.code === -32602 && /strict or container/.test(error.message));
+});
+
+await check("swipe scrolls the Settings list", async () => {
+  assert.equal((await matches({ textEquals: "Wallpaper & style" })).totalMatches, 0);
+  const result = await call("swipe", { start: { x: 540, y: 2000 }, end: { x: 540, y: 900 }, durationMs: 200 });
+  assert.equal(result.isError, undefined, JSON.stringify(result));
+  assert.equal(body(result).ok, true);
+  assert.equal((await matches({ textEquals: "Wallpaper & style" })).totalMatches, 1);
+  // And back, for the checks that follow.
+  const back = await call("swipe", { start: { x: 540, y: 900 }, end: { x: 540, y: 2000 }, durationMs: 200 });
+  assert.equal(body(back).ok, true, JSON.stringify(body(back)));
+  assert.equal((await matches({ textEquals: "Network & internet" })).totalMatches, 1);
+  await assert.rejects(call("swipe", { start: { x: 5, y: 5 }, end: { x: 5, y: 5 }, durationMs: 200 }),
+                       (error) => error.code === -32602);
+});
+
+await check("a compact snapshot is a bounded node list, its raw XML in the state directory", async () => {
+  const result = await call("snapshot", { compact: true, maxNodes: 5, maxTextChars: 8, saveRaw: true });
+  assert.equal(result.isError, undefined, JSON.stringify(result));
+  const document = body(result);
+  assert.equal(document.ok, true);
+  assert.equal(document.deviceId, first);
+  assert.equal(document.envelope.stepResults[0].data.text, undefined);
+  const compact = document.compact;
+  assert.equal(compact.schemaVersion, 1);
+  assert.equal(compact.returnedNodes, 5);
+  assert.ok(compact.totalNodes > 5);
+  assert.equal(compact.truncated, true);
+  assert.equal(compact.nodes[0].nodePath, "0");
+  assert.ok(compact.nodes.every((node) => [...node.text].length <= 8));
+  assert.ok(compact.rawArtifactPath.startsWith(join(scratch, "state")), compact.rawArtifactPath);
+  assert.match(readFileSync(compact.rawArtifactPath, "utf8"), /<hierarchy/);
+  assert.equal(statSync(compact.rawArtifactPath).mode & 0o777, 0o600);
+  await assert.rejects(call("snapshot", { compact: true, maxChars: 10 }), (error) => error.code === -32602);
+});
 
 await check("open Settings, then click a row", async () => {
   const opened = body(await call("open", { appId: "com.android.settings" }));

@@ -12,9 +12,14 @@
 
 namespace clawperator::cli {
 
+// The largest options a caller may ask for (--max-nodes, --max-text-chars, MCP's maxNodes,
+// maxTextChars).
+inline constexpr int kMaxCompactNodes = 1000;
+inline constexpr int kMaxCompactTextChars = 4096;
+
 struct CompactOptions {
-  int max_nodes = 100;       // 1..1000: a preorder prefix of whole nodes
-  int max_text_chars = 256;  // 1..4096: text and content-desc cut by Unicode code points
+  int max_nodes = 100;       // 1..kMaxCompactNodes: a preorder prefix of whole nodes
+  int max_text_chars = 256;  // 1..kMaxCompactTextChars: text and content-desc cut by code points
 };
 
 // {schemaVersion: 1, totalNodes, returnedNodes, omittedNodes, truncated, nodes: [...]}; the

@@ -21,8 +21,12 @@ Json redact(Json document);
 // to its end, so the failure was on the device. Any other document comes back unchanged.
 Json with_failure_summary(Json document);
 
-// The tools/call result for `document` (a CLI document: ok true or false).
-Json tool_result(Json document, std::string_view protocol_version);
+// The tools/call result for `document` (a CLI document: ok true or false). The members of
+// `kept` are set after the redaction: what the server itself parsed or wrote for the caller
+// (query_ui's `query`, the compact snapshot's `compact` with its node paths and raw file),
+// whose keys ending in "path" name no local file a caller chose nor adb's output.
+Json tool_result(Json document, std::string_view protocol_version,
+                 const Json& kept = Json::object());
 
 // snapshot's maxChars: cut each snapshot step's data.text and mark the document truncated.
 void truncate_snapshot(Json& document, long long max_chars);

@@ -34,6 +34,12 @@ class ToolHost {
   virtual Json devices() = 0;
   virtual Json doctor(const CallTarget& target, bool full) = 0;
   virtual Json explain_error(const std::string& code) = 0;
+  // Where the server may create its own new private file `name` (one path component): in the
+  // state directory; nullopt when this run has none.
+  virtual std::optional<std::string> artifact_path(const std::string& name) {
+    (void)name;
+    return std::nullopt;
+  }
 };
 
 struct ServerOptions {

@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "clawperator/cli/action_builders.hpp"
+#include "clawperator/cli/compact_snapshot.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/mcp/tools.hpp"
 
@@ -26,6 +27,10 @@ struct ExecutionCall {
   std::optional<std::string> device_id;
   std::optional<std::string> operator_package;
   std::optional<long long> max_chars;  // snapshot: cut data.text
+  // snapshot compact: project data.text (cli/compact_snapshot_document.hpp); save_raw keeps
+  // the XML in a new private file of the state directory first.
+  std::optional<cli::CompactOptions> compact;
+  bool save_raw = false;
 };
 
 // devices, configure, doctor, explain_error: the server answers them itself.

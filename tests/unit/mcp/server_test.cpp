@@ -6,6 +6,8 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <future>
 #include <thread>
 
@@ -24,6 +26,10 @@ class FakeHost final : public ToolHost {
   std::atomic<int> executions{0};
   std::atomic<int> concurrent{0};
   std::atomic<int> max_concurrent{0};
+  // Set before the session starts: the document every execution answers, and where the
+  // server may keep its own files.
+  std::optional<Json> answer;
+  std::optional<std::filesystem::path> artifacts;
 
   Json run_execution(const contract::Execution& execution, const CallTarget& target,
                      const process::CancelToken& cancel) override {
@@ -40,6 +46,7 @@ class FakeHost final : public ToolHost {
       (void)poll(&entry, 1, 10);
     }
     --concurrent;
+    if (answer && !cancelled) return *answer;
     if (cancelled) {
       return Json::parse(R"({"ok":false,"code":"RESULT_TRANSPORT_CANCELLED","message":"Interrupted",
           "details":{"phase":"result_wait","dispatchState":"dispatched","commandId":")" +
@@ -56,6 +63,10 @@ class FakeHost final : public ToolHost {
   Json doctor(const CallTarget&, bool) override { return Json::parse(R"({"ok":true})"); }
   Json explain_error(const std::string& code) override {
     return Json{{"ok", true}, {"error", {{"code", code}}}};
+  }
+  std::optional<std::string> artifact_path(const std::string& name) override {
+    if (!artifacts) return std::nullopt;
+    return (*artifacts / name).string();
   }
 };
 
@@ -267,4 +278,153 @@ TEST_CASE("stdin EOF cancels the calls in flight, answers them, then exits",
   CHECK(answer["id"] == 1);
   CHECK(answer["result"]["structuredContent"]["code"] == "RESULT_TRANSPORT_CANCELLED");
   CHECK(session.exit_code() == 0);
+}
+
+namespace {
+
+// A successful snapshot execution's document, as exec prints it.
+Json snapshot_document(const std::string& xml) {
+  Json step = {{"id", "snap"},
+               {"actionType", "snapshot"},
+               {"success", true},
+               {"data", {{"text", xml}, {"foreground_package", "com.android.settings"}}}};
+  return Json{{"ok", true},
+              {"deviceId", "emulator-5554"},
+              {"terminalSource", "clawperator_result"},
+              {"envelope",
+               {{"commandId", "mcp-snapshot-1-abc"},
+                {"taskId", "mcp-snapshot-1-abc"},
+                {"status", "success"},
+                {"stepResults", Json::array({step})}}},
+              {"disposition", {{"delivery", "delivered_verified"}, {"retry", "safe"}}}};
+}
+
+const char* kHierarchy =
+    "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">"
+    "<node index=\"0\" text=\"Wi-Fi\" resource-id=\"android:id/title\" "
+    "class=\"android.widget.TextView\" content-desc=\"\" bounds=\"[0,0][10,10]\" />"
+    "<node index=\"1\" text=\"Bluetooth\" class=\"android.widget.TextView\" "
+    "bounds=\"[0,10][10,20]\" /></hierarchy>";
+
+}  // namespace
+
+TEST_CASE("a compact snapshot keeps its nodes' paths and leaves the XML out", "[mcp][server]") {
+  FakeHost host;
+  host.answer = snapshot_document(kHierarchy);
+  Session session(host);
+  session.initialize();
+  session.send(call(1, "snapshot", R"({"compact":true,"maxNodes":1,"maxTextChars":3})"));
+  const Json result = session.next_answer()["result"];
+  CHECK_FALSE(result.contains("isError"));
+  const Json& body = result["structuredContent"];
+  CHECK(body["ok"] == true);
+  CHECK(body["terminalSource"] == "clawperator_result");
+  CHECK_FALSE(body["envelope"]["stepResults"][0]["data"].contains("text"));
+  CHECK(body["envelope"]["stepResults"][0]["data"]["foreground_package"] == "com.android.settings");
+  const Json& compact = body["compact"];
+  CHECK(compact["schemaVersion"] == 1);
+  CHECK(compact["commandId"] == "mcp-snapshot-1-abc");
+  CHECK(compact["totalNodes"] == 2);
+  CHECK(compact["returnedNodes"] == 1);
+  CHECK(compact["truncated"] == true);
+  REQUIRE(compact["nodes"].size() == 1);
+  CHECK(compact["nodes"][0]["text"] == "Wi-");
+  CHECK(compact["nodes"][0].contains("nodePath"));
+  CHECK_FALSE(compact.contains("rawArtifactPath"));
+  // The text item says the same as structuredContent.
+  CHECK(Json::parse(result["content"][0]["text"].get<std::string>()) == body);
+}
+
+TEST_CASE("saveRaw keeps the XML in a new private file of the state directory", "[mcp][server]") {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("mcp-artifacts-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  FakeHost host;
+  host.answer = snapshot_document(kHierarchy);
+  host.artifacts = dir;
+  {
+    Session session(host);
+    session.initialize();
+    session.send(call(1, "snapshot", R"({"compact":true,"saveRaw":true})"));
+    const Json body = session.next_answer()["result"]["structuredContent"];
+    REQUIRE(body["ok"] == true);
+    const std::filesystem::path raw = dir / "snapshot-mcp-snapshot-1-abc.xml";
+    CHECK(body["compact"]["rawArtifactPath"] == raw.string());
+    std::ifstream in(raw);
+    const std::string written((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
+    CHECK(written == kHierarchy);
+    CHECK((std::filesystem::status(raw).permissions() & std::filesystem::perms::all) ==
+          (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write));
+    // The same name again is never overwritten: a failure that says so, after the dispatch.
+    session.send(call(2, "snapshot", R"({"compact":true,"saveRaw":true})"));
+    const Json again = session.next_answer()["result"];
+    CHECK(again["isError"] == true);
+    CHECK(again["structuredContent"]["code"] == "SNAPSHOT_ARTIFACT_WRITE_FAILED");
+    CHECK(again["structuredContent"]["details"]["dispatchState"] == "dispatched");
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("compact snapshot failures are error results with their codes", "[mcp][server]") {
+  {
+    FakeHost host;
+    host.answer = snapshot_document("<root><node/></root>");
+    Session session(host);
+    session.initialize();
+    session.send(call(1, "snapshot", R"({"compact":true})"));
+    const Json bad_xml = session.next_answer()["result"];
+    CHECK(bad_xml["isError"] == true);
+    CHECK(bad_xml["structuredContent"]["code"] == "SNAPSHOT_EXTRACTION_FAILED");
+    CHECK(bad_xml["structuredContent"]["details"]["phase"] == "post_processing");
+    CHECK(bad_xml["structuredContent"].contains("disposition"));
+  }
+  // No state directory: saveRaw cannot keep the XML anywhere.
+  FakeHost host;
+  host.answer = snapshot_document(kHierarchy);
+  Session session(host);
+  session.initialize();
+  session.send(call(2, "snapshot", R"({"compact":true,"saveRaw":true})"));
+  const Json no_dir = session.next_answer()["result"];
+  CHECK(no_dir["isError"] == true);
+  CHECK(no_dir["structuredContent"]["code"] == "SNAPSHOT_ARTIFACT_WRITE_FAILED");
+  CHECK(no_dir["structuredContent"]["details"]["dispatchState"] == "dispatched");
+}
+
+TEST_CASE("query_ui's parsed query survives the redaction whole", "[mcp][server]") {
+  FakeHost host;
+  host.answer = Json::parse(R"({"ok":true,"deviceId":"emulator-5554",
+      "envelope":{"status":"success","stepResults":[]},
+      "query":{"nodes":[{"nodePath":"0.1","parentPath":"0","text":"Wi-Fi"}],"totalMatches":1},
+      "disposition":{"delivery":"delivered_verified","retry":"safe"}})");
+  Session session(host);
+  session.initialize();
+  session.send(call(1, "query_ui", R"({"matcher":{"textContains":"Wi"}})"));
+  const Json body = session.next_answer()["result"]["structuredContent"];
+  CHECK(body["query"] == host.answer->at("query"));
+}
+
+TEST_CASE("payload rules refuse the new tools' bad combinations with -32602", "[mcp][server]") {
+  FakeHost host;
+  Session session(host);
+  session.initialize();
+  session.send(call(1, "click", R"({"coordinate":{"x":1,"y":2},"strict":true})"));
+  const Json strict = session.next();
+  CHECK(strict["error"]["code"] == rpc_error::kInvalidParams);
+  CHECK(strict["error"]["message"].get<std::string>().find(
+            "coordinate cannot use strict or container") != std::string::npos);
+  CHECK(strict["error"]["message"].get<std::string>().find("(path: actions.0.params") !=
+        std::string::npos);
+  session.send(call(2, "click", R"({"coordinate":{"x":1,"y":2},"container":{"id":"list"}})"));
+  CHECK(session.next()["error"]["code"] == rpc_error::kInvalidParams);
+  session.send(call(3, "swipe", R"({"start":{"x":5,"y":5},"end":{"x":5,"y":5},"durationMs":100})"));
+  const Json same = session.next();
+  CHECK(same["error"]["code"] == rpc_error::kInvalidParams);
+  CHECK(same["error"]["message"] == "swipe start and end must differ (path: actions.0.params.end)");
+  session.send(call(4, "drag",
+                    R"({"start":{"x":5,"y":5},"end":{"x":5,"y":5},"holdDurationMs":100,)"
+                    R"("moveDurationMs":100})"));
+  CHECK(session.next()["error"]["code"] == rpc_error::kInvalidParams);
+  CHECK(host.executions == 0);
 }

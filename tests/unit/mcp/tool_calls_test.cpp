@@ -154,3 +154,120 @@ TEST_CASE("devices, configure, doctor and explain_error run no execution", "[mcp
   REQUIRE(std::holds_alternative<LocalCall>(explain));
   CHECK(std::get<LocalCall>(explain).kind == ToolKind::ExplainError);
 }
+
+TEST_CASE("query_ui, swipe and drag build what the CLI's query, swipe and drag build",
+          "[mcp][calls]") {
+  const ExecutionCall query = execution(
+      "query_ui",
+      R"({"matcher":{"textContains":"Wi","ancestor":{"resourceId":"list"}},"visibility":"all",)"
+      R"("limit":5})");
+  cli::QueryRequest request;
+  request.matcher = Json::parse(R"({"textContains":"Wi","ancestor":{"resourceId":"list"}})");
+  request.visibility = "all";
+  request.limit = 5;
+  Json expected = cli::build_query(kStamp, request);
+  CHECK(query.payload["actions"] == expected["actions"]);
+  CHECK(query.payload["actions"][0]["id"] == "query");
+  CHECK(query.payload["mode"] == expected["mode"]);
+  CHECK(query.payload["commandId"] == "mcp-query_ui-1764500000000-k3x9a0b");
+  CHECK(query.payload["source"] == "mcp");
+  // Nothing given: the Operator's defaults (on_screen, 100).
+  CHECK_FALSE(execution("query_ui", "{}").payload["actions"][0].contains("params"));
+
+  const ExecutionCall swipe = execution(
+      "swipe", R"({"start":{"x":500,"y":1500},"end":{"x":500,"y":300},"durationMs":250})");
+  CHECK(swipe.payload["actions"] ==
+        cli::build_swipe(kStamp, {500, 1500}, {500, 300}, 250, std::nullopt)["actions"]);
+  const ExecutionCall drag = execution(
+      "drag",
+      R"({"start":{"x":1,"y":2},"end":{"x":3,"y":4},"holdDurationMs":600,"moveDurationMs":400,)"
+      R"("timeoutMs":20000})");
+  CHECK(drag.payload["actions"][0]["params"] ==
+        Json::parse(R"({"start":{"x":1,"y":2},"end":{"x":3,"y":4},"holdDurationMs":600,)"
+                    R"("moveDurationMs":400})"));
+  CHECK(drag.payload["timeoutMs"] == 20000);
+}
+
+TEST_CASE("strict and container reach the element action's params", "[mcp][calls]") {
+  const ExecutionCall click = execution(
+      "click", R"({"selector":{"text":"OK"},"strict":true,"container":{"id":"android:id/list"}})");
+  CHECK(click.payload["actions"][0]["params"] ==
+        Json::parse(R"({"matcher":{"textEquals":"OK"},"strict":true,)"
+                    R"("container":{"resourceId":"android:id/list"}})"));
+  for (const char* tool : {"type", "read", "wait", "scroll_until", "scroll_and_click"}) {
+    INFO(tool);
+    const std::string extra = std::string(tool) == "type" ? R"(,"text":"x")" : "";
+    const std::string direction =
+        std::string(tool).rfind("scroll", 0) == 0 ? R"(,"direction":"down")" : "";
+    const ExecutionCall call =
+        execution(tool, R"({"selector":{"desc":"d"},"strict":true,"container":{"role":"list"})" +
+                            extra + direction + "}");
+    CHECK(call.payload["actions"][0]["params"]["strict"] == true);
+    CHECK(call.payload["actions"][0]["params"]["container"] == Json::parse(R"({"role":"list"})"));
+  }
+  const ExecutionCall scroll =
+      execution("scroll", R"({"direction":"up","strict":true,"container":{"text":"Feed"}})");
+  CHECK(scroll.payload["actions"][0]["params"]["container"] ==
+        Json::parse(R"({"textEquals":"Feed"})"));
+  // strict false is the default and is not sent.
+  CHECK_FALSE(execution("click", R"({"selector":{"text":"OK"},"strict":false})")
+                  .payload["actions"][0]["params"]
+                  .contains("strict"));
+}
+
+TEST_CASE("snapshot's compact mode and its options", "[mcp][calls]") {
+  const ExecutionCall plain = execution("snapshot", "{}");
+  CHECK_FALSE(plain.compact);
+  const ExecutionCall defaults = execution("snapshot", R"({"compact":true})");
+  REQUIRE(defaults.compact);
+  CHECK(defaults.compact->max_nodes == 100);
+  CHECK(defaults.compact->max_text_chars == 256);
+  CHECK_FALSE(defaults.save_raw);
+  const ExecutionCall own =
+      execution("snapshot", R"({"compact":true,"maxNodes":7,"maxTextChars":40,"saveRaw":true})");
+  REQUIRE(own.compact);
+  CHECK(own.compact->max_nodes == 7);
+  CHECK(own.compact->max_text_chars == 40);
+  CHECK(own.save_raw);
+  CHECK_FALSE(execution("snapshot", R"({"compact":false})").compact);
+}
+
+TEST_CASE("the new tools' bad arguments are refused with their paths", "[mcp][calls]") {
+  CHECK(argument_error("query_ui", R"({"limit":0})") == "must be >= 1 (path: limit)");
+  CHECK(argument_error("query_ui", R"({"limit":1001})") == "must be <= 1000 (path: limit)");
+  CHECK(argument_error("query_ui", R"({"visibility":"hidden"})") ==
+        R"(must be one of: "on_screen", "all" (path: visibility))");
+  CHECK(argument_error("query_ui", R"({"matcher":{}})") ==
+        "must have at least 1 field(s) (path: matcher)");
+  CHECK(argument_error("query_ui", R"({"matcher":{"ancestor":{"id":"x"}}})") ==
+        "unknown argument id (path: matcher.ancestor.id)");
+  CHECK(argument_error("query_ui", R"({"strict":true})") ==
+        "unknown argument strict (path: strict)");
+  CHECK(argument_error("swipe", R"({"start":{"x":1,"y":2},"end":{"x":3,"y":4}})") ==
+        "durationMs is required (path: durationMs)");
+  CHECK(argument_error("swipe", R"({"start":{"x":1,"y":2},"end":{"x":3,"y":4},"durationMs":0})") ==
+        "must be >= 1 (path: durationMs)");
+  CHECK(argument_error("swipe", R"({"start":{"x":-1,"y":2},"end":{"x":3,"y":4},"durationMs":9})") ==
+        "must be >= 0 (path: start.x)");
+  CHECK(argument_error("drag",
+                       R"({"start":{"x":1,"y":2},"end":{"x":3,"y":4},"holdDurationMs":5,)"
+                       R"("moveDurationMs":10001})") == "must be <= 10000 (path: moveDurationMs)");
+  CHECK(argument_error("click", R"({"selector":{"text":"a"},"strict":"yes"})") ==
+        "must be a boolean (path: strict)");
+  CHECK(argument_error("wait", R"({"selector":{"text":"a"},"container":{}})") ==
+        "must have at least 1 field(s) (path: container)");
+  CHECK(argument_error("snapshot", R"({"compact":true,"maxChars":10})") ==
+        "maxChars cannot be combined with compact (path: maxChars)");
+  CHECK(argument_error("snapshot", R"({"maxNodes":10})") ==
+        "maxNodes requires compact: true (path: maxNodes)");
+  CHECK(argument_error("snapshot", R"({"compact":false,"maxTextChars":10})") ==
+        "maxTextChars requires compact: true (path: maxTextChars)");
+  CHECK(argument_error("snapshot", R"({"saveRaw":true})") ==
+        "saveRaw requires compact: true (path: saveRaw)");
+  CHECK(argument_error("snapshot", R"({"compact":true,"maxNodes":1001})") ==
+        "must be <= 1000 (path: maxNodes)");
+  CHECK(argument_error("snapshot", R"({"compact":true,"maxTextChars":0})") ==
+        "must be >= 1 (path: maxTextChars)");
+  CHECK(argument_error("snapshot", R"({"compact":true,"rawPath":"/tmp/x.xml"})") ==
+        "unknown argument rawPath (path: rawPath)");
+}

@@ -1,5 +1,6 @@
 #include "clawperator/mcp/tools.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 #include <set>
@@ -154,7 +155,13 @@ TEST_CASE("a row tool appears with its row and takes the row's params", "[mcp][t
     }
     REQUIRE(tool != nullptr);
     for (const contract::ParamSpec& param : spec->schema->params) {
-      CHECK(tool->input_schema["properties"].contains(std::string(param.key)));
+      // A key the row refuses (query_ui's strict) is not offered.
+      const bool forbidden =
+          std::any_of(spec->constraints.begin(), spec->constraints.end(), [&](const auto& rule) {
+            return rule.key == param.key && rule.kind == contract::ConstraintKind::Forbidden;
+          });
+      INFO(param.key);
+      CHECK(tool->input_schema["properties"].contains(std::string(param.key)) == !forbidden);
     }
   }
 }
@@ -167,4 +174,49 @@ TEST_CASE("the MCP selector becomes the payload's matcher, in the caller's order
         R"({"textEquals":"OK","resourceId":"android:id/button1","contentDescEquals":"d",)"
         R"("contentDescContains":"e","textContains":"K","role":"button",)"
         R"("ancestor":{"resourceId":"list"}})");
+}
+
+TEST_CASE("query_ui, swipe and drag take their rows' params, required and ranged", "[mcp][tools]") {
+  const Json query = find_tool("query_ui")->input_schema;
+  CHECK(query["properties"]["visibility"]["enum"] == Json::array({"on_screen", "all"}));
+  CHECK(query["properties"]["limit"]["type"] == "integer");
+  CHECK(query["properties"]["limit"]["minimum"] == 1);
+  CHECK(query["properties"]["limit"]["maximum"] == 1000);
+  CHECK(query["properties"]["matcher"]["properties"].contains("ancestor"));
+  CHECK(query["properties"]["matcher"]["properties"].contains("descendant"));
+  // The row refuses strict, so the tool does not offer it.
+  CHECK_FALSE(query["properties"].contains("strict"));
+  CHECK_FALSE(query.contains("required"));
+  const Json swipe = find_tool("swipe")->input_schema;
+  CHECK(swipe["required"] == Json::array({"start", "end", "durationMs"}));
+  CHECK(swipe["properties"]["durationMs"]["maximum"] == 10000);
+  CHECK(swipe["properties"]["start"]["properties"]["x"]["maximum"] == 2147483647);
+  const Json drag = find_tool("drag")->input_schema;
+  CHECK(drag["required"] == Json::array({"start", "end", "holdDurationMs", "moveDurationMs"}));
+  CHECK(drag["properties"]["moveDurationMs"]["minimum"] == 1);
+}
+
+TEST_CASE("the element tools take strict and a container selector", "[mcp][tools]") {
+  for (const char* name :
+       {"click", "type", "read", "wait", "scroll", "scroll_until", "scroll_and_click"}) {
+    INFO(name);
+    const Json properties = find_tool(name)->input_schema["properties"];
+    CHECK(properties["strict"]["type"] == "boolean");
+    CHECK(properties["container"]["minProperties"] == 1);
+    CHECK(properties["container"]["properties"].contains("textContains"));
+  }
+  for (const char* name : {"press", "open", "snapshot", "swipe"}) {
+    INFO(name);
+    CHECK_FALSE(find_tool(name)->input_schema["properties"].contains("strict"));
+  }
+}
+
+TEST_CASE("snapshot offers the compact mode's options", "[mcp][tools]") {
+  const Json properties = find_tool("snapshot")->input_schema["properties"];
+  CHECK(properties["compact"]["type"] == "boolean");
+  CHECK(properties["maxNodes"]["minimum"] == 1);
+  CHECK(properties["maxNodes"]["maximum"] == 1000);
+  CHECK(properties["maxTextChars"]["maximum"] == 4096);
+  CHECK(properties["saveRaw"]["type"] == "boolean");
+  CHECK_FALSE(properties.contains("rawPath"));
 }
