@@ -14,6 +14,9 @@
 # (default: all of them; name some to re-run only those, e.g. after a noisy run).
 # BENCH_BASELINE=/path/to/clawperator (e.g. main built beside this tree): process and vdevice
 # also time that binary against this one (--version, --validate-only, exec) and print ratios.
+# BENCH_PREBUILT=DIR (a Release build tree, e.g. build/): use its clawperator and
+# clawperator-vdevice instead of building build-bench/, for the sections that need no more
+# (vdevice, direct) on a machine too busy for a second build.
 set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
@@ -37,10 +40,20 @@ if { wants rss || wants direct; } && [[ ! -x /usr/bin/time ]]; then
   exit 1
 fi
 build="build-bench"
-cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCLAWPERATOR_BUILD_TESTS=OFF \
-  -DCLAWPERATOR_BUILD_BENCH=ON >/dev/null
-nice -n 10 cmake --build "$build" -j"$(nproc)" \
-  --target clawperator clawperator-vdevice fake_adb micro_benchmarks >/dev/null
+if [[ -n ${BENCH_PREBUILT:-} ]]; then
+  for section in "${sections[@]}"; do
+    if [[ $section != vdevice && $section != direct ]]; then
+      echo "bench/run.sh: BENCH_PREBUILT serves the sections vdevice and direct only" >&2
+      exit 2
+    fi
+  done
+  build=$(realpath --relative-to=. "$BENCH_PREBUILT")
+else
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCLAWPERATOR_BUILD_TESTS=OFF \
+    -DCLAWPERATOR_BUILD_BENCH=ON >/dev/null
+  nice -n 10 cmake --build "$build" -j"$(nproc)" \
+    --target clawperator clawperator-vdevice fake_adb micro_benchmarks >/dev/null
+fi
 bin=$PWD/$build/src/clawperator
 vdevice=$PWD/$build/src/vdevice/clawperator-vdevice
 fake=$PWD/$build/bench/fake_adb
@@ -216,7 +229,7 @@ declare -A measured=()
 fake_env=(FAKE_ADB_DIR="$work/fake" CLAWPERATOR_STATE_DIR="$work/fake-state" ADB="$fake")
 mkdir -p "$work/fake"
 # One warm-up exec fills the readiness cache, as in an agent's loop; --prepare keeps it fresh.
-env "${fake_env[@]}" "$bin" exec "$payload" --device fake-1 >/dev/null
+if [[ -x $fake ]]; then env "${fake_env[@]}" "$bin" exec "$payload" --device fake-1 >/dev/null; fi
 fake_ready=("$work"/fake-state/ready-*)
 
 if wants process; then
