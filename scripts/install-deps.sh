@@ -10,6 +10,8 @@ packages=(
   adb clang-format
   # clawperator serve: the HTTP library, the XML parser of /query, curl for its API tests
   libcpp-httplib-dev libexpat1-dev curl
+  # The install test renders the man pages (man -l, col) and sources the bash completions.
+  man-db bsdextrautils bash
 )
 for option in "$@"; do
   case "$option" in

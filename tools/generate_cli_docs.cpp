@@ -1,7 +1,8 @@
-// Writes the shell completions (bash, zsh, fish) and the man page from the one
-// CLI definition, build_cli(). `generate_cli_docs DIR` writes clawperator.bash,
-// _clawperator, clawperator.fish and clawperator.1 into DIR; `generate_cli_docs
-// --list` prints the commands and flags it found as JSON (for the tests).
+// Writes the shell completions (bash, zsh, fish) and the man page of each program from its
+// one CLI definition: build_cli() for clawperator, build_vdevice_cli() for
+// clawperator-vdevice. `generate_cli_docs DIR` writes PROGRAM.bash, _PROGRAM, PROGRAM.fish
+// and PROGRAM.1 into DIR for both; `generate_cli_docs --list` prints clawperator's commands
+// and flags as JSON (for the tests).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
@@ -18,6 +19,7 @@
 #include "clawperator/cli/app.hpp"
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/contract/error_catalog.hpp"
+#include "clawperator/vdevice/cli.hpp"
 
 namespace {
 
@@ -42,19 +44,15 @@ struct Command {
 };
 
 struct Model {
+  std::string program;               // the executable's name
+  std::set<std::string> file_names;  // options and positionals whose values are paths
   std::string description;
   std::string footer;
   std::vector<Flag> globals;
   std::vector<Command> commands;
 };
 
-// Values of these options (and positionals of these names) are file paths.
-bool is_file_name(const std::string& name) {
-  static const std::set<std::string> kFileNames = {"path", "apk", "payload", "execution"};
-  return kFileNames.count(name) > 0;
-}
-
-std::vector<Flag> flags_of(const CLI::App& app) {
+std::vector<Flag> flags_of(const CLI::App& app, const std::set<std::string>& file_names) {
   std::vector<Flag> flags;
   for (const CLI::Option* option : app.get_options()) {
     if (!option->nonpositional() || option->get_group().empty()) continue;  // positional, hidden
@@ -62,7 +60,7 @@ std::vector<Flag> flags_of(const CLI::App& app) {
     for (const std::string& name : option->get_snames()) flag.names.push_back("-" + name);
     for (const std::string& name : option->get_lnames()) {
       flag.names.push_back("--" + name);
-      flag.files = flag.files || is_file_name(name);
+      flag.files = flag.files || file_names.count(name) > 0;
     }
     flag.takes_value = option->get_items_expected_max() > 0;
     flag.files = flag.files && flag.takes_value;
@@ -72,8 +70,10 @@ std::vector<Flag> flags_of(const CLI::App& app) {
   return flags;
 }
 
-Model read_model(const CLI::App& root) {
-  Model model{root.get_description(), root.get_footer(), flags_of(root), {}};
+Model read_model(const CLI::App& root, std::string program, std::set<std::string> file_names) {
+  Model model{
+      std::move(program), std::move(file_names), root.get_description(), root.get_footer(), {}, {}};
+  model.globals = flags_of(root, model.file_names);
   for (const CLI::App* sub : root.get_subcommands([](const CLI::App*) { return true; })) {
     if (sub->get_name().empty()) continue;  // option groups
     Command command;
@@ -81,7 +81,7 @@ Model read_model(const CLI::App& root) {
     command.aliases = sub->get_aliases();
     command.group = sub->get_group();
     command.description = sub->get_description();
-    for (const Flag& flag : flags_of(*sub)) {
+    for (const Flag& flag : flags_of(*sub, model.file_names)) {
       const auto same = [&](const Flag& global) { return global.names == flag.names; };
       if (std::none_of(model.globals.begin(), model.globals.end(), same)) {
         command.flags.push_back(flag);  // not the inherited --help
@@ -91,7 +91,7 @@ Model read_model(const CLI::App& root) {
       if (!option->get_positional() || option->nonpositional()) continue;
       const std::string name = option->get_name(true);
       command.positionals.push_back(name);
-      command.positional_files = command.positional_files || is_file_name(name);
+      command.positional_files = command.positional_files || model.file_names.count(name) > 0;
     }
     for (const std::string_view word : clawperator::cli::action_words(command.name)) {
       command.action_words.emplace_back(word);
@@ -169,6 +169,44 @@ constexpr const char* kBashSerials =
 
 // ---- bash ----
 
+// A shell function name for the program: `_clawperator`, `_clawperator_vdevice`.
+std::string function_name(const Model& model) {
+  return "_" + replace_all(model.program, '-', "_");
+}
+
+bool has_flag(const Model& model, const std::string& name) {
+  const auto in = [&](const std::vector<Flag>& flags) {
+    return std::any_of(flags.begin(), flags.end(), [&](const Flag& flag) {
+      return std::find(flag.names.begin(), flag.names.end(), name) != flag.names.end();
+    });
+  };
+  return in(model.globals) ||
+         std::any_of(model.commands.begin(), model.commands.end(),
+                     [&](const Command& command) { return in(command.flags); });
+}
+
+// `case "$prev"` arms that offer a flag's values, for the flags the program has.
+std::string bash_value_cases(const Model& model) {
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"--output", "--format"}, "json pretty"},
+      {{"--log-level"}, "debug info warn error"},
+      {{"--device", "--device-id"}, kBashSerials},
+      {{"--key"}, join(one_of("press_key", "key"), " ")},
+      {{"--direction"}, join(one_of("scroll", "direction"), " ")},
+  };
+  std::string out;
+  for (const auto& [names, values] : cases) {
+    // A flag of the same name that takes a path elsewhere (vdevice's make-apk --output) keeps
+    // file completion.
+    if (!has_flag(model, names.front()) || model.file_names.count(names.front().substr(2)) > 0) {
+      continue;
+    }
+    out += "    " + join(names, "|") + ") COMPREPLY=($(compgen -W \"" + values +
+           "\" -- \"$cur\")); return 0 ;;\n";
+  }
+  return out;
+}
+
 std::string bash(const Model& model) {
   std::ostringstream out;
   std::vector<std::string> all_names;
@@ -176,8 +214,9 @@ std::string bash(const Model& model) {
     for (const std::string& name : names_of(command)) all_names.push_back(name);
   }
   const std::vector<std::string> global_values = flag_names(model.globals, Which::kValue);
-  out << "# bash completion for clawperator (generated by generate_cli_docs; do not edit)\n"
-      << "_clawperator() {\n"
+  out << "# bash completion for " << model.program
+      << " (generated by generate_cli_docs; do not edit)\n"
+      << function_name(model) << "() {\n"
       << "  local cur=\"${COMP_WORDS[COMP_CWORD]}\" prev=\"${COMP_WORDS[COMP_CWORD-1]}\"\n"
       << "  local commands=\"" << join(all_names, " ") << "\"\n"
       << "  local flags=\"" << join(flag_names(model.globals, Which::kAll), " ") << "\"\n"
@@ -209,17 +248,7 @@ std::string bash(const Model& model) {
   out << "  esac\n"
       << "  COMPREPLY=()\n"
       << "  case \"$prev\" in\n"
-      << "    --output|--format) COMPREPLY=($(compgen -W \"json pretty\" -- \"$cur\")); return 0 "
-         ";;\n"
-      << "    --log-level) COMPREPLY=($(compgen -W \"debug info warn error\" -- \"$cur\")); return "
-         "0 ;;\n"
-      << "    --device|--device-id) COMPREPLY=($(compgen -W \"" << kBashSerials
-      << "\" -- \"$cur\")); return 0 ;;\n"
-      << "    --key) COMPREPLY=($(compgen -W \"" << join(one_of("press_key", "key"), " ")
-      << "\" -- \"$cur\")); return 0 ;;\n"
-      << "    --direction) COMPREPLY=($(compgen -W \"" << join(one_of("scroll", "direction"), " ")
-      << "\" -- \"$cur\")); return 0 ;;\n"
-      << "  esac\n"
+      << bash_value_cases(model) << "  esac\n"
       << "  if [[ \" $values \" == *\" $prev \"* ]]; then\n"
       << "    [[ \" $files \" == *\" $prev \"* ]] && COMPREPLY=($(compgen -f -- \"$cur\"))\n"
       << "    return 0\n"
@@ -236,7 +265,7 @@ std::string bash(const Model& model) {
       << "    COMPREPLY=($(compgen -f -- \"$cur\"))\n"
       << "  fi\n"
       << "}\n"
-      << "complete -o filenames -F _clawperator clawperator\n";
+      << "complete -o filenames -F " << function_name(model) << " " << model.program << "\n";
   return out.str();
 }
 
@@ -271,9 +300,10 @@ std::string zsh_specs(const std::vector<Flag>& flags, const std::string& indent)
 
 std::string zsh(const Model& model) {
   std::ostringstream out;
-  out << "#compdef clawperator\n"
-      << "# zsh completion for clawperator (generated by generate_cli_docs; do not edit)\n"
-      << "_clawperator() {\n"
+  out << "#compdef " << model.program << "\n"
+      << "# zsh completion for " << model.program
+      << " (generated by generate_cli_docs; do not edit)\n"
+      << function_name(model) << "() {\n"
       << "  local curcontext=\"$curcontext\" state line\n"
       << "  local -a commands globals\n"
       << "  commands=(\n";
@@ -287,7 +317,7 @@ std::string zsh(const Model& model) {
       << zsh_specs(model.globals, "    ") << "  )\n"
       << "  _arguments -C $globals '1: :->command' '*:: :->args' && return\n"
       << "  case $state in\n"
-      << "    command) _describe -t commands 'clawperator command' commands ;;\n"
+      << "    command) _describe -t commands '" << model.program << " command' commands ;;\n"
       << "    args)\n"
       << "      case $words[1] in\n";
   for (const Command& command : model.commands) {
@@ -304,7 +334,7 @@ std::string zsh(const Model& model) {
       << "      ;;\n"
       << "  esac\n"
       << "}\n"
-      << "_clawperator \"$@\"\n";
+      << function_name(model) << " \"$@\"\n";
   return out.str();
 }
 
@@ -317,10 +347,10 @@ std::string fish_quote(const std::string& text) {
   return out + "'";
 }
 
-std::string fish_flag(const Flag& flag, const std::string& condition) {
+std::string fish_flag(const Model& model, const Flag& flag, const std::string& condition) {
   std::string out;
   for (const std::string& name : flag.names) {
-    out += "complete -c clawperator" + condition;
+    out += "complete -c " + model.program + condition;
     out += name.rfind("--", 0) == 0 ? " -l " + name.substr(2) : " -s " + name.substr(1);
     if (flag.takes_value) out += flag.files ? " -r -F" : " -x";
     out += " -d " + fish_quote(flag.description) + "\n";
@@ -334,27 +364,29 @@ std::string fish(const Model& model) {
     for (const std::string& name : names_of(command)) all_names.push_back(name);
   }
   std::ostringstream out;
-  out << "# fish completion for clawperator (generated by generate_cli_docs; do not edit)\n"
+  const std::string complete = "complete -c " + model.program;
+  out << "# fish completion for " << model.program
+      << " (generated by generate_cli_docs; do not edit)\n"
       << "set -l commands " << join(all_names, " ") << "\n"
-      << "complete -c clawperator -f\n";
+      << complete << " -f\n";
   const std::string first = " -n \"not __fish_seen_subcommand_from $commands\"";
   for (const Command& command : model.commands) {
     for (const std::string& name : names_of(command)) {
-      out << "complete -c clawperator" << first << " -a " << name << " -d "
-          << fish_quote(command.description) << "\n";
+      out << complete << first << " -a " << name << " -d " << fish_quote(command.description)
+          << "\n";
     }
   }
-  for (const Flag& flag : model.globals) out << fish_flag(flag, "");
+  for (const Flag& flag : model.globals) out << fish_flag(model, flag, "");
   for (const Command& command : model.commands) {
     const std::string seen =
         " -n '__fish_seen_subcommand_from " + join(names_of(command), " ") + "'";
-    for (const Flag& flag : command.flags) out << fish_flag(flag, seen);
-    if (command.positional_files) out << "complete -c clawperator" << seen << " -F\n";
+    for (const Flag& flag : command.flags) out << fish_flag(model, flag, seen);
+    if (command.positional_files) out << complete << seen << " -F\n";
     if (!command.action_words.empty()) {
       const std::string words = join(command.action_words, " ");
-      out << "complete -c clawperator -n '__fish_seen_subcommand_from "
-          << join(names_of(command), " ") << "; and not __fish_seen_subcommand_from " << words
-          << "' -a " << fish_quote(words) << "\n";
+      out << complete << " -n '__fish_seen_subcommand_from " << join(names_of(command), " ")
+          << "; and not __fish_seen_subcommand_from " << words << "' -a " << fish_quote(words)
+          << "\n";
     }
   }
   return out.str();
@@ -380,44 +412,75 @@ std::string man_flags(const std::vector<Flag>& flags) {
   return out;
 }
 
-// The footer's "Heading:" blocks become sections; numbered lines (exit codes) become items.
+// The footer's "Heading:" blocks become sections. In EXIT STATUS, ENVIRONMENT and FILES a line
+// "  TERM  text" (two spaces or more between) is one tagged paragraph, a deeper-indented line
+// continues it; EXAMPLES are kept as typed (no filling). A line at the margin that is not a
+// heading is SEE ALSO.
 std::string man_footer(const std::string& footer) {
   std::ostringstream out;
   std::istringstream lines(footer);
   std::string line;
+  std::string heading;
+  std::size_t term_indent = 0;
+  const auto close_examples = [&] {
+    if (heading == "EXAMPLES") out << ".fi\n";
+  };
   while (std::getline(lines, line)) {
     const auto start = line.find_first_not_of(' ');
     if (start == std::string::npos) continue;
     const std::string text = line.substr(start);
-    if (start == 0 && text.back() == ':') {
-      std::string heading = text.substr(0, text.size() - 1);
-      for (char& c : heading) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      if (heading == "EXIT CODES") heading = "EXIT STATUS";
-      out << ".SH \"" << heading << "\"\n";
-    } else if (start == 0) {
-      out << ".SH \"SEE ALSO\"\n" << roff(text) << "\n";
-    } else if (std::isdigit(static_cast<unsigned char>(text.front())) != 0) {
-      const auto space = text.find(' ');
-      out << ".TP\n.B " << text.substr(0, space) << "\n"
-          << roff(text.substr(text.find_first_not_of(' ', space))) << "\n";
+    if (start == 0) {
+      close_examples();
+      if (text.back() == ':') {
+        heading = text.substr(0, text.size() - 1);
+        for (char& c : heading) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        if (heading == "EXIT CODES") heading = "EXIT STATUS";
+        out << ".SH \"" << heading << "\"\n";
+        if (heading == "EXAMPLES") out << ".nf\n";
+        term_indent = 0;
+      } else {
+        heading = "SEE ALSO";
+        out << ".SH \"SEE ALSO\"\n" << roff(text) << "\n";
+      }
+      continue;
+    }
+    if (heading == "EXAMPLES") {
+      // Kept as typed, the block's own two-space indent removed (a continuation stays deeper).
+      out << roff(line.substr(std::min<std::size_t>(start, 2))) << "\n";
+      continue;
+    }
+    const bool tagged = heading == "EXIT STATUS" || heading == "ENVIRONMENT" || heading == "FILES";
+    const auto gap = text.find("  ");
+    if (tagged && gap != std::string::npos && (term_indent == 0 || start <= term_indent)) {
+      term_indent = start;
+      out << ".TP\n.B " << roff(text.substr(0, gap)) << "\n"
+          << roff(text.substr(text.find_first_not_of(' ', gap))) << "\n";
     } else {
       out << roff(text) << "\n";
     }
   }
+  close_examples();
   return out.str();
+}
+
+// The program's name as .TH wants it: upper case.
+std::string upper(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return text;
 }
 
 std::string man(const Model& model) {
   std::ostringstream out;
   out << ".\\\" Generated by generate_cli_docs from the CLI definition; do not edit.\n"
-      << ".TH CLAWPERATOR 1 \"\" \"clawperator " << CLAWPERATOR_VERSION << "\" \"User Commands\"\n"
+      << ".TH " << roff(upper(model.program)) << " 1 \"\" \"clawperator " << CLAWPERATOR_VERSION
+      << "\" \"User Commands\"\n"
       << ".SH NAME\n"
-      << "clawperator \\- " << roff(model.description) << "\n"
+      << roff(model.program) << " \\- " << roff(model.description) << "\n"
       << ".SH SYNOPSIS\n"
-      << ".B clawperator\n"
+      << ".B " << roff(model.program) << "\n"
       << "[\\fIGLOBAL OPTIONS\\fR] \\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIARGUMENTS\\fR]\n"
       << ".br\n"
-      << ".B clawperator\n"
+      << ".B " << roff(model.program) << "\n"
       << "\\fICOMMAND\\fR \\fB\\-\\-help\\fR\n"
       << ".SH DESCRIPTION\n"
       << roff(model.description) << "\n"
@@ -471,23 +534,30 @@ int main(int argc, char** argv) {
   }
   clawperator::cli::RawGlobalFlags raw;
   std::vector<clawperator::cli::Command> commands;
-  const Model model = read_model(*clawperator::cli::build_cli(raw, commands));
+  const Model model = read_model(*clawperator::cli::build_cli(raw, commands), "clawperator",
+                                 {"path", "apk", "payload", "execution", "raw-path"});
   if (std::string(argv[1]) == "--list") {
     std::cout << listing(model).dump(2) << '\n';
     return 0;
   }
+  clawperator::vdevice::VdeviceCommandLine vdevice_line;
+  const Model vdevice = read_model(*clawperator::vdevice::build_vdevice_cli(vdevice_line),
+                                   "clawperator-vdevice", {"scenario", "adb", "output"});
   const std::filesystem::path dir = argv[1];
   std::filesystem::create_directories(dir);
-  const std::pair<const char*, std::string> outputs[] = {{"clawperator.bash", bash(model)},
-                                                         {"_clawperator", zsh(model)},
-                                                         {"clawperator.fish", fish(model)},
-                                                         {"clawperator.1", man(model)}};
-  for (const auto& [name, text] : outputs) {
-    std::ofstream file(dir / name, std::ios::binary);
-    file << text;
-    if (!file) {
-      std::cerr << "generate_cli_docs: cannot write " << (dir / name).string() << '\n';
-      return 1;
+  for (const Model* program : {&model, &vdevice}) {
+    const std::string& name = program->program;
+    const std::pair<std::string, std::string> outputs[] = {{name + ".bash", bash(*program)},
+                                                           {"_" + name, zsh(*program)},
+                                                           {name + ".fish", fish(*program)},
+                                                           {name + ".1", man(*program)}};
+    for (const auto& [file_name, text] : outputs) {
+      std::ofstream file(dir / file_name, std::ios::binary);
+      file << text;
+      if (!file) {
+        std::cerr << "generate_cli_docs: cannot write " << (dir / file_name).string() << '\n';
+        return 1;
+      }
     }
   }
   return 0;

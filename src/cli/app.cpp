@@ -156,11 +156,14 @@ const Command* selected_command(const std::vector<Command>& commands) {
 }
 
 // The line a person at a terminal reads without jq: `clawperator: CODE: message; hint`. One
-// line whatever the message holds, so that a log of stderr keeps one failure per line.
-void print_failure_line(std::ostream& err, const Json& document) {
+// line whatever the message holds, so that a log of stderr keeps one failure per line. With
+// --output pretty (a person asked for text) the message keeps its lines, indented under the
+// first, and the hint follows on its own line.
+void print_failure_line(std::ostream& err, const Json& document, OutputFormat format) {
   if (!document.is_object() || document.value("ok", true) != false) return;
   const auto code = document.find("code");
   if (code == document.end() || !code->is_string()) return;
+  const bool pretty = format == OutputFormat::Pretty;
   auto one_line = [](std::string text) {
     std::string out;
     bool space = false;
@@ -175,19 +178,33 @@ void print_failure_line(std::ostream& err, const Json& document) {
     }
     return out;
   };
+  // Lines after the first indented by two spaces; blank lines stay empty.
+  auto as_text = [](const std::string& text) {
+    std::string out;
+    bool line_start = false;
+    for (const char c : text) {
+      if (c == '\r') continue;
+      if (line_start && c != '\n') out += "  ";
+      line_start = c == '\n';
+      out += c;
+    }
+    return out;
+  };
   err << "clawperator: " << code->get<std::string>();
   if (const auto message = document.find("message");
       message != document.end() && message->is_string()) {
-    err << ": " << one_line(message->get<std::string>());
+    const std::string& text = message->get_ref<const std::string&>();
+    err << ": " << (pretty ? as_text(text) : one_line(text));
   }
   if (const auto hint = document.find("hint"); hint != document.end() && hint->is_string()) {
-    err << "; " << one_line(hint->get<std::string>());
+    const std::string& text = hint->get_ref<const std::string&>();
+    err << (pretty ? "\n  hint: " + as_text(text) : "; " + one_line(text));
   }
   err << '\n';
 }
 
 int emit(std::ostream& out, std::ostream& err, const CommandResult& result, OutputFormat format) {
-  if (!result.already_written) print_failure_line(err, result.document);
+  if (!result.already_written) print_failure_line(err, result.document, format);
   if (result.already_written) return result.exit_code;
   if (format == OutputFormat::Pretty && result.pretty_text) {
     out << *result.pretty_text;

@@ -34,6 +34,7 @@
 #include "clawperator/vdevice/android/scenario.hpp"
 #include "clawperator/vdevice/android/simulated_device.hpp"
 #include "clawperator/vdevice/android/virtual_apk.hpp"
+#include "clawperator/vdevice/cli.hpp"
 #include "clawperator/vdevice/farm.hpp"
 
 extern char** environ;
@@ -194,40 +195,9 @@ int with_farm(std::size_t count, const std::vector<std::string>& files, const st
 
 int main(int argc, char** argv) {
   install_signal_handlers();
-  CLI::App app("An Android phone the real adb can connect to, with a simulated Operator.",
-               "clawperator-vdevice");
-  app.require_subcommand(1);
-
-  std::uint16_t port = 0;
-  std::vector<std::string> serve_scenarios;
-  CLI::App* serve_command = app.add_subcommand("serve", "Serve one device on 127.0.0.1:PORT");
-  serve_command->add_option("--port", port, "TCP port (default: any free one)");
-  serve_command->add_option("--scenario", serve_scenarios, "Scenario file (JSON)")->expected(0, 1);
-
-  std::size_t count = 1;
-  std::vector<std::string> scenarios;
-  std::string adb = "adb";
-  std::vector<std::string> command;
-  CLI::App* with_command =
-      app.add_subcommand("with", "Run COMMAND with virtual devices behind a private adb server");
-  CLI::App* up_command =
-      app.add_subcommand("up", "Start virtual devices behind a private adb server until Ctrl-C");
-  for (CLI::App* sub : {with_command, up_command}) {
-    sub->add_option("--count", count, "Number of devices (default 1)")->check(CLI::Range(1, 16));
-    sub->add_option("--scenario", scenarios, "Scenario file per device (JSON)");
-    sub->add_option("--adb", adb, "adb executable (default: adb)");
-  }
-  with_command->add_option("command", command, "The command to run")->required();
-  app.add_subcommand("scenario", "Print the built-in default scenario");
-
-  android::VirtualApkManifest manifest;
-  std::string apk_output;
-  CLI::App* make_apk_command = app.add_subcommand(
-      "make-apk", "Write a virtual APK that `adb install` installs on a virtual device");
-  make_apk_command->add_option("--package", manifest.package, "Package name")->required();
-  make_apk_command->add_option("--version-name", manifest.version_name, "versionName")->required();
-  make_apk_command->add_option("--version-code", manifest.version_code, "versionCode")->required();
-  make_apk_command->add_option("--output", apk_output, "The APK file to write")->required();
+  vdevice::VdeviceCommandLine line;
+  const std::unique_ptr<CLI::App> app = vdevice::build_vdevice_cli(line);
+  std::vector<std::string>& command = line.command;
 
   // Everything after the first "--" is the command of `with`, flags included:
   // CLI11 would otherwise still match "--count" or "--help" in it.
@@ -240,18 +210,18 @@ int main(int argc, char** argv) {
     }
   }
   if (own_argc != argc && !command.empty()) {
-    with_command->get_option("command")->required(false);
+    line.with->get_option("command")->required(false);
   }
   try {
-    app.parse(own_argc, argv);
+    app->parse(own_argc, argv);
   } catch (const CLI::ParseError& error) {
     // --help is a ParseError too, with exit code 0.
-    return app.exit(error) == 0 ? 0 : kUsageExit;
+    return app->exit(error) == 0 ? 0 : kUsageExit;
   }
-  if (serve_command->parsed()) return serve(port, serve_scenarios);
-  if (with_command->parsed()) return with_farm(count, scenarios, adb, command);
-  if (up_command->parsed()) return with_farm(count, scenarios, adb, {});
-  if (make_apk_command->parsed()) return make_apk(manifest, apk_output);
+  if (line.serve->parsed()) return serve(line.port, line.serve_scenarios);
+  if (line.with->parsed()) return with_farm(line.count, line.scenarios, line.adb, command);
+  if (line.up->parsed()) return with_farm(line.count, line.scenarios, line.adb, {});
+  if (line.make_apk->parsed()) return make_apk(line.manifest, line.apk_output);
   std::cout << android::default_scenario_json();
   return 0;
 }

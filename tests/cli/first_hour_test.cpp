@@ -146,6 +146,14 @@ TEST_CASE("every failure also prints one plain line on stderr", "[cli][first-hou
         "clawperator: USAGE: Unknown error code: NODE_NOT_FUND. Did you mean "
         "'NODE_NOT_FOUND'?; " +
             single_document(typo)["hint"].get<std::string>() + "\n");
+  // --output pretty: the message's lines as text, the hint on its own line.
+  const RunResult pretty = run_binary(kBinary, {"scroll", "sideways", "--output", "pretty"});
+  CHECK(pretty.exit_code == 2);
+  CHECK(pretty.err.rfind("clawperator: EXECUTION_VALIDATION_FAILED: Invalid scroll direction "
+                         "'sideways'.\n\n  Valid directions: down, up, left, right\n",
+                         0) == 0);
+  CHECK(pretty.err.find("\n  hint: Fix the field") != std::string::npos);
+  CHECK(pretty.err.find("\\n") == std::string::npos);
   const RunResult ok = run_binary(kBinary, {"errors", "USAGE"});
   CHECK(ok.exit_code == 0);
   CHECK(ok.err.empty());

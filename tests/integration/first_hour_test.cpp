@@ -114,11 +114,29 @@ TEST_CASE("cmake --install: man page, docs, examples, completions that offer val
   CHECK(std::filesystem::exists(doc / "README.md"));
   // zsh looks in site-functions for any prefix but /usr.
   CHECK(std::filesystem::exists(prefix / "share/zsh/site-functions/_clawperator"));
-  const RunResult man = clawperator::testing::run_binary(
-      "/bin/sh",
-      {"-c", "man -l \"$0\" 2>&1 | col -b", (prefix / "share/man/man1/clawperator.1.gz").string()});
-  CHECK(man.exit_code == 0);
-  CHECK(man.out.find("clawperator") != std::string::npos);
+  CHECK(std::filesystem::exists(prefix / "share/zsh/site-functions/_clawperator-vdevice"));
+  // Both man pages render, with the sections a user looks for.
+  for (const std::string program : {"clawperator", "clawperator-vdevice"}) {
+    CAPTURE(program);
+    const RunResult man = clawperator::testing::run_binary(
+        "/bin/sh", {"-c", "MANWIDTH=100 man -l \"$0\" 2>&1 | col -b",
+                    (prefix / "share/man/man1" / (program + ".1.gz")).string()});
+    CHECK(man.exit_code == 0);
+    CHECK(man.out.find(program + " - ") != std::string::npos);
+    for (const std::string section :
+         {"DESCRIPTION", "EXAMPLES", "ENVIRONMENT", "FILES", "EXIT STATUS"}) {
+      CAPTURE(section);
+      CHECK(man.out.find("\n" + section + "\n") != std::string::npos);
+    }
+    if (program == "clawperator") {
+      // One entry per variable, not a list.
+      CHECK(man.out.find("CLAWPERATOR_STATE_DIR\n") != std::string::npos);
+      CHECK(man.out.find("CLAWPERATOR_RESULT_TRANSPORT\n") != std::string::npos);
+    } else {
+      CHECK(man.out.find("ANDROID_ADB_SERVER_PORT\n") != std::string::npos);
+      CHECK(man.out.find("make-apk") != std::string::npos);
+    }
+  }
 
   // bash completion, against a running virtual device: its serial for --device, and press keys.
   Farm farm({"default"});
@@ -136,5 +154,13 @@ TEST_CASE("cmake --install: man page, docs, examples, completions that offer val
   CHECK(complete("clawperator scroll ''") == "down\nup\nleft\nright\n");
   CHECK(complete("clawperator --output ''") == "json\npretty\n");
   CHECK(complete("clawperator errors NODE_NOT_F").find("NODE_NOT_FOUND\n") != std::string::npos);
+  const std::string vdevice_completion =
+      (prefix / "share/bash-completion/completions/clawperator-vdevice").string();
+  const std::string vdevice_script =
+      "source '" + vdevice_completion +
+      "'; COMP_WORDS=(clawperator-vdevice ''); COMP_CWORD=1; _clawperator_vdevice; "
+      "printf '%s\\n' \"${COMPREPLY[@]}\"";
+  CHECK(clawperator::testing::run_binary("/bin/bash", {"-c", vdevice_script}).out ==
+        "serve\nwith\nup\nscenario\nmake-apk\n");
   std::filesystem::remove_all(prefix);
 }
