@@ -96,6 +96,9 @@ try {
   const afterBytes = await fetch(after).then((response) => response.arrayBuffer());
   check(after !== before && Buffer.compare(Buffer.from(beforeBytes), Buffer.from(afterBytes)) !== 0,
         'the click changed what the next screenshot shows');
+  const panel = await page.$eval('#attributes', (table) => table.rows.length);
+  const selectorAfter = await page.$eval('#selector-json', (element) => element.textContent);
+  check(panel === 0 && selectorAfter === '', 'the refresh cleared the last selection\'s panel');
   const events = await page.$$eval('#events li', (all) => all.map((item) => item.textContent));
   check(events.some((text) => text.includes('inspector-click')), 'the event list shows the click execution');
   check(foreign.length === 0, 'nothing was loaded from another host');

@@ -4,9 +4,11 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "farm_fixture.hpp"
 #include "serve_process.hpp"
@@ -228,6 +230,39 @@ TEST_CASE("serve: an event subscriber sees the executions others send", "[serve]
   // The host failure is an execution event only, never a synthetic result.
   CHECK(names == std::vector<std::string>{"heartbeat", "clawperator:execution",
                                           "clawperator:result", "clawperator:execution"});
+}
+
+TEST_CASE("serve: a locked device is 409, the event stream's client limit 503", "[serve][api]") {
+  Farm farm({"locked"});
+  Served served(farm);
+  // Readiness refuses a locked phone before anything is sent: the newest mapping's 409.
+  const HttpReply locked = served.post("/snapshot", "{}");
+  CHECK(locked.status == 409);
+  CHECK(locked.body["code"] == "DEVICE_NOT_INTERACTIVE");
+  CHECK(locked.body["disposition"]["delivery"] == "not_delivered");
+  CHECK(locked.body["details"]["dispatchState"] == "not_dispatched");
+
+  // Sixteen event streams at once (include/clawperator/serve/server.hpp): the next is 503.
+  std::vector<std::unique_ptr<Background>> subscribers;
+  for (int i = 0; i < 16; ++i) {
+    const std::string out = served.dir() + "/events-" + std::to_string(i);
+    subscribers.push_back(std::make_unique<Background>(
+        "/usr/bin/curl",
+        std::vector<std::string>{"-sS", "-N", "--max-time", "60", served.url("/events")},
+        std::map<std::string, std::string>{}, out, out + ".err"));
+    for (int attempt = 0; attempt < 250 && slurp(out).find("heartbeat") == std::string::npos;
+         ++attempt) {
+      std::this_thread::sleep_for(milliseconds(20));
+    }
+    REQUIRE(slurp(out).find("heartbeat") != std::string::npos);
+  }
+  const HttpReply over = served.get("/events");
+  CHECK(over.status == 503);
+  CHECK(over.body["code"] == "SSE_CLIENT_LIMIT");
+  // The API itself still answers beside the streams.
+  CHECK(served.get("/ping").status == 200);
+  CHECK(served.stop() == 0);
+  for (auto& subscriber : subscribers) CHECK(subscriber->stop(0, milliseconds(5000)) == 0);
 }
 
 TEST_CASE("serve: envelope timeout, a busy device, and a shutdown that cancels truthfully",

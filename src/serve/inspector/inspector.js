@@ -192,9 +192,10 @@ function shellQuote(text) {
 }
 
 function cliFlags(matcher) {
-  if (matcher.ancestor) return '--selector ' + shellQuote(JSON.stringify(matcher));
+  if (matcher.ancestor) return '--selector ' + shellQuote(JSON.stringify(matcher)) + ' --strict';
   const flag = { resourceId: '--id', textEquals: '--text', contentDescEquals: '--desc' };
-  return Object.entries(matcher).map(([key, value]) => flag[key] + ' ' + shellQuote(value)).join(' ');
+  return Object.entries(matcher).map(([key, value]) => flag[key] + ' ' + shellQuote(value))
+      .concat(['--strict']).join(' ');
 }
 
 function center(node) {
@@ -243,9 +244,11 @@ async function select(node) {
 }
 
 // ancestor is not in the payload's matcher yet: such a node is clicked by its centre.
+// The checked selector, `ancestor` included, with `strict`: should the screen have changed
+// since the check, an ambiguous match is refused (NODE_AMBIGUOUS) instead of acting on the
+// first one.
 function target(node) {
-  if (node.matcher && !node.matcher.ancestor) return { matcher: node.matcher };
-  return null;
+  return node.matcher ? { matcher: node.matcher, strict: true } : null;
 }
 
 async function act(type, params) {
@@ -285,6 +288,11 @@ async function refresh() {
   state.selected = null;
   drawBoxes();
   drawTree();
+  // The screen changed: the last selection's attributes and selector describe a node that may
+  // be gone, so the panel starts over.
+  $('hint').textContent = 'Click a box or a line of the tree.';
+  $('attributes').textContent = '';
+  for (const id of ['selector-check', 'selector-cli', 'selector-json']) $(id).textContent = '';
   for (const id of ['click-button', 'type-button', 'read-button']) $(id).disabled = true;
   setStatus(state.nodes.length + ' nodes');
   document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
