@@ -30,15 +30,15 @@ contract::Outcome<Json> compact_snapshot_document(Json document, const CompactOp
     }
   }
   if (data == nullptr) {
-    return Unexpected(compact_failure("SNAPSHOT_EXTRACTION_FAILED",
-                                      "The snapshot step carries no UI hierarchy to project",
-                                      std::move(envelope), std::nullopt));
+    return contract::failed(compact_failure("SNAPSHOT_EXTRACTION_FAILED",
+                                            "The snapshot step carries no UI hierarchy to project",
+                                            std::move(envelope), std::nullopt));
   }
   const std::string xml = (*data)["text"].get<std::string>();
   data->erase("text");
   if (raw_path) {
     if (auto problem = io::write_exclusive_file(*raw_path, xml)) {
-      return Unexpected(
+      return contract::failed(
           compact_failure("SNAPSHOT_ARTIFACT_WRITE_FAILED",
                           "Cannot write the raw hierarchy to " + *raw_path + ": " + *problem,
                           std::move(envelope), std::nullopt));
@@ -46,7 +46,7 @@ contract::Outcome<Json> compact_snapshot_document(Json document, const CompactOp
   }
   auto projected = project_compact_snapshot(xml, options);
   if (!projected) {
-    return Unexpected(
+    return contract::failed(
         compact_failure("SNAPSHOT_EXTRACTION_FAILED",
                         "The UI hierarchy could not be projected: " + projected.error(),
                         std::move(envelope), raw_path));
