@@ -412,24 +412,39 @@ std::string expand(const ActionContext& context, const std::string& template_tex
 
 }  // namespace
 
-StepOutcome list_notifications(const ActionContext& context, const Json& params) {
-  if (auto denied = require_listener(context)) return *denied;
+namespace {
+
+// list_notifications and list_media_sessions: the entries of `applicationId` (all without it),
+// the first `limit` rendered by `render(entry, maxTextChars)`, counted and marked truncated.
+template <typename Entries, typename Render>
+StepOutcome bounded_list(const ActionContext& context, const Json& params, const char* field,
+                         const Entries& entries, Render render) {
   const auto application = text(params, "applicationId");
   const auto limit = static_cast<std::size_t>(integer(params, "limit", kDefaultListLimit));
   const int max_chars = static_cast<int>(integer(params, "maxTextChars", kDefaultTextChars));
   Json list = Json::array();
   std::size_t total = 0;
-  for (const auto* notification :
-       context.system->background().notifications(context.system->now())) {
-    if (application && notification->spec.application_id != *application) continue;
+  for (const auto* entry : entries) {
+    if (application && entry->spec.application_id != *application) continue;
     ++total;
-    if (list.size() < limit) list.push_back(notification_json(notification->spec, max_chars));
+    if (list.size() < limit) list.push_back(render(*entry, max_chars));
   }
   Json payload = base_payload(context);
-  payload["notifications"] = std::move(list);
+  payload[field] = std::move(list);
   payload["total"] = total;
   payload["truncated"] = total > limit;
   return ok(std::move(payload));
+}
+
+}  // namespace
+
+StepOutcome list_notifications(const ActionContext& context, const Json& params) {
+  if (auto denied = require_listener(context)) return *denied;
+  return bounded_list(context, params, "notifications",
+                      context.system->background().notifications(context.system->now()),
+                      [](const auto& notification, int max_chars) {
+                        return notification_json(notification.spec, max_chars);
+                      });
 }
 
 StepOutcome dismiss_notification(const ActionContext& context, const Json& params) {
@@ -508,21 +523,11 @@ StepOutcome invoke_notification_action(const ActionContext& context, const Json&
 
 StepOutcome list_media_sessions(const ActionContext& context, const Json& params) {
   if (auto denied = require_listener(context)) return *denied;
-  const auto application = text(params, "applicationId");
-  const auto limit = static_cast<std::size_t>(integer(params, "limit", kDefaultListLimit));
-  const int max_chars = static_cast<int>(integer(params, "maxTextChars", kDefaultTextChars));
-  Json list = Json::array();
-  std::size_t total = 0;
-  for (const auto* session : context.system->background().sessions(context.system->now())) {
-    if (application && session->spec.application_id != *application) continue;
-    ++total;
-    if (list.size() < limit) list.push_back(session_json(context, *session, max_chars));
-  }
-  Json payload = base_payload(context);
-  payload["sessions"] = std::move(list);
-  payload["total"] = total;
-  payload["truncated"] = total > limit;
-  return ok(std::move(payload));
+  return bounded_list(context, params, "sessions",
+                      context.system->background().sessions(context.system->now()),
+                      [&context](const auto& session, int max_chars) {
+                        return session_json(context, session, max_chars);
+                      });
 }
 
 StepOutcome get_media_status(const ActionContext& context, const Json& params) {
