@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -48,14 +49,23 @@ inline vdevice::android::Scenario scenario(const std::string& name) {
   return std::move(loaded).value();
 }
 
-// Processes whose command line mentions `needle` (e.g. an adb server's port).
+// Processes whose command line mentions `needle` (e.g. an adb server's port, a serial) not
+// followed by a digit: cases run side by side (ctest -j), and another case's serial
+// 127.0.0.1:41234 must not count as a mention of 127.0.0.1:4123.
 inline int processes_mentioning(const std::string& needle) {
   int count = 0;
   for (const pid_t pid : clawperator::testing::all_pids()) {
     std::string cmdline =
         clawperator::testing::read_proc_file("/proc/" + std::to_string(pid) + "/cmdline");
     std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    if (cmdline.find(needle) != std::string::npos) ++count;
+    for (auto at = cmdline.find(needle); at != std::string::npos;
+         at = cmdline.find(needle, at + 1)) {
+      const std::size_t end = at + needle.size();
+      if (end == cmdline.size() || std::isdigit(static_cast<unsigned char>(cmdline[end])) == 0) {
+        ++count;
+        break;
+      }
+    }
   }
   return count;
 }
