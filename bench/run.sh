@@ -9,6 +9,8 @@
 #            bare adb calls it needs and one bare `adb shell echo` round trip
 #   direct   a 16 MiB result through the real adb from a virtual device over the direct
 #            result transport and over logcat: wall time and peak RSS of the exec
+#   mcp      one tools/call in a long-lived `mcp serve` session (bench/mcp_calls.cpp) against
+#            the same CLI command, through the real adb to a virtual device
 #   micro    the result path's micro-benchmarks (Google Benchmark)
 # and prints markdown tables, then the issue-8 targets. Usage: bench/run.sh [SECTION...]
 # (default: all of them; name some to re-run only those, e.g. after a noisy run).
@@ -16,12 +18,13 @@
 # also time that binary against this one (--version, --validate-only, exec) and print ratios.
 # BENCH_PREBUILT=DIR (a Release build tree, e.g. build/): use its clawperator and
 # clawperator-vdevice instead of building build-bench/, for the sections that need no more
-# (vdevice, direct) on a machine too busy for a second build.
+# (vdevice, direct; mcp too when DIR was configured with -DCLAWPERATOR_BUILD_BENCH=ON) on a
+# machine too busy for a second build.
 set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
 
-all_sections=(process rss spawns vdevice direct micro)
+all_sections=(process rss spawns vdevice direct mcp micro)
 sections=("${all_sections[@]}")
 if [[ $# -gt 0 ]]; then
   for section in "$@"; do
@@ -42,21 +45,28 @@ fi
 build="build-bench"
 if [[ -n ${BENCH_PREBUILT:-} ]]; then
   for section in "${sections[@]}"; do
-    if [[ $section != vdevice && $section != direct ]]; then
-      echo "bench/run.sh: BENCH_PREBUILT serves the sections vdevice and direct only" >&2
+    if [[ $section != vdevice && $section != direct && $section != mcp ]]; then
+      echo "bench/run.sh: BENCH_PREBUILT serves the sections vdevice, direct and mcp only" >&2
       exit 2
     fi
   done
   build=$(realpath --relative-to=. "$BENCH_PREBUILT")
+  if wants mcp && [[ ! -x $build/bench/mcp_calls ]]; then
+    echo "bench/run.sh: $build/bench/mcp_calls is missing (configure $build with" \
+      "-DCLAWPERATOR_BUILD_BENCH=ON and build mcp_calls)" >&2
+    exit 2
+  fi
 else
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCLAWPERATOR_BUILD_TESTS=OFF \
     -DCLAWPERATOR_BUILD_BENCH=ON >/dev/null
   nice -n 10 cmake --build "$build" -j"$(nproc)" \
-    --target clawperator clawperator-vdevice fake_adb micro_benchmarks >/dev/null
+    --target clawperator clawperator-serve clawperator-vdevice fake_adb micro_benchmarks mcp_calls \
+    >/dev/null
 fi
 bin=$PWD/$build/src/clawperator
 vdevice=$PWD/$build/src/vdevice/clawperator-vdevice
 fake=$PWD/$build/bench/fake_adb
+mcp_calls=$PWD/$build/bench/mcp_calls
 adb=$(command -v adb)
 payload=examples/snapshot.json
 baseline=${BENCH_BASELINE:-}
@@ -463,6 +473,54 @@ if wants direct; then
   vdevice_down
 fi
 
+if wants mcp; then
+  # The same Operator that answers at once: what differs is the host's side. Rounds alternate
+  # the CLI (hyperfine) and the MCP session (bench/mcp_calls.cpp: one client, one server, the
+  # calls one after another), so that a load that changes meanwhile weighs on both alike.
+  vdevice_down
+  vdevice_up bench/vdevice-instant-operator.json
+  mcp_env=(ANDROID_ADB_SERVER_PORT="$adb_port" ADB="$adb" CLAWPERATOR_STATE_DIR="$work/mcp-state")
+  env "${mcp_env[@]}" "$bin" exec "$payload" --device "$serial" >/dev/null
+  mcp_ready=("$work"/mcp-state/ready-*)
+  execute_arguments="{\"deviceId\":\"$serial\",\"actions\":[{\"id\":\"snap\",\"type\":\"snapshot\"}]}"
+  snapshot_arguments="{\"deviceId\":\"$serial\"}"
+  : >"$work/mcp-rounds"
+  for round in $(seq 5); do
+    (
+      export "${mcp_env[@]}"
+      hyperfine -N --style none --warmup 5 --runs 40 --export-json "$work/mcp-cli.json" \
+        --prepare "touch -c $(q "${mcp_ready[0]}")" \
+        -n exec "$(q "$bin") exec $payload --device $(q "$serial")" \
+        -n snapshot "$(q "$bin") snapshot --device $(q "$serial")" >/dev/null
+      read -r mcp_execute _ < <("$mcp_calls" "$bin" 40 execute "$execute_arguments" "${mcp_ready[0]}")
+      read -r mcp_snapshot _ < <("$mcp_calls" "$bin" 40 snapshot "$snapshot_arguments" "${mcp_ready[0]}")
+      if [[ -z ${mcp_execute:-} || -z ${mcp_snapshot:-} ]]; then
+        echo "bench/run.sh: an MCP session failed (bench/mcp_calls.cpp said why above)" >&2
+        exit 1
+      fi
+      echo "$(median_ms "$work/mcp-cli.json" exec) $mcp_execute" \
+        "$(median_ms "$work/mcp-cli.json" snapshot) $mcp_snapshot"
+    ) >>"$work/mcp-rounds"
+  done
+  column_median() { cut -d' ' -f"$1" "$work/mcp-rounds" | median; }
+  ratio_median() { awk -v a="$1" -v b="$2" '{ printf "%.4f\n", $b / $a }' "$work/mcp-rounds" | median; }
+  measured[ratio_mcp_execute]=$(ratio_median 1 2)
+  measured[ratio_mcp_snapshot]=$(ratio_median 3 4)
+  echo "## One MCP tool call against the same CLI command (real adb, virtual device)"
+  echo
+  echo "5 rounds of 40 runs each after warm-ups (CLI: hyperfine; MCP: bench/mcp_calls.cpp, one"
+  echo "session per round); medians over the rounds; readiness cached as above."
+  echo
+  echo "| command | CLI | MCP tool call | MCP / CLI |"
+  echo "| --- | --- | --- | --- |"
+  printf '| `exec %s` / `execute` | %.2f ms | %.2f ms | %.2f |\n' "$payload" "$(column_median 1)" \
+    "$(column_median 2)" "${measured[ratio_mcp_execute]}"
+  printf '| `snapshot` / `snapshot` | %.2f ms | %.2f ms | %.2f |\n' "$(column_median 3)" \
+    "$(column_median 4)" "${measured[ratio_mcp_snapshot]}"
+  echo
+  vdevice_down
+fi
+
 if wants micro; then
   echo "## Micro-benchmarks (Google Benchmark)"
   echo
@@ -511,6 +569,10 @@ target "exec / its adb calls by hand, follower included (virtual device)" \
   "${measured[ratio_by_hand]:-}" "<=" 1.3
 target "exec / one bare adb shell echo (virtual device)" "${measured[ratio_echo]:-}" "<=" 4
 target "query / snapshot (virtual device, issue 16)" "${measured[ratio_query]:-}" "<=" 1.2
+target "MCP execute / CLI exec (virtual device, issue 18)" "${measured[ratio_mcp_execute]:-}" \
+  "<=" 0.7
+target "MCP snapshot / CLI snapshot (virtual device, issue 18)" \
+  "${measured[ratio_mcp_snapshot]:-}" "<=" 0.7
 target "whole decoder, 64 MiB XML-dense, GB/s" "${measured[decoder_gbps]:-}" ">=" 1
 target "chunk transport, 64 MiB XML-dense, GB/s" "${measured[transport_gbps]:-}" ">=" 1
 target "peak RSS --version, KiB (8 MiB)" "${measured[version_rss]:-}" "<=" 8192

@@ -32,6 +32,7 @@ class CliToolHost final : public mcp::ToolHost {
     // as they may take, instead of failing with EXECUTION_CONFLICT_IN_FLIGHT.
     request.lock_wait_ms = static_cast<long>(execution.timeout_ms.value());
     request.state = state_;
+    request.warm_followers = &warm_followers_;
     const auto runner = process::make_system_runner(cancel);
     return exec::run_execution(request, *runner).document;
   }
@@ -60,6 +61,8 @@ class CliToolHost final : public mcp::ToolHost {
  private:
   GlobalOptions options_;
   io::StateSelection state_;
+  // Each device's logcat reader, kept between its calls (docs/mcp.md, "What is kept warm").
+  exec::WarmFollowers warm_followers_;
 };
 
 CommandResult run_mcp_serve(const GlobalOptions& options) {

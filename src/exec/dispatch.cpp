@@ -25,6 +25,7 @@ using Clock = std::chrono::steady_clock;
 
 // Time the Operator gets beyond the payload's own timeoutMs (docs/wire-protocol.md §8).
 constexpr std::chrono::milliseconds kPumpSlice{250};
+constexpr std::chrono::milliseconds kPresencePoll{2};
 constexpr std::chrono::milliseconds kProgressAfter{1000};
 
 long long millis_since(Clock::time_point start) {
@@ -284,7 +285,15 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
                        last_action, options);
   }
   ProgressLine progress(options.show_progress, dispatch_start, result_timeout);
+  PresenceCheck* presence = options.presence;
   while (!decoder.settled()) {
+    if (presence != nullptr && presence->done()) {
+      const contract::Status& present = presence->answer();
+      if (!present && PresenceCheck::proves_absence(present.error())) {
+        return contract::failed(absence_failure(trace, present.error()));
+      }
+      presence = nullptr;  // present, or the check proved nothing: the result will tell
+    }
     const auto remaining =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (remaining.count() <= 0) {
@@ -307,7 +316,9 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
       }
       return contract::failed(std::move(error));
     }
-    const ResultReader::Wait wait = reader.pump(std::min(remaining, kPumpSlice), &decoder);
+    // While the presence check runs, short slices: its answer takes one device round trip.
+    const ResultReader::Wait wait = reader.pump(
+        std::min(remaining, presence != nullptr ? kPresencePoll : kPumpSlice), &decoder);
     progress.update("waiting for the result");
     if (decoder.settled()) break;
     if (wait.cancelled) {

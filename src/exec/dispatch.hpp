@@ -11,6 +11,7 @@
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/transport/result_stream.hpp"
 #include "direct_reader.hpp"
+#include "presence_check.hpp"
 #include "result_reader.hpp"
 #include "trace.hpp"
 
@@ -37,6 +38,9 @@ struct DispatchOptions {
   std::filesystem::path payload_directory;
   // Set: the result comes over this direct session, not logcat (docs/wire-protocol.md §11).
   DirectReader* direct = nullptr;
+  // Set: the Operator's presence is being asked beside this dispatch; its proof of absence
+  // ends the wait at once (presence_check.hpp).
+  PresenceCheck* presence = nullptr;
 };
 
 // Broadcasts `payload_json` and waits for the correlated result. Updates the

@@ -20,6 +20,7 @@
 #include "payload_decoder.hpp"
 #include "post_processing.hpp"
 #include "preflight.hpp"
+#include "presence_check.hpp"
 #include "readiness.hpp"
 #include "result_reader.hpp"
 
@@ -217,9 +218,16 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
       break;
   }
 
-  // 3. The reader starts now so that it is attached by the time preflight is done.
+  // 3. The reader starts now so that it is attached by the time preflight is done; a long-lived
+  // front end may have kept the last execution's, attached already (§6.5).
   int spawn_errno = 0;
-  std::unique_ptr<process::Stream> stream = client.follow_logcat(serial, spawn_errno);
+  WarmFollowers::Reader kept;
+  if (request.warm_followers != nullptr) {
+    kept = request.warm_followers->take(device_key, runner.cancel_token());
+  }
+  const bool warm = kept.stream != nullptr;
+  std::unique_ptr<process::Stream> stream =
+      warm ? std::move(kept.stream) : client.follow_logcat(serial, spawn_errno);
   if (!stream) {
     Json details = Json::object();
     details["adbPath"] = request.adb.executable;
@@ -236,13 +244,22 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
         "RESULT_TRANSPORT_SPAWN_FAILED",
         "The logcat reader could not start: " + std::string(std::strerror(spawn_errno)), details));
   }
-  ResultReader reader(std::move(stream));
+  ResultReader reader(std::move(stream), warm);
 
   // 4. Preflight: the Operator, the host's force-stops, interactive readiness. They run while
   // the reader attaches, except when the reader is starting the adb server: then after it.
+  // After a warm reader that brought this Operator's result, and with no readiness probe to
+  // send first, the Operator's presence is asked beside the dispatch instead (§6.5).
+  const bool needs_probe =
+      execution.readiness() == contract::ActionReadiness::Interactive && !readiness.fresh();
+  const bool presence_beside_dispatch =
+      warm && kept.answered_package == request.operator_package && !needs_probe;
   const auto preflight = [&]() -> contract::Status {
-    if (contract::Status installed = check_operator_installed(client, serial, trace); !installed) {
-      return installed;
+    if (!presence_beside_dispatch) {
+      if (contract::Status installed = check_operator_installed(client, serial, trace);
+          !installed) {
+        return installed;
+      }
     }
     if (contract::Status gestures = require_gesture_sdk(client, serial, execution, trace);
         !gestures) {
@@ -286,7 +303,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     if (contract::Status unlocked = ensure_user_unlocked(client, serial, trace); !unlocked) {
       return fail(unlocked.error());
     }
-  } else if (!readiness.fresh()) {
+  } else if (needs_probe) {
     contract::Status interactive =
         ensure_interactive(client, serial, reader, trace, request.probe_command_id);
     if (!interactive) return fail(interactive.error());
@@ -340,13 +357,34 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   options.payload_directory = request.state.directory
                                   ? request.state.directory->path()
                                   : io::temp_directory(io::process_state_environment());
+  std::optional<PresenceCheck> presence;
+  if (presence_beside_dispatch) {
+    presence.emplace(runner, request.adb, client.deadline(), serial, request.operator_package);
+    options.presence = &*presence;
+  }
   const contract::Action& last = execution.actions.back();
   auto outcome = dispatch_and_wait(
       client, serial, reader, dump_json(contract::to_device_json(execution)), trace,
       {last.id, std::string(contract::action_spec(last.type).name)}, options);
+  // A reader that is still attached serves the device's next execution, unless this one was
+  // cancelled (its token is this call's; the next call gets a reader of its own anyway).
+  if (request.warm_followers != nullptr && !runner.cancelled()) {
+    request.warm_followers->keep(
+        device_key, {reader.keep_warm(), outcome ? request.operator_package : std::string()});
+  }
   reader.terminate("settled");
   direct.reset();  // the forward goes now, whatever the outcome
-  if (!outcome) return fail(outcome.error());
+  if (!outcome) {
+    // A broadcast or reader failure beside a check that proves the Operator gone: the absence
+    // is the cause (the device may be fine).
+    if (presence) {
+      const contract::Status& present = presence->answer();
+      if (!present && PresenceCheck::proves_absence(present.error())) {
+        return fail(absence_failure(trace, present.error()));
+      }
+    }
+    return fail(outcome.error());
+  }
   Dispatched& dispatched = *outcome;
 
   // 7. Post-processing.

@@ -6,11 +6,13 @@
 #include "trace.hpp"
 
 namespace clawperator::exec {
-ResultReader::ResultReader(std::unique_ptr<process::Stream> stream)
+ResultReader::ResultReader(std::unique_ptr<process::Stream> stream, bool warm)
     : stream_(std::move(stream)),
       started_(std::chrono::steady_clock::now()),
-      started_at_(io::utc_timestamp(std::chrono::system_clock::now())) {
-  record("process_created");
+      started_at_(io::utc_timestamp(std::chrono::system_clock::now())),
+      reader_pid_(stream_->pid()),
+      attached_(warm) {
+  record(warm ? "warm_reader_reused" : "process_created");
 }
 
 ResultReader::~ResultReader() {
@@ -49,6 +51,7 @@ ResultReader::Wait ResultReader::pump(std::chrono::milliseconds timeout,
   process::StreamEvent event = stream_->wait(timeout);
   if (!event.out.empty()) {
     if (stdout_bytes_ == 0) record("first_stdout");
+    attached_ = true;
     stdout_bytes_ += event.out.size();
     last_stdout_ms_ = elapsed_ms();
     // Without a decoder nobody waits for a result yet: the bytes only prove attachment.
@@ -82,7 +85,7 @@ ResultReader::Wait ResultReader::pump(std::chrono::milliseconds timeout,
 
 ResultReader::Wait ResultReader::wait_attached(std::chrono::milliseconds fallback) {
   const auto deadline = std::chrono::steady_clock::now() + fallback;
-  while (stdout_bytes_ == 0) {
+  while (!attached_) {
     const auto remaining = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (remaining.count() <= 0) break;
@@ -101,10 +104,17 @@ void ResultReader::terminate(const std::string& reason) {
   stream_->terminate();
 }
 
+std::unique_ptr<process::Stream> ResultReader::keep_warm() {
+  if (terminated_ || exited_) return nullptr;
+  terminated_ = true;
+  record("kept_warm");
+  return std::move(stream_);
+}
+
 Json ResultReader::timeline() const {
   Json out = Json::object();
   out["hostPid"] = static_cast<long long>(::getpid());
-  out["readerPid"] = stream_->pid() > 0 ? Json(stream_->pid()) : Json(nullptr);
+  out["readerPid"] = reader_pid_ > 0 ? Json(reader_pid_) : Json(nullptr);
   out["startedAt"] = started_at_;
   out["elapsedMs"] = elapsed_ms();
   out["stdoutBytes"] = stdout_bytes_;

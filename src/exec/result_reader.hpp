@@ -19,7 +19,8 @@ class ResultReader {
   static constexpr std::size_t kMaxTimelineEvents = 32;
   static constexpr std::size_t kMaxStderrTail = 8192;
 
-  explicit ResultReader(std::unique_ptr<process::Stream> stream);
+  // `warm`: a reader kept from an earlier execution (WarmFollowers), attached already.
+  explicit ResultReader(std::unique_ptr<process::Stream> stream, bool warm = false);
   ~ResultReader();
   ResultReader(const ResultReader&) = delete;
   ResultReader& operator=(const ResultReader&) = delete;
@@ -36,8 +37,12 @@ class ResultReader {
 
   void note(const std::string& event);
   void terminate(const std::string& reason);
+  // The reader itself, for the next execution on the device: nullptr when it exited or was
+  // terminated. Either way this object reads no more.
+  std::unique_ptr<process::Stream> keep_warm();
 
-  bool stdout_observed() const { return stdout_bytes_ > 0; }
+  // Attached: it printed something, now or in an earlier execution.
+  bool stdout_observed() const { return attached_; }
   bool exited() const { return exited_; }
   int exit_code() const { return exit_code_; }
   int exit_signal() const { return exit_signal_; }
@@ -56,6 +61,8 @@ class ResultReader {
   std::string started_at_;
   std::deque<Json> events_;
   std::size_t dropped_events_ = 0;
+  int reader_pid_ = -1;
+  bool attached_ = false;
   std::uint64_t stdout_bytes_ = 0;
   std::uint64_t stderr_bytes_ = 0;
   std::optional<long long> last_stdout_ms_;

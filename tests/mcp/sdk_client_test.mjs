@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -211,12 +211,30 @@ await check("two devices in parallel", async () => {
   assert.equal(body(a).ok && body(b).ok, true);
 });
 
-await check("20 sequential calls leave no child process behind", async () => {
+// The server keeps one logcat reader per device between calls (docs/mcp.md, "What is kept
+// warm"): that, and nothing else, may stay.
+const argvOf = (pid) => {
+  try { return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean); } catch { return []; }
+};
+const isReader = (pid) => argvOf(pid).includes("logcat");
+const warmReaders = new Set();
+
+await check("20 sequential calls leave no child process behind but one warm reader per device", async () => {
+  let reader;
   for (let i = 0; i < 20; i += 1) {
     const document = body(await call(i % 2 ? "snapshot" : "press", i % 2 ? {} : { key: "home" }));
     assert.equal(document.ok, true, JSON.stringify(document));
+    const children = childrenOf(transport.pid);
+    for (const pid of children) assert.ok(isReader(pid), `child ${pid}: ${argvOf(pid).join(" ")}`);
+    // Both devices have been used before: never more than their two readers.
+    assert.ok(children.length <= 2, JSON.stringify(children.map(argvOf)));
+    // The device called 20 times keeps one reader throughout.
+    const mine = children.find((pid) => argvOf(pid).includes(first));
+    assert.ok(mine !== undefined, "no warm reader for the device just called");
+    if (reader === undefined) reader = mine;
+    assert.equal(mine, reader, "the warm reader was replaced between calls");
   }
-  assert.deepEqual(childrenOf(transport.pid), []);
+  for (const pid of childrenOf(transport.pid)) warmReaders.add(pid);
 });
 
 await check("a long wait (the last call on the second device), cancelled, stops at once and answers RESULT_TRANSPORT_CANCELLED", async () => {
@@ -250,6 +268,25 @@ await check("a device that disconnects mid-session is reported on the next call"
   assert.equal(body(await call("snapshot", { deviceId: first })).ok, true);
 });
 
+await check("an Operator removed mid-session is reported by the next call, not timed out", async () => {
+  // The first device's reader is warm and brought the Operator's last result.
+  assert.equal(body(await call("snapshot", { deviceId: first })).ok, true);
+  execFileSync("adb", ["-s", first, "uninstall", "com.clawperator.operator"]);
+  const started = Date.now();
+  const result = await call("snapshot", { deviceId: first });
+  assert.equal(result.isError, true);
+  assert.equal(body(result).code, "OPERATOR_NOT_INSTALLED", JSON.stringify(body(result)));
+  assert.equal(body(result).disposition.retry, "safe");
+  // The snapshot's own timeout is 30 s: the answer comes from the presence check.
+  assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+});
+
 await client.close();
+await check("the server's end stops and reaps its warm readers", async () => {
+  const until = Date.now() + 10000;
+  const alive = () => [...warmReaders].filter((pid) => existsSync(`/proc/${pid}`) && isReader(pid));
+  while (alive().length > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(alive(), []);
+});
 rmSync(scratch, { recursive: true, force: true });
 console.log(`${passed} checks passed`);

@@ -6,8 +6,10 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/contract/payload_validation.hpp"
@@ -24,6 +26,43 @@ enum class ResultTransport { Logcat, Direct, Auto };
 // The Operator gets this long beyond the payload's own timeoutMs (docs/wire-protocol.md §8).
 inline constexpr std::chrono::milliseconds kResultGrace{5000};
 
+// What a long-lived front end (`mcp serve`) keeps warm between executions: per device (adb
+// server and serial), the logcat reader of its last execution, still attached, drained by a
+// thread of its own while no execution uses it (docs/wire-protocol.md §6.5). The Operator's
+// presence is never kept: it is asked at every execution (`pm list packages`), because a
+// stale "installed" would turn a removed Operator into a result timeout; after a reader that
+// brought this Operator's result, it is asked beside the dispatch rather than before it.
+// Thread-safe.
+class WarmFollowers {
+ public:
+  static constexpr std::size_t kDefaultMaxDevices = 16;
+  explicit WarmFollowers(std::size_t max_devices = kDefaultMaxDevices);
+  // Stops and reaps every reader kept.
+  ~WarmFollowers();
+  WarmFollowers(const WarmFollowers&) = delete;
+  WarmFollowers& operator=(const WarmFollowers&) = delete;
+
+  struct Reader {
+    std::unique_ptr<process::Stream> stream;
+    // The Operator package whose result it carried in the execution that kept it.
+    std::string answered_package;
+  };
+  // The reader kept for `device_key`, now answering to `cancel`; no stream when none is kept
+  // or the one kept has exited since (the device went away: the caller starts a new one and
+  // learns why).
+  Reader take(const std::string& device_key, const process::CancelToken& cancel);
+  // Keeps `reader` (attached, alive) for the next execution on `device_key`; the least recently
+  // used device's reader is stopped when more than max_devices would be kept.
+  void keep(const std::string& device_key, Reader reader);
+  // The process ids of the readers kept now.
+  std::vector<int> reader_pids() const;
+
+  struct Pool;
+
+ private:
+  std::unique_ptr<Pool> pool_;
+};
+
 struct ExecutionRequest {
   contract::Execution execution;
   std::optional<std::string> device;  // --device / ANDROID_SERIAL
@@ -39,6 +78,8 @@ struct ExecutionRequest {
   // The command's wall-clock budget (--timeout, docs/commands.md): the run ends within
   // budget + kResultGrace of its start, adb calls before dispatch and the lock wait included.
   std::optional<std::chrono::milliseconds> budget;
+  // Where the logcat reader comes from and goes back to (none: started and stopped here).
+  WarmFollowers* warm_followers = nullptr;
 
   // Test seams: a fixed result deadline instead of timeoutMs + 5 s, and a fixed
   // readiness-probe command id (attempt N gets the suffix "-N" after the first).

@@ -850,3 +850,179 @@ TEST_CASE("drag below API 26 is refused in preflight, before the broadcast",
     CHECK(harness.runner.calls().size() == 3);
   }
 }
+
+namespace {
+
+std::string click_success_of(const std::string& command_id) {
+  std::string result = click_success();
+  result.replace(result.find(kCommandId), kCommandId.size(), command_id);
+  return result;
+}
+
+// The same click under another commandId: the next call of a session.
+contract::Execution second_click() {
+  contract::Execution execution = execution_of(kClickActions);
+  execution.command_id = "cmd-2";
+  return execution;
+}
+
+std::shared_ptr<const ScriptedRunner::StreamLog> first_reader(const ScriptedRunner& runner) {
+  for (const auto& call : runner.calls()) {
+    if (call.kind == ScriptedRunner::CallKind::Start) return call.stream;
+  }
+  return nullptr;
+}
+
+std::size_t logcat_starts(const ScriptedRunner& runner) {
+  std::size_t starts = 0;
+  for (const auto& call : runner.calls()) {
+    if (call.kind == ScriptedRunner::CallKind::Start) ++starts;
+  }
+  return starts;
+}
+
+}  // namespace
+
+TEST_CASE("a warm reader serves the device's next execution without a new logcat",
+          "[exec][pipeline][warm]") {
+  Harness harness;
+  exec::WarmFollowers warm;
+  harness.request.warm_followers = &warm;
+  // One reader for both: the second result comes well after the first execution ended, so
+  // the idle drain (between them) must hand it over rather than eat it.
+  harness.healthy({ScriptedRunner::out_chunk("x\n"),
+                   ScriptedRunner::out_chunk(result_line(click_success()), 30ms),
+                   ScriptedRunner::out_chunk(result_line(click_success_of("cmd-2")), 400ms)});
+  harness.runner.on_run(kPmList, ScriptedRunner::exited(0,
+                                                        "package:com.clawperator.operator\n"
+                                                        "clawperator-exit:0\n"));
+  harness.runner.on_run(is_broadcast(), "broadcast", acknowledged()).times(2);
+  const auto first = harness.run();
+  INFO(first.document.dump(2));
+  REQUIRE(first.exit_code == 0);
+  CHECK(warm.reader_pids().size() == 1);
+  const std::shared_ptr<const ScriptedRunner::StreamLog> stream = first_reader(harness.runner);
+  REQUIRE(stream != nullptr);
+  CHECK_FALSE(stream->terminated);
+
+  harness.request.execution = second_click();
+  const auto second = harness.run();
+  INFO(second.document.dump(2));
+  CHECK(second.exit_code == 0);
+  CHECK(second.document["envelope"]["commandId"] == "cmd-2");
+  // pm list at every execution (a removed Operator is never taken for installed), one reader.
+  CHECK(harness.runner.call_count(kPmList) == 2);
+  CHECK(logcat_starts(harness.runner) == 1);
+  CHECK(harness.runner.unexpected_calls().empty());
+  CHECK(warm.reader_pids().size() == 1);
+}
+
+TEST_CASE("a warm reader that exited while idle is replaced by a new one",
+          "[exec][pipeline][warm]") {
+  Harness harness;
+  exec::WarmFollowers warm;
+  harness.request.warm_followers = &warm;
+  // The first reader ends soon after its result (the device went away and came back).
+  harness.healthy({ScriptedRunner::out_chunk("x\n"),
+                   ScriptedRunner::out_chunk(result_line(click_success()), 30ms),
+                   ScriptedRunner::exit_event(255, 20ms)});
+  harness.runner.on_start(
+      kLogcat, {ScriptedRunner::out_chunk("x\n"),
+                ScriptedRunner::out_chunk(result_line(click_success_of("cmd-2")), 50ms)});
+  harness.runner.on_run(kPmList, ScriptedRunner::exited(0,
+                                                        "package:com.clawperator.operator\n"
+                                                        "clawperator-exit:0\n"));
+  harness.runner.on_run(is_broadcast(), "broadcast", acknowledged()).times(2);
+  REQUIRE(harness.run().exit_code == 0);
+  // The idle drain sees the exit (20 ms after the result) before the next execution.
+  std::this_thread::sleep_for(150ms);
+  harness.request.execution = second_click();
+  const auto second = harness.run();
+  INFO(second.document.dump(2));
+  CHECK(second.exit_code == 0);
+  CHECK(logcat_starts(harness.runner) == 2);
+  CHECK(harness.runner.unexpected_calls().empty());
+}
+
+TEST_CASE("the pool stops every reader it keeps when it ends", "[exec][pipeline][warm]") {
+  Harness harness;
+  std::shared_ptr<const ScriptedRunner::StreamLog> stream;
+  {
+    exec::WarmFollowers warm;
+    harness.request.warm_followers = &warm;
+    harness.healthy({ScriptedRunner::out_chunk("x\n"),
+                     ScriptedRunner::out_chunk(result_line(click_success()), 30ms)});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    REQUIRE(harness.run().exit_code == 0);
+    stream = first_reader(harness.runner);
+    REQUIRE(stream != nullptr);
+    CHECK_FALSE(stream->destroyed);
+  }
+  CHECK(stream->destroyed);
+}
+
+TEST_CASE("a cancelled execution does not keep its reader", "[exec][pipeline][warm]") {
+  process::CancelSource cancel;
+  Harness harness(kClickActions, cancel.token());
+  exec::WarmFollowers warm;
+  harness.request.warm_followers = &warm;
+  harness.healthy({ScriptedRunner::out_chunk("x\n")});
+  harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(200ms);
+    cancel.cancel();
+  });
+  const auto report = harness.run();
+  canceller.join();
+  CHECK(report.document["code"] == "RESULT_TRANSPORT_CANCELLED");
+  CHECK(warm.reader_pids().empty());
+}
+
+TEST_CASE("after a warm reader's result, a removed Operator is reported at once, not timed out",
+          "[exec][pipeline][warm]") {
+  Harness harness;
+  exec::WarmFollowers warm;
+  harness.request.warm_followers = &warm;
+  // The second execution gets no result: the Operator is gone.
+  harness.healthy({ScriptedRunner::out_chunk("x\n"),
+                   ScriptedRunner::out_chunk(result_line(click_success()), 30ms)});
+  harness.runner.on_run(kPmList, ScriptedRunner::exited(0, "clawperator-exit:0\n"));
+  harness.runner.on_run(is_broadcast(), "broadcast", acknowledged()).times(2);
+  REQUIRE(harness.run().exit_code == 0);
+
+  harness.request.execution = second_click();
+  harness.request.result_timeout = 5000ms;
+  const auto started = std::chrono::steady_clock::now();
+  const auto report = harness.run();
+  const auto took = std::chrono::steady_clock::now() - started;
+  expect_error(report, "OPERATOR_NOT_INSTALLED", 3, "not_delivered", "safe");
+  CHECK(report.document["details"]["phase"] == "readiness");
+  CHECK(report.document["details"]["dispatchState"] == "not_dispatched");
+  CHECK(report.document["details"]["presenceCheck"] == "beside_dispatch");
+  // Well within the result timeout: the check's answer ended the wait.
+  CHECK(took < 2000ms);
+  CHECK(harness.runner.call_count(kPmList) == 2);
+}
+
+TEST_CASE("a presence check beside the dispatch that proves nothing lets the result decide",
+          "[exec][pipeline][warm]") {
+  Harness harness;
+  exec::WarmFollowers warm;
+  harness.request.warm_followers = &warm;
+  harness.healthy({ScriptedRunner::out_chunk("x\n"),
+                   ScriptedRunner::out_chunk(result_line(click_success()), 30ms),
+                   ScriptedRunner::out_chunk(result_line(click_success_of("cmd-2")), 400ms)});
+  // The second listing fails (adb's shell went away), the Operator answers all the same.
+  harness.runner.on_run(kPmList, ScriptedRunner::exited(0,
+                                                        "package:com.clawperator.operator\n"
+                                                        "clawperator-exit:0\n"));
+  harness.runner.on_run(kPmList, ScriptedRunner::exited(1, "", "error: closed\n"));
+  harness.runner.on_run(is_broadcast(), "broadcast", acknowledged()).times(2);
+  REQUIRE(harness.run().exit_code == 0);
+  harness.request.execution = second_click();
+  const auto report = harness.run();
+  INFO(report.document.dump(2));
+  CHECK(report.exit_code == 0);
+  CHECK(report.document["envelope"]["commandId"] == "cmd-2");
+  CHECK(harness.runner.unexpected_calls().empty());
+}

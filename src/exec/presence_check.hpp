@@ -1,0 +1,52 @@
+// The Operator's presence (`pm list packages`, operator_app::require_operator) asked beside the
+// dispatch instead of before it: only for a device whose warm reader brought this Operator's
+// result in the previous execution (docs/wire-protocol.md §6.5), so that a warm call costs one
+// device round trip before its result, not two, and a removed Operator is still reported as
+// such within that round trip rather than after the result timeout.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "clawperator/adb/adb_client.hpp"
+#include "clawperator/contract/outcome.hpp"
+#include "clawperator/process/runner.hpp"
+#include "trace.hpp"
+
+namespace clawperator::exec {
+
+class PresenceCheck {
+ public:
+  // Starts the check on a thread of its own, with its own adb client over `runner` (so it is
+  // cancelled with the execution) and the execution's deadline.
+  PresenceCheck(process::Runner& runner, const adb::AdbSettings& adb,
+                std::optional<std::chrono::steady_clock::time_point> deadline, std::string serial,
+                std::string operator_package);
+  // Waits for the check: it is bounded by adb's shell timeout and the deadline.
+  ~PresenceCheck();
+  PresenceCheck(const PresenceCheck&) = delete;
+  PresenceCheck& operator=(const PresenceCheck&) = delete;
+
+  bool done() const noexcept { return done_.load(std::memory_order_acquire); }
+  // Waits for the check; its answer (repeatable).
+  const contract::Status& answer();
+  // A successful listing without the package (or with the other variant only): nothing on the
+  // device can have received the broadcast. Any other failure of the check proves nothing, as
+  // the result itself would prove the Operator present.
+  static bool proves_absence(const contract::HostError& error);
+
+ private:
+  contract::Status answer_;
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+// The check's proof of absence as this execution's failure, as if the check had run first
+// (phase readiness, not dispatched): the broadcast may have gone out (details say so), but
+// nothing on the device received it.
+contract::HostError absence_failure(ExecutionTrace& trace, contract::HostError error);
+
+}  // namespace clawperator::exec
