@@ -12,19 +12,36 @@ scripts/install-deps.sh --fuzz
 CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCLAWPERATOR_FUZZ=ON \
   -DCLAWPERATOR_ASAN=ON -DCLAWPERATOR_UBSAN=ON -DCLAWPERATOR_BUILD_TESTS=OFF >/dev/null
 cmake --build build-fuzz -j"$(nproc)" --target $(printf 'fuzz_%s ' "${targets[@]}")
-for target in "${targets[@]}"; do
-  corpus=tests/fuzz/corpus/$target
+# One fuzzer per core at a time (each is one single-threaded process): the CI smoke run takes
+# half as long on two cores. Each one's report is printed when it ends, in target order.
+fuzz_one() {
+  local target=$1 corpus=tests/fuzz/corpus/$1 work status=0
   work=$(mktemp -d)
-  echo "== fuzz_$target for ${seconds}s" >&2
-  status=0
   build-fuzz/tests/fuzz/fuzz_$target -max_total_time="$seconds" -rss_limit_mb=2048 \
-    -timeout=10 -print_final_stats=1 "$work" "$corpus" >"$work.log" 2>&1 || status=$?
-  grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done|SUMMARY)' "$work.log" || true
+    -timeout=10 -print_final_stats=1 "$work" "$corpus" >"$logs/$target.log" 2>&1 || status=$?
   rm -rf "$work"
-  if [[ $status -ne 0 ]]; then
-    tail -40 "$work.log" >&2
-    echo "fuzz.sh: fuzz_$target found a problem (exit $status)" >&2
-    exit 1
+  echo "$status" >"$logs/$target.status"
+}
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+running=0
+for target in "${targets[@]}"; do
+  if ((running >= $(nproc))); then
+    wait -n
+    running=$((running - 1))
   fi
-  rm -f "$work.log"
+  fuzz_one "$target" &
+  running=$((running + 1))
 done
+wait
+failed=""
+for target in "${targets[@]}"; do
+  echo "== fuzz_$target for ${seconds}s" >&2
+  grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done|SUMMARY)' "$logs/$target.log" || true
+  if [[ $(cat "$logs/$target.status") -ne 0 ]]; then
+    tail -40 "$logs/$target.log" >&2
+    echo "fuzz.sh: fuzz_$target found a problem (exit $(cat "$logs/$target.status"))" >&2
+    failed=yes
+  fi
+done
+[[ -z $failed ]]
