@@ -4,7 +4,8 @@
 # This is what CI runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh --node --browser
+# Everything at once, the fuzz step's clang included: one apt-get update.
+scripts/install-deps.sh --node --browser --fuzz
 # The clients nobody here wrote, as their lockfiles pin them, from the npm registry: the MCP SDK
 # (ctest mcp_sdk) and puppeteer-core (ctest browser; it drives Debian's chromium, never a
 # downloaded browser).
