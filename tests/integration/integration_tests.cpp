@@ -518,7 +518,9 @@ TEST_CASE("SIGTERM before dispatch and SIGINT during post-processing", "[integra
   }
   SECTION("during the screenshot capture: the envelope is kept, no file is written") {
     vdevice::android::Scenario slow = scenario("default");
-    slow.faults.screencap_delay_ms = 6000;
+    // The signal must land while screencap runs: the exec reaches it within a few hundred
+    // milliseconds on a quiet machine, within seconds under CI's parallel load.
+    slow.faults.screencap_delay_ms = 15000;
     Farm farm(Farm::Built{{slow}});
     char pattern[] = "/tmp/clawperator-shot-XXXXXX";
     REQUIRE(mkdtemp(pattern) != nullptr);
@@ -534,7 +536,7 @@ TEST_CASE("SIGTERM before dispatch and SIGINT during post-processing", "[integra
              {{{"id", "shot"}, {"type", "take_screenshot"}, {"params", {{"path", shot}}}}})}};
     RunOptions options = farm.environment();
     options.signal = SIGINT;
-    options.signal_after_ms = 2000;
+    options.signal_after_ms = 4000;
     const RunResult result =
         run_binary(kBinary, {"exec", payload.dump(), "--device", farm.serials().front()}, options);
     const json document = single_document(result);
