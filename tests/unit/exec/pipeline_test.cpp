@@ -859,6 +859,23 @@ std::string click_success_of(const std::string& command_id) {
   return result;
 }
 
+const process::Completion kOperatorListed =
+    ScriptedRunner::exited(0, "package:com.clawperator.operator\nclawperator-exit:0\n");
+
+// A harness whose executions share one pool of warm readers, as an MCP session's do.
+struct WarmHarness : Harness {
+  exec::WarmFollowers warm;
+  WarmHarness() { request.warm_followers = &warm; }
+};
+
+// One reader for two executions: the second result comes well after the first execution
+// ended, so the idle drain (between them) must hand it over rather than eat it.
+std::vector<process::ScriptedEvent> answers_both_clicks() {
+  return {ScriptedRunner::out_chunk("x\n"),
+          ScriptedRunner::out_chunk(result_line(click_success()), 30ms),
+          ScriptedRunner::out_chunk(result_line(click_success_of("cmd-2")), 400ms)};
+}
+
 // The same click under another commandId: the next call of a session.
 contract::Execution second_click() {
   contract::Execution execution = execution_of(kClickActions);
@@ -885,17 +902,10 @@ std::size_t logcat_starts(const ScriptedRunner& runner) {
 
 TEST_CASE("a warm reader serves the device's next execution without a new logcat",
           "[exec][pipeline][warm]") {
-  Harness harness;
-  exec::WarmFollowers warm;
-  harness.request.warm_followers = &warm;
-  // One reader for both: the second result comes well after the first execution ended, so
-  // the idle drain (between them) must hand it over rather than eat it.
-  harness.healthy({ScriptedRunner::out_chunk("x\n"),
-                   ScriptedRunner::out_chunk(result_line(click_success()), 30ms),
-                   ScriptedRunner::out_chunk(result_line(click_success_of("cmd-2")), 400ms)});
-  harness.runner.on_run(kPmList, ScriptedRunner::exited(0,
-                                                        "package:com.clawperator.operator\n"
-                                                        "clawperator-exit:0\n"));
+  WarmHarness harness;
+  exec::WarmFollowers& warm = harness.warm;
+  harness.healthy(answers_both_clicks());
+  harness.runner.on_run(kPmList, kOperatorListed);
   harness.runner.on_run(is_broadcast(), "broadcast", acknowledged()).times(2);
   const auto first = harness.run();
   INFO(first.document.dump(2));
@@ -919,9 +929,7 @@ TEST_CASE("a warm reader serves the device's next execution without a new logcat
 
 TEST_CASE("a warm reader that exited while idle is replaced by a new one",
           "[exec][pipeline][warm]") {
-  Harness harness;
-  exec::WarmFollowers warm;
-  harness.request.warm_followers = &warm;
+  WarmHarness harness;
   // The first reader ends soon after its result (the device went away and came back).
   harness.healthy({ScriptedRunner::out_chunk("x\n"),
                    ScriptedRunner::out_chunk(result_line(click_success()), 30ms),
@@ -929,9 +937,7 @@ TEST_CASE("a warm reader that exited while idle is replaced by a new one",
   harness.runner.on_start(
       kLogcat, {ScriptedRunner::out_chunk("x\n"),
                 ScriptedRunner::out_chunk(result_line(click_success_of("cmd-2")), 50ms)});
-  harness.runner.on_run(kPmList, ScriptedRunner::exited(0,
-                                                        "package:com.clawperator.operator\n"
-                                                        "clawperator-exit:0\n"));
+  harness.runner.on_run(kPmList, kOperatorListed);
   harness.runner.on_run(is_broadcast(), "broadcast", acknowledged()).times(2);
   REQUIRE(harness.run().exit_code == 0);
   // The idle drain sees the exit (20 ms after the result) before the next execution.
@@ -980,9 +986,7 @@ TEST_CASE("a cancelled execution does not keep its reader", "[exec][pipeline][wa
 
 TEST_CASE("after a warm reader's result, a removed Operator is reported at once, not timed out",
           "[exec][pipeline][warm]") {
-  Harness harness;
-  exec::WarmFollowers warm;
-  harness.request.warm_followers = &warm;
+  WarmHarness harness;
   // The second execution gets no result: the Operator is gone.
   harness.healthy({ScriptedRunner::out_chunk("x\n"),
                    ScriptedRunner::out_chunk(result_line(click_success()), 30ms)});
@@ -1006,16 +1010,10 @@ TEST_CASE("after a warm reader's result, a removed Operator is reported at once,
 
 TEST_CASE("a presence check beside the dispatch that proves nothing lets the result decide",
           "[exec][pipeline][warm]") {
-  Harness harness;
-  exec::WarmFollowers warm;
-  harness.request.warm_followers = &warm;
-  harness.healthy({ScriptedRunner::out_chunk("x\n"),
-                   ScriptedRunner::out_chunk(result_line(click_success()), 30ms),
-                   ScriptedRunner::out_chunk(result_line(click_success_of("cmd-2")), 400ms)});
+  WarmHarness harness;
+  harness.healthy(answers_both_clicks());
   // The second listing fails (adb's shell went away), the Operator answers all the same.
-  harness.runner.on_run(kPmList, ScriptedRunner::exited(0,
-                                                        "package:com.clawperator.operator\n"
-                                                        "clawperator-exit:0\n"));
+  harness.runner.on_run(kPmList, kOperatorListed);
   harness.runner.on_run(kPmList, ScriptedRunner::exited(1, "", "error: closed\n"));
   harness.runner.on_run(is_broadcast(), "broadcast", acknowledged()).times(2);
   REQUIRE(harness.run().exit_code == 0);
