@@ -7,6 +7,8 @@ packages=(
   g++ cmake make pkg-config
   libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev catch2 libssl-dev
   zlib1g-dev libzip-dev libexpat1-dev
+  # The MCP screenshot's maxDimension: PNG decode and encode (linked statically).
+  libpng-dev
   adb clang-format
   # clawperator serve: the HTTP library, the XML parser of /query, curl for its API tests
   libcpp-httplib-dev libexpat1-dev curl

@@ -1,8 +1,12 @@
 #include "clawperator/mcp/result.hpp"
 
+#include <algorithm>
+
 #include "clawperator/contract/error_catalog.hpp"
 #include "clawperator/contract/outcome.hpp"
+#include "clawperator/image/png_scale.hpp"
 #include "clawperator/text.hpp"
+#include "clawperator/transport/base64.hpp"
 
 namespace clawperator::mcp {
 namespace {
@@ -101,6 +105,29 @@ Json image_result(const std::string& png_base64, Json document, std::string_view
   Json result = tool_result(std::move(document), protocol_version);
   result["content"].push_back({{"type", "image"}, {"data", png_base64}, {"mimeType", "image/png"}});
   return result;
+}
+
+Json screenshot_result(const std::string& png, Json document,
+                       std::optional<long long> max_dimension, std::string_view protocol_version) {
+  if (!max_dimension) {
+    return image_result(transport::encode_base64(png), std::move(document), protocol_version);
+  }
+  auto fitted = image::fit_png(
+      png, static_cast<std::uint32_t>(std::clamp<long long>(*max_dimension, 1, image::kMaxSide)));
+  if (!fitted) {
+    contract::HostError error = contract::make_error(
+        contract::Phase::PostProcessing, "ACTION_FAILED",
+        "the screenshot could not be scaled to maxDimension: " + fitted.error());
+    error.dispatch_state = contract::DispatchState::Dispatched;
+    error.actions = {true, true};  // a screenshot changes nothing: another one is safe
+    return tool_result(contract::to_json(error), protocol_version);
+  }
+  document["image"] = {{"width", fitted->size.width},
+                       {"height", fitted->size.height},
+                       {"originalWidth", fitted->original.width},
+                       {"originalHeight", fitted->original.height},
+                       {"scaled", fitted->size != fitted->original}};
+  return image_result(transport::encode_base64(fitted->png), std::move(document), protocol_version);
 }
 
 }  // namespace clawperator::mcp

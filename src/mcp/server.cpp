@@ -28,7 +28,6 @@
 #include "clawperator/mcp/lifecycle.hpp"
 #include "clawperator/mcp/result.hpp"
 #include "clawperator/process/interrupt.hpp"
-#include "clawperator/transport/base64.hpp"
 #include "clawperator/transport/line_splitter.hpp"
 
 namespace clawperator::mcp {
@@ -80,7 +79,7 @@ std::string id_key(const Json& id) {
   return dump_json(id);
 }
 
-// The screenshot the execution wrote to a temporary file, as base64; the file is removed
+// The screenshot the execution wrote to a temporary file; the file is removed
 // (its path is redacted from the result, so the client could not use it anyway).
 std::optional<std::string> take_screenshot_file(const Json& document) {
   if (!document.contains("envelope")) return std::nullopt;
@@ -94,7 +93,7 @@ std::optional<std::string> take_screenshot_file(const Json& document) {
     const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::error_code ignored;
     std::filesystem::remove(path, ignored);
-    return transport::encode_base64(bytes);
+    return bytes;
   }
   return std::nullopt;
 }
@@ -356,7 +355,8 @@ class Server {
       if (call->max_chars) truncate_snapshot(document, *call->max_chars);
       if (job.tool->kind == ToolKind::Screenshot && document.value("ok", false)) {
         if (auto png = take_screenshot_file(document)) {
-          return image_result(*png, std::move(document), job.protocol_version);
+          return screenshot_result(*png, std::move(document), call->max_dimension,
+                                   job.protocol_version);
         }
       }
       if (document.contains("query")) {

@@ -268,6 +268,9 @@ ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
   if (tool.kind == ToolKind::Snapshot && arguments.contains("maxChars")) {
     call.max_chars = arguments["maxChars"].get<long long>();
   }
+  if (tool.kind == ToolKind::Screenshot) {
+    call.max_dimension = integer_argument(arguments, "maxDimension");
+  }
   if (tool.kind == ToolKind::Snapshot && flag(arguments, "compact")) {
     cli::CompactOptions compact;
     compact.max_nodes =

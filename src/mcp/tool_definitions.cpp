@@ -411,8 +411,17 @@ std::vector<ToolDefinition> build_tools() {
   {
     const ActionSpec& shot = row("take_screenshot");
     InputSchema schema;
+    schema.add("maxDimension",
+               {{"type", "integer"},
+                {"minimum", kMinScreenshotDimension},
+                {"maximum", kMaxScreenshotDimension},
+                {"description",
+                 "Scale the PNG down (aspect ratio kept, never up) so that its longer side is "
+                 "at most this many pixels; `image` then gives both sizes (default: the "
+                 "device's PNG as it is)"}});
     tools.push_back(from_rows(ToolKind::Screenshot, "screenshot", {&shot}, schema.build(),
-                              "Capture the screen; the PNG comes back as MCP image content."));
+                              "Capture the screen; the PNG comes back as MCP image content, "
+                              "scaled down to maxDimension when given."));
   }
   {
     InputSchema schema;

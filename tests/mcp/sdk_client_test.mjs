@@ -154,6 +154,59 @@ await check("swipe scrolls the Settings list", async () => {
                        (error) => error.code === -32602);
 });
 
+await check("drag scrolls the Settings list like a swipe; start == end is refused", async () => {
+  assert.equal((await matches({ textEquals: "Wallpaper & style" })).totalMatches, 0);
+  const gesture = { holdDurationMs: 100, moveDurationMs: 150 };
+  const result = await call("drag", { start: { x: 540, y: 2000 }, end: { x: 540, y: 900 }, ...gesture });
+  assert.equal(result.isError, undefined, JSON.stringify(result));
+  const document = body(result);
+  assert.equal(document.ok, true, JSON.stringify(document));
+  const step = document.envelope.stepResults[0];
+  assert.equal(step.actionType, "drag");
+  assert.equal(step.data.hold_duration_ms, "100");
+  assert.equal(step.data.move_duration_ms, "150");
+  assert.equal((await matches({ textEquals: "Wallpaper & style" })).totalMatches, 1);
+  const back = await call("drag", { start: { x: 540, y: 900 }, end: { x: 540, y: 2000 }, ...gesture });
+  assert.equal(body(back).ok, true, JSON.stringify(body(back)));
+  assert.equal((await matches({ textEquals: "Network & internet" })).totalMatches, 1);
+  await assert.rejects(call("drag", { start: { x: 5, y: 5 }, end: { x: 5, y: 5 }, ...gesture }),
+                       (error) => error.code === -32602 && /start and end must differ/.test(error.message));
+});
+
+// A PNG's size from its IHDR (bytes 16..23, big-endian), after the signature check.
+function pngSize(result) {
+  const image = result.content.find((item) => item.type === "image");
+  assert.ok(image, JSON.stringify(result.content.map((item) => item.type)));
+  assert.equal(image.mimeType, "image/png");
+  const bytes = Buffer.from(image.data, "base64");
+  assert.equal(bytes.subarray(0, 8).toString("hex"), "89504e470d0a1a0a");
+  assert.equal(bytes.subarray(12, 16).toString("latin1"), "IHDR");
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+await check("screenshot returns the device's PNG, or one scaled down to maxDimension", async () => {
+  const full = await call("screenshot", {});
+  assert.equal(full.isError, undefined, JSON.stringify(body(full)));
+  assert.equal(body(full).image, undefined);
+  const original = pngSize(full);
+  const longer = Math.max(original.width, original.height);
+  assert.ok(longer > 512, JSON.stringify(original));
+  const scaled = await call("screenshot", { maxDimension: 512 });
+  assert.equal(scaled.isError, undefined, JSON.stringify(body(scaled)));
+  const expected = original.width >= original.height
+    ? { width: 512, height: Math.round((original.height * 512) / longer) }
+    : { width: Math.round((original.width * 512) / longer), height: 512 };
+  assert.deepEqual(pngSize(scaled), expected);
+  assert.deepEqual(body(scaled).image, { ...expected, originalWidth: original.width,
+                                         originalHeight: original.height, scaled: true });
+  // Never scaled up: the device's size when it already fits.
+  const fits = await call("screenshot", { maxDimension: 4096 });
+  assert.deepEqual(pngSize(fits), original);
+  assert.equal(body(fits).image.scaled, false);
+  await assert.rejects(call("screenshot", { maxDimension: 32 }),
+                       (error) => error.code === -32602 && /maxDimension/.test(error.message));
+});
+
 await check("a compact snapshot is a bounded node list, its raw XML in the state directory", async () => {
   const result = await call("snapshot", { compact: true, maxNodes: 5, maxTextChars: 8, saveRaw: true });
   assert.equal(result.isError, undefined, JSON.stringify(result));

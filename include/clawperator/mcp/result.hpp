@@ -5,6 +5,7 @@
 // disposition and recovery. Pure.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -33,5 +34,12 @@ void truncate_snapshot(Json& document, long long max_chars);
 
 // A screenshot as image content (base64 PNG) plus the redacted document as text.
 Json image_result(const std::string& png_base64, Json document, std::string_view protocol_version);
+
+// The screenshot tool's result for the device's PNG: its bytes as they are, or with
+// max_dimension scaled down to fit (image/png_scale.hpp) and the document's `image` giving
+// {width, height, originalWidth, originalHeight, scaled}. A PNG that cannot be read then is an
+// ACTION_FAILED error result (post_processing, dispatched: the capture itself succeeded).
+Json screenshot_result(const std::string& png, Json document,
+                       std::optional<long long> max_dimension, std::string_view protocol_version);
 
 }  // namespace clawperator::mcp

@@ -31,6 +31,7 @@ struct ExecutionCall {
   // the XML in a new private file of the state directory first.
   std::optional<cli::CompactOptions> compact;
   bool save_raw = false;
+  std::optional<long long> max_dimension;  // screenshot: scale the PNG down to fit
 };
 
 // devices, configure, doctor, explain_error: the server answers them itself.

@@ -71,6 +71,10 @@ Json tool_list_entry(const ToolDefinition& tool, std::string_view protocol_versi
 Json selector_schema();
 Json selector_to_matcher(const Json& selector);
 
+// screenshot's maxDimension: the longest side a scaled screenshot may have.
+inline constexpr int kMinScreenshotDimension = 64;
+inline constexpr int kMaxScreenshotDimension = 4096;
+
 // The names of the rows that become tools of their own when the table has them.
 inline constexpr std::string_view kRowToolNames[] = {"query_ui", "swipe", "drag"};
 

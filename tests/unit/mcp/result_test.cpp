@@ -2,6 +2,10 @@
 
 #include <catch2/catch.hpp>
 
+#include "clawperator/image/png_scale.hpp"
+#include "clawperator/transport/base64.hpp"
+#include "clawperator/vdevice/android/png.hpp"
+
 using namespace clawperator;
 using namespace clawperator::mcp;
 
@@ -76,4 +80,79 @@ TEST_CASE("maxChars cuts the snapshot text on a character boundary", "[mcp][resu
       Json::parse(R"({"ok":true,"envelope":{"stepResults":[{"id":"snap","data":{"text":"ab"}}]}})");
   truncate_snapshot(small, 3);
   CHECK_FALSE(small.contains("truncated"));
+}
+
+namespace {
+
+// The virtual device's screencap of a 1080x2400 display.
+std::string device_png() {
+  vdevice::android::IndexedImage screen(1080, 2400,
+                                        {{{255, 255, 255}, {10, 20, 30}, {0, 0, 0}, {9, 9, 9}}});
+  screen.fill(0, 0, 1080, 100, 2);
+  return screen.encode_png();
+}
+
+std::string image_bytes(const Json& result) {
+  REQUIRE(result["content"].size() == 2);
+  const Json& item = result["content"][1];
+  CHECK(item["type"] == "image");
+  CHECK(item["mimeType"] == "image/png");
+  std::string bytes;
+  REQUIRE(transport::append_base64_decoded(item["data"].get<std::string>(), bytes));
+  return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("screenshot: the device's PNG as it is, or scaled down to maxDimension",
+          "[mcp][result]") {
+  const std::string png = device_png();
+  const Json document = Json::parse(R"({"ok":true,"deviceId":"d"})");
+
+  const Json as_is = screenshot_result(png, document, std::nullopt, "2025-11-25");
+  CHECK(image_bytes(as_is) == png);
+  CHECK(as_is["structuredContent"] == document);
+
+  const Json scaled = screenshot_result(png, document, 1024, "2025-11-25");
+  CHECK(scaled["structuredContent"]["image"] ==
+        Json::parse(R"({"width":461,"height":1024,"originalWidth":1080,"originalHeight":2400,
+                        "scaled":true})"));
+  CHECK(scaled["structuredContent"]["deviceId"] == "d");
+  CHECK(image::png_size(image_bytes(scaled)).value() == image::Size{461, 1024});
+  // The text item says the same for clients without structuredContent.
+  const Json old = screenshot_result(png, document, 64, "2025-03-26");
+  CHECK_FALSE(old.contains("structuredContent"));
+  CHECK(Json::parse(old["content"][0]["text"].get<std::string>())["image"]["width"] == 29);
+  CHECK(image::png_size(image_bytes(old)).value() == image::Size{29, 64});
+
+  // Already small enough: the same bytes, never scaled up.
+  const Json fits = screenshot_result(png, document, 4096, "2025-11-25");
+  CHECK(image_bytes(fits) == png);
+  CHECK(fits["structuredContent"]["image"] ==
+        Json::parse(R"({"width":1080,"height":2400,"originalWidth":1080,"originalHeight":2400,
+                        "scaled":false})"));
+}
+
+TEST_CASE("screenshot: a PNG that cannot be scaled is an ACTION_FAILED error result",
+          "[mcp][result]") {
+  const Json document = Json::parse(R"({"ok":true,"deviceId":"d"})");
+  std::string cut = device_png();
+  cut.resize(cut.size() / 2);
+  for (const std::string& broken : {std::string("not a png at all"), cut}) {
+    const Json result = screenshot_result(broken, document, 512, "2025-11-25");
+    CHECK(result["isError"] == true);
+    REQUIRE(result["content"].size() == 1);  // no image
+    const Json& body = result["structuredContent"];
+    CHECK(body["code"] == "ACTION_FAILED");
+    CHECK(body["message"].get<std::string>().rfind(
+              "the screenshot could not be scaled to maxDimension: ", 0) == 0);
+    CHECK(body["details"] ==
+          Json::parse(R"({"phase":"post_processing","dispatchState":"dispatched"})"));
+    CHECK(body["disposition"] ==
+          Json::parse(R"({"delivery":"delivered_verified","retry":"safe"})"));
+  }
+  // Without maxDimension the bytes are passed on unread, as the device sent them.
+  const Json unread = screenshot_result("not a png at all", document, std::nullopt, "2025-11-25");
+  CHECK_FALSE(unread.contains("isError"));
+  CHECK(image_bytes(unread) == "not a png at all");
 }

@@ -79,6 +79,23 @@ TEST_CASE("tools build the CLI's payloads with MCP's ids and source", "[mcp][cal
   CHECK(execution("snapshot", "{}").payload["actions"][0]["type"] == "snapshot");
   CHECK(execution("snapshot", R"({"maxChars":100})").max_chars == 100);
   CHECK(execution("screenshot", "{}").payload["actions"][0]["type"] == "take_screenshot");
+  CHECK_FALSE(execution("screenshot", "{}").max_dimension);
+  CHECK(execution("screenshot", R"({"maxDimension":1024})").max_dimension == 1024);
+}
+
+TEST_CASE("screenshot's maxDimension is an integer from 64 to 4096", "[mcp][calls]") {
+  CHECK(execution("screenshot", R"({"maxDimension":64})").max_dimension == 64);
+  CHECK(execution("screenshot", R"({"maxDimension":4096})").max_dimension == 4096);
+  CHECK(argument_error("screenshot", R"({"maxDimension":63})") ==
+        "must be >= 64 (path: maxDimension)");
+  CHECK(argument_error("screenshot", R"({"maxDimension":4097})") ==
+        "must be <= 4096 (path: maxDimension)");
+  CHECK(argument_error("screenshot", R"({"maxDimension":512.5})") ==
+        "must be an integer (path: maxDimension)");
+  CHECK(argument_error("screenshot", R"({"maxDimension":"512"})") ==
+        "must be an integer (path: maxDimension)");
+  CHECK(argument_error("screenshot", R"({"maxDimension":null})") ==
+        "must be an integer (path: maxDimension)");
 }
 
 TEST_CASE("wait's timeoutMs is the wait; the execution gets the CLI's margin", "[mcp][calls]") {
