@@ -18,7 +18,9 @@ using contract::HostError;
 // The element the flags name: MISSING_SELECTOR when there are none.
 SelectorResolution required_element(const TypedFlags& typed, std::string_view command,
                                     SelectorChoices choices) {
-  if (!has_selector_flag(typed, SelectorScope::Element)) return missing_selector(command, choices);
+  if (!has_selector_flag(typed, SelectorScope::Element)) {
+    return contract::failed(missing_selector(command, choices));
+  }
   return resolve_selector(typed, SelectorScope::Element);
 }
 
@@ -54,15 +56,15 @@ struct ClickState : ActionState {
 CommandResult run_click(const ClickState& state, const GlobalOptions& options) {
   const TypedFlags& typed = state.flags.typed();
   const CoordinateResolution coordinate_reading = resolve_coordinate(typed);
-  if (const auto* error = error_in(coordinate_reading)) return failure(*error);
-  const auto& coordinate = std::get<std::optional<Coordinate>>(coordinate_reading);
+  if (!coordinate_reading) return failure(coordinate_reading.error());
+  const auto& coordinate = *coordinate_reading;
 
   std::optional<Json> matcher;
   if (!coordinate) {
     const SelectorResolution element =
         required_element(typed, "click", SelectorChoices::WithCoordinate);
-    if (const auto* error = error_in(element)) return failure(*error);
-    matcher = std::get<std::optional<Json>>(element);
+    if (!element) return failure(element.error());
+    matcher = *element;
   } else if (has_selector_flag(typed, SelectorScope::Element)) {
     return failure(invalid_flags("use --coordinate OR a selector, not both"));
   }
@@ -79,9 +81,9 @@ CommandResult run_click(const ClickState& state, const GlobalOptions& options) {
                                : state.focus    ? ClickType::Focus
                                                 : ClickType::Default;
   const SelectorResolution container = resolve_selector(typed, SelectorScope::Container);
-  if (const auto* error = error_in(container)) return failure(*error);
+  if (!container) return failure(container.error());
   return execute(with_selection(build_click(make_id_stamp(), matcher, coordinate, click_type),
-                                false, std::get<std::optional<Json>>(container)),
+                                false, *container),
                  state, options);
 }
 
@@ -111,13 +113,13 @@ CommandResult run_type(const TypeState& state, const GlobalOptions& options) {
   selector_flags.erase("--text");
   const SelectorResolution element =
       required_element(selector_flags, "type", SelectorChoices::TypeTarget);
-  if (const auto* error = error_in(element)) return failure(*error);
+  if (!element) return failure(element.error());
   const SelectorResolution container = resolve_selector(selector_flags, SelectorScope::Container);
-  if (const auto* error = error_in(container)) return failure(*error);
-  return execute(with_selection(build_type(make_id_stamp(), *std::get<std::optional<Json>>(element),
-                                           text, state.submit, state.clear),
-                                false, std::get<std::optional<Json>>(container)),
-                 state, options);
+  if (!container) return failure(container.error());
+  return execute(
+      with_selection(build_type(make_id_stamp(), **element, text, state.submit, state.clear), false,
+                     *container),
+      state, options);
 }
 
 struct ReadState : ActionState {
@@ -127,15 +129,13 @@ struct ReadState : ActionState {
 CommandResult run_read(const ReadState& state, const GlobalOptions& options) {
   const TypedFlags& typed = state.flags.typed();
   const SelectorResolution element = required_element(typed, "read", SelectorChoices::Standard);
-  if (const auto* error = error_in(element)) return failure(*error);
+  if (!element) return failure(element.error());
   if (state.all) {
     if (auto error = read_all_output_error("read", options)) return failure(*error);
   }
   const SelectorResolution container = resolve_selector(typed, SelectorScope::Container);
-  if (const auto* error = error_in(container)) return failure(*error);
-  return execute(build_read(make_id_stamp(), *std::get<std::optional<Json>>(element),
-                            std::get<std::optional<Json>>(container), state.all),
-                 state, options);
+  if (!container) return failure(container.error());
+  return execute(build_read(make_id_stamp(), **element, *container, state.all), state, options);
 }
 
 // How long wait and wait-for-nav wait: --wait MS; without it the global --timeout, as in the
@@ -169,14 +169,12 @@ CommandResult run_wait(const ActionState& state, const GlobalOptions& options) {
   }
   const SelectorResolution element =
       required_element(state.flags.typed(), "wait", SelectorChoices::Standard);
-  if (const auto* error = error_in(element)) return failure(*error);
+  if (!element) return failure(element.error());
   const SelectorResolution container =
       resolve_selector(state.flags.typed(), SelectorScope::Container);
-  if (const auto* error = error_in(container)) return failure(*error);
-  return execute(
-      with_selection(build_wait(make_id_stamp(), *std::get<std::optional<Json>>(element), wait_ms),
-                     false, std::get<std::optional<Json>>(container)),
-      state, options, wait.timeout);
+  if (!container) return failure(container.error());
+  return execute(with_selection(build_wait(make_id_stamp(), **element, wait_ms), false, *container),
+                 state, options, wait.timeout);
 }
 
 constexpr const char* kWaitForNavUsage =
@@ -218,8 +216,8 @@ CommandResult run_wait_for_nav(const ActionState& state, const GlobalOptions& op
   }
 
   const SelectorResolution node = resolve_selector(state.flags.typed(), SelectorScope::Element);
-  if (const auto* error = error_in(node)) return failure(*error);
-  const auto& expected_node = std::get<std::optional<Json>>(node);
+  if (!node) return failure(node.error());
+  const auto& expected_node = *node;
   if (!package && !expected_node) {
     return failure(contract::usage_error(
         "MISSING_ARGUMENT",

@@ -21,53 +21,60 @@ HostError usage(std::string message, std::string_view flag) {
 }
 
 // A flag that takes one value and may be typed once (query's --visibility and --limit).
-using SingleValue = std::variant<std::optional<std::string>, HostError>;
+using SingleValue = contract::Outcome<std::optional<std::string>>;
 SingleValue single_flag(const ValueFlags& flags, std::string_view flag) {
   const auto it = flags.typed().find(flag);
   if (it == flags.typed().end()) return std::optional<std::string>{};
   const std::string name(flag);
-  if (it->second.size() > 1) return usage(name + " must not appear more than once", flag);
+  if (it->second.size() > 1) {
+    return contract::failed(usage(name + " must not appear more than once", flag));
+  }
   auto value = flags.value(flag);
-  if (!value) return usage(name + " requires a value", flag);
+  if (!value) return contract::failed(usage(name + " requires a value", flag));
   return value;
 }
 
 // A whole number of milliseconds typed once, for the gesture flags; its range is the
 // payload's (validation reports it with the param's path).
-using DurationReading = std::variant<long long, HostError>;
+using DurationReading = contract::Outcome<long long>;
 DurationReading duration_flag(const ValueFlags& flags, std::string_view flag) {
   const std::string name(flag);
   const auto it = flags.typed().find(flag);
-  if (it == flags.typed().end()) return invalid_flags(name + " <ms> is required", flag);
-  if (it->second.size() > 1) return invalid_flags(name + " must not appear more than once", flag);
+  if (it == flags.typed().end()) {
+    return contract::failed(invalid_flags(name + " <ms> is required", flag));
+  }
+  if (it->second.size() > 1) {
+    return contract::failed(invalid_flags(name + " must not appear more than once", flag));
+  }
   const auto value = flags.value(flag);
   const auto number = value ? contract::parse_milliseconds(*value) : std::nullopt;
   if (!number || *number != static_cast<double>(static_cast<long long>(*number))) {
-    return invalid_flags(name + " requires a whole number of milliseconds", flag);
+    return contract::failed(invalid_flags(name + " requires a whole number of milliseconds", flag));
   }
   return static_cast<long long>(*number);
 }
 
-using PointReading = std::variant<Coordinate, HostError>;
+using PointReading = contract::Outcome<Coordinate>;
 PointReading point_flag(const ValueFlags& flags, std::string_view flag) {
   const CoordinateResolution point = resolve_point(flags.typed(), flag);
-  if (const auto* error = error_in(point)) return *error;
-  const auto& value = std::get<std::optional<Coordinate>>(point);
-  if (!value) return invalid_flags(std::string(flag) + " <x> <y> is required", flag);
+  if (!point) return contract::failed(point.error());
+  const auto& value = *point;
+  if (!value)
+    return contract::failed(invalid_flags(std::string(flag) + " <x> <y> is required", flag));
   return *value;
 }
 
 CommandResult run_query(const ActionState& state, const GlobalOptions& options) {
   QueryRequest request;
   const SingleValue visibility = single_flag(state.flags, "--visibility");
-  if (const auto* error = error_in(visibility)) return failure(*error);
-  request.visibility = std::get<std::optional<std::string>>(visibility);
+  if (!visibility) return failure(visibility.error());
+  request.visibility = *visibility;
   if (request.visibility && *request.visibility != "on_screen" && *request.visibility != "all") {
     return failure(usage("--visibility must be on_screen or all", "--visibility"));
   }
   const SingleValue limit = single_flag(state.flags, "--limit");
-  if (const auto* error = error_in(limit)) return failure(*error);
-  if (const auto& text = std::get<std::optional<std::string>>(limit)) {
+  if (!limit) return failure(limit.error());
+  if (const auto& text = *limit) {
     const auto number = contract::parse_milliseconds(*text);
     if (!number || *number < 1 || *number > 1000 ||
         *number != static_cast<double>(static_cast<long long>(*number))) {
@@ -84,8 +91,8 @@ CommandResult run_query(const ActionState& state, const GlobalOptions& options) 
     typed["--selector"] = std::move(json.mapped());
   }
   const SelectorResolution matcher = resolve_selector(typed, SelectorScope::Element);
-  if (const auto* error = error_in(matcher)) return failure(*error);
-  request.matcher = std::get<std::optional<Json>>(matcher);
+  if (!matcher) return failure(matcher.error());
+  request.matcher = *matcher;
   if (request.matcher && request.matcher->empty()) {
     return failure(invalid_flags(
         "--matcher-json {} matches nothing; to list every node, run query without a matcher",
@@ -96,34 +103,29 @@ CommandResult run_query(const ActionState& state, const GlobalOptions& options) 
 
 CommandResult run_swipe(const ActionState& state, const GlobalOptions& options) {
   const TimeoutReading timeout = finite_global_timeout(options);
-  if (const auto* error = error_in(timeout)) return failure(*error);
+  if (!timeout) return failure(timeout.error());
   const PointReading start = point_flag(state.flags, "--start");
-  if (const auto* error = error_in(start)) return failure(*error);
+  if (!start) return failure(start.error());
   const PointReading end = point_flag(state.flags, "--end");
-  if (const auto* error = error_in(end)) return failure(*error);
+  if (!end) return failure(end.error());
   const DurationReading duration = duration_flag(state.flags, "--duration-ms");
-  if (const auto* error = error_in(duration)) return failure(*error);
-  return execute(
-      build_swipe(make_id_stamp(), std::get<Coordinate>(start), std::get<Coordinate>(end),
-                  std::get<long long>(duration), std::get<std::optional<double>>(timeout)),
-      state, options);
+  if (!duration) return failure(duration.error());
+  return execute(build_swipe(make_id_stamp(), *start, *end, *duration, *timeout), state, options);
 }
 
 CommandResult run_drag(const ActionState& state, const GlobalOptions& options) {
   const TimeoutReading timeout = finite_global_timeout(options);
-  if (const auto* error = error_in(timeout)) return failure(*error);
+  if (!timeout) return failure(timeout.error());
   const PointReading start = point_flag(state.flags, "--start");
-  if (const auto* error = error_in(start)) return failure(*error);
+  if (!start) return failure(start.error());
   const PointReading end = point_flag(state.flags, "--end");
-  if (const auto* error = error_in(end)) return failure(*error);
+  if (!end) return failure(end.error());
   const DurationReading hold = duration_flag(state.flags, "--hold-duration-ms");
-  if (const auto* error = error_in(hold)) return failure(*error);
+  if (!hold) return failure(hold.error());
   const DurationReading move = duration_flag(state.flags, "--move-duration-ms");
-  if (const auto* error = error_in(move)) return failure(*error);
-  const DragRequest request{std::get<Coordinate>(start), std::get<Coordinate>(end),
-                            std::get<long long>(hold), std::get<long long>(move)};
-  return execute(build_drag(make_id_stamp(), request, std::get<std::optional<double>>(timeout)),
-                 state, options);
+  if (!move) return failure(move.error());
+  const DragRequest request{*start, *end, *hold, *move};
+  return execute(build_drag(make_id_stamp(), request, *timeout), state, options);
 }
 
 struct ToastState : ActionState {
@@ -133,8 +135,8 @@ struct ToastState : ActionState {
 
 CommandResult run_toast(const ToastState& state, const GlobalOptions& options) {
   const SingleValue duration = single_flag(state.flags, "--duration");
-  if (const auto* error = error_in(duration)) return failure(*error);
-  const auto& duration_value = std::get<std::optional<std::string>>(duration);
+  if (!duration) return failure(duration.error());
+  const auto& duration_value = *duration;
   if (state.cancel) {
     if (state.text.given() || duration_value) {
       return failure(

@@ -30,13 +30,12 @@ struct TargetState : ActionState {
 
 // The value of `flag` or the positional; the original's "not both" error when both
 // are given. A flag typed without a value counts as absent, as in the original.
-std::variant<std::string, HostError> positional_or_flag(const TargetState& state,
-                                                        std::string_view flag,
-                                                        const std::string& conflict) {
+contract::Outcome<std::string> positional_or_flag(const TargetState& state, std::string_view flag,
+                                                  const std::string& conflict) {
   const std::array<std::string_view, 1> names = {flag};
-  if (auto error = repeated_flag(state.flags.typed(), names)) return *error;
+  if (auto error = repeated_flag(state.flags.typed(), names)) return contract::failed(*error);
   const std::optional<std::string> flag_value = state.flags.value(flag);
-  if (flag_value && state.positional.given()) return invalid_flags(conflict);
+  if (flag_value && state.positional.given()) return contract::failed(invalid_flags(conflict));
   return flag_value.value_or(state.positional.value);
 }
 
@@ -45,8 +44,8 @@ CommandResult run_open(const TargetState& state, const GlobalOptions& options) {
       state, "--app",
       "open: pass the target as a positional argument or via --app, not both.\n\n"
       "See: clawperator open --help");
-  if (const auto* error = error_in(target)) return failure(*error);
-  const std::string& value = std::get<std::string>(target);
+  if (!target) return failure(target.error());
+  const std::string& value = *target;
   if (trim(value).empty()) {
     return failure(
         contract::usage_error("MISSING_ARGUMENT",
@@ -65,8 +64,8 @@ CommandResult run_press(const TargetState& state, const GlobalOptions& options) 
       positional_or_flag(state, "--key",
                          "press: pass the key as a positional argument or via --key, not both.\n\n"
                          "See: clawperator press --help");
-  if (const auto* error = error_in(key)) return failure(*error);
-  const std::string& value = std::get<std::string>(key);
+  if (!key) return failure(key.error());
+  const std::string& value = *key;
   // Which keys exist is the payload validator's call.
   if (value.empty()) {
     return failure(contract::usage_error(
@@ -83,13 +82,13 @@ CommandResult run_back(const ActionState& state, const GlobalOptions& options) {
 
 CommandResult run_close(const TargetState& state, const GlobalOptions& options) {
   const TimeoutReading timeout = finite_global_timeout(options);
-  if (const auto* error = error_in(timeout)) return failure(*error);
+  if (!timeout) return failure(timeout.error());
   const auto package = positional_or_flag(
       state, "--app",
       "close: pass the package as a positional argument or via --app, not both.\n\n"
       "See: clawperator close --help");
-  if (const auto* error = error_in(package)) return failure(*error);
-  const std::string& value = std::get<std::string>(package);
+  if (!package) return failure(package.error());
+  const std::string& value = *package;
   if (trim(value).empty()) {
     return failure(contract::usage_error(
         "MISSING_ARGUMENT",
@@ -98,8 +97,7 @@ CommandResult run_close(const TargetState& state, const GlobalOptions& options) 
         "  clawperator close com.android.settings\n"
         "  clawperator close com.google.android.apps.chromecast.app --json"));
   }
-  return execute(build_close(make_id_stamp(), value, std::get<std::optional<double>>(timeout)),
-                 state, options);
+  return execute(build_close(make_id_stamp(), value, *timeout), state, options);
 }
 
 CommandResult run_sleep(const TargetState& state, const GlobalOptions& options) {
@@ -119,20 +117,19 @@ CommandResult run_sleep(const TargetState& state, const GlobalOptions& options) 
         "Duration must be <= 120000ms (got: " + dump_json(milliseconds_json(*duration)) + "ms)"));
   }
   const TimeoutReading timeout = finite_global_timeout(options);
-  if (const auto* error = error_in(timeout)) return failure(*error);
-  return execute(build_sleep(make_id_stamp(), *duration, std::get<std::optional<double>>(timeout)),
-                 state, options);
+  if (!timeout) return failure(timeout.error());
+  return execute(build_sleep(make_id_stamp(), *duration, *timeout), state, options);
 }
 
 CommandResult run_scroll(const TargetState& state, const GlobalOptions& options) {
   const TimeoutReading timeout = finite_global_timeout(options);
-  if (const auto* error = error_in(timeout)) return failure(*error);
+  if (!timeout) return failure(timeout.error());
   const auto direction = positional_or_flag(
       state, "--direction",
       "scroll: pass direction as a positional argument or via --direction, not both.\n\n"
       "See: clawperator scroll --help");
-  if (const auto* error = error_in(direction)) return failure(*error);
-  const std::string& value = std::get<std::string>(direction);
+  if (!direction) return failure(direction.error());
+  const std::string& value = *direction;
   if (!value.empty() && !is_direction(value)) {
     // A direction was given: saying it is missing would send the user looking for the wrong fix.
     return failure(invalid_flags("Invalid scroll direction '" + value +
@@ -149,10 +146,8 @@ CommandResult run_scroll(const TargetState& state, const GlobalOptions& options)
   }
   const SelectorResolution container =
       resolve_selector(state.flags.typed(), SelectorScope::Container);
-  if (const auto* error = error_in(container)) return failure(*error);
-  return execute(build_scroll(make_id_stamp(), value, std::get<std::optional<Json>>(container),
-                              std::get<std::optional<double>>(timeout)),
-                 state, options);
+  if (!container) return failure(container.error());
+  return execute(build_scroll(make_id_stamp(), value, *container, *timeout), state, options);
 }
 
 struct ScrollUntilState : TargetState {
@@ -162,7 +157,7 @@ struct ScrollUntilState : TargetState {
 
 CommandResult run_scroll_until(const ScrollUntilState& state, const GlobalOptions& options) {
   const TimeoutReading timeout = finite_global_timeout(options);
-  if (const auto* error = error_in(timeout)) return failure(*error);
+  if (!timeout) return failure(timeout.error());
   const TypedFlags& typed = state.flags.typed();
   if (!has_selector_flag(typed, SelectorScope::Element)) {
     return failure(missing_selector(state.command, SelectorChoices::Standard));
@@ -199,13 +194,13 @@ CommandResult run_scroll_until(const ScrollUntilState& state, const GlobalOption
   }
 
   const SelectorResolution element = resolve_selector(typed, SelectorScope::Element);
-  if (const auto* error = error_in(element)) return failure(*error);
+  if (!element) return failure(element.error());
   const SelectorResolution container = resolve_selector(typed, SelectorScope::Container);
-  if (const auto* error = error_in(container)) return failure(*error);
-  request.matcher = *std::get<std::optional<Json>>(element);
-  request.container = std::get<std::optional<Json>>(container);
+  if (!container) return failure(container.error());
+  request.matcher = **element;
+  request.container = *container;
   request.click_after = state.click_after;
-  request.timeout_ms = std::get<std::optional<double>>(timeout);
+  request.timeout_ms = *timeout;
   return execute(build_scroll_until(make_id_stamp(), request), state, options);
 }
 

@@ -18,7 +18,7 @@ struct SnapshotState : ActionState {
 };
 
 // --max-nodes / --max-text-chars: only with --compact, an integer from 1 to `max`.
-using OptionReading = std::variant<std::optional<int>, contract::HostError>;
+using OptionReading = contract::Outcome<std::optional<int>>;
 OptionReading compact_option(const SnapshotState& state, std::string_view flag, int max) {
   const auto it = state.flags.typed().find(flag);
   if (it == state.flags.typed().end()) return std::optional<int>{};
@@ -30,7 +30,7 @@ OptionReading compact_option(const SnapshotState& state, std::string_view flag, 
         "USAGE",
         std::string(flag) + " requires --compact and an integer from 1 to " + std::to_string(max));
     error.details["flag"] = flag;
-    return error;
+    return contract::failed(std::move(error));
   }
   return std::optional<int>{static_cast<int>(*number)};
 }
@@ -49,11 +49,11 @@ CommandResult compact_result(CommandResult result, const CompactOptions& compact
 CommandResult run_snapshot(const SnapshotState& state, const GlobalOptions& options) {
   CompactOptions compact;
   const OptionReading max_nodes = compact_option(state, "--max-nodes", kMaxCompactNodes);
-  if (const auto* error = error_in(max_nodes)) return failure(*error);
+  if (!max_nodes) return failure(max_nodes.error());
   const OptionReading max_chars = compact_option(state, "--max-text-chars", kMaxCompactTextChars);
-  if (const auto* error = error_in(max_chars)) return failure(*error);
-  compact.max_nodes = std::get<std::optional<int>>(max_nodes).value_or(compact.max_nodes);
-  compact.max_text_chars = std::get<std::optional<int>>(max_chars).value_or(compact.max_text_chars);
+  if (!max_chars) return failure(max_chars.error());
+  compact.max_nodes = max_nodes->value_or(compact.max_nodes);
+  compact.max_text_chars = max_chars->value_or(compact.max_text_chars);
   std::optional<std::string> raw_path;
   if (state.flags.contains("--raw-path")) {
     raw_path = state.flags.value("--raw-path");
@@ -79,7 +79,7 @@ CommandResult run_snapshot(const SnapshotState& state, const GlobalOptions& opti
 
 CommandResult run_screenshot(const ActionState& state, const GlobalOptions& options) {
   const TimeoutReading timeout = finite_global_timeout(options);
-  if (const auto* error = error_in(timeout)) return failure(*error);
+  if (!timeout) return failure(timeout.error());
   const std::array<std::string_view, 1> path_flag = {"--path"};
   if (auto error = repeated_flag(state.flags.typed(), path_flag)) return failure(*error);
   std::optional<std::string> path;
@@ -91,8 +91,7 @@ CommandResult run_screenshot(const ActionState& state, const GlobalOptions& opti
       return failure(error);
     }
   }
-  return execute(build_screenshot(make_id_stamp(), path, std::get<std::optional<double>>(timeout)),
-                 state, options);
+  return execute(build_screenshot(make_id_stamp(), path, *timeout), state, options);
 }
 
 }  // namespace

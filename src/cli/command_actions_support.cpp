@@ -131,8 +131,8 @@ TimeoutReading finite_global_timeout(const GlobalOptions& options) {
   }
   Json details = Json::object();
   details["path"] = "timeoutMs";
-  return contract::validation_error("EXECUTION_VALIDATION_FAILED",
-                                    "timeoutMs must be a finite number", std::move(details));
+  return contract::failed(contract::validation_error(
+      "EXECUTION_VALIDATION_FAILED", "timeoutMs must be a finite number", std::move(details)));
 }
 
 CommandResult execute(const Json& execution, const ActionState& state, const GlobalOptions& options,

@@ -6,7 +6,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 #include "clawperator/cli/command.hpp"
@@ -81,14 +80,8 @@ std::vector<std::string> flag_names(const CLI::App& app);
 
 // The global --timeout as a number: nullopt when absent, or the original's
 // "timeoutMs must be a finite number".
-using TimeoutReading = std::variant<std::optional<double>, contract::HostError>;
+using TimeoutReading = contract::Outcome<std::optional<double>>;
 TimeoutReading finite_global_timeout(const GlobalOptions& options);
-
-// The error a resolution ended in, if any.
-template <typename Value>
-const contract::HostError* error_in(const std::variant<Value, contract::HostError>& outcome) {
-  return std::get_if<contract::HostError>(&outcome);
-}
 
 // Apply: --timeout is the command's budget and becomes the execution's timeoutMs (every
 // command). Ignore: only where --timeout still means the wait itself (wait and wait-for-nav

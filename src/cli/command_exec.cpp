@@ -19,8 +19,6 @@
 namespace clawperator::cli {
 namespace {
 
-using contract::HostError;
-
 struct ExecFlags {
   std::string positional;
   std::string payload;
@@ -86,8 +84,8 @@ CommandResult run_exec(const ExecFlags& flags, const GlobalOptions& options) {
   }
 
   auto loaded = io::load_payload(argument);
-  if (auto* error = std::get_if<HostError>(&loaded)) return failure(*error);
-  contract::ValidationOutcome outcome = contract::validate_execution(std::get<Json>(loaded));
+  if (!loaded) return failure(loaded.error());
+  contract::ValidationOutcome outcome = contract::validate_execution(*loaded);
   if (!outcome.valid) return failure(contract::validation_failure(outcome.issues));
   contract::Execution& valid = *outcome.valid;
   if (options.timeout) {

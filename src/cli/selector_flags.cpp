@@ -92,7 +92,7 @@ bool has_selector_flag(const TypedFlags& typed, SelectorScope scope) {
 
 SelectorResolution resolve_selector(const TypedFlags& typed, SelectorScope scope) {
   const auto names = selector_flag_names(scope);
-  if (auto error = repeated_flag(typed, names)) return *error;
+  if (auto error = repeated_flag(typed, names)) return contract::failed(*error);
 
   std::array<std::optional<std::string>, kElementFlags.size()> values;
   bool any = false;
@@ -100,7 +100,8 @@ SelectorResolution resolve_selector(const TypedFlags& typed, SelectorScope scope
     const auto* typed_values = occurrences(typed, names[i]);
     if (typed_values == nullptr) continue;
     values[i] = single_value(*typed_values);
-    if (!values[i]) return invalid_flags(std::string(names[i]) + " requires a value", names[i]);
+    if (!values[i])
+      return contract::failed(invalid_flags(std::string(names[i]) + " requires a value", names[i]));
     any = true;
   }
   if (!any) return std::optional<Json>{};
@@ -109,21 +110,25 @@ SelectorResolution resolve_selector(const TypedFlags& typed, SelectorScope scope
   const bool has_shorthand =
       std::any_of(values.begin() + 1, values.end(), [](const auto& value) { return !!value; });
   if (values.front() && has_shorthand) {
-    return invalid_flags(scope == SelectorScope::Element
-                             ? "use --selector OR the simple flags, not both"
-                             : "use --container-selector OR the --container-* flags, not both");
+    return contract::failed(
+        invalid_flags(scope == SelectorScope::Element
+                          ? "use --selector OR the simple flags, not both"
+                          : "use --container-selector OR the --container-* flags, not both"));
   }
   if (values.front()) {
     const std::string& text = *values.front();
     if (trim(text).empty()) {
-      return invalid_flags(std::string(json_flag) + " value must not be blank", json_flag);
+      return contract::failed(
+          invalid_flags(std::string(json_flag) + " value must not be blank", json_flag));
     }
     const Json parsed = Json::parse(text, nullptr, false);
     if (parsed.is_discarded()) {
-      return invalid_flags(std::string(json_flag) + " must be valid JSON", json_flag);
+      return contract::failed(
+          invalid_flags(std::string(json_flag) + " must be valid JSON", json_flag));
     }
     if (!parsed.is_object()) {
-      return invalid_flags(std::string(json_flag) + " must be a JSON object", json_flag);
+      return contract::failed(
+          invalid_flags(std::string(json_flag) + " must be a JSON object", json_flag));
     }
     // Keys are the payload validator's business, as in the original.
     return std::optional<Json>{parsed};
@@ -135,7 +140,7 @@ SelectorResolution resolve_selector(const TypedFlags& typed, SelectorScope scope
     if (!value) continue;
     const std::string_view name = shorthand_name(kShorthands[i], scope);
     if (trim(*value).empty()) {
-      return invalid_flags(std::string(name) + " value must not be blank", name);
+      return contract::failed(invalid_flags(std::string(name) + " value must not be blank", name));
     }
     matcher[std::string(kShorthands[i].matcher_key)] = *value;
   }
@@ -151,13 +156,14 @@ CoordinateResolution resolve_point(const TypedFlags& typed, std::string_view fla
   if (typed_values == nullptr) return std::optional<Coordinate>{};
   const std::string name(flag);
   if (typed_values->size() > 1) {
-    return invalid_flags(name + " must not appear more than once", flag);
+    return contract::failed(invalid_flags(name + " must not appear more than once", flag));
   }
   const FlagOccurrence& values = typed_values->front();
   const auto x = values.size() == 2 ? pixel(values[0]) : std::nullopt;
   const auto y = values.size() == 2 ? pixel(values[1]) : std::nullopt;
   if (!x || !y) {
-    return invalid_flags(name + " requires two non-negative integers (x y)", flag);
+    return contract::failed(
+        invalid_flags(name + " requires two non-negative integers (x y)", flag));
   }
   return std::optional<Coordinate>{Coordinate{*x, *y}};
 }

@@ -45,11 +45,11 @@ DeviceLock::Outcome DeviceLock::acquire(const io::StateDirectory* directory,
   const std::string name = lock_file_name(server_key, serial);
   path_ = directory->path() / name;
   auto opened = directory->open_file(name, O_RDWR | O_CREAT);
-  if (auto* problem = std::get_if<std::string>(&opened)) {
-    error_ = std::move(*problem);
+  if (!opened) {
+    error_ = std::move(opened.error());
     return Outcome::Unavailable;
   }
-  fd_ = std::get<io::StateDirectory::OpenedFile>(opened).fd;
+  fd_ = opened->fd;
   const auto deadline = std::chrono::steady_clock::now() + wait;
   while (true) {
     if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return Outcome::Acquired;

@@ -43,8 +43,8 @@ std::string ForwardRegistry::name_of(int port) const {
 void ForwardRegistry::record(int port) const {
   if (directory_ == nullptr) return;
   auto opened = directory_->open_file(name_of(port), O_WRONLY | O_CREAT | O_TRUNC);
-  auto* file = std::get_if<io::StateDirectory::OpenedFile>(&opened);
-  if (file == nullptr) return;  // best effort: the forward is still removed by this run
+  if (!opened) return;  // best effort: the forward is still removed by this run
+  const io::StateDirectory::OpenedFile* file = &*opened;
   const std::string text = std::to_string(::getpid()) + "\n";
   (void)!::write(file->fd, text.data(), text.size());
   ::close(file->fd);
@@ -64,8 +64,8 @@ int ForwardRegistry::sweep_stale(adb::AdbClient& client, const std::string& sock
     const std::optional<long> port = parse_number(std::string_view(name).substr(prefix_.size()));
     if (!port || *port > 65535) continue;
     auto opened = directory_->open_file(name, O_RDONLY);
-    auto* file = std::get_if<io::StateDirectory::OpenedFile>(&opened);
-    if (file == nullptr) continue;
+    if (!opened) continue;
+    const io::StateDirectory::OpenedFile* file = &*opened;
     char text[32] = {};
     const ssize_t n = ::read(file->fd, text, sizeof text - 1);
     ::close(file->fd);

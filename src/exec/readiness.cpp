@@ -138,8 +138,8 @@ ReadinessCache::ReadinessCache(const io::StateDirectory* directory, const std::s
 bool ReadinessCache::fresh() const {
   if (directory_ == nullptr) return false;
   auto opened = directory_->open_file(name_, O_RDONLY);
-  const auto* file = std::get_if<io::StateDirectory::OpenedFile>(&opened);
-  if (file == nullptr) return false;
+  if (!opened) return false;
+  const io::StateDirectory::OpenedFile* file = &*opened;
   const struct stat status = file->status;
   ::close(file->fd);
   const auto written = std::chrono::system_clock::from_time_t(status.st_mtim.tv_sec) +

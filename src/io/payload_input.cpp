@@ -44,13 +44,13 @@ HostError invalid_json(std::string message, std::string source, std::string pars
                                     std::move(details));
 }
 
-std::variant<Json, HostError> parse_text(std::string_view text, const std::string& source,
-                                         const std::string& prefix) {
+contract::Outcome<Json> parse_text(std::string_view text, const std::string& source,
+                                   const std::string& prefix) {
   Json parsed = Json::parse(text, nullptr, false);
   if (!parsed.is_discarded()) return parsed;
   const std::string error = parse_error_text(text);
-  return invalid_json(prefix.empty() ? "Invalid JSON content" : prefix + ": " + error, source,
-                      error);
+  return contract::failed(
+      invalid_json(prefix.empty() ? "Invalid JSON content" : prefix + ": " + error, source, error));
 }
 
 // Checked before parsing: the parser would refuse the byte without saying where it is, and
@@ -107,7 +107,7 @@ class FileDescriptor {
 };
 
 struct FileOutcome {
-  std::variant<std::string, HostError> content;
+  contract::Outcome<std::string> content;
   bool missing = false;
 };
 
@@ -117,28 +117,30 @@ FileOutcome read_payload_file(std::string_view path) {
   FileDescriptor fd(::open(path_string.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY));
   if (fd.get() < 0) {
     const int error_number = errno;
-    return {read_failure(path, error_number), error_number == ENOENT};
+    return {contract::failed(read_failure(path, error_number)), error_number == ENOENT};
   }
   struct stat info {};
-  if (::fstat(fd.get(), &info) != 0) return {read_failure(path, errno)};
-  if (S_ISDIR(info.st_mode)) return {read_failure(path, EISDIR)};
+  if (::fstat(fd.get(), &info) != 0) return {contract::failed(read_failure(path, errno))};
+  if (S_ISDIR(info.st_mode)) return {contract::failed(read_failure(path, EISDIR))};
   if (S_ISREG(info.st_mode) &&
       static_cast<std::size_t>(info.st_size) > contract::limits::kMaxPayloadInputBytes) {
-    return {too_large("file", path)};
+    return {contract::failed(too_large("file", path))};
   }
   // Pipes and process substitution (<(...)) are read blocking, like cat would.
   const int flags = ::fcntl(fd.get(), F_GETFL);
   if (flags >= 0) ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);
   BoundedRead read = read_bounded(fd.get(), contract::limits::kMaxPayloadInputBytes);
-  if (read.error != 0) return {read_failure(path, read.error)};
-  if (read.too_large) return {too_large("file", path)};
+  if (read.error != 0) return {contract::failed(read_failure(path, read.error))};
+  if (read.too_large) return {contract::failed(too_large("file", path))};
   return {std::move(read.bytes)};
 }
 
-std::variant<Json, HostError> parse_file(FileOutcome file, std::string_view path) {
-  if (auto* error = std::get_if<HostError>(&file.content)) return std::move(*error);
-  const std::string& content = std::get<std::string>(file.content);
-  if (auto invalid = refuse_invalid_utf8(content, "file", path)) return std::move(*invalid);
+contract::Outcome<Json> parse_file(FileOutcome file, std::string_view path) {
+  if (!file.content) return contract::failed(std::move(file.content).error());
+  const std::string& content = *file.content;
+  if (auto invalid = refuse_invalid_utf8(content, "file", path)) {
+    return contract::failed(std::move(*invalid));
+  }
   return parse_text(content, "file", "Invalid JSON content in execution file");
 }
 
@@ -168,27 +170,33 @@ BoundedRead read_bounded(int fd, std::size_t limit) {
   return result;
 }
 
-std::variant<Json, HostError> load_payload(std::string_view argument, int stdin_fd) {
+contract::Outcome<Json> load_payload(std::string_view argument, int stdin_fd) {
   const std::string_view text = trim(argument);
   if (text == "-") {
     BoundedRead read = read_bounded(stdin_fd, contract::limits::kMaxPayloadInputBytes);
-    if (read.too_large) return too_large("stdin", "");
+    if (read.too_large) return contract::failed(too_large("stdin", ""));
     if (read.error != 0) {
       Json details = Json::object();
       details["source"] = "stdin";
       details["errno"] = read.error;
-      return contract::validation_error(
+      return contract::failed(contract::validation_error(
           "EXECUTION_VALIDATION_FAILED",
           std::string("Failed to read execution payload from stdin: ") + std::strerror(read.error),
-          std::move(details));
+          std::move(details)));
     }
-    if (auto invalid = refuse_invalid_utf8(read.bytes, "stdin", "")) return std::move(*invalid);
+    if (auto invalid = refuse_invalid_utf8(read.bytes, "stdin", "")) {
+      return contract::failed(std::move(*invalid));
+    }
     return parse_text(read.bytes, "stdin", "Invalid JSON content on stdin");
   }
-  if (text.size() > contract::limits::kMaxPayloadInputBytes) return too_large("inline", "");
+  if (text.size() > contract::limits::kMaxPayloadInputBytes) {
+    return contract::failed(too_large("inline", ""));
+  }
   // The offset counts from the argument as given, leading blanks included.
-  const auto parse_inline = [&]() -> std::variant<Json, HostError> {
-    if (auto invalid = refuse_invalid_utf8(argument, "inline", "")) return std::move(*invalid);
+  const auto parse_inline = [&]() -> contract::Outcome<Json> {
+    if (auto invalid = refuse_invalid_utf8(argument, "inline", "")) {
+      return contract::failed(std::move(*invalid));
+    }
     return parse_text(text, "inline", "");
   };
   if (text.empty() || text.front() == '{') return parse_inline();

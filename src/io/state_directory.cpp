@@ -91,9 +91,11 @@ std::optional<std::filesystem::path> home_state_dir(const StateEnvironment& envi
   return std::filesystem::path(*home) / ".local" / "state" / "clawperator";
 }
 
-std::variant<StateDirectory, DirectoryProblem> StateDirectory::open(
-    const std::filesystem::path& path, uid_t owner, Symlinks symlinks) {
-  auto refuse = [&](std::string problem) { return DirectoryProblem{path, std::move(problem)}; };
+Expected<StateDirectory, DirectoryProblem> StateDirectory::open(const std::filesystem::path& path,
+                                                                uid_t owner, Symlinks symlinks) {
+  auto refuse = [&](std::string problem) {
+    return Unexpected<DirectoryProblem>{DirectoryProblem{path, std::move(problem)}};
+  };
   struct stat link {};
   if (::lstat(path.c_str(), &link) != 0) {
     if (errno != ENOENT && errno != ENOTDIR) return refuse(with_errno("cannot inspect"));
@@ -150,14 +152,15 @@ StateDirectory::~StateDirectory() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-std::variant<StateDirectory::OpenedFile, std::string> StateDirectory::open_file(
-    std::string_view name, int flags) const {
-  if (!is_file_name(name)) return std::string("not a file name");
+Expected<StateDirectory::OpenedFile, std::string> StateDirectory::open_file(std::string_view name,
+                                                                            int flags) const {
+  using Problem = Unexpected<std::string>;
+  if (!is_file_name(name)) return Problem{"not a file name"};
   const std::string file(name);
   OpenedFile opened;
   // O_NONBLOCK: a FIFO planted under the name must not hang the open.
   opened.fd = ::openat(fd_, file.c_str(), flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
-  if (opened.fd < 0) return errno == ELOOP ? std::string("is a symlink") : std::strerror(errno);
+  if (opened.fd < 0) return Problem{errno == ELOOP ? "is a symlink" : std::strerror(errno)};
   std::string problem;
   if (::fstat(opened.fd, &opened.status) != 0) {
     problem = std::strerror(errno);
@@ -168,7 +171,7 @@ std::variant<StateDirectory::OpenedFile, std::string> StateDirectory::open_file(
   }
   if (problem.empty()) return opened;
   ::close(opened.fd);
-  return problem;
+  return Problem{std::move(problem)};
 }
 
 bool StateDirectory::replace_with_empty_file(std::string_view name) const {
@@ -207,11 +210,11 @@ StateSelection select_state_directory(const StateEnvironment& environment, uid_t
   auto opened = StateDirectory::open(
       preferred, owner,
       named ? StateDirectory::Symlinks::FollowOwn : StateDirectory::Symlinks::Refuse);
-  if (auto* directory = std::get_if<StateDirectory>(&opened)) {
-    take(*directory);
+  if (opened) {
+    take(*opened);
     return selection;
   }
-  const DirectoryProblem& problem = std::get<DirectoryProblem>(opened);
+  const DirectoryProblem& problem = opened.error();
   // The user's own choice is never silently replaced by another place.
   if (named) {
     selection.refused = problem;
@@ -220,12 +223,12 @@ StateSelection select_state_directory(const StateEnvironment& environment, uid_t
   std::string why = describe(problem);
   if (const auto home = home_state_dir(environment); home && *home != preferred) {
     auto fallback = StateDirectory::open(*home, owner, StateDirectory::Symlinks::Refuse);
-    if (auto* directory = std::get_if<StateDirectory>(&fallback)) {
-      take(*directory);
+    if (fallback) {
+      take(*fallback);
       selection.warning = "not using the state directory " + why + "; using " + home->string();
       return selection;
     }
-    why += "; " + describe(std::get<DirectoryProblem>(fallback));
+    why += "; " + describe(fallback.error());
   }
   selection.warning = "no private state directory (" + why +
                       "); running without the device lock and the readiness cache";

@@ -101,14 +101,14 @@ std::string VirtualDeviceFarm::run_adb(const std::vector<std::string>& args, int
   return completion.out + completion.err;
 }
 
-transport::Expected<std::unique_ptr<VirtualDeviceFarm>, std::string> VirtualDeviceFarm::start(
+Expected<std::unique_ptr<VirtualDeviceFarm>, std::string> VirtualDeviceFarm::start(
     Options options) {
   std::unique_ptr<VirtualDeviceFarm> farm(new VirtualDeviceFarm());
   farm->adb_ = options.adb;
   // The adb server scans 5555-5585 for emulators: ephemeral ports stay clear of that.
   farm->adb_server_port_ =
       options.adb_server_port != 0 ? options.adb_server_port : free_local_port();
-  if (farm->adb_server_port_ == 0) return transport::Unexpected(std::string("no free port"));
+  if (farm->adb_server_port_ == 0) return Unexpected(std::string("no free port"));
 
   for (const android::Scenario& scenario : options.scenarios) {
     auto running = std::make_unique<Running>();
@@ -116,7 +116,7 @@ transport::Expected<std::unique_ptr<VirtualDeviceFarm>, std::string> VirtualDevi
     try {
       running->server = std::make_unique<adb::AdbDeviceServer>(*running->device, "127.0.0.1", 0);
     } catch (const std::exception& error) {
-      return transport::Unexpected(std::string("cannot listen: ") + error.what());
+      return Unexpected(std::string("cannot listen: ") + error.what());
     }
     Running* raw = running.get();
     running->loop =
@@ -128,7 +128,7 @@ transport::Expected<std::unique_ptr<VirtualDeviceFarm>, std::string> VirtualDevi
   int exit_code = 0;
   const std::string started = farm->run_adb({"start-server"}, exit_code);
   if (exit_code != 0) {
-    return transport::Unexpected("adb start-server failed: " + started);
+    return Unexpected("adb start-server failed: " + started);
   }
   farm->adb_server_started_ = true;
   for (const std::string& serial : farm->serials_) {
@@ -153,7 +153,7 @@ transport::Expected<std::unique_ptr<VirtualDeviceFarm>, std::string> VirtualDevi
     }
     if (ready == farm->serials_.size()) break;
     if (std::chrono::steady_clock::now() > deadline) {
-      return transport::Unexpected("devices did not come up; adb devices said: " + listing);
+      return Unexpected("devices did not come up; adb devices said: " + listing);
     }
     std::this_thread::sleep_for(50ms);
   }

@@ -107,10 +107,9 @@ inline std::string file_text(const std::filesystem::path& path) {
 inline io::StateSelection private_state(const std::filesystem::path& dir) {
   auto opened =
       io::StateDirectory::open(dir / "state", ::geteuid(), io::StateDirectory::Symlinks::Refuse);
-  REQUIRE(std::holds_alternative<io::StateDirectory>(opened));
+  REQUIRE(opened.has_value());
   io::StateSelection selection;
-  selection.directory =
-      std::make_shared<const io::StateDirectory>(std::move(std::get<io::StateDirectory>(opened)));
+  selection.directory = std::make_shared<const io::StateDirectory>(std::move(*opened));
   return selection;
 }
 

@@ -9,7 +9,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
 #include "clawperator/cli/action_builders.hpp"
@@ -33,11 +32,11 @@ bool has_selector_flag(const TypedFlags& typed, SelectorScope scope);
 
 // The NodeMatcher the flags of `scope` describe, or nullopt when none of them
 // was typed. Errors are EXECUTION_VALIDATION_FAILED, worded as the original's.
-using SelectorResolution = std::variant<std::optional<Json>, contract::HostError>;
+using SelectorResolution = contract::Outcome<std::optional<Json>>;
 SelectorResolution resolve_selector(const TypedFlags& typed, SelectorScope scope);
 
 // `--coordinate X Y`, or nullopt when it was not typed.
-using CoordinateResolution = std::variant<std::optional<Coordinate>, contract::HostError>;
+using CoordinateResolution = contract::Outcome<std::optional<Coordinate>>;
 CoordinateResolution resolve_coordinate(const TypedFlags& typed);
 // Any two-value pixel flag (`--start X Y`, `--end X Y`) the way --coordinate is read.
 CoordinateResolution resolve_point(const TypedFlags& typed, std::string_view flag);

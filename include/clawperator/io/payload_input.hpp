@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
-#include <variant>
 
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/json.hpp"
@@ -25,6 +24,6 @@ BoundedRead read_bounded(int fd, std::size_t limit);
 // starting with '{' is inline JSON; '[' is a file if one exists, else inline
 // JSON; "-" is stdin; anything else is a file path. Errors are
 // EXECUTION_VALIDATION_FAILED or PAYLOAD_TOO_LARGE.
-std::variant<Json, contract::HostError> load_payload(std::string_view argument, int stdin_fd = 0);
+contract::Outcome<Json> load_payload(std::string_view argument, int stdin_fd = 0);
 
 }  // namespace clawperator::io

@@ -15,7 +15,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <variant>
+
+#include "clawperator/expected.hpp"
 
 namespace clawperator::io {
 
@@ -60,8 +61,8 @@ class StateDirectory {
   // Creates `path` when missing (mode 0700, missing parents as usual), then checks with lstat,
   // open(O_DIRECTORY) and fstat of the opened directory that it is a directory owned by
   // `owner` that neither its group nor others may write.
-  static std::variant<StateDirectory, DirectoryProblem> open(const std::filesystem::path& path,
-                                                             uid_t owner, Symlinks symlinks);
+  static Expected<StateDirectory, DirectoryProblem> open(const std::filesystem::path& path,
+                                                         uid_t owner, Symlinks symlinks);
 
   StateDirectory(StateDirectory&& other) noexcept;
   StateDirectory& operator=(StateDirectory&& other) noexcept;
@@ -80,7 +81,7 @@ class StateDirectory {
     int fd = -1;
     struct stat status {};
   };
-  std::variant<OpenedFile, std::string> open_file(std::string_view name, int flags) const;
+  Expected<OpenedFile, std::string> open_file(std::string_view name, int flags) const;
 
   // An empty file at `name`, replacing whatever was there (a planted link is replaced, not
   // followed): created under a fresh temporary name with O_EXCL, then renamed into place.

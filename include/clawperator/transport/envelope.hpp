@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "clawperator/transport/expected.hpp"
+#include "clawperator/expected.hpp"
 
 namespace clawperator::transport {
 

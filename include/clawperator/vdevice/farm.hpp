@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "clawperator/transport/expected.hpp"
+#include "clawperator/expected.hpp"
 #include "clawperator/vdevice/adb/server.hpp"
 #include "clawperator/vdevice/android/scenario.hpp"
 
@@ -26,8 +26,7 @@ class VirtualDeviceFarm {
     std::uint16_t adb_server_port = 0;  // 0: a free one
   };
 
-  static transport::Expected<std::unique_ptr<VirtualDeviceFarm>, std::string> start(
-      Options options);
+  static Expected<std::unique_ptr<VirtualDeviceFarm>, std::string> start(Options options);
   ~VirtualDeviceFarm();
   VirtualDeviceFarm(const VirtualDeviceFarm&) = delete;
   VirtualDeviceFarm& operator=(const VirtualDeviceFarm&) = delete;

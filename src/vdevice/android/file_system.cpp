@@ -6,7 +6,7 @@
 namespace clawperator::vdevice::android {
 namespace {
 
-using Failure = transport::Unexpected<int>;
+using Failure = Unexpected<int>;
 
 constexpr std::uint32_t kDirectoryType = 0040000;
 constexpr std::uint32_t kRegularType = 0100000;
@@ -52,7 +52,7 @@ std::string FileSystem::normalize(std::string_view path) {
   return out.empty() ? "/" : out;
 }
 
-transport::Expected<FileInfo, int> FileSystem::stat(std::string_view path) const {
+Expected<FileInfo, int> FileSystem::stat(std::string_view path) const {
   const std::string name = normalize(path);
   if (directories_.contains(name)) {
     FileInfo info;
@@ -75,7 +75,7 @@ transport::Expected<FileInfo, int> FileSystem::stat(std::string_view path) const
   return info;
 }
 
-transport::Expected<std::string, int> FileSystem::read(std::string_view path) const {
+Expected<std::string, int> FileSystem::read(std::string_view path) const {
   const std::string name = normalize(path);
   if (directories_.contains(name)) return Failure{EISDIR};
   const auto file = files_.find(name);
@@ -138,7 +138,7 @@ int FileSystem::remove(std::string_view path) {
   return 0;
 }
 
-transport::Expected<std::vector<std::string>, int> FileSystem::list(std::string_view path) const {
+Expected<std::vector<std::string>, int> FileSystem::list(std::string_view path) const {
   const std::string name = normalize(path);
   if (!directories_.contains(name)) return Failure{files_.contains(name) ? ENOTDIR : ENOENT};
   std::set<std::string> names;

@@ -19,7 +19,7 @@ namespace clawperator::vdevice::android {
 namespace {
 
 using Json = nlohmann::ordered_json;
-using Failure = transport::Unexpected<std::string>;
+using Failure = Unexpected<std::string>;
 
 // The first problem found, with the path of the field.
 class Problems {
@@ -579,7 +579,7 @@ void read_faults(Problems& problems, const Json& object, FaultSpec& out) {
   }
 }
 
-transport::Expected<Scenario, std::string> build(const Json& document) {
+Expected<Scenario, std::string> build(const Json& document) {
   Problems problems;
   Scenario scenario;
   check_keys(
@@ -809,7 +809,7 @@ transport::Expected<Scenario, std::string> build(const Json& document) {
   return scenario;
 }
 
-transport::Expected<Json, std::string> parse_json(const std::string& text, const char* what) {
+Expected<Json, std::string> parse_json(const std::string& text, const char* what) {
   try {
     return Json::parse(text);
   } catch (const Json::parse_error& error) {
@@ -844,7 +844,7 @@ const ScreenSpec* Scenario::find_screen(const std::string& id) const {
   return nullptr;
 }
 
-transport::Expected<Scenario, std::string> load_scenario(const std::string& json_text) {
+Expected<Scenario, std::string> load_scenario(const std::string& json_text) {
   // Before parsing: the parser's message would give a line and column, not the byte.
   if (const auto offset = find_invalid_utf8(json_text)) {
     return Failure{"scenario is not valid UTF-8 (" + describe_invalid_utf8(json_text, *offset) +
@@ -875,7 +875,7 @@ transport::Expected<Scenario, std::string> load_scenario(const std::string& json
   }
 }
 
-transport::Expected<Scenario, std::string> load_scenario_file(const std::string& path) {
+Expected<Scenario, std::string> load_scenario_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) return Failure{"cannot read " + path + ": " + std::strerror(errno)};
   std::ostringstream text;

@@ -6,7 +6,7 @@
 namespace clawperator::vdevice::android {
 namespace {
 
-using Failure = transport::Unexpected<ShellSyntaxError>;
+using Failure = Unexpected<ShellSyntaxError>;
 
 bool is_name_start(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_';
@@ -40,7 +40,7 @@ class Parser {
   // `depth` > 0: the body of a $(…), which ends at its unmatched ')'.
   explicit Parser(std::string_view text, int depth = 0) : text_(text), depth_(depth) {}
 
-  transport::Expected<Script, ShellSyntaxError> run() {
+  Expected<Script, ShellSyntaxError> run() {
     while (pos_ < text_.size() && !closed_) {
       if (auto error = step()) return Failure{std::move(*error)};
     }
@@ -311,7 +311,7 @@ std::optional<std::string> ShellVariables::lookup(std::string_view name) const {
   return it->second;
 }
 
-transport::Expected<Script, ShellSyntaxError> parse_script(std::string_view text) {
+Expected<Script, ShellSyntaxError> parse_script(std::string_view text) {
   return Parser(text).run();
 }
 

@@ -17,7 +17,7 @@ constexpr std::uint32_t kTypeMask = 0170000;
 constexpr std::uint32_t kSymlinkType = 0120000;
 constexpr std::uint32_t kShellUid = 2000;
 
-SyncStat to_sync_stat(const transport::Expected<FileInfo, int>& info) {
+SyncStat to_sync_stat(const Expected<FileInfo, int>& info) {
   SyncStat stat;
   if (!info) {
     stat.error = static_cast<std::uint32_t>(info.error());

@@ -12,7 +12,7 @@ namespace clawperator::vdevice::android {
 namespace {
 
 using Json = nlohmann::ordered_json;
-using Failure = transport::Unexpected<ApkReadFailure>;
+using Failure = Unexpected<ApkReadFailure>;
 
 constexpr std::string_view kFillerEntry = "assets/filler.bin";
 // Far more than any manifest needs; a larger entry is refused before it is read whole.
@@ -73,7 +73,7 @@ std::string make_virtual_apk(const VirtualApkManifest& manifest, std::size_t fil
   return write_zip(entries);
 }
 
-transport::Expected<VirtualApkManifest, ApkReadFailure> read_virtual_apk(std::string_view bytes) {
+Expected<VirtualApkManifest, ApkReadFailure> read_virtual_apk(std::string_view bytes) {
   auto entry = read_zip_entry(bytes, kVirtualApkManifestEntry, kMaxManifestBytes);
   if (!entry) {
     const ZipReadFailure& failure = entry.error();

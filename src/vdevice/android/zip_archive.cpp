@@ -11,7 +11,7 @@
 namespace clawperator::vdevice::android {
 namespace {
 
-using Failure = transport::Unexpected<ZipReadFailure>;
+using Failure = Unexpected<ZipReadFailure>;
 
 // 1981-01-01 00:00:00, the timestamp Android's reproducible builds give every entry.
 constexpr std::uint16_t kDosTime = 0;
@@ -111,9 +111,8 @@ std::string write_zip(const std::vector<ZipEntry>& entries) {
   return read_back(buffer.get());
 }
 
-transport::Expected<std::string, ZipReadFailure> read_zip_entry(std::string_view archive,
-                                                                std::string_view name,
-                                                                std::size_t max_bytes) {
+Expected<std::string, ZipReadFailure> read_zip_entry(std::string_view archive,
+                                                     std::string_view name, std::size_t max_bytes) {
   // libzip takes an empty file for an empty archive; a package manager does not.
   if (archive.empty()) return Failure{failure(ZipReadError::NotAZip, "the file is empty")};
   zip_error_t error;

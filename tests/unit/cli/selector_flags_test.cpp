@@ -15,15 +15,15 @@ TypedFlags flags(std::initializer_list<std::pair<const char*, const char*>> valu
 }
 
 std::string matcher_of(const SelectorResolution& resolution) {
-  REQUIRE(std::holds_alternative<std::optional<Json>>(resolution));
-  const auto& matcher = std::get<std::optional<Json>>(resolution);
+  REQUIRE(resolution.has_value());
+  const auto& matcher = *resolution;
   REQUIRE(matcher);
   return matcher->dump();
 }
 
 contract::HostError error_of(const SelectorResolution& resolution) {
-  REQUIRE(std::holds_alternative<contract::HostError>(resolution));
-  return std::get<contract::HostError>(resolution);
+  REQUIRE_FALSE(resolution.has_value());
+  return resolution.error();
 }
 
 void check_flag_error(const SelectorResolution& resolution, const std::string& message,
@@ -40,8 +40,8 @@ void check_flag_error(const SelectorResolution& resolution, const std::string& m
 TEST_CASE("no selector flag gives no matcher", "[cli][selector]") {
   const TypedFlags typed = flags({{"--app", "x"}});
   const auto resolution = resolve_selector(typed, SelectorScope::Element);
-  REQUIRE(std::holds_alternative<std::optional<Json>>(resolution));
-  CHECK_FALSE(std::get<std::optional<Json>>(resolution));
+  REQUIRE(resolution.has_value());
+  CHECK_FALSE(*resolution);
   CHECK_FALSE(has_selector_flag(typed, SelectorScope::Element));
   CHECK_FALSE(has_selector_flag(flags({{"--text", "a"}}), SelectorScope::Container));
   CHECK(has_selector_flag(flags({{"--container-role", "list"}}), SelectorScope::Container));
@@ -137,29 +137,27 @@ TEST_CASE("--coordinate takes two non-negative integers, once", "[cli][selector]
     return resolve_coordinate(typed);
   };
   const auto absent = resolve_coordinate(flags({{"--text", "a"}}));
-  REQUIRE(std::holds_alternative<std::optional<Coordinate>>(absent));
-  CHECK_FALSE(std::get<std::optional<Coordinate>>(absent));
+  REQUIRE(absent.has_value());
+  CHECK_FALSE(*absent);
 
   const auto point = coordinate({{"540", "1200"}});
-  REQUIRE(std::holds_alternative<std::optional<Coordinate>>(point));
-  CHECK(std::get<std::optional<Coordinate>>(point)->x == 540);
-  CHECK(std::get<std::optional<Coordinate>>(point)->y == 1200);
+  REQUIRE(point.has_value());
+  CHECK(point->value().x == 540);
+  CHECK(point->value().y == 1200);
   const auto scientific = coordinate({{"1e2", "0"}});
-  CHECK(std::get<std::optional<Coordinate>>(scientific)->x == 100);
-  CHECK(std::get<std::optional<Coordinate>>(scientific)->y == 0);
+  CHECK(scientific->value().x == 100);
+  CHECK(scientific->value().y == 0);
 
   const auto repeated = coordinate({{"1", "2"}, {"3", "4"}});
-  REQUIRE(std::holds_alternative<contract::HostError>(repeated));
-  CHECK(std::get<contract::HostError>(repeated).message ==
-        "--coordinate must not appear more than once");
+  REQUIRE_FALSE(repeated.has_value());
+  CHECK(repeated.error().message == "--coordinate must not appear more than once");
   for (const FlagOccurrence& values :
        std::vector<FlagOccurrence>{{}, {"1"}, {"-1", "2"}, {"1", "2.5"}, {"x", "2"}, {"1", ""}}) {
     CAPTURE(values);
     const auto bad = coordinate({values});
-    REQUIRE(std::holds_alternative<contract::HostError>(bad));
-    CHECK(std::get<contract::HostError>(bad).code == "EXECUTION_VALIDATION_FAILED");
-    CHECK(std::get<contract::HostError>(bad).message ==
-          "--coordinate requires two non-negative integers (x y)");
+    REQUIRE_FALSE(bad.has_value());
+    CHECK(bad.error().code == "EXECUTION_VALIDATION_FAILED");
+    CHECK(bad.error().message == "--coordinate requires two non-negative integers (x y)");
   }
 }
 

@@ -26,23 +26,23 @@ const std::string kPayloadHead =
 const std::string kPayloadTail = R"("}}]})";
 
 // The refusal of a payload whose first bad byte is `byte` at `offset`.
-void check_refused(const std::variant<Json, HostError>& loaded, const std::string& source,
-                   unsigned byte, std::size_t offset) {
-  const HostError* error = std::get_if<HostError>(&loaded);
-  REQUIRE(error != nullptr);
-  CHECK(error->code == "EXECUTION_VALIDATION_FAILED");
+void check_refused(const contract::Outcome<Json>& loaded, const std::string& source, unsigned byte,
+                   std::size_t offset) {
+  REQUIRE_FALSE(loaded.has_value());
+  const HostError& error = loaded.error();
+  CHECK(error.code == "EXECUTION_VALIDATION_FAILED");
   char hex[8];
   std::snprintf(hex, sizeof hex, "0x%02X", byte);
-  CHECK(error->message == "Payload is not valid UTF-8 (byte " + std::string(hex) + " at offset " +
-                              std::to_string(offset) + ")");
-  CHECK(error->details["source"] == source);
-  CHECK(error->details["path"] == "");
-  CHECK(error->details["byteOffset"] == offset);
-  CHECK(contract::exit_code_of(*error) == 2);
-  const contract::Disposition disposition = contract::disposition_of(*error);
+  CHECK(error.message == "Payload is not valid UTF-8 (byte " + std::string(hex) + " at offset " +
+                             std::to_string(offset) + ")");
+  CHECK(error.details["source"] == source);
+  CHECK(error.details["path"] == "");
+  CHECK(error.details["byteOffset"] == offset);
+  CHECK(contract::exit_code_of(error) == 2);
+  const contract::Disposition disposition = contract::disposition_of(error);
   CHECK(disposition.delivery == contract::Delivery::NotDelivered);
   CHECK(disposition.retry == contract::Retry::Safe);
-  CHECK(contract::to_json(*error)["details"]["phase"] == "validation");
+  CHECK(contract::to_json(error)["details"]["phase"] == "validation");
 }
 
 }  // namespace
@@ -153,7 +153,7 @@ TEST_CASE("payloads that are not UTF-8 are refused with the byte's offset", "[io
     std::ofstream(path, std::ios::binary) << payload;
     const auto loaded = io::load_payload(path);
     check_refused(loaded, "file", 0xFF, offset);
-    CHECK(std::get<HostError>(loaded).details["file"] == path);
+    CHECK(loaded.error().details["file"] == path);
   }
   SECTION("stdin") {
     const std::string path = (dir.path() / "stdin.json").string();
@@ -176,7 +176,7 @@ TEST_CASE("payloads that are not UTF-8 are refused with the byte's offset", "[io
     const std::string path = (dir.path() / "good.json").string();
     std::ofstream(path, std::ios::binary) << kPayloadHead + "caf\xC3\xA9" + kPayloadTail;
     const auto loaded = io::load_payload(path);
-    REQUIRE(std::holds_alternative<Json>(loaded));
-    CHECK(std::get<Json>(loaded)["actions"][0]["params"]["text"] == "caf\xC3\xA9");
+    REQUIRE(loaded.has_value());
+    CHECK((*loaded)["actions"][0]["params"]["text"] == "caf\xC3\xA9");
   }
 }

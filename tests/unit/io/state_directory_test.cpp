@@ -43,19 +43,17 @@ struct FakeEnvironment {
 std::string problem_of(const std::filesystem::path& path, uid_t owner,
                        Symlinks symlinks = Symlinks::Refuse) {
   auto opened = StateDirectory::open(path, owner, symlinks);
-  if (std::holds_alternative<StateDirectory>(opened)) return "";
-  const DirectoryProblem& problem = std::get<DirectoryProblem>(opened);
+  if (opened) return "";
+  const DirectoryProblem& problem = opened.error();
   CHECK(problem.path == path);
   return problem.problem;
 }
 
 StateDirectory opened(const std::filesystem::path& path) {
   auto result = StateDirectory::open(path, ::geteuid(), Symlinks::Refuse);
-  INFO((std::holds_alternative<DirectoryProblem>(result)
-            ? std::get<DirectoryProblem>(result).problem
-            : std::string()));
-  REQUIRE(std::holds_alternative<StateDirectory>(result));
-  return std::move(std::get<StateDirectory>(result));
+  INFO((result ? std::string() : result.error().problem));
+  REQUIRE(result.has_value());
+  return std::move(*result);
 }
 
 void write(const std::filesystem::path& path, const std::string& text) {
@@ -189,13 +187,12 @@ TEST_CASE("files in the state directory are opened relative to it, never through
   const StateDirectory state = opened(dir.path() / "state");
   write(dir.path() / "victim", "precious");
   std::filesystem::create_symlink(dir.path() / "victim", dir.path() / "state" / "planted");
-  using Opened = StateDirectory::OpenedFile;
 
   SECTION("a planted link is refused, and what it points to is unchanged") {
     for (const int flags : {O_RDONLY, O_RDWR | O_CREAT, O_WRONLY | O_CREAT | O_TRUNC}) {
       auto result = state.open_file("planted", flags);
-      REQUIRE(std::holds_alternative<std::string>(result));
-      CHECK(std::get<std::string>(result) == "is a symlink");
+      REQUIRE_FALSE(result.has_value());
+      CHECK(result.error() == "is a symlink");
     }
     CHECK(test::file_text(dir.path() / "victim") == "precious");
   }
@@ -222,8 +219,8 @@ TEST_CASE("files in the state directory are opened relative to it, never through
   SECTION("a FIFO is refused without hanging") {
     REQUIRE(::mkfifo((dir.path() / "state" / "fifo").c_str(), 0600) == 0);
     auto result = state.open_file("fifo", O_RDONLY);
-    REQUIRE(std::holds_alternative<std::string>(result));
-    CHECK(std::get<std::string>(result) == "not a regular file");
+    REQUIRE_FALSE(result.has_value());
+    CHECK(result.error() == "not a regular file");
   }
   SECTION("a file owned by another user is refused") {
     if (!root()) {
@@ -233,23 +230,23 @@ TEST_CASE("files in the state directory are opened relative to it, never through
     write(dir.path() / "state" / "theirs", "");
     REQUIRE(::chown((dir.path() / "state" / "theirs").c_str(), kNobody, kNobody) == 0);
     auto result = state.open_file("theirs", O_RDWR);
-    REQUIRE(std::holds_alternative<std::string>(result));
-    CHECK(std::get<std::string>(result) == "owner uid 65534");
+    REQUIRE_FALSE(result.has_value());
+    CHECK(result.error() == "owner uid 65534");
   }
   SECTION("names are one component") {
     for (const char* name : {"", ".", "..", "../victim", "a/b"}) {
       CAPTURE(name);
       auto result = state.open_file(name, O_RDWR | O_CREAT);
-      REQUIRE(std::holds_alternative<std::string>(result));
-      CHECK(std::get<std::string>(result) == "not a file name");
+      REQUIRE_FALSE(result.has_value());
+      CHECK(result.error() == "not a file name");
       CHECK_FALSE(state.replace_with_empty_file(name));
     }
     CHECK(test::file_text(dir.path() / "victim") == "precious");
   }
   SECTION("a new file of ours is created with mode 0600") {
     auto result = state.open_file("fresh", O_RDWR | O_CREAT);
-    REQUIRE(std::holds_alternative<Opened>(result));
-    ::close(std::get<Opened>(result).fd);
+    REQUIRE(result.has_value());
+    ::close(result->fd);
     CHECK(mode_of(dir.path() / "state" / "fresh") == 0600);
   }
 }

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "clawperator/transport/expected.hpp"
+#include "clawperator/expected.hpp"
 
 namespace clawperator::vdevice::android {
 
@@ -35,15 +35,15 @@ class FileSystem {
   // "/a//b/./c/" -> "/a/b/c"; ".." climbs. A relative path starts at "/" (adbd's directory).
   static std::string normalize(std::string_view path);
 
-  transport::Expected<FileInfo, int> stat(std::string_view path) const;
-  transport::Expected<std::string, int> read(std::string_view path) const;
+  Expected<FileInfo, int> stat(std::string_view path) const;
+  Expected<std::string, int> read(std::string_view path) const;
   // Creates or replaces a file; parent directories under a writable root are created
   // (adb's fixed_push_mkdir). `mode` keeps its permission bits only. 0 or an errno.
   int write(std::string_view path, std::string data, std::uint32_t mode, std::int64_t mtime);
   // Removes a file (not a directory). 0 or an errno.
   int remove(std::string_view path);
   // Names in a directory, sorted ("." and ".." left out).
-  transport::Expected<std::vector<std::string>, int> list(std::string_view path) const;
+  Expected<std::vector<std::string>, int> list(std::string_view path) const;
 
  private:
   struct File {

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "clawperator/transport/expected.hpp"
+#include "clawperator/expected.hpp"
 #include "clawperator/vdevice/android/background_scenario.hpp"
 
 namespace clawperator::vdevice::android {
@@ -224,8 +224,8 @@ struct Scenario {
 
 // Parses a scenario file over its base. The error names the file position or the field
 // (e.g. "screens[2].root.children[0].bounds: expected \"[l,t][r,b]\"").
-transport::Expected<Scenario, std::string> load_scenario(const std::string& json_text);
-transport::Expected<Scenario, std::string> load_scenario_file(const std::string& path);
+Expected<Scenario, std::string> load_scenario(const std::string& json_text);
+Expected<Scenario, std::string> load_scenario_file(const std::string& path);
 
 // The built-in device: a launcher, Settings (lists, a text field, an account sign-in), a
 // browser and the Operator 0.5.3.

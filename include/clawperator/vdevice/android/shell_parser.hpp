@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "clawperator/transport/expected.hpp"
+#include "clawperator/expected.hpp"
 
 namespace clawperator::vdevice::android {
 
@@ -52,7 +52,7 @@ struct ShellSyntaxError {
   int status = 1;
 };
 
-transport::Expected<Script, ShellSyntaxError> parse_script(std::string_view text);
+Expected<Script, ShellSyntaxError> parse_script(std::string_view text);
 
 // The values parameters expand to.
 struct ShellVariables {

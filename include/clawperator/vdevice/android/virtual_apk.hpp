@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "clawperator/transport/expected.hpp"
+#include "clawperator/expected.hpp"
 
 namespace clawperator::vdevice::android {
 
@@ -43,6 +43,6 @@ struct ApkReadFailure {
   std::string detail;
 };
 
-transport::Expected<VirtualApkManifest, ApkReadFailure> read_virtual_apk(std::string_view bytes);
+Expected<VirtualApkManifest, ApkReadFailure> read_virtual_apk(std::string_view bytes);
 
 }  // namespace clawperator::vdevice::android

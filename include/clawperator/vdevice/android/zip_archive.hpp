@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "clawperator/transport/expected.hpp"
+#include "clawperator/expected.hpp"
 
 namespace clawperator::vdevice::android {
 
@@ -37,8 +37,7 @@ struct ZipReadFailure {
 
 // The data of entry `name`; more than `max_bytes` of it is EntryUnreadable, whatever the
 // archive claims, so that a hostile archive cannot make the reader allocate without bound.
-transport::Expected<std::string, ZipReadFailure> read_zip_entry(std::string_view archive,
-                                                                std::string_view name,
-                                                                std::size_t max_bytes);
+Expected<std::string, ZipReadFailure> read_zip_entry(std::string_view archive,
+                                                     std::string_view name, std::size_t max_bytes);
 
 }  // namespace clawperator::vdevice::android
