@@ -145,7 +145,7 @@ bool DirectReader::send_frame(std::string_view json_text) {
   return true;
 }
 
-std::variant<std::unique_ptr<DirectReader>, DirectReader::SetupFailure> DirectReader::open(
+Expected<std::unique_ptr<DirectReader>, DirectReader::SetupFailure> DirectReader::open(
     adb::AdbClient& client, const std::string& serial, const ExecutionTrace& trace,
     const ForwardRegistry& forwards, std::chrono::milliseconds lifetime,
     std::chrono::milliseconds setup_timeout) {
@@ -155,7 +155,7 @@ std::variant<std::unique_ptr<DirectReader>, DirectReader::SetupFailure> DirectRe
                        {session_id, trace.operator_package, trace.command_id, trace.task_id}));
   const Clock::time_point deadline = reader->started_ + setup_timeout;
   const auto failure = [&](std::string message, bool interrupted = false) {
-    return SetupFailure{std::move(message), reader->details(), interrupted};
+    return Unexpected<SetupFailure>{{std::move(message), reader->details(), interrupted}};
   };
 
   // 1. The Operator listens on its abstract socket before am broadcast answers.
@@ -207,7 +207,8 @@ std::variant<std::unique_ptr<DirectReader>, DirectReader::SetupFailure> DirectRe
   reader->note("connected");
 
   // 4. ready, then ping and pong.
-  const auto await = [&](auto received, const char* what) -> std::optional<SetupFailure> {
+  const auto await = [&](auto received,
+                         const char* what) -> std::optional<Unexpected<SetupFailure>> {
     while (!received() && !reader->frames_.failed()) {
       switch (reader->read_some(deadline)) {
         case Io::Progress:

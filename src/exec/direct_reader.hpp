@@ -7,9 +7,9 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <variant>
 
 #include "clawperator/adb/adb_client.hpp"
+#include "clawperator/expected.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/transport/direct_frames.hpp"
 #include "forward_registry.hpp"
@@ -32,7 +32,7 @@ class DirectReader {
 
   // Sets the session up before anything is dispatched; `lifetime` is the session's
   // lifetimeMs. Every forward it creates is recorded in `forwards` until removed.
-  static std::variant<std::unique_ptr<DirectReader>, SetupFailure> open(
+  static Expected<std::unique_ptr<DirectReader>, SetupFailure> open(
       adb::AdbClient& client, const std::string& serial, const ExecutionTrace& trace,
       const ForwardRegistry& forwards, std::chrono::milliseconds lifetime,
       std::chrono::milliseconds setup_timeout = kDirectSetupTimeout);

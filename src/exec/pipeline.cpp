@@ -322,28 +322,29 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
             kDirectLifetimeGrace,
         kMaxDirectLifetime);
     auto opened = DirectReader::open(client, serial, trace, forwards, lifetime);
-    if (auto* failure = std::get_if<DirectReader::SetupFailure>(&opened)) {
+    if (!opened) {
+      DirectReader::SetupFailure& failure = opened.error();
       Json details = Json::object();
       details["dispatchAttempted"] = false;
       details["resultTransport"] = "direct";
-      details["direct"] = failure->details;
-      if (failure->interrupted) {
-        return fail(interrupted(trace, failure->message + "; nothing was dispatched", details));
+      details["direct"] = failure.details;
+      if (failure.interrupted) {
+        return fail(interrupted(trace, failure.message + "; nothing was dispatched", details));
       }
       if (request.result_transport == ResultTransport::Direct) {
         return fail(trace.fail("RESULT_TRANSPORT_FAILED",
                                "The direct result connection could not be set up (" +
-                                   failure->message + "); nothing was dispatched",
+                                   failure.message + "); nothing was dispatched",
                                details));
       }
       direct_fallback = Json::object();
-      direct_fallback["reason"] = failure->message;
-      direct_fallback["direct"] = std::move(failure->details);
+      direct_fallback["reason"] = failure.message;
+      direct_fallback["direct"] = std::move(failure.details);
       reader.note("direct_setup_failed_using_logcat");
       io::log_event(io::LogLevel::Info, "exec.direct_fallback",
-                    Json{{"commandId", execution.command_id}, {"reason", failure->message}});
+                    Json{{"commandId", execution.command_id}, {"reason", failure.message}});
     } else {
-      direct = std::move(std::get<std::unique_ptr<DirectReader>>(opened));
+      direct = std::move(*opened);
     }
   }
 

@@ -66,7 +66,7 @@ class Output {
 struct Job {
   Json id;
   const ToolDefinition* tool = nullptr;
-  std::variant<ExecutionCall, LocalCall> plan;
+  ToolCall plan;
   std::optional<contract::Execution> execution;  // ExecutionCall, validated
   std::string protocol_version;
   std::shared_ptr<process::CancelSource> cancel;
@@ -262,11 +262,11 @@ class Server {
       session = session_;
     }
     ToolPlan plan = plan_tool_call(*tool, arguments, session, cli::make_id_stamp());
-    if (auto* error = std::get_if<ArgumentError>(&plan)) {
-      invalid_params(request.id, error->message);
+    if (!plan) {
+      invalid_params(request.id, plan.error().message);
       return;
     }
-    if (auto* local = std::get_if<LocalCall>(&plan);
+    if (auto* local = std::get_if<LocalCall>(&*plan);
         local != nullptr && local->kind == ToolKind::Configure) {
       Json document = Json::object();
       {
@@ -285,7 +285,7 @@ class Server {
     job->protocol_version = lifecycle_.protocol_version();
     job->cancel = std::make_shared<process::CancelSource>();
     job->progress_token = std::move(progress_token);
-    if (auto* call = std::get_if<ExecutionCall>(&plan)) {
+    if (auto* call = std::get_if<ExecutionCall>(&*plan)) {
       contract::ValidationOutcome outcome = contract::validate_execution(call->payload);
       if (!outcome.valid) {
         const contract::HostError error = contract::validation_failure(outcome.issues);
@@ -303,7 +303,7 @@ class Server {
       job->execution = std::move(outcome.valid);
       job->plan = std::move(*call);
     } else {
-      job->plan = std::get<LocalCall>(std::move(plan));
+      job->plan = std::move(*plan);
     }
     {
       const std::lock_guard<std::mutex> guard(mutex_);

@@ -211,6 +211,10 @@ Json build_payload(const ToolDefinition& tool, const Json& a, const cli::IdStamp
   return Json::object();
 }
 
+Unexpected<ArgumentError> argument_error(std::string message) {
+  return {ArgumentError{std::move(message)}};
+}
+
 }  // namespace
 
 Json to_json(const SessionDefaults& session) {
@@ -233,24 +237,24 @@ SessionDefaults configured(SessionDefaults session, const Json& arguments) {
 ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
                         const SessionDefaults& session, const cli::IdStamp& stamp) {
   if (auto problem = check_against_schema(tool.input_schema, arguments)) {
-    return ArgumentError{*problem};
+    return argument_error(*problem);
   }
   const SessionDefaults merged = configured(session, arguments);
   if (!tool.runs_execution) {
-    return LocalCall{tool.kind, arguments, merged.device_id, merged.operator_package};
+    return ToolCall{LocalCall{tool.kind, arguments, merged.device_id, merged.operator_package}};
   }
   if (tool.kind == ToolKind::Execute) {
     if (auto refused = refuse_screenshot_paths(arguments["actions"]))
-      return ArgumentError{*refused};
+      return argument_error(*refused);
   }
   if (tool.kind == ToolKind::Read && arguments.value("validator", "") == "regex" &&
       !arguments.contains("validatorPattern")) {
-    return ArgumentError{
+    return argument_error(
         "validatorPattern is required with validator regex (path: "
-        "validatorPattern)"};
+        "validatorPattern)");
   }
   if (tool.kind == ToolKind::Snapshot) {
-    if (auto problem = snapshot_mode_problem(arguments)) return ArgumentError{*problem};
+    if (auto problem = snapshot_mode_problem(arguments)) return argument_error(*problem);
   }
   ExecutionCall call;
   Json payload = build_payload(tool, arguments, stamp);
@@ -280,7 +284,7 @@ ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
     call.compact = compact;
     call.save_raw = flag(arguments, "saveRaw");
   }
-  return call;
+  return ToolCall{std::move(call)};
 }
 
 }  // namespace clawperator::mcp

@@ -9,6 +9,7 @@
 
 #include "clawperator/cli/action_builders.hpp"
 #include "clawperator/cli/compact_snapshot.hpp"
+#include "clawperator/expected.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/mcp/tools.hpp"
 
@@ -46,7 +47,9 @@ struct ArgumentError {
   std::string message;
 };
 
-using ToolPlan = std::variant<ExecutionCall, LocalCall, ArgumentError>;
+// What a tools/call becomes, or why its arguments are refused (-32602).
+using ToolCall = std::variant<ExecutionCall, LocalCall>;
+using ToolPlan = Expected<ToolCall, ArgumentError>;
 
 // Checks `arguments` against the tool's inputSchema, then builds. `stamp` makes the ids
 // ("mcp-<tool>-<ms>-<suffix>").

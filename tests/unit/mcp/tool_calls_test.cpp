@@ -21,9 +21,9 @@ ToolPlan plan(const std::string& tool, const std::string& arguments,
 ExecutionCall execution(const std::string& tool, const std::string& arguments,
                         const SessionDefaults& session = {}) {
   ToolPlan planned = plan(tool, arguments, session);
-  if (auto* error = std::get_if<ArgumentError>(&planned)) FAIL(error->message);
-  REQUIRE(std::holds_alternative<ExecutionCall>(planned));
-  ExecutionCall call = std::get<ExecutionCall>(std::move(planned));
+  if (!planned) FAIL(planned.error().message);
+  REQUIRE(std::holds_alternative<ExecutionCall>(*planned));
+  ExecutionCall call = std::get<ExecutionCall>(std::move(*planned));
   // Every payload a tool builds is one the validator accepts.
   const contract::ValidationOutcome outcome = contract::validate_execution(call.payload);
   INFO(call.payload.dump());
@@ -33,8 +33,8 @@ ExecutionCall execution(const std::string& tool, const std::string& arguments,
 
 std::string argument_error(const std::string& tool, const std::string& arguments) {
   ToolPlan planned = plan(tool, arguments);
-  REQUIRE(std::holds_alternative<ArgumentError>(planned));
-  return std::get<ArgumentError>(planned).message;
+  REQUIRE_FALSE(planned);
+  return planned.error().message;
 }
 
 }  // namespace
@@ -165,11 +165,14 @@ TEST_CASE("bad arguments are refused with the first problem and its path", "[mcp
 TEST_CASE("devices, configure, doctor and explain_error run no execution", "[mcp][calls]") {
   for (const char* tool : {"devices", "configure", "doctor"}) {
     INFO(tool);
-    CHECK(std::holds_alternative<LocalCall>(plan(tool, "{}")));
+    const ToolPlan planned = plan(tool, "{}");
+    REQUIRE(planned);
+    CHECK(std::holds_alternative<LocalCall>(*planned));
   }
   ToolPlan explain = plan("explain_error", R"({"code":"NODE_NOT_FOUND"})");
-  REQUIRE(std::holds_alternative<LocalCall>(explain));
-  CHECK(std::get<LocalCall>(explain).kind == ToolKind::ExplainError);
+  REQUIRE(explain);
+  REQUIRE(std::holds_alternative<LocalCall>(*explain));
+  CHECK(std::get<LocalCall>(*explain).kind == ToolKind::ExplainError);
 }
 
 TEST_CASE("query_ui, swipe and drag build what the CLI's query, swipe and drag build",
