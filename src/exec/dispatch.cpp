@@ -288,10 +288,7 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
   PresenceCheck* presence = options.presence;
   while (!decoder.settled()) {
     if (presence != nullptr && presence->done()) {
-      const contract::Status& present = presence->answer();
-      if (!present && PresenceCheck::proves_absence(present.error())) {
-        return contract::failed(absence_failure(trace, present.error()));
-      }
+      if (auto absent = presence->proven_absence(trace)) return contract::failed(*absent);
       presence = nullptr;  // present, or the check proved nothing: the result will tell
     }
     const auto remaining =

@@ -379,10 +379,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     // A broadcast or reader failure beside a check that proves the Operator gone: the absence
     // is the cause (the device may be fine).
     if (presence) {
-      const contract::Status& present = presence->answer();
-      if (!present && PresenceCheck::proves_absence(present.error())) {
-        return fail(absence_failure(trace, present.error()));
-      }
+      if (auto absent = presence->proven_absence(trace)) return fail(*absent);
     }
     return fail(outcome.error());
   }

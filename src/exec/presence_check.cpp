@@ -20,18 +20,14 @@ PresenceCheck::~PresenceCheck() {
   if (thread_.joinable()) thread_.join();
 }
 
-const contract::Status& PresenceCheck::answer() {
+std::optional<contract::HostError> PresenceCheck::proven_absence(ExecutionTrace& trace) {
   if (thread_.joinable()) thread_.join();
-  return answer_;
-}
-
-bool PresenceCheck::proves_absence(const contract::HostError& error) {
-  return error.code == "OPERATOR_NOT_INSTALLED" || error.code == "OPERATOR_VARIANT_MISMATCH";
-}
-
-contract::HostError absence_failure(ExecutionTrace& trace, contract::HostError error) {
+  if (answer_) return std::nullopt;
+  const std::string& code = answer_.error().code;
+  if (code != "OPERATOR_NOT_INSTALLED" && code != "OPERATOR_VARIANT_MISMATCH") return std::nullopt;
   trace.phase = contract::Phase::Readiness;
   trace.dispatch_state = contract::DispatchState::NotDispatched;
+  contract::HostError error = answer_.error();
   error.details["presenceCheck"] = "beside_dispatch";
   return trace.attach(std::move(error));
 }

@@ -31,22 +31,17 @@ class PresenceCheck {
   PresenceCheck& operator=(const PresenceCheck&) = delete;
 
   bool done() const noexcept { return done_.load(std::memory_order_acquire); }
-  // Waits for the check; its answer (repeatable).
-  const contract::Status& answer();
-  // A successful listing without the package (or with the other variant only): nothing on the
-  // device can have received the broadcast. Any other failure of the check proves nothing, as
-  // the result itself would prove the Operator present.
-  static bool proves_absence(const contract::HostError& error);
+  // Waits for the check. When it proves the Operator absent (a successful listing without the
+  // package, or with the other variant only: nothing on the device can have received the
+  // broadcast), that is this execution's failure, as if the check had run first (phase
+  // readiness, not dispatched; the details say the broadcast may have gone out). Any other
+  // failure of the check proves nothing: the result itself would prove the Operator present.
+  std::optional<contract::HostError> proven_absence(ExecutionTrace& trace);
 
  private:
   contract::Status answer_;
   std::atomic<bool> done_{false};
   std::thread thread_;
 };
-
-// The check's proof of absence as this execution's failure, as if the check had run first
-// (phase readiness, not dispatched): the broadcast may have gone out (details say so), but
-// nothing on the device received it.
-contract::HostError absence_failure(ExecutionTrace& trace, contract::HostError error);
 
 }  // namespace clawperator::exec
