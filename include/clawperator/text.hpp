@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,44 @@ constexpr std::string_view trim(std::string_view text) noexcept {
   while (!text.empty() && is_blank_char(text.front())) text.remove_prefix(1);
   while (!text.empty() && is_blank_char(text.back())) text.remove_suffix(1);
   return text;
+}
+
+// The code point of the UTF-8 sequence at `at` of `text` (valid UTF-8: callers judge text
+// that was checked, or judge it only for white space), and its length in bytes.
+constexpr char32_t decode_utf8_at(std::string_view text, std::size_t at,
+                                  std::size_t& length) noexcept {
+  const auto byte = static_cast<unsigned char>(text[at]);
+  if (byte < 0x80) {
+    length = 1;
+    return byte;
+  }
+  const std::size_t size = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2;
+  char32_t code = byte & (size == 2 ? 0x1F : size == 3 ? 0x0F : 0x07);
+  length = 1;
+  for (; length < size && at + length < text.size(); ++length) {
+    code = (code << 6) | (static_cast<unsigned char>(text[at + length]) & 0x3F);
+  }
+  return code;
+}
+
+// White space as JavaScript's \s and String.prototype.trim() know it, which is what the
+// original's non-blank checks tested: the ASCII blanks, NBSP, U+1680, U+2000..U+200A, the line
+// and paragraph separators, U+202F, U+205F, U+3000 and U+FEFF (a BOM shows nothing either).
+// U+0085 is not: JavaScript counts it as a control character, as we do (docs/payload.md §3).
+constexpr bool is_white_space(char32_t c) noexcept {
+  return c == 0x09 || c == 0x0A || c == 0x0B || c == 0x0C || c == 0x0D || c == 0x20 || c == 0xA0 ||
+         c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
+         c == 0x205F || c == 0x3000 || c == 0xFEFF;
+}
+
+// Empty or white space only (is_white_space): what every non-blank check refuses.
+constexpr bool is_blank(std::string_view text) noexcept {
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t length = 1;
+    if (!is_white_space(decode_utf8_at(text, at, length))) return false;
+    at += length;
+  }
+  return true;
 }
 
 // ASCII lower case; other bytes (UTF-8) unchanged.

@@ -139,7 +139,7 @@ SelectorResolution resolve_selector(const TypedFlags& typed, SelectorScope scope
     const std::optional<std::string>& value = values[i + 1];
     if (!value) continue;
     const std::string_view name = shorthand_name(kShorthands[i], scope);
-    if (trim(*value).empty()) {
+    if (is_blank(*value)) {  // Unicode white space too: the Operator would ignore the field
       return contract::failed(invalid_flags(std::string(name) + " value must not be blank", name));
     }
     matcher[std::string(kShorthands[i].matcher_key)] = *value;

@@ -138,7 +138,7 @@ bool NodePredicate::has_value() const {
 
 bool NodePredicate::has_nonblank_value() const {
   for (const auto& entry : fields) {
-    if (!trim(entry.second).empty()) return true;
+    if (!is_blank(entry.second)) return true;
   }
   return false;
 }

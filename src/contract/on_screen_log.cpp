@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "clawperator/text.hpp"
+
 namespace clawperator::contract::on_screen_log {
 namespace {
 
@@ -28,29 +30,6 @@ bool is_hex(char c) {
 
 char upper(char c) {
   return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c;
-}
-
-// The code point of the UTF-8 sequence at `at`, and its length.
-char32_t decode(std::string_view text, std::size_t at, std::size_t& length) {
-  const auto byte = static_cast<unsigned char>(text[at]);
-  if (byte < 0x80) {
-    length = 1;
-    return byte;
-  }
-  const std::size_t size = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2;
-  char32_t code = byte & (size == 2 ? 0x1F : size == 3 ? 0x0F : 0x07);
-  length = 1;
-  for (; length < size && at + length < text.size(); ++length) {
-    code = (code << 6) | (static_cast<unsigned char>(text[at + length]) & 0x3F);
-  }
-  return code;
-}
-
-// JavaScript's \s: what the original's "at least one non-whitespace character" tests.
-bool is_whitespace(char32_t c) {
-  return c == 0x09 || c == 0x0A || c == 0x0B || c == 0x0C || c == 0x0D || c == 0x20 || c == 0xA0 ||
-         c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F ||
-         c == 0x205F || c == 0x3000 || c == 0xFEFF;
 }
 
 bool is_forbidden_control(char32_t c) {
@@ -113,11 +92,11 @@ std::optional<std::string> display_text_problem(std::string_view text) {
   bool readable = false;
   for (std::size_t at = 0; at < text.size();) {
     std::size_t length = 1;
-    const char32_t c = decode(text, at, length);
+    const char32_t c = decode_utf8_at(text, at, length);
     if (is_forbidden_control(c)) {
       return "must not contain control characters other than newline and tab";
     }
-    readable = readable || !is_whitespace(c);
+    readable = readable || !is_white_space(c);
     at += length;
   }
   if (!readable) return "must contain a non-whitespace character";

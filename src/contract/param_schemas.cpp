@@ -13,7 +13,7 @@ namespace {
 
 using P = ActionParams;
 
-constexpr std::array<ParamSpec, 33> kGenericParams = {{
+constexpr std::array<ParamSpec, 35> kGenericParams = {{
     {"applicationId", &P::application_id, 0, "Android package name"},
     {"sessionId", &P::session_id, 0, "Recording session id"},
     {"uri", &P::uri, limits::kMaxUriLength, "URI to open"},
@@ -50,6 +50,19 @@ constexpr std::array<ParamSpec, 33> kGenericParams = {{
     {"labelMatcher", &P::label_matcher, 0, "The label whose value to read"},
     {"all", &P::all, 0, "Read every match"},
     {"strict", &P::strict, 0, "Refuse an ambiguous target instead of acting on the first match"},
+    {"skipNavigationWait", &P::skip_navigation_wait, 0,
+     "Do not wait for the screen to settle after the action"},
+    {"navigationTimeoutMs", &P::navigation_timeout_ms, 0,
+     "Longest wait for the screen to settle after the action, 1000..120000"},
+}};
+
+// The newest original's generic rule: an integer within the execution timeout's bounds.
+constexpr std::array<ParamConstraint, 1> kGenericConstraints = {{
+    {.kind = ConstraintKind::Range,
+     .key = "navigationTimeoutMs",
+     .min = limits::kMinExecutionTimeoutMs,
+     .max = limits::kMaxExecutionTimeoutMs,
+     .integer = true},
 }};
 
 constexpr std::array<ParamSpec, 4> kQueryParams = {{
@@ -78,7 +91,7 @@ constexpr std::array<ParamSpec, 2> kToastParams = {{
     {"duration", &P::duration, 0, "short (default) or long"},
 }};
 
-constexpr ParamSchema kGenericSchema{"generic", kGenericParams};
+constexpr ParamSchema kGenericSchema{"generic", kGenericParams, false, kGenericConstraints};
 constexpr ParamSchema kQuerySchema{"query_ui", kQueryParams};
 constexpr ParamSchema kSwipeSchema{"swipe", kSwipeParams};
 constexpr ParamSchema kDragSchema{"drag", kDragParams};

@@ -547,8 +547,13 @@ class Validator {
     const std::size_t issues_before = issues_.size();
     for (const MatcherField field : kMatcherFields) {
       const Json* item = find(value, to_string(field));
-      if (item != nullptr) {
-        check_string_value(*item, join(path, to_string(field)), 0, limits::kMaxMatcherValueLength);
+      if (item == nullptr) continue;
+      const std::string field_path = join(path, to_string(field));
+      if (check_string_value(*item, field_path, 0, limits::kMaxMatcherValueLength) &&
+          is_blank(item->get_ref<const std::string&>())) {
+        // The Operator ignores a blank field, so it would match what the caller did not mean.
+        add(field_path,
+            std::string(to_string(field)) + " must not be blank: omit it to leave it open");
       }
     }
     report_unknown_keys(
@@ -623,14 +628,17 @@ class Validator {
     const bool placed = std::any_of(
         spec.constraints.begin(), spec.constraints.end(),
         [](const ParamConstraint& c) { return c.kind == ConstraintKind::CrossFieldRule; });
-    if (!placed) run_cross_field();
-    for (const ParamConstraint& constraint : spec.constraints) {
+    auto check = [&](const ParamConstraint& constraint) {
       if (constraint.kind == ConstraintKind::CrossFieldRule) {
         run_cross_field();
       } else if (!rules.failed(constraint.key)) {
         check_constraint(constraint, ParamView{rules.params(), schema.find(constraint.key)}, rules);
       }
-    }
+    };
+    // The schema's rules first: they hold for every action that shares it.
+    std::for_each(schema.constraints.begin(), schema.constraints.end(), check);
+    if (!placed) run_cross_field();
+    std::for_each(spec.constraints.begin(), spec.constraints.end(), check);
     current_action_ = nullptr;
   }
 
@@ -648,7 +656,7 @@ class Validator {
         break;
       case ConstraintKind::RequiredNotBlank: {
         const std::string* text = param.string();
-        if (text == nullptr || trim(*text).empty()) fail(constraint.message, requires_message);
+        if (text == nullptr || is_blank(*text)) fail(constraint.message, requires_message);
         break;
       }
       case ConstraintKind::RequiredNonEmpty: {
@@ -658,7 +666,7 @@ class Validator {
       }
       case ConstraintKind::NotBlankIfGiven: {
         const std::string* text = param.string();
-        if (text != nullptr && trim(*text).empty()) {
+        if (text != nullptr && is_blank(*text)) {
           fail(constraint.message, type + " params." + key + " must not be blank");
         }
         break;

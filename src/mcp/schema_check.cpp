@@ -114,7 +114,8 @@ std::optional<std::string> check(const Json& schema, const Json& value, const st
     if (const auto max = schema.find("maxLength"); max != schema.end() && length > *max) {
       return at("must be at most " + max->dump() + " characters", path);
     }
-    if (schema.contains("pattern") && trim(text).empty()) return at("must not be blank", path);
+    // The pattern checked here is \S, and JavaScript's \s is the white space of text.hpp.
+    if (schema.contains("pattern") && is_blank(text)) return at("must not be blank", path);
   }
   if (value.is_object()) {
     if (auto problem = check_object(schema, value, path)) return problem;

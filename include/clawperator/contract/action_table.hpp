@@ -37,20 +37,6 @@ struct ParamSpec {
   std::string_view description;
 };
 
-// A strict params object: the keys it accepts, in the order the payload writes them.
-struct ParamSchema {
-  std::string_view name;
-  std::span<const ParamSpec> params;
-  // Each unknown key is its own issue at params.<key>, "<type> does not accept params.<key>"
-  // (the on-screen log's wording), instead of one "Unrecognized key(s)" on the object.
-  bool names_unknown_keys = false;
-  const ParamSpec* find(std::string_view key) const;
-};
-
-// The original's generic params object (docs/payload.md "Params"), shared by the original
-// actions.
-const ParamSchema& generic_param_schema();
-
 // A rule on one param of one action, as data: validation reports it with the message below
 // (the original CLI's wording, unless `message` replaces it) and the front ends publish it.
 enum class ConstraintKind : std::uint8_t {
@@ -84,6 +70,23 @@ struct ParamConstraint {
   std::string_view message = {};
   std::string_view above_message = {};  // Range: when above the maximum
 };
+
+// A strict params object: the keys it accepts, in the order the payload writes them.
+struct ParamSchema {
+  std::string_view name;
+  std::span<const ParamSpec> params;
+  // Each unknown key is its own issue at params.<key>, "<type> does not accept params.<key>"
+  // (the on-screen log's wording), instead of one "Unrecognized key(s)" on the object.
+  bool names_unknown_keys = false;
+  // Rules every action of this schema follows, checked before the row's own (the generic
+  // schema's navigationTimeoutMs range).
+  std::span<const ParamConstraint> constraints = {};
+  const ParamSpec* find(std::string_view key) const;
+};
+
+// The original's generic params object (docs/payload.md "Params"), shared by the original
+// actions.
+const ParamSchema& generic_param_schema();
 
 // A rule across params (click's matcher-or-coordinate, read_text's regex …): it reports what
 // it finds through the context.

@@ -48,8 +48,8 @@ enum class MatcherField : std::uint8_t {
 };
 std::string_view to_string(MatcherField field);
 
-// Scalar fields in the order the caller wrote them: the payload keeps that order, and blank
-// values beside a non-blank one keep their meaning (they match empty labels).
+// Scalar fields in the order the caller wrote them: the payload keeps that order. Validation
+// refuses a blank field (the Operator would ignore it), so every field here holds text.
 struct NodePredicate {
   std::vector<std::pair<MatcherField, std::string>> fields;
 
@@ -133,6 +133,9 @@ struct ActionParams {
   std::optional<Number> ttl_ms;
   // Refuse an ambiguous target instead of acting on the first match (docs/payload.md §10).
   std::optional<bool> strict;
+  // The newest Operator's wait for the screen to settle after an action (docs/payload.md §3).
+  std::optional<bool> skip_navigation_wait;
+  std::optional<Number> navigation_timeout_ms;
   // query_ui (its `limit` is the member above).
   std::optional<std::string> visibility;
   // swipe and drag.

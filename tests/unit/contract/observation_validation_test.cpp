@@ -89,21 +89,26 @@ TEST_CASE("query_ui params and limits", "[contract][validation][query]") {
 
 TEST_CASE("relational matchers", "[contract][validation][matcher]") {
   const Json sent = device_payload(
-      "click", R"({"matcher":{"role":"switch","textEquals":"","ancestor":{"textContains":"Wi"},
+      "click", R"({"matcher":{"role":"switch","textEquals":"On","ancestor":{"textContains":"Wi"},
                    "descendant":{"resourceId":"x:id/y"}}})");
   CHECK(dump_json(sent["actions"][0]["params"]["matcher"]) ==
-        R"({"role":"switch","textEquals":"","ancestor":{"textContains":"Wi"},)"
+        R"({"role":"switch","textEquals":"On","ancestor":{"textContains":"Wi"},)"
         R"("descendant":{"resourceId":"x:id/y"}})");
   // A relation alone is a matcher.
   device_payload("read_text", R"({"matcher":{"ancestor":{"resourceId":"a:id/list"}}})");
   device_payload("wait_for_node", R"({"matcher":{"descendant":{"textEquals":"On"}}})");
   check_refusals({
-      {"click", R"({"matcher":{"textEquals":"  "}})", "actions.0.params.matcher",
-       "Matcher must have at least one nonblank field"},
+      {"click", R"({"matcher":{"textEquals":"  "}})", "actions.0.params.matcher.textEquals",
+       "textEquals must not be blank: omit it to leave it open"},
+      // A blank field beside a non-blank one is refused too: the Operator would ignore it.
+      {"click", R"({"matcher":{"role":"switch","textEquals":""}})",
+       "actions.0.params.matcher.textEquals",
+       "textEquals must not be blank: omit it to leave it open"},
       {"click", R"({"matcher":{"ancestor":{}}})", "actions.0.params.matcher.ancestor",
        "Predicate must have at least one nonblank field"},
-      {"click", R"({"matcher":{"ancestor":{"role":" "}}})", "actions.0.params.matcher.ancestor",
-       "Predicate must have at least one nonblank field"},
+      {"click", R"({"matcher":{"ancestor":{"role":" "}}})",
+       "actions.0.params.matcher.ancestor.role",
+       "role must not be blank: omit it to leave it open"},
       {"click", R"({"matcher":{"descendant":{"ancestor":{"textEquals":"a"}}}})",
        "actions.0.params.matcher.descendant", "Unrecognized key(s) in object: 'ancestor'"},
       {"click", R"({"matcher":{"ancestor":{"hasChild":"a"}}})", "actions.0.params.matcher.ancestor",
