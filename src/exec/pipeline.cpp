@@ -76,6 +76,18 @@ ResultReader::Wait wait_for_server(adb::AdbClient& client, ResultReader& reader)
   return {};
 }
 
+// A result that arrived but whose step data does not decode (a data.payload, a data.query) is
+// malformed like one whose framing is: what the Operator did cannot be read back. So it is a
+// failure of reading the result (result_wait, dispatched: delivered_unverified, exit 4; retry
+// safe only when every action only reads), never "verified" for a mutation (docs/contract.md
+// §5.1). `details` keeps the received envelope.
+HostError undecodable_result(const ExecutionTrace& trace, std::string message, Json details) {
+  HostError error = trace.fail("RESULT_ENVELOPE_MALFORMED", std::move(message), std::move(details));
+  error.phase = Phase::ResultWait;
+  error.dispatch_state = DispatchState::Dispatched;
+  return error;
+}
+
 long long millis_since(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
 }
@@ -402,11 +414,13 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     details["stepId"] = problem.step_id;
     details["actionType"] = problem.action_type;
     details["payloadPath"] = problem.path;
-    return fail(trace.fail("RESULT_ENVELOPE_MALFORMED",
-                           "Step " + problem.step_id + " (" + problem.action_type +
-                               ") returned a data.payload that does not decode: " +
-                               (problem.path.empty() ? "" : problem.path + ": ") + problem.message,
-                           std::move(details)));
+    details["envelope"] = render_envelope(std::move(envelope), serial);
+    return fail(undecodable_result(trace,
+                                   "Step " + problem.step_id + " (" + problem.action_type +
+                                       ") returned a data.payload that does not decode: " +
+                                       (problem.path.empty() ? "" : problem.path + ": ") +
+                                       problem.message,
+                                   std::move(details)));
   }
   auto query = parsed_query(envelope);
   const contract::EnvelopeOutcome summary = envelope_outcome(envelope, *payloads);
@@ -415,15 +429,14 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   Json envelope_json = render_envelope(std::move(envelope), serial);
   attach_payloads(envelope_json, std::move(*payloads));
   if (!query) {
-    // The Operator answered, so the envelope is kept; its query result cannot be trusted.
     Json details = Json::object();
     details["actionId"] = query.error().step_id;
     details["reason"] = query.error().reason;
     details["envelope"] = std::move(envelope_json);
-    return fail(trace.fail("RESULT_ENVELOPE_MALFORMED",
-                           "The query_ui result of step " + query.error().step_id +
-                               " is malformed: " + query.error().reason,
-                           std::move(details)));
+    return fail(undecodable_result(trace,
+                                   "The query_ui result of step " + query.error().step_id +
+                                       " is malformed: " + query.error().reason,
+                                   std::move(details)));
   }
   if (runner.cancelled()) {
     // The Operator's answer arrived, so it is kept: the caller learns what ran.

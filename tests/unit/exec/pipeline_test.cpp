@@ -796,13 +796,47 @@ TEST_CASE("query_ui: data.query is returned parsed, or the result is malformed",
                      ScriptedRunner::out_chunk(result_line(result_with(query)), 30ms)});
     harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
     const auto report = harness.run();
-    // Raised in post-processing: the catalog's exit for that phase, delivered (docs/contract.md).
-    CHECK(report.document["code"] == "RESULT_ENVELOPE_MALFORMED");
-    CHECK(report.exit_code != 0);
-    CHECK(report.document["disposition"]["delivery"] != "not_delivered");
+    // A result that cannot be read back: outcome unknown (exit 4), and a query only reads.
+    expect_error(report, "RESULT_ENVELOPE_MALFORMED", 4, "delivered_unverified", "safe");
     CHECK(report.document["details"]["reason"] == reason);
-    CHECK(report.document["details"]["phase"] == "post_processing");
-    CHECK(report.document["details"]["envelope"]["stepResults"][0]["id"] == "q");
+    CHECK(report.document["details"]["phase"] == "result_wait");
+    CHECK(report.document["details"]["dispatchState"] == "dispatched");
+    CHECK(report.document["details"]["envelope"]["stepResults"][0]["data"]["query"] == query);
+  }
+}
+
+TEST_CASE("a mutation whose data.payload does not decode is not reported as verified",
+          "[exec][pipeline][payload]") {
+  const char* kDismiss =
+      R"([{"id":"d","type":"dismiss_notification","params":{"notificationKey":"k1"}}])";
+  auto result_with = [](const std::string& payload) {
+    return R"({"commandId":"cmd-1","taskId":"task-1","status":"success","stepResults":[)"
+           R"({"id":"d","actionType":"dismiss_notification","success":true,"data":{"payload":)" +
+           Json(payload).dump() + R"(}}],"error":null})";
+  };
+  for (const auto& [payload, path] : std::vector<std::pair<std::string, std::string>>{
+           {"{not json", ""},
+           {"[1]", ""},
+           {R"({"schemaVersion":2})", "observedElapsedMs"},
+       }) {
+    CAPTURE(payload);
+    Harness harness(kDismiss);
+    harness.healthy({ScriptedRunner::out_chunk("x\n"),
+                     ScriptedRunner::out_chunk(result_line(result_with(payload)), 30ms)});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    const auto report = harness.run();
+    // The Operator says it dismissed; the evidence that would show it cannot be read: the
+    // dismissal may or may not have happened, and sending it again is not known to be safe.
+    expect_error(report, "RESULT_ENVELOPE_MALFORMED", 4, "delivered_unverified", "unsafe");
+    const Json& details = report.document["details"];
+    CHECK(details["phase"] == "result_wait");
+    CHECK(details["stepId"] == "d");
+    CHECK(details["actionType"] == "dismiss_notification");
+    CHECK(details["payloadPath"] == path);
+    CHECK(details["envelope"]["stepResults"][0]["data"]["payload"] == payload);
+    CHECK(details["envelope"]["status"] == "success");
+    CHECK_FALSE(report.document.contains("recovery"));
+    CHECK(harness.runner.unexpected_calls().empty());
   }
 }
 
