@@ -4,7 +4,10 @@
 
 #include <climits>
 #include <memory>
+#include <optional>
 #include <vector>
+
+#include "clawperator/cli/xml_attribute_whitespace.hpp"
 
 namespace clawperator::cli {
 namespace {
@@ -133,8 +136,12 @@ struct Projection {
 
 }  // namespace
 
-Expected<Json, std::string> project_compact_snapshot(std::string_view xml,
+Expected<Json, std::string> project_compact_snapshot(std::string_view raw_xml,
                                                      const CompactOptions& options) {
+  // A literal TAB or line break in a text attribute must read back as the Operator wrote it.
+  // (A malformed document's error line then counts lines outside attribute values only.)
+  const std::optional<std::string> escaped = escape_attribute_whitespace(raw_xml);
+  const std::string_view xml = escaped ? std::string_view(*escaped) : raw_xml;
   if (xml.size() > static_cast<std::size_t>(INT_MAX)) {
     return Unexpected{std::string("the hierarchy is too large to parse")};
   }

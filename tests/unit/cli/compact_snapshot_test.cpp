@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "clawperator/cli/xml_attribute_whitespace.hpp"
+
 using clawperator::Json;
 using namespace clawperator::cli;
 
@@ -73,4 +75,35 @@ TEST_CASE("compact snapshot: what is refused", "[cli][compact]") {
     REQUIRE_FALSE(projected);
     CHECK(projected.error() == reason);
   }
+}
+
+// The XML parser would read a literal TAB, CR or LF in an attribute value as a space; the raw
+// bytes must come back as the hierarchy holds them (not written as &#10; here: literal).
+TEST_CASE("compact snapshot: literal tabs and line breaks in attributes survive",
+          "[cli][compact]") {
+  const std::string xml =
+      "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?>\n"
+      "<!-- a\tcomment \"with\nquotes\" -->\n<hierarchy rotation=\"0\">\n"
+      "  <node index=\"0\" text=\"line one\nline\ttwo\r\nthree\" "
+      "content-desc='tab\there' bounds=\"[0,0][1,1]\">\n"
+      "    <node text=\"a > b\n&amp; c\" content-desc=\"\" bounds=\"[0,0][1,1]\"/>\n"
+      "  </node>\n</hierarchy>\n";
+  auto projected = project_compact_snapshot(xml, {});
+  REQUIRE(projected);
+  const Json& nodes = (*projected)["nodes"];
+  REQUIRE(nodes.size() == 2);
+  CHECK(nodes[0]["text"] == "line one\nline\ttwo\r\nthree");
+  CHECK(nodes[0]["contentDescription"] == "tab\there");
+  CHECK(nodes[1]["text"] == "a > b\n& c");
+  CHECK(nodes[1]["nodePath"] == "0.0");
+}
+
+TEST_CASE("attribute white space escaping touches attribute values only", "[cli][compact]") {
+  CHECK_FALSE(escape_attribute_whitespace("<hierarchy>\n\t<node text=\"a b\"/>\n</hierarchy>"));
+  CHECK(*escape_attribute_whitespace("<a x=\"1\t2\" y='3\n'>\n<b z=\"\r\"/></a>") ==
+        "<a x=\"1&#9;2\" y='3&#10;'>\n<b z=\"&#13;\"/></a>");
+  // A quote of the other kind does not end the value; comments, CDATA and PIs stay as they are.
+  CHECK(*escape_attribute_whitespace(
+            "<?pi \"\n\"?><!--\"\n--><a x=\"it's\n\"><![CDATA[\"\n]]></a>") ==
+        "<?pi \"\n\"?><!--\"\n--><a x=\"it's&#10;\"><![CDATA[\"\n]]></a>");
 }
