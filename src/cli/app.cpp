@@ -1,6 +1,7 @@
 #include "clawperator/cli/app.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <ostream>
 #include <string_view>
 
@@ -114,8 +115,26 @@ HostError unknown_command(const std::string& typed, const std::vector<Command>& 
   return error;
 }
 
-HostError unknown_argument(const std::string& typed, const Command* command) {
-  if (typed.rfind("-", 0) != 0) {
+// `--` ends the options, as in every Unix tool: CLI11 parses only what comes before it (left
+// to itself, an option with an optional value takes the `--` as the end of its own values and
+// reads on). The words after it fill the command's arguments in order (`toast -- --literal`);
+// the words left over are returned.
+std::vector<std::string> fill_arguments(CLI::App& app, const std::vector<std::string>& words) {
+  std::size_t next = 0;
+  for (CLI::Option* option :
+       app.get_options([](const CLI::Option* o) { return o->get_positional(); })) {
+    const std::size_t taken = next;
+    while (next < words.size() &&
+           option->count() < static_cast<std::size_t>(option->get_items_expected_max())) {
+      option->add_result(words[next++]);
+    }
+    if (next != taken) option->run_callback();
+  }
+  return {words.begin() + static_cast<std::ptrdiff_t>(next), words.end()};
+}
+
+HostError unknown_argument(const std::string& typed, const Command* command, bool argument) {
+  if (argument || typed.rfind("-", 0) != 0) {
     HostError error = contract::usage_error("USAGE", "unexpected argument '" + typed + "'");
     error.details["argument"] = typed;
     return error;
@@ -278,8 +297,14 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     }
 
     remember_arguments(argc, argv);
+    const int options_end = static_cast<int>(
+        std::find_if(argv + 1, argv + argc,
+                     [](const char* arg) { return std::string_view(arg) == "--"; }) -
+        argv);
+    const std::vector<std::string> after_options(argv + std::min(options_end + 1, argc),
+                                                 argv + argc);
     try {
-      app.parse(argc, argv);
+      app.parse(options_end, argv);
     } catch (const CLI::CallForHelp&) {
       const Command* command = selected_command(commands);
       out << (command != nullptr ? command->app->help() : app.help());
@@ -297,12 +322,23 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       const std::vector<std::string> own = command->app->remaining();
       extras.insert(extras.begin(), own.begin(), own.end());
     }
+    if (!extras.empty() && command != nullptr && command->claim_argument &&
+        extras.front().rfind("-", 0) == 0 && command->claim_argument(extras.front())) {
+      extras.erase(extras.begin());
+    }
     if (!extras.empty()) {
       const std::string& first = extras.front();
       if (command == nullptr && first.rfind("-", 0) != 0) {
         return emit(out, err, failure(unknown_command(first, commands)), early_format);
       }
-      return emit(out, err, failure(unknown_argument(first, command)), early_format);
+      return emit(out, err, failure(unknown_argument(first, command, false)), early_format);
+    }
+    const std::vector<std::string> unplaced =
+        command != nullptr ? fill_arguments(*command->app, after_options) : after_options;
+    if (!unplaced.empty()) {
+      // After `--` nothing is a flag: a word with no place is an unexpected argument.
+      return emit(out, err, failure(unknown_argument(unplaced.front(), command, true)),
+                  early_format);
     }
 
     GlobalOptions options;

@@ -13,8 +13,6 @@
 namespace clawperator::cli::actions {
 namespace {
 
-using contract::HostError;
-
 // The element the flags name: MISSING_SELECTOR when there are none.
 SelectorResolution required_element(const TypedFlags& typed, std::string_view command,
                                     SelectorChoices choices) {
@@ -22,30 +20,6 @@ SelectorResolution required_element(const TypedFlags& typed, std::string_view co
     return contract::failed(missing_selector(command, choices));
   }
   return resolve_selector(typed, SelectorScope::Element);
-}
-
-// `--all` prints a list that only a program reads, so JSON must be asked for
-// by name: a script that forgets it would otherwise parse a person's format.
-std::optional<HostError> read_all_output_error(std::string_view command,
-                                               const GlobalOptions& options) {
-  const std::string name(command);
-  const std::string example = command == "read"
-                                  ? "\n\nExample:\n  clawperator read --text \"Price\" --all --json"
-                                  : "\n\nExample:\n  clawperator read-value --label \"Battery\" "
-                                    "--all --json";
-  if (options.output == OutputFormat::Pretty) {
-    return invalid_flags(name +
-                         " --all requires JSON output. Use --json or --output json (not "
-                         "--output pretty)." +
-                         (command == "read" ? example : ""));
-  }
-  if (!options.output_explicitly_json) {
-    return invalid_flags(name +
-                         " --all requires explicit JSON output. Pass --json, --output json, or "
-                         "--format json." +
-                         example);
-  }
-  return std::nullopt;
 }
 
 struct ClickState : ActionState {
@@ -130,9 +104,6 @@ CommandResult run_read(const ReadState& state, const GlobalOptions& options) {
   const TypedFlags& typed = state.flags.typed();
   const SelectorResolution element = required_element(typed, "read", SelectorChoices::Standard);
   if (!element) return failure(element.error());
-  if (state.all) {
-    if (auto error = read_all_output_error("read", options)) return failure(*error);
-  }
   const SelectorResolution container = resolve_selector(typed, SelectorScope::Container);
   if (!container) return failure(container.error());
   return execute(build_read(make_id_stamp(), **element, *container, state.all), state, options);
@@ -244,16 +215,13 @@ constexpr std::array<LabelFlag, 3> kLabelFlags = {{
 }};
 
 CommandResult run_read_value(const ReadValueState& state, const GlobalOptions& options) {
-  if (state.all) {
-    if (auto error = read_all_output_error("read-value", options)) return failure(*error);
-  }
   const std::array<std::string_view, 3> names = {"--label", "--label-id", "--label-desc"};
   if (auto error = repeated_flag(state.flags.typed(), names)) return failure(*error);
   Json label_matcher = Json::object();
   for (const LabelFlag& label : kLabelFlags) {
     const auto value = state.flags.value(label.flag);
     if (!value) continue;
-    if (trim(*value).empty()) {
+    if (is_blank(*value)) {
       return failure(invalid_flags(
           "read-value " + std::string(label.flag) + " value must not be empty", label.flag));
     }
@@ -312,7 +280,7 @@ void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
   set_footer(*type,
              "Notes:\n"
              "  --text is the text to type; find the field with --id, --desc, --desc-contains,\n"
-             "  --role, --text-contains or --selector.\n\n"
+             "  --role, --text-contains or --selector. A text that starts with '-' follows --.\n\n"
              "Examples:\n"
              "  clawperator type \"hello world\" --role textfield\n"
              "  clawperator type --text \"query\" --id com.example:id/search --submit");
@@ -324,13 +292,11 @@ void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
   add_element_flags(*read, read_state->flags);
   add_container_flags(*read, read_state->flags);
   add_strict_flag(*read, *read_state);
-  read->add_flag("--all", read_state->all,
-                 "Read every matching element (needs --json or --output json)")
-      ->group(kOptionsGroup);
+  read->add_flag("--all", read_state->all, "Read every matching element")->group(kOptionsGroup);
   set_footer(*read,
              "Examples:\n"
              "  clawperator read --id com.example:id/battery_level\n"
-             "  clawperator read --text-contains \"%\" --all --json");
+             "  clawperator read --text-contains \"%\" --all");
   add_command(commands, read, read_state, run_read);
 
   auto wait_state = std::make_shared<ActionState>();
@@ -380,10 +346,7 @@ void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
       ->group("Label selector (combine for AND)");
   value_state->flags.add(*value, "--label-desc", "<text>", "Label with this content description")
       ->group("Label selector (combine for AND)");
-  value
-      ->add_flag("--all", value_state->all,
-                 "Read every matching pair (needs --json or --output json)")
-      ->group(kOptionsGroup);
+  value->add_flag("--all", value_state->all, "Read every matching pair")->group(kOptionsGroup);
   set_footer(*value,
              "Examples:\n"
              "  clawperator read-value --label \"Battery\" --json");

@@ -178,7 +178,7 @@ void register_gesture_commands(CLI::App& root, std::vector<Command>& commands) {
   set_footer(*query,
              "Notes:\n"
              "  No selector lists every eligible node. The parsed result is the output's\n"
-             "  `query`. --timeout MS overrides the execution timeout.\n\n"
+             "  `query`.\n\n"
              "Examples:\n"
              "  clawperator query --id android:id/title --limit 20\n"
              "  clawperator query --matcher-json '{\"role\":\"switch\"}' --visibility all");
@@ -195,7 +195,7 @@ void register_gesture_commands(CLI::App& root, std::vector<Command>& commands) {
       ->group(kOptionsGroup);
   set_footer(*swipe,
              "Notes:\n"
-             "  All three flags are required. --timeout MS sets the execution timeout.\n\n"
+             "  All three flags are required.\n\n"
              "Examples:\n"
              "  clawperator swipe --start 540 1800 --end 540 600 --duration-ms 300");
   add_command(commands, swipe, swipe_state, run_swipe);
@@ -228,6 +228,8 @@ void register_gesture_commands(CLI::App& root, std::vector<Command>& commands) {
   toast->add_flag("--cancel", toast_state->cancel, "Hide the toast the Operator showed")
       ->group(kOptionsGroup);
   set_footer(*toast,
+             "Notes:\n"
+             "  A text that starts with '-' follows --: clawperator toast -- \"-1 left\"\n\n"
              "Examples:\n"
              "  clawperator toast \"Build finished\" --duration long\n"
              "  clawperator toast --cancel");

@@ -227,8 +227,7 @@ void register_scroll_until(CLI::App& root, std::vector<Command>& commands, bool 
   const std::string example = "\n  clawperator " + state->command;
   set_footer(*app,
              "Notes:\n"
-             "  A selector is required. The global --timeout MS sets the execution timeout\n"
-             "  (default 30000). Tuning (maxScrolls, ...) is available through exec.\n\n"
+             "  A selector is required. Tuning (maxScrolls, ...) is available through exec.\n\n"
              "Examples:" +
                  example + " --text \"About phone\"" + example +
                  " up --text \"Settings\" --container-id com.foo:id/list");
@@ -273,7 +272,12 @@ void register_navigation_commands(CLI::App& root, std::vector<Command>& commands
 
   auto back_state = std::make_shared<ActionState>();
   CLI::App* back = add_action_command(root, "back", "Press the back key", *back_state);
-  set_footer(*back, "Notes:\n  Same as 'clawperator press back'.", "10 s");
+  set_footer(*back,
+             "Notes:\n"
+             "  Same as 'clawperator press back'.\n\n"
+             "Examples:\n"
+             "  clawperator back --device emulator-5554",
+             "10 s");
   add_command(commands, back, back_state, run_back);
 
   auto close_state = std::make_shared<TargetState>();
@@ -283,8 +287,6 @@ void register_navigation_commands(CLI::App& root, std::vector<Command>& commands
   close_state->flags.add(*close, "--app", "<package>", "Same as the positional package")
       ->group(kOptionsGroup);
   set_footer(*close,
-             "Notes:\n"
-             "  The global --timeout MS sets the execution timeout (default 30000).\n\n"
              "Examples:\n"
              "  clawperator close com.android.settings");
   add_command(commands, close, close_state, run_close);
@@ -292,13 +294,12 @@ void register_navigation_commands(CLI::App& root, std::vector<Command>& commands
   auto sleep_state = std::make_shared<TargetState>();
   CLI::App* sleep = add_action_command(root, "sleep", "Pause on the device", *sleep_state);
   add_positional(*sleep, sleep_state->positional, "ms", "Duration in milliseconds (0..120000)");
-  set_footer(
-      *sleep,
-      "Notes:\n"
-      "  --timeout MS is the budget as for every command: a sleep longer than it times out.\n\n"
-      "Examples:\n"
-      "  clawperator sleep 2000",
-      "MS + 5 s, at least 30 s");
+  set_footer(*sleep,
+             "Notes:\n"
+             "  A --timeout shorter than the sleep ends it with RESULT_ENVELOPE_TIMEOUT.\n\n"
+             "Examples:\n"
+             "  clawperator sleep 2000",
+             "MS + 5 s, at least 30 s");
   add_command(commands, sleep, sleep_state, run_sleep);
 
   auto scroll_state = std::make_shared<TargetState>();
@@ -312,8 +313,7 @@ void register_navigation_commands(CLI::App& root, std::vector<Command>& commands
   add_strict_flag(*scroll, *scroll_state);
   set_footer(*scroll,
              "Notes:\n"
-             "  Without container flags the default scrollable container scrolls. The global\n"
-             "  --timeout MS sets the execution timeout (default 30000).\n\n"
+             "  Without container flags the default scrollable container scrolls.\n\n"
              "Examples:\n"
              "  clawperator scroll down\n"
              "  clawperator scroll up --container-id com.example:id/list");

@@ -118,8 +118,6 @@ void register_observe_commands(CLI::App& root, std::vector<Command>& commands) {
            "Compact: also write the raw XML to this new file (mode 0600)")
       ->group(kOptionsGroup);
   set_footer(*snapshot,
-             "Notes:\n"
-             "  --timeout MS overrides the execution timeout (1000..120000, default 30000).\n\n"
              "Examples:\n"
              "  clawperator snapshot\n"
              "  clawperator snapshot --compact --max-nodes 50 --raw-path ./screen.xml\n"
@@ -134,8 +132,6 @@ void register_observe_commands(CLI::App& root, std::vector<Command>& commands) {
            "Where to write the PNG (default: a new file in the temp directory)")
       ->group(kOptionsGroup);
   set_footer(*screenshot,
-             "Notes:\n"
-             "  --timeout MS sets the execution timeout (1000..120000, default 30000).\n\n"
              "Examples:\n"
              "  clawperator screenshot --path screen.png");
   add_command(commands, screenshot, screenshot_state, run_screenshot);

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "clawperator/cli/help_text.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/utf8.hpp"
 
@@ -83,11 +84,7 @@ CLI::App* add_action_command(CLI::App& root, const std::string& name,
 }
 
 void set_footer(CLI::App& app, const std::string& notes, const std::string& default_budget) {
-  app.footer(notes + "\n\nBudget:\n  --timeout MS bounds the whole command (default " +
-             default_budget +
-             "); it ends within the budget + 5 s.\n  See docs/commands.md.\n\n"
-             "Global options (--device, --operator-package, --output, --timeout, ...): "
-             "clawperator --help");
+  set_command_footer(app, notes, default_budget);
 }
 
 void add_element_flags(CLI::App& app, ValueFlags& flags, bool with_text) {

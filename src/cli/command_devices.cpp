@@ -6,6 +6,7 @@
 #include "clawperator/adb/device_selection.hpp"
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/cli/command.hpp"
+#include "clawperator/cli/help_text.hpp"
 
 namespace clawperator::cli {
 
@@ -44,6 +45,10 @@ void register_device_commands(CLI::App& root, std::vector<Command>& commands) {
   CLI::App* devices =
       root.add_subcommand("devices", "List connected devices with state, product and model");
   devices->group("Device Management");
+  set_command_footer(*devices,
+                     "Examples:\n"
+                     "  clawperator devices\n"
+                     "  clawperator devices --adb-server farm.example:5037");
   commands.push_back(Command{devices, run_devices, {}});
 }
 

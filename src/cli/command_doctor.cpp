@@ -5,6 +5,7 @@
 
 #include "clawperator/adb/device_resolution.hpp"
 #include "clawperator/cli/command.hpp"
+#include "clawperator/cli/help_text.hpp"
 #include "clawperator/doctor/doctor.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/operator_app/compatibility.hpp"
@@ -119,12 +120,13 @@ void register_setup_commands(CLI::App& root, std::vector<Command>& commands) {
                    "Check one capability instead: background-observation (notifications and "
                    "media without waking the screen)")
       ->each([doctor_flags](const std::string&) { doctor_flags->capability_given = true; });
-  doctor->footer(
-      "Exit status: 0 ready, 1 a check failed, 3 adb is missing.\n"
-      "Examples:\n"
-      "  clawperator doctor --output pretty\n"
-      "  clawperator doctor --device emulator-5554 --fix\n"
-      "  clawperator doctor --capability background-observation");
+  set_command_footer(*doctor,
+                     "Notes:\n"
+                     "  Exit status: 0 ready, 1 a check failed, 3 adb is missing.\n\n"
+                     "Examples:\n"
+                     "  clawperator doctor --output pretty\n"
+                     "  clawperator doctor --device emulator-5554 --fix\n"
+                     "  clawperator doctor --capability background-observation");
   commands.push_back(Command{doctor,
                              [doctor_flags](const GlobalOptions& options) {
                                return run_doctor_command(*doctor_flags, options);
@@ -137,6 +139,10 @@ void register_setup_commands(CLI::App& root, std::vector<Command>& commands) {
   version->add_flag("--check-compat", *check_compat,
                     "Also check that the installed Operator speaks this CLI's protocol (exit 1 "
                     "when not)");
+  set_command_footer(*version,
+                     "Examples:\n"
+                     "  clawperator version\n"
+                     "  clawperator version --check-compat --device emulator-5554");
   commands.push_back(Command{
       version,
       [check_compat](const GlobalOptions& options) { return run_version(*check_compat, options); },

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "clawperator/cli/command.hpp"
+#include "clawperator/cli/help_text.hpp"
 #include "clawperator/cli/suggest.hpp"
 #include "clawperator/contract/error_catalog.hpp"
 #include "clawperator/text.hpp"
@@ -86,6 +87,10 @@ void register_catalog_commands(CLI::App& root, std::vector<Command>& commands) {
   CLI::App* errors = root.add_subcommand("errors", "List the error catalog, or explain one code");
   errors->group("Utilities");
   errors->add_option("code", *code, "An error code, e.g. NODE_NOT_FOUND");
+  set_command_footer(*errors,
+                     "Examples:\n"
+                     "  clawperator errors\n"
+                     "  clawperator errors node_not_found");
   commands.push_back(
       Command{errors, [code](const GlobalOptions&) { return run_errors(*code); }, {}});
 }

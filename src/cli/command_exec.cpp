@@ -4,10 +4,12 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/execution_output.hpp"
+#include "clawperator/cli/help_text.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/io/log.hpp"
@@ -112,16 +114,32 @@ void register_exec_commands(CLI::App& root, std::vector<Command>& commands) {
                  "Validate and print the normalised execution; contact no device");
   exec->add_flag("--dry-run", flags->dry_run,
                  "Validate and print the plan (ids, types, params); contact no device");
-  exec->footer(
-      "Examples:\n"
-      "  clawperator exec examples/snapshot.json --validate-only\n"
-      "  clawperator exec - --dry-run < payload.json\n"
-      "  clawperator exec '{\"commandId\":\"c1\",...}' --device emulator-5554");
+  set_command_footer(*exec,
+                     "Notes:\n"
+                     "  A payload file whose name starts with '-' follows --.\n\n"
+                     "Examples:\n"
+                     "  clawperator exec examples/snapshot.json --validate-only\n"
+                     "  clawperator exec - --dry-run < payload.json\n"
+                     "  clawperator exec --validate-only -- -payload.json\n"
+                     "  clawperator exec '{\"commandId\":\"c1\",...}' --device emulator-5554",
+                     "the payload's timeoutMs");
+  // A payload file whose name starts with '-' reads as a flag; when no payload came otherwise
+  // and such a file exists, it is the payload (as in the original); `exec -- -p.json` always is.
+  auto claim_dash_file = [flags](const std::string& token) {
+    if (!flags->positional.empty() || !flags->payload.empty() || !flags->execution.empty()) {
+      return false;
+    }
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(token, error)) return false;
+    flags->positional = token;
+    return true;
+  };
   commands.push_back(
       Command{exec,
               [flags](const GlobalOptions& options) { return run_exec(*flags, options); },
               {"--payload", "--execution", "--validate-only", "--dry-run"},
-              true});
+              true,
+              claim_dash_file});
 }
 
 }  // namespace clawperator::cli

@@ -12,6 +12,7 @@
 #include <cstdio>
 
 #include "clawperator/cli/command.hpp"
+#include "clawperator/cli/help_text.hpp"
 #include "clawperator/io/log.hpp"
 #include "clawperator/process/interrupt.hpp"
 
@@ -109,7 +110,12 @@ void register_log_commands(CLI::App& root, std::vector<Command>& commands) {
       root.add_subcommand("logs", "Print today's log file (NDJSON) and follow it until Ctrl-C");
   logs->group("Utilities");
   logs->add_flag("--no-follow", *no_follow, "Print the log and exit instead of following it");
-  logs->footer("The log directory is $CLAWPERATOR_LOG_DIR (default ~/.clawperator/logs).");
+  set_command_footer(
+      *logs,
+      "Notes:\n"
+      "  The log directory is $CLAWPERATOR_LOG_DIR (default ~/.clawperator/logs).\n\n"
+      "Examples:\n"
+      "  clawperator logs --no-follow | jq -c 'select(.level == \"error\")'");
   commands.push_back(
       Command{logs,
               [no_follow](const GlobalOptions& options) { return run_logs(!*no_follow, options); },

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "clawperator/cli/command.hpp"
+#include "clawperator/cli/help_text.hpp"
 #include "clawperator/doctor/doctor.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/io/atomic_file.hpp"
@@ -88,8 +89,17 @@ void register_mcp_commands(CLI::App& root, std::vector<Command>& commands) {
   CLI::App* mcp = root.add_subcommand("mcp", "Serve agents over the Model Context Protocol");
   mcp->group("Utilities");
   mcp->require_subcommand(1, 1);
+  set_command_footer(*mcp,
+                     "Examples:\n"
+                     "  clawperator mcp serve");
   CLI::App* serve = mcp->add_subcommand(
       "serve", "Run an MCP server on stdin/stdout (docs/mcp.md); stdout carries only protocol");
+  set_command_footer(*serve,
+                     "Notes:\n"
+                     "  The global options are the session's first defaults; a tool call's\n"
+                     "  deviceId, or the configure tool, chooses another device.\n\n"
+                     "Examples:\n"
+                     "  clawperator mcp serve --device emulator-5554");
   commands.push_back(Command{serve, run_mcp_serve, {}});
 }
 

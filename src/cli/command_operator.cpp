@@ -3,6 +3,7 @@
 
 #include "clawperator/cli/action_words.hpp"
 #include "clawperator/cli/command.hpp"
+#include "clawperator/cli/help_text.hpp"
 #include "clawperator/operator_app/setup.hpp"
 
 namespace clawperator::cli {
@@ -58,10 +59,12 @@ void register_operator_commands(CLI::App& root, std::vector<Command>& commands) 
   operator_command->group("Setup");
   operator_command->add_option("action", flags->action, "setup (alias: install)");
   operator_command->add_option("--apk", flags->apk, "The Operator APK file to install");
-  operator_command->footer(
-      "Installs with 'adb install -r', then enables the accessibility service, the\n"
-      "notification permission and the notification listener.\n"
-      "Example:\n"
+  set_command_footer(
+      *operator_command,
+      "Notes:\n"
+      "  Installs with 'adb install -r', then enables the accessibility service, the\n"
+      "  notification permission and the notification listener.\n\n"
+      "Examples:\n"
       "  clawperator operator setup --apk operator-v0.5.3.apk --device emulator-5554");
   commands.push_back(
       Command{operator_command,
@@ -72,6 +75,12 @@ void register_operator_commands(CLI::App& root, std::vector<Command>& commands) 
       "grant-device-permissions",
       "Enable the Operator's accessibility service, notifications and notification listener");
   grant->group("Setup");
+  set_command_footer(
+      *grant,
+      "Notes:\n"
+      "  What operator setup does after installing, for an Operator already there.\n\n"
+      "Examples:\n"
+      "  clawperator grant-device-permissions --device emulator-5554");
   commands.push_back(Command{grant,
                              [](const GlobalOptions& options) {
                                const auto runner = process::make_system_runner();

@@ -5,6 +5,7 @@
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/cli/action_words.hpp"
 #include "clawperator/cli/command.hpp"
+#include "clawperator/cli/help_text.hpp"
 
 namespace clawperator::cli {
 namespace {
@@ -51,6 +52,9 @@ void register_package_commands(CLI::App& root, std::vector<Command>& commands) {
   packages->add_option("action", flags->action, "list");
   packages->add_flag("--third-party", flags->third_party,
                      "Only packages the user installed (pm list packages -3)");
+  set_command_footer(*packages,
+                     "Examples:\n"
+                     "  clawperator packages list --third-party --device emulator-5554");
   commands.push_back(
       Command{packages,
               [flags](const GlobalOptions& options) { return run_packages(*flags, options); },

@@ -8,6 +8,7 @@
 #include <memory>
 #include <vector>
 
+#include "clawperator/cli/help_text.hpp"
 #include "clawperator/cli/serve_command.hpp"
 #include "clawperator/text.hpp"
 
@@ -93,7 +94,8 @@ void register_serve_commands(CLI::App& root, std::vector<Command>& commands) {
   serve->add_option("--port", flags->port, "Port to listen on, 1..65535 (default 3000)");
   serve->add_option("--token", flags->token,
                     "Bearer token required beyond loopback (default: $CLAWPERATOR_SERVE_TOKEN)");
-  serve->footer(
+  set_command_footer(
+      *serve,
       "Examples:\n"
       "  clawperator serve                      # http://127.0.0.1:3000, the inspector at /\n"
       "  clawperator serve --host 0.0.0.0 --port 8080 --token \"$TOKEN\"");

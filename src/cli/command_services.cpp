@@ -33,8 +33,10 @@ struct WordSpec {
   std::string_view word;
   contract::ActionType type;
   std::span<const std::string_view> flags;
-  bool key_positional = false;  // notifications dismiss|action <key>
-  bool observe = false;         // the budget follows --duration-ms
+  // The flag the word's one argument stands for: `notifications dismiss <key>` (--key),
+  // `on-screen-log set <text>` (--text); empty: the word takes no argument.
+  std::string_view positional = {};
+  bool observe = false;  // the budget follows --duration-ms
 };
 
 struct CommandSpec {
@@ -43,6 +45,7 @@ struct CommandSpec {
   std::span<const FlagSpec> flags;
   std::span<const WordSpec> words;
   std::string_view footer;
+  std::string_view argument_description = {};  // of the words' one argument, when some take one
 };
 
 constexpr std::array<FlagSpec, 10> kServiceFlags = {{
@@ -74,13 +77,13 @@ constexpr std::array<std::string_view, 5> kSeekFlags = {
 
 constexpr std::array<WordSpec, 3> kNotificationWords = {{
     {"list", contract::ActionType::ListNotifications, kListFlags},
-    {"dismiss", contract::ActionType::DismissNotification, kDismissFlags, true},
-    {"action", contract::ActionType::InvokeNotificationAction, kActionFlags, true},
+    {"dismiss", contract::ActionType::DismissNotification, kDismissFlags, "--key"},
+    {"action", contract::ActionType::InvokeNotificationAction, kActionFlags, "--key"},
 }};
 constexpr std::array<WordSpec, 6> kMediaWords = {{
     {"list", contract::ActionType::ListMediaSessions, kListFlags},
     {"status", contract::ActionType::GetMediaStatus, kTargetFlags},
-    {"observe", contract::ActionType::ObserveMedia, kObserveFlags, false, true},
+    {"observe", contract::ActionType::ObserveMedia, kObserveFlags, {}, true},
     {"play", contract::ActionType::MediaPlay, kControlFlags},
     {"pause", contract::ActionType::MediaPause, kControlFlags},
     {"seek", contract::ActionType::MediaSeek, kSeekFlags},
@@ -105,7 +108,7 @@ constexpr std::array<std::string_view, 11> kPanelSetFlags = {
     "--top-offset-dp", "--edge-offset-dp",   "--width-dp", "--font-size-sp",
     "--text-color",    "--background-color", "--ttl-ms"};
 constexpr std::array<WordSpec, 2> kPanelWords = {{
-    {"set", contract::ActionType::SetOnScreenLog, kPanelSetFlags},
+    {"set", contract::ActionType::SetOnScreenLog, kPanelSetFlags, "--text"},
     {"clear", contract::ActionType::ClearOnScreenLog, {}},
 }};
 
@@ -120,7 +123,8 @@ constexpr std::array<CommandSpec, 3> kCommands = {{
      "  list runs without waking or unlocking the screen; dismiss and action need it.\n\n"
      "Examples:\n"
      "  clawperator notifications list --app com.example.chat\n"
-     "  clawperator notifications action '0|com.example.chat|7|null|10123' --action reply"},
+     "  clawperator notifications action '0|com.example.chat|7|null|10123' --action reply",
+     "The notification key (dismiss, action)"},
     {"media", "Read, observe and control the device's media sessions", kServiceFlags, kMediaWords,
      "Words:\n"
      "  list [--app <pkg>]\n"
@@ -139,7 +143,7 @@ constexpr std::array<CommandSpec, 3> kCommands = {{
     {"on-screen-log", "Show or clear the Operator's log panel on the screen", kPanelFlags,
      kPanelWords,
      "Words:\n"
-     "  set (--text T | --template T) [--anchor left|right] [--text-align left|right]\n"
+     "  set (T | --text T | --template T) [--anchor left|right] [--text-align left|right]\n"
      "      [--top-offset-dp N] [--edge-offset-dp N] [--width-dp N] [--font-size-sp N]\n"
      "      [--text-color C] [--background-color C] [--ttl-ms N]\n"
      "  clear\n\n"
@@ -148,7 +152,9 @@ constexpr std::array<CommandSpec, 3> kCommands = {{
      "  §9); write {{{{ and }}}} for literal braces. Numbers are whole JSON numbers.\n\n"
      "Examples:\n"
      "  clawperator on-screen-log set --template 'CI run 42 on {{device.model}}'\n"
-     "  clawperator on-screen-log clear"},
+     "  clawperator on-screen-log set -- '--- build 42 ---'\n"
+     "  clawperator on-screen-log clear",
+     "The text to show (set; or --text)"},
 }};
 
 struct ServiceState : ActionState {
@@ -200,20 +206,28 @@ CommandResult run_service(const CommandSpec& command, const ServiceState& state,
     return failure(error);
   }
   const std::string full = name + " " + std::string(word->word);
-  const std::size_t positionals = word->key_positional ? 1 : 0;
+  const std::size_t positionals = word->positional.empty() ? 0 : 1;
+  // "key" for --key, "text" for --text.
+  const std::string noun(
+      word->positional.substr(std::min<std::size_t>(2, word->positional.size())));
   if (state.arguments.size() > positionals) {
     contract::HostError error =
-        usage(full + " takes " + (positionals == 0 ? "no argument" : "one argument, the key") +
+        usage(full + " takes " + (positionals == 0 ? "no argument" : "one argument, the " + noun) +
               "; got " + state.arguments[positionals]);
     error.details["argument"] = state.arguments[positionals];
     return failure(error);
   }
   Json params = Json::object();
-  if (word->key_positional && !state.arguments.empty()) {
-    if (state.flags.contains("--key")) {
-      return failure(usage(full + " takes the key once: as the argument or as --key", "--key"));
+  if (positionals == 1 && !state.arguments.empty()) {
+    const std::string flag(word->positional);
+    if (state.flags.contains(flag)) {
+      return failure(
+          usage(full + " takes the " + noun + " once: as the argument or as " + flag, flag));
     }
-    params["notificationKey"] = state.arguments.front();
+    const auto spec =
+        std::find_if(command.flags.begin(), command.flags.end(),
+                     [&](const FlagSpec& candidate) { return candidate.flag == flag; });
+    params[std::string(spec->key)] = state.arguments.front();
   }
   for (const FlagSpec& flag : command.flags) {
     if (!state.flags.contains(flag.flag)) continue;
@@ -253,11 +267,12 @@ void register_service_commands(CLI::App& root, std::vector<Command>& commands) {
     app->add_option("word", state->word, words_of(spec.name));
     // Collected for every command so that a stray argument is a USAGE error, not a CLI11 one;
     // shown only where a word takes one.
-    const bool takes_key = std::any_of(spec.words.begin(), spec.words.end(),
-                                       [](const WordSpec& word) { return word.key_positional; });
+    const bool takes_one =
+        std::any_of(spec.words.begin(), spec.words.end(),
+                    [](const WordSpec& word) { return !word.positional.empty(); });
     CLI::Option* arguments =
-        app->add_option("arguments", state->arguments, "The notification key (dismiss, action)");
-    if (!takes_key) arguments->group("");
+        app->add_option("arguments", state->arguments, std::string(spec.argument_description));
+    if (!takes_one) arguments->group("");
     for (const FlagSpec& flag : spec.flags) {
       // Only the flags some word of this command takes (media has no --key, notifications no
       // --position-ms); the others stay unknown options.

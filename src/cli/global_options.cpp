@@ -77,12 +77,8 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
                                 "')"};
     }
     out.output = format == "pretty" ? OutputFormat::Pretty : OutputFormat::Json;
-    out.output_explicitly_json = format == "json";
   }
-  if (flags.json) {
-    out.output = OutputFormat::Json;
-    out.output_explicitly_json = true;
-  }
+  if (flags.json) out.output = OutputFormat::Json;
 
   if (!flags.timeout.empty()) out.timeout = flags.timeout;
 

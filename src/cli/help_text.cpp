@@ -3,11 +3,90 @@
 #include <CLI/CLI.hpp>
 
 namespace clawperator::cli {
+namespace {
+
+// One layout for every command's --help (docs/commands.md "Help"): the usage line with the
+// whole command path, the description, the arguments, each option group, the command groups,
+// then the footer's sections; exactly one blank line between two blocks.
+class HelpFormatter : public CLI::Formatter {
+ public:
+  HelpFormatter() {
+    column_width(34);
+    label("Positionals", "Arguments");
+  }
+
+  std::string make_help(const CLI::App* app, std::string, CLI::AppFormatMode mode) const override {
+    if (mode == CLI::AppFormatMode::Sub) return make_expanded(app);
+    std::string out;
+    auto block = [&out](std::string text) {
+      while (!text.empty() && text.front() == '\n') text.erase(text.begin());
+      while (!text.empty() && text.back() == '\n') text.pop_back();
+      if (text.empty()) return;
+      out += (out.empty() ? "" : "\n\n") + text;
+    };
+    block(usage_line(app));
+    block(app->get_description());
+    block(make_positionals(app));
+    for (const std::string& group : app->get_groups()) block(option_group(app, group, mode));
+    block(make_subcommands(app, mode));
+    block(app->get_footer());
+    return out + "\n";
+  }
+
+ private:
+  // "Usage: clawperator mcp serve [OPTIONS] [ARGS] [COMMAND]": the path from the program down.
+  static std::string usage_line(const CLI::App* app) {
+    std::string path;
+    for (const CLI::App* at = app; at != nullptr; at = at->get_parent()) {
+      path = at->get_name() + (path.empty() ? "" : " " + path);
+    }
+    std::string out = "Usage: " + path;
+    if (!app->get_options([](const CLI::Option* opt) { return opt->nonpositional(); }).empty()) {
+      out += " [OPTIONS]";
+    }
+    // Shown positionals only: a hidden one (group "") collects stray words for an error.
+    for (const CLI::Option* opt : app->get_options([](const CLI::Option* option) {
+           return option->get_positional() && !option->get_group().empty();
+         })) {
+      out += " [" + opt->get_name(true, false) + "]";
+    }
+    const auto named = [](const CLI::App* sub) { return !sub->get_name().empty(); };
+    if (!app->get_subcommands(named).empty()) {
+      out += app->get_require_subcommand_min() == 0 ? " [COMMAND]" : " COMMAND";
+    }
+    return out;
+  }
+
+  std::string option_group(const CLI::App* app, const std::string& group,
+                           CLI::AppFormatMode mode) const {
+    if (group.empty()) return {};
+    std::string out;
+    for (const CLI::Option* opt : app->get_options([&](const CLI::Option* option) {
+           return option->get_group() == group && option->nonpositional() &&
+                  (mode != CLI::AppFormatMode::Sub ||
+                   (app->get_help_ptr() != option && app->get_help_all_ptr() != option));
+         })) {
+      out += make_option(opt, false);
+    }
+    return out.empty() ? out : group + ":\n" + out;
+  }
+};
+
+}  // namespace
 
 std::shared_ptr<CLI::Formatter> make_help_formatter() {
-  auto formatter = std::make_shared<CLI::Formatter>();
-  formatter->column_width(34);
-  return formatter;
+  return std::make_shared<HelpFormatter>();
+}
+
+void set_command_footer(CLI::App& app, const std::string& sections,
+                        const std::optional<std::string>& default_budget) {
+  std::string footer = sections;
+  if (default_budget) {
+    footer += "\n\nBudget:\n  --timeout MS bounds the whole command (default " + *default_budget +
+              "); it ends within the budget + 5 s.\n  See docs/commands.md.";
+  }
+  footer += "\n\n" + std::string(kGlobalOptionsPointer);
+  app.footer(footer);
 }
 
 std::string_view help_footer() {

@@ -463,33 +463,58 @@ TEST_CASE("click, open and type flag rules", "[cli][actions][usage]") {
   }
 }
 
-TEST_CASE("read --all and read-value --all need JSON asked for", "[cli][actions][usage]") {
-  const std::string invalid = "EXECUTION_VALIDATION_FAILED";
-  check_misuse({{"read", "--text", "a", "--all"},
-                invalid,
-                "read --all requires explicit JSON output. Pass --json, --output json, or "
-                "--format json.\n\nExample:\n  clawperator read --text \"Price\" --all --json"});
-  check_misuse({{"read-value", "--label", "X", "--all"},
-                invalid,
-                "read-value --all requires explicit JSON output. Pass --json, --output json, or "
-                "--format json.\n\nExample:\n  clawperator read-value --label \"Battery\" --all "
-                "--json"});
-  // Pretty output: the error itself is pretty, one indented document.
-  for (const auto& [args, message] : std::vector<std::pair<std::vector<std::string>, std::string>>{
-           {{"read", "--text", "a", "--all", "--output", "pretty"},
-            "read --all requires JSON output. Use --json or --output json (not --output "
-            "pretty).\n\nExample:\n  clawperator read --text \"Price\" --all --json"},
-           {{"read-value", "--label", "X", "--all", "--format", "pretty"},
-            "read-value --all requires JSON output. Use --json or --output json (not --output "
-            "pretty)."}}) {
-    CAPTURE(joined(args));
-    const RunResult result = run_binary(kBinary, args);
-    const json document = json::parse(result.out, nullptr, false);
+// The output is JSON in every format (pretty indents it), so --all needs no format asked for.
+TEST_CASE("read --all and read-value --all work with the default output", "[cli][actions]") {
+  check_built({{"read", "--text", "Price", "--all"},
+               stamped("read"),
+               "",
+               "clawperator-action",
+               true,
+               30000,
+               R"({"id":"read","type":"read_text",
+                   "params":{"matcher":{"textEquals":"Price"},"all":true}})"});
+  check_built({{"read-value", "--label", "Battery", "--all"},
+               stamped("read-value"),
+               "",
+               "clawperator-action",
+               true,
+               30000,
+               R"({"id":"read-value","type":"read_key_value_pair",
+                   "params":{"labelMatcher":{"textEquals":"Battery"},"all":true}})"});
+  for (const std::string& command : {std::string("read"), std::string("read-value")}) {
+    const std::string flag = command == "read" ? "--text" : "--label";
+    const RunResult pretty =
+        run_binary(kBinary, {command, flag, "X", "--all", "--output", "pretty", "--validate-only"});
+    CAPTURE(command, pretty.out);
+    CHECK(pretty.exit_code == 0);
+    const json document = json::parse(pretty.out, nullptr, false);
     REQUIRE(document.is_object());
-    CHECK(result.out.find("\n  \"code\": \"EXECUTION_VALIDATION_FAILED\"") != std::string::npos);
-    CHECK(document["message"] == message);
-    CHECK(result.exit_code == 2);
+    CHECK(document["execution"]["actions"][0]["params"]["all"] == true);
   }
+}
+
+// Blank is JavaScript's white space too (NBSP, U+3000, ...), and a blank matcher field is
+// refused, not sent for the Operator to ignore (docs/payload.md §3).
+TEST_CASE("blank flag values and matcher fields are refused", "[cli][actions][blank]") {
+  const std::string invalid = "EXECUTION_VALIDATION_FAILED";
+  const std::string nbsp = "\xc2\xa0";
+  const std::string ideographic = "\xe3\x80\x80";
+  check_misuse({{"click", "--text", nbsp}, invalid, "--text value must not be blank"});
+  check_misuse({{"read", "--id", "a:id/b", "--container-desc", ideographic},
+                invalid,
+                "--container-desc value must not be blank"});
+  check_misuse({{"read-value", "--label", nbsp + ideographic},
+                invalid,
+                "read-value --label value must not be empty"});
+  const json document = expect_error(
+      run_binary(kBinary, {"click", "--selector", R"({"role":"button","textEquals":" \u3000"})"}),
+      invalid, 2);
+  CHECK(document["message"] == "textEquals must not be blank: omit it to leave it open");
+  CHECK(document["details"]["path"] == "actions.0.params.matcher.textEquals");
+  CHECK(document["details"]["phase"] == "validation");
+  const json toast =
+      expect_error(run_binary(kBinary, {"toast", nbsp + "\n" + ideographic}), invalid, 2);
+  CHECK(toast["message"] == "show_toast requires params.text");
 }
 
 TEST_CASE("wait and wait-for-nav --timeout rules", "[cli][actions][usage]") {

@@ -122,8 +122,8 @@ TEST_CASE("strict selection, containers and relational matchers", "[integration]
         std::string::npos);
   CHECK(total(farm, {"--text", "Battery"}) == 0);  // Network & internet opened
   run(farm, {"back"}, 0);
-  // read --all lists every match.
-  const json read_all = run(farm, {"read", "--id", "android:id/title", "--all", "--json"}, 0);
+  // read --all lists every match, with the default output (JSON already).
+  const json read_all = run(farm, {"read", "--id", "android:id/title", "--all"}, 0);
   CHECK(json::parse(first_step(read_all)["data"]["texts"].get<std::string>()).size() > 3);
 
   run(farm, {"open", "com.example.board"}, 0);

@@ -41,6 +41,9 @@ struct Command {
   // The command runs an execution (run_on_device) and honours --timeout as its wall-clock
   // budget; any other command refuses --timeout rather than ignore it (docs/commands.md).
   bool takes_timeout = false;
+  // Offered the first extra argument that looks like a flag and is none; true when the command
+  // took it as its own (exec: a payload file whose name starts with '-').
+  std::function<bool(const std::string&)> claim_argument = nullptr;
 };
 
 // Runs a validated execution on the device (the exec path), shared by every

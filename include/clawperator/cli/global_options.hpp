@@ -17,8 +17,7 @@ struct GlobalOptions {
   std::string operator_package = kDefaultOperatorPackage;
   bool operator_package_explicit = false;  // from the flag or the environment
   OutputFormat output = OutputFormat::Json;
-  bool output_explicitly_json = false;  // --json, --output json, --format json
-  std::optional<std::string> timeout;   // raw --timeout / --timeout-ms text
+  std::optional<std::string> timeout;  // raw --timeout / --timeout-ms text
   std::string log_level = "info";
   bool verbose = false;
   std::string adb_path = "adb";

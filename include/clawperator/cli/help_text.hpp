@@ -1,16 +1,32 @@
-// Help text shared by every command: the formatter and the exit-code table.
+// Help text shared by every command: the formatter, the footer every command ends with, and
+// the top-level footer with the exit-code table.
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace CLI {
+class App;
 class Formatter;
-}
+}  // namespace CLI
 
 namespace clawperator::cli {
 
+// The one layout of every --help (docs/commands.md "Help").
 std::shared_ptr<CLI::Formatter> make_help_formatter();
+
+// The last line of every command's help.
+inline constexpr std::string_view kGlobalOptionsPointer =
+    "Global options (--device, --operator-package, --output, --log-level, ...): "
+    "clawperator --help";
+
+// A command's footer: `sections` ("Words:", "Notes:", "Examples:", in that order, blocks
+// separated by one blank line, lines indented by two spaces), then for a command that takes
+// --timeout the Budget block with its default budget, then kGlobalOptionsPointer.
+void set_command_footer(CLI::App& app, const std::string& sections,
+                        const std::optional<std::string>& default_budget = std::nullopt);
 
 // The exit-code contract (docs/contract.md §7), printed under the top-level help.
 std::string_view help_footer();

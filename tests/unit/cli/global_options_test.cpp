@@ -104,14 +104,12 @@ TEST_CASE("output format and the adb server", "[cli][options]") {
   GlobalOptions options;
   REQUIRE_FALSE(resolve_global_options(flags, environment({}), options));
   CHECK(options.output == OutputFormat::Pretty);
-  CHECK_FALSE(options.output_explicitly_json);
   CHECK(options.adb_server_host == "farm.example");
   CHECK(options.adb_server_port == 5037);
   CHECK(options.lock_wait_ms == 2500);
   flags.json = true;
   REQUIRE_FALSE(resolve_global_options(flags, environment({}), options));
   CHECK(options.output == OutputFormat::Json);
-  CHECK(options.output_explicitly_json);
 }
 
 TEST_CASE("CLAWPERATOR_ADB_RELAY turns the logcat relay off, and only accepts on or off",

@@ -1,0 +1,136 @@
+// `--` ends the options of every command (docs/commands.md): the free text after it is taken
+// as written, even when it starts with '-', and a payload file whose name starts with '-'
+// reaches exec. Through the built binary, no device (--validate-only comes before `--`).
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_expectations.hpp"
+#include "run_binary.hpp"
+
+using clawperator::testing::expect_error;
+using clawperator::testing::run_binary;
+using clawperator::testing::RunOptions;
+using clawperator::testing::RunResult;
+using clawperator::testing::single_document;
+using nlohmann::json;
+
+namespace {
+
+const std::string kBinary = CLAWPERATOR_BINARY;
+const std::string kExamples = CLAWPERATOR_EXAMPLES_DIR;
+
+// The first action's params of the execution the arguments build.
+json built_params(const std::vector<std::string>& args, const RunOptions& options = {}) {
+  CAPTURE(args);
+  const RunResult result = run_binary(kBinary, args, options);
+  const json document = single_document(result);
+  INFO(document.dump(2));
+  CHECK(result.exit_code == 0);
+  REQUIRE(document.value("validated", false));
+  return document["execution"]["actions"][0].value("params", json::object());
+}
+
+json refused(const std::vector<std::string>& args, const std::string& code,
+             const std::string& message) {
+  CAPTURE(args);
+  const json document = expect_error(run_binary(kBinary, args), code, 2);
+  CHECK(document["message"] == message);
+  CHECK(document["details"]["phase"] == "usage");
+  return document;
+}
+
+// A fresh directory holding the snapshot example as a file named `name`.
+struct DashFile {
+  explicit DashFile(const std::string& name) {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "clawperator-dash-XXXXXX").string();
+    REQUIRE(mkdtemp(pattern.data()) != nullptr);
+    dir = pattern;
+    std::filesystem::copy_file(kExamples + "/snapshot.json", dir / name);
+    options.working_directory = dir.string();
+  }
+  ~DashFile() { std::filesystem::remove_all(dir); }
+  DashFile(const DashFile&) = delete;
+  DashFile& operator=(const DashFile&) = delete;
+
+  std::filesystem::path dir;
+  RunOptions options;
+};
+
+}  // namespace
+
+TEST_CASE("-- ends the options: free text that starts with '-' is taken as written",
+          "[cli][end-of-options]") {
+  CHECK(built_params({"toast", "--validate-only", "--", "--literal"})["text"] == "--literal");
+  CHECK(built_params({"toast", "--duration", "long", "--validate-only", "--", "-x"}) ==
+        json({{"text", "-x"}, {"duration", "long"}}));
+  CHECK(built_params({"toast", "--validate-only", "--", "--"})["text"] == "--");
+  CHECK(built_params({"type", "--id", "X", "--validate-only", "--", "--literal"}) ==
+        json::parse(R"({"matcher":{"resourceId":"X"},"text":"--literal","submit":false,)"
+                    R"("clear":false})"));
+  // A flag with an optional value right before `--` does not take `--` as the end of its own
+  // values only: what follows is still no flag.
+  CHECK(built_params({"type", "--validate-only", "--id", "X", "--", "--submit"})["text"] ==
+        "--submit");
+  CHECK(built_params({"toast", "--validate-only", "--duration", "long", "--", "--cancel"}) ==
+        json({{"text", "--cancel"}, {"duration", "long"}}));
+  CHECK(built_params({"on-screen-log", "set", "--validate-only", "--", "--literal"}) ==
+        json({{"text", "--literal"}}));
+  CHECK(built_params({"notifications", "dismiss", "--validate-only", "--", "-1|com.x|2"}) ==
+        json({{"notificationKey", "-1|com.x|2"}}));
+  // The positional text of on-screen-log set is the same as --text.
+  CHECK(built_params({"on-screen-log", "set", "Build 42", "--validate-only"}) ==
+        json({{"text", "Build 42"}}));
+}
+
+TEST_CASE("-- ends the options: what follows has no place", "[cli][end-of-options]") {
+  // After `--` a flag-looking word is an argument, so the error says so (not "unrecognized").
+  json document = refused({"toast", "--validate-only", "--", "a", "--duration"}, "USAGE",
+                          "unexpected argument '--duration'");
+  CHECK(document["details"]["argument"] == "--duration");
+  refused({"click", "--text", "a", "--", "--long"}, "USAGE", "unexpected argument '--long'");
+  refused({"toast", "--validate-only", "--", "a", "b"}, "USAGE", "unexpected argument 'b'");
+  // Without `--` the flag-looking word is still an unknown flag.
+  document = refused({"toast", "--literal"}, "USAGE", "unrecognized flag '--literal'.");
+  CHECK(document["details"]["flag"] == "--literal");
+  document = refused({"on-screen-log", "set", "A", "--text", "B", "--validate-only"}, "USAGE",
+                     "on-screen-log set takes the text once: as the argument or as --text");
+  CHECK(document["details"]["flag"] == "--text");
+  refused({"on-screen-log", "clear", "--", "x"}, "USAGE",
+          "on-screen-log clear takes no argument; got x");
+  refused({"on-screen-log", "set", "a", "b"}, "USAGE",
+          "on-screen-log set takes one argument, the text; got b");
+}
+
+TEST_CASE("exec: a payload file whose name starts with '-'", "[cli][end-of-options][exec]") {
+  DashFile file("-payload.json");
+  const json expected = json::parse(R"({"id":"snap","type":"snapshot"})");
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"exec", "--validate-only", "--", "-payload.json"},
+           {"exec", "-payload.json", "--validate-only"},
+           {"exec", "--validate-only", "-payload.json"},
+       }) {
+    CAPTURE(args);
+    const RunResult result = run_binary(kBinary, args, file.options);
+    CHECK(result.exit_code == 0);
+    CHECK(single_document(result)["execution"]["actions"][0] == expected);
+  }
+  // After `--` nothing is a flag.
+  const json late = expect_error(
+      run_binary(kBinary, {"exec", "--", "-payload.json", "--validate-only"}, file.options),
+      "USAGE", 2);
+  CHECK(late["message"] == "unexpected argument '--validate-only'");
+  // A dash word that names no file stays an unknown flag, with the nearest flag suggested.
+  const json typo =
+      expect_error(run_binary(kBinary, {"exec", "--validate-onyl"}, file.options), "USAGE", 2);
+  CHECK(typo["suggestion"] == "--validate-only");
+  // With a payload given otherwise, the dash word is not a second payload.
+  const json second = expect_error(
+      run_binary(kBinary, {"exec", kExamples + "/snapshot.json", "-payload.json"}, file.options),
+      "USAGE", 2);
+  CHECK(second["message"] == "unrecognized flag '-payload.json'.");
+}
