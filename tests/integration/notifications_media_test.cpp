@@ -337,21 +337,6 @@ TEST_CASE("doctor --capability background-observation", "[integration][doctor][n
   CHECK(last["code"] == "NOTIFICATION_ACCESS_DENIED");
 }
 
-TEST_CASE("the notification, media and panel examples run on the virtual device",
-          "[integration][notifications][examples]") {
-  Farm farm({"notifications-media"});
-  for (const char* example : {"notifications-list", "media-seek-observe", "on-screen-log"}) {
-    CAPTURE(example);
-    const RunResult result =
-        farm.clawperator({"exec", std::string(CLAWPERATOR_EXAMPLES_DIR) + "/" + example + ".json",
-                          "--device", farm.serials().front()});
-    const json document = single_document(result);
-    INFO(document.dump(2).substr(0, 3000));
-    CHECK(result.exit_code == 0);
-    CHECK(document["ok"] == true);
-  }
-}
-
 TEST_CASE("scenario switches produce the listener, query, service, operation and position codes",
           "[integration][notifications][media]") {
   std::vector<android::Scenario> phones(5, scenario("notifications-media"));
