@@ -17,12 +17,7 @@ namespace {
 const std::string kChat = "0|com.example.chat|7|null|10123";
 
 Scenario notifications_media() {
-  auto scenario = load_scenario_file(std::string(CLAWPERATOR_SOURCE_DIR) +
-                                     "/examples/scenarios/notifications-media.json");
-  if (!scenario) FAIL(scenario.error());
-  scenario->logcat.noise_lines_per_second = 0;
-  scenario->logcat.initial_lines = 3;
-  return *scenario;
+  return quiet_example_scenario("notifications-media");
 }
 
 transport::StepResult run_one(Harness& harness, const std::string& id, const std::string& type,

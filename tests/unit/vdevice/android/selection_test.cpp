@@ -21,15 +21,9 @@ namespace {
 
 const SteadyTime kStart = SteadyTime(std::chrono::hours(2));
 const std::string kInbox = "com.example.panes:id/inbox";
-const std::string kOutbox = "com.example.panes:id/outbox";
 
 Scenario panes_scenario() {
-  auto scenario = load_scenario_file(std::string(CLAWPERATOR_SOURCE_DIR) +
-                                     "/examples/scenarios/observation.json");
-  if (!scenario) FAIL(scenario.error());
-  scenario->logcat.noise_lines_per_second = 0;
-  scenario->logcat.initial_lines = 3;
-  return *scenario;
+  return quiet_example_scenario("observation");
 }
 
 NodeMatcher matcher(std::string NodeMatcher::*field, const std::string& value) {
