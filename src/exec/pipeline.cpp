@@ -34,8 +34,8 @@ using Clock = std::chrono::steady_clock;
 
 // logcat prints nothing until the next log line; this long is enough to attach.
 constexpr std::chrono::milliseconds kAttachFallback{100};
-// The direct session outlives the result deadline a little (inventory §4.17), at most the
-// Operator's cap.
+// The direct session outlives the result deadline a little (docs/wire-protocol.md §11.1), at
+// most the Operator's cap.
 constexpr std::chrono::milliseconds kDirectLifetimeGrace{15000};
 constexpr std::chrono::milliseconds kMaxDirectLifetime{150000};
 constexpr std::chrono::milliseconds kScreenshotTimeout{30000};

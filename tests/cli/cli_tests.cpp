@@ -99,22 +99,6 @@ TEST_CASE("exec --dry-run prints the plan, with the timeout override", "[cli][ex
   CHECK(document["plan"]["actions"][0]["type"] == "click");
 }
 
-TEST_CASE("every example payload validates from a file and from stdin", "[cli][exec]") {
-  for (const char* name : {"snapshot.json", "login.json", "scroll.json", "notifications-list.json",
-                           "media-seek-observe.json", "on-screen-log.json"}) {
-    CAPTURE(name);
-    const std::string path = kExamples + "/" + name;
-    const RunResult from_file = run_binary(kBinary, {"exec", path, "--validate-only"});
-    CHECK(single_document(from_file)["validated"] == true);
-    CHECK(from_file.exit_code == 0);
-    RunOptions options;
-    options.stdin_path = path;
-    const RunResult from_stdin = run_binary(kBinary, {"exec", "-", "--dry-run"}, options);
-    CHECK(single_document(from_stdin)["dryRun"] == true);
-    CHECK(from_stdin.exit_code == 0);
-  }
-}
-
 TEST_CASE("pretty output is still one JSON document", "[cli]") {
   const RunResult result =
       run_binary(kBinary, {"exec", kValidPayload, "--validate-only", "--output", "pretty"});

@@ -4,9 +4,10 @@
 // printed stay what they were before the redesign. tests/golden/outputs.json was recorded with
 // the previous main's binary, by running this test with CLAWPERATOR_GOLDEN_RECORD set to the
 // file to write and CLAWPERATOR_GOLDEN_BINARY to the old clawperator.
-// Values that change from run to run (times, ports, generated ids, paths of temporary files)
-// and hints (the catalog words them now; a hint may change by contract) are masked before
-// comparing; everything else must be equal, key order included.
+// Values that change from run to run (times, ports, generated ids) are masked, and the parts of
+// paths that do (the temporary folders a run makes) become placeholders, before comparing;
+// everything else must be equal, key order included: hints and paths too. An intended change
+// of the output is recorded again, in the same commit, with the differences in its message.
 #include <cstdlib>
 #include <regex>
 
@@ -25,9 +26,8 @@ std::string binary() {
 
 bool is_volatile_key(const std::string& key) {
   static const std::vector<std::string> kKeys = {
-      "totalMs", "dispatchMs", "resultMs", "elapsedMs", "startedAt", "completedAt", "logPath",
-      "reader", "dispatchStartedAt", "probeCommandId", "elapsed_ms", "lockPath", "stderr", "ts",
-      "path",
+      "totalMs", "dispatchMs", "resultMs", "elapsedMs", "startedAt", "completedAt", "reader",
+      "dispatchStartedAt", "probeCommandId", "elapsed_ms", "stderr", "ts",
       // What the command's budget left of the result wait: the budget less preflight's time.
       "budgetWaitMs"};
   return std::find(kKeys.begin(), kKeys.end(), key) != kKeys.end();
@@ -38,12 +38,20 @@ std::string mask_text(std::string text) {
   static const std::regex kStamp(R"(\b([a-z_]+)[-_]1[0-9]{12}(-[0-9a-z]{7})?\b)");
   static const std::regex kProbe(R"(doctor-handshake-[0-9]+-[0-9]+(-[0-9]+)?)");
   static const std::regex kTemp(R"(/tmp/clawperator-it-[A-Za-z0-9]+)");
+  static const std::regex kGoldenTemp(R"(/tmp/clawperator-golden-[A-Za-z0-9]+)");
+  // The day's log file and a screenshot's default name (its command id and the time).
+  static const std::regex kLogFile(R"(clawperator-[0-9]{4}-[0-9]{2}-[0-9]{2}\.log)");
+  static const std::regex kScreenshot(
+      R"((clawperator-screenshot-[A-Za-z0-9._-]+)-1[0-9]{12}\.png)");
   static const std::regex kLogcatTime(
       R"(\b[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}\b)");
   text = std::regex_replace(text, kPort, "127.0.0.1:PORT");
   text = std::regex_replace(text, kStamp, "$1-STAMP");
   text = std::regex_replace(text, kProbe, "doctor-handshake-ID");
   text = std::regex_replace(text, kTemp, "/tmp/clawperator-it-DIR");
+  text = std::regex_replace(text, kGoldenTemp, "/tmp/clawperator-golden-DIR");
+  text = std::regex_replace(text, kLogFile, "clawperator-DATE.log");
+  text = std::regex_replace(text, kScreenshot, "$1-STAMP.png");
   text = std::regex_replace(text, kLogcatTime, "MM-DD hh:mm:ss.mmm");
   // The virtual Operator's log line for a received payload gained its digest (issue 20): a
   // device-side line, not host output.
@@ -75,9 +83,6 @@ std::string masked_output(const std::string& stdout_text) {
     if (value.is_object()) {
       nlohmann::ordered_json out = nlohmann::ordered_json::object();
       for (const auto& [key, item] : value.items()) {
-        // Hints come from the error catalog since the redesign (issue 14), and a hint may
-        // change by contract: they are not compared, present or not.
-        if (key == "hint") continue;
         out[key] = is_volatile_key(key) ? nlohmann::ordered_json("<masked>") : walk(item);
       }
       return out;

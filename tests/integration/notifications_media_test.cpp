@@ -337,17 +337,54 @@ TEST_CASE("doctor --capability background-observation", "[integration][doctor][n
   CHECK(last["code"] == "NOTIFICATION_ACCESS_DENIED");
 }
 
-TEST_CASE("the notification, media and panel examples run on the virtual device",
-          "[integration][notifications][examples]") {
+TEST_CASE("scenario switches produce the listener, query, service, operation and position codes",
+          "[integration][notifications][media]") {
+  std::vector<android::Scenario> phones(5, scenario("notifications-media"));
+  phones[0].background.listener_disconnected = true;
+  phones[1].background.notification_service_unavailable = true;
+  phones[2].background.query_fails = true;
+  phones[3].background.operation_failure = android::OperationFailure::AfterDispatch;
+  phones[4].background.media_sessions.front().seek_position_invalid = true;
+  Farm farm(Farm::Built{phones});
+  auto on = [&farm](std::size_t phone, std::vector<std::string> args) {
+    args.insert(args.end(), {"--device", farm.serials()[phone]});
+    const RunResult result = farm.clawperator(args);
+    return Run{single_document(result), result.exit_code};
+  };
+  const Run disconnected = on(0, {"notifications", "list"});
+  expect_step_failure(disconnected, "NOTIFICATION_LISTENER_DISCONNECTED", "delivered_verified");
+  expect_step_failure(on(0, {"media", "pause", "--session", "7f3a"}),
+                      "NOTIFICATION_LISTENER_DISCONNECTED", "not_delivered");
+  expect_step_failure(on(1, {"media", "list"}), "NOTIFICATION_SERVICE_UNAVAILABLE",
+                      "delivered_verified");
+  const Run query_failed = on(2, {"notifications", "list"});
+  expect_step_failure(query_failed, "NOTIFICATION_QUERY_FAILED", "delivered_verified");
+  CHECK(query_failed.document["disposition"]["retry"] == "safe");
+  // Sent, then failed: the disposition must not invite a blind retry.
+  const Run operation = on(3, {"media", "pause", "--session", "7f3a"});
+  expect_step_failure(operation, "NOTIFICATION_MEDIA_OPERATION_FAILED", "delivered_unverified");
+  CHECK(first_step(operation)["payload"]["dispatched"] == true);
+  CHECK(operation.document["disposition"]["retry"] == "unsafe");
+  const Run position = on(4, {"media", "seek", "--session", "7f3a", "--position-ms", "5000"});
+  expect_step_failure(position, "MEDIA_POSITION_INVALID", "not_delivered");
+  CHECK(first_step(position)["payload"]["dispatched"] == false);
+  CHECK(position.document["disposition"]["retry"] == "safe");
+}
+
+TEST_CASE("the on-screen log panel: truncated and layout refusals through the real adb",
+          "[integration][on-screen-log]") {
   Farm farm({"notifications-media"});
-  for (const char* example : {"notifications-list", "media-seek-observe", "on-screen-log"}) {
-    CAPTURE(example);
-    const RunResult result =
-        farm.clawperator({"exec", std::string(CLAWPERATOR_EXAMPLES_DIR) + "/" + example + ".json",
-                          "--device", farm.serials().front()});
-    const json document = single_document(result);
-    INFO(document.dump(2).substr(0, 3000));
-    CHECK(result.exit_code == 0);
-    CHECK(document["ok"] == true);
-  }
+  std::string lines;
+  for (int i = 0; i < 80; ++i) lines += "step " + std::to_string(i) + "\n";
+  const Run cut = cli(farm, {"on-screen-log", "set", "--text", lines + "done"});
+  REQUIRE(cut.exit_code == 0);
+  CHECK(first_step(cut)["data"]["rendered"] == "true");
+  CHECK(first_step(cut)["data"]["truncated"] == "true");
+  const Run fits = cli(farm, {"on-screen-log", "set", "--text", "run 42"});
+  CHECK(first_step(fits)["data"]["truncated"] == "false");
+  // 600 dp are 1575 px at 420 dpi: wider than the 1080 px display.
+  const Run wide = cli(farm, {"on-screen-log", "set", "--text", "x", "--width-dp", "600"});
+  CHECK(wide.exit_code == 1);
+  CHECK(wide.document["envelope"]["errorCode"] == "ON_SCREEN_LOG_LAYOUT_INVALID");
+  CHECK(first_step(wide)["data"]["error"] == "ON_SCREEN_LOG_LAYOUT_INVALID");
 }

@@ -61,7 +61,9 @@ TEST_CASE("query with each selector kind, both visibilities and a truncated resu
   CHECK(first["nodePath"].get<std::string>().rfind("0.", 0) == 0);
   CHECK(first["bounds"]["right"].get<int>() > first["bounds"]["left"].get<int>());
   CHECK(total(farm, {"--text", "Battery"}) == 1);
-  CHECK(total(farm, {"--text-contains", "Sto"}) == 1);
+  // Case is ignored: "Storage" and "Notification history, conversations".
+  CHECK(total(farm, {"--text-contains", "Sto"}) == 2);
+  CHECK(total(farm, {"--text-contains", "Stora"}) == 1);
   CHECK(total(farm, {"--desc", "Search settings"}) == 1);
   CHECK(total(farm, {"--desc-contains", "Search"}) == 1);
   CHECK(total(farm, {"--role", "text"}) > 3);
@@ -261,4 +263,68 @@ TEST_CASE("compact snapshot with the raw XML written exclusively", "[integration
   CHECK(failed["details"]["envelope"]["status"] == "success");
   CHECK(clawperator::testing::read_file(raw) == xml);
   std::filesystem::remove(raw);
+}
+
+TEST_CASE("a scroll search stays inside its container (the panes app)", "[integration][strict]") {
+  Farm farm({"observation"});
+  const std::string inbox = "com.example.panes:id/inbox";
+  // Both lists hold an Archive row; the inbox's is scrolled away, the outbox's on screen.
+  run(farm, {"open", "com.example.panes"}, 0);
+  const json found =
+      run(farm, {"scroll-until", "--text", "Archive", "--container-id", inbox, "--strict"}, 0);
+  CHECK(first_step(found)["data"]["termination_reason"] == "TARGET_FOUND");
+  CHECK(first_step(found)["data"]["scrolls"] == "1");
+  // A row outside the container is never found there, however far it scrolls.
+  const json outside = run(farm, {"scroll-until", "--text", "Sent 1", "--container-id", inbox}, 1);
+  CHECK(first_step(outside)["data"]["error"] == "NODE_NOT_FOUND");
+  CHECK(first_step(outside)["data"]["termination_reason"] == "EDGE_REACHED");
+
+  run(farm, {"close", "com.example.panes"}, 0);
+  run(farm, {"open", "com.example.panes"}, 0);
+  run(farm, {"scroll-and-click", "--text", "Archive", "--container-id", inbox}, 0);
+  CHECK(total(farm, {"--text", "Inbox archive"}) == 1);
+  CHECK(total(farm, {"--text", "Outbox archive"}) == 0);
+}
+
+TEST_CASE(
+    "selectors compare as the Operator does: …Contains and role ignore case, relations "
+    "see what the visibility allows",
+    "[integration][query]") {
+  Farm farm({"observation"});
+  run(farm, {"open", "com.example.panes"}, 0);
+  CHECK(total(farm, {"--text-contains", "aRCHIVE"}) == 1);
+  CHECK(total(farm, {"--text-contains",
+                     "\xc3\x9c"
+                     "BER"}) == 1);  // "Über uns"
+  CHECK(total(farm, {"--desc-contains", "mailbox panes"}) == 1);
+  CHECK(total(farm, {"--role", "LIST"}) == 2);
+  CHECK(total(farm, {"--text", "archive"}) == 0);
+  CHECK(total(farm, {"--desc", "mailbox panes"}) == 0);
+  // The inbox holds an Archive row only off screen: a descendant relation finds it under
+  // visibility all only.
+  const std::string inbox_with_archive =
+      R"({"resourceId":"com.example.panes:id/inbox","descendant":{"textEquals":"Archive"}})";
+  CHECK(total(farm, {"--matcher-json", inbox_with_archive}) == 0);
+  CHECK(total(farm, {"--matcher-json", inbox_with_archive, "--visibility", "all"}) == 1);
+}
+
+TEST_CASE("ambiguity candidates have the query's node-summary shape", "[integration][strict]") {
+  Farm farm({"observation"});
+  run(farm, {"open", "com.example.panes"}, 0);
+  const json lists = query_of(run(farm, {"query", "--role", "list"}, 0));
+  REQUIRE(lists["returnedCount"] == 2);
+  // Two scrollable lists and no container: a strict scroll refuses to pick one.
+  const json refused = run(farm, {"scroll", "down", "--strict"}, 1);
+  const json& data = first_step(refused)["data"];
+  CHECK(data["error"] == "CONTAINER_AMBIGUOUS");
+  CHECK(data["candidate_count"] == "2");
+  CHECK(json::parse(data["candidates"].get<std::string>()) == lists["nodes"]);
+  CHECK(refused["disposition"]["delivery"] == "not_delivered");
+
+  run(farm, {"open", "com.example.board"}, 0);
+  const json toggles = query_of(run(farm, {"query", "--id", "com.example.board:id/toggle"}, 0));
+  const json strict = run(farm, {"click", "--id", "com.example.board:id/toggle", "--strict"}, 1);
+  CHECK(first_step(strict)["data"]["error"] == "NODE_AMBIGUOUS");
+  CHECK(json::parse(first_step(strict)["data"]["candidates"].get<std::string>()) ==
+        toggles["nodes"]);
 }

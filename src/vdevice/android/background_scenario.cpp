@@ -153,7 +153,7 @@ void read_session(Reader& reader, const Json& value, const std::string& path,
   if (!reader.object(value, path,
                      {"mediaSessionId", "applicationId", "state", "title", "artist", "durationMs",
                       "positionMs", "playbackSpeed", "supportedControls", "controlDelayMs",
-                      "ignoresControls", "endsAfterMs"})) {
+                      "ignoresControls", "endsAfterMs", "seekPositionInvalid"})) {
     return;
   }
   reader.string(value, "mediaSessionId", path, out.media_session_id, true);
@@ -185,6 +185,7 @@ void read_session(Reader& reader, const Json& value, const std::string& path,
   reader.integer(value, "controlDelayMs", path, out.control_delay_ms, 0, 60000);
   reader.boolean(value, "ignoresControls", path, out.ignores_controls);
   reader.optional_integer(value, "endsAfterMs", path, out.ends_after_ms, 0, kDay);
+  reader.boolean(value, "seekPositionInvalid", path, out.seek_position_invalid);
 }
 
 }  // namespace
@@ -192,7 +193,9 @@ void read_session(Reader& reader, const Json& value, const std::string& path,
 std::optional<std::string> read_background_scenario(const Json& object, BackgroundScenario& out) {
   Reader reader;
   const std::string path = "backgroundServices";
-  if (reader.object(object, path, {"notifications", "mediaSessions", "onScreenLogFailure"})) {
+  if (reader.object(object, path,
+                    {"notifications", "mediaSessions", "onScreenLogFailure", "listenerDisconnected",
+                     "notificationServiceUnavailable", "queryFails", "operationFailure"})) {
     reader.list(object, "notifications", path, out.notifications,
                 [&](const Json& item, const std::string& where, NotificationSpec& notification) {
                   read_notification(reader, item, where, notification);
@@ -205,6 +208,19 @@ std::optional<std::string> read_background_scenario(const Json& object, Backgrou
     if (!out.on_screen_log_failure.empty() &&
         out.on_screen_log_failure.rfind("ON_SCREEN_LOG_", 0) != 0) {
       reader.fail(path + ".onScreenLogFailure", "expected an ON_SCREEN_LOG_… code");
+    }
+    reader.boolean(object, "listenerDisconnected", path, out.listener_disconnected);
+    reader.boolean(object, "notificationServiceUnavailable", path,
+                   out.notification_service_unavailable);
+    reader.boolean(object, "queryFails", path, out.query_fails);
+    std::string failure;
+    reader.string(object, "operationFailure", path, failure);
+    if (failure == "beforeDispatch") {
+      out.operation_failure = OperationFailure::BeforeDispatch;
+    } else if (failure == "afterDispatch") {
+      out.operation_failure = OperationFailure::AfterDispatch;
+    } else if (!failure.empty()) {
+      reader.fail(path + ".operationFailure", "expected beforeDispatch or afterDispatch");
     }
   }
   if (reader.ok()) return std::nullopt;

@@ -8,13 +8,14 @@
 
 #include "clawperator/contract/on_screen_log.hpp"
 #include "clawperator/vdevice/android/android_system.hpp"
+#include "clawperator/vdevice/android/unicode_text.hpp"
 
 namespace clawperator::vdevice::android {
 
 using std::chrono::milliseconds;
 
 BackgroundServices::BackgroundServices(const BackgroundScenario& scenario, SteadyTime boot)
-    : boot_(boot), panel_failure_(scenario.on_screen_log_failure) {
+    : scenario_(scenario), boot_(boot) {
   for (const NotificationSpec& spec : scenario.notifications) notifications_.push_back({spec, {}});
   for (const MediaSessionSpec& spec : scenario.media_sessions) {
     Session session;
@@ -164,10 +165,45 @@ Json capped(const std::optional<std::string>& value, int limit, bool& truncated)
   return value->substr(0, bytes);
 }
 
-std::optional<StepOutcome> require_listener(const ActionContext& context) {
-  if (context.system->notification_listener_enabled(context.operator_package)) return std::nullopt;
-  return fail(context, "NOTIFICATION_ACCESS_DENIED",
-              "Notification listener access is not granted to the Operator", false);
+enum class Access { Read, Mutation };
+
+// What stops the Operator before it reaches the notifications or the sessions: listener access,
+// the listener's binding, the system service and, for a read, the query itself. Nothing was sent.
+std::optional<StepOutcome> unavailable(const ActionContext& context, Access access) {
+  const BackgroundScenario& faults = context.system->background().scenario();
+  if (!context.system->notification_listener_enabled(context.operator_package)) {
+    return fail(context, "NOTIFICATION_ACCESS_DENIED",
+                "Notification listener access is not granted to the Operator", false);
+  }
+  if (faults.listener_disconnected) {
+    return fail(context, "NOTIFICATION_LISTENER_DISCONNECTED",
+                "The Operator's notification listener is not bound to the system", false);
+  }
+  if (faults.notification_service_unavailable) {
+    return fail(context, "NOTIFICATION_SERVICE_UNAVAILABLE",
+                "The notification service did not answer (DeadObjectException)", false);
+  }
+  if (access == Access::Read && faults.query_fails) {
+    return fail(context, "NOTIFICATION_QUERY_FAILED",
+                "Reading the active notifications and sessions failed (SecurityException)", false);
+  }
+  return std::nullopt;
+}
+
+// The scenario's unclassified failure of a mutation, at the moment it is sent: with
+// beforeDispatch nothing reached the app; with afterDispatch the change was sent (and takes
+// effect) but the Operator could not confirm it. Call it before sending and, with
+// `sent` true, after.
+std::optional<StepOutcome> operation_failed(const ActionContext& context, bool sent,
+                                            Json evidence = Json::object()) {
+  const OperationFailure failure = context.system->background().scenario().operation_failure;
+  const OperationFailure now =
+      sent ? OperationFailure::AfterDispatch : OperationFailure::BeforeDispatch;
+  if (failure != now) return std::nullopt;
+  return fail(context, "NOTIFICATION_MEDIA_OPERATION_FAILED",
+              sent ? "The operation was sent but failed on the device"
+                   : "The operation failed on the device before it was sent",
+              sent, std::move(evidence));
 }
 
 Json notification_json(const NotificationSpec& spec, int max_chars) {
@@ -279,7 +315,7 @@ bool supports(const BackgroundServices::Session& session, const std::string& con
 // the step finishes when the change shows (or the wait runs out).
 StepOutcome control(const ActionContext& context, const Json& params, const std::string& name,
                     const std::string& state, std::optional<std::int64_t> position) {
-  if (auto denied = require_listener(context)) return *denied;
+  if (auto refused = unavailable(context, Access::Mutation)) return *refused;
   Target target = resolve_target(context, params);
   if (target.failure) return *target.failure;
   BackgroundServices::Session* session = target.session;
@@ -294,6 +330,12 @@ StepOutcome control(const ActionContext& context, const Json& params, const std:
                     std::to_string(*session->spec.duration_ms),
                 false, Json{{"session", session_json(context, *session)}});
   }
+  if (position && session->spec.seek_position_invalid) {
+    return fail(context, "MEDIA_POSITION_INVALID",
+                "The player does not accept positionMs " + std::to_string(*position), false,
+                Json{{"session", session_json(context, *session)}});
+  }
+  if (auto failed = operation_failed(context, false)) return *failed;
   AndroidSystem& system = *context.system;
   const std::string id = session->spec.media_session_id;
   if (!session->spec.ignores_controls) {
@@ -306,6 +348,7 @@ StepOutcome control(const ActionContext& context, const Json& params, const std:
           }
         });
   }
+  if (auto failed = operation_failed(context, true)) return *failed;
   const std::int64_t wait = integer(params, "waitTimeoutMs", 0);
   const ActionContext copy = context;
   auto reached = [copy, id, state, position, tolerance]() -> BackgroundServices::Session* {
@@ -369,15 +412,41 @@ std::string property_or(const AndroidSystem& system, const char* key) {
   return value.empty() ? "Unavailable" : value;
 }
 
+// The Operator's bounds on an expanded template (OnScreenLogTemplate): the whole text and each
+// substituted value, in UTF-16 units.
+constexpr std::size_t kMaxExpandedUnits = 8192;
+constexpr std::size_t kMaxValueUnits = 256;
+
+// `text` cut to `limit` UTF-16 units, an ellipsis marking the cut; `cut` says whether it was.
+std::string bounded(std::string_view text, std::size_t limit, bool& cut) {
+  if (utf16_length(text) <= limit) return std::string(text);
+  cut = true;
+  return std::string(utf16_prefix(text, limit - 1)) + "\u2026";
+}
+
+// A metadata value as the panel shows it: control characters as spaces, then bounded.
+std::string shown_value(std::string value, bool& cut) {
+  for (char& c : value) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = ' ';
+  }
+  return bounded(value, kMaxValueUnits, cut);
+}
+
+struct Expanded {
+  std::string text;
+  bool cut = false;
+};
+
 // The panel's text with the template expanded from the device's own metadata.
-std::string expand(const ActionContext& context, const std::string& template_text) {
+Expanded expand(const ActionContext& context, const std::string& template_text) {
   AndroidSystem& system = *context.system;
   auto pieces = contract::on_screen_log::parse_template(template_text);
-  if (!pieces) return template_text;  // validated on the host: cannot happen
+  if (!pieces) return {template_text};  // validated on the host: cannot happen
   const std::string package = system.ui().foreground_package();
   const PackageSpec* spec = system.package(package);
   const std::string locale = system.property("persist.sys.locale").value_or("");
   const std::string language = locale.substr(0, locale.find('-'));
+  Expanded expanded;
   std::string out;
   for (const contract::on_screen_log::TemplatePiece& piece : *pieces) {
     if (!piece.placeholder) {
@@ -405,9 +474,10 @@ std::string expand(const ActionContext& context, const std::string& template_tex
     } else if (name == "system.language_name" && !language.empty()) {
       value = language == "en" ? "English" : language == "de" ? "Deutsch" : language;
     }
-    out += value;
+    out += shown_value(std::move(value), expanded.cut);
   }
-  return out;
+  expanded.text = bounded(out, kMaxExpandedUnits, expanded.cut);
+  return expanded;
 }
 
 }  // namespace
@@ -439,7 +509,7 @@ StepOutcome bounded_list(const ActionContext& context, const Json& params, const
 }  // namespace
 
 StepOutcome list_notifications(const ActionContext& context, const Json& params) {
-  if (auto denied = require_listener(context)) return *denied;
+  if (auto refused = unavailable(context, Access::Read)) return *refused;
   return bounded_list(context, params, "notifications",
                       context.system->background().notifications(context.system->now()),
                       [](const auto& notification, int max_chars) {
@@ -448,7 +518,7 @@ StepOutcome list_notifications(const ActionContext& context, const Json& params)
 }
 
 StepOutcome dismiss_notification(const ActionContext& context, const Json& params) {
-  if (auto denied = require_listener(context)) return *denied;
+  if (auto refused = unavailable(context, Access::Mutation)) return *refused;
   const std::string key = text(params, "notificationKey").value_or("");
   AndroidSystem& system = *context.system;
   BackgroundServices::Notification* notification =
@@ -461,8 +531,14 @@ StepOutcome dismiss_notification(const ActionContext& context, const Json& param
                 "The notification is ongoing or not clearable", false,
                 Json{{"notificationKey", key}});
   }
+  if (auto failed = operation_failed(context, false, Json{{"notificationKey", key}})) {
+    return *failed;
+  }
   // cancelNotification is asynchronous: the listener sees the removal a moment later.
   notification->removed_at = system.now() + kDismissDelay;
+  if (auto failed = operation_failed(context, true, Json{{"notificationKey", key}})) {
+    return *failed;
+  }
   const std::int64_t wait = integer(params, "waitTimeoutMs", 0);
   auto finish = [context, key, wait](bool observed) {
     Json payload = base_payload(context);
@@ -480,7 +556,7 @@ StepOutcome dismiss_notification(const ActionContext& context, const Json& param
 }
 
 StepOutcome invoke_notification_action(const ActionContext& context, const Json& params) {
-  if (auto denied = require_listener(context)) return *denied;
+  if (auto refused = unavailable(context, Access::Mutation)) return *refused;
   const std::string key = text(params, "notificationKey").value_or("");
   const std::string action_id = text(params, "actionId").value_or("");
   AndroidSystem& system = *context.system;
@@ -510,10 +586,12 @@ StepOutcome invoke_notification_action(const ActionContext& context, const Json&
     return fail(context, "NOTIFICATION_ACTION_CANCELLED", "The app cancelled the action's intent",
                 false, evidence);
   }
+  if (auto failed = operation_failed(context, false, evidence)) return *failed;
   system.log_line(
       AndroidSystem::kSystemServerPid, AndroidSystem::kSystemServerPid + 40, 'I',
       "NotificationService",
       "Sent action " + action_id + " of " + key + " to " + notification->spec.application_id);
+  if (auto failed = operation_failed(context, true, evidence)) return *failed;
   Json payload = base_payload(context);
   payload["notificationKey"] = key;
   payload["actionId"] = action_id;
@@ -522,7 +600,7 @@ StepOutcome invoke_notification_action(const ActionContext& context, const Json&
 }
 
 StepOutcome list_media_sessions(const ActionContext& context, const Json& params) {
-  if (auto denied = require_listener(context)) return *denied;
+  if (auto refused = unavailable(context, Access::Read)) return *refused;
   return bounded_list(context, params, "sessions",
                       context.system->background().sessions(context.system->now()),
                       [&context](const auto& session, int max_chars) {
@@ -531,7 +609,7 @@ StepOutcome list_media_sessions(const ActionContext& context, const Json& params
 }
 
 StepOutcome get_media_status(const ActionContext& context, const Json& params) {
-  if (auto denied = require_listener(context)) return *denied;
+  if (auto refused = unavailable(context, Access::Read)) return *refused;
   Target target = resolve_target(context, params);
   if (target.failure) return *target.failure;
   Json payload = base_payload(context);
@@ -540,7 +618,7 @@ StepOutcome get_media_status(const ActionContext& context, const Json& params) {
 }
 
 StepOutcome observe_media(const ActionContext& context, const Json& params) {
-  if (auto denied = require_listener(context)) return *denied;
+  if (auto refused = unavailable(context, Access::Read)) return *refused;
   Target target = resolve_target(context, params);
   if (target.failure) return *target.failure;
   const std::string id = target.session->spec.media_session_id;
@@ -630,11 +708,25 @@ StepOutcome media_seek(const ActionContext& context, const Json& params) {
   return control(context, params, "seek", state, position);
 }
 
+// How long the Operator waits for the panel's draw acknowledgement (ON_SCREEN_LOG_RENDER_TIMEOUT).
+constexpr milliseconds kDrawAcknowledgement{2000};
+
+// The first `count` lines of `text`.
+std::string first_lines(const std::string& text, int count) {
+  std::size_t end = 0;
+  for (int line = 0; line < count; ++line) {
+    end = text.find('\n', end);
+    if (end == std::string::npos) return text;
+    if (line + 1 < count) ++end;
+  }
+  return text.substr(0, end);
+}
+
 StepOutcome set_on_screen_log(const ActionContext& context, const Json& params) {
   AndroidSystem& system = *context.system;
   BackgroundServices& services = system.background();
-  if (!services.panel_failure().empty()) {
-    return StepOutcome::fail(services.panel_failure(),
+  if (!services.scenario().on_screen_log_failure.empty()) {
+    return StepOutcome::fail(services.scenario().on_screen_log_failure,
                              "The on-screen log panel could not be drawn");
   }
   const std::string anchor = text(params, "anchor").value_or("left");
@@ -646,26 +738,48 @@ StepOutcome set_on_screen_log(const ActionContext& context, const Json& params) 
   const std::int64_t ttl = integer(params, "ttlMs", 300000);
   const std::string text_color = text(params, "textColor").value_or("#FFFFFFFF");
   const std::string background = text(params, "backgroundColor").value_or("#B3000000");
-  std::string shown = text(params, "text").value_or("");
+  Expanded shown{text(params, "text").value_or("")};
   if (auto template_text = text(params, "template")) shown = expand(context, *template_text);
-  const int density = system.scenario().display.density;
-  auto px = [density](std::int64_t dp) { return static_cast<int>(dp * density / 160); };
-  const int lines = 1 + static_cast<int>(std::count(shown.begin(), shown.end(), '\n'));
-  const int height = px(8) + lines * px(font * 14 / 10 + 1);
-  const int screen_width = system.scenario().display.width;
-  const int left = anchor == "left" ? px(edge) : screen_width - px(edge) - px(width);
+
+  // The layout in physical pixels: 8 dp of padding, then whole lines; the text is cut to the
+  // lines that fit below the top offset, and a panel where not even one fits is refused.
+  const DisplaySpec& display = system.scenario().display;
+  auto px = [&display](std::int64_t dp) { return static_cast<int>(dp * display.density / 160); };
+  const int line_height = px(font * 14 / 10 + 1);
+  const int room = display.height - px(top) - px(8);
+  if (room < line_height || px(edge) + px(width) > display.width) {
+    return StepOutcome::fail("ON_SCREEN_LOG_LAYOUT_INVALID",
+                             "The display cannot hold the panel (" + std::to_string(px(width)) +
+                                 " px wide, one line of " + std::to_string(line_height) +
+                                 " px below " + std::to_string(px(top)) + " px)");
+  }
+  const int lines = 1 + static_cast<int>(std::count(shown.text.begin(), shown.text.end(), '\n'));
+  const int fitting = std::min(lines, room / line_height);
+  if (fitting < lines) {
+    shown.text = first_lines(shown.text, fitting);
+    shown.cut = true;
+  }
+  // A screen that is off draws nothing: the acknowledgement never comes.
+  if (!system.screen_on()) {
+    return StepOutcome::later(kDrawAcknowledgement, [] {
+      return StepOutcome::fail("ON_SCREEN_LOG_RENDER_TIMEOUT",
+                               "The panel did not draw within 2000 ms (the screen is off)");
+    });
+  }
+  const int height = px(8) + fitting * line_height;
+  const int left = anchor == "left" ? px(edge) : display.width - px(edge) - px(width);
   BackgroundServices::Panel panel;
   panel.node.class_name = "android.widget.TextView";
   panel.node.resource_id = context.operator_package + ":id/on_screen_log";
-  panel.node.text = shown;
+  panel.node.text = shown.text;
   panel.node.bounds = Bounds{left, px(top), left + px(width), px(top) + height};
   panel.expires_at = system.now() + milliseconds(ttl);
   const std::string bounds = to_string(*panel.node.bounds);
   services.show_panel(std::move(panel));
   Json data = Json::object();
   data["visible"] = "true";
-  data["rendered"] = "true";
-  data["truncated"] = "false";
+  data["rendered"] = services.panel(system.now()) != nullptr ? "true" : "false";
+  data["truncated"] = shown.cut ? "true" : "false";
   data["anchor"] = anchor;
   data["text_align"] = align;
   data["top_offset_dp"] = std::to_string(top);

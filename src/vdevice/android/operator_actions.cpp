@@ -14,6 +14,7 @@
 
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/vdevice/android/background_services.hpp"
+#include "clawperator/vdevice/android/node_summary.hpp"
 #include "clawperator/vdevice/android/ui_xml.hpp"
 
 namespace clawperator::vdevice::android {
@@ -109,14 +110,8 @@ std::string describe(const NodeMatcher& matcher) {
 
 // ---- nodes --------------------------------------------------------------------------------
 
-std::string capped(const std::string& text) {
-  if (text.size() <= kMaxCandidateChars) return text;
-  std::size_t end = kMaxCandidateChars;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  return text.substr(0, end);
-}
-
-Json node_summary(const VisibleNode& node) {
+// wait_for_node's step data: the found node, as the Operator's older actions describe one.
+Json found_node_data(const VisibleNode& node) {
   Json out = Json::object();
   out["text"] = node.text();
   out["resource_id"] = node.spec->resource_id;
@@ -130,17 +125,11 @@ StepOutcome not_found(const NodeMatcher& matcher) {
   return StepOutcome::fail("NODE_NOT_FOUND", "No matching node found for " + describe(matcher));
 }
 
+// The candidates are query_ui's node summaries, so that an agent reads them as it reads a query.
 StepOutcome ambiguous(const char* code, const std::vector<VisibleNode*>& nodes) {
   Json candidates = Json::array();
   for (std::size_t i = 0; i < nodes.size() && i < kMaxCandidates; ++i) {
-    const VisibleNode& node = *nodes[i];
-    Json candidate = Json::object();
-    candidate["resourceId"] = capped(node.spec->resource_id);
-    candidate["text"] = capped(node.text());
-    candidate["contentDesc"] = capped(node.spec->content_desc);
-    candidate["className"] = capped(node.spec->class_name);
-    candidate["bounds"] = to_string(node.bounds);
-    candidates.push_back(std::move(candidate));
+    candidates.push_back(node_summary(*nodes[i], kMaxCandidateChars));
   }
   Json extra = Json::object();
   extra["candidate_count"] = std::to_string(nodes.size());
@@ -165,22 +154,23 @@ std::string selection_warning(std::size_t count, const NodeMatcher& matcher) {
          "; acted on the first. Pass strict: true to refuse ambiguous targets";
 }
 
-// The node an action targets (docs/payload.md §10.2): inside the unique `container` when the
-// params name one, refused when ambiguous under `strict`, else the first match.
-Resolved resolve_target(VisibleTree& tree, const Json& params, const NodeMatcher& matcher,
-                        bool with_container = true) {
-  const VisibleNode* within = nullptr;
-  if (const auto container = with_container ? matcher_param(params, "container") : std::nullopt) {
-    const auto found = tree.find(*container);
-    if (found.empty()) {
-      return {
-          nullptr,
-          StepOutcome::fail("CONTAINER_NOT_FOUND", "No container matched " + describe(*container)),
-          {}};
-    }
-    if (found.size() > 1) return {nullptr, ambiguous("CONTAINER_AMBIGUOUS", found), {}};
-    within = found.front();
+// The unique node the params' `container` names; no node and no failure when they name none.
+Resolved explicit_container(VisibleTree& tree, const Json& params) {
+  const auto container = matcher_param(params, "container");
+  if (!container) return {nullptr, {}};
+  const auto found = tree.find(*container);
+  if (found.empty()) {
+    return {nullptr, StepOutcome::fail("CONTAINER_NOT_FOUND",
+                                       "No container matched " + describe(*container))};
   }
+  if (found.size() > 1) return {nullptr, ambiguous("CONTAINER_AMBIGUOUS", found)};
+  return {found.front(), {}};
+}
+
+// The node an action targets among the strict descendants of `within` (the whole screen when
+// null): refused when ambiguous under `strict`, else the first match.
+Resolved resolve_within(VisibleTree& tree, const Json& params, const NodeMatcher& matcher,
+                        const VisibleNode* within) {
   const auto found = tree.find(matcher, within);
   if (found.empty()) return {nullptr, not_found(matcher), {}};
   if (found.size() > 1) {
@@ -192,20 +182,27 @@ Resolved resolve_target(VisibleTree& tree, const Json& params, const NodeMatcher
   return {found.front(), {}, {}};
 }
 
+// The node an action targets (docs/payload.md §10.2): inside the `container` when the params
+// name one.
+Resolved resolve_target(VisibleTree& tree, const Json& params, const NodeMatcher& matcher) {
+  Resolved container = explicit_container(tree, params);
+  if (!container.failure.success) return container;
+  return resolve_within(tree, params, matcher, container.node);
+}
+
 StepOutcome with_warning(StepOutcome outcome, const std::string& warning) {
   if (!warning.empty()) outcome.data["selection_warning"] = warning;
   return outcome;
 }
 
+// The node a scroll moves, and the scope a scroll search looks in (the targets and the final
+// click stay inside it): the explicit container, or its first scrollable descendant; else the
+// screen's scrollable node.
 Resolved resolve_container(VisibleTree& tree, const Json& params) {
   if (const auto matcher = matcher_param(params, "container")) {
-    const auto found = tree.find(*matcher);
-    if (found.empty()) {
-      return {nullptr, StepOutcome::fail("CONTAINER_NOT_FOUND",
-                                         "No container matched " + describe(*matcher))};
-    }
-    if (found.size() > 1) return {nullptr, ambiguous("CONTAINER_AMBIGUOUS", found)};
-    VisibleNode* container = found.front();
+    Resolved named = explicit_container(tree, params);
+    if (!named.failure.success) return named;
+    VisibleNode* container = named.node;
     if (container->spec->scrollable) return {container, {}};
     if (bool_param(params, "findFirstScrollableChild").value_or(true)) {
       std::vector<VisibleNode*> pending{container};
@@ -338,7 +335,8 @@ StepOutcome poll_for_node(ActionContext context, Json params, NodeMatcher matche
   auto tree = system.ui().tree(system.now());
   Resolved resolved = resolve_target(*tree, params, matcher);
   if (resolved.node != nullptr) {
-    return with_warning(StepOutcome::ok(node_summary(*resolved.node)), resolved.selection_warning);
+    return with_warning(StepOutcome::ok(found_node_data(*resolved.node)),
+                        resolved.selection_warning);
   }
   const std::string code = resolved.failure.data.value("error", std::string());
   // Absent targets are waited for; an ambiguous one or a missing container is not.
@@ -403,7 +401,9 @@ StepOutcome scroll_and_click_step(ActionContext context, Json params, NodeMatche
   auto tree = system.ui().tree(system.now());
   Json data = Json::object();
   data["scrolls"] = std::to_string(search->scrolls);
-  Resolved target = resolve_target(*tree, params, matcher, false);
+  Resolved container = resolve_container(*tree, params);
+  if (container.node == nullptr) return container.failure;
+  Resolved target = resolve_within(*tree, params, matcher, container.node);
   if (target.node == nullptr && target.failure.data.value("error", "") != "NODE_NOT_FOUND") {
     return target.failure;
   }
@@ -414,8 +414,6 @@ StepOutcome scroll_and_click_step(ActionContext context, Json params, NodeMatche
     }
     return with_warning(StepOutcome::ok(data), target.selection_warning);
   }
-  Resolved container = resolve_container(*tree, params);
-  if (container.node == nullptr) return container.failure;
   const int max_swipes =
       static_cast<int>(clamped_ms(number_param(params, "maxSwipes"), 10, 1, 50).count());
   const auto direction = direction_param(params);
@@ -475,8 +473,10 @@ StepOutcome scroll_until_step(ActionContext context, Json params,
     for (auto& [key, value] : data.items()) outcome.data[key] = value;
     return outcome;
   };
+  Resolved container = resolve_container(*tree, params);
+  if (container.node == nullptr) return container.failure;
   if (matcher) {
-    Resolved target = resolve_target(*tree, params, *matcher, false);
+    Resolved target = resolve_within(*tree, params, *matcher, container.node);
     if (target.node == nullptr && target.failure.data.value("error", "") != "NODE_NOT_FOUND") {
       return target.failure;
     }
@@ -491,8 +491,6 @@ StepOutcome scroll_until_step(ActionContext context, Json params,
       return with_warning(StepOutcome::ok(data), target.selection_warning);
     }
   }
-  Resolved container = resolve_container(*tree, params);
-  if (container.node == nullptr) return container.failure;
   const auto direction = direction_param(params);
   if (!direction) return bad_params("scroll_until params.direction must be down/up/left/right");
   const int max_scrolls =
@@ -546,17 +544,9 @@ std::optional<std::string> validation_problem(const Json& params, const std::str
 
 // read_text with all: every match (inside the unique container), in document order.
 StepOutcome read_all(VisibleTree& tree, const Json& params, const NodeMatcher& matcher) {
-  const VisibleNode* within = nullptr;
-  if (const auto container = matcher_param(params, "container")) {
-    const auto found = tree.find(*container);
-    if (found.empty()) {
-      return StepOutcome::fail("CONTAINER_NOT_FOUND",
-                               "No container matched " + describe(*container));
-    }
-    if (found.size() > 1) return ambiguous("CONTAINER_AMBIGUOUS", found);
-    within = found.front();
-  }
-  const auto found = tree.find(matcher, within);
+  Resolved container = explicit_container(tree, params);
+  if (!container.failure.success) return container.failure;
+  const auto found = tree.find(matcher, container.node);
   if (found.empty()) return not_found(matcher);
   Json texts = Json::array();
   for (const VisibleNode* node : found) texts.push_back(node->text());
@@ -741,7 +731,7 @@ StepOutcome read_key_value_pair(const ActionContext& context, const Json& params
   if (!matcher) return bad_params("read_key_value_pair requires params.labelMatcher");
   AndroidSystem& system = *context.system;
   auto tree = system.ui().tree(system.now());
-  Resolved resolved = resolve_target(*tree, params, *matcher, false);
+  Resolved resolved = resolve_within(*tree, params, *matcher, nullptr);
   if (resolved.node == nullptr) return resolved.failure;
   const VisibleNode* value = value_after(*resolved.node);
   if (value == nullptr) {
@@ -777,38 +767,6 @@ StepOutcome doctor_ping(const ActionContext& context, const Json&) {
 
 constexpr std::size_t kMaxQueryBytes = 262144;  // the Operator never cuts data.query to fit
 
-Json bounds_json(const Bounds& bounds) {
-  Json out = Json::object();
-  out["left"] = bounds.left;
-  out["top"] = bounds.top;
-  out["right"] = bounds.right;
-  out["bottom"] = bounds.bottom;
-  return out;
-}
-
-Json query_node(const VisibleNode& node, const std::string& path, const std::string* parent) {
-  const NodeSpec& spec = *node.spec;
-  Json out = Json::object();
-  out["nodePath"] = path;
-  out["parentPath"] = parent != nullptr ? Json(*parent) : Json(nullptr);
-  out["resourceId"] = spec.resource_id;
-  out["className"] = spec.class_name;
-  out["role"] = node_role(spec);
-  out["label"] = !node.text().empty() ? node.text() : spec.content_desc;
-  out["contentDescription"] = spec.content_desc;
-  out["bounds"] = bounds_json(node.bounds);
-  out["visibleToUser"] = node.on_screen;
-  out["onScreen"] = node.on_screen && node.bounds.width() > 0 && node.bounds.height() > 0;
-  out["enabled"] = spec.enabled;
-  out["clickable"] = spec.clickable;
-  out["checkable"] = spec.checkable;
-  out["checked"] = spec.checked;
-  out["selected"] = spec.selected;
-  out["scrollable"] = spec.scrollable;
-  out["accessibilityDataSensitive"] = spec.password;
-  return out;
-}
-
 // capturedAt: the phone's own UTC clock.
 std::string utc_now() {
   const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -829,19 +787,17 @@ StepOutcome query_ui(const ActionContext& context, const Json& params) {
       static_cast<std::size_t>(clamped_ms(number_param(params, "limit"), 100, 1, 1000).count());
   Json nodes = Json::array();
   std::size_t total = 0;
+  const Eligibility eligibility = everything ? Eligibility::All : Eligibility::OnScreen;
   // Preorder; paths keep the child indices of the captured tree.
-  std::function<void(const VisibleNode&, const std::string&, const std::string*)> visit =
-      [&](const VisibleNode& node, const std::string& path, const std::string* parent) {
-        const bool eligible = everything || node.on_screen || parent == nullptr;
-        if (eligible && (!matcher || node_matches(node, *matcher))) {
-          ++total;
-          if (nodes.size() < limit) nodes.push_back(query_node(node, path, parent));
-        }
-        for (std::size_t i = 0; i < node.children.size(); ++i) {
-          visit(node.children[i], path + "." + std::to_string(i), &path);
-        }
-      };
-  visit(tree->root, "0", nullptr);
+  std::function<void(const VisibleNode&)> visit = [&](const VisibleNode& node) {
+    const bool eligible = everything || node.on_screen || node.parent == nullptr;
+    if (eligible && (!matcher || node_matches(node, *matcher, eligibility))) {
+      ++total;
+      if (nodes.size() < limit) nodes.push_back(node_summary(node));
+    }
+    for (const VisibleNode& child : node.children) visit(child);
+  };
+  visit(tree->root);
   Json query = Json::object();
   query["schemaVersion"] = 1;
   query["snapshotId"] = "vdevice-" + context.command_id + "-" + tree->screen_id;

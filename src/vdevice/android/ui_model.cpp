@@ -6,6 +6,8 @@
 #include <functional>
 #include <utility>
 
+#include "clawperator/vdevice/android/unicode_text.hpp"
+
 namespace clawperator::vdevice::android {
 namespace {
 
@@ -135,7 +137,7 @@ VisibleNode build(NodeSpec& spec, const Bounds& assigned, const std::string& pac
   return node;
 }
 
-// A strict ancestor of `node` matches.
+// A strict ancestor of `node` matches (any ancestor of the captured tree, on screen or not).
 bool ancestor_matches(const VisibleNode& node, const NodeMatcher& predicate) {
   for (const VisibleNode* up = node.parent; up != nullptr; up = up->parent) {
     if (node_matches(*up, predicate)) return true;
@@ -143,11 +145,13 @@ bool ancestor_matches(const VisibleNode& node, const NodeMatcher& predicate) {
   return false;
 }
 
-// A strict descendant of `node` that is on screen matches.
-bool descendant_matches(const VisibleNode& node, const NodeMatcher& predicate) {
+// A strict descendant of `node` that is eligible matches.
+bool descendant_matches(const VisibleNode& node, const NodeMatcher& predicate,
+                        Eligibility eligibility) {
   for (const VisibleNode& child : node.children) {
-    if (child.on_screen && node_matches(child, predicate)) return true;
-    if (descendant_matches(child, predicate)) return true;
+    const bool eligible = eligibility == Eligibility::All || child.on_screen;
+    if (eligible && node_matches(child, predicate, eligibility)) return true;
+    if (descendant_matches(child, predicate, eligibility)) return true;
   }
   return false;
 }
@@ -213,27 +217,29 @@ std::string node_role(const NodeSpec& node) {
   return lower(name);
 }
 
-bool node_matches(const VisibleNode& node, const NodeMatcher& matcher) {
+bool node_matches(const VisibleNode& node, const NodeMatcher& matcher, Eligibility eligibility) {
   const NodeSpec& spec = *node.spec;
   if (!matcher.resource_id.empty() && spec.resource_id != matcher.resource_id) return false;
-  if (!matcher.role.empty()) {
-    const std::string wanted = lower(matcher.role);
-    if (lower(node_role(spec)) != wanted && lower(simple_class_name(spec.class_name)) != wanted) {
-      return false;
-    }
+  if (!matcher.role.empty() && !equals_ignoring_case(node_role(spec), matcher.role) &&
+      !equals_ignoring_case(simple_class_name(spec.class_name), matcher.role)) {
+    return false;
   }
   const std::string text = node.text();
   if (!matcher.text_equals.empty() && text != matcher.text_equals) return false;
-  if (!matcher.text_contains.empty() && !contains(text, matcher.text_contains)) return false;
+  if (!matcher.text_contains.empty() && !contains_ignoring_case(text, matcher.text_contains)) {
+    return false;
+  }
   if (!matcher.content_desc_equals.empty() && spec.content_desc != matcher.content_desc_equals) {
     return false;
   }
   if (!matcher.content_desc_contains.empty() &&
-      !contains(spec.content_desc, matcher.content_desc_contains)) {
+      !contains_ignoring_case(spec.content_desc, matcher.content_desc_contains)) {
     return false;
   }
   if (matcher.ancestor && !ancestor_matches(node, *matcher.ancestor)) return false;
-  if (matcher.descendant && !descendant_matches(node, *matcher.descendant)) return false;
+  if (matcher.descendant && !descendant_matches(node, *matcher.descendant, eligibility)) {
+    return false;
+  }
   return !matcher.empty();
 }
 

@@ -51,16 +51,28 @@ struct MediaSessionSpec {
   std::int64_t position_ms = 0;
   double playback_speed = 1.0;
   std::vector<std::string> supported_controls = {"play", "pause", "seek"};
-  int control_delay_ms = 250;        // how long the player takes to apply a control
-  bool ignores_controls = false;     // takes controls but never changes (timeouts)
-  std::optional<int> ends_after_ms;  // after boot the app releases the session
+  int control_delay_ms = 250;          // how long the player takes to apply a control
+  bool ignores_controls = false;       // takes controls but never changes (timeouts)
+  std::optional<int> ends_after_ms;    // after boot the app releases the session
+  bool seek_position_invalid = false;  // the player refuses every seek position (a live stream)
 };
+
+// Where a notification or media mutation fails on the device for a reason it does not classify
+// (NOTIFICATION_MEDIA_OPERATION_FAILED): before anything reached the app, or after.
+enum class OperationFailure { None, BeforeDispatch, AfterDispatch };
 
 struct BackgroundScenario {
   std::vector<NotificationSpec> notifications;
   std::vector<MediaSessionSpec> media_sessions;
   // An ON_SCREEN_LOG_… code every set_on_screen_log fails with; empty: the panel draws.
   std::string on_screen_log_failure;
+  // The platform's side, broken (docs/vdevice-scenarios.md "backgroundServices"): the listener
+  // is granted but not bound; the notification service cannot be reached; reading the active
+  // notifications or sessions throws; every mutation fails.
+  bool listener_disconnected = false;
+  bool notification_service_unavailable = false;
+  bool query_fails = false;
+  OperationFailure operation_failure = OperationFailure::None;
 };
 
 // The "backgroundServices" object of a scenario file; the error names the field.

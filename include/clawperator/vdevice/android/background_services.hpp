@@ -53,14 +53,15 @@ class BackgroundServices {
   void clear_panel() { panel_.reset(); }
   // The panel while its TTL runs.
   Panel* panel(SteadyTime now);
-  const std::string& panel_failure() const { return panel_failure_; }
+  // The scenario's faults of these services (the panel's failure, the platform's).
+  const BackgroundScenario& scenario() const { return scenario_; }
 
  private:
+  const BackgroundScenario& scenario_;  // the device's scenario outlives its services
   SteadyTime boot_;
   std::vector<Notification> notifications_;
   std::vector<Session> sessions_;
   std::optional<Panel> panel_;
-  std::string panel_failure_;
 };
 
 // The actions (the switch in operator_actions.cpp dispatches to them).

@@ -50,7 +50,15 @@ struct VisibleNode {
 // The role a matcher's `role` compares with: the scenario's, or one derived from the class
 // ("button", "textfield", "switch", "checkbox", "image", "text", "list", …).
 std::string node_role(const NodeSpec& node);
-bool node_matches(const VisibleNode& node, const NodeMatcher& matcher);
+
+// Which nodes a `descendant` relation may find (docs/payload.md §10.2): actions look at what
+// is on screen; query_ui with visibility "all" at the scrolled-away nodes too.
+enum class Eligibility { OnScreen, All };
+
+// The Operator's comparison: resourceId, textEquals and contentDescEquals exactly; role and the
+// two …Contains fields ignoring case (per character, as Kotlin's ignoreCase does).
+bool node_matches(const VisibleNode& node, const NodeMatcher& matcher,
+                  Eligibility eligibility = Eligibility::OnScreen);
 
 // A snapshot of the screen. Valid until the UI model changes.
 class VisibleTree {

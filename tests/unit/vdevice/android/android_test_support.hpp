@@ -79,6 +79,18 @@ inline Scenario quiet_scenario() {
   return scenario;
 }
 
+#ifdef CLAWPERATOR_SOURCE_DIR
+// One of examples/scenarios/ (its name without .json), quiet as above.
+inline Scenario quiet_example_scenario(const std::string& name) {
+  auto scenario = load_scenario_file(std::string(CLAWPERATOR_SOURCE_DIR) + "/examples/scenarios/" +
+                                     name + ".json");
+  if (!scenario) FAIL(scenario.error());
+  scenario->logcat.noise_lines_per_second = 0;
+  scenario->logcat.initial_lines = 3;
+  return *scenario;
+}
+#endif
+
 class Harness {
  public:
   explicit Harness(const Scenario& scenario = quiet_scenario()) {

@@ -206,7 +206,8 @@ TEST_CASE("a failed step stops the command with the Operator's codes", "[vdevice
   CHECK(data(ambiguous.steps.at(0), "candidate_count") == "8");
   const Json candidates = Json::parse(data(ambiguous.steps.at(0), "candidates"));
   CHECK(candidates.size() == 8);
-  CHECK(candidates[0]["text"] == "Mobile, Wi\u2011Fi, hotspot");
+  CHECK(candidates[0]["label"] == "Mobile, Wi\u2011Fi, hotspot");
+  CHECK(candidates[0]["resourceId"] == "android:id/summary");
 
   auto not_clickable = run(
       harness, "inert",
@@ -356,7 +357,10 @@ TEST_CASE("the repository's example payloads run on the default scenario", "[vde
     std::ifstream file(std::string(CLAWPERATOR_SOURCE_DIR) + "/examples/" + name);
     REQUIRE(file);
     const Json document = Json::parse(file);
-    Harness harness;
+    // The host force-stops the apps a payload closes; here the Operator does it.
+    Scenario scenario = quiet_scenario();
+    scenario.operator_behavior.close_app_supported = true;
+    Harness harness(scenario);
     ResultCapture capture(harness, document["commandId"], document["taskId"]);
     harness.broadcast(dump_json(document));
     const auto& envelope = capture.complete(milliseconds(60000)).envelope;
