@@ -1106,6 +1106,19 @@ TEST_CASE("without a fresh record naming this Operator the presence check comes 
   }
 }
 
+namespace {
+
+// OPERATOR_NOT_INSTALLED from the presence check beside the dispatch, as if it had run first.
+void expect_absent_beside_dispatch(const Harness& harness, const exec::ExecutionReport& report) {
+  expect_error(report, "OPERATOR_NOT_INSTALLED", 3, "not_delivered", "safe");
+  CHECK(report.document["details"]["phase"] == "readiness");
+  CHECK(report.document["details"]["dispatchState"] == "not_dispatched");
+  CHECK(report.document["details"]["presenceCheck"] == "beside_dispatch");
+  CHECK(harness.runner.unexpected_calls().empty());
+}
+
+}  // namespace
+
 TEST_CASE("a fresh record does not hide a removed Operator", "[exec][pipeline][warm][readiness]") {
   const process::Completion kNotListed = ScriptedRunner::exited(0, "clawperator-exit:0\n");
   SECTION("proven absent before the reader attached: nothing is broadcast") {
@@ -1114,11 +1127,7 @@ TEST_CASE("a fresh record does not hide a removed Operator", "[exec][pipeline][w
     harness.runner.on_run(kPmList, kNotListed);
     harness.runner.on_start(kLogcat, {ScriptedRunner::out_chunk("x\n", 100ms)});
     const auto report = harness.run();
-    expect_error(report, "OPERATOR_NOT_INSTALLED", 3, "not_delivered", "safe");
-    CHECK(report.document["details"]["phase"] == "readiness");
-    CHECK(report.document["details"]["dispatchState"] == "not_dispatched");
-    CHECK(report.document["details"]["presenceCheck"] == "beside_dispatch");
-    CHECK(harness.runner.unexpected_calls().empty());
+    expect_absent_beside_dispatch(harness, report);
     // Any failure clears the record: the next execution probes again.
     CHECK_FALSE(harness.readiness().fresh());
   }
@@ -1132,11 +1141,7 @@ TEST_CASE("a fresh record does not hide a removed Operator", "[exec][pipeline][w
     const auto started = Clock::now();
     const auto report = harness.run();
     CHECK(Clock::now() - started < 2000ms);
-    expect_error(report, "OPERATOR_NOT_INSTALLED", 3, "not_delivered", "safe");
-    CHECK(report.document["details"]["phase"] == "readiness");
-    CHECK(report.document["details"]["dispatchState"] == "not_dispatched");
-    CHECK(report.document["details"]["presenceCheck"] == "beside_dispatch");
-    CHECK(harness.runner.unexpected_calls().empty());
+    expect_absent_beside_dispatch(harness, report);
     CHECK_FALSE(harness.readiness().fresh());
   }
   SECTION("only the other variant listed") {
