@@ -80,13 +80,20 @@ BroadcastClassification classify_broadcast(const Completion& completion,
         out.verdict = BroadcastVerdict::Acknowledged;
         return out;
       }
-      // adb refuses before opening the device service for these. "protocol fault" is the
-      // exception: the server may die after it sent the request on (see length_refusal).
       if (completion.exit_code != 0) {
+        // The client refused its own command line: it never asked its server for anything.
+        if (const auto usage = adb_usage_error(text)) {
+          out.verdict = BroadcastVerdict::NotSent;
+          out.refusal = "adb refused its own command line (" + *usage + ")";
+          return out;
+        }
+        // adb refuses before opening the device service for these (the server that cannot
+        // open a USB device included). "protocol fault" is the exception: the server may die
+        // after it sent the request on (see length_refusal).
         const auto code = classify_adb_failure(text);
         const bool late_fault =
             contains(text, "protocol fault") && !contains(text, "failed to check server version");
-        if (code && *code != "ADB_NO_USB_PERMISSIONS" && !late_fault) {
+        if (code && !late_fault) {
           out.verdict = BroadcastVerdict::NotSent;
           return out;
         }

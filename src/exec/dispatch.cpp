@@ -62,20 +62,30 @@ Json missing_indices(const transport::ChunkDiagnostics& diagnostics, std::string
   return indices;
 }
 
-// logd pruned records while the result was logged: the likely reason a chunked result is
-// incomplete, and what avoids it.
-void explain_lost_lines(HostError& error, const transport::ResultStreamDecoder& decoder,
-                        std::string_view reason) {
-  if (decoder.pruned_notices() == 0) return;
+// Records of the result that never reached the reader: logd pruned the Operator's records (its
+// chatty notices name its package), or logd cut off a reader that fell behind (logcat's
+// "Unexpected EOF!", on its stderr, or on stdout from a device without shell v2). Either is the
+// likely reason a chunked result is incomplete: the evidence, and what avoids it.
+void explain_lost_lines(HostError& error, const ResultReader& reader,
+                        const transport::ResultStreamDecoder& decoder, std::string_view reason) {
+  const bool overrun =
+      decoder.overrun_reported() || reader.stderr_tail().find("nexpected EOF") != std::string::npos;
+  if (decoder.pruned_notices() == 0 && !overrun) return;
   Json& transport = error.details["transport"];
-  transport["logdPrunedLines"] = decoder.pruned_lines();
+  if (decoder.pruned_notices() > 0) transport["logdPrunedLines"] = decoder.pruned_lines();
+  if (overrun) transport["logcatOverrun"] = true;
   Json missing = missing_indices(decoder.chunk_diagnostics(), reason);
   if (!missing.empty()) transport["missingIndices"] = std::move(missing);
-  error.hint = "logd dropped " + std::to_string(decoder.pruned_lines()) +
-               " log lines while the result was being logged (its chatty pruning), so the "
-               "chunked result is incomplete. --result-transport direct (or auto) brings results "
-               "over a socket instead of logcat and avoids this. Inspect device state with "
-               "`clawperator snapshot` before repeating a mutating request.";
+  const std::string cause =
+      decoder.pruned_notices() > 0
+          ? "logd dropped " + std::to_string(decoder.pruned_lines()) +
+                " of the Operator's log lines while the result was being logged (its chatty "
+                "pruning)"
+          : "logd cut the logcat reader off for falling behind (\"Unexpected EOF\")";
+  error.hint = cause +
+               ", so the chunked result is incomplete. --result-transport direct (or auto) brings "
+               "results over a socket instead of logcat and avoids this. Inspect device state "
+               "with `clawperator snapshot` before repeating a mutating request.";
 }
 
 // The evidence every result-transport failure carries (docs/contract.md §4.1).
@@ -204,6 +214,10 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
                                                 const DispatchOptions& options) {
   trace.phase = Phase::Dispatch;
   trace.dispatch_state = DispatchState::NotDispatched;
+  // A check that has already proven the Operator absent stops the dispatch itself.
+  if (options.presence != nullptr && options.presence->done()) {
+    if (auto absent = options.presence->proven_absence(trace)) return contract::failed(*absent);
+  }
   const contract::Outcome<BroadcastRoute> route =
       route_payload(client, serial, payload_json,
                     options.direct != nullptr ? options.direct->session_id() : std::string(),
@@ -211,7 +225,7 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
   if (!route) return contract::failed(route.error());
   if (route->pushed) reader.note("payload_pushed");
 
-  transport::ResultStreamDecoder decoder(trace.command_id, trace.task_id);
+  transport::ResultStreamDecoder decoder(trace.command_id, trace.task_id, trace.operator_package);
   // Whatever the pipe holds from before now is pre-dispatch noise.
   reader.pump(std::chrono::milliseconds(0), nullptr);
   decoder.begin_capture();
@@ -302,8 +316,8 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
                                    "No [Clawperator-Result] envelope within " +
                                        std::to_string(options.result_timeout.count()) + "ms",
                                    details);
-      explain_lost_lines(error, decoder, {});
-      if (decoder.correlated_lines().empty() && decoder.pruned_notices() == 0) {
+      explain_lost_lines(error, reader, decoder, {});
+      if (decoder.correlated_lines().empty() && error.hint.empty()) {
         // Silence from the Operator points elsewhere than the catalog's general advice.
         error.hint =
             "No correlated Android log lines were captured. This often indicates an "
@@ -325,11 +339,12 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
                                           transport_details(reader, decoder, true)));
     }
     if (wait.exited) {
-      return contract::failed(trace.fail("RESULT_TRANSPORT_EXITED",
-                                         "The logcat reader exited before a complete result "
-                                         "(exit " +
-                                             std::to_string(reader.exit_code()) + ")",
-                                         transport_details(reader, decoder, true)));
+      HostError error = trace.fail("RESULT_TRANSPORT_EXITED",
+                                   "The logcat reader exited before a complete result (exit " +
+                                       std::to_string(reader.exit_code()) + ")",
+                                   transport_details(reader, decoder, true));
+      explain_lost_lines(error, reader, decoder, {});
+      return contract::failed(std::move(error));
     }
   }
 
@@ -341,7 +356,7 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
     HostError error = trace.fail(
         "RESULT_ENVELOPE_MALFORMED",
         "The Operator's result for this command is malformed: " + malformed->reason, details);
-    explain_lost_lines(error, decoder, malformed->reason);
+    explain_lost_lines(error, reader, decoder, malformed->reason);
     return contract::failed(std::move(error));
   }
   dispatched.result = decoder.take_complete();

@@ -260,12 +260,22 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
 
   // 4. Preflight: the Operator, the host's force-stops, interactive readiness. They run while
   // the reader attaches, except when the reader is starting the adb server: then after it.
-  // After a warm reader that brought this Operator's result, and with no readiness probe to
-  // send first, the Operator's presence is asked beside the dispatch instead (§6.5).
+  // When this Operator answered this device lately (a warm reader brought its result, §6.5, or
+  // the fresh readiness record names it, §4.4) and no readiness probe goes first, its presence
+  // is asked beside the dispatch instead of before it (§4.1): the broadcast waits only for the
+  // reader.
+  const std::optional<std::string> answered = readiness.fresh_answer();
   const bool needs_probe =
-      execution.readiness() == contract::ActionReadiness::Interactive && !readiness.fresh();
+      execution.readiness() == contract::ActionReadiness::Interactive && !answered;
   const bool presence_beside_dispatch =
-      warm && kept.answered_package == request.operator_package && !needs_probe;
+      !needs_probe && ((warm && kept.answered_package == request.operator_package) ||
+                       (answered && *answered == request.operator_package));
+  std::optional<PresenceCheck> presence;
+  const auto start_presence_check = [&] {
+    if (presence_beside_dispatch) {
+      presence.emplace(runner, request.adb, client.deadline(), serial, request.operator_package);
+    }
+  };
   const auto preflight = [&]() -> contract::Status {
     if (!presence_beside_dispatch) {
       if (contract::Status installed = check_operator_installed(client, serial, trace);
@@ -281,6 +291,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   };
   const bool preflight_first = !client.server_stopped();
   if (preflight_first) {
+    start_presence_check();
     if (contract::Status ready = preflight(); !ready) return fail(ready.error());
   }
   ResultReader::Wait attached = reader.wait_attached(kAttachFallback);
@@ -308,6 +319,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
                            details));
   }
   if (!preflight_first) {
+    start_presence_check();
     if (contract::Status ready = preflight(); !ready) return fail(ready.error());
   }
   if (execution.readiness() != contract::ActionReadiness::Interactive) {
@@ -319,7 +331,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     contract::Status interactive =
         ensure_interactive(client, serial, reader, trace, request.probe_command_id);
     if (!interactive) return fail(interactive.error());
-    readiness.store();
+    readiness.store(request.operator_package);
   }
 
   // 5. The direct session, when asked for: set up before anything is dispatched.
@@ -370,11 +382,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   options.payload_directory = request.state.directory
                                   ? request.state.directory->path()
                                   : io::temp_directory(io::process_state_environment());
-  std::optional<PresenceCheck> presence;
-  if (presence_beside_dispatch) {
-    presence.emplace(runner, request.adb, client.deadline(), serial, request.operator_package);
-    options.presence = &*presence;
-  }
+  if (presence) options.presence = &*presence;
   const contract::Action& last = execution.actions.back();
   auto outcome = dispatch_and_wait(
       client, serial, reader, dump_json(contract::to_device_json(execution)), trace,

@@ -135,22 +135,28 @@ bool locked(const InteractiveState& state) {
 ReadinessCache::ReadinessCache(const io::StateDirectory* directory, const std::string& device_key)
     : directory_(directory), name_("ready-" + device_key) {}
 
-bool ReadinessCache::fresh() const {
-  if (directory_ == nullptr) return false;
+std::optional<std::string> ReadinessCache::fresh_answer() const {
+  if (directory_ == nullptr) return std::nullopt;
   auto opened = directory_->open_file(name_, O_RDONLY);
-  if (!opened) return false;
+  if (!opened) return std::nullopt;
   const io::StateDirectory::OpenedFile* file = &*opened;
   const struct stat status = file->status;
+  // A package name is at most 255 characters; a longer record names nothing we would send.
+  char text[256];
+  const ssize_t n = status.st_size < static_cast<off_t>(sizeof text)
+                        ? ::read(file->fd, text, sizeof text)
+                        : ssize_t{0};
   ::close(file->fd);
   const auto written = std::chrono::system_clock::from_time_t(status.st_mtim.tv_sec) +
                        std::chrono::duration_cast<std::chrono::system_clock::duration>(
                            std::chrono::nanoseconds(status.st_mtim.tv_nsec));
   const auto age = std::chrono::system_clock::now() - written;
-  return age >= std::chrono::seconds(0) && age < kReadinessCacheTtl;
+  if (age < std::chrono::seconds(0) || age >= kReadinessCacheTtl) return std::nullopt;
+  return n > 0 ? std::string(text, static_cast<std::size_t>(n)) : std::string();
 }
 
-void ReadinessCache::store() const {
-  if (directory_ != nullptr) directory_->replace_with_empty_file(name_);
+void ReadinessCache::store(std::string_view answered_package) const {
+  if (directory_ != nullptr) directory_->replace_file(name_, answered_package);
 }
 
 void ReadinessCache::invalidate() const {

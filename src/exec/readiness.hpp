@@ -2,13 +2,15 @@
 // screen is on and unlocked with a doctor_ping probe and bounded wake attempts.
 // A good answer is cached per device for kReadinessCacheTtl so that a loop of
 // execs does not pay for a probe every time; any failure clears it. The cache is
-// an empty file in the verified state directory: its own mtime (fstat of the
-// file opened without following links, owned by us) says when it was written.
+// a file in the verified state directory holding the package of the Operator that answered:
+// its own mtime (fstat of the file opened without following links, owned by us) says when it
+// was written.
 #pragma once
 
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/contract/outcome.hpp"
@@ -26,8 +28,11 @@ class ReadinessCache {
  public:
   // `directory` null: no cache (never fresh; store and invalidate do nothing).
   ReadinessCache(const io::StateDirectory* directory, const std::string& device_key);
-  bool fresh() const;
-  void store() const;
+  bool fresh() const { return fresh_answer().has_value(); }
+  // A fresh record: the package of the Operator whose answer it records (empty: it names
+  // none, as a record of an older version). nullopt: none, or older than kReadinessCacheTtl.
+  std::optional<std::string> fresh_answer() const;
+  void store(std::string_view answered_package = {}) const;
   void invalidate() const;
 
  private:

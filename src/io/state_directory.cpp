@@ -174,7 +174,7 @@ Expected<StateDirectory::OpenedFile, std::string> StateDirectory::open_file(std:
   return Problem{std::move(problem)};
 }
 
-bool StateDirectory::replace_with_empty_file(std::string_view name) const {
+bool StateDirectory::replace_file(std::string_view name, std::string_view contents) const {
   if (!is_file_name(name)) return false;
   static std::atomic<unsigned> counter{0};
   const std::string file(name);
@@ -187,8 +187,15 @@ bool StateDirectory::replace_with_empty_file(std::string_view name) const {
       if (errno == EEXIST) continue;  // a leftover of a crashed run with our pid
       return false;
     }
+    bool written = true;
+    for (std::string_view rest = contents; written && !rest.empty();) {
+      const ssize_t n = ::write(fd, rest.data(), rest.size());
+      if (n < 0 && errno == EINTR) continue;
+      written = n > 0;
+      if (written) rest.remove_prefix(static_cast<std::size_t>(n));
+    }
     ::close(fd);
-    if (::renameat(fd_, temp.c_str(), fd_, file.c_str()) == 0) return true;
+    if (written && ::renameat(fd_, temp.c_str(), fd_, file.c_str()) == 0) return true;
     ::unlinkat(fd_, temp.c_str(), 0);
     return false;
   }

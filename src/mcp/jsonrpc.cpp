@@ -14,13 +14,6 @@ Malformed invalid(Json id, std::string message) {
   return Malformed{std::move(id), rpc_error::kInvalidRequest, std::move(message), true};
 }
 
-std::string line_of(const Json& message) {
-  // dump_json escapes control characters, so the text holds no raw newline.
-  std::string line = dump_json(message);
-  line.push_back('\n');
-  return line;
-}
-
 Json envelope(const Json& id) {
   Json message = Json::object();
   message["jsonrpc"] = "2.0";
@@ -36,10 +29,19 @@ Message parse_message(std::string_view line) {
   if (message.is_discarded()) {
     return Malformed{nullptr, rpc_error::kParseError, "Parse error: the line is not JSON", true};
   }
-  if (!message.is_object()) {
-    return invalid(nullptr, message.is_array() ? "Invalid Request: batches are not supported"
-                                               : "Invalid Request: a message is a JSON object");
+  if (message.is_array()) {
+    // JSON-RPC 2.0 §6: an empty batch is one invalid request, answered alone.
+    if (message.empty()) return invalid(nullptr, "Invalid Request: the batch is empty");
+    Batch batch;
+    batch.elements.reserve(message.size());
+    for (Json& element : message) batch.elements.push_back(std::move(element));
+    return batch;
   }
+  return classify_message(std::move(message));
+}
+
+Message classify_message(Json message) {
+  if (!message.is_object()) return invalid(nullptr, "Invalid Request: a message is a JSON object");
   const auto id_it = message.find("id");
   const bool has_id = id_it != message.end();
   Json id = has_id && valid_id(*id_it) ? *id_it : Json(nullptr);
@@ -67,8 +69,8 @@ Message parse_message(std::string_view line) {
   if (const auto found = message.find("params"); found != message.end()) {
     if (!found->is_object()) {
       // MCP's params are always objects; by-position params are not used.
-      Malformed error = invalid(std::move(id), "Invalid Request: params must be an object");
-      error.answer = has_id;
+      Malformed error{std::move(id), rpc_error::kInvalidParams,
+                      "Invalid params: params must be an object", has_id};
       return error;
     }
     params = std::move(*found);
@@ -77,21 +79,36 @@ Message parse_message(std::string_view line) {
   return Request{std::move(id), method->get<std::string>(), std::move(params)};
 }
 
-std::string result_line(const Json& id, Json result) {
+Json result_message(const Json& id, Json result) {
   Json message = envelope(id);
   message["result"] = std::move(result);
-  return line_of(message);
+  return message;
 }
 
-std::string error_line(const Json& id, int code, std::string_view message,
-                       std::optional<Json> data) {
+Json error_message(const Json& id, int code, std::string_view message, std::optional<Json> data) {
   Json reply = envelope(id);
   Json error = Json::object();
   error["code"] = code;
   error["message"] = std::string(message);
   if (data) error["data"] = std::move(*data);
   reply["error"] = std::move(error);
-  return line_of(reply);
+  return reply;
+}
+
+std::string message_line(const Json& message) {
+  // dump_json escapes control characters, so the text holds no raw newline.
+  std::string line = dump_json(message);
+  line.push_back('\n');
+  return line;
+}
+
+std::string result_line(const Json& id, Json result) {
+  return message_line(result_message(id, std::move(result)));
+}
+
+std::string error_line(const Json& id, int code, std::string_view message,
+                       std::optional<Json> data) {
+  return message_line(error_message(id, code, message, std::move(data)));
 }
 
 std::string notification_line(std::string_view method, Json params) {
@@ -99,7 +116,7 @@ std::string notification_line(std::string_view method, Json params) {
   message["jsonrpc"] = "2.0";
   message["method"] = std::string(method);
   message["params"] = std::move(params);
-  return line_of(message);
+  return message_line(message);
 }
 
 }  // namespace clawperator::mcp

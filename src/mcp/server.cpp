@@ -63,8 +63,46 @@ class Output {
   bool broken_ = false;
 };
 
+// The answers to one JSON-RPC batch (JSON-RPC 2.0 §6): sent as one array once every request
+// in it is answered, whichever thread answers last.
+class BatchAnswers {
+ public:
+  BatchAnswers(Output& output, std::size_t expected) : output_(output), pending_(expected) {
+    answers_.reserve(expected);
+  }
+  void add(Json answer) {
+    const std::lock_guard<std::mutex> guard(mutex_);
+    answers_.push_back(std::move(answer));
+    if (answers_.size() < pending_) return;
+    Json array = Json::array();
+    for (Json& each : answers_) array.push_back(std::move(each));
+    answers_.clear();
+    output_.send(message_line(array));
+  }
+
+ private:
+  Output& output_;
+  std::mutex mutex_;
+  std::size_t pending_;
+  std::vector<Json> answers_;
+};
+
+// Where a request's answer goes: a line of its own, or its batch's array.
+struct Reply {
+  Output* output = nullptr;
+  std::shared_ptr<BatchAnswers> batch;
+  void send(Json message) const {
+    if (batch) {
+      batch->add(std::move(message));
+    } else {
+      output->send(message_line(message));
+    }
+  }
+};
+
 struct Job {
   Json id;
+  Reply reply;
   const ToolDefinition* tool = nullptr;
   ToolCall plan;
   std::optional<contract::Execution> execution;  // ExecutionCall, validated
@@ -157,16 +195,58 @@ class Server {
   void handle_line(std::string_view line) {
     if (trim(line).empty()) return;
     Message message = parse_message(line);
-    if (auto* malformed = std::get_if<Malformed>(&message)) {
-      if (malformed->answer)
-        output_.send(error_line(malformed->id, malformed->code, malformed->message));
+    const Reply direct{&output_, nullptr};
+    if (auto* batch = std::get_if<Batch>(&message)) {
+      handle_batch(*batch, direct);
       return;
     }
-    if (auto* notification = std::get_if<Notification>(&message)) {
+    handle_message(message, direct);
+  }
+
+  // MCP 2025-03-26 only ("MUST support receiving JSON-RPC batches"); the versions before it do
+  // not have them and 2025-06-18 removed them. Never before initialize: initialize "MUST NOT
+  // be part of a JSON-RPC batch".
+  void handle_batch(Batch& batch, const Reply& direct) {
+    const std::string& version = lifecycle_.protocol_version();
+    if (version != kBatchProtocolVersion) {
+      direct.send(error_message(nullptr, rpc_error::kInvalidRequest,
+                                version.empty()
+                                    ? "Invalid Request: a JSON-RPC batch needs protocol version " +
+                                          std::string(kBatchProtocolVersion) + " negotiated first"
+                                    : "Invalid Request: protocol version " + version +
+                                          " has no JSON-RPC batches (only " +
+                                          std::string(kBatchProtocolVersion) + " has)"));
+      return;
+    }
+    std::vector<Message> messages;
+    messages.reserve(batch.elements.size());
+    std::size_t answers = 0;
+    for (Json& element : batch.elements) {
+      messages.push_back(classify_message(std::move(element)));
+      const Message& message = messages.back();
+      if (std::holds_alternative<Request>(message)) ++answers;
+      if (const auto* malformed = std::get_if<Malformed>(&message);
+          malformed && malformed->answer) {
+        ++answers;
+      }
+    }
+    // Only notifications and responses: nothing is owed, not even an empty array.
+    const Reply reply{&output_,
+                      answers > 0 ? std::make_shared<BatchAnswers>(output_, answers) : nullptr};
+    for (const Message& message : messages) handle_message(message, reply);
+  }
+
+  void handle_message(const Message& message, const Reply& reply) {
+    if (const auto* malformed = std::get_if<Malformed>(&message)) {
+      if (malformed->answer)
+        reply.send(error_message(malformed->id, malformed->code, malformed->message));
+      return;
+    }
+    if (const auto* notification = std::get_if<Notification>(&message)) {
       handle_notification(*notification);
       return;
     }
-    if (auto* request = std::get_if<Request>(&message)) handle_request(*request);
+    if (const auto* request = std::get_if<Request>(&message)) handle_request(*request, reply);
     // A Response answers nothing we asked: ignored.
   }
 
@@ -196,19 +276,19 @@ class Server {
     // Other notifications (progress, roots changed …) need nothing from us.
   }
 
-  void handle_request(const Request& request) {
+  void handle_request(const Request& request, const Reply& reply) {
     if (auto refusal = lifecycle_.admit(request.method)) {
-      output_.send(error_line(request.id, refusal->code, refusal->message));
+      reply.send(error_message(request.id, refusal->code, refusal->message));
       return;
     }
     if (request.method == "initialize") {
       const std::string version = negotiate_protocol_version(request.params);
       lifecycle_.initialized(version);
-      output_.send(result_line(request.id, initialize_result(version)));
+      reply.send(result_message(request.id, initialize_result(version)));
       return;
     }
     if (request.method == "ping") {
-      output_.send(result_line(request.id, Json::object()));
+      reply.send(result_message(request.id, Json::object()));
       return;
     }
     if (request.method == "tools/list") {
@@ -216,37 +296,36 @@ class Server {
       for (const ToolDefinition& tool : tool_definitions()) {
         tools.push_back(tool_list_entry(tool, lifecycle_.protocol_version()));
       }
-      output_.send(result_line(request.id, Json{{"tools", std::move(tools)}}));
+      reply.send(result_message(request.id, Json{{"tools", std::move(tools)}}));
       return;
     }
     if (request.method == "tools/call") {
-      handle_call(request);
+      handle_call(request, reply);
       return;
     }
-    output_.send(
-        error_line(request.id, rpc_error::kMethodNotFound, "Method not found: " + request.method));
+    reply.send(error_message(request.id, rpc_error::kMethodNotFound,
+                             "Method not found: " + request.method));
   }
 
-  void invalid_params(const Json& id, const std::string& message,
-                      std::optional<Json> data = std::nullopt) {
-    output_.send(error_line(id, rpc_error::kInvalidParams, message, std::move(data)));
-  }
-
-  void handle_call(const Request& request) {
+  void handle_call(const Request& request, const Reply& reply) {
+    const auto invalid_params = [&](const std::string& message,
+                                    std::optional<Json> data = std::nullopt) {
+      reply.send(error_message(request.id, rpc_error::kInvalidParams, message, std::move(data)));
+    };
     const auto name = request.params.find("name");
     if (name == request.params.end() || !name->is_string()) {
-      invalid_params(request.id, "tools/call needs a tool name (path: name)");
+      invalid_params("tools/call needs a tool name (path: name)");
       return;
     }
     const ToolDefinition* tool = find_tool(name->get<std::string>());
     if (tool == nullptr) {
-      invalid_params(request.id, "Unknown tool: " + name->get<std::string>());
+      invalid_params("Unknown tool: " + name->get<std::string>());
       return;
     }
     Json arguments = Json::object();
     if (const auto found = request.params.find("arguments"); found != request.params.end()) {
       if (!found->is_object() && !found->is_null()) {
-        invalid_params(request.id, "arguments must be an object (path: arguments)");
+        invalid_params("arguments must be an object (path: arguments)");
         return;
       }
       if (found->is_object()) arguments = *found;
@@ -263,7 +342,7 @@ class Server {
     }
     ToolPlan plan = plan_tool_call(*tool, arguments, session, cli::make_id_stamp());
     if (!plan) {
-      invalid_params(request.id, plan.error().message);
+      invalid_params(plan.error().message);
       return;
     }
     if (auto* local = std::get_if<LocalCall>(&*plan);
@@ -275,12 +354,13 @@ class Server {
         document["ok"] = true;
         document["session"] = to_json(session_);
       }
-      output_.send(
-          result_line(request.id, tool_result(std::move(document), lifecycle_.protocol_version())));
+      reply.send(result_message(request.id,
+                                tool_result(std::move(document), lifecycle_.protocol_version())));
       return;
     }
     auto job = std::make_shared<Job>();
     job->id = request.id;
+    job->reply = reply;
     job->tool = tool;
     job->protocol_version = lifecycle_.protocol_version();
     job->cancel = std::make_shared<process::CancelSource>();
@@ -290,13 +370,12 @@ class Server {
       if (!outcome.valid) {
         const contract::HostError error = contract::validation_failure(outcome.issues);
         invalid_params(
-            request.id,
             error.message + " (path: " + error.details.value("path", std::string()) + ")",
             contract::to_json(error));
         return;
       }
       if (auto too_large = contract::check_payload_size(*outcome.valid)) {
-        invalid_params(request.id, too_large->message, contract::to_json(*too_large));
+        invalid_params(too_large->message, contract::to_json(*too_large));
         return;
       }
       job->budget_ms = outcome.valid->timeout_ms.value();
@@ -309,8 +388,8 @@ class Server {
       const std::lock_guard<std::mutex> guard(mutex_);
       const std::string key = id_key(request.id);
       if (in_flight_.count(key) != 0) {
-        output_.send(error_line(request.id, rpc_error::kInvalidRequest,
-                                "Invalid Request: this id is already in flight"));
+        reply.send(error_message(request.id, rpc_error::kInvalidRequest,
+                                 "Invalid Request: this id is already in flight"));
         return;
       }
       in_flight_[key] = job;
@@ -329,12 +408,12 @@ class Server {
         job = std::move(queue_.front());
         queue_.pop_front();
       }
-      std::string line;
+      Json answer;
       try {
-        line = result_line(job->id, run_job(*job));
+        answer = result_message(job->id, run_job(*job));
       } catch (const std::exception& exception) {
-        line = error_line(job->id, rpc_error::kInternalError,
-                          std::string("Internal error: ") + exception.what());
+        answer = error_message(job->id, rpc_error::kInternalError,
+                               std::string("Internal error: ") + exception.what());
       }
       {
         // Answered and forgotten at once: a late cancellation finds nothing.
@@ -342,7 +421,7 @@ class Server {
         in_flight_.erase(id_key(job->id));
       }
       ticker_wake_.notify_all();
-      output_.send(line);
+      job->reply.send(std::move(answer));
     }
   }
 

@@ -256,6 +256,11 @@ ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
   if (tool.kind == ToolKind::Snapshot) {
     if (auto problem = snapshot_mode_problem(arguments)) return argument_error(*problem);
   }
+  for (const char* key : {"selector", "container"}) {
+    if (const auto found = arguments.find(key); found != arguments.end()) {
+      if (auto problem = selector_problem(*found, key)) return argument_error(*problem);
+    }
+  }
   ExecutionCall call;
   Json payload = build_payload(tool, arguments, stamp);
   if (takes_selection(tool.kind)) {

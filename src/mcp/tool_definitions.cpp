@@ -304,7 +304,12 @@ std::vector<ToolDefinition> build_tools() {
         {"properties",
          {{"id", nonblank_string("The action's id, unique in the payload")},
           {"type", {{"type", "string"}, {"description", "An action type: " + types.dump()}}},
-          {"params", {{"description", "The action's params (docs/payload.md)"}}}}},
+          // An object; what it may hold depends on the type, which validation checks with
+          // its own codes and paths (EXECUTION_VALIDATION_FAILED in the error's data).
+          {"params",
+           {{"type", "object"},
+            {"additionalProperties", true},
+            {"description", "The action's params (docs/payload.md)"}}}}},
         {"required", {"id", "type"}},
         {"additionalProperties", false}};
     InputSchema schema;
@@ -470,17 +475,36 @@ const ToolDefinition* find_tool(std::string_view name) {
   return nullptr;
 }
 
+namespace {
+
+// The selector's short keys and the payload's own (docs/payload.md "Matchers"), which an agent
+// that learned the payload writes: both are accepted, one of a pair at a time.
+struct SelectorKey {
+  const char* short_key;
+  const char* payload_key;  // the same as short_key when the two names agree
+  const char* description;
+};
+constexpr SelectorKey kSelectorKeys[] = {
+    {"id", "resourceId", "resource id (resourceId)"},
+    {"role", "role", "role"},
+    {"text", "textEquals", "exact text (textEquals)"},
+    {"textContains", "textContains", "text contains (textContains)"},
+    {"desc", "contentDescEquals", "exact content description (contentDescEquals)"},
+    {"descContains", "contentDescContains", "content description contains (contentDescContains)"},
+};
+
+}  // namespace
+
 Json selector_schema() {
   Json properties = Json::object();
-  for (const auto& [key, description] :
-       {std::pair{"id", "resource id (resourceId)"}, std::pair{"role", "role"},
-        std::pair{"text", "exact text (textEquals)"},
-        std::pair{"textContains", "text contains (textContains)"},
-        std::pair{"desc", "exact content description (contentDescEquals)"},
-        std::pair{"descContains", "content description contains (contentDescContains)"}}) {
-    Json schema = nonblank_string(description);
+  for (const SelectorKey& key : kSelectorKeys) {
+    Json schema = nonblank_string(key.description);
     schema["maxLength"] = contract::limits::kMaxMatcherValueLength;
-    properties[key] = std::move(schema);
+    properties[key.short_key] = schema;
+    if (std::string_view(key.short_key) != key.payload_key) {
+      schema["description"] = std::string("the same as ") + key.short_key;
+      properties[key.payload_key] = std::move(schema);
+    }
   }
   properties["ancestor"] = predicate_schema();
   properties["descendant"] = predicate_schema();
@@ -491,17 +515,27 @@ Json selector_schema() {
           {"description", "The element: at least one field"}};
 }
 
+std::optional<std::string> selector_problem(const Json& selector, std::string_view path) {
+  for (const SelectorKey& key : kSelectorKeys) {
+    if (std::string_view(key.short_key) != key.payload_key && selector.contains(key.short_key) &&
+        selector.contains(key.payload_key)) {
+      return std::string("give ") + key.short_key + " or " + key.payload_key +
+             ", not both (path: " + std::string(path) + "." + key.payload_key + ")";
+    }
+  }
+  return std::nullopt;
+}
+
 Json selector_to_matcher(const Json& selector) {
-  static const std::pair<const char*, const char*> kKeys[] = {
-      {"id", "resourceId"},          {"role", "role"},
-      {"text", "textEquals"},        {"textContains", "textContains"},
-      {"desc", "contentDescEquals"}, {"descContains", "contentDescContains"},
-      {"ancestor", "ancestor"},      {"descendant", "descendant"}};
   Json matcher = Json::object();
   // In the caller's order: the payload keeps it (docs/payload.md "Matchers").
   for (const auto& [key, value] : selector.items()) {
-    for (const auto& [mcp_key, payload_key] : kKeys) {
-      if (key == mcp_key) matcher[payload_key] = value;
+    if (key == "ancestor" || key == "descendant") {
+      matcher[key] = value;
+      continue;
+    }
+    for (const SelectorKey& known : kSelectorKeys) {
+      if (key == known.short_key || key == known.payload_key) matcher[known.payload_key] = value;
     }
   }
   return matcher;

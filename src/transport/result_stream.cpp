@@ -25,9 +25,11 @@ std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) noexc
 
 }  // namespace
 
-ResultStreamDecoder::ResultStreamDecoder(std::string command_id, std::string task_id)
+ResultStreamDecoder::ResultStreamDecoder(std::string command_id, std::string task_id,
+                                         std::string operator_package)
     : command_id_(std::move(command_id)),
       task_id_(std::move(task_id)),
+      pruned_uid_name_(operator_package.empty() ? std::string() : "(" + operator_package + ")"),
       quoted_command_id_(quote_as_json(command_id_)),
       snapshot_marker_("[TaskScope] UI Hierarchy [commandId=" + command_id_ + "]:"),
       reassembler_(command_id_, task_id_),
@@ -84,7 +86,7 @@ void ResultStreamDecoder::read_line(std::string_view line) {
   if (line.find(command_id_) != std::string_view::npos) remember_correlated(line);
 
   const LogcatLine parsed = parse_logcat_line(line);
-  count_pruned_lines(parsed);
+  note_lost_lines(parsed);
   track_snapshot(parsed);
   if (settled()) return;
 
@@ -110,11 +112,23 @@ void ResultStreamDecoder::read_line(std::string_view line) {
   }
 }
 
-void ResultStreamDecoder::count_pruned_lines(const LogcatLine& line) {
-  // logd's "uid=%u%s%s expire %u line%s", left where it pruned a chatty app's records.
-  if (line.tag != "chatty") return;
+void ResultStreamDecoder::note_lost_lines(const LogcatLine& line) {
+  // logcat's own words, not a log line: "logcat: Unexpected EOF!" (older: "read: unexpected
+  // EOF!").
+  if (line.tag.empty()) {
+    if (line.message.find("nexpected EOF") != std::string_view::npos) overrun_reported_ = true;
+    return;
+  }
+  // logd's "uid=%u%s%s expire %u line%s", left where it pruned a chatty app's records; the
+  // first %s is the uid's name in parentheses, the Operator's package for its records.
+  if (line.tag != "chatty" || pruned_uid_name_.empty()) return;
   const std::size_t at = line.message.find(" expire ");
-  if (at == std::string_view::npos) return;
+  if (at == std::string_view::npos || line.message.substr(0, 4) != "uid=") return;
+  const std::size_t name = line.message.find('(');
+  if (name == std::string_view::npos || name > at ||
+      line.message.compare(name, pruned_uid_name_.size(), pruned_uid_name_) != 0) {
+    return;
+  }
   std::string_view rest = line.message.substr(at + 8);
   std::uint64_t count = 0;
   std::size_t digits = 0;

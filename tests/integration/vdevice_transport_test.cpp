@@ -256,4 +256,31 @@ TEST_CASE("logcat.dropRate: logd drops records of a chunked result", "[integrati
   const std::string log =
       farm.adb({"-s", farm.serials().front(), "logcat", "-d", "-s", "chatty"}).out;
   CHECK(log.find("DefaultDispatch expire ") != std::string::npos);
+  // The Operator's pruning notices explain it: how many lines, which records, what avoids it.
+  const json& transport = document["details"]["transport"];
+  CHECK(transport.value("logdPrunedLines", 0) > 0);
+  CHECK(transport.contains("missingIndices"));
+  CHECK(document["hint"].get<std::string>().find("--result-transport direct") != std::string::npos);
+}
+
+TEST_CASE("closeStreamMidEnvelope: logcat cut off mid-result names the records it lost",
+          "[integration][chunks]") {
+  auto cut = scenario("default");
+  cut.faults.close_stream_mid_envelope = true;
+  cut.faults.pad_snapshot_bytes = 20000;
+  Farm farm(Farm::Built{{cut}});
+  const RunResult result =
+      farm.exec(json::array({{{"id", "snap"}, {"type", "snapshot"}}}), {"--timeout", "5000"}, 3000);
+  const json document = single_document(result);
+  INFO(document.dump(2).substr(0, 3000));
+  CHECK(result.exit_code == 4);
+  CHECK(document["code"] == "RESULT_TRANSPORT_EXITED");
+  CHECK(document["disposition"]["delivery"] == "delivered_unverified");
+  CHECK(document["disposition"]["retry"] == "safe");  // a snapshot only reads
+  const json& transport = document["details"]["transport"];
+  CHECK(transport["logcatOverrun"] == true);
+  REQUIRE(transport.contains("missingIndices"));
+  CHECK(transport["missingIndices"].front() == transport["receivedChunks"]);
+  CHECK(document["hint"].get<std::string>().rfind(
+            "logd cut the logcat reader off for falling behind", 0) == 0);
 }

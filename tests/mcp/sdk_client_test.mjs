@@ -5,6 +5,7 @@
 //     node tests/mcp/sdk_client_test.mjs
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -26,6 +27,9 @@ env.CLAWPERATOR_STATE_DIR = join(scratch, "state");
 const transport = new StdioClientTransport({ command: binary, args: ["mcp", "serve"], env, stderr: "pipe" });
 let stderr = "";
 transport.stderr?.on("data", (chunk) => { stderr += chunk; });
+// The SDK hands the version the server answered initialize with to its transport.
+let negotiatedVersion;
+transport.setProtocolVersion = (version) => { negotiatedVersion = version; };
 const client = new Client({ name: "clawperator-sdk-test", version: "1.0.0" });
 await client.connect(transport);
 
@@ -65,6 +69,9 @@ function childrenOf(pid) {
 }
 
 await check("initialize negotiates the newest version and names the server", async () => {
+  // The SDK asks for its newest version; the server speaks it, so that is the answer.
+  assert.equal(negotiatedVersion, LATEST_PROTOCOL_VERSION);
+  assert.equal(negotiatedVersion, "2025-11-25");
   assert.equal(client.getServerVersion().name, "clawperator");
   assert.deepEqual(client.getServerCapabilities().tools, { listChanged: false });
 });

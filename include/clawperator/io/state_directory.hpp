@@ -83,9 +83,10 @@ class StateDirectory {
   };
   Expected<OpenedFile, std::string> open_file(std::string_view name, int flags) const;
 
-  // An empty file at `name`, replacing whatever was there (a planted link is replaced, not
-  // followed): created under a fresh temporary name with O_EXCL, then renamed into place.
-  bool replace_with_empty_file(std::string_view name) const;
+  // A file at `name` holding `contents`, replacing whatever was there (a planted link is
+  // replaced, not followed): written under a fresh temporary name with O_EXCL, then renamed
+  // into place, so a reader sees the old file or the whole new one.
+  bool replace_file(std::string_view name, std::string_view contents = {}) const;
   // unlinkat: removes the name (a link itself, never what it points to).
   void remove(std::string_view name) const;
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "clawperator/json.hpp"
 
@@ -48,14 +49,27 @@ struct Malformed {
   bool answer = true;
 };
 
-using Message = std::variant<Request, Notification, Response, Malformed>;
+// A JSON-RPC batch: a non-empty array, each element a message of its own (classify_message).
+// MCP 2025-03-26 requires a server to accept one; 2024-11-05 does not have them, and
+// 2025-06-18 removed them (the server decides by the negotiated version).
+struct Batch {
+  std::vector<Json> elements;
+};
+
+using Message = std::variant<Request, Notification, Response, Malformed, Batch>;
 
 // Classifies one line (without its newline; a trailing '\r' is tolerated). Never throws but
-// std::bad_alloc. A JSON array (a JSON-RPC batch, which MCP since 2025-06-18 does not allow)
-// is an invalid request.
+// std::bad_alloc. An empty array is an invalid request.
 Message parse_message(std::string_view line);
+// Classifies one parsed message, a batch's element: never a Batch (an array inside a batch is
+// an invalid request).
+Message classify_message(Json message);
 
-// The lines we send: compact JSON, never containing a raw newline.
+// What we send, as JSON-RPC messages, and as lines: compact JSON, never a raw newline.
+Json result_message(const Json& id, Json result);
+Json error_message(const Json& id, int code, std::string_view message,
+                   std::optional<Json> data = std::nullopt);
+std::string message_line(const Json& message);
 std::string result_line(const Json& id, Json result);
 std::string error_line(const Json& id, int code, std::string_view message,
                        std::optional<Json> data = std::nullopt);

@@ -15,6 +15,10 @@ namespace clawperator::mcp {
 inline constexpr std::array<std::string_view, 4> kProtocolVersions = {"2025-11-25", "2025-06-18",
                                                                       "2025-03-26", "2024-11-05"};
 
+// The one version with JSON-RPC batches: 2025-03-26 added them ("MUST support receiving"),
+// 2025-06-18 removed them.
+inline constexpr std::string_view kBatchProtocolVersion = "2025-03-26";
+
 // The version to answer initialize with: the client's when we speak it, else our newest.
 std::string negotiate_protocol_version(const Json& initialize_params);
 

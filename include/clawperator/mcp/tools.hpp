@@ -5,6 +5,7 @@
 // drag) becomes a tool without further code. Pure.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -67,9 +68,13 @@ ToolAnnotations annotations_of(const std::vector<const contract::ActionSpec*>& r
 Json tool_list_entry(const ToolDefinition& tool, std::string_view protocol_version);
 
 // The schema of the MCP selector object ({id, role, text, textContains, desc, descContains,
-// ancestor, descendant}) and its translation into the payload's matcher.
+// ancestor, descendant}, and the payload's own names resourceId, textEquals, contentDescEquals,
+// contentDescContains beside the short ones) and its translation into the payload's matcher.
 Json selector_schema();
 Json selector_to_matcher(const Json& selector);
+// A selector (already checked against selector_schema) that names one field twice, by its
+// short and its payload name: why, with `path`.
+std::optional<std::string> selector_problem(const Json& selector, std::string_view path);
 
 // screenshot's maxDimension: the longest side a scaled screenshot may have.
 inline constexpr int kMinScreenshotDimension = 64;

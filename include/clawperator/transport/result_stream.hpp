@@ -43,7 +43,10 @@ class ResultStreamDecoder {
   // Bounds what a runaway snapshot block (a marker never followed by its end) can hold.
   static constexpr std::size_t kMaxSnapshotBytes = kMaxResultBytes;
 
-  ResultStreamDecoder(std::string command_id, std::string task_id);
+  // `operator_package`: the Operator whose records logd's pruning notices must name to count
+  // (pruned_notices); empty: none counts.
+  ResultStreamDecoder(std::string command_id, std::string task_id,
+                      std::string operator_package = {});
 
   void feed(std::string_view stdout_bytes);
   // The dispatch moment: only lines completed from here on can carry the result. The partial
@@ -75,15 +78,19 @@ class ResultStreamDecoder {
   const ChunkDiagnostics& chunk_diagnostics() const noexcept;
   std::uint64_t stdout_bytes_seen() const noexcept { return stdout_bytes_seen_; }
   std::size_t overlong_lines() const noexcept { return splitter_.overlong_lines(); }
-  // logd pruned log records since capture began (its `chatty` "… expire N lines" notices):
-  // a chunked result may then never complete. How many notices, and the lines they count.
+  // logd pruned the Operator's log records since capture began (its `chatty`
+  // "uid=N(<operator package>) … expire N lines" notices; other apps' do not count): a chunked
+  // result may then never complete. How many notices, and the lines they count.
   std::uint64_t pruned_notices() const noexcept { return pruned_notices_; }
   std::uint64_t pruned_lines() const noexcept { return pruned_lines_; }
+  // logcat said on stdout (a device without shell v2 merges its stderr there) that logd cut it
+  // off for falling behind ("Unexpected EOF!"), since capture began.
+  bool overrun_reported() const noexcept { return overrun_reported_; }
 
  private:
   void read_line(std::string_view line);
   void remember_correlated(std::string_view line);
-  void count_pruned_lines(const LogcatLine& line);
+  void note_lost_lines(const LogcatLine& line);
   void store_correlated(std::string_view line);
   void flush_pending_correlated();
   void track_snapshot(const LogcatLine& line);
@@ -94,6 +101,7 @@ class ResultStreamDecoder {
 
   std::string command_id_;
   std::string task_id_;
+  std::string pruned_uid_name_;  // "(<operator package>)", as logd names the uid
   std::string quoted_command_id_;
   std::string snapshot_marker_;
 
@@ -104,6 +112,7 @@ class ResultStreamDecoder {
   std::uint64_t stdout_bytes_seen_ = 0;
   std::uint64_t pruned_notices_ = 0;
   std::uint64_t pruned_lines_ = 0;
+  bool overrun_reported_ = false;
 
   std::vector<std::string> correlated_ring_;
   std::size_t correlated_next_ = 0;

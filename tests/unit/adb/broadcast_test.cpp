@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cerrno>
 
+#include "clawperator/adb/adb_errors.hpp"
 #include "clawperator/process/scripted_runner.hpp"
 
 using clawperator::adb::BroadcastVerdict;
@@ -77,5 +78,42 @@ TEST_CASE("the same words after a request that fits may mean it arrived", "[adb]
             .verdict == BroadcastVerdict::NotSent);
   // A successful call is never a refusal, whatever its length.
   CHECK(classify_broadcast(ScriptedRunner::exited(0, "Broadcast completed: result=0\n"), 100000)
+            .verdict == BroadcastVerdict::Acknowledged);
+}
+
+TEST_CASE("adb's usage errors and its client's refusals are not sent", "[adb][broadcast]") {
+  // adb 29's words for a command line it cannot read (docs/wire-protocol.md §2.6).
+  for (const char* text : {"adb: unknown command shell-x\n", "adb: -s requires an argument\n",
+                           "adb: forward takes two arguments\n",
+                           "adb: usage: adb exec-out command\n", "adb: invalid transport id\n",
+                           "Android Debug Bridge version 1.0.41\nVersion 29.0.6-debian\nInstalled "
+                           "as /usr/bin/adb\n"}) {
+    CAPTURE(text);
+    const auto verdict = classify_broadcast(failed_with(1, text), 300);
+    CHECK(verdict.verdict == BroadcastVerdict::NotSent);
+    CHECK(verdict.refusal.rfind("adb refused its own command line (", 0) == 0);
+    CHECK(clawperator::adb::adb_usage_error(text).has_value());
+  }
+  // The server's refusals before any device service: the device named is not there, or it
+  // cannot be opened.
+  for (const char* text : {"error: no device with transport id '99'\n",
+                           "error: insufficient permissions for device: user in plugdev group; "
+                           "are your udev rules wrong?\n"}) {
+    CAPTURE(text);
+    const auto verdict = classify_broadcast(failed_with(1, text), 300);
+    CHECK(verdict.verdict == BroadcastVerdict::NotSent);
+    CHECK(verdict.refusal.empty());
+  }
+  // Words of the device's own commands are not adb's.
+  for (const char* text : {"Unknown command: broadcst\n", "Error: requires an argument\n",
+                           "usage: am [subcommand]\n", "/system/bin/sh: adb: takes arguments\n"}) {
+    CAPTURE(text);
+    CHECK_FALSE(clawperator::adb::adb_usage_error(text).has_value());
+    CHECK(classify_broadcast(failed_with(255, text), 300).verdict == BroadcastVerdict::Uncertain);
+  }
+  // A successful call is never one, whatever it printed.
+  CHECK(classify_broadcast(ScriptedRunner::exited(0, "Broadcast completed: result=0\n",
+                                                  "adb: unknown command x\n"),
+                           300)
             .verdict == BroadcastVerdict::Acknowledged);
 }

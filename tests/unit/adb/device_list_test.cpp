@@ -122,6 +122,7 @@ TEST_CASE("adb failure texts are classified", "[adb][errors]") {
   const Case cases[] = {
       {"error: no devices/emulators found", "NO_DEVICES"},
       {"error: device 'X' not found", "DEVICE_NOT_FOUND"},
+      {"error: no device with transport id '99'", "DEVICE_NOT_FOUND"},
       {"error: more than one device/emulator", "MULTIPLE_DEVICES_DEVICE_ID_REQUIRED"},
       {"- waiting for device -\nerror: more than one device/emulator",
        "MULTIPLE_DEVICES_DEVICE_ID_REQUIRED"},

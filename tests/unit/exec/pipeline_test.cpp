@@ -1058,3 +1058,290 @@ TEST_CASE("a presence check beside the dispatch that proves nothing lets the res
   CHECK(report.document["envelope"]["commandId"] == "cmd-2");
   CHECK(harness.runner.unexpected_calls().empty());
 }
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// When the broadcast went out, measured from `start` (the matcher runs as the call is made).
+struct BroadcastClock {
+  Clock::time_point start = Clock::now();
+  std::shared_ptr<std::optional<Clock::duration>> sent =
+      std::make_shared<std::optional<Clock::duration>>();
+  ScriptedRunner::Matcher matcher() const {
+    return [start = start, sent = sent](const Argv& argv) {
+      if (!is_broadcast()(argv)) return false;
+      if (!*sent) *sent = Clock::now() - start;
+      return true;
+    };
+  }
+};
+
+constexpr auto kSlowListing = 400ms;
+
+// A device whose `pm list` takes kSlowListing and whose reader attaches at once, then brings
+// the click's result: where the broadcast falls tells whether it waited for the listing.
+void slow_listing_then_clicked(Harness& harness, const BroadcastClock& clock,
+                               process::Completion listing = kOperatorListed) {
+  harness.runner.on_run(kPmList, std::move(listing)).after(kSlowListing);
+  harness.runner.on_start(kLogcat, {ScriptedRunner::out_chunk("x\n"),
+                                    ScriptedRunner::out_chunk(result_line(click_success()), 60ms)});
+  harness.runner.on_run(clock.matcher(), "broadcast", acknowledged());
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a fresh readiness record naming this Operator puts the presence check beside the "
+    "dispatch",
+    "[exec][pipeline][warm][readiness]") {
+  Harness harness;
+  harness.readiness().store(kPackage);
+  const BroadcastClock clock;
+  slow_listing_then_clicked(harness, clock);
+  const auto report = harness.run();
+  INFO(report.document.dump(2));
+  CHECK(report.exit_code == 0);
+  REQUIRE(clock.sent->has_value());
+  // The broadcast went out while the listing was still running.
+  CHECK(**clock.sent < kSlowListing / 2);
+  CHECK(harness.runner.call_count(kPmList) == 1);
+  CHECK(harness.runner.unexpected_calls().empty());
+  // The record is not renewed by an execution: only a probe's answer writes it.
+  CHECK(harness.readiness().fresh_answer() == std::optional<std::string>(kPackage));
+}
+
+TEST_CASE("without a fresh record naming this Operator the presence check comes first",
+          "[exec][pipeline][warm][readiness]") {
+  SECTION("a record naming none (as an older version writes it)") {
+    Harness harness;
+    harness.readiness().store("");
+    const BroadcastClock clock;
+    slow_listing_then_clicked(harness, clock);
+    CHECK(harness.run().exit_code == 0);
+    REQUIRE(clock.sent->has_value());
+    CHECK(**clock.sent >= kSlowListing);
+  }
+  SECTION("a record naming another Operator package") {
+    Harness harness;
+    harness.readiness().store(kPackage + ".dev");
+    const BroadcastClock clock;
+    slow_listing_then_clicked(harness, clock);
+    CHECK(harness.run().exit_code == 0);
+    REQUIRE(clock.sent->has_value());
+    CHECK(**clock.sent >= kSlowListing);
+  }
+  SECTION("a probe's answer writes the record that names the Operator") {
+    Harness harness;
+    harness.readiness().invalidate();
+    harness.probed_then_clicked();
+    CHECK(harness.run().exit_code == 0);
+    CHECK(harness.readiness().fresh_answer() == std::optional<std::string>(kPackage));
+  }
+}
+
+namespace {
+
+// OPERATOR_NOT_INSTALLED from the presence check beside the dispatch, as if it had run first.
+void expect_absent_beside_dispatch(const Harness& harness, const exec::ExecutionReport& report) {
+  expect_error(report, "OPERATOR_NOT_INSTALLED", 3, "not_delivered", "safe");
+  CHECK(report.document["details"]["phase"] == "readiness");
+  CHECK(report.document["details"]["dispatchState"] == "not_dispatched");
+  CHECK(report.document["details"]["presenceCheck"] == "beside_dispatch");
+  CHECK(harness.runner.unexpected_calls().empty());
+}
+
+}  // namespace
+
+TEST_CASE("a fresh record does not hide a removed Operator", "[exec][pipeline][warm][readiness]") {
+  const process::Completion kNotListed = ScriptedRunner::exited(0, "clawperator-exit:0\n");
+  SECTION("proven absent before the reader attached: nothing is broadcast") {
+    Harness harness;
+    harness.readiness().store(kPackage);
+    harness.runner.on_run(kPmList, kNotListed);
+    harness.runner.on_start(kLogcat, {ScriptedRunner::out_chunk("x\n", 100ms)});
+    const auto report = harness.run();
+    expect_absent_beside_dispatch(harness, report);
+    // Any failure clears the record: the next execution probes again.
+    CHECK_FALSE(harness.readiness().fresh());
+  }
+  SECTION("proven absent while the result is awaited: the wait ends at once") {
+    Harness harness;
+    harness.readiness().store(kPackage);
+    harness.request.result_timeout = 5000ms;
+    harness.runner.on_run(kPmList, kNotListed).after(200ms);
+    harness.runner.on_start(kLogcat, {ScriptedRunner::out_chunk("x\n")});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    const auto started = Clock::now();
+    const auto report = harness.run();
+    CHECK(Clock::now() - started < 2000ms);
+    expect_absent_beside_dispatch(harness, report);
+    CHECK_FALSE(harness.readiness().fresh());
+  }
+  SECTION("only the other variant listed") {
+    Harness harness;
+    harness.readiness().store(kPackage);
+    harness.runner.on_run(kPmList, ScriptedRunner::exited(0,
+                                                          "package:com.clawperator.operator.dev\n"
+                                                          "clawperator-exit:0\n"));
+    harness.runner.on_start(kLogcat, {ScriptedRunner::out_chunk("x\n", 100ms)});
+    const auto report = harness.run();
+    expect_error(report, "OPERATOR_VARIANT_MISMATCH", 3, "not_delivered", "safe");
+    CHECK(report.document["details"]["dispatchState"] == "not_dispatched");
+  }
+}
+
+namespace {
+
+// The chunk records of a result of several records, as log lines; `skip`: an index left out.
+std::vector<std::string> chunk_lines(std::size_t min_bytes = 5000) {
+  const std::string canonical =
+      "[Clawperator-Result] " + transport::test::big_envelope_json(kCommandId, kTaskId, min_bytes);
+  std::vector<std::string> lines;
+  for (const std::string& message :
+       transport::test::chunk_messages(canonical, kCommandId, kTaskId)) {
+    lines.push_back(transport::test::time_line("Clawperator", message) + "\n");
+  }
+  return lines;
+}
+
+std::string chatty(const std::string& package, int count) {
+  return transport::test::time_line("chatty", "uid=10100(" + package + ") DefaultDispatch expire " +
+                                                  std::to_string(count) + " lines") +
+         "\n";
+}
+
+const char* kOverrun =
+    "logcat: Unexpected EOF!\n\nThis means that either the device shut down, logd crashed, or "
+    "this instance of logcat was unable to read log messages as quickly as they were being "
+    "produced.\n\n";
+
+Json indices(std::size_t from, std::size_t to) {
+  Json out = Json::array();
+  for (std::size_t i = from; i < to; ++i) out.push_back(i);
+  return out;
+}
+
+exec::ExecutionReport run_with_reader(std::vector<process::ScriptedEvent> script) {
+  Harness harness(kSnapshotActions);
+  harness.healthy(std::move(script));
+  harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+  return harness.run();
+}
+
+}  // namespace
+
+TEST_CASE("logd's pruning of the Operator's records is reported with the missing indices",
+          "[exec][pipeline][lost-lines]") {
+  const std::vector<std::string> lines = chunk_lines();
+  REQUIRE(lines.size() >= 4);
+  std::string stream = lines[0] + chatty(kPackage, 2);
+  for (std::size_t i = 3; i < lines.size(); ++i) stream += lines[i];
+  const auto report = run_with_reader(
+      {ScriptedRunner::out_chunk("attached\n"), ScriptedRunner::out_chunk(stream, 30ms)});
+  INFO(report.document.dump(2).substr(0, 3000));
+  CHECK(report.document["code"] == "RESULT_ENVELOPE_MALFORMED");
+  const Json& transport = report.document["details"]["transport"];
+  CHECK(transport["logdPrunedLines"] == 2);
+  CHECK(transport["missingIndices"] == indices(1, 3));
+  CHECK(transport.value("logcatOverrun", false) == false);
+  CHECK(report.document["hint"].get<std::string>().rfind(
+            "logd dropped 2 of the Operator's log lines", 0) == 0);
+  CHECK(report.document["hint"].get<std::string>().find("--result-transport direct") !=
+        std::string::npos);
+}
+
+TEST_CASE("another app's pruning notice does not explain our lost records",
+          "[exec][pipeline][lost-lines]") {
+  const std::vector<std::string> lines = chunk_lines();
+  std::string stream =
+      lines[0] + chatty("com.google.android.gms", 2) + chatty(kPackage + ".dev", 2);
+  for (std::size_t i = 2; i < lines.size(); ++i) stream += lines[i];
+  const auto report = run_with_reader(
+      {ScriptedRunner::out_chunk("attached\n"), ScriptedRunner::out_chunk(stream, 30ms)});
+  CHECK(report.document["code"] == "RESULT_ENVELOPE_MALFORMED");
+  const Json& transport = report.document["details"]["transport"];
+  CHECK_FALSE(transport.contains("logdPrunedLines"));
+  CHECK_FALSE(transport.contains("missingIndices"));
+  CHECK(report.document["hint"].get<std::string>().find("logd") == std::string::npos);
+}
+
+TEST_CASE("logcat cut off for falling behind is reported with the missing indices",
+          "[exec][pipeline][lost-lines]") {
+  const std::vector<std::string> lines = chunk_lines();
+  const std::string first_three = lines[0] + lines[1] + lines[2];
+  const auto check_overrun = [&](const exec::ExecutionReport& report) {
+    INFO(report.document.dump(2).substr(0, 3000));
+    // A snapshot only reads: safe to repeat, whatever reached the device.
+    expect_error(report, "RESULT_TRANSPORT_EXITED", 4, "delivered_unverified", "safe");
+    const Json& transport = report.document["details"]["transport"];
+    CHECK(transport["logcatOverrun"] == true);
+    CHECK_FALSE(transport.contains("logdPrunedLines"));
+    CHECK(transport["missingIndices"] == indices(3, lines.size()));
+    const std::string hint = report.document["hint"];
+    CHECK(hint.rfind("logd cut the logcat reader off for falling behind", 0) == 0);
+    CHECK(hint.find("--result-transport direct") != std::string::npos);
+  };
+  SECTION("logcat says so on its stderr (shell v2)") {
+    check_overrun(run_with_reader(
+        {ScriptedRunner::out_chunk("attached\n"), ScriptedRunner::out_chunk(first_three, 30ms),
+         ScriptedRunner::err_chunk(kOverrun), ScriptedRunner::exit_event(1)}));
+  }
+  SECTION("on stdout, from a device without shell v2") {
+    check_overrun(run_with_reader({ScriptedRunner::out_chunk("attached\n"),
+                                   ScriptedRunner::out_chunk(first_three + kOverrun, 30ms),
+                                   ScriptedRunner::exit_event(0)}));
+  }
+  SECTION("a reader that exits without saying why gets no such hint") {
+    const auto report = run_with_reader({ScriptedRunner::out_chunk("attached\n"),
+                                         ScriptedRunner::out_chunk(first_three, 30ms),
+                                         ScriptedRunner::exit_event(0)});
+    expect_error(report, "RESULT_TRANSPORT_EXITED", 4, "delivered_unverified", "safe");
+    CHECK_FALSE(report.document["details"]["transport"].contains("missingIndices"));
+    CHECK_FALSE(report.document["details"]["transport"].contains("logcatOverrun"));
+  }
+}
+
+TEST_CASE("adb's usage errors and client refusals of the broadcast are not deliveries",
+          "[exec][pipeline][dispatch]") {
+  struct Case {
+    const char* stderr_text;
+    const char* code;
+    const char* refusal;  // nullptr: no adbRefusal
+  };
+  const Case cases[] = {
+      {"adb: unknown command shell-x\n", "BROADCAST_FAILED", "adb: unknown command shell-x"},
+      {"adb: -s requires an argument\n", "BROADCAST_FAILED", "adb: -s requires an argument"},
+      {"adb: usage: adb exec-out command\n", "BROADCAST_FAILED",
+       "adb: usage: adb exec-out command"},
+      {"adb: invalid transport id\n", "BROADCAST_FAILED", "adb: invalid transport id"},
+      {"error: no device with transport id '99'\n", "DEVICE_NOT_FOUND", nullptr},
+      {"error: insufficient permissions for device: user in plugdev group; are your udev "
+       "rules wrong?\n",
+       "ADB_NO_USB_PERMISSIONS", nullptr},
+  };
+  SECTION("adb's own refusals") {
+    for (const Case& c : cases) {
+      CAPTURE(c.stderr_text);
+      Harness harness;
+      harness.healthy({ScriptedRunner::out_chunk("x\n")});
+      harness.runner.on_run(is_broadcast(), "broadcast",
+                            ScriptedRunner::exited(1, "", c.stderr_text));
+      const auto report = harness.run();
+      INFO(report.document.dump(2));
+      expect_error(report, c.code, 3, "not_delivered", "safe");
+      CHECK(report.document["details"]["dispatchState"] == "not_dispatched");
+      if (c.refusal != nullptr) {
+        CHECK(report.document["details"]["adbRefusal"] ==
+              std::string("adb refused its own command line (") + c.refusal + ")");
+      }
+    }
+  }
+  SECTION("the Operator's own words are no usage error of adb's") {
+    Harness harness;
+    harness.healthy({ScriptedRunner::out_chunk("x\n")});
+    harness.runner.on_run(is_broadcast(), "broadcast",
+                          ScriptedRunner::exited(255, "", "Unknown command: broadcst\n"));
+    expect_error(harness.run(), "BROADCAST_FAILED", 4, "delivery_uncertain", "unsafe");
+  }
+}

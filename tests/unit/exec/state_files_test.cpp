@@ -48,6 +48,16 @@ TEST_CASE("the readiness record", "[exec][readiness][state-dir]") {
     files.readiness().invalidate();
     CHECK_FALSE(files.readiness().fresh());
   }
+  SECTION("it names the Operator whose answer it records") {
+    files.readiness().store("com.clawperator.operator");
+    CHECK(files.readiness().fresh_answer() ==
+          std::optional<std::string>("com.clawperator.operator"));
+    files.readiness().store();
+    CHECK(files.readiness().fresh_answer() == std::optional<std::string>(""));
+    // Longer than any package name: it names none, and is still fresh.
+    files.readiness().store(std::string(300, 'a'));
+    CHECK(files.readiness().fresh_answer() == std::optional<std::string>(""));
+  }
   SECTION("an old record is not fresh") {
     files.readiness().store();
     const struct timespec old[2] = {{::time(nullptr) - 31, 0}, {::time(nullptr) - 31, 0}};
@@ -111,6 +121,23 @@ TEST_CASE("the device lock file", "[exec][lock][state-dir]") {
     CHECK(lock.acquire(files.directory(), "tcp:5037", "emulator-5554", 0ms) ==
           exec::DeviceLock::Outcome::Unavailable);
     CHECK(lock.error() == "not a regular file");
+  }
+  SECTION("the holder's record replaces the last one's whole") {
+    std::ofstream(files.state_path / kKey)
+        << R"({"pid":1234567,"commandId":"an-earlier-and-much-longer-command-id"})";
+    REQUIRE(lock.acquire(files.directory(), "tcp:5037", "emulator-5554", 0ms) ==
+            exec::DeviceLock::Outcome::Acquired);
+    lock.record_holder("c1");
+    const std::string text = test::file_text(files.state_path / kKey);
+    const Json expected{{"pid", static_cast<long long>(::getpid())}, {"commandId", "c1"}};
+    CHECK(Json::parse(text) == expected);
+    // A longer earlier record is overwritten with spaces, never truncated.
+    CHECK(text.size() == 67);
+    CHECK(lock.holder() == std::optional<Json>(expected));
+    // A shorter one grows to the new record.
+    std::ofstream(files.state_path / kKey) << "{}";
+    lock.record_holder("c2");
+    CHECK(Json::parse(test::file_text(files.state_path / kKey))["commandId"] == "c2");
   }
   SECTION("without a state directory: no lock") {
     CHECK(lock.acquire(nullptr, "tcp:5037", "emulator-5554", 0ms) ==

@@ -197,7 +197,7 @@ TEST_CASE("files in the state directory are opened relative to it, never through
     CHECK(test::file_text(dir.path() / "victim") == "precious");
   }
   SECTION("replacing a name replaces the link itself, never its target") {
-    REQUIRE(state.replace_with_empty_file("planted"));
+    REQUIRE(state.replace_file("planted"));
     CHECK(test::file_text(dir.path() / "victim") == "precious");
     CHECK(std::filesystem::is_regular_file(
         std::filesystem::symlink_status(dir.path() / "state" / "planted")));
@@ -239,7 +239,7 @@ TEST_CASE("files in the state directory are opened relative to it, never through
       auto result = state.open_file(name, O_RDWR | O_CREAT);
       REQUIRE_FALSE(result.has_value());
       CHECK(result.error() == "not a file name");
-      CHECK_FALSE(state.replace_with_empty_file(name));
+      CHECK_FALSE(state.replace_file(name));
     }
     CHECK(test::file_text(dir.path() / "victim") == "precious");
   }

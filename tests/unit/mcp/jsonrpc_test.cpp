@@ -53,7 +53,6 @@ TEST_CASE("JSON that is not a request is -32600", "[mcp][jsonrpc]") {
   };
   const Case cases[] = {
       {"[]", nullptr, true},
-      {R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])", nullptr, true},
       {"42", nullptr, true},
       {R"({"id":1,"method":"ping"})", 1, true},
       {R"({"jsonrpc":"1.0","id":1,"method":"ping"})", 1, true},
@@ -62,10 +61,8 @@ TEST_CASE("JSON that is not a request is -32600", "[mcp][jsonrpc]") {
       {R"({"jsonrpc":"2.0","id":1.5,"method":"ping"})", nullptr, true},
       {R"({"jsonrpc":"2.0","id":{},"method":"ping"})", nullptr, true},
       {R"({"jsonrpc":"2.0","id":2,"method":5})", 2, true},
-      {R"({"jsonrpc":"2.0","id":3,"method":"ping","params":[1]})", 3, true},
       // Notification-shaped: nothing is owed.
       {R"({"jsonrpc":"2.0","method":5})", nullptr, false},
-      {R"({"jsonrpc":"2.0","method":"x","params":"y"})", nullptr, false},
   };
   for (const Case& c : cases) {
     INFO(c.line);
@@ -89,4 +86,37 @@ TEST_CASE("the lines we send are one compact JSON line each", "[mcp][jsonrpc]") 
   CHECK(
       notification_line("notifications/progress", Json{{"progress", 1}}) ==
       "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progress\":1}}\n");
+}
+
+TEST_CASE("params that are not an object are -32602", "[mcp][jsonrpc]") {
+  for (std::string_view params : {"[1]", "\"y\"", "3", "null", "true"}) {
+    INFO(params);
+    const Malformed request = malformed(R"({"jsonrpc":"2.0","id":3,"method":"ping","params":)" +
+                                        std::string(params) + "}");
+    CHECK(request.code == rpc_error::kInvalidParams);
+    CHECK(request.id == 3);
+    CHECK(request.answer);
+    CHECK(request.message == "Invalid params: params must be an object");
+    // A notification is owed nothing, whatever its params.
+    CHECK_FALSE(
+        malformed(R"({"jsonrpc":"2.0","method":"x","params":)" + std::string(params) + "}").answer);
+  }
+}
+
+TEST_CASE("a JSON array is a batch of messages, each classified alone", "[mcp][jsonrpc]") {
+  const Message message = parse_message(
+      R"([{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"n"},7,[]])");
+  REQUIRE(std::holds_alternative<Batch>(message));
+  const std::vector<Json>& elements = std::get<Batch>(message).elements;
+  REQUIRE(elements.size() == 4);
+  CHECK(std::holds_alternative<Request>(classify_message(elements[0])));
+  CHECK(std::holds_alternative<Notification>(classify_message(elements[1])));
+  for (const Json& element : {elements[2], elements[3]}) {
+    const Message inner = classify_message(element);
+    REQUIRE(std::holds_alternative<Malformed>(inner));
+    CHECK(std::get<Malformed>(inner).code == rpc_error::kInvalidRequest);
+    CHECK(std::get<Malformed>(inner).id == nullptr);
+  }
+  // An empty batch is one invalid request, answered alone.
+  CHECK(malformed("[]").message == "Invalid Request: the batch is empty");
 }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <map>
 #include <thread>
 
 #include "clawperator/mcp/jsonrpc.hpp"
@@ -203,6 +204,13 @@ TEST_CASE("garbage lines get JSON-RPC errors and the server goes on", "[mcp][ser
   const Json invalid = session.next();
   CHECK(invalid["error"]["code"] == -32602);
   CHECK(invalid["error"]["data"]["code"] == "EXECUTION_ACTION_UNSUPPORTED");
+  // A params object the action does not accept: the validator's own refusal, with its data.
+  session.send(
+      call(11, "execute", R"({"actions":[{"id":"a","type":"snapshot","params":{"x":1}}]})"));
+  const Json bad_params = session.next();
+  CHECK(bad_params["error"]["code"] == -32602);
+  CHECK(bad_params["error"]["data"]["code"] == "EXECUTION_VALIDATION_FAILED");
+  CHECK(bad_params["error"]["data"]["details"]["path"] == "actions.0.params");
   CHECK(host.executions == 0);
   session.send(R"({"jsonrpc":"2.0","id":8,"method":"ping"})"
                "\n");
@@ -427,4 +435,75 @@ TEST_CASE("payload rules refuse the new tools' bad combinations with -32602", "[
                     R"("moveDurationMs":100})"));
   CHECK(session.next()["error"]["code"] == rpc_error::kInvalidParams);
   CHECK(host.executions == 0);
+}
+
+TEST_CASE("with 2025-03-26 negotiated a JSON-RPC batch gets one array of answers",
+          "[mcp][server][batch]") {
+  FakeHost host;
+  host.delay = 100ms;
+  Session session(host);
+  session.initialize("2025-03-26");
+  std::string batch = R"([{"jsonrpc":"2.0","id":1,"method":"ping"},)";
+  batch += call(2, "snapshot", "{}");
+  batch.pop_back();  // its newline
+  batch += R"(,{"jsonrpc":"2.0","method":"notifications/progress","params":{}},)"
+           R"(5,{"jsonrpc":"2.0","id":3,"method":"tools/list","params":"x"}])"
+           "\n";
+  session.send(batch);
+  // No progress token: the next line is the batch's answer.
+  const Json answers = session.next();
+  INFO(answers.dump(2));
+  REQUIRE(answers.is_array());
+  REQUIRE(answers.size() == 4);
+  std::map<std::string, Json> by_id;
+  for (const Json& answer : answers) by_id[answer["id"].dump()] = answer;
+  CHECK(by_id["1"]["result"] == Json::object());
+  // 2025-03-26 has no structuredContent: the document is the text content.
+  CHECK(Json::parse(by_id["2"]["result"]["content"][0]["text"].get<std::string>())["ok"] == true);
+  CHECK(by_id["3"]["error"]["code"] == rpc_error::kInvalidParams);
+  CHECK(by_id["null"]["error"]["code"] == rpc_error::kInvalidRequest);
+  CHECK(host.executions == 1);
+
+  // Notifications only: nothing is owed, not even an empty array.
+  session.send(R"([{"jsonrpc":"2.0","method":"notifications/progress","params":{}}])"
+               "\n");
+  session.send(R"({"jsonrpc":"2.0","id":9,"method":"ping"})"
+               "\n");
+  CHECK(session.next()["id"] == 9);
+  // initialize inside a batch is refused as any second initialize is.
+  session.send(R"([{"jsonrpc":"2.0","id":10,"method":"initialize","params":{}}])"
+               "\n");
+  const Json again = session.next();
+  REQUIRE(again.is_array());
+  CHECK(again[0]["error"]["code"] == rpc_error::kInvalidRequest);
+}
+
+TEST_CASE("a JSON-RPC batch is refused before initialize and under other versions",
+          "[mcp][server][batch]") {
+  const std::string ping_batch = R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])"
+                                 "\n";
+  SECTION("before initialize") {
+    FakeHost host;
+    Session session(host);
+    session.send(ping_batch);
+    const Json refusal = session.next();
+    CHECK(refusal == Json::parse(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,)"
+                                 R"("message":"Invalid Request: a JSON-RPC batch needs )"
+                                 R"(protocol version 2025-03-26 negotiated first"}})"));
+  }
+  for (const char* version : {"2025-11-25", "2025-06-18", "2024-11-05"}) {
+    SECTION(version) {
+      FakeHost host;
+      Session session(host);
+      session.initialize(version);
+      session.send(ping_batch);
+      const Json refusal = session.next();
+      REQUIRE(refusal.is_object());
+      CHECK(refusal["id"] == nullptr);
+      CHECK(refusal["error"]["code"] == rpc_error::kInvalidRequest);
+      CHECK(refusal["error"]["message"] == "Invalid Request: protocol version " +
+                                               std::string(version) +
+                                               " has no JSON-RPC batches (only 2025-03-26 has)");
+    }
+  }
 }

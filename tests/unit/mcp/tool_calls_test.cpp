@@ -291,3 +291,45 @@ TEST_CASE("the new tools' bad arguments are refused with their paths", "[mcp][ca
   CHECK(argument_error("snapshot", R"({"compact":true,"rawPath":"/tmp/x.xml"})") ==
         "unknown argument rawPath (path: rawPath)");
 }
+
+TEST_CASE("an element tool's selector also takes the payload's own matcher keys",
+          "[mcp][calls][selector]") {
+  const ExecutionCall canonical =
+      execution("click", R"({"selector":{"textEquals":"OK","resourceId":"android:id/button1",)"
+                         R"("contentDescEquals":"d","contentDescContains":"e"}})");
+  CHECK(dump_json(canonical.payload["actions"][0]["params"]["matcher"]) ==
+        R"({"textEquals":"OK","resourceId":"android:id/button1","contentDescEquals":"d",)"
+        R"("contentDescContains":"e"})");
+  // Short and payload names mix, in the caller's order.
+  const ExecutionCall mixed =
+      execution("read", R"({"selector":{"id":"title","textEquals":"Wi-Fi"},)"
+                        R"("container":{"resourceId":"list","desc":"Settings"}})");
+  CHECK(dump_json(mixed.payload["actions"][0]["params"]["matcher"]) ==
+        R"({"resourceId":"title","textEquals":"Wi-Fi"})");
+  CHECK(dump_json(mixed.payload["actions"][0]["params"]["container"]) ==
+        R"({"resourceId":"list","contentDescEquals":"Settings"})");
+  // The same rules as the short keys.
+  CHECK(argument_error("click", R"({"selector":{"textEquals":" "}})") ==
+        "must not be blank (path: selector.textEquals)");
+  // One field under both its names is refused, whichever comes first.
+  CHECK(argument_error("click", R"({"selector":{"textEquals":"a","text":"b"}})") ==
+        "give text or textEquals, not both (path: selector.textEquals)");
+  CHECK(
+      argument_error("scroll", R"({"direction":"down","container":{"id":"a","resourceId":"b"}})") ==
+      "give id or resourceId, not both (path: container.resourceId)");
+  CHECK(argument_error("wait", R"({"selector":{"descContains":"a","contentDescContains":"b"}})") ==
+        "give descContains or contentDescContains, not both (path: selector.contentDescContains)");
+}
+
+TEST_CASE("execute's params are declared an object; what they hold is validation's to refuse",
+          "[mcp][calls]") {
+  const Json params =
+      find_tool("execute")->input_schema["properties"]["actions"]["items"]["properties"]["params"];
+  CHECK(params["type"] == "object");
+  CHECK(params["additionalProperties"] == true);
+  CHECK(argument_error("execute", R"({"actions":[{"id":"a","type":"click","params":"x"}]})") ==
+        "must be an object (path: actions.0.params)");
+  // Any object passes the schema; the payload's rules come after it (server_test).
+  ToolPlan planned = plan("execute", R"({"actions":[{"id":"a","type":"click","params":{"x":1}}]})");
+  CHECK(planned.has_value());
+}
