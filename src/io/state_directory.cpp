@@ -175,6 +175,10 @@ Expected<StateDirectory::OpenedFile, std::string> StateDirectory::open_file(std:
 }
 
 bool StateDirectory::replace_with_empty_file(std::string_view name) const {
+  return replace_file(name, {});
+}
+
+bool StateDirectory::replace_file(std::string_view name, std::string_view bytes) const {
   if (!is_file_name(name)) return false;
   static std::atomic<unsigned> counter{0};
   const std::string file(name);
@@ -187,8 +191,15 @@ bool StateDirectory::replace_with_empty_file(std::string_view name) const {
       if (errno == EEXIST) continue;  // a leftover of a crashed run with our pid
       return false;
     }
+    bool written = true;
+    for (std::size_t done = 0; written && done < bytes.size();) {
+      const ssize_t wrote = ::write(fd, bytes.data() + done, bytes.size() - done);
+      if (wrote < 0 && errno == EINTR) continue;
+      written = wrote > 0;
+      if (written) done += static_cast<std::size_t>(wrote);
+    }
     ::close(fd);
-    if (::renameat(fd_, temp.c_str(), fd_, file.c_str()) == 0) return true;
+    if (written && ::renameat(fd_, temp.c_str(), fd_, file.c_str()) == 0) return true;
     ::unlinkat(fd_, temp.c_str(), 0);
     return false;
   }

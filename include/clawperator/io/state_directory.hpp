@@ -86,6 +86,8 @@ class StateDirectory {
   // An empty file at `name`, replacing whatever was there (a planted link is replaced, not
   // followed): created under a fresh temporary name with O_EXCL, then renamed into place.
   bool replace_with_empty_file(std::string_view name) const;
+  // The same with `bytes` as the new file's content (mode 0600).
+  bool replace_file(std::string_view name, std::string_view bytes) const;
   // unlinkat: removes the name (a link itself, never what it points to).
   void remove(std::string_view name) const;
 
