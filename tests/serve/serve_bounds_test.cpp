@@ -188,7 +188,8 @@ TEST_CASE("access guard: the token by bearer in any case or by the port's cookie
   CHECK(check_access(policy, facts(std::nullopt, std::nullopt))->code == "UNAUTHORIZED");
   CHECK(token_cookie(policy) == "clawperator_token_3000=s3cret; Path=/; HttpOnly; SameSite=Strict");
   // /ping needs none; --no-token (an empty token) none anywhere.
-  CHECK_FALSE(check_access(policy, RequestFacts{"/ping", "127.0.0.1:3000", std::nullopt, std::nullopt, std::nullopt}));
+  CHECK_FALSE(check_access(
+      policy, RequestFacts{"/ping", "127.0.0.1:3000", std::nullopt, std::nullopt, std::nullopt}));
   CHECK_FALSE(check_access(AccessPolicy{"127.0.0.1", 3000, ""}, facts(std::nullopt, std::nullopt)));
 }
 
