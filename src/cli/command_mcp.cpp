@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/help_text.hpp"
@@ -11,6 +12,7 @@
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/io/atomic_file.hpp"
 #include "clawperator/io/log.hpp"
+#include "clawperator/mcp/result.hpp"
 #include "clawperator/mcp/server.hpp"
 #include "clawperator/process/interrupt.hpp"
 
@@ -54,6 +56,32 @@ class CliToolHost final : public mcp::ToolHost {
 
   Json explain_error(const std::string& code) override { return run_errors(code).document; }
 
+  // What mcp::redact keeps out of every result (docs/mcp.md, "Redaction").
+  std::vector<std::string> host_roots() const {
+    const io::StateEnvironment environment = io::process_state_environment();
+    std::vector<std::string> roots = {options_.log_dir, io::temp_directory(environment).string()};
+    if (state_.directory) roots.push_back(state_.directory->path().string());
+    if (state_.refused) roots.push_back(state_.refused->path.string());
+    roots.push_back(io::default_state_dir(environment).string());
+    if (auto home = io::home_state_dir(environment)) roots.push_back(home->string());
+    if (const char* home = environment.variable("HOME")) roots.emplace_back(home);
+    std::error_code ignored;
+    roots.push_back(std::filesystem::read_symlink("/proc/self/exe", ignored).parent_path());
+    const std::string& adb = adb_settings(options_).executable;
+    if (adb.find('/') != std::string::npos) {
+      roots.push_back(std::filesystem::absolute(adb, ignored).string());
+    } else if (const char* search = environment.variable("PATH")) {
+      for (std::string_view rest = search; !rest.empty();) {
+        const auto colon = rest.find(':');
+        const std::filesystem::path candidate =
+            std::filesystem::path(std::string(rest.substr(0, colon))) / adb;
+        if (::access(candidate.c_str(), X_OK) == 0) roots.push_back(candidate.string());
+        rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
+      }
+    }
+    return roots;
+  }
+
   std::optional<std::string> artifact_path(const std::string& name) override {
     if (!state_.directory) return std::nullopt;
     return (state_.directory->path() / io::escape_file_name(name)).string();
@@ -70,6 +98,7 @@ CommandResult run_mcp_serve(const GlobalOptions& options) {
   // SIGINT/SIGTERM: every call in flight is cancelled and answered, then the server exits.
   process::install_interrupt_handlers();
   CliToolHost host(options);
+  mcp::set_host_roots(host.host_roots());
   mcp::ServerOptions server;
   server.input_fd = STDIN_FILENO;
   server.output_fd = STDOUT_FILENO;

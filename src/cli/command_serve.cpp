@@ -1,4 +1,4 @@
-// `serve [--host H] [--port P] [--token T]`: the HTTP + SSE API (docs/serve.md).
+// `serve [--host H] [--port P] [--token T | --no-token]`: the HTTP + SSE API (docs/serve.md).
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -22,6 +22,7 @@ struct ServeFlags {
   std::string host = "127.0.0.1";
   std::string port = "3000";
   std::string token;
+  bool no_token = false;
 };
 
 std::optional<int> parse_port(const std::string& text) {
@@ -71,6 +72,7 @@ CommandResult run_serve(const ServeFlags& flags, const GlobalOptions& options) {
   command.host = std::string(trim(flags.host));
   command.port = *port;
   command.token = flags.token;
+  command.no_token = flags.no_token;
   if (command.token.empty())
     command.token = process_environment("CLAWPERATOR_SERVE_TOKEN").value_or("");
   return g_entry(command, options);
@@ -93,16 +95,19 @@ void register_serve_commands(CLI::App& root, std::vector<Command>& commands) {
   serve->add_option("--host", flags->host, "Address to listen on (default 127.0.0.1)");
   serve->add_option("--port", flags->port, "Port to listen on, 1..65535 (default 3000)");
   serve->add_option("--token", flags->token,
-                    "Bearer token required beyond loopback (default: $CLAWPERATOR_SERVE_TOKEN)");
+                    "The token every route but /ping needs (default: $CLAWPERATOR_SERVE_TOKEN, "
+                    "else a random one, printed in the inspector's URL)");
+  serve->add_flag("--no-token", flags->no_token,
+                  "No token at all (loopback only: any local user may then drive the devices)");
   set_command_footer(
       *serve,
       "Examples:\n"
-      "  clawperator serve                      # http://127.0.0.1:3000, the inspector at /\n"
+      "  clawperator serve                      # prints http://127.0.0.1:3000/?token=...\n"
       "  clawperator serve --host 0.0.0.0 --port 8080 --token \"$TOKEN\"");
   commands.push_back(
       Command{serve,
               [flags](const GlobalOptions& options) { return run_serve(*flags, options); },
-              {"--host", "--port", "--token"}});
+              {"--host", "--port", "--token", "--no-token"}});
 }
 
 }  // namespace clawperator::cli

@@ -772,10 +772,11 @@ constexpr CatalogEntry kCatalog[] = {
      "Leave `deviceId` out to use the only device, or give a serial from GET /devices.",
      Origin::Host},
     {"UNAUTHORIZED", "HTTP server",
-     "The server listens beyond loopback and the request carried no bearer token, or the "
-     "wrong one.",
+     "The request carried no token, or the wrong one: every route but /ping needs the server's "
+     "token, on loopback too (unless it was started with --no-token).",
      Delivery::NotDelivered, 2, RecoveryStrategy::None,
-     "Send `Authorization: Bearer <token>` with the token the server was started with.",
+     "Send `Authorization: Bearer <token>` with the server's token (the one it printed, or "
+     "the one in `serve-<port>.token` in the state directory), or open the URL it printed.",
      Origin::Host},
     {"FORBIDDEN_ORIGIN", "HTTP server",
      "The request's `Origin` or `Host` is not the server's own: a page of another site, or a "
@@ -793,6 +794,36 @@ constexpr CatalogEntry kCatalog[] = {
      "The server already streams events to as many clients as it allows.",
      Delivery::NotDelivered, 1, RecoveryStrategy::WaitThenRetry,
      "Close an idle event stream, or retry GET /events later.",
+     Origin::Host},
+    {"SSE_SUBSCRIBER_TOO_SLOW", "HTTP server",
+     "An event stream fell so far behind the server's events (its queue reached its limit in "
+     "events or bytes) that the server closed it; this is the code of its last event, "
+     "`dropped`.",
+     Delivery::NotDelivered, 1, RecoveryStrategy::WaitThenRetry,
+     "Read the stream as it comes, and reconnect to GET /events to follow again.",
+     Origin::Host},
+    {"MALFORMED_REQUEST", "HTTP server",
+     "The request's framing cannot be read one way only: no header name, a Content-Length that "
+     "is not one number, Transfer-Encoding other than chunked alone, or a broken chunk.",
+     Delivery::NotDelivered, 2, RecoveryStrategy::None,
+     "Send the body with one Content-Length, or with `Transfer-Encoding: chunked` alone.",
+     Origin::Host},
+    {"REQUEST_HEADERS_TOO_LARGE", "HTTP server",
+     "The request line and headers exceed the server's limit in bytes or in lines.",
+     Delivery::NotDelivered, 2, RecoveryStrategy::None,
+     "Send fewer or shorter headers (docs/serve.md \"Bounds\" gives the limits).",
+     Origin::Host},
+    {"REQUEST_TIMEOUT", "HTTP server",
+     "The request was not received whole within the server's request deadline, so nothing "
+     "was run.",
+     Delivery::NotDelivered, 1, RecoveryStrategy::WaitThenRetry,
+     "Send the whole request at once; retry on a connection that is not stalled.",
+     Origin::Host},
+    {"TOO_MANY_CONNECTIONS", "HTTP server",
+     "This client address, or all clients together, already hold as many open connections as "
+     "the server allows.",
+     Delivery::NotDelivered, 1, RecoveryStrategy::WaitThenRetry,
+     "Close idle connections and retry.",
      Origin::Host},
 };
 // clang-format on

@@ -160,4 +160,9 @@ Json normalize_payload(const Json& payload) {
   return out;
 }
 
+std::string_view canonical_param_key(std::string_view key) {
+  const std::string_view canonical = canonical_of(key, kParamAliases);
+  return canonical.empty() ? key : canonical;
+}
+
 }  // namespace clawperator::contract

@@ -174,6 +174,10 @@ Expected<StateDirectory::OpenedFile, std::string> StateDirectory::open_file(std:
   return Problem{std::move(problem)};
 }
 
+bool StateDirectory::replace_with_empty_file(std::string_view name) const {
+  return replace_file(name, {});
+}
+
 bool StateDirectory::replace_file(std::string_view name, std::string_view contents) const {
   if (!is_file_name(name)) return false;
   static std::atomic<unsigned> counter{0};

@@ -21,8 +21,52 @@ bool redacted_key(std::string_view key) {
   return lower == "command" || lower == "stdout" || lower == "stderr" || lower == "stack";
 }
 
+std::vector<std::string>& host_roots() {
+  static std::vector<std::string> roots;
+  return roots;
+}
+
+// Where a path mentioned in text starts and ends: after a separator, up to the next one.
+bool path_boundary(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '"' || c == '\'' || c == '(' || c == ')' ||
+         c == ',' || c == ';' || c == '=' || c == '[' || c == ']' || c == '<' || c == '>';
+}
+
+bool under_root(std::string_view text, std::size_t at, const std::string& root) {
+  if (text.compare(at, root.size(), root) != 0) return false;
+  const std::size_t end = at + root.size();
+  return end == text.size() || text[end] == '/' || path_boundary(text[end]) || text[end] == ':';
+}
+
+void scrub_host_paths(std::string& text) {
+  if (text.find('/') == std::string::npos) return;
+  std::string out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const bool token_start = at == 0 || path_boundary(text[at - 1]) || text[at - 1] == ':';
+    bool replaced = false;
+    if (token_start && text[at] == '/') {
+      for (const std::string& root : host_roots()) {
+        if (!under_root(text, at, root)) continue;
+        std::size_t end = at;
+        while (end < text.size() && !path_boundary(text[end])) ++end;
+        // A trailing ':' or '.' is the sentence's, not the path's.
+        while (end > at + root.size() && (text[end - 1] == ':' || text[end - 1] == '.')) --end;
+        out += "<host path>";
+        at = end;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) out += text[at++];
+  }
+  text = std::move(out);
+}
+
 void redact_in_place(Json& value) {
-  if (value.is_object()) {
+  if (value.is_string()) {
+    scrub_host_paths(value.get_ref<std::string&>());
+  } else if (value.is_object()) {
     for (auto it = value.begin(); it != value.end();) {
       if (redacted_key(it.key())) {
         it = value.erase(it);
@@ -45,6 +89,19 @@ Json text_item(const Json& document) {
 }
 
 }  // namespace
+
+void set_host_roots(std::vector<std::string> roots) {
+  std::vector<std::string>& kept = host_roots();
+  kept.clear();
+  for (std::string& root : roots) {
+    while (root.size() > 1 && root.back() == '/') root.pop_back();
+    if (root.size() > 1 && root.front() == '/') kept.push_back(std::move(root));
+  }
+  // The longest first: a root inside another is replaced whole.
+  std::sort(kept.begin(), kept.end(),
+            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+  kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+}
 
 Json redact(Json document) {
   redact_in_place(document);
@@ -72,6 +129,10 @@ Json with_failure_summary(Json document) {
 
 Json tool_result(Json document, std::string_view protocol_version, const Json& kept) {
   Json body = redact(with_failure_summary(std::move(document)));
+  if (body.is_object() && !body.contains("disposition")) {
+    body["disposition"] = contract::to_json(
+        contract::Disposition{contract::Delivery::NotDelivered, contract::Retry::Safe});
+  }
   for (const auto& [key, value] : kept.items()) body[key] = value;
   const bool is_error = body.is_object() && !body.value("ok", true);
   Json result = Json::object();

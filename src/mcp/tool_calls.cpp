@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "clawperator/contract/action_table.hpp"
+#include "clawperator/contract/caller_paths.hpp"
 #include "clawperator/mcp/schema_check.hpp"
 #include "clawperator/text.hpp"
 
@@ -46,23 +47,12 @@ Json with_mcp_metadata(Json payload, const std::string& tool, const cli::IdStamp
   return payload;
 }
 
-// The execute tool's actions, as the caller wrote them.
+// The execute tool's actions, as the caller wrote them: the check `serve` makes too.
 std::optional<std::string> refuse_screenshot_paths(const Json& actions) {
-  for (std::size_t i = 0; i < actions.size(); ++i) {
-    const Json& action = actions[i];
-    if (!action["type"].is_string()) continue;
-    const contract::ActionSpec* spec =
-        contract::find_caller_action(action["type"].get<std::string>());
-    if (spec == nullptr || spec->type != contract::ActionType::TakeScreenshot) continue;
-    const auto params = action.find("params");
-    if (params != action.end() && params->is_object() && !params->empty()) {
-      // A host path chosen by a remote model is a file write anywhere we may write.
-      return "execute does not allow caller-controlled take_screenshot paths over MCP (path: "
-             "actions." +
-             std::to_string(i) + ".params)";
-    }
-  }
-  return std::nullopt;
+  const auto issue = contract::find_caller_host_path(actions);
+  if (!issue) return std::nullopt;
+  return "execute does not allow caller-controlled take_screenshot paths over MCP (path: " +
+         issue->path + ")";
 }
 
 // The execute tool's payload (and a row tool's): ids and timeout come from with_mcp_metadata.

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "clawperator/text.hpp"
+
 namespace clawperator::serve {
 namespace {
 
@@ -30,20 +32,12 @@ bool is_ip_literal(const std::string& host) {
          ::inet_pton(AF_INET6, host.c_str(), buffer) == 1;
 }
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
-
 // A name the server answers to: an address (no DNS involved), localhost, or the --host name.
 // Any other name may have been rebound by DNS to an address of ours.
 bool own_authority(const AccessPolicy& policy, std::string_view authority) {
-  const auto [host, port] = split_authority(lower(authority));
+  const auto [host, port] = split_authority(lowercase(authority));
   if (port != std::to_string(policy.port) && !(port.empty() && policy.port == 80)) return false;
-  return is_ip_literal(host) || host == "localhost" || host == lower(policy.bind_host);
+  return is_ip_literal(host) || host == "localhost" || host == lowercase(policy.bind_host);
 }
 
 HostError forbidden(const std::string& message, const char* header) {
@@ -55,7 +49,7 @@ HostError forbidden(const std::string& message, const char* header) {
 }  // namespace
 
 bool is_loopback_host(std::string_view host) {
-  const std::string name = lower(host);
+  const std::string name = lowercase(host);
   if (name == "localhost" || name == "::1" || name == "[::1]") return true;
   in_addr address{};
   if (::inet_pton(AF_INET, name.c_str(), &address) != 1) return false;
@@ -74,18 +68,55 @@ std::optional<HostError> check_access(const AccessPolicy& policy, const RequestF
   if (request.origin) {
     // Same origin only: the page must come from this server, by the name it was called by.
     constexpr std::string_view kScheme = "http://";
-    const std::string origin = lower(*request.origin);
-    if (origin.rfind(kScheme, 0) != 0 || origin.substr(kScheme.size()) != lower(*request.host)) {
+    const std::string origin = lowercase(*request.origin);
+    if (origin.rfind(kScheme, 0) != 0 ||
+        origin.substr(kScheme.size()) != lowercase(*request.host)) {
       return forbidden("The Origin of this request is another site", "Origin");
     }
   }
   if (policy.token.empty() || request.path == "/ping") return std::nullopt;
-  constexpr std::string_view kBearer = "Bearer ";
-  if (!request.authorization || request.authorization->substr(0, kBearer.size()) != kBearer) {
-    return contract::usage_error("UNAUTHORIZED", "This server needs Authorization: Bearer <token>");
+  const auto token = presented_token(policy, request);
+  if (!token) {
+    return contract::usage_error(
+        "UNAUTHORIZED",
+        "This server needs its token: Authorization: Bearer <token>, or open the URL it printed");
   }
-  if (!tokens_equal(request.authorization->substr(kBearer.size()), policy.token)) {
-    return contract::usage_error("UNAUTHORIZED", "The bearer token is wrong");
+  if (!tokens_equal(*token, policy.token)) {
+    return contract::usage_error("UNAUTHORIZED", "The token is wrong");
+  }
+  return std::nullopt;
+}
+
+std::string token_cookie_name(int port) {
+  return "clawperator_token_" + std::to_string(port);
+}
+
+std::string token_cookie(const AccessPolicy& policy) {
+  return token_cookie_name(policy.port) + "=" + policy.token +
+         "; Path=/; HttpOnly; SameSite=Strict";
+}
+
+std::optional<std::string_view> presented_token(const AccessPolicy& policy,
+                                                const RequestFacts& request) {
+  if (request.authorization) {
+    std::string_view value = trim(*request.authorization);
+    constexpr std::string_view kBearer = "bearer ";
+    if (value.size() > kBearer.size() && lowercase(value.substr(0, kBearer.size())) == kBearer) {
+      return trim(value.substr(kBearer.size()));
+    }
+  }
+  if (request.cookie) {
+    const std::string name = token_cookie_name(policy.port);
+    std::string_view rest = *request.cookie;
+    while (!rest.empty()) {
+      const auto end = rest.find(';');
+      const std::string_view pair = trim(rest.substr(0, end));
+      rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+      const auto equals = pair.find('=');
+      if (equals != std::string_view::npos && pair.substr(0, equals) == name) {
+        return pair.substr(equals + 1);
+      }
+    }
   }
   return std::nullopt;
 }

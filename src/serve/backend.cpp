@@ -4,6 +4,7 @@
 
 #include "clawperator/cli/action_builders.hpp"
 #include "clawperator/cli/command.hpp"
+#include "clawperator/contract/caller_paths.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/process/runner.hpp"
@@ -13,9 +14,6 @@
 
 namespace clawperator::serve {
 namespace {
-
-constexpr std::string_view kScreenshotPrefix = "screenshot-";
-constexpr std::string_view kScreenshotSuffix = ".png";
 
 Reply error_reply(const contract::HostError& error) {
   Json document = contract::to_json(error);
@@ -50,6 +48,10 @@ Reply Backend::execute(std::string_view body) const {
   if (!parsed) return error_reply(parsed.error());
   auto execution = read_execution(*parsed);
   if (!execution) return error_reply(execution.error());
+  // Refused before anything runs, as the MCP server refuses it.
+  if (auto path = contract::find_caller_host_path(execution->value("actions", Json()))) {
+    return error_reply(contract::validation_failure({*path}));
+  }
   return run(std::move(*execution), *parsed);
 }
 
@@ -62,12 +64,8 @@ Reply Backend::snapshot(std::string_view body) const {
 Reply Backend::screenshot(std::string_view body) const {
   auto parsed = parse_body(body, {"deviceId", "operatorPackage"});
   if (!parsed) return error_reply(parsed.error());
-  // Always into the server's own directory: a caller never names a file on this host.
-  const cli::IdStamp stamp = cli::make_id_stamp();
-  const std::string name = std::string(kScreenshotPrefix) + std::to_string(stamp.now_ms) + "-" +
-                           stamp.suffix + std::string(kScreenshotSuffix);
-  return run(cli::build_screenshot(stamp, (settings_.artifact_dir / name).string(), std::nullopt),
-             *parsed);
+  // Always into the server's own store: a caller never names a file on this host.
+  return run(cli::build_screenshot(cli::make_id_stamp(), std::nullopt, std::nullopt), *parsed);
 }
 
 Reply Backend::query(std::string_view body) const {
@@ -91,17 +89,8 @@ Reply Backend::query(std::string_view body) const {
   return {200, std::move(out)};
 }
 
-std::optional<std::filesystem::path> Backend::artifact(std::string_view name) const {
-  const bool shaped = name.size() > kScreenshotPrefix.size() + kScreenshotSuffix.size() &&
-                      name.substr(0, kScreenshotPrefix.size()) == kScreenshotPrefix &&
-                      name.substr(name.size() - kScreenshotSuffix.size()) == kScreenshotSuffix &&
-                      name.find('/') == std::string_view::npos &&
-                      name.find("..") == std::string_view::npos;
-  if (!shaped) return std::nullopt;
-  std::filesystem::path path = settings_.artifact_dir / std::string(name);
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) return std::nullopt;
-  return path;
+std::optional<std::string> Backend::artifact(std::string_view id) const {
+  return settings_.artifacts ? settings_.artifacts->read(id) : std::nullopt;
 }
 
 Reply Backend::run(Json payload, const Json& body) const {
@@ -127,10 +116,12 @@ Reply Backend::run(Json payload, const Json& body) const {
     // Requests for a busy device queue on its lock for as long as their own budget.
     request.lock_wait_ms = static_cast<long>(request.execution.timeout_ms.value());
     request.state = settings_.state;
+    if (settings_.artifacts) settings_.artifacts->direct_screenshots(request.execution);
     const auto runner = process::make_system_runner();
     exec::ExecutionReport report = exec::run_execution(request, *runner);
     reply.status = http_status_of(report.document);
     reply.document = std::move(report.document);
+    if (settings_.artifacts) settings_.artifacts->adopt(reply.document);
   }
 
   if (const auto device = reply.document.find("deviceId"); device != reply.document.end()) {

@@ -19,6 +19,7 @@ Subscription::Wait Subscription::next(std::chrono::milliseconds wait, std::strin
   if (!queue_.empty()) {
     out = std::move(queue_.front());
     queue_.pop_front();
+    queued_bytes_ -= out.size();
     return Wait::Event;
   }
   return closed_ ? Wait::Closed : Wait::Timeout;
@@ -27,10 +28,32 @@ Subscription::Wait Subscription::next(std::chrono::milliseconds wait, std::strin
 void Subscription::push(const std::string& text) {
   {
     std::lock_guard lock(mutex_);
-    if (queue_.size() >= EventHub::kQueueLimit) queue_.pop_front();
-    queue_.push_back(text);
+    if (closed_) return;
+    const bool behind = !queue_.empty() && (queue_.size() >= EventHub::kQueueLimit ||
+                                            queued_bytes_ + text.size() > hub_.queue_bytes_);
+    if (behind) {
+      // Memory stays bounded by what one subscriber may hold; it learns why its stream ends.
+      Json why = {{"code", "SSE_SUBSCRIBER_TOO_SLOW"},
+                  {"message",
+                   "This stream fell too far behind the server's events and is closed; "
+                   "reconnect to follow again"},
+                  {"queuedEvents", queue_.size()},
+                  {"queuedBytes", queued_bytes_}};
+      queue_.clear();
+      queue_.push_back(format_sse("dropped", why));
+      queued_bytes_ = queue_.back().size();
+      closed_ = true;
+    } else {
+      queue_.push_back(text);
+      queued_bytes_ += text.size();
+    }
   }
   ready_.notify_one();
+}
+
+std::size_t Subscription::queued_bytes() const {
+  std::lock_guard lock(mutex_);
+  return queued_bytes_;
 }
 
 void Subscription::close() {
@@ -70,6 +93,13 @@ void EventHub::close() {
 std::size_t EventHub::subscribers() const {
   std::lock_guard lock(mutex_);
   return subscribers_.size();
+}
+
+std::size_t EventHub::queued_bytes() const {
+  std::lock_guard lock(mutex_);
+  std::size_t total = 0;
+  for (const Subscription* subscription : subscribers_) total += subscription->queued_bytes();
+  return total;
 }
 
 void EventHub::forget(Subscription* subscription) {

@@ -35,7 +35,10 @@ int http_status_of_code(std::string_view code) {
     if (name == code) return status;
   }
   if (code == "ROUTE_NOT_FOUND") return 404;
-  if (code == "SSE_CLIENT_LIMIT") return 503;
+  if (code == "SSE_CLIENT_LIMIT" || code == "TOO_MANY_CONNECTIONS") return 503;
+  if (code == "MALFORMED_REQUEST") return 400;
+  if (code == "REQUEST_TIMEOUT") return 408;
+  if (code == "REQUEST_HEADERS_TOO_LARGE") return 431;
   return 500;
 }
 

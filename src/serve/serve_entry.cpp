@@ -1,48 +1,118 @@
-// From the CLI's `serve` command to run_server: the server's settings from the global options.
+// From the CLI's `serve` command to run_server: the server's settings from the global options,
+// its token, and its private files in the state directory.
 #include "clawperator/serve/serve_entry.hpp"
 
-#include <stdlib.h>
+#include <openssl/rand.h>
 
 #include <cstdio>
 #include <filesystem>
 
+#include "clawperator/io/log.hpp"
 #include "clawperator/serve/access_guard.hpp"
+#include "clawperator/serve/artifact_store.hpp"
 #include "clawperator/serve/server.hpp"
 
 namespace clawperator::serve {
+namespace {
+
+cli::CommandResult usage(const std::string& message, const char* flag) {
+  contract::HostError error = contract::usage_error("USAGE", message);
+  error.details["flag"] = flag;
+  return cli::failure(error);
+}
+
+cli::CommandResult no_private_directory(const std::string& why, const Json& details) {
+  contract::HostError error = contract::usage_error(
+      "STATE_DIRECTORY_UNSAFE",
+      "Failed to start server: it keeps its token and screenshots in a private state directory, "
+      "and " +
+          why);
+  error.details = details;
+  return cli::failure(error);
+}
+
+// 256 random bits, as 64 hex digits.
+std::optional<std::string> random_token() {
+  unsigned char bytes[32];
+  if (RAND_bytes(bytes, sizeof bytes) != 1) return std::nullopt;
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string token;
+  for (const unsigned char byte : bytes) {
+    token += kHex[byte >> 4];
+    token += kHex[byte & 0x0f];
+  }
+  return token;
+}
+
+}  // namespace
+
+std::string token_file_name(int port) {
+  return "serve-" + std::to_string(port) + ".token";
+}
 
 cli::CommandResult serve_command(const cli::ServeCommand& command,
                                  const cli::GlobalOptions& options) {
-  if (!is_loopback_host(command.host) && command.token.empty()) {
-    contract::HostError error = contract::usage_error(
-        "USAGE", "--host " + command.host +
-                     " is beyond loopback: pass --token or set CLAWPERATOR_SERVE_TOKEN");
-    error.details["flag"] = "--token";
-    return cli::failure(error);
+  const bool loopback = is_loopback_host(command.host);
+  if (command.no_token && !loopback) {
+    return usage("--no-token is only for a loopback bind: --host " + command.host +
+                     " is reachable from other hosts",
+                 "--no-token");
+  }
+  if (command.no_token && !command.token.empty()) {
+    return usage("--no-token and a token (--token, CLAWPERATOR_SERVE_TOKEN) exclude each other",
+                 "--no-token");
   }
   ServerSettings settings;
   settings.host = command.host;
   settings.port = command.port;
   settings.token = command.token;
+  if (settings.token.empty() && !command.no_token) {
+    auto token = random_token();
+    if (!token) {
+      return cli::failure(contract::usage_error(
+          "INTERNAL_ERROR", "Failed to start server: no random bytes for its token"));
+    }
+    settings.token = std::move(*token);
+    settings.print_token = true;
+  }
   settings.backend.adb = cli::adb_settings(options);
   settings.backend.operator_package = options.operator_package;
   settings.backend.device = options.device;
   settings.backend.state = cli::state_directory_for_run();
 
-  // Screenshots go to a private directory of this server, removed at exit.
-  std::string pattern =
-      (std::filesystem::temp_directory_path() / "clawperator-serve-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr) {
-    return cli::failure(contract::usage_error(
-        "INTERNAL_ERROR", "Failed to start server: cannot create a directory in " +
-                              std::filesystem::temp_directory_path().string()));
+  // Kept beyond run_server, which takes the settings: the token file is removed after it.
+  const io::StateSelection state = settings.backend.state;
+  if (state.refused) {
+    return no_private_directory(
+        "CLAWPERATOR_STATE_DIR is not one (" + state.refused->problem + ")",
+        Json{{"stateDir", state.refused->path.string()}, {"problem", state.refused->problem}});
   }
-  settings.backend.artifact_dir = pattern;
+  if (!state.directory) return no_private_directory("none is usable", Json::object());
+  auto artifacts = ArtifactStore::create(*state.directory);
+  if (!artifacts) {
+    return no_private_directory(
+        "its screenshot directory is refused (" + artifacts.error().problem + ")",
+        Json{{"stateDir", artifacts.error().path.string()},
+             {"problem", artifacts.error().problem}});
+  }
+  settings.backend.artifacts = std::move(*artifacts);
+  // For scripts: the token of the server on this port, readable by this user only.
+  const std::string token_file = token_file_name(command.port);
+  if (!settings.token.empty()) {
+    if (!state.directory->replace_file(token_file, settings.token + "\n")) {
+      return no_private_directory("its token file cannot be written there",
+                                  Json{{"stateDir", state.directory->path().string()}});
+    }
+    settings.token_file = state.directory->path() / token_file;
+  }
+  if (command.no_token) {
+    io::emit_warning(
+        "--no-token: any process of any local user can drive the devices through this server");
+  }
   cli::CommandResult result;
   result.exit_code = run_server(std::move(settings));
   result.already_written = true;
-  std::error_code ignored;
-  std::filesystem::remove_all(pattern, ignored);
+  if (!command.no_token) state.directory->remove(token_file);
   return result;
 }
 

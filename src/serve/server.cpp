@@ -1,26 +1,38 @@
-// The routes, the guard, the limits and the lifecycle on cpp-httplib, the one file that
-// includes httplib.h (linked into clawperator-serve only, never into `clawperator`).
+// The routes, the guard and the lifecycle on cpp-httplib, the one file that includes httplib.h
+// (linked into clawperator-serve only, never into `clawperator`). cpp-httplib routes and
+// writes; it never reads from a socket: the connection gate (connection_gate.hpp) reads every
+// request whole and bounded first, and a worker hands those bytes to httplib's
+// process_request.
 #include "clawperator/serve/server.hpp"
 
 #include <httplib.h>
+#include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <optional>
 #include <thread>
+#include <vector>
 
 #include "clawperator/cli/command.hpp"
 #include "clawperator/io/log.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/serve/access_guard.hpp"
 #include "clawperator/serve/access_log.hpp"
+#include "clawperator/serve/connection_gate.hpp"
 #include "clawperator/serve/http_status.hpp"
 #include "clawperator/serve/request_body.hpp"
+#include "clawperator/serve/response_headers.hpp"
 #include "clawperator/serve/static_files.hpp"
 
 namespace clawperator::serve {
@@ -32,6 +44,7 @@ using httplib::Response;
 constexpr const char* kJson = "application/json";
 constexpr std::chrono::milliseconds kEventPoll{500};
 constexpr int kKeepAliveComments = 30;  // one ": keep-alive" per 15 s without events
+constexpr std::chrono::milliseconds kWriteTimeout{5000};
 
 void send(Response& response, int status, const Json& document) {
   response.status = status;
@@ -69,7 +82,6 @@ void stream_events(EventHub& hub, Response& response) {
     return;
   }
   io::log_event(io::LogLevel::Info, "serve.sse.client.connected");
-  response.set_header("Cache-Control", "no-cache");
   response.set_header("X-Accel-Buffering", "no");
   auto idle = std::make_shared<int>(0);
   response.set_chunked_content_provider(
@@ -94,16 +106,12 @@ void stream_events(EventHub& hub, Response& response) {
 }
 
 void serve_file(const Backend& backend, const Request& request, Response& response) {
-  const auto path = backend.artifact(request.matches[1].str());
-  if (!path) {
+  auto png = backend.artifact(request.matches[1].str());
+  if (!png) {
     send_error(response, contract::usage_error("ROUTE_NOT_FOUND", "No such screenshot"));
     return;
   }
-  std::ifstream in(*path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  response.set_header("Cache-Control", "no-store");
-  response.set_content(bytes.str(), "image/png");
+  response.set_content(std::move(*png), "image/png");
 }
 
 void add_routes(httplib::Server& server, const Backend& backend, EventHub& hub) {
@@ -152,7 +160,22 @@ void add_routes(httplib::Server& server, const Backend& backend, EventHub& hub) 
 void add_guards(httplib::Server& server, const AccessPolicy& policy) {
   server.set_pre_routing_handler([policy](const Request& request, Response& response) {
     const RequestFacts facts{request.path, header(request, "Host"), header(request, "Origin"),
-                             header(request, "Authorization")};
+                             header(request, "Authorization"), header(request, "Cookie")};
+    // The inspector's first visit, by the URL the server printed: the token becomes a cookie
+    // and leaves the address bar (and the history, and any Referer).
+    if (request.path == "/" && request.has_param("token") && !policy.token.empty()) {
+      RequestFacts bearer = facts;
+      const std::string presented = "Bearer " + request.get_param_value("token");
+      bearer.authorization = presented;
+      bearer.cookie.reset();
+      if (auto refused = check_access(policy, bearer)) {
+        send_error(response, *refused);
+      } else {
+        response.set_header("Set-Cookie", token_cookie(policy));
+        response.set_redirect("/", 303);
+      }
+      return httplib::Server::HandlerResponse::Handled;
+    }
     if (auto refused = check_access(policy, facts)) {
       send_error(response, *refused);
       return httplib::Server::HandlerResponse::Handled;
@@ -167,9 +190,8 @@ void add_guards(httplib::Server& server, const AccessPolicy& policy) {
       send_error(response,
                  contract::validation_error("PAYLOAD_TOO_LARGE", "Payload exceeds 100kb limit"));
     } else if (response.status == 400) {
-      send_error(response, contract::validation_error(
-                               "INVALID_BODY",
-                               "The request could not be read (a POST body needs Content-Length)"));
+      send_error(response,
+                 contract::validation_error("MALFORMED_REQUEST", "The request could not be read"));
     } else if (response.status == 404 || response.status == 405) {
       send_error(response, contract::usage_error("ROUTE_NOT_FOUND", "No such route"));
     } else {
@@ -186,7 +208,7 @@ void add_guards(httplib::Server& server, const AccessPolicy& policy) {
   });
 }
 
-// Blocks until SIGINT or SIGTERM (the process-wide interrupt) or until the listener ended.
+// Blocks until SIGINT or SIGTERM (the process-wide interrupt) or until the gate ended.
 void wait_for_interrupt(const std::atomic<bool>& listening) {
   while (listening.load() && process::interrupted_signal() == 0) {
     pollfd entry{process::interrupt_fd(), POLLIN, 0};
@@ -196,6 +218,153 @@ void wait_for_interrupt(const std::atomic<bool>& listening) {
 
 std::string url_host(const std::string& host) {
   return host.find(':') != std::string::npos ? "[" + host + "]" : host;
+}
+
+// A request the gate read whole, served to httplib as the connection: reads come from those
+// bytes (then the end), writes go to the socket within the write timeout.
+class ReadStream final : public httplib::Stream {
+ public:
+  explicit ReadStream(const ReadyRequest& request) : request_(request) {}
+  using httplib::Stream::write;
+
+  bool is_readable() const override { return offset_ < request_.bytes.size(); }
+  bool is_writable() const override {
+    pollfd entry{request_.fd, POLLOUT | POLLRDHUP, 0};
+    if (::poll(&entry, 1, static_cast<int>(kWriteTimeout.count())) <= 0) return false;
+    // A peer that hung up (an event stream's closed tab) is not worth writing to.
+    return (entry.revents & (POLLERR | POLLHUP | POLLRDHUP)) == 0;
+  }
+  ssize_t read(char* out, size_t size) override {
+    const std::size_t take = std::min(size, request_.bytes.size() - offset_);
+    std::memcpy(out, request_.bytes.data() + offset_, take);
+    offset_ += take;
+    return static_cast<ssize_t>(take);
+  }
+  ssize_t write(const char* data, size_t size) override {
+    std::size_t done = 0;
+    while (done < size) {
+      const ssize_t wrote =
+          ::send(request_.fd, data + done, size - done, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (wrote > 0) {
+        done += static_cast<std::size_t>(wrote);
+        continue;
+      }
+      if (wrote < 0 && errno == EINTR) continue;
+      if (wrote < 0 && errno != EAGAIN) return -1;
+      pollfd entry{request_.fd, POLLOUT, 0};
+      if (::poll(&entry, 1, static_cast<int>(kWriteTimeout.count())) <= 0) return -1;
+    }
+    return static_cast<ssize_t>(size);
+  }
+  void get_remote_ip_and_port(std::string& ip, int& port) const override {
+    ip = request_.remote;
+    port = request_.remote_port;
+  }
+  void get_local_ip_and_port(std::string& ip, int& port) const override {
+    ip = request_.local;
+    port = request_.local_port;
+  }
+  socket_t socket() const override { return request_.fd; }
+
+ private:
+  const ReadyRequest& request_;
+  std::size_t offset_ = 0;
+};
+
+// httplib's routing without its sockets: process_request on a stream of ours.
+class Router final : public httplib::Server {
+ public:
+  // httplib ends a streamed response (the event stream) when its listening socket is gone; it
+  // has none here, so it is told one exists until shutdown.
+  void open_streams(int listen_fd) { svr_sock_ = listen_fd; }
+  void end_streams() { svr_sock_ = INVALID_SOCKET; }
+  void answer(httplib::Stream& stream) {
+    bool closed = true;
+    process_request(stream, true, closed, nullptr);
+  }
+};
+
+// The workers: a fixed number of threads answering what the gate hands over, in order.
+class Workers {
+ public:
+  using Finished = std::function<void(const ReadyRequest&)>;
+  Workers(std::size_t count, Router& router, Finished finished)
+      : router_(router), finished_(std::move(finished)) {
+    for (std::size_t i = 0; i < count; ++i) threads_.emplace_back([this] { work(); });
+  }
+  ~Workers() { stop(); }
+  void add(ReadyRequest request) {
+    {
+      const std::lock_guard lock(mutex_);
+      queue_.push_back(std::move(request));
+    }
+    ready_.notify_one();
+  }
+  // Answers what is queued, then joins.
+  void stop() {
+    {
+      const std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    ready_.notify_all();
+    for (std::thread& thread : threads_) {
+      if (thread.joinable()) thread.join();
+    }
+  }
+
+ private:
+  void work() {
+    for (;;) {
+      ReadyRequest request;
+      {
+        std::unique_lock lock(mutex_);
+        ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty()) return;
+        request = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      ReadStream stream(request);
+      router_.answer(stream);
+      finished_(request);
+    }
+  }
+
+  Router& router_;
+  Finished finished_;
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<ReadyRequest> queue_;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+// A listening socket on host:port (getaddrinfo: a name or an address, v4 or v6); -1 with errno.
+int listen_on(const std::string& host, int port) {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE;
+  addrinfo* found = nullptr;
+  if (::getaddrinfo(host.c_str(), std::to_string(port).c_str(), &hints, &found) != 0) {
+    errno = EADDRNOTAVAIL;
+    return -1;
+  }
+  int fd = -1;
+  int error = EADDRNOTAVAIL;
+  for (addrinfo* entry = found; entry != nullptr && fd < 0; entry = entry->ai_next) {
+    fd = ::socket(entry->ai_family, entry->ai_socktype | SOCK_CLOEXEC, entry->ai_protocol);
+    if (fd < 0) continue;
+    const int yes = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    if (::bind(fd, entry->ai_addr, entry->ai_addrlen) != 0 || ::listen(fd, 128) != 0) {
+      error = errno;
+      ::close(fd);
+      fd = -1;
+    }
+  }
+  ::freeaddrinfo(found);
+  if (fd < 0) errno = error;
+  return fd;
 }
 
 }  // namespace
@@ -208,50 +377,60 @@ int run_server(ServerSettings settings) {
   }
   EventHub hub(settings.sse_clients);
   Backend backend(settings.backend, hub);
-  httplib::Server server;
-  const std::size_t threads = settings.workers + settings.sse_clients;
-  server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  server.set_payload_max_length(kMaxBodyBytes);
-  // A slow or silent client holds a thread for these at most.
-  server.set_read_timeout(5, 0);
-  server.set_write_timeout(5, 0);
-  server.set_keep_alive_timeout(2);
-  server.set_keep_alive_max_count(20);
-  add_guards(server, AccessPolicy{settings.host, settings.port, settings.token});
-  add_routes(server, backend, hub);
+  Router router;
+  router.set_payload_max_length(kMaxBodyBytes);
+  httplib::Headers headers;
+  for (const auto& [name, value] : security_headers()) {
+    headers.emplace(std::string(name), std::string(value));
+  }
+  router.set_default_headers(std::move(headers));
+  add_guards(router, AccessPolicy{settings.host, settings.port, settings.token});
+  add_routes(router, backend, hub);
 
-  if (!server.bind_to_port(settings.host, settings.port)) {
+  const int listen_fd = listen_on(settings.host, settings.port);
+  if (listen_fd < 0) {
     std::fprintf(stderr, "Failed to start server: cannot listen on %s:%d: %s\n",
                  settings.host.c_str(), settings.port, std::strerror(errno));
     return 1;
   }
-  const std::string url = "http://" + url_host(settings.host) + ":" + std::to_string(settings.port);
+  std::string url = "http://" + url_host(settings.host) + ":" + std::to_string(settings.port);
+  if (settings.print_token) url += "/?token=" + settings.token;
   std::fprintf(stderr, "Clawperator API server listening on %s\n", url.c_str());
   std::fflush(stderr);
-  io::log_event(io::LogLevel::Info, "serve.server.started",
-                Json{{"host", settings.host},
-                     {"port", settings.port},
-                     {"tokenRequired", !settings.token.empty()}});
+  Json started = {
+      {"host", settings.host}, {"port", settings.port}, {"tokenRequired", !settings.token.empty()}};
+  if (!settings.token_file.empty()) started["tokenFile"] = settings.token_file.string();
+  io::log_event(io::LogLevel::Info, "serve.server.started", started);
 
-  // Signals go to this thread only: the listener and its workers inherit a blocked mask.
+  // Signals go to this thread only: the gate and the workers inherit a blocked mask.
   sigset_t interrupts;
   sigemptyset(&interrupts);
   sigaddset(&interrupts, SIGINT);
   sigaddset(&interrupts, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &interrupts, nullptr);
+  router.open_streams(listen_fd);
+  std::optional<Workers> workers;
+  ConnectionGate gate(listen_fd, settings.limits,
+                      [&workers](ReadyRequest request) { workers->add(std::move(request)); });
+  workers.emplace(
+      settings.workers + settings.sse_clients, router,
+      [&gate](const ReadyRequest& request) { gate.finished(request.fd, request.remote); });
   std::atomic<bool> listening{true};
-  std::thread listener([&server, &listening] {
-    server.listen_after_bind();
+  std::thread listener([&gate, &listening] {
+    gate.run();
     listening = false;
   });
   pthread_sigmask(SIG_UNBLOCK, &interrupts, nullptr);
 
   wait_for_interrupt(listening);
   // In-flight executions see the same interrupt and answer RESULT_TRANSPORT_CANCELLED; the
-  // streams end; listen_after_bind returns once every worker has finished.
+  // streams end; the workers answer what they hold, then return.
   hub.close();
-  server.stop();
+  router.end_streams();
+  gate.stop();
   listener.join();
+  workers->stop();
+  ::close(listen_fd);
   io::log_event(io::LogLevel::Info, "serve.server.stopped",
                 Json{{"signal", process::interrupted_signal()}});
   return 0;

@@ -1,12 +1,15 @@
 // The inspector in Debian's chromium, headless, driven by puppeteer-core, against
 // `clawperator serve` on a virtual device:
 //   node inspector.test.mjs <clawperator-vdevice> <clawperator> <screenshot.png>
-// The page loads with the screenshot and a box per node; clicking a box shows a selector that
-// a following POST /query resolves to exactly that node; the Click button changes what the
-// next screenshot shows. Saves a screenshot of the page.
+// The server listens beyond loopback with the token it made: without it the page is 401; the
+// URL it printed sets an HttpOnly, SameSite=Strict cookie and redirects to / without the
+// token, and from then on the page, its fetches and its EventSource work by the cookie, under
+// the server's Content-Security-Policy. The page loads with the screenshot and a box per node;
+// clicking a box shows a selector that a following POST /query resolves to exactly that node;
+// the Click button changes what the next screenshot shows. Saves a screenshot of the page.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import net from 'node:net';
 import puppeteer from 'puppeteer-core';
@@ -33,10 +36,14 @@ const freePort = () => new Promise((resolve) => {
   });
 });
 
+// An address of this host beyond loopback, so that the token is what lets the page in.
+const address = Object.values(networkInterfaces()).flat()
+  .find((entry) => entry && entry.family === 'IPv4' && !entry.internal)?.address || '127.0.0.1';
 const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
+const base = `http://${address}:${port}`;
 const work = mkdtempSync(join(tmpdir(), 'clawperator-browser-'));
-const farm = spawn(vdevice, ['with', '--', clawperator, 'serve', '--port', String(port)], {
+const farm = spawn(vdevice, ['with', '--', clawperator, 'serve', '--host', '0.0.0.0',
+                             '--port', String(port)], {
   stdio: ['ignore', 'inherit', 'pipe'],
   env: { ...process.env, CLAWPERATOR_STATE_DIR: join(work, 'state'), CLAWPERATOR_LOG_DIR: join(work, 'logs'), ANDROID_SERIAL: '' },
 });
@@ -47,7 +54,10 @@ try {
   for (let i = 0; i < 300 && !serverText.includes('listening on'); i += 1) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  check(serverText.includes('listening on ' + base), 'serve started on the virtual device');
+  const started = /listening on http:\/\/0\.0\.0\.0:(\d+)\/\?token=([0-9a-f]{64})\n/.exec(serverText);
+  check(started !== null && started[1] === String(port), `serve started with a token (${address})`);
+  const token = started[2];
+  const bearer = { Authorization: 'Bearer ' + token };
 
   browser = await puppeteer.launch({
     executablePath: chromium,
@@ -62,7 +72,26 @@ try {
   page.on('request', (request) => {
     if (!request.url().startsWith(base)) foreign.push(request.url());
   });
-  await page.goto(base + '/', { waitUntil: 'load' });
+  const refusals = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/.test(message.text())) refusals.push(message.text());
+  });
+  const anonymous = await page.goto(base + '/', { waitUntil: 'load' });
+  check(anonymous.status() === 401, 'without the token the page is 401');
+
+  const visit = await page.goto(base + '/?token=' + token, { waitUntil: 'load' });
+  check(visit.status() === 200 && page.url() === base + '/',
+        'the printed URL lands on / without the token in the address bar');
+  check(visit.request().redirectChain().length === 1 &&
+        visit.request().redirectChain()[0].response().status() === 303, 'by one 303 redirect');
+  const cookies = await page.cookies();
+  const cookie = cookies.find((each) => each.name === `clawperator_token_${port}`);
+  check(cookie && cookie.value === token && cookie.httpOnly && cookie.sameSite === 'Strict',
+        'the token is an HttpOnly, SameSite=Strict cookie');
+  check(!(await page.evaluate(() => document.cookie)).includes(token), 'that no script can read');
+  const policy = visit.headers()['content-security-policy'] || '';
+  check(policy.includes("frame-ancestors 'none'") && visit.headers()['x-frame-options'] === 'DENY',
+        'the page forbids framing');
   await page.waitForFunction(() => document.body.dataset.refreshed === '1', { timeout: 60000 });
   const boxes = await page.$$eval('.box', (all) => all.length);
   const loaded = await page.$eval('#screenshot', (image) => image.complete && image.naturalWidth > 0);
@@ -84,16 +113,16 @@ try {
         'the tree highlights the same node');
 
   const query = await fetch(base + '/query', {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ matcher: selector }),
+    method: 'POST', headers: { 'Content-Type': 'application/json', ...bearer }, body: JSON.stringify({ matcher: selector }),
   }).then((response) => response.json());
   check(query.count === 1 && query.matches[0].path === path, 'POST /query resolves it to exactly that node');
 
   const before = await page.$eval('#screenshot', (image) => image.src);
-  const beforeBytes = await fetch(before).then((response) => response.arrayBuffer());
+  const beforeBytes = await fetch(before, { headers: bearer }).then((response) => response.arrayBuffer());
   await page.click('#click-button');
   await page.waitForFunction(() => document.body.dataset.refreshed === '2', { timeout: 60000 });
   const after = await page.$eval('#screenshot', (image) => image.src);
-  const afterBytes = await fetch(after).then((response) => response.arrayBuffer());
+  const afterBytes = await fetch(after, { headers: bearer }).then((response) => response.arrayBuffer());
   check(after !== before && Buffer.compare(Buffer.from(beforeBytes), Buffer.from(afterBytes)) !== 0,
         'the click changed what the next screenshot shows');
   const panel = await page.$eval('#attributes', (table) => table.rows.length);
@@ -102,6 +131,7 @@ try {
   const events = await page.$$eval('#events li', (all) => all.map((item) => item.textContent));
   check(events.some((text) => text.includes('inspector-click')), 'the event list shows the click execution');
   check(foreign.length === 0, 'nothing was loaded from another host');
+  check(refusals.length === 0, `the page runs under its CSP without a refusal ${refusals.join(' | ')}`);
   await page.screenshot({ path: picture });
   console.log('saved ' + picture);
 } finally {

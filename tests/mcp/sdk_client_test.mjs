@@ -9,8 +9,8 @@ import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { homedir, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 
 const binary = process.env.CLAWPERATOR_BINARY;
 const serials = (process.env.CLAWPERATOR_VDEVICE_SERIALS || "").split(/[\s,]+/).filter(Boolean);
@@ -52,8 +52,40 @@ async function check(name, body) {
   }
 }
 
-const call = (name, args, options) => client.callTool({ name, arguments: args }, undefined, options);
 const body = (result) => result.structuredContent ?? JSON.parse(result.content[0].text);
+
+// What no tool result may carry (docs/mcp.md, "Redaction"): a path under one of this host's
+// places, and adb's own words. The one path a tool exists to hand over, the compact snapshot's
+// saveRaw file, is taken out first.
+const adbPath = execFileSync("sh", ["-c", "command -v adb"], { encoding: "utf8" }).trim();
+const hostRoots = [scratch, tmpdir(), homedir(), dirname(binary), adbPath]
+  .filter((root) => root && root.length > 1);
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const hostPath = new RegExp(`(^|[\\s"'(=:,;\\[<>])(${hostRoots.map(escape).join("|")})(?=$|[/\\s"'),;:\\]<>])`);
+const adbWords = /\* daemon|adb: |error: (device|no devices|closed|protocol fault)|cannot connect to daemon/;
+const withoutSavedFile = (document) => {
+  if (document && document.compact) delete document.compact.rawArtifactPath;
+  return document;
+};
+let scanned = 0;
+function scan(name, result) {
+  const structured = withoutSavedFile(structuredClone(result.structuredContent ?? null));
+  const texts = result.content.filter((item) => item.type === "text")
+    .map((item) => JSON.stringify(withoutSavedFile(JSON.parse(item.text))));
+  const all = JSON.stringify(structured) + "\n" + texts.join("\n");
+  assert.doesNotMatch(all, hostPath, `${name}: a host path in ${all.slice(0, 2000)}`);
+  assert.doesNotMatch(all, adbWords, `${name}: adb's own words in ${all.slice(0, 2000)}`);
+  const document = body(result);
+  assert.ok(document.disposition && typeof document.disposition.delivery === "string" &&
+            typeof document.disposition.retry === "string",
+            `${name}: no disposition in ${JSON.stringify(document).slice(0, 500)}`);
+  scanned += 1;
+}
+const call = async (name, args, options) => {
+  const result = await client.callTool({ name, arguments: args }, undefined, options);
+  scan(name, result);
+  return result;
+};
 
 function childrenOf(pid) {
   const children = [];
@@ -339,6 +371,21 @@ await check("an Operator removed mid-session is reported by the next call, not t
   assert.equal(body(result).disposition.retry, "safe");
   // The snapshot's own timeout is 30 s: the answer comes from the presence check.
   assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+});
+
+await check("doctor, explain_error, devices and configure answer with a disposition too", async () => {
+  const doctor = body(await call("doctor", { deviceId: second }));
+  assert.deepEqual(doctor.disposition, { delivery: "not_delivered", retry: "safe" });
+  const full = body(await call("doctor", { deviceId: second, full: true }));
+  assert.ok(full.disposition);
+  const explained = body(await call("explain_error", { code: "NO_DEVICES" }));
+  assert.deepEqual(explained.disposition, { delivery: "not_delivered", retry: "safe" });
+  assert.deepEqual(body(await call("devices", {})).disposition, { delivery: "not_delivered", retry: "safe" });
+  assert.deepEqual(body(await call("configure", {})).disposition, { delivery: "not_delivered", retry: "safe" });
+});
+
+await check("every tool result was scanned for host paths, adb's words and its disposition", async () => {
+  assert.ok(scanned > 30, `${scanned} results`);
 });
 
 await client.close();

@@ -19,8 +19,17 @@ namespace clawperator::testing {
 TEST_CASE("serve: the read-only routes and the errors catalog", "[serve][api]") {
   Farm farm({"default"});
   Served served(farm);
-  CHECK(served.stderr_text() == "Clawperator API server listening on http://127.0.0.1:" +
-                                    std::to_string(served.port()) + "\n");
+  // A token of 256 random bits, in the inspector's URL and in a 0600 file for scripts.
+  REQUIRE(served.token().size() == 64);
+  CHECK(served.token().find_first_not_of("0123456789abcdef") == std::string::npos);
+  CHECK(served.stderr_text() ==
+        "Clawperator API server listening on http://127.0.0.1:" + std::to_string(served.port()) +
+            "/?token=" + served.token() + "\n");
+  const std::string token_file =
+      served.state_dir() + "/serve-" + std::to_string(served.port()) + ".token";
+  CHECK(slurp(token_file) == served.token() + "\n");
+  CHECK((std::filesystem::status(token_file).permissions() & std::filesystem::perms::all) ==
+        (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write));
   const HttpReply ping = served.get("/ping");
   CHECK(ping.status == 200);
   CHECK(ping.body == json{{"ok", true}});
@@ -49,6 +58,7 @@ TEST_CASE("serve: the read-only routes and the errors catalog", "[serve][api]") 
   CHECK(curl(served.url("/ping"), "DELETE").body["code"] == "ROUTE_NOT_FOUND");
   CHECK(served.stop() == 0);
   CHECK(served.stdout_text().empty());
+  CHECK(!std::filesystem::exists(token_file));
 }
 
 TEST_CASE("serve: executions answer with the CLI's document and the mapped status",
@@ -109,11 +119,10 @@ TEST_CASE("serve: executions answer with the CLI's document and the mapped statu
             "<hierarchy") != std::string::npos);
   const HttpReply shot = served.post("/screenshot", json{{"deviceId", serial}}.dump());
   CHECK(shot.status == 200);
-  const std::string png_path = shot.body["envelope"]["stepResults"][0]["data"]["path"];
-  const std::string name = std::filesystem::path(png_path).filename();
-  const RunResult png =
-      run_binary("/usr/bin/curl", {"-sS", "-o", served.dir() + "/shot.png", "-w", "%{http_code}",
-                                   served.url("/artifacts/" + name)});
+  const std::string url = shot.body["envelope"]["stepResults"][0]["data"]["artifactUrl"];
+  const RunResult png = run_binary(
+      "/usr/bin/curl", {"-sS", "-o", served.dir() + "/shot.png", "-w", "%{http_code}", "-H",
+                        "Authorization: Bearer " + served.token(), served.url(url)});
   CHECK(png.out == "200");
   CHECK(slurp(served.dir() + "/shot.png").rfind("\x89PNG", 0) == 0);
   CHECK(served.get("/artifacts/..%2F..%2Fetc%2Fpasswd").status == 404);
@@ -183,20 +192,25 @@ TEST_CASE("serve: Host and Origin of a browser request must be the server's own"
 TEST_CASE("serve: beyond loopback a bearer token is required on every route but /ping",
           "[serve][api]") {
   Farm farm({"default"});
-  const RunResult refused = farm.clawperator({"serve", "--host", "0.0.0.0", "--port", "1"});
+  const RunResult refused = farm.clawperator({"serve", "--host", "0.0.0.0", "--no-token"});
   CHECK(refused.exit_code == 2);
   CHECK(json::parse(refused.out)["code"] == "USAGE");
+  CHECK(json::parse(refused.out)["details"]["flag"] == "--no-token");
   CHECK(json::parse(farm.clawperator({"serve", "--port", "70000"}).out)["message"] ==
         "Invalid port number. Must be 1-65535.");
 
   Served served(farm, {"--host", "0.0.0.0"}, {{"CLAWPERATOR_SERVE_TOKEN", "t0ken-xyz"}});
-  CHECK(served.get("/ping").status == 200);
-  const HttpReply anonymous = served.get("/devices");
+  // A token of the user's own is not printed.
+  CHECK(served.stderr_text() == "Clawperator API server listening on http://0.0.0.0:" +
+                                    std::to_string(served.port()) + "\n");
+  CHECK(served.anonymous_get("/ping").status == 200);
+  const HttpReply anonymous = served.anonymous_get("/devices");
   CHECK(anonymous.status == 401);
   CHECK(anonymous.body["code"] == "UNAUTHORIZED");
-  CHECK(served.get("/devices", {"Authorization: Bearer wrong"}).status == 401);
-  CHECK(served.post("/execute", "{}", {"Authorization: Bearer t0ken-xy"}).status == 401);
-  CHECK(served.get("/devices", {"Authorization: Bearer t0ken-xyz"}).status == 200);
+  CHECK(served.anonymous_get("/devices", {"Authorization: Bearer wrong"}).status == 401);
+  CHECK(curl(served.url("/execute"), "POST", served.body("{}"), {"Authorization: Bearer t0ken-xy"})
+            .status == 401);
+  CHECK(served.anonymous_get("/devices", {"Authorization: Bearer t0ken-xyz"}).status == 200);
   CHECK(served.stop() == 0);
 }
 
@@ -204,7 +218,9 @@ TEST_CASE("serve: an event subscriber sees the executions others send", "[serve]
   Farm farm({"default"});
   Served served(farm);
   const std::string events = served.dir() + "/events";
-  Background subscriber("/usr/bin/curl", {"-sS", "-N", "--max-time", "30", served.url("/events")},
+  Background subscriber("/usr/bin/curl",
+                        {"-sS", "-N", "--max-time", "30", "-H",
+                         "Authorization: Bearer " + served.token(), served.url("/events")},
                         {}, events, served.dir() + "/events.err");
   for (int attempt = 0; attempt < 250 && slurp(events).find("heartbeat") == std::string::npos;
        ++attempt) {
@@ -248,7 +264,8 @@ TEST_CASE("serve: a locked device is 409, the event stream's client limit 503", 
     const std::string out = served.dir() + "/events-" + std::to_string(i);
     subscribers.push_back(std::make_unique<Background>(
         "/usr/bin/curl",
-        std::vector<std::string>{"-sS", "-N", "--max-time", "60", served.url("/events")},
+        std::vector<std::string>{"-sS", "-N", "--max-time", "60", "-H",
+                                 "Authorization: Bearer " + served.token(), served.url("/events")},
         std::map<std::string, std::string>{}, out, out + ".err"));
     for (int attempt = 0; attempt < 250 && slurp(out).find("heartbeat") == std::string::npos;
          ++attempt) {

@@ -8,7 +8,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -114,13 +116,19 @@ struct HttpReply {
 inline HttpReply curl(const std::string& url, const std::string& method = "GET",
                       const std::string& body_file = "",
                       const std::vector<std::string>& headers = {}, int max_seconds = 60) {
-  const std::string head_file = body_file.empty() ? "/dev/null" : body_file + ".head";
+  static std::atomic<int> calls{0};
+  const std::string head_file =
+      (body_file.empty()
+           ? "/tmp/clawperator-curl-" + std::to_string(::getpid()) + "-" + std::to_string(++calls)
+           : body_file) +
+      ".head";
   std::vector<std::string> args = {
       "-sS", "-X", method, "-w", "\n%{http_code}", "--max-time", std::to_string(max_seconds), url};
   if (!body_file.empty()) {
-    args.insert(args.end(), {"-H", "Content-Type: application/json", "--data-binary",
-                             "@" + body_file, "-D", head_file});
+    args.insert(args.end(),
+                {"-H", "Content-Type: application/json", "--data-binary", "@" + body_file});
   }
+  args.insert(args.end(), {"-D", head_file});
   for (const std::string& header : headers) args.insert(args.end(), {"-H", header});
   const RunResult run = run_binary("/usr/bin/curl", args);
   HttpReply reply;
@@ -129,7 +137,8 @@ inline HttpReply curl(const std::string& url, const std::string& method = "GET",
   reply.text = run.out.substr(0, newline);
   reply.status = std::atoi(run.out.c_str() + newline + 1);
   reply.body = nlohmann::json::parse(reply.text, nullptr, false);
-  if (!body_file.empty()) reply.headers = slurp(head_file);
+  reply.headers = slurp(head_file);
+  if (body_file.empty()) std::remove(head_file.c_str());
   return reply;
 }
 

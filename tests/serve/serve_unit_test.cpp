@@ -40,7 +40,7 @@ TEST_CASE("access guard: Host, Origin, token", "[serve]") {
   auto facts = [](std::string_view path, std::optional<std::string_view> host,
                   std::optional<std::string_view> origin = std::nullopt,
                   std::optional<std::string_view> authorization = std::nullopt) {
-    return RequestFacts{path, host, origin, authorization};
+    return RequestFacts{path, host, origin, authorization, std::nullopt};
   };
   CHECK_FALSE(check_access(loopback, facts("/devices", "127.0.0.1:3000")));
   CHECK_FALSE(check_access(loopback, facts("/devices", "localhost:3000")));
@@ -125,13 +125,20 @@ TEST_CASE("event hub: heartbeat first, fan-out, bounded subscribers, close", "[s
   second.reset();
   CHECK(hub.subscribers() == 1);
   CHECK(hub.subscribe());  // a place is free again (and released at once)
+  // 256 events behind: the queue becomes one `dropped` event, then the stream ends.
   for (int i = 0; i < 300; ++i) hub.publish("e", Json{{"n", i}});
   int received = 0;
   while (first->next(milliseconds(0), text) == Subscription::Wait::Event) ++received;
-  CHECK(received == static_cast<int>(EventHub::kQueueLimit));
-  CHECK(text == "event: e\ndata: {\"n\":299}\n\n");
+  CHECK(received == 1);
+  CHECK(text.rfind("event: dropped\ndata: {\"code\":\"SSE_SUBSCRIBER_TOO_SLOW\"", 0) == 0);
+  CHECK(text.find("\"queuedEvents\":" + std::to_string(EventHub::kQueueLimit)) !=
+        std::string::npos);
+  CHECK(first->next(milliseconds(0), text) == Subscription::Wait::Closed);
+  auto third = hub.subscribe();
+  REQUIRE(third);
   hub.close();
-  CHECK(first->next(milliseconds(1000), text) == Subscription::Wait::Closed);
+  CHECK(third->next(milliseconds(1000), text) == Subscription::Wait::Event);  // its heartbeat
+  CHECK(third->next(milliseconds(1000), text) == Subscription::Wait::Closed);
   CHECK_FALSE(hub.subscribe());
 }
 

@@ -18,9 +18,6 @@ namespace clawperator::testing {
 using nlohmann::json;
 using std::chrono::milliseconds;
 
-using nlohmann::json;
-using std::chrono::milliseconds;
-
 inline json snapshot_payload(const std::string& id, int timeout_ms = 30000) {
   return {
       {"commandId", id},         {"taskId", id},
@@ -46,13 +43,29 @@ class Served {
          ++attempt) {
       std::this_thread::sleep_for(milliseconds(20));
     }
-    INFO(stderr_text());
-    REQUIRE(stderr_text().find(":" + std::to_string(port_) + "\n") != std::string::npos);
+    const std::string started = stderr_text();
+    INFO(started);
+    REQUIRE(started.find(":" + std::to_string(port_)) != std::string::npos);
+    // The token the server made (printed in the inspector's URL), else the one it was given.
+    if (const auto at = started.find("?token="); at != std::string::npos) {
+      token_ = started.substr(at + 7, started.find('\n', at) - at - 7);
+    } else if (const auto given = environment.find("CLAWPERATOR_SERVE_TOKEN");
+               given != environment.end()) {
+      token_ = given->second;
+    }
+    state_dir_ = environment.at("CLAWPERATOR_STATE_DIR");
   }
   ~Served() { std::filesystem::remove_all(dir_); }
   Served(const Served&) = delete;
   Served& operator=(const Served&) = delete;
 
+  const std::string& token() const { return token_; }
+  const std::string& state_dir() const { return state_dir_; }
+  // The header every request of a test carries, unless it tests going without.
+  std::vector<std::string> authorized(std::vector<std::string> headers = {}) const {
+    if (!token_.empty()) headers.push_back("Authorization: Bearer " + token_);
+    return headers;
+  }
   std::string url(const std::string& path) const {
     return "http://127.0.0.1:" + std::to_string(port_) + path;
   }
@@ -66,11 +79,19 @@ class Served {
     return path;
   }
   HttpReply get(const std::string& path, const std::vector<std::string>& headers = {}) const {
-    return curl(url(path), "GET", "", headers);
+    return curl(url(path), "GET", "", authorized(headers));
   }
   HttpReply post(const std::string& path, const std::string& text,
                  const std::vector<std::string>& headers = {}, int max_seconds = 60) {
-    return curl(url(path), "POST", body(text), headers, max_seconds);
+    return curl(url(path), "POST", body(text), authorized(headers), max_seconds);
+  }
+  // Without the token.
+  HttpReply anonymous_get(const std::string& path,
+                          const std::vector<std::string>& headers = {}) const {
+    return curl(url(path), "GET", "", headers);
+  }
+  HttpReply anonymous_post(const std::string& path, const std::string& text) {
+    return curl(url(path), "POST", body(text));
   }
   int stop(int signal = SIGTERM) { return process_->stop(signal, milliseconds(8000)); }
   pid_t pid() const { return process_->pid(); }
@@ -79,6 +100,8 @@ class Served {
  private:
   int port_;
   std::string dir_;
+  std::string token_;
+  std::string state_dir_;
   std::unique_ptr<Background> process_;
   std::atomic<int> bodies_{0};
 };

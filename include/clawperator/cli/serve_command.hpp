@@ -13,7 +13,8 @@ namespace clawperator::cli {
 struct ServeCommand {
   std::string host;
   int port = 0;
-  std::string token;  // --token, else CLAWPERATOR_SERVE_TOKEN; may be empty
+  std::string token;      // --token, else CLAWPERATOR_SERVE_TOKEN; may be empty
+  bool no_token = false;  // --no-token: none at all (loopback only)
 };
 
 using ServeEntry = CommandResult (*)(const ServeCommand& command, const GlobalOptions& options);

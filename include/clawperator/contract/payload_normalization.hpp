@@ -4,6 +4,8 @@
 // `--validate-only` prints what will be sent.
 #pragma once
 
+#include <string_view>
+
 #include "clawperator/json.hpp"
 
 namespace clawperator::contract {
@@ -14,5 +16,9 @@ namespace clawperator::contract {
 // present wins over its aliases; among aliases the last one wins. Unknown keys pass through
 // (validation refuses them); anything that is not an object is left as it is.
 Json normalize_payload(const Json& payload);
+
+// The canonical name of a params key: "filePath" -> "path"; a canonical or unknown key as
+// it is.
+std::string_view canonical_param_key(std::string_view key);
 
 }  // namespace clawperator::contract

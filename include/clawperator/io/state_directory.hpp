@@ -87,6 +87,8 @@ class StateDirectory {
   // replaced, not followed): written under a fresh temporary name with O_EXCL, then renamed
   // into place, so a reader sees the old file or the whole new one.
   bool replace_file(std::string_view name, std::string_view contents = {}) const;
+  // An empty file at `name`, the same way.
+  bool replace_with_empty_file(std::string_view name) const;
   // unlinkat: removes the name (a link itself, never what it points to).
   void remove(std::string_view name) const;
 

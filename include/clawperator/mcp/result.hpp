@@ -8,13 +8,21 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "clawperator/json.hpp"
 
 namespace clawperator::mcp {
 
-// Drops every member whose lower-cased key is or ends with "path", or is "command", "stdout",
-// "stderr" or "stack", at any depth. Codes and correlation ids are never among them.
+// The host's own places, named in no result: the state and log directories, the temporary
+// directory, the home, the adb executable, the directory of this binary. Set once, before
+// serving; absolute paths only (others are ignored).
+void set_host_roots(std::vector<std::string> roots);
+
+// The one redaction step of every tool result: drops every member whose lower-cased key is or
+// ends with "path", or is "command", "stdout", "stderr" or "stack", at any depth, and in every
+// other string replaces a path under a host root ("/home/u/.local/state/clawperator/x.lock")
+// with "<host path>". Codes and correlation ids are never among them.
 Json redact(Json document);
 
 // A failed execution's outcome document (ok false, an envelope) with `details` {phase,
@@ -22,7 +30,9 @@ Json redact(Json document);
 // to its end, so the failure was on the device. Any other document comes back unchanged.
 Json with_failure_summary(Json document);
 
-// The tools/call result for `document` (a CLI document: ok true or false). The members of
+// The tools/call result for `document` (a CLI document: ok true or false), redacted, with a
+// `disposition` {not_delivered, safe} when it has none (devices, configure, doctor,
+// explain_error answer on the host: nothing reached an Operator). The members of
 // `kept` are set after the redaction: what the server itself parsed or wrote for the caller
 // (query_ui's `query`, the compact snapshot's `compact` with its node paths and raw file),
 // whose keys ending in "path" name no local file a caller chose nor adb's output.

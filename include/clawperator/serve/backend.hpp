@@ -3,7 +3,7 @@
 // published on the event hub. Executions on one device queue on the device lock.
 #pragma once
 
-#include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,6 +11,7 @@
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/json.hpp"
+#include "clawperator/serve/artifact_store.hpp"
 #include "clawperator/serve/event_hub.hpp"
 
 namespace clawperator::serve {
@@ -20,7 +21,7 @@ struct BackendSettings {
   std::string operator_package;       // when a request names none
   std::optional<std::string> device;  // when a request names none (--device, ANDROID_SERIAL)
   io::StateSelection state;
-  std::filesystem::path artifact_dir;  // the server's own directory for screenshots
+  std::shared_ptr<ArtifactStore> artifacts;  // where the server's screenshots go
 };
 
 struct Reply {
@@ -37,8 +38,8 @@ class Backend {
   Reply snapshot(std::string_view body) const;
   Reply screenshot(std::string_view body) const;
   Reply query(std::string_view body) const;
-  // A screenshot this server wrote, by file name; nullopt for any other name.
-  std::optional<std::filesystem::path> artifact(std::string_view name) const;
+  // A screenshot this server took, by its id; nullopt for any other id.
+  std::optional<std::string> artifact(std::string_view id) const;
 
  private:
   Reply run(Json payload, const Json& body) const;

@@ -2,12 +2,20 @@
 // (cli/serve_command.hpp).
 #pragma once
 
+#include <string>
+
 #include "clawperator/cli/serve_command.hpp"
 
 namespace clawperator::serve {
 
-// USAGE for a bind beyond loopback without a token; otherwise runs the server until SIGINT or
-// SIGTERM and returns its exit code (nothing on stdout).
+// The token file of the server on `port` in the state directory: "serve-3000.token".
+std::string token_file_name(int port);
+
+// USAGE for --no-token beyond loopback or beside a token; STATE_DIRECTORY_UNSAFE without a
+// private state directory (the token file and the screenshots live there); otherwise runs the
+// server until SIGINT or SIGTERM and returns its exit code (nothing on stdout). Without a
+// token given or --no-token, the server makes one (256 random bits) and prints the inspector's
+// URL with it.
 cli::CommandResult serve_command(const cli::ServeCommand& command,
                                  const cli::GlobalOptions& options);
 

@@ -3,18 +3,22 @@
 // process-wide interrupt, closes the event streams and returns.
 #pragma once
 
-#include <functional>
+#include <filesystem>
 #include <string>
 
 #include "clawperator/serve/backend.hpp"
+#include "clawperator/serve/connection_gate.hpp"
 
 namespace clawperator::serve {
 
 struct ServerSettings {
   std::string host = "127.0.0.1";
   int port = 3000;
-  std::string token;  // required beyond loopback
+  std::string token;                 // empty: none (--no-token, loopback only)
+  bool print_token = false;          // the server made it: the startup line's URL carries it
+  std::filesystem::path token_file;  // where scripts find it (for the log)
   BackendSettings backend;
+  GateLimits limits;
   std::size_t workers = 16;      // requests handled at once (executions included)
   std::size_t sse_clients = 16;  // event streams at once
 };

@@ -278,12 +278,12 @@ async function refresh() {
   state.nodes = parseHierarchy(xml);
   const roots = state.nodes.filter((node) => !node.parent && node.bounds);
   state.screenWidth = Math.max(1, ...roots.map((node) => node.bounds.x + node.bounds.w));
-  const shotStep = (shot.document.envelope.stepResults || []).find((step) => step.data && step.data.path);
+  const shotStep = (shot.document.envelope.stepResults || []).find((step) => step.data && step.data.artifactUrl);
   const image = $('screenshot');
   await new Promise((resolve) => {
     image.onload = resolve;
     image.onerror = resolve;
-    image.src = '/artifacts/' + shotStep.data.path.split('/').pop();
+    image.src = shotStep.data.artifactUrl;
   });
   state.selected = null;
   drawBoxes();

@@ -104,10 +104,29 @@ std::string image_bytes(const Json& result) {
 
 }  // namespace
 
+TEST_CASE("redaction: host paths in any string, a disposition on every result", "[mcp][result]") {
+  set_host_roots({"/home/u/.local/state/clawperator", "/tmp", "relative/ignored", "/"});
+  const Json result = tool_result(
+      Json::parse(
+          R"json({"ok":true,"note":"wrote /tmp/x.png and /home/u/.local/state/clawperator/a.lock:",
+                      "device":"/data/local/tmp/p.json","other":"/tmpfile stays",
+                      "list":["(/tmp/y)"]})json"),
+      "2025-11-25");
+  const Json& body = result["structuredContent"];
+  CHECK(body["note"] == "wrote <host path> and <host path>:");
+  CHECK(body["device"] == "/data/local/tmp/p.json");  // the phone's path, not the host's
+  CHECK(body["other"] == "/tmpfile stays");
+  CHECK(body["list"][0] == "(<host path>)");
+  // devices, configure, doctor, explain_error: answered on the host, nothing was delivered.
+  CHECK(body["disposition"] == Json::parse(R"({"delivery":"not_delivered","retry":"safe"})"));
+  set_host_roots({});
+}
+
 TEST_CASE("screenshot: the device's PNG as it is, or scaled down to maxDimension",
           "[mcp][result]") {
   const std::string png = device_png();
-  const Json document = Json::parse(R"({"ok":true,"deviceId":"d"})");
+  const Json document = Json::parse(
+      R"({"ok":true,"deviceId":"d","disposition":{"delivery":"delivered_verified","retry":"safe"}})");
 
   const Json as_is = screenshot_result(png, document, std::nullopt, "2025-11-25");
   CHECK(image_bytes(as_is) == png);

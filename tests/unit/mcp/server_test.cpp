@@ -224,7 +224,8 @@ TEST_CASE("a tool call runs through the host and is framed as a tool result", "[
   session.send(call(1, "configure", R"({"deviceId":"dev-a"})"));
   const Json configured = session.next();
   CHECK(configured["result"]["structuredContent"] ==
-        Json::parse(R"({"ok":true,"session":{"deviceId":"dev-a"}})"));
+        Json::parse(R"({"ok":true,"session":{"deviceId":"dev-a"},
+                        "disposition":{"delivery":"not_delivered","retry":"safe"}})"));
   session.send(call(2, "snapshot", "{}"));
   const Json snapshot = session.next_answer();
   CHECK(snapshot["id"] == 2);

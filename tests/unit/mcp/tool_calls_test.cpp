@@ -128,7 +128,16 @@ TEST_CASE("execute runs the caller's actions but never a host path of theirs", "
             "execute",
             R"({"actions":[{"id":"s","type":"screenshot","params":{"path":"/etc/x"}}]})") ==
         "execute does not allow caller-controlled take_screenshot paths over MCP (path: "
-        "actions.0.params)");
+        "actions.0.params.path)");
+  for (const char* alias : {"file", "filePath", "output_path"}) {
+    const Json arguments = {{"actions", Json::array({{{"id", "s"},
+                                                      {"type", "take_screenshot"},
+                                                      {"params", {{alias, "/home/u/.bashrc"}}}}})}};
+    CHECK(argument_error("execute", arguments.dump()) ==
+          "execute does not allow caller-controlled take_screenshot paths over MCP (path: "
+          "actions.0.params." +
+              std::string(alias) + ")");
+  }
 }
 
 TEST_CASE("bad arguments are refused with the first problem and its path", "[mcp][calls]") {

@@ -1,0 +1,93 @@
+// Raw HTTP over a socket of the test's own, for what curl cannot do on purpose: drip a request
+// byte by byte, stall on a stream, send a body bigger than any limit. 127.0.0.1 only.
+#pragma once
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <string_view>
+
+namespace clawperator::testing {
+
+// A connected socket to 127.0.0.1:port (-1 on failure); `receive_buffer` > 0 sets SO_RCVBUF
+// before connecting, which is what bounds the window the server may fill.
+inline int connect_local(int port, int receive_buffer = 0) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  if (receive_buffer > 0) {
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receive_buffer, sizeof receive_buffer);
+  }
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+inline bool send_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t sent = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (sent <= 0) return false;
+    bytes.remove_prefix(static_cast<std::size_t>(sent));
+  }
+  return true;
+}
+
+// What arrives until the peer closes or `limit` passes (or `enough` bytes have come).
+inline std::string receive(int fd, std::chrono::milliseconds limit,
+                           std::size_t enough = std::string::npos) {
+  std::string out;
+  const auto until = std::chrono::steady_clock::now() + limit;
+  char buffer[16384];
+  while (out.size() < enough) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        until - std::chrono::steady_clock::now());
+    if (left.count() <= 0) break;
+    pollfd entry{fd, POLLIN, 0};
+    if (::poll(&entry, 1, static_cast<int>(left.count())) <= 0) break;
+    const ssize_t got = ::recv(fd, buffer, sizeof buffer, 0);
+    if (got <= 0) break;
+    out.append(buffer, static_cast<std::size_t>(got));
+  }
+  return out;
+}
+
+// Whether the peer closed within `limit` (reading and discarding whatever comes first).
+inline bool closed_within(int fd, std::chrono::milliseconds limit) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  char buffer[16384];
+  while (std::chrono::steady_clock::now() < until) {
+    pollfd entry{fd, POLLIN, 0};
+    if (::poll(&entry, 1, 100) <= 0) continue;
+    const ssize_t got = ::recv(fd, buffer, sizeof buffer, 0);
+    if (got <= 0) return true;
+  }
+  return false;
+}
+
+// The resident set of a process, in KiB (VmRSS).
+inline long resident_kib(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  }
+  return -1;
+}
+
+inline std::string request_head(const std::string& method, const std::string& path, int port,
+                                const std::string& token, const std::string& extra = "") {
+  return method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + std::to_string(port) + "\r\n" +
+         (token.empty() ? "" : "Authorization: Bearer " + token + "\r\n") + extra + "\r\n";
+}
+
+}  // namespace clawperator::testing
