@@ -13,15 +13,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <numeric>
 #include <string>
 #include <vector>
 
+#include "call_timings.hpp"
 #include "clawperator/json.hpp"
 
 extern char** environ;
@@ -148,14 +146,6 @@ int main(int argc, char** argv) {
       times_ms.push_back(std::chrono::duration<double, std::milli>(ended - started).count());
     }
   }
-  std::sort(times_ms.begin(), times_ms.end());
-  const std::size_t n = times_ms.size();
-  const double median = n % 2 ? times_ms[n / 2] : (times_ms[n / 2 - 1] + times_ms[n / 2]) / 2;
-  const double mean =
-      std::accumulate(times_ms.begin(), times_ms.end(), 0.0) / static_cast<double>(n);
-  double variance = 0;
-  for (const double t : times_ms) variance += (t - mean) * (t - mean);
-  const double stddev = std::sqrt(variance / static_cast<double>(n));
-  std::printf("%.3f %.3f %.3f %.3f\n", median, mean, stddev, times_ms.front());
+  clawperator::bench::print_call_timings(std::move(times_ms));
   return 0;
 }

@@ -11,6 +11,8 @@
 #            result transport and over logcat: wall time and peak RSS of the exec
 #   mcp      one tools/call in a long-lived `mcp serve` session (bench/mcp_calls.cpp) against
 #            the same CLI command, through the real adb to a virtual device
+#   serve    one request to a long-lived `serve` (bench/serve_calls.cpp) against the same CLI
+#            command, through the real adb to a virtual device
 #   micro    the result path's micro-benchmarks (Google Benchmark)
 # and prints markdown tables, then the issue-8 targets. Usage: bench/run.sh [SECTION...]
 # (default: all of them; name some to re-run only those, e.g. after a noisy run).
@@ -18,13 +20,13 @@
 # also time that binary against this one (--version, --validate-only, exec) and print ratios.
 # BENCH_PREBUILT=DIR (a Release build tree, e.g. build/): use its clawperator and
 # clawperator-vdevice instead of building build-bench/, for the sections that need no more
-# (vdevice, direct; mcp too when DIR was configured with -DCLAWPERATOR_BUILD_BENCH=ON) on a
+# (vdevice, direct; mcp and serve too when DIR was configured with -DCLAWPERATOR_BUILD_BENCH=ON) on a
 # machine too busy for a second build.
 set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
 
-all_sections=(process rss spawns vdevice direct mcp micro)
+all_sections=(process rss spawns vdevice direct mcp serve micro)
 sections=("${all_sections[@]}")
 if [[ $# -gt 0 ]]; then
   for section in "$@"; do
@@ -45,28 +47,31 @@ fi
 build="build-bench"
 if [[ -n ${BENCH_PREBUILT:-} ]]; then
   for section in "${sections[@]}"; do
-    if [[ $section != vdevice && $section != direct && $section != mcp ]]; then
-      echo "bench/run.sh: BENCH_PREBUILT serves the sections vdevice, direct and mcp only" >&2
+    if [[ $section != vdevice && $section != direct && $section != mcp && $section != serve ]]; then
+      echo "bench/run.sh: BENCH_PREBUILT serves the sections vdevice, direct, mcp and serve only" >&2
       exit 2
     fi
   done
   build=$(realpath --relative-to=. "$BENCH_PREBUILT")
-  if wants mcp && [[ ! -x $build/bench/mcp_calls ]]; then
-    echo "bench/run.sh: $build/bench/mcp_calls is missing (configure $build with" \
-      "-DCLAWPERATOR_BUILD_BENCH=ON and build mcp_calls)" >&2
-    exit 2
-  fi
+  for client in mcp serve; do
+    if wants $client && [[ ! -x $build/bench/${client}_calls ]]; then
+      echo "bench/run.sh: $build/bench/${client}_calls is missing (configure $build with" \
+        "-DCLAWPERATOR_BUILD_BENCH=ON and build ${client}_calls)" >&2
+      exit 2
+    fi
+  done
 else
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCLAWPERATOR_BUILD_TESTS=OFF \
     -DCLAWPERATOR_BUILD_BENCH=ON >/dev/null
   nice -n 10 cmake --build "$build" -j"$(nproc)" \
-    --target clawperator clawperator-serve clawperator-vdevice fake_adb micro_benchmarks mcp_calls \
+    --target clawperator clawperator-serve clawperator-vdevice fake_adb micro_benchmarks mcp_calls serve_calls \
     >/dev/null
 fi
 bin=$PWD/$build/src/clawperator
 vdevice=$PWD/$build/src/vdevice/clawperator-vdevice
 fake=$PWD/$build/bench/fake_adb
 mcp_calls=$PWD/$build/bench/mcp_calls
+serve_calls=$PWD/$build/bench/serve_calls
 adb=$(command -v adb)
 payload=examples/snapshot.json
 baseline=${BENCH_BASELINE:-}
@@ -562,6 +567,54 @@ if wants mcp; then
   vdevice_down
 fi
 
+if wants serve; then
+  # As the mcp section, with bench/serve_calls.cpp as the client: a new connection per request
+  # with the bearer token, as a script's curl makes it.
+  vdevice_down
+  vdevice_up bench/vdevice-instant-operator.json
+  serve_env=(ANDROID_ADB_SERVER_PORT="$adb_port" ADB="$adb" CLAWPERATOR_STATE_DIR="$work/serve-state")
+  env "${serve_env[@]}" "$bin" exec "$payload" --device "$serial" >/dev/null
+  serve_ready=("$work"/serve-state/ready-*)
+  execute_body="{\"deviceId\":\"$serial\",\"execution\":$payload_json}"
+  snapshot_body="{\"deviceId\":\"$serial\"}"
+  : >"$work/serve-rounds"
+  for round in $(seq 5); do
+    (
+      export "${serve_env[@]}"
+      hyperfine -N --style none --warmup 5 --runs 40 --export-json "$work/serve-cli.json" \
+        --prepare "touch -c $(q "${serve_ready[0]}")" \
+        -n exec "$(q "$bin") exec $payload --device $(q "$serial")" \
+        -n snapshot "$(q "$bin") snapshot --device $(q "$serial")" >/dev/null
+      read -r serve_execute _ < <("$serve_calls" "$bin" 40 /execute "$execute_body" "${serve_ready[0]}")
+      read -r serve_snapshot _ < <("$serve_calls" "$bin" 40 /snapshot "$snapshot_body" "${serve_ready[0]}")
+      if [[ -z ${serve_execute:-} || -z ${serve_snapshot:-} ]]; then
+        echo "bench/run.sh: a serve session failed (bench/serve_calls.cpp said why above)" >&2
+        exit 1
+      fi
+      echo "$(median_ms "$work/serve-cli.json" exec) $serve_execute" \
+        "$(median_ms "$work/serve-cli.json" snapshot) $serve_snapshot"
+    ) >>"$work/serve-rounds"
+  done
+  serve_column_median() { cut -d' ' -f"$1" "$work/serve-rounds" | median; }
+  serve_ratio_median() { awk -v a="$1" -v b="$2" '{ printf "%.4f\n", $b / $a }' "$work/serve-rounds" | median; }
+  measured[ratio_serve_execute]=$(serve_ratio_median 1 2)
+  measured[ratio_serve_snapshot]=$(serve_ratio_median 3 4)
+  echo "## One serve request against the same CLI command (real adb, virtual device)"
+  echo
+  echo "5 rounds of 40 runs each after warm-ups (CLI: hyperfine; serve: bench/serve_calls.cpp,"
+  echo "one server per round, a new connection per request); medians over the rounds;"
+  echo "readiness cached as above."
+  echo
+  echo "| command | CLI | serve request | serve / CLI |"
+  echo "| --- | --- | --- | --- |"
+  printf '| `exec %s` / `POST /execute` | %.2f ms | %.2f ms | %.2f |\n' "$payload" \
+    "$(serve_column_median 1)" "$(serve_column_median 2)" "${measured[ratio_serve_execute]}"
+  printf '| `snapshot` / `POST /snapshot` | %.2f ms | %.2f ms | %.2f |\n' \
+    "$(serve_column_median 3)" "$(serve_column_median 4)" "${measured[ratio_serve_snapshot]}"
+  echo
+  vdevice_down
+fi
+
 if wants micro; then
   echo "## Micro-benchmarks (Google Benchmark)"
   echo
@@ -615,6 +668,10 @@ target "MCP execute / CLI exec (virtual device, issue 18)" "${measured[ratio_mcp
   "<=" 0.7
 target "MCP snapshot / CLI snapshot (virtual device, issue 18)" \
   "${measured[ratio_mcp_snapshot]:-}" "<=" 0.7
+target "serve /execute / CLI exec (virtual device, issue 28)" \
+  "${measured[ratio_serve_execute]:-}" "<=" 0.5
+target "serve /snapshot / CLI snapshot (virtual device, issue 28)" \
+  "${measured[ratio_serve_snapshot]:-}" "<=" 0.5
 target "whole decoder, 64 MiB XML-dense, GB/s" "${measured[decoder_gbps]:-}" ">=" 1
 target "chunk transport, 64 MiB XML-dense, GB/s" "${measured[transport_gbps]:-}" ">=" 1
 target "peak RSS --version, KiB (8 MiB)" "${measured[version_rss]:-}" "<=" 8192

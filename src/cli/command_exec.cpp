@@ -42,6 +42,13 @@ io::StateSelection state_directory_for_run() {
   return selection;
 }
 
+exec::ResultTransport result_transport(const GlobalOptions& options) {
+  // global_options.cpp has checked the value: one of these three.
+  if (options.result_transport == "direct") return exec::ResultTransport::Direct;
+  if (options.result_transport == "auto") return exec::ResultTransport::Auto;
+  return exec::ResultTransport::Logcat;
+}
+
 CommandResult run_on_device(contract::Execution execution, const GlobalOptions& options) {
   // Ctrl-C now means: stop the children, reap them, still print the JSON error.
   process::install_interrupt_handlers();
@@ -51,9 +58,7 @@ CommandResult run_on_device(contract::Execution execution, const GlobalOptions& 
   request.operator_package = options.operator_package;
   request.adb = adb_settings(options);
   request.lock_wait_ms = options.lock_wait_ms;
-  request.result_transport = options.result_transport == "direct" ? exec::ResultTransport::Direct
-                             : options.result_transport == "auto" ? exec::ResultTransport::Auto
-                                                                  : exec::ResultTransport::Logcat;
+  request.result_transport = result_transport(options);
   request.state = state_directory_for_run();
   request.show_progress = ::isatty(STDERR_FILENO) == 1;
   // One meaning of --timeout: the execution's timeoutMs is the command's budget, so the command

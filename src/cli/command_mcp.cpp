@@ -31,6 +31,7 @@ class CliToolHost final : public mcp::ToolHost {
     request.device = target.device_id ? target.device_id : options_.device;
     request.operator_package = target.operator_package.value_or(options_.operator_package);
     request.adb = adb_settings(options_);
+    request.result_transport = result_transport(options_);
     // Calls for one device queue behind each other (and behind a shell script's) for as long
     // as they may take, instead of failing with EXECUTION_CONFLICT_IN_FLIGHT.
     request.lock_wait_ms = static_cast<long>(execution.timeout_ms.value());

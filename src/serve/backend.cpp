@@ -116,6 +116,8 @@ Reply Backend::run(Json payload, const Json& body) const {
     // Requests for a busy device queue on its lock for as long as their own budget.
     request.lock_wait_ms = static_cast<long>(request.execution.timeout_ms.value());
     request.state = settings_.state;
+    request.result_transport = settings_.result_transport;
+    request.warm_followers = settings_.warm_followers.get();
     if (settings_.artifacts) settings_.artifacts->direct_screenshots(request.execution);
     const auto runner = process::make_system_runner();
     exec::ExecutionReport report = exec::run_execution(request, *runner);

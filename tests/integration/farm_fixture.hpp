@@ -18,6 +18,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "clawperator/vdevice/android/scenario.hpp"
@@ -70,21 +71,29 @@ inline int processes_mentioning(const std::string& needle) {
   return count;
 }
 
-inline int children_of_this_process() {
-  int count = 0;
-  const std::string self = std::to_string(::getpid());
+// The processes whose parent is `parent` now, with their command lines (NUL bytes as spaces).
+inline std::vector<std::pair<pid_t, std::string>> children_of(pid_t parent) {
+  std::vector<std::pair<pid_t, std::string>> children;
+  const std::string wanted = std::to_string(parent);
   for (const pid_t pid : clawperator::testing::all_pids()) {
-    const std::string stat =
-        clawperator::testing::read_proc_file("/proc/" + std::to_string(pid) + "/stat");
+    const std::string proc = "/proc/" + std::to_string(pid);
+    const std::string stat = clawperator::testing::read_proc_file(proc + "/stat");
     const auto close = stat.rfind(')');
     if (close == std::string::npos) continue;
     std::istringstream fields(stat.substr(close + 2));
     std::string state;
     std::string ppid;
     fields >> state >> ppid;
-    if (ppid == self) ++count;
+    if (ppid != wanted) continue;
+    std::string cmdline = clawperator::testing::read_proc_file(proc + "/cmdline");
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    children.emplace_back(pid, std::move(cmdline));
   }
-  return count;
+  return children;
+}
+
+inline int children_of_this_process() {
+  return static_cast<int>(children_of(::getpid()).size());
 }
 
 inline std::vector<vdevice::android::Scenario> scenarios_named(

@@ -18,6 +18,10 @@ namespace CLI {
 class App;
 }
 
+namespace clawperator::exec {
+enum class ResultTransport;  // clawperator/exec/execution.hpp
+}  // namespace clawperator::exec
+
 namespace clawperator::cli {
 
 struct CommandResult {
@@ -82,5 +86,8 @@ void register_serve_commands(CLI::App& root, std::vector<Command>& commands);
 
 // The adb executable and server the global options name.
 adb::AdbSettings adb_settings(const GlobalOptions& options);
+// How results come back (--result-transport, CLAWPERATOR_RESULT_TRANSPORT): the same for
+// `exec`, every action command, `mcp serve` and `serve` (docs/wire-protocol.md §11).
+exec::ResultTransport result_transport(const GlobalOptions& options);
 
 }  // namespace clawperator::cli

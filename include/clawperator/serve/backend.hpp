@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "clawperator/adb/adb_client.hpp"
+#include "clawperator/exec/execution.hpp"
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/serve/artifact_store.hpp"
@@ -22,6 +23,10 @@ struct BackendSettings {
   std::optional<std::string> device;  // when a request names none (--device, ANDROID_SERIAL)
   io::StateSelection state;
   std::shared_ptr<ArtifactStore> artifacts;  // where the server's screenshots go
+  exec::ResultTransport result_transport = exec::ResultTransport::Logcat;
+  // Each device's logcat reader, kept between its requests as `mcp serve` keeps it
+  // (docs/serve.md, "What is kept warm"); shared by the server's worker threads.
+  std::shared_ptr<exec::WarmFollowers> warm_followers;
 };
 
 struct Reply {
