@@ -149,6 +149,24 @@ await check("snapshot returns the UI hierarchy with its disposition", async () =
   assert.equal(document.disposition.retry, "safe");
 });
 
+await check("--result-transport and CLAWPERATOR_RESULT_TRANSPORT reach the server's executions", async () => {
+  // A second session of its own: the option is the whole session's (docs/mcp.md).
+  for (const [args, extra] of [[["--result-transport", "direct"], {}],
+                               [[], { CLAWPERATOR_RESULT_TRANSPORT: "auto" }]]) {
+    const directTransport = new StdioClientTransport({
+      command: binary, args: ["mcp", "serve", ...args], env: { ...env, ...extra }, stderr: "pipe" });
+    const directClient = new Client({ name: "clawperator-sdk-test-direct", version: "1.0.0" });
+    await directClient.connect(directTransport);
+    try {
+      const result = await directClient.callTool({ name: "snapshot", arguments: { deviceId: first } });
+      assert.equal(result.isError, undefined, JSON.stringify(result));
+      assert.equal(body(result).resultTransport.used, "direct", `${args} ${JSON.stringify(extra)}`);
+    } finally {
+      await directClient.close();
+    }
+  }
+});
+
 const matches = async (matcher) => {
   const result = await call("query_ui", { matcher, visibility: "on_screen" });
   assert.equal(result.isError, undefined, JSON.stringify(result));
