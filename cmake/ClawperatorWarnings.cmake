@@ -8,3 +8,11 @@ target_compile_options(clawperator_warnings INTERFACE
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
   target_compile_options(clawperator_warnings INTERFACE -Wno-restrict)
 endif()
+# In a unity batch (cmake/ClawperatorUnity.cmake) every .cpp but the batch itself is an included
+# file, which g++ judges as a header: a class of a named namespace with a member of a type from
+# the file's anonymous namespace (src/adb/server_relay.cpp's ServerRelay::Impl,
+# src/exec/warm_followers.cpp's WarmFollowers::Pool) would break the ODR there, but a .cpp is
+# included by one batch only.
+if(CLAWPERATOR_UNITY AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  target_compile_options(clawperator_warnings INTERFACE -Wno-subobject-linkage)
+endif()

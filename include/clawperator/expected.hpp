@@ -11,6 +11,10 @@ namespace clawperator {
 
 template <typename E>
 struct Unexpected {
+  // A constructor, not an aggregate: clang 14 has no C++20 parenthesized aggregate
+  // initialization (Unexpected(message)). Implicit, as the aggregate was: `return {error};`.
+  constexpr explicit(false) Unexpected(E value) : error(std::move(value)) {}
+
   E error;
 };
 template <typename E>

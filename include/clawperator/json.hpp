@@ -18,6 +18,10 @@ using Json = nlohmann::ordered_json;
 // Like any allocation, it can only fail with std::bad_alloc.
 std::string dump_json(const Json& value, bool pretty = false);
 
+// `text` as one JSON string, quoted and escaped as dump_json writes it: how a message names a
+// value (a command id, a task id) without its quotes or control bytes breaking the line.
+std::string quote_json(std::string_view text);
+
 // An empty object with room for `members` members. nlohmann's ordered_map stores
 // pair<const string, json>, which its vector copies (deeply) when it grows: build a
 // document that will hold a large value in one of these.

@@ -8,6 +8,10 @@
 
 namespace clawperator {
 
+constexpr bool is_ascii_digit(char c) noexcept {
+  return c >= '0' && c <= '9';
+}
+
 constexpr bool is_blank_char(char c) noexcept {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
 }

@@ -14,12 +14,6 @@ namespace {
 
 using contract::HostError;
 
-HostError usage(std::string message, std::string_view flag) {
-  HostError error = contract::usage_error("USAGE", std::move(message));
-  error.details["flag"] = flag;
-  return error;
-}
-
 // A flag that takes one value and may be typed once (query's --visibility and --limit).
 using SingleValue = contract::Outcome<std::optional<std::string>>;
 SingleValue single_flag(const ValueFlags& flags, std::string_view flag) {

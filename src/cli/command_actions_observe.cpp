@@ -26,11 +26,9 @@ OptionReading compact_option(const SnapshotState& state, std::string_view flag, 
   const auto number = value ? contract::parse_milliseconds(*value) : std::nullopt;
   if (!state.compact || !number || *number < 1 || *number > max ||
       *number != static_cast<double>(static_cast<int>(*number))) {
-    contract::HostError error = contract::usage_error(
-        "USAGE",
-        std::string(flag) + " requires --compact and an integer from 1 to " + std::to_string(max));
-    error.details["flag"] = flag;
-    return contract::failed(std::move(error));
+    return contract::failed(usage(
+        std::string(flag) + " requires --compact and an integer from 1 to " + std::to_string(max),
+        flag));
   }
   return std::optional<int>{static_cast<int>(*number)};
 }
@@ -59,10 +57,8 @@ CommandResult run_snapshot(const SnapshotState& state, const GlobalOptions& opti
     raw_path = state.flags.value("--raw-path");
     if (!state.compact || !raw_path || trim(*raw_path).empty() ||
         state.flags.typed().find("--raw-path")->second.size() > 1) {
-      contract::HostError error = contract::usage_error(
-          "USAGE", "--raw-path requires --compact and one non-blank path of a new file");
-      error.details["flag"] = "--raw-path";
-      return failure(error);
+      return failure(usage("--raw-path requires --compact and one non-blank path of a new file",
+                           "--raw-path"));
     }
   }
   // The global --timeout overrides the execution timeout, range-checked there.
@@ -86,9 +82,7 @@ CommandResult run_screenshot(const ActionState& state, const GlobalOptions& opti
   if (state.flags.contains("--path")) {
     path = state.flags.value("--path");
     if (!path) {
-      contract::HostError error = contract::usage_error("USAGE", "--path requires a value");
-      error.details["flag"] = "--path";
-      return failure(error);
+      return failure(usage("--path requires a value", "--path"));
     }
   }
   return execute(build_screenshot(make_id_stamp(), path, *timeout), state, options);

@@ -121,6 +121,12 @@ std::vector<std::string> flag_names(const CLI::App& app) {
   return names;
 }
 
+contract::HostError usage(std::string message, std::string_view flag) {
+  contract::HostError error = contract::usage_error("USAGE", std::move(message));
+  if (!flag.empty()) error.details["flag"] = flag;
+  return error;
+}
+
 TimeoutReading finite_global_timeout(const GlobalOptions& options) {
   if (!options.timeout) return std::optional<double>{};
   if (auto value = contract::parse_milliseconds(*options.timeout)) {

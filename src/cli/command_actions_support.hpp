@@ -78,6 +78,9 @@ void add_positional(CLI::App& app, Positional& positional, const std::string& na
 // The flag names of a command, for "did you mean".
 std::vector<std::string> flag_names(const CLI::App& app);
 
+// A USAGE error; details.flag names the flag at fault, when there is one.
+contract::HostError usage(std::string message, std::string_view flag = {});
+
 // The global --timeout as a number: nullopt when absent, or the original's
 // "timeoutMs must be a finite number".
 using TimeoutReading = contract::Outcome<std::optional<double>>;

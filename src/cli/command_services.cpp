@@ -162,12 +162,6 @@ struct ServiceState : ActionState {
   std::vector<std::string> arguments;
 };
 
-contract::HostError usage(std::string message, std::string_view flag = {}) {
-  contract::HostError error = contract::usage_error("USAGE", std::move(message));
-  if (!flag.empty()) error.details["flag"] = std::string(flag);
-  return error;
-}
-
 std::string words_of(std::string_view command) {
   std::string out;
   for (const std::string_view word : action_words(command)) {

@@ -179,23 +179,19 @@ std::string_view attribute(const Attributes& attributes, std::string_view name) 
   return {};
 }
 
-// Quoted as JSON: newlines and quotes inside a label stay on one line.
-std::string quoted(std::string_view text) {
-  return dump_json(Json(std::string(text)));
-}
-
 std::string node_line(const Attributes& attributes) {
   std::string_view class_name = attribute(attributes, "class");
   if (const auto dot = class_name.rfind('.'); dot != std::string_view::npos) {
     class_name.remove_prefix(dot + 1);
   }
   std::string line(class_name.empty() ? "node" : class_name);
-  if (const auto text = attribute(attributes, "text"); !text.empty()) line += " " + quoted(text);
+  if (const auto text = attribute(attributes, "text"); !text.empty())
+    line += " " + quote_json(text);
   if (const auto id = attribute(attributes, "resource-id"); !id.empty()) {
     line += " id=" + std::string(id);
   }
   if (const auto desc = attribute(attributes, "content-desc"); !desc.empty()) {
-    line += " desc=" + quoted(desc);
+    line += " desc=" + quote_json(desc);
   }
   if (const auto bounds = attribute(attributes, "bounds"); !bounds.empty()) {
     line += " " + std::string(bounds);

@@ -273,10 +273,6 @@ constexpr std::array<RemovedParam, 1> kSnapshotRemoved = {{
 }};
 
 const ParamSchema* const kGeneric = &generic_param_schema();
-const ParamSchema* const kQueryParams = &schemas::query_ui();
-const ParamSchema* const kSwipeParams = &schemas::swipe();
-const ParamSchema* const kDragParams = &schemas::drag();
-const ParamSchema* const kToastParams = &schemas::show_toast();
 const ParamSchema* const kNoParams = &schemas::no_params();
 
 using T = ActionType;
@@ -418,21 +414,21 @@ const std::array<ActionSpec, 35> kActions = {{
      .promoted_error_prefix = kOnScreenLogCodes, .input = InputForm::Verbatim,
      .title = "Clear on-screen log", .description = "Remove the Operator's log panel from the screen.",
      .idempotent = true},
-    {.type = T::QueryUi, .name = "query_ui", .read_only = true, .schema = kQueryParams,
+    {.type = T::QueryUi, .name = "query_ui", .read_only = true, .schema = &schemas::query_ui(),
      .constraints = kQuery, .post_processing = Post::ParseQuery,
      .title = "Query UI", .description = "List the nodes that match (counted and bounded) without acting on any."},
-    {.type = T::Swipe, .name = "swipe", .schema = kSwipeParams, .constraints = kSwipe,
+    {.type = T::Swipe, .name = "swipe", .schema = &schemas::swipe(), .constraints = kSwipe,
      .cross_field_rule = rules::distinct_endpoints,
      .cross_field_rule_summary = "`start` and `end` must differ",
      .title = "Swipe", .description = "Swipe in a straight line between two screen points.",
      .destructive = true},
-    {.type = T::Drag, .name = "drag", .schema = kDragParams, .constraints = kDrag,
+    {.type = T::Drag, .name = "drag", .schema = &schemas::drag(), .constraints = kDrag,
      .cross_field_rule = rules::distinct_endpoints,
      .cross_field_rule_summary = "`start` and `end` must differ",
      .preflight = Pre::RequireGestureSdk, .min_sdk = kDragMinSdk,
      .title = "Drag", .description = "Press and hold a point, move to another without lifting, release (Android 8.0+).",
      .destructive = true},
-    {.type = T::ShowToast, .name = "show_toast", .schema = kToastParams,
+    {.type = T::ShowToast, .name = "show_toast", .schema = &schemas::show_toast(),
      .constraints = kShowToast, .input = InputForm::ParamsVerbatim,
      .title = "Show toast", .description = "Show a short message in a toast."},
     {.type = T::CancelToast, .name = "cancel_toast", .schema = kNoParams,

@@ -8,8 +8,6 @@
 namespace clawperator::contract {
 namespace {
 
-constexpr std::string_view kExpectedFormat = "android-ui-automator";
-
 Json predicate_json(const NodePredicate& predicate) {
   Json out = Json::object();
   for (const auto& [field, value] : predicate.fields) out[std::string(to_string(field))] = value;

@@ -39,8 +39,6 @@ constexpr std::array<std::string_view, 7> kTopLevelFields = {
 
 constexpr std::array<std::string_view, 3> kActionFields = {"id", "type", "params"};
 
-constexpr std::string_view kExpectedFormat = "android-ui-automator";
-
 std::string type_name(const Json& value) {
   switch (value.type()) {
     case Json::value_t::string:

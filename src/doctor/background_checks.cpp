@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "checks.hpp"
+#include "clawperator/contract/execution.hpp"
 
 namespace clawperator::doctor {
 namespace {
@@ -24,7 +25,7 @@ Check check_background_observation(DoctorContext& context) {
   payload["commandId"] = command_id;
   payload["taskId"] = "doctor-background-observation";
   payload["source"] = "clawperator-doctor";
-  payload["expectedFormat"] = "android-ui-automator";
+  payload["expectedFormat"] = contract::kExpectedFormat;
   payload["timeoutMs"] = kObservationTimeoutMs;
   payload["actions"] =
       Json::array({Json{{"id", "n1"}, {"type", "list_notifications"}, {"params", smallest}},

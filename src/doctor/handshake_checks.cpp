@@ -3,6 +3,7 @@
 // small real execution work.
 
 #include "checks.hpp"
+#include "clawperator/contract/execution.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/operator_app/permissions.hpp"
@@ -178,7 +179,7 @@ Check check_smoke(DoctorContext& context) {
   payload["commandId"] = command_id;
   payload["taskId"] = "doctor-smoke";
   payload["source"] = "clawperator-doctor";
-  payload["expectedFormat"] = "android-ui-automator";
+  payload["expectedFormat"] = contract::kExpectedFormat;
   payload["timeoutMs"] = kSmokeTimeoutMs;
   payload["actions"] = Json::array({Json{{"id", "s1"}, {"type", "close_app"}, {"params", settings}},
                                     Json{{"id", "s2"}, {"type", "open_app"}, {"params", settings}},

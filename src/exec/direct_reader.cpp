@@ -15,6 +15,7 @@
 #include "clawperator/process/poll_timeout.hpp"
 #include "clawperator/text.hpp"
 #include "random_id.hpp"
+#include "trace.hpp"
 
 namespace clawperator::exec {
 namespace {
@@ -23,13 +24,9 @@ using process::Completion;
 
 constexpr std::chrono::milliseconds kPrepareTimeout{5000};
 constexpr std::chrono::milliseconds kForwardTimeout{5000};
-constexpr std::chrono::milliseconds kRemoveTimeout{2000};
+constexpr std::chrono::milliseconds kRemoveForwardTimeout{2000};
 constexpr std::chrono::milliseconds kTimingWait{1000};
 constexpr std::size_t kReadChunk = std::size_t{1} << 20;
-
-long long millis(std::chrono::steady_clock::duration duration) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(duration).count();
-}
 
 std::string adb_words(const Completion& completion) {
   std::string words(trim(completion.err + "\n" + completion.out));
@@ -61,7 +58,7 @@ DirectReader::DirectReader(adb::AdbClient& client, std::string serial,
 DirectReader::~DirectReader() {
   if (fd_ >= 0) ::close(fd_);
   if (!port_) return;
-  const Completion removed = client_.remove_forward(serial_, *port_, kRemoveTimeout);
+  const Completion removed = client_.remove_forward(serial_, *port_, kRemoveForwardTimeout);
   // Gone either way when adb no longer knows it; otherwise the next run sweeps it.
   if ((removed.status == Completion::Status::Exited && removed.exit_code == 0) ||
       removed.err.find("not found") != std::string::npos) {
@@ -71,7 +68,7 @@ DirectReader::~DirectReader() {
 
 void DirectReader::note(std::string event, Json extra) {
   extra["event"] = std::move(event);
-  extra["atMs"] = millis(Clock::now() - started_);
+  extra["atMs"] = millis_since(started_);
   timeline_.push_back(std::move(extra));
 }
 

@@ -28,10 +28,6 @@ constexpr std::chrono::milliseconds kPumpSlice{250};
 constexpr std::chrono::milliseconds kPresencePoll{2};
 constexpr std::chrono::milliseconds kProgressAfter{1000};
 
-long long millis_since(Clock::time_point start) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
-}
-
 Json chunk_diagnostics_json(const transport::ChunkDiagnostics& diagnostics) {
   Json out = Json::object();
   out["receivedChunks"] = diagnostics.receivedChunks;

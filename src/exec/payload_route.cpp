@@ -9,7 +9,7 @@ namespace clawperator::exec {
 namespace {
 
 constexpr std::chrono::milliseconds kPushTimeout{30000};
-constexpr std::chrono::milliseconds kRemoveTimeout{5000};
+constexpr std::chrono::milliseconds kRemovePayloadTimeout{5000};
 
 // The local copy exists only while adb push reads it.
 class LocalFile {
@@ -63,7 +63,8 @@ contract::Outcome<BroadcastRoute> route_payload(adb::AdbClient& client, const st
     if (error->code == "BROADCAST_FAILED") {
       // The device was reached (adb's own failures have their codes): whatever part of the
       // file arrived is never broadcast, and nothing is left behind.
-      client.shell(serial, "rm -f " + adb::quote_for_device_shell(device_path), kRemoveTimeout);
+      client.shell(serial, "rm -f " + adb::quote_for_device_shell(device_path),
+                   kRemovePayloadTimeout);
       error->message =
           "adb push of the payload failed, so nothing was broadcast: " + error->message;
     }

@@ -32,8 +32,6 @@ using contract::HostError;
 using contract::Phase;
 using Clock = std::chrono::steady_clock;
 
-// logcat prints nothing until the next log line; this long is enough to attach.
-constexpr std::chrono::milliseconds kAttachFallback{100};
 // The direct session outlives the result deadline a little (docs/wire-protocol.md §11.1), at
 // most the Operator's cap.
 constexpr std::chrono::milliseconds kDirectLifetimeGrace{15000};
@@ -86,10 +84,6 @@ HostError undecodable_result(const ExecutionTrace& trace, std::string message, J
   error.phase = Phase::ResultWait;
   error.dispatch_state = DispatchState::Dispatched;
   return error;
-}
-
-long long millis_since(Clock::time_point start) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start).count();
 }
 
 bool is_screenshot_step(const transport::StepResult& step) {
@@ -294,7 +288,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     start_presence_check();
     if (contract::Status ready = preflight(); !ready) return fail(ready.error());
   }
-  ResultReader::Wait attached = reader.wait_attached(kAttachFallback);
+  ResultReader::Wait attached = reader.wait_attached(ResultReader::kAttachFallback);
   if (!preflight_first && !attached.exited && !attached.cancelled) {
     attached = wait_for_server(client, reader);
   }

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "clawperator/adb/device_shell.hpp"
+#include "clawperator/contract/execution.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/text.hpp"
 #include "dispatch.hpp"
@@ -38,7 +39,7 @@ std::string probe_payload(const std::string& command_id) {
   payload["commandId"] = command_id;
   payload["taskId"] = "doctor-handshake";
   payload["source"] = "clawperator-readiness";
-  payload["expectedFormat"] = "android-ui-automator";
+  payload["expectedFormat"] = contract::kExpectedFormat;
   payload["timeoutMs"] = 5000;
   payload["actions"] = Json::array({Json{{"id", "h1"}, {"type", "doctor_ping"}}});
   return dump_json(payload);

@@ -8,12 +8,6 @@
 #include "result_reader.hpp"
 
 namespace clawperator::exec {
-namespace {
-
-// logcat prints nothing until the next log line; this long is enough to attach.
-constexpr std::chrono::milliseconds kAttachFallback{100};
-
-}  // namespace
 
 ProbeReport run_readiness_probe(const ProbeRequest& request, process::Runner& runner) {
   ProbeReport report;
@@ -40,7 +34,7 @@ ProbeReport run_readiness_probe(const ProbeRequest& request, process::Runner& ru
     return report;
   }
   ResultReader reader(std::move(stream));
-  const ResultReader::Wait attached = reader.wait_attached(kAttachFallback);
+  const ResultReader::Wait attached = reader.wait_attached(ResultReader::kAttachFallback);
   if (attached.cancelled || attached.exited) {
     Json details = Json::object();
     details["stderr"] = reader.stderr_tail();

@@ -20,9 +20,7 @@ ResultReader::~ResultReader() {
 }
 
 long long ResultReader::elapsed_ms() const {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
-                                                               started_)
-      .count();
+  return millis_since(started_);
 }
 
 void ResultReader::record(std::string name, Json extra) {

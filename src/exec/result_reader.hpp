@@ -18,6 +18,9 @@ class ResultReader {
  public:
   static constexpr std::size_t kMaxTimelineEvents = 32;
   static constexpr std::size_t kMaxStderrTail = 8192;
+  // What callers give wait_attached: logcat prints nothing until the next log line, and this
+  // long is enough to attach.
+  static constexpr std::chrono::milliseconds kAttachFallback{100};
 
   // `warm`: a reader kept from an earlier execution (WarmFollowers), attached already.
   explicit ResultReader(std::unique_ptr<process::Stream> stream, bool warm = false);

@@ -36,6 +36,14 @@ struct ExecutionTrace {
   contract::HostError attach(contract::HostError error) const;
 };
 
+// Whole milliseconds from `start` to now: the elapsed times of the trace, the timings and the
+// reader timelines.
+inline long long millis_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                               start)
+      .count();
+}
+
 // The run was interrupted (Ctrl-C, SIGTERM): RESULT_TRANSPORT_CANCELLED for this execution,
 // exit 130 or 143 by the signal received.
 contract::HostError interrupted(const ExecutionTrace& trace, std::string message,

@@ -278,4 +278,8 @@ std::string dump_json(const Json& value, bool pretty) {
   return value.dump(pretty ? 2 : -1, ' ', false, Json::error_handler_t::replace);
 }
 
+std::string quote_json(std::string_view text) {
+  return dump_json(Json(text));
+}
+
 }  // namespace clawperator

@@ -256,3 +256,6 @@ ExitStatus ChildProcess::terminate_group() noexcept {
 }
 
 }  // namespace clawperator::process
+
+// Not for the file after this one in a unity batch (cmake/ClawperatorUnity.cmake).
+#undef CLAWPERATOR_HAVE_ADDCLOSEFROM

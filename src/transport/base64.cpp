@@ -193,3 +193,6 @@ std::optional<std::string> decode_base64(std::string_view text) {
 }
 
 }  // namespace clawperator::transport
+
+// Not for the file after this one in a unity batch (cmake/ClawperatorUnity.cmake).
+#undef CLAWPERATOR_BASE64_AVX2

@@ -5,14 +5,13 @@
 #include <new>
 #include <utility>
 
+#include "clawperator/json.hpp"
 #include "clawperator/transport/base64.hpp"
 #include "clawperator/transport/chunk_record.hpp"
 
 namespace clawperator::transport {
 
 namespace {
-
-using Json = nlohmann::json;
 
 // A JSON integer in [minimum, maximum]; floats ("1.0") are not integers on this wire.
 std::optional<std::uint64_t> integer_in_range(const ChunkField& value, std::uint64_t minimum,
@@ -22,17 +21,13 @@ std::optional<std::uint64_t> integer_in_range(const ChunkField& value, std::uint
   return value.unsigned_value;
 }
 
-std::string quote_as_json(const std::string& text) {
-  return Json(text).dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
 }  // namespace
 
 ChunkReassembler::ChunkReassembler(std::string command_id,
                                    std::optional<std::string> expected_task_id)
     : command_id_(std::move(command_id)),
       expected_task_id_(std::move(expected_task_id)),
-      quoted_command_id_(quote_as_json(command_id_)) {}
+      quoted_command_id_(quote_json(command_id_)) {}
 
 ChunkFeedResult ChunkReassembler::feed(std::string_view message) {
   if (!message.starts_with(kChunkPrefix)) return ChunkFeedResult::NotAChunk;
@@ -53,7 +48,8 @@ ChunkFeedResult ChunkReassembler::accept_record(std::string_view json_text) {
   if (const std::optional<ChunkRecordFields> fields = scan_chunk_record(json_text)) {
     return accept_fields(*fields);
   }
-  const Json record = Json::parse(json_text, nullptr, /*allow_exceptions=*/false);
+  const nlohmann::json record =
+      nlohmann::json::parse(json_text, nullptr, /*allow_exceptions=*/false);
   if (record.is_discarded() || !record.is_object()) {
     // A cut or garbled record can only be blamed on us if it names us.
     if (json_text.find(quoted_command_id_) == std::string_view::npos) {
@@ -112,8 +108,8 @@ ChunkFeedResult ChunkReassembler::accept_fields(const ChunkRecordFields& record)
     diagnostics_.expectedChunks = static_cast<std::size_t>(*count);
     if (expected_task_id_ && task_id_ != *expected_task_id_) {
       return fail(ChunkFailureKind::CorrelationMismatch, "correlation mismatch: taskId " +
-                                                             quote_as_json(task_id_) + " is not " +
-                                                             quote_as_json(*expected_task_id_));
+                                                             quote_json(task_id_) + " is not " +
+                                                             quote_json(*expected_task_id_));
     }
     // Validated above to at most 64 MiB: one allocation for the whole result.
     line_.reserve(static_cast<std::size_t>(*byte_length));
@@ -178,12 +174,12 @@ ChunkFeedResult ChunkReassembler::finish_sequence() {
   }
   if (envelope->commandId != command_id_) {
     return fail(ChunkFailureKind::CorrelationMismatch,
-                "correlation mismatch: envelope commandId " + quote_as_json(envelope->commandId));
+                "correlation mismatch: envelope commandId " + quote_json(envelope->commandId));
   }
   if (envelope->taskId != task_id_) {
     return fail(ChunkFailureKind::CorrelationMismatch,
-                "correlation mismatch: envelope taskId " + quote_as_json(envelope->taskId) +
-                    ", chunk taskId " + quote_as_json(task_id_));
+                "correlation mismatch: envelope taskId " + quote_json(envelope->taskId) +
+                    ", chunk taskId " + quote_json(task_id_));
   }
   envelope_ = std::move(envelope).value();
   state_ = State::Complete;

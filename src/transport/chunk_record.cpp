@@ -3,6 +3,7 @@
 #include <cstddef>
 
 #include "clawperator/json.hpp"
+#include "clawperator/text.hpp"
 
 namespace clawperator::transport {
 
@@ -13,10 +14,6 @@ constexpr std::size_t kMaxPlainDigits = 19;
 
 bool is_json_whitespace(char c) noexcept {
   return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
-
-bool is_digit(char c) noexcept {
-  return c >= '0' && c <= '9';
 }
 
 class Scanner {
@@ -93,7 +90,7 @@ class Scanner {
       return plain_string(field.text);
     }
     const char* start = p_;
-    while (p_ != end_ && is_digit(*p_)) ++p_;
+    while (p_ != end_ && is_ascii_digit(*p_)) ++p_;
     const auto digits = static_cast<std::size_t>(p_ - start);
     if (digits == 0 || digits > kMaxPlainDigits) return false;
     if (digits > 1 && *start == '0') return false;  // not JSON: nlohmann rejects it

@@ -10,10 +10,6 @@ namespace {
 
 constexpr std::size_t kNotFound = std::string_view::npos;
 
-bool is_digit(char c) noexcept {
-  return c >= '0' && c <= '9';
-}
-
 bool is_level(char c) noexcept {
   switch (c) {
     case 'V':
@@ -41,7 +37,7 @@ std::size_t skip_spaces(std::string_view line, std::size_t pos) noexcept {
 }
 
 std::size_t skip_digits(std::string_view line, std::size_t pos) noexcept {
-  while (pos < line.size() && is_digit(line[pos])) ++pos;
+  while (pos < line.size() && is_ascii_digit(line[pos])) ++pos;
   return pos;
 }
 
@@ -51,7 +47,7 @@ std::size_t match_digits(std::string_view line, std::size_t pos,
   if (line.size() - pos < pattern.size()) return kNotFound;
   for (char expected : pattern) {
     const char actual = line[pos++];
-    if (expected == 'd' ? !is_digit(actual) : actual != expected) return kNotFound;
+    if (expected == 'd' ? !is_ascii_digit(actual) : actual != expected) return kNotFound;
   }
   return pos;
 }
@@ -138,7 +134,7 @@ LogcatLine parse_logcat_line(std::string_view line) noexcept {
   if (const std::size_t after_time = skip_timestamp(line); after_time != kNotFound) {
     header_start = skip_spaces(line, after_time);
     if (header_start > after_time && header_start < line.size()) {
-      if (is_digit(line[header_start]) && parse_threadtime_rest(line, header_start, parsed)) {
+      if (is_ascii_digit(line[header_start]) && parse_threadtime_rest(line, header_start, parsed)) {
         return parsed;
       }
       if (parse_slash_form(line, header_start, parsed)) return parsed;

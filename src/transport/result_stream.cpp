@@ -3,6 +3,7 @@
 #include <functional>
 #include <utility>
 
+#include "clawperator/json.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::transport {
@@ -10,10 +11,6 @@ namespace clawperator::transport {
 namespace {
 
 constexpr std::string_view kHierarchyEnd = "</hierarchy>";
-
-std::string quote_as_json(const std::string& text) {
-  return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
 
 // Cuts at most max_bytes without splitting a UTF-8 sequence (continuation bytes: 10xxxxxx).
 std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) noexcept {
@@ -30,7 +27,7 @@ ResultStreamDecoder::ResultStreamDecoder(std::string command_id, std::string tas
     : command_id_(std::move(command_id)),
       task_id_(std::move(task_id)),
       pruned_uid_name_(operator_package.empty() ? std::string() : "(" + operator_package + ")"),
-      quoted_command_id_(quote_as_json(command_id_)),
+      quoted_command_id_(quote_json(command_id_)),
       snapshot_marker_("[TaskScope] UI Hierarchy [commandId=" + command_id_ + "]:"),
       reassembler_(command_id_, task_id_),
       correlated_ring_(kMaxCorrelatedLines) {}
@@ -187,8 +184,8 @@ void ResultStreamDecoder::read_single_line_result(std::string_view message) {
   }
   if (envelope->commandId != command_id_) return;  // it merely mentions our id
   if (envelope->taskId != task_id_) {
-    settle_malformed("correlation mismatch: envelope taskId " + quote_as_json(envelope->taskId) +
-                         " is not " + quote_as_json(task_id_),
+    settle_malformed("correlation mismatch: envelope taskId " + quote_json(envelope->taskId) +
+                         " is not " + quote_json(task_id_),
                      std::nullopt);
     return;
   }

@@ -9,9 +9,11 @@
 #include <regex>
 
 #include "cli_expectations.hpp"
+#include "cli_test_paths.hpp"
 #include "run_binary.hpp"
 
 using clawperator::testing::expect_error;
+using clawperator::testing::kBinary;
 using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
@@ -19,8 +21,6 @@ using clawperator::testing::single_document;
 using nlohmann::json;
 
 namespace {
-
-const std::string kBinary = CLAWPERATOR_BINARY;
 
 std::vector<std::string> with(std::vector<std::string> args, const std::string& flag) {
   args.push_back(flag);

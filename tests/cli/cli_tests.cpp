@@ -11,9 +11,12 @@
 #include <optional>
 
 #include "cli_expectations.hpp"
+#include "cli_test_paths.hpp"
 #include "run_binary.hpp"
 
 using clawperator::testing::expect_error;
+using clawperator::testing::kBinary;
+using clawperator::testing::kExamples;
 using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
@@ -21,9 +24,6 @@ using clawperator::testing::single_document;
 using nlohmann::json;
 
 namespace {
-
-const std::string kBinary = CLAWPERATOR_BINARY;
-const std::string kExamples = CLAWPERATOR_EXAMPLES_DIR;
 
 class TempDir {
  public:

@@ -9,9 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_expectations.hpp"
+#include "cli_test_paths.hpp"
 #include "run_binary.hpp"
 
 using clawperator::testing::expect_error;
+using clawperator::testing::kBinary;
+using clawperator::testing::kExamples;
 using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
@@ -19,9 +22,6 @@ using clawperator::testing::single_document;
 using nlohmann::json;
 
 namespace {
-
-const std::string kBinary = CLAWPERATOR_BINARY;
-const std::string kExamples = CLAWPERATOR_EXAMPLES_DIR;
 
 // The first action's params of the execution the arguments build.
 json built_params(const std::vector<std::string>& args, const RunOptions& options = {}) {

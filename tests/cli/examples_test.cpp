@@ -11,8 +11,11 @@
 #include <vector>
 
 #include "cli_expectations.hpp"
+#include "cli_test_paths.hpp"
 #include "run_binary.hpp"
 
+using clawperator::testing::kBinary;
+using clawperator::testing::kExamples;
 using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
@@ -20,9 +23,6 @@ using clawperator::testing::single_document;
 using nlohmann::json;
 
 namespace {
-
-const std::string kBinary = CLAWPERATOR_BINARY;
-const std::filesystem::path kExamples = CLAWPERATOR_EXAMPLES_DIR;
 
 std::vector<std::filesystem::path> json_files(const std::filesystem::path& folder) {
   std::vector<std::filesystem::path> out;
@@ -101,7 +101,7 @@ TEST_CASE("an example that acts on a screen starts from a known one", "[cli][exa
 }
 
 TEST_CASE("every invalid example is refused before anything is sent", "[cli][examples]") {
-  const auto files = json_files(kExamples / "invalid");
+  const auto files = json_files(kExamples + "/invalid");
   CHECK(files.size() >= 5);
   for (const auto& path : files) {
     CAPTURE(path.string());

@@ -8,17 +8,17 @@
 #include <vector>
 
 #include "cli_expectations.hpp"
+#include "cli_test_paths.hpp"
 #include "run_binary.hpp"
 
 using clawperator::testing::expect_error;
+using clawperator::testing::kBinary;
 using clawperator::testing::run_binary;
 using clawperator::testing::RunResult;
 using clawperator::testing::single_document;
 using nlohmann::json;
 
 namespace {
-
-const std::string kBinary = CLAWPERATOR_BINARY;
 
 json payload_without(const std::string& field) {
   json payload = {

@@ -10,10 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "cli_test_paths.hpp"
 #include "run_binary.hpp"
 
 namespace {
 
+using clawperator::testing::kBinary;
 using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
 using Json = nlohmann::json;
@@ -86,7 +88,7 @@ TEST_CASE("mcp serve survives 1,000 random and truncated lines and still lists i
   options.extra_env = {{"ADB", "/nonexistent/adb"},
                        {"CLAWPERATOR_LOG_DIR", (dir / "logs").string()},
                        {"CLAWPERATOR_STATE_DIR", (dir / "state").string()}};
-  const auto result = run_binary(CLAWPERATOR_BINARY, {"mcp", "serve"}, options);
+  const auto result = run_binary(kBinary, {"mcp", "serve"}, options);
   CHECK(result.exit_code == 0);
   std::istringstream lines(result.out);
   std::size_t count = 0;
@@ -110,7 +112,7 @@ TEST_CASE("mcp serve survives 1,000 random and truncated lines and still lists i
 }
 
 TEST_CASE("mcp serve refuses extra arguments before speaking any protocol", "[mcp]") {
-  const auto result = run_binary(CLAWPERATOR_BINARY, {"mcp", "serve", "extra"});
+  const auto result = run_binary(kBinary, {"mcp", "serve", "extra"});
   CHECK(result.exit_code == 2);
   const Json document = Json::parse(result.out, nullptr, false);
   REQUIRE(document.is_object());

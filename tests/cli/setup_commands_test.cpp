@@ -10,9 +10,11 @@
 #include <thread>
 
 #include "cli_expectations.hpp"
+#include "cli_test_paths.hpp"
 #include "run_binary.hpp"
 
 using clawperator::testing::expect_error;
+using clawperator::testing::kBinary;
 using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
@@ -20,8 +22,6 @@ using clawperator::testing::single_document;
 using nlohmann::json;
 
 namespace {
-
-const std::string kBinary = CLAWPERATOR_BINARY;
 
 struct LogDir {
   LogDir() {

@@ -16,6 +16,8 @@
 
 using clawperator::testing::Farm;
 using clawperator::testing::kBinary;
+using clawperator::testing::kOpenSettings;
+using clawperator::testing::kSnapshot;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
 using clawperator::testing::scenario;
@@ -24,11 +26,6 @@ using nlohmann::json;
 namespace android = clawperator::vdevice::android;
 
 namespace {
-
-const json kSnapshot = {{"id", "snap"}, {"type", "snapshot"}};
-// Not read-only: its retry follows the delivery (safe only when not delivered).
-const json kOpenSettings = {
-    {"id", "open"}, {"type", "open_app"}, {"params", {{"applicationId", "com.android.settings"}}}};
 
 // The forwards adb knows of, all devices.
 std::string forwards(const Farm& farm) {

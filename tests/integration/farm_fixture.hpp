@@ -35,6 +35,12 @@ namespace vdevice = clawperator::vdevice;
 inline const std::string kBinary = CLAWPERATOR_BINARY;
 inline const std::string kScenarios = CLAWPERATOR_SCENARIOS_DIR;
 
+// Actions the cases send: a snapshot, read-only, and opening Settings, which is not (its retry
+// follows the delivery: safe only when not delivered).
+inline const json kSnapshot = {{"id", "snap"}, {"type", "snapshot"}};
+inline const json kOpenSettings = {
+    {"id", "open"}, {"type", "open_app"}, {"params", {{"applicationId", "com.android.settings"}}}};
+
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream text;

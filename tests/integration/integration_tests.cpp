@@ -14,6 +14,7 @@
 using clawperator::testing::expect_error;
 using clawperator::testing::Farm;
 using clawperator::testing::kBinary;
+using clawperator::testing::kOpenSettings;
 using clawperator::testing::processes_mentioning;
 using clawperator::testing::read_file;
 using clawperator::testing::run_binary;
@@ -31,9 +32,6 @@ json step(const json& document, std::size_t index) {
   REQUIRE(document["envelope"]["stepResults"].size() > index);
   return document["envelope"]["stepResults"][index];
 }
-
-const json kOpenSettings = {
-    {"id", "open"}, {"type", "open_app"}, {"params", {{"applicationId", "com.android.settings"}}}};
 
 }  // namespace
 

@@ -13,6 +13,7 @@
 
 using clawperator::testing::expect_error;
 using clawperator::testing::Farm;
+using clawperator::testing::kSnapshot;
 using clawperator::testing::read_file;
 using clawperator::testing::RunResult;
 using clawperator::testing::single_document;
@@ -23,7 +24,7 @@ namespace {
 
 constexpr uid_t kNobody = 65534;
 
-const json kSnapshot = json::array({{{"id", "snap"}, {"type", "snapshot"}}});
+const json kSnapshotActions = json::array({kSnapshot});
 
 // The farm's own scratch directory (removed with the farm).
 fs::path scratch(const Farm& farm) {
@@ -112,13 +113,13 @@ TEST_CASE("another user's state directory in TMPDIR is never used", "[integratio
   const fs::path ours = home / ".local" / "state" / "clawperator";
 
   // The first runs go to the home, with a warning, and learn the lock names.
-  const RunResult first = exec_on(farm, 0, kSnapshot);
+  const RunResult first = exec_on(farm, 0, kSnapshotActions);
   CHECK(single_document(first)["ok"] == true);
   CHECK(first.exit_code == 0);
   CHECK(first.err.find("not using the state directory " + foreign.string() +
                        ": owner uid 65534; using " + ours.string()) != std::string::npos);
   CHECK(warnings_in(first.err) == 1);
-  const RunResult locked = exec_on(farm, 1, kSnapshot);
+  const RunResult locked = exec_on(farm, 1, kSnapshotActions);
   CHECK(single_document(locked)["code"] == "DEVICE_NOT_INTERACTIVE");
   CHECK(fs::is_empty(foreign));
   const std::string awake_lock = lock_name(ours, farm.serials()[0]);
@@ -137,10 +138,10 @@ TEST_CASE("another user's state directory in TMPDIR is never used", "[integratio
 
   // An exec that succeeds (and stores its readiness record) leaves the file behind the link
   // intact; the planted record does not skip the probe, the held lock does not block.
-  const RunResult again = exec_on(farm, 0, kSnapshot);
+  const RunResult again = exec_on(farm, 0, kSnapshotActions);
   CHECK(single_document(again)["ok"] == true);
   CHECK(again.exit_code == 0);
-  const RunResult probed = exec_on(farm, 1, kSnapshot);
+  const RunResult probed = exec_on(farm, 1, kSnapshotActions);
   CHECK(single_document(probed)["code"] == "DEVICE_NOT_INTERACTIVE");
   CHECK(probed.exit_code == 3);
   ::close(held);
@@ -152,13 +153,13 @@ TEST_CASE("links planted in our own state directory are never followed",
           "[integration][state-dir]") {
   Farm farm({"default", "locked"});
   const fs::path state = scratch(farm) / "state";  // the farm's CLAWPERATOR_STATE_DIR
-  const RunResult awake = exec_on(farm, 0, kSnapshot);
+  const RunResult awake = exec_on(farm, 0, kSnapshotActions);
   CHECK(awake.exit_code == 0);
   CHECK(awake.err.find("warning:") == std::string::npos);
   struct stat status {};
   REQUIRE(::lstat(state.c_str(), &status) == 0);
   CHECK((status.st_mode & 07777) == 0700);
-  const RunResult locked = exec_on(farm, 1, kSnapshot);
+  const RunResult locked = exec_on(farm, 1, kSnapshotActions);
   CHECK(single_document(locked)["code"] == "DEVICE_NOT_INTERACTIVE");
   const std::string awake_lock = lock_name(state, farm.serials()[0]);
   const std::string locked_lock = lock_name(state, farm.serials()[1]);
@@ -172,13 +173,13 @@ TEST_CASE("links planted in our own state directory are never followed",
   fs::create_symlink(victim, state / ("ready-" + locked_lock));
 
   // A fresh-looking link does not skip the probe of a locked device.
-  const RunResult probed = exec_on(farm, 1, kSnapshot);
+  const RunResult probed = exec_on(farm, 1, kSnapshotActions);
   const json document = single_document(probed);
   CHECK(document["code"] == "DEVICE_NOT_INTERACTIVE");
   CHECK(probed.exit_code == 3);
   CHECK(document["details"]["probeDispatchState"] == "dispatched");
   // Storing the record replaces the link; the file it pointed to is unchanged.
-  const RunResult stored = exec_on(farm, 0, kSnapshot);
+  const RunResult stored = exec_on(farm, 0, kSnapshotActions);
   CHECK(single_document(stored)["ok"] == true);
   CHECK(fs::is_regular_file(fs::symlink_status(state / ("ready-" + awake_lock))));
   CHECK(read_file(victim) == "precious");
@@ -194,7 +195,7 @@ TEST_CASE("without any private state directory the CLI still runs, with one warn
   fs::create_directory(open_dir);
   ::chmod(open_dir.c_str(), 0777);  // ours, but anyone may write it
   use_default_location(farm, tmp, "/dev/null");
-  const RunResult result = exec_on(farm, 0, kSnapshot);
+  const RunResult result = exec_on(farm, 0, kSnapshotActions);
   const json document = single_document(result);
   CHECK(document["ok"] == true);
   CHECK(result.exit_code == 0);
@@ -213,7 +214,8 @@ TEST_CASE("an unsafe CLAWPERATOR_STATE_DIR is refused", "[integration][state-dir
   ::chmod(open_dir.c_str(), 0777);
   SECTION("writable by others") {
     farm.set_env("CLAWPERATOR_STATE_DIR", open_dir.string());
-    const json document = expect_error(exec_on(farm, 0, kSnapshot), "STATE_DIRECTORY_UNSAFE", 3);
+    const json document =
+        expect_error(exec_on(farm, 0, kSnapshotActions), "STATE_DIRECTORY_UNSAFE", 3);
     CHECK(document["details"]["stateDir"] == open_dir.string());
     CHECK(document["details"]["problem"] == "mode 0777");
     CHECK(document["details"]["phase"] == "readiness");
@@ -236,7 +238,8 @@ TEST_CASE("an unsafe CLAWPERATOR_STATE_DIR is refused", "[integration][state-dir
     for (const fs::path& named : {theirs, scratch(farm) / "link"}) {
       CAPTURE(named);
       farm.set_env("CLAWPERATOR_STATE_DIR", named.string());
-      const json document = expect_error(exec_on(farm, 0, kSnapshot), "STATE_DIRECTORY_UNSAFE", 3);
+      const json document =
+          expect_error(exec_on(farm, 0, kSnapshotActions), "STATE_DIRECTORY_UNSAFE", 3);
       CHECK(document["details"]["problem"] == "owner uid 65534");
     }
   }

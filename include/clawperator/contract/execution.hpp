@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -156,6 +157,10 @@ struct Action {
   // The params, or an empty set when none were sent.
   const ActionParams& params_or_empty() const;
 };
+
+// A payload's expectedFormat, the only one there is (docs/payload.md §1): validation requires it,
+// every payload for the device carries it.
+inline constexpr std::string_view kExpectedFormat = "android-ui-automator";
 
 struct Execution {
   std::string command_id;

@@ -6,13 +6,14 @@
 #include <utility>
 #include <vector>
 
+#include "clawperator/vdevice/buffer_compaction.hpp"
+
 namespace clawperator::vdevice::adb {
 namespace {
 
 // What a host that sends maxdata 0 means: the original protocol's payload size.
 constexpr std::size_t kLegacyMaxPayload = 4096;
 constexpr std::size_t kAuthTokenSize = 20;
-constexpr std::size_t kCompactThreshold = std::size_t{64} << 10;
 
 std::string random_token() {
   std::string token(kAuthTokenSize, '\0');

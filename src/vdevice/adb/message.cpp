@@ -3,6 +3,8 @@
 #include <array>
 #include <cstdio>
 
+#include "clawperator/vdevice/buffer_compaction.hpp"
+
 namespace clawperator::vdevice::adb {
 namespace {
 
@@ -19,9 +21,6 @@ std::uint32_t read_u32(std::string_view bytes, std::size_t at) noexcept {
   }
   return value;
 }
-
-// Compacting only past this much keeps the copy cost proportional to the bytes consumed.
-constexpr std::size_t kCompactThreshold = std::size_t{64} << 10;
 
 }  // namespace
 

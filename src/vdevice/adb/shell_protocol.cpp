@@ -1,11 +1,8 @@
 #include "clawperator/vdevice/adb/shell_protocol.hpp"
 
+#include "clawperator/vdevice/buffer_compaction.hpp"
+
 namespace clawperator::vdevice::adb {
-namespace {
-
-constexpr std::size_t kCompactThreshold = std::size_t{64} << 10;
-
-}  // namespace
 
 void append_shell_packet(std::string& out, std::uint8_t id, std::string_view payload) {
   out.reserve(out.size() + kShellHeaderSize + payload.size());

@@ -3,13 +3,9 @@
 #include <algorithm>
 
 #include "clawperator/vdevice/adb/shell_protocol.hpp"
+#include "clawperator/vdevice/buffer_compaction.hpp"
 
 namespace clawperator::vdevice::adb {
-namespace {
-
-constexpr std::size_t kCompactThreshold = std::size_t{64} << 10;
-
-}  // namespace
 
 StreamOutput::StreamOutput(OutputFraming framing, std::size_t max_packet_payload) noexcept
     : framing_(framing), max_packet_payload_(std::max<std::size_t>(max_packet_payload, 1)) {}

@@ -1,9 +1,9 @@
 #include "clawperator/vdevice/adb/sync_protocol.hpp"
 
+#include "clawperator/vdevice/buffer_compaction.hpp"
+
 namespace clawperator::vdevice::adb {
 namespace {
-
-constexpr std::size_t kCompactThreshold = std::size_t{64} << 10;
 
 void put32(std::string& out, std::uint32_t value) {
   for (int shift = 0; shift < 32; shift += 8)

@@ -15,7 +15,7 @@ namespace {
 
 using std::chrono::milliseconds;
 
-constexpr const char* kTag = "OperatorResultSocket";
+constexpr const char* kResultSocketTag = "OperatorResultSocket";
 constexpr double kMaxLifetimeMs = 150000;
 constexpr std::size_t kMaxSessionIdLength = 128;
 // How much longer than its header's byteLength the oversizedFrame fault makes the data frame.
@@ -230,7 +230,7 @@ DirectResults::~DirectResults() {
 
 void DirectResults::log(char level, const std::string& message) {
   const int pid = system_.scenario().operator_behavior.pid;
-  system_.log_line(pid, pid + 17, level, kTag, message);
+  system_.log_line(pid, pid + 17, level, kResultSocketTag, message);
 }
 
 void DirectResults::prepare(const std::string& package, const std::optional<std::string>& payload) {

@@ -6,7 +6,7 @@
 namespace clawperator::vdevice::android {
 namespace {
 
-using Failure = Unexpected<int>;
+using ErrnoFailure = Unexpected<int>;
 
 constexpr std::uint32_t kDirectoryType = 0040000;
 constexpr std::uint32_t kRegularType = 0100000;
@@ -65,7 +65,7 @@ Expected<FileInfo, int> FileSystem::stat(std::string_view path) const {
   const auto file = files_.find(name);
   if (file == files_.end()) {
     // Under a regular file nothing can exist.
-    return Failure{files_.contains(parent_of(name)) ? ENOTDIR : ENOENT};
+    return ErrnoFailure{files_.contains(parent_of(name)) ? ENOTDIR : ENOENT};
   }
   FileInfo info;
   info.mode = kRegularType | file->second.mode;
@@ -77,9 +77,9 @@ Expected<FileInfo, int> FileSystem::stat(std::string_view path) const {
 
 Expected<std::string, int> FileSystem::read(std::string_view path) const {
   const std::string name = normalize(path);
-  if (directories_.contains(name)) return Failure{EISDIR};
+  if (directories_.contains(name)) return ErrnoFailure{EISDIR};
   const auto file = files_.find(name);
-  if (file == files_.end()) return Failure{ENOENT};
+  if (file == files_.end()) return ErrnoFailure{ENOENT};
   return file->second.data;
 }
 
@@ -140,7 +140,7 @@ int FileSystem::remove(std::string_view path) {
 
 Expected<std::vector<std::string>, int> FileSystem::list(std::string_view path) const {
   const std::string name = normalize(path);
-  if (!directories_.contains(name)) return Failure{files_.contains(name) ? ENOTDIR : ENOENT};
+  if (!directories_.contains(name)) return ErrnoFailure{files_.contains(name) ? ENOTDIR : ENOENT};
   std::set<std::string> names;
   const std::string prefix = name == "/" ? "/" : name + "/";
   const auto add_child = [&](const std::string& entry) {

@@ -7,14 +7,14 @@
 namespace clawperator::vdevice::android {
 namespace {
 
-struct Source {
+struct NoiseSource {
   int pid;
   char level;
   const char* tag;
   const char* message;  // "%n" is replaced by a running number
 };
 
-constexpr std::array<Source, 16> kSources = {{
+constexpr std::array<NoiseSource, 16> kSources = {{
     {612, 'I', "ActivityManager", "Start proc %n:com.google.android.gms.persistent/u0a121"},
     {612, 'D', "ConnectivityService", "NetworkAgentInfo [WIFI () - 100] validation passed"},
     {612, 'I', "BatteryStatsService", "In wakeup_callback: resumed from suspend (%n ms)"},
@@ -55,7 +55,7 @@ NoiseLine LogNoise::next() {
                 "\",\"status\":\"success\",\"stepResults\":[],\"error\":null}"};
   }
   std::uniform_int_distribution<std::size_t> pick(0, kSources.size() - 1);
-  const Source& source = kSources[pick(random_)];
+  const NoiseSource& source = kSources[pick(random_)];
   std::uniform_int_distribution<int> thread(0, 40);
   return {source.pid, source.pid + thread(random_), source.level, source.tag,
           expand(source.message, counter_)};

@@ -15,7 +15,7 @@ namespace {
 
 using std::chrono::milliseconds;
 
-constexpr const char* kTag = "TaskScopeDefault";
+constexpr const char* kTaskScopeTag = "TaskScopeDefault";
 constexpr const char* kResultTag = "ClawperatorResult";
 constexpr double kDefaultTimeoutMs = 30000;
 
@@ -117,7 +117,7 @@ void OperatorRuntime::prepare_result_connection(const std::string& package,
 
 void OperatorRuntime::log(char level, const std::string& message) {
   const int pid = system_.scenario().operator_behavior.pid;
-  system_.log_line(pid, pid + 23, level, kTag, message);
+  system_.log_line(pid, pid + 23, level, kTaskScopeTag, message);
 }
 
 void OperatorRuntime::deliver(const std::string& package, const std::optional<std::string>& payload,

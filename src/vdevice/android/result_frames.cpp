@@ -1,11 +1,8 @@
 #include "clawperator/vdevice/android/result_frames.hpp"
 
+#include "clawperator/vdevice/buffer_compaction.hpp"
+
 namespace clawperator::vdevice::android {
-namespace {
-
-constexpr std::size_t kCompactThreshold = std::size_t{64} << 10;
-
-}  // namespace
 
 void append_frame(std::string& out, std::string_view payload,
                   std::optional<std::uint32_t> declared) {

@@ -19,7 +19,7 @@ namespace clawperator::vdevice::android {
 namespace {
 
 using Json = nlohmann::ordered_json;
-using Failure = Unexpected<std::string>;
+using ScenarioFailure = Unexpected<std::string>;
 
 // The first problem found, with the path of the field.
 class Problems {
@@ -749,7 +749,7 @@ Expected<Scenario, std::string> build(const Json& document) {
     problems.fail("installFailure",
                   "expected an INSTALL_FAILED_… code, got " + in_quotes(scenario.install_failure));
   }
-  if (!problems.ok()) return Failure{problems.first()};
+  if (!problems.ok()) return ScenarioFailure{problems.first()};
 
   // Derived values.
   for (ScreenSpec& screen : scenario.screens) {
@@ -784,7 +784,7 @@ Expected<Scenario, std::string> build(const Json& document) {
   auto& secure = scenario.settings["secure"];
   const Json* accessibility = member(document, "accessibilityService");
   if (accessibility != nullptr && !accessibility->is_boolean()) {
-    return Failure{std::string("accessibilityService: expected true or false")};
+    return ScenarioFailure{std::string("accessibilityService: expected true or false")};
   }
   const bool explicit_services = [&] {
     const Json* settings = member(document, "settings");
@@ -817,9 +817,9 @@ Expected<Json, std::string> parse_json(const std::string& text, const char* what
     std::string message = error.what();
     const std::size_t detail = message.find("parse error");
     if (detail != std::string::npos) message = message.substr(detail);
-    return Failure{std::string(what) + ": " + message};
+    return ScenarioFailure{std::string(what) + ": " + message};
   } catch (const std::exception& error) {
-    return Failure{std::string(what) + ": " + error.what()};
+    return ScenarioFailure{std::string(what) + ": " + error.what()};
   }
 }
 
@@ -847,41 +847,42 @@ const ScreenSpec* Scenario::find_screen(const std::string& id) const {
 Expected<Scenario, std::string> load_scenario(const std::string& json_text) {
   // Before parsing: the parser's message would give a line and column, not the byte.
   if (const auto offset = find_invalid_utf8(json_text)) {
-    return Failure{"scenario is not valid UTF-8 (" + describe_invalid_utf8(json_text, *offset) +
-                   ")"};
+    return ScenarioFailure{"scenario is not valid UTF-8 (" +
+                           describe_invalid_utf8(json_text, *offset) + ")"};
   }
   try {
     auto document = parse_json(json_text, "scenario is not valid JSON");
-    if (!document) return Failure{document.error()};
-    if (!document->is_object()) return Failure{std::string("scenario: expected a JSON object")};
+    if (!document) return ScenarioFailure{document.error()};
+    if (!document->is_object())
+      return ScenarioFailure{std::string("scenario: expected a JSON object")};
     std::string base_name = "default";
     if (const Json* base = member(*document, "base")) {
       if (!base->is_string() ||
           (base->get<std::string>() != "default" && base->get<std::string>() != "minimal")) {
-        return Failure{std::string("base: expected \"default\" or \"minimal\"")};
+        return ScenarioFailure{std::string("base: expected \"default\" or \"minimal\"")};
       }
       base_name = base->get<std::string>();
     }
     auto base =
         parse_json(base_name == "minimal" ? minimal_scenario_json() : default_scenario_json(),
                    "built-in scenario");
-    if (!base) return Failure{base.error()};
+    if (!base) return ScenarioFailure{base.error()};
     Problems problems;
     Json merged = merge_over(problems, std::move(*base), *document);
-    if (!problems.ok()) return Failure{problems.first()};
+    if (!problems.ok()) return ScenarioFailure{problems.first()};
     return build(merged);
   } catch (const std::exception& error) {
-    return Failure{std::string("scenario: ") + error.what()};
+    return ScenarioFailure{std::string("scenario: ") + error.what()};
   }
 }
 
 Expected<Scenario, std::string> load_scenario_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
-  if (!file) return Failure{"cannot read " + path + ": " + std::strerror(errno)};
+  if (!file) return ScenarioFailure{"cannot read " + path + ": " + std::strerror(errno)};
   std::ostringstream text;
   text << file.rdbuf();
   auto scenario = load_scenario(text.str());
-  if (!scenario) return Failure{path + ": " + scenario.error()};
+  if (!scenario) return ScenarioFailure{path + ": " + scenario.error()};
   return scenario;
 }
 

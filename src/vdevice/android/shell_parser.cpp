@@ -6,7 +6,7 @@
 namespace clawperator::vdevice::android {
 namespace {
 
-using Failure = Unexpected<ShellSyntaxError>;
+using SyntaxFailure = Unexpected<ShellSyntaxError>;
 
 bool is_name_start(char c) {
   return std::isalpha(static_cast<unsigned char>(c)) != 0 || c == '_';
@@ -42,14 +42,15 @@ class Parser {
 
   Expected<Script, ShellSyntaxError> run() {
     while (pos_ < text_.size() && !closed_) {
-      if (auto error = step()) return Failure{std::move(*error)};
+      if (auto error = step()) return SyntaxFailure{std::move(*error)};
     }
     if (depth_ > 0 && !closed_) {
-      return Failure{ShellSyntaxError{"/system/bin/sh: syntax error: '$(' unmatched", 1}};
+      return SyntaxFailure{ShellSyntaxError{"/system/bin/sh: syntax error: '$(' unmatched", 1}};
     }
     end_word();
     if (pending_connector_ != Connector::Sequence && command_.words.empty()) {
-      return Failure{ShellSyntaxError{"/system/bin/sh: syntax error: unexpected end of input", 1}};
+      return SyntaxFailure{
+          ShellSyntaxError{"/system/bin/sh: syntax error: unexpected end of input", 1}};
     }
     end_command(Connector::Sequence);
     return std::move(script_);

@@ -11,14 +11,12 @@
 namespace clawperator::vdevice::android {
 namespace {
 
-using namespace clawperator::vdevice::adb;
-
 constexpr std::uint32_t kTypeMask = 0170000;
 constexpr std::uint32_t kSymlinkType = 0120000;
 constexpr std::uint32_t kShellUid = 2000;
 
-SyncStat to_sync_stat(const Expected<FileInfo, int>& info) {
-  SyncStat stat;
+adb::SyncStat to_sync_stat(const Expected<FileInfo, int>& info) {
+  adb::SyncStat stat;
   if (!info) {
     stat.error = static_cast<std::uint32_t>(info.error());
     return stat;
@@ -42,7 +40,7 @@ class SyncSession : public ServiceSession {
     if (done_) return;
     decoder_.feed(bytes);
     while (!done_) {
-      std::optional<SyncRequest> request = decoder_.next();
+      std::optional<adb::SyncRequest> request = decoder_.next();
       if (!request) break;
       handle(*request);
     }
@@ -52,44 +50,44 @@ class SyncSession : public ServiceSession {
   void on_host_close() override { done_ = true; }
 
  private:
-  void handle(const SyncRequest& request) {
+  void handle(const adb::SyncRequest& request) {
     const auto system = system_.lock();
     if (!system) return finish();
     FileSystem& files = system->files();
     std::string reply;
     switch (request.id) {
-      case kSyncStat:
-      case kSyncLstat:
+      case adb::kSyncStat:
+      case adb::kSyncLstat:
         if (receiving_) return fail("unexpected request during SEND");
-        append_stat_v1(reply, request.id, to_sync_stat(files.stat(request.data)));
+        adb::append_stat_v1(reply, request.id, to_sync_stat(files.stat(request.data)));
         break;
-      case kSyncStat2:
-      case kSyncLstat2:
+      case adb::kSyncStat2:
+      case adb::kSyncLstat2:
         if (receiving_) return fail("unexpected request during SEND");
-        append_stat_v2(reply, request.id, to_sync_stat(files.stat(request.data)));
+        adb::append_stat_v2(reply, request.id, to_sync_stat(files.stat(request.data)));
         break;
-      case kSyncList:
-      case kSyncList2:
+      case adb::kSyncList:
+      case adb::kSyncList2:
         if (receiving_) return fail("unexpected request during SEND");
         list(files, request, reply);
         break;
-      case kSyncRecv:
+      case adb::kSyncRecv:
         if (receiving_) return fail("unexpected request during SEND");
         if (!send_file(files, request.data, reply)) return;
         break;
-      case kSyncSend:
+      case adb::kSyncSend:
         if (receiving_) return fail("unexpected request during SEND");
         return begin_receive(request.data);
-      case kSyncData:
+      case adb::kSyncData:
         if (!receiving_) return fail("unknown command");
         // Past the capacity the bytes are counted, not kept: the write fails at DONE.
         received_ += request.data.size();
         if (received_ <= FileSystem::kCapacityBytes) data_ += request.data;
         return;
-      case kSyncDone:
+      case adb::kSyncDone:
         if (!receiving_) return fail("unknown command");
         return end_receive(files, static_cast<std::int64_t>(request.length));
-      case kSyncQuit:
+      case adb::kSyncQuit:
         return finish();
       default:
         return fail("unknown command");
@@ -97,26 +95,26 @@ class SyncSession : public ServiceSession {
     out_->write_stdout(reply);
   }
 
-  void list(const FileSystem& files, const SyncRequest& request, std::string& reply) {
-    const bool v2 = request.id == kSyncList2;
+  void list(const FileSystem& files, const adb::SyncRequest& request, std::string& reply) {
+    const bool v2 = request.id == adb::kSyncList2;
     const auto names = files.list(request.data);
     if (names) {
       const std::string directory = FileSystem::normalize(request.data);
       for (const std::string& name : *names) {
-        const SyncStat stat =
+        const adb::SyncStat stat =
             to_sync_stat(files.stat(directory == "/" ? "/" + name : directory + "/" + name));
         if (v2) {
-          append_dent_v2(reply, kSyncDent2, stat, name);
+          adb::append_dent_v2(reply, adb::kSyncDent2, stat, name);
         } else {
-          append_dent_v1(reply, kSyncDent, stat, name);
+          adb::append_dent_v1(reply, adb::kSyncDent, stat, name);
         }
       }
     }
     // An unreadable directory lists as empty, as adbd's opendir() failure does.
     if (v2) {
-      append_dent_v2(reply, kSyncDone, SyncStat{}, "");
+      adb::append_dent_v2(reply, adb::kSyncDone, adb::SyncStat{}, "");
     } else {
-      append_dent_v1(reply, kSyncDone, SyncStat{}, "");
+      adb::append_dent_v1(reply, adb::kSyncDone, adb::SyncStat{}, "");
     }
   }
 
@@ -128,11 +126,11 @@ class SyncSession : public ServiceSession {
     }
     std::string_view rest = *data;
     while (!rest.empty()) {
-      const std::size_t size = std::min(rest.size(), kSyncMaxData);
-      append_sync_data(reply, rest.substr(0, size));
+      const std::size_t size = std::min(rest.size(), adb::kSyncMaxData);
+      adb::append_sync_data(reply, rest.substr(0, size));
       rest.remove_prefix(size);
     }
-    append_sync_header(reply, kSyncDone, 0);
+    adb::append_sync_header(reply, adb::kSyncDone, 0);
     return true;
   }
 
@@ -164,14 +162,14 @@ class SyncSession : public ServiceSession {
     if (error == ENOSPC) return fail(std::string("write failed: ") + std::strerror(error));
     if (error != 0) return fail(std::string("couldn't create file: ") + std::strerror(error));
     std::string reply;
-    append_sync_header(reply, kSyncOkay, 0);
+    adb::append_sync_header(reply, adb::kSyncOkay, 0);
     out_->write_stdout(reply);
   }
 
   // adbd ends the sync session after a failure.
   void fail(const std::string& message) {
     std::string reply;
-    append_sync_fail(reply, message);
+    adb::append_sync_fail(reply, message);
     out_->write_stdout(reply);
     finish();
   }
@@ -184,7 +182,7 @@ class SyncSession : public ServiceSession {
 
   std::weak_ptr<AndroidSystem> system_;
   ServiceOutput* out_;
-  SyncRequestDecoder decoder_;
+  adb::SyncRequestDecoder decoder_;
   bool done_ = false;
   bool receiving_ = false;
   std::string target_;

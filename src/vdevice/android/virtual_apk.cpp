@@ -12,7 +12,7 @@ namespace clawperator::vdevice::android {
 namespace {
 
 using Json = nlohmann::ordered_json;
-using Failure = Unexpected<ApkReadFailure>;
+using ApkFailure = Unexpected<ApkReadFailure>;
 
 constexpr std::string_view kFillerEntry = "assets/filler.bin";
 // Far more than any manifest needs; a larger entry is refused before it is read whole.
@@ -78,26 +78,26 @@ Expected<VirtualApkManifest, ApkReadFailure> read_virtual_apk(std::string_view b
   if (!entry) {
     const ZipReadFailure& failure = entry.error();
     if (failure.error == ZipReadError::NotAZip) {
-      return Failure{ApkReadFailure{ApkProblem::NotAnApk, failure.detail}};
+      return ApkFailure{ApkReadFailure{ApkProblem::NotAnApk, failure.detail}};
     }
-    return Failure{malformed(failure.detail)};
+    return ApkFailure{malformed(failure.detail)};
   }
   const Json document = Json::parse(*entry, nullptr, false);
   if (document.is_discarded() || !document.is_object()) {
-    return Failure{malformed(std::string(kVirtualApkManifestEntry) + " is not a JSON object")};
+    return ApkFailure{malformed(std::string(kVirtualApkManifestEntry) + " is not a JSON object")};
   }
   VirtualApkManifest manifest;
   const auto package = document.find("package");
   if (package == document.end() || !package->is_string()) {
-    return Failure{malformed("no \"package\" string")};
+    return ApkFailure{malformed("no \"package\" string")};
   }
   manifest.package = package->get<std::string>();
   if (auto problem = package_name_problem(manifest.package)) {
-    return Failure{malformed("bad package name \"" + manifest.package + "\": " + *problem)};
+    return ApkFailure{malformed("bad package name \"" + manifest.package + "\": " + *problem)};
   }
   const auto version_name = document.find("versionName");
   if (version_name == document.end() || !version_name->is_string()) {
-    return Failure{malformed("no \"versionName\" string")};
+    return ApkFailure{malformed("no \"versionName\" string")};
   }
   manifest.version_name = version_name->get<std::string>();
   const auto version_code = document.find("versionCode");
@@ -106,7 +106,7 @@ Expected<VirtualApkManifest, ApkReadFailure> read_virtual_apk(std::string_view b
        version_code->get<std::uint64_t>() >
            static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) ||
       version_code->get<std::int64_t>() < 0) {
-    return Failure{malformed("\"versionCode\" must be a non-negative integer")};
+    return ApkFailure{malformed("\"versionCode\" must be a non-negative integer")};
   }
   manifest.version_code = version_code->get<std::int64_t>();
   return manifest;

@@ -25,7 +25,7 @@ Json payload_with(const std::string& type, const std::string& params_json) {
   return payload;
 }
 
-struct Refusal {
+struct RefusalCase {
   std::string type;
   std::string params;
   std::string path;
@@ -34,8 +34,8 @@ struct Refusal {
 
 // Each refusal is EXECUTION_VALIDATION_FAILED, exit 2, not delivered, with the first issue's
 // path in details.path.
-void check_refusals(const std::vector<Refusal>& cases) {
-  for (const Refusal& c : cases) {
+void check_refusals(const std::vector<RefusalCase>& cases) {
+  for (const RefusalCase& c : cases) {
     CAPTURE(c.type, c.params);
     const ValidationOutcome outcome = validate_execution(payload_with(c.type, c.params));
     REQUIRE_FALSE(outcome.valid);

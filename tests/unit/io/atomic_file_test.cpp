@@ -2,28 +2,14 @@
 // nobody can have prepared; names made from ids are one safe component.
 #include "clawperator/io/atomic_file.hpp"
 
-#include <sys/stat.h>
-
 #include <catch2/catch.hpp>
-#include <fstream>
 
 #include "scripted_device.hpp"
+#include "test_files.hpp"
 
 using namespace clawperator;
-
-namespace {
-
-mode_t mode_of(const std::filesystem::path& path) {
-  struct stat status {};
-  REQUIRE(::lstat(path.c_str(), &status) == 0);
-  return status.st_mode & 07777;
-}
-
-void write(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
-}  // namespace
+using clawperator::testing::mode_of;
+using clawperator::testing::write_file;
 
 TEST_CASE("files we name ourselves in a shared directory are new files", "[io][atomic-file]") {
   const test::TempDir dir{"new-file"};
@@ -35,8 +21,8 @@ TEST_CASE("files we name ourselves in a shared directory are new files", "[io][a
     CHECK(mode_of(path) == 0600);
   }
   SECTION("a planted file or link at the name is left alone; another name is used") {
-    write(dir.path() / "victim", "precious");
-    write(dir.path() / "shot-1.png", "planted");
+    write_file(dir.path() / "victim", "precious");
+    write_file(dir.path() / "shot-1.png", "planted");
     std::filesystem::create_symlink(dir.path() / "victim", dir.path() / "shot-2.png");
     for (const char* name : {"shot-1.png", "shot-2.png"}) {
       std::filesystem::path path = dir.path() / name;

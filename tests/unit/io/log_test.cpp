@@ -10,9 +10,11 @@
 #include <sstream>
 
 #include "../scripted_device.hpp"
+#include "test_files.hpp"
 
 using clawperator::Json;
 using clawperator::test::TempDir;
+using clawperator::testing::mode_of;
 namespace io = clawperator::io;
 
 namespace {
@@ -57,12 +59,6 @@ std::size_t count(const std::string& text, const std::string& needle) {
     ++found;
   }
   return found;
-}
-
-mode_t mode_of(const std::filesystem::path& path) {
-  struct stat info {};
-  REQUIRE(::stat(path.c_str(), &info) == 0);
-  return info.st_mode & 07777;
 }
 
 // Logging is process-wide: every test leaves it as the other unit tests expect it, off.

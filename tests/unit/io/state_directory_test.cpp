@@ -9,15 +9,17 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <map>
 
 #include "scripted_device.hpp"
+#include "test_files.hpp"
 
 using namespace clawperator;
 using io::DirectoryProblem;
 using io::StateDirectory;
 using Symlinks = io::StateDirectory::Symlinks;
+using clawperator::testing::mode_of;
+using clawperator::testing::write_file;
 
 namespace {
 
@@ -54,16 +56,6 @@ StateDirectory opened(const std::filesystem::path& path) {
   INFO((result ? std::string() : result.error().problem));
   REQUIRE(result.has_value());
   return std::move(*result);
-}
-
-void write(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
-mode_t mode_of(const std::filesystem::path& path) {
-  struct stat status {};
-  REQUIRE(::lstat(path.c_str(), &status) == 0);
-  return status.st_mode & 07777;
 }
 
 std::string owner_text() {
@@ -174,7 +166,7 @@ TEST_CASE("a state directory is used only when it is private and ours", "[io][st
           "is a symlink, " + owner_text());
   }
   SECTION("a file is not a directory; a path through a file cannot be created") {
-    write(dir.path() / "file", "x");
+    write_file(dir.path() / "file", "x");
     CHECK(problem_of(dir.path() / "file", ::geteuid()) == "not a directory");
     CHECK(problem_of(dir.path() / "file" / "state", ::geteuid()) ==
           "cannot create: Not a directory");
@@ -185,7 +177,7 @@ TEST_CASE("files in the state directory are opened relative to it, never through
           "[io][state-dir]") {
   const test::TempDir dir{"state-files"};
   const StateDirectory state = opened(dir.path() / "state");
-  write(dir.path() / "victim", "precious");
+  write_file(dir.path() / "victim", "precious");
   std::filesystem::create_symlink(dir.path() / "victim", dir.path() / "state" / "planted");
 
   SECTION("a planted link is refused, and what it points to is unchanged") {
@@ -227,7 +219,7 @@ TEST_CASE("files in the state directory are opened relative to it, never through
       WARN("needs root to chown");
       return;
     }
-    write(dir.path() / "state" / "theirs", "");
+    write_file(dir.path() / "state" / "theirs", "");
     REQUIRE(::chown((dir.path() / "state" / "theirs").c_str(), kNobody, kNobody) == 0);
     auto result = state.open_file("theirs", O_RDWR);
     REQUIRE_FALSE(result.has_value());
@@ -291,7 +283,7 @@ TEST_CASE("choosing the state directory of a run", "[io][state-dir]") {
                                    "and the readiness cache");
   }
   SECTION("no home known and the default unusable: none") {
-    write(dir.path() / "tmp-file", "");
+    write_file(dir.path() / "tmp-file", "");
     fake.variables["TMPDIR"] = (dir.path() / "tmp-file").string();
     fake.variables.erase("HOME");
     const io::StateSelection selection = io::select_state_directory(fake.get(), ::geteuid());

@@ -1,7 +1,5 @@
 #include "clawperator/process/cancel.hpp"
 
-#include <poll.h>
-
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <thread>
@@ -31,11 +29,6 @@ class DelayedCancel {
  private:
   std::thread thread_;
 };
-
-bool readable(int fd) {
-  pollfd entry{fd, POLLIN, 0};
-  return poll(&entry, 1, 0) == 1 && (entry.revents & POLLIN) != 0;
-}
 
 }  // namespace
 

@@ -1,7 +1,6 @@
 #include "clawperator/process/interrupt.hpp"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -14,11 +13,6 @@ namespace {
 
 using namespace clawperator::process;
 using namespace clawperator::process::test;
-
-bool readable(int fd) {
-  pollfd entry{fd, POLLIN, 0};
-  return poll(&entry, 1, 0) == 1 && (entry.revents & POLLIN) != 0;
-}
 
 }  // namespace
 

@@ -1,6 +1,7 @@
 // Helpers shared by the process tests: child accounting and interrupt hygiene.
 #pragma once
 
+#include <poll.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,6 +34,12 @@ namespace clawperator::process::test {
 
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
+
+// Whether `fd` has input waiting, without waiting for any (an interrupt or cancel self-pipe).
+inline bool readable(int fd) {
+  pollfd entry{fd, POLLIN, 0};
+  return ::poll(&entry, 1, 0) == 1 && (entry.revents & POLLIN) != 0;
+}
 
 inline std::chrono::milliseconds since(Clock::time_point start) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start);

@@ -10,15 +10,14 @@ using namespace clawperator::transport;
 using clawperator::transport::test::big_envelope_json;
 using clawperator::transport::test::chunk_records;
 using clawperator::transport::test::ChunkRecord;
+using clawperator::transport::test::kCommandId;
+using clawperator::transport::test::kTaskId;
 using clawperator::transport::test::small_envelope_json;
 
 namespace {
 
-const std::string kCommand = "cmd-7f3a";
-const std::string kTask = "task-1";
-
-std::string canonical_line(std::size_t min_bytes = 5000, const std::string& command = kCommand,
-                           const std::string& task = kTask) {
+std::string canonical_line(std::size_t min_bytes = 5000, const std::string& command = kCommandId,
+                           const std::string& task = kTaskId) {
   return std::string(kResultPrefix) + big_envelope_json(command, task, min_bytes);
 }
 
@@ -52,11 +51,11 @@ void check_failure(const ChunkReassembler& reassembler, ChunkFailureKind kind,
 TEST_CASE("chunks: a chunked envelope reassembles byte-exact", "[transport][chunks]") {
   const std::string line = canonical_line(5000);
   REQUIRE(line.size() > 3000);
-  const auto records = chunk_records(line, kCommand, kTask);
+  const auto records = chunk_records(line, kCommandId, kTaskId);
   const std::size_t count = records.size();
   REQUIRE(count == (line.size() + 1023) / 1024);
 
-  ChunkReassembler reassembler(kCommand);
+  ChunkReassembler reassembler(kCommandId);
   CHECK(reassembler.diagnostics() == diagnostics(0, 0, std::nullopt, std::nullopt));
   for (std::size_t i = 0; i + 1 < count; ++i) {
     CHECK(reassembler.feed(records[i].message()) == ChunkFeedResult::Accepted);
@@ -70,8 +69,8 @@ TEST_CASE("chunks: a chunked envelope reassembles byte-exact", "[transport][chun
 
   const std::optional<Envelope> envelope = reassembler.take_envelope();
   REQUIRE(envelope.has_value());
-  CHECK(envelope->commandId == kCommand);
-  CHECK(envelope->taskId == kTask);
+  CHECK(envelope->commandId == kCommandId);
+  CHECK(envelope->taskId == kTaskId);
   CHECK(envelope->status == "success");
   CHECK(reassembler.take_line() == line);
   // Taken once.
@@ -87,19 +86,21 @@ TEST_CASE("chunks: exact multiple of 1024 and a large result", "[transport][chun
   line.append(1024 - line.size() % 1024, ' ');  // JSON tolerates trailing spaces
   REQUIRE(line.size() % 1024 == 0);
   {
-    ChunkReassembler reassembler(kCommand);
-    CHECK(feed_all(reassembler, chunk_records(line, kCommand, kTask)) == ChunkFeedResult::Complete);
+    ChunkReassembler reassembler(kCommandId);
+    CHECK(feed_all(reassembler, chunk_records(line, kCommandId, kTaskId)) ==
+          ChunkFeedResult::Complete);
     CHECK(reassembler.take_line() == line);
   }
   const std::string large = canonical_line(600000);
-  ChunkReassembler reassembler(kCommand);
-  CHECK(feed_all(reassembler, chunk_records(large, kCommand, kTask)) == ChunkFeedResult::Complete);
+  ChunkReassembler reassembler(kCommandId);
+  CHECK(feed_all(reassembler, chunk_records(large, kCommandId, kTaskId)) ==
+        ChunkFeedResult::Complete);
   CHECK(reassembler.diagnostics().receivedBytes == large.size());
   CHECK(reassembler.take_line() == large);
 }
 
 TEST_CASE("chunks: what is not ours is NotAChunk or Ignored", "[transport][chunks]") {
-  ChunkReassembler reassembler(kCommand);
+  ChunkReassembler reassembler(kCommandId);
   CHECK(reassembler.feed("hello") == ChunkFeedResult::NotAChunk);
   CHECK(reassembler.feed(" [Clawperator-Result-Chunk] {}") == ChunkFeedResult::NotAChunk);
   // A normal envelope whose JSON merely contains the marker text.
@@ -122,8 +123,8 @@ TEST_CASE("chunks: what is not ours is NotAChunk or Ignored", "[transport][chunk
 
 TEST_CASE("chunks: malformed JSON that names our command fails", "[transport][chunks]") {
   const std::string line = canonical_line(4000);
-  const auto records = chunk_records(line, kCommand, kTask);
-  ChunkReassembler reassembler(kCommand);
+  const auto records = chunk_records(line, kCommandId, kTaskId);
+  ChunkReassembler reassembler(kCommandId);
   CHECK(reassembler.feed(records[0].message()) == ChunkFeedResult::Accepted);
   const std::string truncated = records[1].message().substr(0, 120);
   CHECK(reassembler.feed(truncated) == ChunkFeedResult::Failed);
@@ -136,9 +137,9 @@ TEST_CASE("chunks: malformed JSON that names our command fails", "[transport][ch
 
 TEST_CASE("chunks: ordering violations", "[transport][chunks]") {
   const std::string line = canonical_line(5000);
-  const auto records = chunk_records(line, kCommand, kTask);
+  const auto records = chunk_records(line, kCommandId, kTaskId);
   const std::size_t count = records.size();
-  ChunkReassembler reassembler(kCommand);
+  ChunkReassembler reassembler(kCommandId);
 
   SECTION("a sequence that starts late") {
     CHECK(reassembler.feed(records[1].message()) == ChunkFeedResult::Failed);
@@ -184,7 +185,7 @@ TEST_CASE("chunks: ordering violations", "[transport][chunks]") {
     check_failure(reassembler, ChunkFailureKind::IndexOutOfOrder,
                   "index out of order: expectedIndex=0, receivedIndex=-1",
                   diagnostics(0, 0, count, line.size()));
-    ChunkReassembler second(kCommand);
+    ChunkReassembler second(kCommandId);
     record.index = "0";
     CHECK(second.feed(record.message()) == ChunkFeedResult::Failed);
     check_failure(second, ChunkFailureKind::InvalidIndex, "invalid index",
@@ -204,10 +205,10 @@ TEST_CASE("chunks: ordering violations", "[transport][chunks]") {
 
 TEST_CASE("chunks: header fields must be valid and constant", "[transport][chunks]") {
   const std::string line = canonical_line(5000);
-  const auto records = chunk_records(line, kCommand, kTask);
+  const auto records = chunk_records(line, kCommandId, kTaskId);
   const std::size_t count = records.size();
   const ChunkDiagnostics after_first = diagnostics(1, 1024, count, line.size());
-  ChunkReassembler reassembler(kCommand);
+  ChunkReassembler reassembler(kCommandId);
   REQUIRE(reassembler.feed(records[0].message()) == ChunkFeedResult::Accepted);
   ChunkRecord second = records[1];
 
@@ -264,8 +265,8 @@ TEST_CASE("chunks: header fields must be valid and constant", "[transport][chunk
 
 TEST_CASE("chunks: declared sizes out of range", "[transport][chunks]") {
   const std::string line = canonical_line(4000);
-  ChunkRecord record = chunk_records(line, kCommand, kTask)[0];
-  ChunkReassembler reassembler(kCommand);
+  ChunkRecord record = chunk_records(line, kCommandId, kTaskId)[0];
+  ChunkReassembler reassembler(kCommandId);
   const ChunkDiagnostics nothing = diagnostics(0, 0, std::nullopt, std::nullopt);
 
   SECTION("oversize byteLength") {
@@ -310,9 +311,9 @@ TEST_CASE("chunks: declared sizes out of range", "[transport][chunks]") {
 
 TEST_CASE("chunks: data must be canonical base64 of the right length", "[transport][chunks]") {
   const std::string line = canonical_line(4000);
-  const auto records = chunk_records(line, kCommand, kTask);
+  const auto records = chunk_records(line, kCommandId, kTaskId);
   const std::size_t count = records.size();
-  ChunkReassembler reassembler(kCommand);
+  ChunkReassembler reassembler(kCommandId);
   REQUIRE(reassembler.feed(records[0].message()) == ChunkFeedResult::Accepted);
   const ChunkDiagnostics after_first = diagnostics(1, 1024, count, line.size());
   ChunkRecord second = records[1];
@@ -364,8 +365,8 @@ TEST_CASE("chunks: data must be canonical base64 of the right length", "[transpo
     // Make the final slice a length that needs padding, then flip a pad bit.
     std::string padded_line = line;
     while ((padded_line.size() % 1024) % 3 != 1) padded_line += ' ';
-    const auto padded = chunk_records(padded_line, kCommand, kTask);
-    ChunkReassembler fresh(kCommand);
+    const auto padded = chunk_records(padded_line, kCommandId, kTaskId);
+    ChunkReassembler fresh(kCommandId);
     for (std::size_t i = 0; i + 1 < padded.size(); ++i) {
       REQUIRE(fresh.feed(padded[i].message()) == ChunkFeedResult::Accepted);
     }
@@ -385,9 +386,9 @@ TEST_CASE("chunks: data must be canonical base64 of the right length", "[transpo
 TEST_CASE("chunks: completion checks", "[transport][chunks]") {
   SECTION("checksum mismatch") {
     const std::string line = canonical_line(4000);
-    auto records = chunk_records(line, kCommand, kTask);
+    auto records = chunk_records(line, kCommandId, kTaskId);
     for (ChunkRecord& record : records) record.sha256 = sha256_hex(line + " ");
-    ChunkReassembler reassembler(kCommand);
+    ChunkReassembler reassembler(kCommandId);
     CHECK(feed_all(reassembler, records) == ChunkFeedResult::Failed);
     check_failure(reassembler, ChunkFailureKind::ChecksumMismatch, "checksum mismatch",
                   diagnostics(records.size(), line.size(), records.size(), line.size()));
@@ -397,34 +398,36 @@ TEST_CASE("chunks: completion checks", "[transport][chunks]") {
     const std::string line = canonical_line(4000);
     std::string corrupted = line;
     corrupted[2000] = corrupted[2000] == 'x' ? 'y' : 'x';
-    auto records = chunk_records(corrupted, kCommand, kTask);
+    auto records = chunk_records(corrupted, kCommandId, kTaskId);
     for (ChunkRecord& record : records) record.sha256 = sha256_hex(line);
-    ChunkReassembler reassembler(kCommand);
+    ChunkReassembler reassembler(kCommandId);
     CHECK(feed_all(reassembler, records) == ChunkFeedResult::Failed);
     REQUIRE(reassembler.failure().has_value());
     CHECK(reassembler.failure()->reason == "checksum mismatch");
   }
   SECTION("text without the result prefix") {
-    const std::string line = "[Clawperator-Result]" + big_envelope_json(kCommand, kTask, 4000);
-    ChunkReassembler reassembler(kCommand);
-    CHECK(feed_all(reassembler, chunk_records(line, kCommand, kTask)) == ChunkFeedResult::Failed);
+    const std::string line = "[Clawperator-Result]" + big_envelope_json(kCommandId, kTaskId, 4000);
+    ChunkReassembler reassembler(kCommandId);
+    CHECK(feed_all(reassembler, chunk_records(line, kCommandId, kTaskId)) ==
+          ChunkFeedResult::Failed);
     REQUIRE(reassembler.failure().has_value());
     CHECK(reassembler.failure()->kind == ChunkFailureKind::MissingResultPrefix);
     CHECK(reassembler.failure()->reason == "missing result prefix");
   }
   SECTION("inner envelope for another task") {
-    const std::string line = canonical_line(4000, kCommand, "task-other");
-    ChunkReassembler reassembler(kCommand);
-    const auto records = chunk_records(line, kCommand, kTask);
+    const std::string line = canonical_line(4000, kCommandId, "task-other");
+    ChunkReassembler reassembler(kCommandId);
+    const auto records = chunk_records(line, kCommandId, kTaskId);
     CHECK(feed_all(reassembler, records) == ChunkFeedResult::Failed);
     check_failure(reassembler, ChunkFailureKind::CorrelationMismatch,
                   R"(correlation mismatch: envelope taskId "task-other", chunk taskId "task-1")",
                   diagnostics(records.size(), line.size(), records.size(), line.size()));
   }
   SECTION("inner envelope for another command") {
-    const std::string line = canonical_line(4000, "cmd-other", kTask);
-    ChunkReassembler reassembler(kCommand);
-    CHECK(feed_all(reassembler, chunk_records(line, kCommand, kTask)) == ChunkFeedResult::Failed);
+    const std::string line = canonical_line(4000, "cmd-other", kTaskId);
+    ChunkReassembler reassembler(kCommandId);
+    CHECK(feed_all(reassembler, chunk_records(line, kCommandId, kTaskId)) ==
+          ChunkFeedResult::Failed);
     REQUIRE(reassembler.failure().has_value());
     CHECK(reassembler.failure()->kind == ChunkFailureKind::CorrelationMismatch);
     CHECK(reassembler.failure()->reason ==
@@ -432,19 +435,20 @@ TEST_CASE("chunks: completion checks", "[transport][chunks]") {
   }
   SECTION("a header taskId other than the expected one fails at once") {
     const std::string line = canonical_line(4000);
-    const auto records = chunk_records(line, kCommand, kTask);
-    ChunkReassembler reassembler(kCommand, std::string("task-expected"));
+    const auto records = chunk_records(line, kCommandId, kTaskId);
+    ChunkReassembler reassembler(kCommandId, std::string("task-expected"));
     CHECK(reassembler.feed(records[0].message()) == ChunkFeedResult::Failed);
     check_failure(reassembler, ChunkFailureKind::CorrelationMismatch,
                   R"(correlation mismatch: taskId "task-1" is not "task-expected")",
                   diagnostics(0, 0, records.size(), line.size()));
   }
   SECTION("an inner envelope that is not a valid envelope") {
-    std::string json = big_envelope_json(kCommand, kTask, 4000);
-    json.replace(json.find("\"success\""), 9, "\"ok\"");
-    const std::string line = std::string(kResultPrefix) + json;
-    ChunkReassembler reassembler(kCommand);
-    CHECK(feed_all(reassembler, chunk_records(line, kCommand, kTask)) == ChunkFeedResult::Failed);
+    std::string envelope_json = big_envelope_json(kCommandId, kTaskId, 4000);
+    envelope_json.replace(envelope_json.find("\"success\""), 9, "\"ok\"");
+    const std::string line = std::string(kResultPrefix) + envelope_json;
+    ChunkReassembler reassembler(kCommandId);
+    CHECK(feed_all(reassembler, chunk_records(line, kCommandId, kTaskId)) ==
+          ChunkFeedResult::Failed);
     REQUIRE(reassembler.failure().has_value());
     CHECK(reassembler.failure()->kind == ChunkFailureKind::MalformedEnvelope);
     CHECK(reassembler.failure()->reason ==
@@ -452,14 +456,16 @@ TEST_CASE("chunks: completion checks", "[transport][chunks]") {
   }
   SECTION("the expected taskId matches") {
     const std::string line = canonical_line(4000);
-    ChunkReassembler reassembler(kCommand, kTask);
-    CHECK(feed_all(reassembler, chunk_records(line, kCommand, kTask)) == ChunkFeedResult::Complete);
+    ChunkReassembler reassembler(kCommandId, kTaskId);
+    CHECK(feed_all(reassembler, chunk_records(line, kCommandId, kTaskId)) ==
+          ChunkFeedResult::Complete);
     CHECK(reassembler.take_line() == line);
   }
   SECTION("a small line may be chunked too") {
-    const std::string line = std::string(kResultPrefix) + small_envelope_json(kCommand, kTask);
-    ChunkReassembler reassembler(kCommand);
-    CHECK(feed_all(reassembler, chunk_records(line, kCommand, kTask)) == ChunkFeedResult::Complete);
+    const std::string line = std::string(kResultPrefix) + small_envelope_json(kCommandId, kTaskId);
+    ChunkReassembler reassembler(kCommandId);
+    CHECK(feed_all(reassembler, chunk_records(line, kCommandId, kTaskId)) ==
+          ChunkFeedResult::Complete);
     CHECK(reassembler.take_line() == line);
   }
 }

@@ -16,11 +16,10 @@
 
 using namespace clawperator::transport;
 using clawperator::transport::test::big_envelope_json;
+using clawperator::transport::test::kCommandId;
+using clawperator::transport::test::kTaskId;
 
 namespace {
-
-const std::string kCommand = "cmd-7f3a";
-const std::string kTask = "task-1";
 
 // A record as text: members in the given order, each value as raw JSON text.
 using Members = std::vector<std::pair<std::string, std::string>>;
@@ -40,8 +39,8 @@ std::string quoted(const std::string& text) {
 
 Members operator_members(std::string_view line, std::size_t index) {
   const std::size_t count = (line.size() + 1023) / 1024;
-  return {{"commandId", quoted(kCommand)},
-          {"taskId", quoted(kTask)},
+  return {{"commandId", quoted(kCommandId)},
+          {"taskId", quoted(kTaskId)},
           {"index", std::to_string(index)},
           {"count", std::to_string(count)},
           {"byteLength", std::to_string(line.size())},
@@ -177,8 +176,9 @@ std::string through_nlohmann(const std::string& message) {
 }  // namespace
 
 TEST_CASE("chunk records: the Operator's records take the fast path", "[transport][chunks]") {
-  const std::string line = std::string(kResultPrefix) + big_envelope_json(kCommand, kTask, 5000);
-  for (const auto& record : test::chunk_records(line, kCommand, kTask)) {
+  const std::string line =
+      std::string(kResultPrefix) + big_envelope_json(kCommandId, kTaskId, 5000);
+  for (const auto& record : test::chunk_records(line, kCommandId, kTaskId)) {
     const std::string text = record.message().substr(kChunkPrefix.size());
     const std::optional<ChunkRecordFields> fast = scan_chunk_record(text);
     REQUIRE(fast.has_value());
@@ -200,7 +200,8 @@ TEST_CASE("chunk records: the Operator's records take the fast path", "[transpor
 
 TEST_CASE("chunk records: what the scanner accepts, nlohmann reads the same",
           "[transport][chunks]") {
-  const std::string line = std::string(kResultPrefix) + big_envelope_json(kCommand, kTask, 4000);
+  const std::string line =
+      std::string(kResultPrefix) + big_envelope_json(kCommandId, kTaskId, 4000);
   RecordMutator mutator(1234);
   std::size_t fast = 0;
   std::size_t slow = 0;
@@ -228,8 +229,8 @@ TEST_CASE("chunk records: either path gives every sequence the same outcome",
           "[transport][chunks]") {
   RecordMutator mutator(99);
   for (int trial = 0; trial < 1500; ++trial) {
-    const std::string line =
-        std::string(kResultPrefix) + big_envelope_json(kCommand, kTask, 2500 + mutator.pick(3000));
+    const std::string line = std::string(kResultPrefix) +
+                             big_envelope_json(kCommandId, kTaskId, 2500 + mutator.pick(3000));
     const std::size_t count = (line.size() + 1023) / 1024;
     std::vector<std::string> messages;
     for (std::size_t index = 0; index < count; ++index) {
@@ -243,9 +244,9 @@ TEST_CASE("chunk records: either path gives every sequence the same outcome",
     if (mutator.chance(0.1)) std::shuffle(messages.begin(), messages.end(), mutator.engine());
 
     std::optional<std::string> expected_task;
-    if (mutator.chance(0.3)) expected_task = mutator.chance(0.8) ? kTask : "task-other";
-    ChunkReassembler fast(kCommand, expected_task);
-    ChunkReassembler slow(kCommand, expected_task);
+    if (mutator.chance(0.3)) expected_task = mutator.chance(0.8) ? kTaskId : "task-other";
+    ChunkReassembler fast(kCommandId, expected_task);
+    ChunkReassembler slow(kCommandId, expected_task);
     for (const std::string& message : messages) {
       INFO("record: " << message);
       REQUIRE(fast.feed(message) == slow.feed(through_nlohmann(message)));

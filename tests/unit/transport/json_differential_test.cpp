@@ -677,3 +677,6 @@ TEST_CASE("dump_json_to hands over the same text in pieces", "[json]") {
   clawperator::dump_json_to(Json{{"a", 1}}, false, [&](std::string_view piece) { small += piece; });
   CHECK(small == R"({"a":1})");
 }
+
+// Not for the file after this one in a unity batch (cmake/ClawperatorUnity.cmake).
+#undef CHECK_PARSE_AGREES

@@ -8,11 +8,11 @@
 
 using namespace clawperator::transport;
 namespace support = clawperator::transport::test;
+using support::kCommandId;
+using support::kTaskId;
 
 namespace {
 
-const std::string kCommand = "cmd-5b1e";
-const std::string kTask = "task-9";
 const std::string kOperatorTag = "Clawperator";
 
 const CompleteResult& require_complete(const ResultStreamDecoder& decoder) {
@@ -32,12 +32,13 @@ bool pending(const ResultStreamDecoder& decoder) {
 }
 
 ResultStreamDecoder capturing_decoder() {
-  ResultStreamDecoder decoder(kCommand, kTask);
+  ResultStreamDecoder decoder(kCommandId, kTaskId);
   decoder.begin_capture();
   return decoder;
 }
 
-std::string single_line(const std::string& command = kCommand, const std::string& task = kTask) {
+std::string single_line(const std::string& command = kCommandId,
+                        const std::string& task = kTaskId) {
   return std::string(kResultPrefix) + support::small_envelope_json(command, task);
 }
 
@@ -46,9 +47,9 @@ std::string single_line(const std::string& command = kCommand, const std::string
 TEST_CASE("result stream: a chunked envelope amid other traffic, in random pieces",
           "[transport][result-stream]") {
   const std::string line =
-      std::string(kResultPrefix) + support::big_envelope_json(kCommand, kTask, 20000);
+      std::string(kResultPrefix) + support::big_envelope_json(kCommandId, kTaskId, 20000);
   REQUIRE(line.size() > 3000);
-  const auto ours = support::chunk_messages(line, kCommand, kTask);
+  const auto ours = support::chunk_messages(line, kCommandId, kTaskId);
   const std::string other_line =
       std::string(kResultPrefix) + support::big_envelope_json("cmd-other", "task-x", 6000);
   const auto theirs = support::chunk_messages(other_line, "cmd-other", "task-x");
@@ -72,7 +73,7 @@ TEST_CASE("result stream: a chunked envelope amid other traffic, in random piece
         // Another command's broken record, and one with our id in an unrelated field.
         add(kOperatorTag, R"([Clawperator-Result-Chunk] {"commandId":"cmd-other","index":)");
         add(kOperatorTag, R"([Clawperator-Result-Chunk] {"commandId":"cmd-other","note":")" +
-                              kCommand + R"(","index":0})");
+                              kCommandId + R"(","index":0})");
         add("chatty", "uid=1000(system) expire 3 lines");
       }
       add(kOperatorTag, ours[i]);
@@ -90,8 +91,8 @@ TEST_CASE("result stream: a chunked envelope amid other traffic, in random piece
         const CompleteResult& complete = require_complete(decoder);
         CHECK(complete.chunked);
         CHECK(complete.canonical_line == line);
-        CHECK(complete.envelope.commandId == kCommand);
-        CHECK(complete.envelope.taskId == kTask);
+        CHECK(complete.envelope.commandId == kCommandId);
+        CHECK(complete.envelope.taskId == kTaskId);
         CHECK(complete.envelope.steps.size() > 10);
         CHECK(decoder.chunk_diagnostics() ==
               ChunkDiagnostics{ours.size(), line.size(), ours.size(), line.size()});
@@ -105,8 +106,8 @@ TEST_CASE("result stream: a chunked envelope amid other traffic, in random piece
 TEST_CASE("result stream: a chunk violation settles as malformed with diagnostics",
           "[transport][result-stream]") {
   const std::string line =
-      std::string(kResultPrefix) + support::big_envelope_json(kCommand, kTask, 5000);
-  const auto records = support::chunk_records(line, kCommand, kTask);
+      std::string(kResultPrefix) + support::big_envelope_json(kCommandId, kTaskId, 5000);
+  const auto records = support::chunk_records(line, kCommandId, kTaskId);
   ResultStreamDecoder decoder = capturing_decoder();
   decoder.feed(support::time_line(kOperatorTag, records[0].message()) + "\n");
   decoder.feed(support::time_line(kOperatorTag, records[2].message()) + "\n");
@@ -125,8 +126,8 @@ TEST_CASE("result stream: a chunk violation settles as malformed with diagnostic
 TEST_CASE("result stream: an incomplete chunk sequence stays pending",
           "[transport][result-stream]") {
   const std::string line =
-      std::string(kResultPrefix) + support::big_envelope_json(kCommand, kTask, 5000);
-  const auto records = support::chunk_records(line, kCommand, kTask);
+      std::string(kResultPrefix) + support::big_envelope_json(kCommandId, kTaskId, 5000);
+  const auto records = support::chunk_records(line, kCommandId, kTaskId);
   ResultStreamDecoder decoder = capturing_decoder();
   for (std::size_t i = 0; i + 1 < records.size(); ++i) {
     decoder.feed(support::threadtime_line(kOperatorTag, records[i].message()) + "\n");
@@ -156,8 +157,8 @@ TEST_CASE("result stream: a single-line envelope in each logcat format",
     const CompleteResult& complete = require_complete(decoder);
     CHECK_FALSE(complete.chunked);
     CHECK(complete.canonical_line == message);
-    CHECK(complete.envelope.commandId == kCommand);
-    CHECK(complete.envelope.taskId == kTask);
+    CHECK(complete.envelope.commandId == kCommandId);
+    CHECK(complete.envelope.taskId == kTaskId);
     REQUIRE(complete.envelope.steps.size() == 1);
     CHECK(complete.envelope.steps[0].actionType == "sleep");
     CHECK(decoder.correlated_lines() == std::vector<std::string>{stdout_line});
@@ -176,21 +177,21 @@ TEST_CASE("result stream: other commands' envelopes are ignored, even malformed"
       support::time_line(kOperatorTag,
                          R"([Clawperator-Result] {"commandId":"cmd-other","taskId":"t","status":)"
                          R"("failed","stepResults":[],"error":"see \")" +
-                             kCommand + R"(\" ","note":")" + kCommand + R"("})") +
+                             kCommandId + R"(\" ","note":")" + kCommandId + R"("})") +
       "\n");
   // The prefix without its space is not the result marker.
-  decoder.feed("[Clawperator-Result]" + support::small_envelope_json(kCommand, kTask) + "\n");
+  decoder.feed("[Clawperator-Result]" + support::small_envelope_json(kCommandId, kTaskId) + "\n");
   CHECK(pending(decoder));
 
   decoder.feed(support::time_line(kOperatorTag, single_line()) + "\n");
-  CHECK(require_complete(decoder).envelope.commandId == kCommand);
+  CHECK(require_complete(decoder).envelope.commandId == kCommandId);
 }
 
 TEST_CASE("result stream: a malformed envelope for our command", "[transport][result-stream]") {
   SECTION("truncated JSON") {
     ResultStreamDecoder decoder = capturing_decoder();
     decoder.feed(support::time_line(kOperatorTag, "[Clawperator-Result] {\"commandId\":\"" +
-                                                      kCommand + "\",\"taskId\":") +
+                                                      kCommandId + "\",\"taskId\":") +
                  "\n");
     const MalformedResult& malformed = require_malformed(decoder);
     CHECK(malformed.reason == "malformed envelope: envelope is not valid JSON");
@@ -198,23 +199,24 @@ TEST_CASE("result stream: a malformed envelope for our command", "[transport][re
     CHECK(malformed.transport == ChunkDiagnostics{});
   }
   SECTION("a status the wire does not have") {
-    std::string json = support::small_envelope_json(kCommand, kTask);
-    json.replace(json.find("\"success\""), 9, "\"ok\"");
+    std::string envelope_json = support::small_envelope_json(kCommandId, kTaskId);
+    envelope_json.replace(envelope_json.find("\"success\""), 9, "\"ok\"");
     ResultStreamDecoder decoder = capturing_decoder();
-    decoder.feed(support::time_line(kOperatorTag, std::string(kResultPrefix) + json) + "\n");
+    decoder.feed(support::time_line(kOperatorTag, std::string(kResultPrefix) + envelope_json) +
+                 "\n");
     CHECK(require_malformed(decoder).reason ==
           "malformed envelope: status must be \"success\" or \"failed\"");
   }
   SECTION("our command with another taskId") {
     ResultStreamDecoder decoder = capturing_decoder();
-    decoder.feed(single_line(kCommand, "task-other") + "\n");
+    decoder.feed(single_line(kCommandId, "task-other") + "\n");
     CHECK(require_malformed(decoder).reason ==
-          R"(correlation mismatch: envelope taskId "task-other" is not "task-9")");
+          R"(correlation mismatch: envelope taskId "task-other" is not "task-1")");
   }
 }
 
 TEST_CASE("result stream: nothing before begin_capture counts", "[transport][result-stream]") {
-  ResultStreamDecoder decoder(kCommand, kTask);
+  ResultStreamDecoder decoder(kCommandId, kTaskId);
   const std::string early = support::time_line(kOperatorTag, single_line()) + "\n";
   decoder.feed(early);
   CHECK(pending(decoder));
@@ -264,27 +266,28 @@ TEST_CASE("result stream: correlated lines keep the last 20, cut to 2048 bytes",
           "[transport][result-stream]") {
   ResultStreamDecoder decoder = capturing_decoder();
   for (int i = 0; i < 25; ++i) {
-    decoder.feed("line " + std::to_string(i) + " about " + kCommand + "\n");
+    decoder.feed("line " + std::to_string(i) + " about " + kCommandId + "\n");
     decoder.feed("unrelated line " + std::to_string(i) + "\n");
   }
   std::vector<std::string> lines = decoder.correlated_lines();
   REQUIRE(lines.size() == 20);
-  CHECK(lines.front() == "line 5 about " + kCommand);
-  CHECK(lines.back() == "line 24 about " + kCommand);
+  CHECK(lines.front() == "line 5 about " + kCommandId);
+  CHECK(lines.back() == "line 24 about " + kCommandId);
 
   // 2047 ASCII bytes then a 4-byte character: the character is not cut in half.
-  const std::string long_line = kCommand + std::string(2047 - kCommand.size(), 'x') + "🙂tail";
+  const std::string long_line =
+      kCommandId + std::string(2047 - kCommandId.size(), 'x') + "🙂tail";
   decoder.feed(long_line + "\n");
   lines = decoder.correlated_lines();
   CHECK(lines.back() == long_line.substr(0, 2047));
-  const std::string exact = kCommand + std::string(2048 - kCommand.size(), 'y') + "zzz";
+  const std::string exact = kCommandId + std::string(2048 - kCommandId.size(), 'y') + "zzz";
   decoder.feed(exact + "\n");
   CHECK(decoder.correlated_lines().back() == exact.substr(0, 2048));
 }
 
 TEST_CASE("result stream: snapshot blocks after this command's marker",
           "[transport][result-stream]") {
-  const std::string marker = "[TaskScope] UI Hierarchy [commandId=" + kCommand + "]:";
+  const std::string marker = "[TaskScope] UI Hierarchy [commandId=" + kCommandId + "]:";
   ResultStreamDecoder decoder = capturing_decoder();
   const auto log = [&decoder](std::string_view tag, std::string_view message) {
     decoder.feed(support::time_line(tag, message) + "\n");
@@ -338,7 +341,7 @@ TEST_CASE("result stream: snapshot blocks after this command's marker",
     CHECK(decoder.snapshot_blocks()[1] == "<hierarchy>\n<late/>");
   }
   SECTION("markers before capture are not read") {
-    ResultStreamDecoder early(kCommand, kTask);
+    ResultStreamDecoder early(kCommandId, kTaskId);
     early.feed(support::time_line("TaskScope", marker + "<hierarchy/></hierarchy>") + "\n");
     early.begin_capture();
     early.finish();

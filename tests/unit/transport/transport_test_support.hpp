@@ -15,6 +15,10 @@
 
 namespace clawperator::transport::test {
 
+// The command and task of the tests' results (a test about another one names its own).
+inline const std::string kCommandId = "cmd-7f3a";
+inline const std::string kTaskId = "task-1";
+
 // A valid envelope whose canonical line exceeds min_bytes, with multi-byte UTF-8 throughout
 // so that 1024-byte slices cut characters in half.
 inline std::string big_envelope_json(const std::string& command_id, const std::string& task_id,

@@ -34,6 +34,11 @@ using Clock = std::chrono::steady_clock;
 inline constexpr std::string_view kHostBanner =
     "host::features=remount_shell,abb_exec,abb,apex,fixed_push_mkdir,ls_v2,stat_v2,"
     "fixed_push_symlink_timestamp,cmd,shell_v2";
+// A service request as the host sends it in OPEN: the name and its terminating NUL.
+inline std::string service(std::string_view text) {
+  return std::string(text) + '\0';
+}
+
 inline constexpr std::size_t kBigOutputSize = std::size_t{5} << 20;
 inline constexpr std::chrono::milliseconds kStreamPeriod{20};
 

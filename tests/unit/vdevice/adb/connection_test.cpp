@@ -15,10 +15,6 @@ using namespace clawperator::vdevice;
 using namespace clawperator::vdevice::adb;
 using namespace clawperator::vdevice::adb::test;
 
-std::string service(std::string_view text) {
-  return std::string(text) + '\0';
-}
-
 // The host's view of one AdbConnection, without sockets.
 struct Harness {
   explicit Harness(Device& target) : connection(target) {}

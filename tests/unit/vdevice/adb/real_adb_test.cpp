@@ -359,3 +359,6 @@ TEST_CASE("real adb: dropped connections end the running commands", "[vdevice][a
   CHECK(eventually([&] { return device.live_sessions() == 0; }));
   CHECK(adb.stop());
 }
+
+// Not for the file after this one in a unity batch (cmake/ClawperatorUnity.cmake).
+#undef REQUIRE_ADB

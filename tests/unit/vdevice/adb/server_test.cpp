@@ -15,10 +15,6 @@ using namespace clawperator::vdevice;
 using namespace clawperator::vdevice::adb;
 using namespace clawperator::vdevice::adb::test;
 
-std::string service(std::string_view text) {
-  return std::string(text) + '\0';
-}
-
 // OPEN, then the device's OKAY: returns the device's stream id (0 on failure). Output of
 // other streams arriving meanwhile is dropped unacknowledged.
 std::uint32_t open_stream(FakeHost& host, std::uint32_t host_id, std::string_view text) {

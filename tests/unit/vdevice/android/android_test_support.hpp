@@ -17,12 +17,22 @@
 #include "clawperator/transport/result_stream.hpp"
 #include "clawperator/vdevice/android/scenario.hpp"
 #include "clawperator/vdevice/android/simulated_device.hpp"
+#include "clawperator/vdevice/android/ui_model.hpp"
 #include "clawperator/vdevice/device.hpp"
 
 namespace clawperator::vdevice::android::test {
 
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
+
+// A step's data value as text, "<absent>" when the step has none: a readable CHECK either way.
+inline std::string data(const transport::StepResult& result, const std::string& key) {
+  const std::string* value = result.data_value(key);
+  return value != nullptr ? *value : "<absent>";
+}
+
+// Where the tests that drive a UiModel directly start its clock: any steady time does.
+inline const SteadyTime kUiModelStart = SteadyTime(std::chrono::hours(2));
 
 class RecordingOutput : public ServiceOutput {
  public:

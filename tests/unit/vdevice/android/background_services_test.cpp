@@ -31,11 +31,6 @@ transport::StepResult run_one(Harness& harness, const std::string& id, const std
   return envelope.steps.front();
 }
 
-std::string data(const transport::StepResult& result, const std::string& key) {
-  const std::string* value = result.data_value(key);
-  return value != nullptr ? *value : "<absent>";
-}
-
 // The failed step's code and its payload's `dispatched`.
 void expect_failure(const transport::StepResult& step, const std::string& code, bool dispatched) {
   CAPTURE(code);

@@ -10,9 +10,33 @@
 #include "clawperator/vdevice/android/file_system.hpp"
 
 using namespace clawperator;
-using namespace clawperator::vdevice::adb;
 using namespace clawperator::vdevice::android;
 using namespace clawperator::vdevice::android::test;
+// The sync protocol's names one by one: a using-directive would also reach the files after this
+// one in a unity batch (cmake/ClawperatorUnity.cmake).
+using clawperator::vdevice::adb::append_dent_v1;
+using clawperator::vdevice::adb::append_stat_v1;
+using clawperator::vdevice::adb::append_stat_v2;
+using clawperator::vdevice::adb::append_sync_data;
+using clawperator::vdevice::adb::append_sync_fail;
+using clawperator::vdevice::adb::append_sync_header;
+using clawperator::vdevice::adb::kSyncData;
+using clawperator::vdevice::adb::kSyncDent;
+using clawperator::vdevice::adb::kSyncDone;
+using clawperator::vdevice::adb::kSyncFail;
+using clawperator::vdevice::adb::kSyncList;
+using clawperator::vdevice::adb::kSyncLstat2;
+using clawperator::vdevice::adb::kSyncMaxData;
+using clawperator::vdevice::adb::kSyncOkay;
+using clawperator::vdevice::adb::kSyncQuit;
+using clawperator::vdevice::adb::kSyncRecv;
+using clawperator::vdevice::adb::kSyncSend;
+using clawperator::vdevice::adb::kSyncStat;
+using clawperator::vdevice::adb::kSyncStat2;
+using clawperator::vdevice::adb::sync_id;
+using clawperator::vdevice::adb::SyncRequest;
+using clawperator::vdevice::adb::SyncRequestDecoder;
+using clawperator::vdevice::adb::SyncStat;
 
 namespace {
 

@@ -20,11 +20,6 @@ const transport::StepResult& step(const transport::Envelope& envelope, const std
   throw std::logic_error("unreachable");
 }
 
-std::string data(const transport::StepResult& result, const std::string& key) {
-  const std::string* value = result.data_value(key);
-  return value != nullptr ? *value : "<absent>";
-}
-
 Json matcher(const char* key, const char* value) {
   return Json{{key, value}};
 }

@@ -19,7 +19,6 @@ using namespace clawperator::vdevice::android::test;
 
 namespace {
 
-const SteadyTime kStart = SteadyTime(std::chrono::hours(2));
 const std::string kInbox = "com.example.panes:id/inbox";
 
 Scenario panes_scenario() {
@@ -35,11 +34,6 @@ NodeMatcher matcher(std::string NodeMatcher::*field, const std::string& value) {
 const transport::StepResult& only_step(const transport::Envelope& envelope) {
   REQUIRE(envelope.steps.size() >= 1);
   return envelope.steps.back();
-}
-
-std::string data(const transport::StepResult& result, const std::string& key) {
-  const std::string* value = result.data_value(key);
-  return value != nullptr ? *value : "<absent>";
 }
 
 // Opens the panes app, then runs `actions` and returns the envelope.
@@ -77,9 +71,9 @@ TEST_CASE("the …Contains fields and role ignore case per character; equals fie
   CHECK_FALSE(equals_ignoring_case("Switch", "Switches"));
 
   const Scenario scenario = panes_scenario();
-  UiModel ui(scenario, kStart);
-  REQUIRE(ui.launch("com.example.panes", kStart));
-  auto tree = ui.tree(kStart);
+  UiModel ui(scenario, kUiModelStart);
+  REQUIRE(ui.launch("com.example.panes", kUiModelStart));
+  auto tree = ui.tree(kUiModelStart);
   CHECK(tree->find(matcher(&NodeMatcher::text_contains, "aRCHIVE")).size() == 1);
   CHECK(tree->find(matcher(&NodeMatcher::text_contains,
                            "\xc3\x9c"
@@ -94,12 +88,12 @@ TEST_CASE("the …Contains fields and role ignore case per character; equals fie
 TEST_CASE("a descendant relation sees scrolled-away nodes only under visibility all",
           "[vdevice][android][selection]") {
   const Scenario scenario = panes_scenario();
-  UiModel ui(scenario, kStart);
-  REQUIRE(ui.launch("com.example.panes", kStart));
+  UiModel ui(scenario, kUiModelStart);
+  REQUIRE(ui.launch("com.example.panes", kUiModelStart));
   NodeMatcher inbox_with_archive = matcher(&NodeMatcher::resource_id, kInbox);
   inbox_with_archive.descendant =
       std::make_shared<const NodeMatcher>(matcher(&NodeMatcher::text_equals, "Archive"));
-  auto full = ui.full_tree(kStart);
+  auto full = ui.full_tree(kUiModelStart);
   const auto inboxes = full->find(matcher(&NodeMatcher::resource_id, kInbox));
   REQUIRE(inboxes.size() == 1);
   CHECK(node_matches(*inboxes[0], inbox_with_archive, Eligibility::All));

@@ -4,14 +4,14 @@
 #include <chrono>
 #include <string>
 
+#include "android_test_support.hpp"
 #include "clawperator/vdevice/android/result_framing.hpp"
 #include "clawperator/vdevice/android/ui_xml.hpp"
 
 using namespace clawperator::vdevice::android;
+using clawperator::vdevice::android::test::kUiModelStart;
 
 namespace {
-
-const SteadyTime kStart = SteadyTime(std::chrono::hours(2));
 
 NodeMatcher text_equals(const std::string& text) {
   NodeMatcher matcher;
@@ -23,12 +23,12 @@ NodeMatcher text_equals(const std::string& text) {
 
 TEST_CASE("the UI model lays out, scrolls and navigates", "[vdevice][android]") {
   const Scenario scenario = default_scenario();
-  UiModel ui(scenario, kStart);
+  UiModel ui(scenario, kUiModelStart);
   CHECK(ui.foreground_package() == "com.android.launcher3");
-  REQUIRE(ui.launch("com.android.settings", kStart));
+  REQUIRE(ui.launch("com.android.settings", kUiModelStart));
   CHECK(ui.foreground_screen() == "settings.main");
 
-  auto tree = ui.tree(kStart);
+  auto tree = ui.tree(kUiModelStart);
   CHECK(tree->root.bounds == Bounds{0, 0, 1080, 2400});
   auto title = tree->find(text_equals("Settings"));
   REQUIRE(title.size() == 1);
@@ -49,48 +49,49 @@ TEST_CASE("the UI model lays out, scrolls and navigates", "[vdevice][android]") 
   CHECK(ui.scroll(*list, ScrollDirection::Down, 0.7) == 2);
   CHECK(ui.scroll(*list, ScrollDirection::Down, 0.7) == 0);
   CHECK(ui.scroll(*list, ScrollDirection::Left, 0.7) == 0);
-  tree = ui.tree(kStart);
+  tree = ui.tree(kUiModelStart);
   auto about = tree->find(text_equals("About phone"));
   REQUIRE(about.size() == 1);
-  ui.click(*tree, *about[0], *about[0]->parent, kStart);
+  ui.click(*tree, *about[0], *about[0]->parent, kUiModelStart);
   CHECK(ui.foreground_screen() == "settings.about");
-  ui.back(kStart);
+  ui.back(kUiModelStart);
   CHECK(ui.foreground_screen() == "settings.main");
   // The screen we came back to kept its scroll position.
-  CHECK_FALSE(ui.tree(kStart)->find(text_equals("About phone")).empty());
+  CHECK_FALSE(ui.tree(kUiModelStart)->find(text_equals("About phone")).empty());
   ui.home();
   CHECK(ui.foreground_package() == "com.android.launcher3");
-  REQUIRE(ui.launch("com.android.settings", kStart));
+  REQUIRE(ui.launch("com.android.settings", kUiModelStart));
   CHECK(ui.foreground_screen() == "settings.main");
-  ui.force_stop("com.android.settings", kStart);
+  ui.force_stop("com.android.settings", kUiModelStart);
   CHECK(ui.foreground_package() == "com.android.launcher3");
-  REQUIRE(ui.launch("com.android.settings", kStart));
-  CHECK(ui.tree(kStart)->find(text_equals("About phone")).empty());
+  REQUIRE(ui.launch("com.android.settings", kUiModelStart));
+  CHECK(ui.tree(kUiModelStart)->find(text_equals("About phone")).empty());
 }
 
 TEST_CASE("nodes appear after their delay", "[vdevice][android]") {
   const auto scenario = load_scenario(R"({"initialScreen": "settings.signed_in"})");
   REQUIRE(scenario);
-  UiModel ui(*scenario, kStart);
-  CHECK(ui.tree(kStart)->find(text_equals("Account added")).empty());
-  CHECK(
-      ui.tree(kStart + std::chrono::milliseconds(399))->find(text_equals("Account added")).empty());
-  CHECK(
-      ui.tree(kStart + std::chrono::milliseconds(400))->find(text_equals("Account added")).size() ==
-      1);
+  UiModel ui(*scenario, kUiModelStart);
+  CHECK(ui.tree(kUiModelStart)->find(text_equals("Account added")).empty());
+  CHECK(ui.tree(kUiModelStart + std::chrono::milliseconds(399))
+            ->find(text_equals("Account added"))
+            .empty());
+  CHECK(ui.tree(kUiModelStart + std::chrono::milliseconds(400))
+            ->find(text_equals("Account added"))
+            .size() == 1);
 }
 
 TEST_CASE("recents and back return to the previous app", "[vdevice][android]") {
   const Scenario scenario = default_scenario();
-  UiModel ui(scenario, kStart);
-  REQUIRE(ui.launch("com.android.settings", kStart));
-  ui.recents(kStart);
+  UiModel ui(scenario, kUiModelStart);
+  REQUIRE(ui.launch("com.android.settings", kUiModelStart));
+  ui.recents(kUiModelStart);
   CHECK(ui.foreground_screen() == "systemui.recents");
-  ui.back(kStart);
+  ui.back(kUiModelStart);
   CHECK(ui.foreground_screen() == "settings.main");
   ui.set_keyguard(true);
   CHECK(ui.foreground_screen() == "systemui.keyguard");
-  ui.back(kStart);
+  ui.back(kUiModelStart);
   CHECK(ui.foreground_screen() == "systemui.keyguard");
   ui.set_keyguard(false);
   CHECK(ui.foreground_screen() == "settings.main");
@@ -100,9 +101,9 @@ TEST_CASE("snapshot XML escapes text and can be padded", "[vdevice][android]") {
   CHECK(escape_xml("a&b<c>\"d\"'e'\n\t\x01") ==
         "a&amp;b&lt;c&gt;&quot;d&quot;&apos;e&apos;&#10;&#9;?");
   const Scenario scenario = default_scenario();
-  UiModel ui(scenario, kStart);
-  ui.launch("com.android.settings", kStart);
-  auto tree = ui.tree(kStart);
+  UiModel ui(scenario, kUiModelStart);
+  ui.launch("com.android.settings", kUiModelStart);
+  auto tree = ui.tree(kUiModelStart);
   auto list = tree->find(text_equals("Network & internet"));
   REQUIRE(list.size() == 1);
   const std::string xml = hierarchy_xml(*tree);
