@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+source scripts/build-options.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${build_options[@]}" >/dev/null
 cmake --build build -j"$(nproc)" --target clawperator clawperator-vdevice
 export PATH="$PWD/build/src:$PWD/build/src/vdevice:$PATH"
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "run_binary.hpp"
+#include "test_locations.hpp"
 
 using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "test_locations.hpp"
+
 namespace clawperator::testing {
 
 inline const std::string kBinary = CLAWPERATOR_BINARY;

@@ -13,6 +13,7 @@
 #include "cli_expectations.hpp"
 #include "cli_test_paths.hpp"
 #include "run_binary.hpp"
+#include "test_locations.hpp"
 
 using clawperator::testing::expect_error;
 using clawperator::testing::kBinary;

@@ -10,6 +10,7 @@
 #include "cli_expectations.hpp"
 #include "cli_test_paths.hpp"
 #include "run_binary.hpp"
+#include "test_locations.hpp"
 
 using clawperator::testing::expect_error;
 using clawperator::testing::kBinary;
@@ -163,7 +164,7 @@ TEST_CASE("docs/commands.md documents every command and flag", "[cli][first-hour
   const RunResult listed = run_binary(GENERATE_CLI_DOCS_BINARY, {"--list"});
   REQUIRE(listed.exit_code == 0);
   const json listing = json::parse(listed.out);
-  std::ifstream in(CLAWPERATOR_DOCS_DIR "/commands.md");
+  std::ifstream in(std::string(CLAWPERATOR_DOCS_DIR) + "/commands.md");
   const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   REQUIRE_FALSE(doc.empty());
   for (const json& command : listing["commands"]) {

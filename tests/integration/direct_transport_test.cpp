@@ -13,6 +13,7 @@
 #include "clawperator/json.hpp"
 #include "clawperator/transport/sha256.hpp"
 #include "farm_fixture.hpp"
+#include "test_locations.hpp"
 
 using clawperator::testing::Farm;
 using clawperator::testing::kBinary;
@@ -191,7 +192,7 @@ TEST_CASE("no forward is left after SIGINT, and one left by SIGKILL goes with th
   auto silent = scenario("never-answer");
   Farm farm(Farm::Built{{silent}});
   const std::string serial = farm.serials().front();
-  const std::string payload = CLAWPERATOR_EXAMPLES_DIR "/demo-snapshot-click.json";
+  const std::string payload = std::string(CLAWPERATOR_EXAMPLES_DIR) + "/demo-snapshot-click.json";
   const std::vector<std::string> args = {"exec",  payload, "--device", serial, "--result-transport",
                                          "direct"};
   {

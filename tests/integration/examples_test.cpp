@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "farm_fixture.hpp"
+#include "test_locations.hpp"
 
 using clawperator::testing::Farm;
 using clawperator::testing::RunResult;

@@ -26,6 +26,7 @@
 #include "cli_expectations.hpp"
 #include "proc_files.hpp"
 #include "run_binary.hpp"
+#include "test_locations.hpp"
 
 namespace clawperator::testing {
 

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "farm_fixture.hpp"
+#include "test_locations.hpp"
 
 using clawperator::testing::Farm;
 using clawperator::testing::read_file;

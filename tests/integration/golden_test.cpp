@@ -12,6 +12,7 @@
 #include <regex>
 
 #include "farm_fixture.hpp"
+#include "test_locations.hpp"
 
 namespace clawperator::testing {
 namespace {

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "farm_fixture.hpp"
+#include "test_locations.hpp"
 
 using clawperator::testing::expect_error;
 using clawperator::testing::Farm;
@@ -291,14 +292,15 @@ TEST_CASE("a first exec with --device starts a stopped adb server once", "[integ
 TEST_CASE("device targeting against several devices", "[integration][devices]") {
   Farm farm({"default", "default"});
   const RunResult without_device =
-      farm.clawperator({"exec", CLAWPERATOR_EXAMPLES_DIR "/snapshot.json"});
+      farm.clawperator({"exec", std::string(CLAWPERATOR_EXAMPLES_DIR) + "/snapshot.json"});
   const json document = single_document(without_device);
   CHECK(without_device.exit_code == 3);
   CHECK(document["code"] == "MULTIPLE_DEVICES_DEVICE_ID_REQUIRED");
   CHECK(document["details"]["devices"].size() == 2);
   CHECK(document["recovery"]["strategy"] == "select_device_then_retry_original");
-  const RunResult chosen = farm.clawperator(
-      {"exec", CLAWPERATOR_EXAMPLES_DIR "/snapshot.json", "--device", farm.serials()[1]});
+  const RunResult chosen =
+      farm.clawperator({"exec", std::string(CLAWPERATOR_EXAMPLES_DIR) + "/snapshot.json",
+                        "--device", farm.serials()[1]});
   CHECK(single_document(chosen)["deviceId"] == farm.serials()[1]);
   CHECK(chosen.exit_code == 0);
 }
@@ -311,8 +313,9 @@ TEST_CASE("an unauthorized and an offline device", "[integration][devices]") {
   };
   for (const Row& row : {Row{0, "DEVICE_UNAUTHORIZED"}, Row{1, "DEVICE_OFFLINE"}}) {
     CAPTURE(row.code);
-    const RunResult result = farm.clawperator(
-        {"exec", CLAWPERATOR_EXAMPLES_DIR "/snapshot.json", "--device", farm.serials()[row.index]});
+    const RunResult result =
+        farm.clawperator({"exec", std::string(CLAWPERATOR_EXAMPLES_DIR) + "/snapshot.json",
+                          "--device", farm.serials()[row.index]});
     const json document = single_document(result);
     CHECK(result.exit_code == 3);
     CHECK(document["code"] == row.code);
@@ -441,7 +444,7 @@ TEST_CASE("host faults: adb missing, adb server unreachable", "[integration][fau
     HangUpListener listener;
     RunOptions options = farm.environment();
     options.extra_env["ANDROID_ADB_SERVER_PORT"] = std::to_string(listener.port());
-    const std::string payload = CLAWPERATOR_EXAMPLES_DIR "/demo-snapshot-click.json";
+    const std::string payload = std::string(CLAWPERATOR_EXAMPLES_DIR) + "/demo-snapshot-click.json";
     for (const std::vector<std::string>& args :
          {std::vector<std::string>{"exec", payload},
           std::vector<std::string>{"exec", payload, "--device", farm.serials().front()}}) {
@@ -482,7 +485,7 @@ TEST_CASE("SIGINT and SIGTERM while waiting for the result", "[integration][sign
     RunOptions options = farm.environment();
     options.signal = signal;
     options.signal_after_ms = 1500;
-    const std::string payload = CLAWPERATOR_EXAMPLES_DIR "/demo-snapshot-click.json";
+    const std::string payload = std::string(CLAWPERATOR_EXAMPLES_DIR) + "/demo-snapshot-click.json";
     const RunResult result =
         run_binary(kBinary, {"exec", payload, "--device", farm.serials().front()}, options);
     const json document = single_document(result);
@@ -502,7 +505,7 @@ TEST_CASE("SIGTERM before dispatch and SIGINT during post-processing", "[integra
     RunOptions options = farm.environment();
     options.signal = SIGTERM;
     options.signal_after_ms = 900;
-    const std::string payload = CLAWPERATOR_EXAMPLES_DIR "/demo-snapshot-click.json";
+    const std::string payload = std::string(CLAWPERATOR_EXAMPLES_DIR) + "/demo-snapshot-click.json";
     const RunResult result =
         run_binary(kBinary, {"exec", payload, "--device", farm.serials().front()}, options);
     const json document = single_document(result);

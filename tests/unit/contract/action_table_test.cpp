@@ -6,10 +6,12 @@
 #include <set>
 #include <sstream>
 
+#include "test_locations.hpp"
+
 using namespace clawperator::contract;
 
 TEST_CASE("docs/payload.md's action table is generated from the rows", "[contract][actions]") {
-  std::ifstream file(CLAWPERATOR_SOURCE_DIR "/docs/payload.md", std::ios::binary);
+  std::ifstream file(std::string(CLAWPERATOR_SOURCE_DIR) + "/docs/payload.md", std::ios::binary);
   REQUIRE(file);
   std::stringstream text;
   text << file.rdbuf();

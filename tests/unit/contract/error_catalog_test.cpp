@@ -7,6 +7,8 @@
 #include <sstream>
 #include <string>
 
+#include "test_locations.hpp"
+
 using namespace clawperator::contract;
 
 TEST_CASE("the catalog holds every public code once", "[contract][catalog]") {
@@ -35,7 +37,7 @@ TEST_CASE("the catalog holds every public code once", "[contract][catalog]") {
 
 TEST_CASE("the catalog covers the original's public error contract", "[contract][catalog]") {
   // tests/data keeps the original's list of codes, so that every clone checks all of them.
-  std::ifstream list(CLAWPERATOR_SOURCE_DIR "/tests/data/original-error-codes.txt");
+  std::ifstream list(std::string(CLAWPERATOR_SOURCE_DIR) + "/tests/data/original-error-codes.txt");
   REQUIRE(list.good());
   std::set<std::string> codes;
   for (std::string line; std::getline(list, line);) {
@@ -56,7 +58,7 @@ TEST_CASE("labels derive from codes", "[contract][catalog]") {
 }
 
 TEST_CASE("docs/errors.md is generated from the catalog table", "[contract][catalog]") {
-  std::ifstream file(CLAWPERATOR_SOURCE_DIR "/docs/errors.md", std::ios::binary);
+  std::ifstream file(std::string(CLAWPERATOR_SOURCE_DIR) + "/docs/errors.md", std::ios::binary);
   REQUIRE(file.good());
   std::stringstream text;
   text << file.rdbuf();

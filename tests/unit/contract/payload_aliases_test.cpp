@@ -11,6 +11,7 @@
 #include "clawperator/contract/execution.hpp"
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/contract/payload_validation.hpp"
+#include "test_locations.hpp"
 
 using clawperator::Json;
 using namespace clawperator::contract;

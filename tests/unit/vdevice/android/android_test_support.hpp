@@ -19,6 +19,7 @@
 #include "clawperator/vdevice/android/simulated_device.hpp"
 #include "clawperator/vdevice/android/ui_model.hpp"
 #include "clawperator/vdevice/device.hpp"
+#include "test_locations.hpp"
 
 namespace clawperator::vdevice::android::test {
 
@@ -89,7 +90,6 @@ inline Scenario quiet_scenario() {
   return scenario;
 }
 
-#ifdef CLAWPERATOR_SOURCE_DIR
 // One of examples/scenarios/ (its name without .json), quiet as above.
 inline Scenario quiet_example_scenario(const std::string& name) {
   auto scenario = load_scenario_file(std::string(CLAWPERATOR_SOURCE_DIR) + "/examples/scenarios/" +
@@ -99,7 +99,6 @@ inline Scenario quiet_example_scenario(const std::string& name) {
   scenario->logcat.initial_lines = 3;
   return *scenario;
 }
-#endif
 
 class Harness {
  public:

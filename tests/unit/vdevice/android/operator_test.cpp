@@ -5,6 +5,7 @@
 
 #include "android_test_support.hpp"
 #include "clawperator/transport/envelope.hpp"
+#include "test_locations.hpp"
 
 using namespace clawperator;
 using namespace clawperator::vdevice::android;
@@ -345,7 +346,6 @@ TEST_CASE("commands queue and the payload timeout bounds them", "[vdevice][andro
   CHECK(timed_out.errorCode == std::optional<std::string>("COMMAND_TIMEOUT"));
 }
 
-#ifdef CLAWPERATOR_SOURCE_DIR
 TEST_CASE("the repository's example payloads run on the default scenario", "[vdevice][android]") {
   for (const char* name : {"login.json", "snapshot.json"}) {
     INFO(name);
@@ -364,9 +364,7 @@ TEST_CASE("the repository's example payloads run on the default scenario", "[vde
     CHECK(envelope.steps.size() == document["actions"].size());
   }
 }
-#endif
 
-#ifdef CLAWPERATOR_SOURCE_DIR
 TEST_CASE("a custom app on the minimal base (examples/scenarios/shop-app.json)",
           "[vdevice][android]") {
   auto scenario =
@@ -407,4 +405,3 @@ TEST_CASE("a custom app on the minimal base (examples/scenarios/shop-app.json)",
   CHECK(data(step(envelope, "link"), "application_id") == "com.example.shop");
   CHECK(harness.shell("getprop ro.product.model").out == "Shop Test Phone\n");
 }
-#endif

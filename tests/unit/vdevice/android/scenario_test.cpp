@@ -8,6 +8,7 @@
 #include <string>
 
 #include "android_test_support.hpp"
+#include "test_locations.hpp"
 
 using namespace clawperator::vdevice::android;
 using namespace clawperator::vdevice::android::test;
@@ -140,7 +141,6 @@ TEST_CASE("a scenario file that is not UTF-8 is refused with the byte's offset",
   CHECK(loaded.error() == path + ": scenario is not valid UTF-8 (byte 0xC0 at offset 37)");
 }
 
-#ifdef CLAWPERATOR_SOURCE_DIR
 TEST_CASE("every example scenario loads", "[vdevice][android]") {
   const std::filesystem::path folder =
       std::filesystem::path(CLAWPERATOR_SOURCE_DIR) / "examples" / "scenarios";
@@ -155,4 +155,3 @@ TEST_CASE("every example scenario loads", "[vdevice][android]") {
   }
   CHECK(count >= 10);
 }
-#endif
