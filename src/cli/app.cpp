@@ -7,6 +7,7 @@
 
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/help_text.hpp"
+#include "clawperator/cli/retired_commands.hpp"
 #include "clawperator/cli/serve_command.hpp"
 #include "clawperator/cli/suggest.hpp"
 #include "clawperator/io/log.hpp"
@@ -104,7 +105,49 @@ std::vector<std::string> command_names(const std::vector<Command>& commands) {
   return names;
 }
 
-HostError unknown_command(const std::string& typed, const std::vector<Command>& commands) {
+bool is_command_word(std::string_view word, const std::vector<Command>& commands) {
+  return std::any_of(commands.begin(), commands.end(), [&](const Command& command) {
+    return command.app->check_name(std::string(word));
+  });
+}
+
+// The words of the command line before `--` that are neither a flag nor the value of a global
+// option: the command word (or what a user typed in its place) first, then the word after it.
+std::vector<std::string> command_words(const CLI::App& app, int options_end,
+                                       const char* const* argv) {
+  std::vector<std::string> words;
+  for (int i = 1; i < options_end && words.size() < 2; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.rfind("-", 0) != 0) {
+      words.emplace_back(arg);
+      continue;
+    }
+    const CLI::Option* option = arg.find('=') == std::string_view::npos
+                                    ? app.get_option_no_throw(std::string(arg))
+                                    : nullptr;
+    if (option != nullptr && option->get_type_size_max() > 0) ++i;  // skip its value
+  }
+  return words;
+}
+
+// Help for `WORD --help` and `help WORD`: the command's, operator setup's for the original's
+// `setup` and `install`, else the overview (an unknown word, `observe snapshot`).
+const CLI::App* help_topic(std::string_view word, const CLI::App& app,
+                           const std::vector<Command>& commands) {
+  const std::string wanted = names_operator_setup(word) ? "operator" : std::string(word);
+  for (const Command& command : commands) {
+    if (command.app->check_name(wanted)) return command.app;
+  }
+  return &app;
+}
+
+// `words` are command_words(): the first is no command.
+HostError unknown_command(const std::vector<std::string>& words,
+                          const std::vector<Command>& commands) {
+  const std::string& typed = words.front();
+  if (auto retired = retired_command(typed, words.size() > 1 ? words[1] : std::string())) {
+    return *retired;
+  }
   const std::vector<std::string> names = command_names(commands);
   const auto suggestion = suggest_command(typed, names);
   std::string message = "Unknown command: " + typed + ".";
@@ -286,12 +329,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     CLI::App& app = *cli;
 
     if (argc <= 1 || std::string_view(argv[1]) == "help") {
-      const CLI::App* topic = &app;
-      if (argc > 2) {
-        for (const Command& command : commands) {
-          if (command.app->check_name(argv[2])) topic = command.app;
-        }
-      }
+      const CLI::App* topic = argc > 2 ? help_topic(argv[2], app, commands) : &app;
       out << topic->help();
       return contract::exit_code::kSuccess;
     }
@@ -306,8 +344,16 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     try {
       app.parse(options_end, argv);
     } catch (const CLI::CallForHelp&) {
+      const std::vector<std::string> words = command_words(app, options_end, argv);
       const Command* command = selected_command(commands);
-      out << (command != nullptr ? command->app->help() : app.help());
+      if (!words.empty() && !is_command_word(words.front(), commands)) {
+        const CLI::App* topic = help_topic(words.front(), app, commands);
+        // Else the overview would describe the command CLI11 parsed later (`snapshot`).
+        if (topic == &app) app.clear();
+        out << topic->help();
+      } else {
+        out << (command != nullptr ? command->app->help() : app.help());
+      }
       return contract::exit_code::kSuccess;
     } catch (const CLI::CallForAllHelp&) {
       out << app.help("", CLI::AppFormatMode::All);
@@ -328,8 +374,15 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     }
     if (!extras.empty()) {
       const std::string& first = extras.front();
-      if (command == nullptr && first.rfind("-", 0) != 0) {
-        return emit(out, err, failure(unknown_command(first, commands)), early_format);
+      // A first word that is no command is UNKNOWN_COMMAND (docs/contract.md §1.4), also when
+      // CLI11 took a later word as the command (`observe snapshot` parses `snapshot`).
+      const std::vector<std::string> words = command_words(app, options_end, argv);
+      const bool typed_first = !words.empty() && words.front() == first;
+      if (first.rfind("-", 0) != 0 &&
+          (command == nullptr || (typed_first && !is_command_word(first, commands)))) {
+        return emit(out, err,
+                    failure(unknown_command(typed_first ? words : std::vector{first}, commands)),
+                    early_format);
       }
       return emit(out, err, failure(unknown_argument(first, command, false)), early_format);
     }
