@@ -194,13 +194,53 @@ HostError unknown_argument(const std::string& typed, const Command* command, boo
   return error;
 }
 
+// CLI11 names an option by its first name; a message names the spelling typed last
+// (`--receiver-package`, `--timeout-ms`), the one the user is looking at.
+std::string typed_spelling(const CLI::Option& option, int options_end, const char* const* argv) {
+  std::string typed = "--" + option.get_lnames().front();
+  for (int i = 1; i < options_end; ++i) {
+    const std::string_view arg = argv[i];
+    for (const std::string& name : option.get_lnames()) {
+      const std::string flag = "--" + name;
+      if (arg == flag || arg.rfind(flag + "=", 0) == 0) typed = flag;
+    }
+  }
+  return typed;
+}
+
+void note_typed_spellings(const CLI::App& app, int options_end, const char* const* argv,
+                          RawGlobalFlags& raw) {
+  const CLI::Option* package = app.get_option("--operator-package");
+  raw.operator_package_given = package->count() > 0;
+  raw.operator_package_flag = typed_spelling(*package, options_end, argv);
+  raw.output_flag = typed_spelling(*app.get_option("--output"), options_end, argv);
+  raw.timeout_flag = typed_spelling(*app.get_option("--timeout"), options_end, argv);
+}
+
+// The option CLI11 names `flag`, among the global ones and every command's.
+const CLI::Option* find_option(const std::string& flag, const CLI::App& app,
+                               const std::vector<Command>& commands) {
+  if (const CLI::Option* global = app.get_option_no_throw(flag)) return global;
+  for (const Command& command : commands) {
+    if (const CLI::Option* own = command.app->get_option_no_throw(flag)) return own;
+  }
+  return nullptr;
+}
+
 // CLI11 words its errors for people; ours must also be machine-readable.
-HostError from_parse_error(const CLI::ParseError& parse_error) {
+HostError from_parse_error(const CLI::ParseError& parse_error, const CLI::App& app,
+                           const std::vector<Command>& commands, int options_end,
+                           const char* const* argv) {
   std::string message = parse_error.what();
   // "--device: 1 required TEXT missing" says less than the original's wording.
   if (parse_error.get_name() == "ArgumentMismatch" && message.rfind("--", 0) == 0) {
-    const std::string flag = message.substr(0, message.find(':'));
-    message = flag + " requires a value";
+    std::string flag = message.substr(0, message.find(':'));
+    if (const CLI::Option* option = find_option(flag, app, commands)) {
+      flag = typed_spelling(*option, options_end, argv);
+    }
+    // CLI11's AtMost: the option came twice (under either of its spellings).
+    message = flag + (message.find(": At Most ") != std::string::npos ? " given more than once"
+                                                                      : " requires a value");
     HostError error = contract::usage_error("USAGE", message);
     error.details["flag"] = flag;
     return error;
@@ -359,7 +399,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       out << app.help("", CLI::AppFormatMode::All);
       return contract::exit_code::kSuccess;
     } catch (const CLI::ParseError& parse_error) {
-      return emit(out, err, failure(from_parse_error(parse_error)), early_format);
+      return emit(out, err,
+                  failure(from_parse_error(parse_error, app, commands, options_end, argv)),
+                  early_format);
     }
 
     const Command* command = selected_command(commands);
@@ -394,10 +436,12 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
                   early_format);
     }
 
+    note_typed_spellings(app, options_end, argv, raw);
     GlobalOptions options;
     if (const auto problem = resolve_global_options(raw, process_environment, options)) {
-      return emit(out, err, failure(contract::usage_error("USAGE", problem->message)),
-                  early_format);
+      HostError error = contract::usage_error("USAGE", problem->message);
+      if (!problem->flag.empty()) error.details["flag"] = problem->flag;
+      return emit(out, err, failure(error), early_format);
     }
     io::configure_logging(
         {options.log_dir, io::parse_log_level(options.log_level), options.verbose});
@@ -409,9 +453,10 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     if (options.timeout && !command->takes_timeout) {
       // Ignoring it would let a CI job believe the command is bounded.
       HostError error = contract::usage_error(
-          "USAGE", "--timeout bounds commands that run on a device (exec, click, snapshot, ...); " +
+          "USAGE", options.timeout_flag +
+                       " bounds commands that run on a device (exec, click, snapshot, ...); " +
                        command->app->get_name() + " does not take it");
-      error.details["flag"] = "--timeout";
+      error.details["flag"] = options.timeout_flag;
       return emit(out, err, failure(error), options.output);
     }
     return emit(out, err, command->run(options), options.output);

@@ -122,7 +122,7 @@ WaitFlag wait_flag(const ValueFlags& flags, const GlobalOptions& options) {
   if (flags.contains("--wait")) {
     return {flags.value("--wait").value_or(""), "--wait", TimeoutOverride::Apply};
   }
-  return {options.timeout, "--timeout", TimeoutOverride::Ignore};
+  return {options.timeout, options.timeout_flag, TimeoutOverride::Ignore};
 }
 
 CommandResult run_wait(const ActionState& state, const GlobalOptions& options) {

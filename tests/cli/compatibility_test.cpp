@@ -9,6 +9,7 @@
 
 using clawperator::testing::expect_error;
 using clawperator::testing::run_binary;
+using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
 using nlohmann::json;
 
@@ -105,4 +106,88 @@ TEST_CASE("an unknown first word is UNKNOWN_COMMAND, whatever follows it", "[cli
   CHECK(document["suggestion"] == "snapshot");
   // A stray word after a command stays a stray argument.
   CHECK(usage_refusal({"click", "frobnicate"}, "USAGE")["details"]["argument"] == "frobnicate");
+}
+
+TEST_CASE("a blank --operator-package / --receiver-package is refused, never the default",
+          "[cli][compatibility]") {
+  const std::string payload = std::string(CLAWPERATOR_EXAMPLES_DIR) + "/snapshot.json";
+  for (const std::string spelling : {"--operator-package", "--receiver-package"}) {
+    for (const std::string blank : {"", "   ", "\t", "\xc2\xa0"}) {
+      for (const std::vector<std::string>& command : std::vector<std::vector<std::string>>{
+               {"exec", "--validate-only", payload}, {"snapshot", "--dry-run"}, {"devices"}}) {
+        std::vector<std::string> args = {spelling, blank};
+        args.insert(args.end(), command.begin(), command.end());
+        const json document = usage_refusal(args, "USAGE");
+        CHECK(document["message"] == spelling + " requires a value");
+        CHECK(document["details"]["flag"] == spelling);
+      }
+    }
+  }
+  // The environment's package does not stand in for a blank flag either.
+  RunOptions with_environment;
+  with_environment.extra_env = {{"CLAWPERATOR_OPERATOR_PACKAGE", "com.clawperator.operator.dev"}};
+  const json document = expect_error(
+      run_binary(CLAWPERATOR_BINARY, {"--receiver-package", "", "devices"}, with_environment),
+      "USAGE", 2);
+  CHECK(document["details"]["flag"] == "--receiver-package");
+  // A padded package is the package, trimmed.
+  const json setup = expect_error(
+      run_binary(CLAWPERATOR_BINARY,
+                 {"--receiver-package", " com.clawperator.operator.dev ", "operator", "setup",
+                  "--apk", "/nonexistent/operator.apk", "--adb", "/nonexistent/adb"}),
+      "OPERATOR_APK_NOT_FOUND", 3);
+  CHECK(setup["operatorPackage"] == "com.clawperator.operator.dev");
+}
+
+TEST_CASE("a flag's error names the spelling typed", "[cli][compatibility]") {
+  struct Case {
+    std::vector<std::string> args;
+    std::string code;
+    std::string message;
+    std::string flag;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{"--receiver-package"},
+            "USAGE",
+            "--receiver-package requires a value",
+            "--receiver-package"},
+           {{"--operator-package"},
+            "USAGE",
+            "--operator-package requires a value",
+            "--operator-package"},
+           {{"devices", "--device-id"}, "USAGE", "--device-id requires a value", "--device-id"},
+           {{"snapshot", "--timeout-ms"}, "USAGE", "--timeout-ms requires a value", "--timeout-ms"},
+           {{"--format", "yaml", "errors"},
+            "USAGE",
+            "--format must be one of: json, pretty (got 'yaml')",
+            "--format"},
+           {{"--timeout-ms", "5000", "devices"},
+            "USAGE",
+            "--timeout-ms bounds commands that run on a device (exec, click, snapshot, ...); "
+            "devices does not take it",
+            "--timeout-ms"},
+           {{"--timeout", "5000", "devices"},
+            "USAGE",
+            "--timeout bounds commands that run on a device (exec, click, snapshot, ...); "
+            "devices does not take it",
+            "--timeout"},
+           // One option under both spellings: given twice, named as typed last.
+           {{"--timeout", "5000", "--timeout-ms=6000", "errors"},
+            "USAGE",
+            "--timeout-ms given more than once",
+            "--timeout-ms"},
+           {{"--device", "a", "--device", "b", "devices"},
+            "USAGE",
+            "--device given more than once",
+            "--device"},
+           {{"wait", "--text", "OK", "--timeout-ms", "0", "--validate-only"},
+            "EXECUTION_VALIDATION_FAILED",
+            "--timeout-ms must be a positive number of milliseconds when specified. Omit "
+            "--timeout-ms to use the default wait cap.",
+            "--timeout-ms"},
+       }) {
+    const json document = usage_refusal(c.args, c.code);
+    CHECK(document["message"] == c.message);
+    CHECK(document["details"]["flag"] == c.flag);
+  }
 }
