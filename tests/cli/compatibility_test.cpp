@@ -191,3 +191,48 @@ TEST_CASE("a flag's error names the spelling typed", "[cli][compatibility]") {
     CHECK(document["details"]["flag"] == c.flag);
   }
 }
+
+TEST_CASE("type --text without a selector, and scroll sideways: the codes kept and why",
+          "[cli][compatibility]") {
+  // Text but no field to type it into: MISSING_SELECTOR, as the original; the hint does not
+  // offer --text, which is the text here.
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"type", "--text", "hello"}, {"type", "hello"}, {"fill", "--text", "hello"}}) {
+    const json document = usage_refusal(args, "MISSING_SELECTOR");
+    CHECK(document["message"].get<std::string>().rfind("type requires a selector.\n", 0) == 0);
+    CHECK(document["hint"] ==
+          "Add a selector such as `--id`, `--role` or `--selector` and rerun (--text is the text "
+          "to type here).");
+  }
+  // --text without its value: the original's EXECUTION_VALIDATION_FAILED, as for a selector
+  // flag without one, not "type requires text".
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"type", "--text"},
+                                             {"type", "--text", "--role", "textfield"},
+                                             {"type", "--id", "field", "--text"}}) {
+    const json document = usage_refusal(args, "EXECUTION_VALIDATION_FAILED");
+    CHECK(document["message"] == "--text requires a value");
+    CHECK(document["details"]["flag"] == "--text");
+  }
+  // A direction given and invalid is EXECUTION_VALIDATION_FAILED for every scroll command, as
+  // the same direction in a payload is; only a missing one is MISSING_ARGUMENT.
+  json document = usage_refusal({"scroll", "sideways"}, "EXECUTION_VALIDATION_FAILED");
+  CHECK(document["details"]["flag"] == "--direction");
+  CHECK(document["message"].get<std::string>().rfind("Invalid scroll direction 'sideways'.", 0) ==
+        0);
+  document = usage_refusal({"scroll", "--direction", "sideways"}, "EXECUTION_VALIDATION_FAILED");
+  CHECK(document["details"]["flag"] == "--direction");
+  for (const std::string command : {"scroll-until", "scroll-and-click"}) {
+    document = usage_refusal({command, "sideways", "--text", "OK"}, "EXECUTION_VALIDATION_FAILED");
+    CHECK(document["message"] ==
+          "Invalid direction: sideways. Valid directions: down, up, left, right");
+    CHECK(document["details"]["flag"] == "--direction");
+  }
+  const std::string payload =
+      R"({"commandId":"c","taskId":"t","source":"s","expectedFormat":"android-ui-automator",)"
+      R"("timeoutMs":5000,"actions":[{"id":"a","type":"scroll","params":{"direction":"sideways"}}]})";
+  CHECK(expect_error(run_binary(CLAWPERATOR_BINARY, {"exec", payload, "--validate-only"}),
+                     "EXECUTION_VALIDATION_FAILED",
+                     2)["details"]["path"] == "actions.0.params.direction");
+  usage_refusal({"scroll"}, "MISSING_ARGUMENT");
+}
