@@ -27,6 +27,11 @@ constexpr std::array<RemovedForm, 10> kRemovedForms = {{
     {"inspect", "ui", "snapshot"},
 }};
 
+// The original's command families this CLI has not built (docs/compatibility.md). Said as
+// such, with no look-alike suggested: `skills` is not `fill`, nor `emulator` `operator`.
+constexpr std::array<std::string_view, 7> kFamiliesNotBuilt = {
+    "skills", "recording", "record", "emulator", "provision", "daemon", "evidence"};
+
 // The one line a script can copy, as the original's `canonical` gives it.
 constexpr std::string_view kOperatorSetupLine =
     "clawperator operator setup --apk <path> [--device <id>] [--operator-package <package>]";
@@ -63,6 +68,14 @@ bool names_operator_setup(std::string_view word) {
 std::optional<contract::HostError> retired_command(std::string_view first,
                                                    std::string_view second) {
   if (names_operator_setup(first)) return operator_setup_redirect(first);
+  if (std::find(kFamiliesNotBuilt.begin(), kFamiliesNotBuilt.end(), first) !=
+      kFamiliesNotBuilt.end()) {
+    return contract::usage_error("UNKNOWN_COMMAND",
+                                 "Unknown command: " + std::string(first) + ". The original's " +
+                                     std::string(first) +
+                                     " commands are not part of this CLI (docs/compatibility.md)."
+                                     " Use --help for available commands.");
+  }
   const bool group = std::any_of(kRemovedForms.begin(), kRemovedForms.end(),
                                  [&](const RemovedForm& form) { return form.group == first; });
   if (!group) return std::nullopt;

@@ -95,6 +95,24 @@ TEST_CASE("the removed observe/action forms name their flat command", "[cli][com
   CHECK(help.out.rfind("Usage: clawperator [OPTIONS] [COMMAND]", 0) == 0);
 }
 
+TEST_CASE("the original's families not built here say so, with no look-alike suggested",
+          "[cli][compatibility]") {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"skills", "list"},
+                                             {"recording", "start"},
+                                             {"record", "pull"},
+                                             {"emulator", "list"},
+                                             {"provision", "emulator"},
+                                             {"daemon", "start"},
+                                             {"evidence", "capture"}}) {
+    const json document = usage_refusal(args, "UNKNOWN_COMMAND");
+    CHECK(document["message"] == "Unknown command: " + args[0] + ". The original's " + args[0] +
+                                     " commands are not part of this CLI "
+                                     "(docs/compatibility.md). Use --help for available commands.");
+    CHECK_FALSE(document.contains("suggestion"));  // not `fill`, `read` or `operator`
+  }
+}
+
 TEST_CASE("an unknown first word is UNKNOWN_COMMAND, whatever follows it", "[cli][compatibility]") {
   json document = usage_refusal({"frobnicate"}, "UNKNOWN_COMMAND");
   CHECK(document["message"] == "Unknown command: frobnicate. Use --help for available commands.");
