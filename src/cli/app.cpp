@@ -7,6 +7,7 @@
 
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/help_text.hpp"
+#include "clawperator/cli/retired_commands.hpp"
 #include "clawperator/cli/serve_command.hpp"
 #include "clawperator/cli/suggest.hpp"
 #include "clawperator/io/log.hpp"
@@ -104,7 +105,49 @@ std::vector<std::string> command_names(const std::vector<Command>& commands) {
   return names;
 }
 
-HostError unknown_command(const std::string& typed, const std::vector<Command>& commands) {
+bool is_command_word(std::string_view word, const std::vector<Command>& commands) {
+  return std::any_of(commands.begin(), commands.end(), [&](const Command& command) {
+    return command.app->check_name(std::string(word));
+  });
+}
+
+// The words of the command line before `--` that are neither a flag nor the value of a global
+// option: the command word (or what a user typed in its place) first, then the word after it.
+std::vector<std::string> command_words(const CLI::App& app, int options_end,
+                                       const char* const* argv) {
+  std::vector<std::string> words;
+  for (int i = 1; i < options_end && words.size() < 2; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.rfind("-", 0) != 0) {
+      words.emplace_back(arg);
+      continue;
+    }
+    const CLI::Option* option = arg.find('=') == std::string_view::npos
+                                    ? app.get_option_no_throw(std::string(arg))
+                                    : nullptr;
+    if (option != nullptr && option->get_type_size_max() > 0) ++i;  // skip its value
+  }
+  return words;
+}
+
+// Help for `WORD --help` and `help WORD`: the command's, operator setup's for the original's
+// `setup` and `install`, else the overview (an unknown word, `observe snapshot`).
+const CLI::App* help_topic(std::string_view word, const CLI::App& app,
+                           const std::vector<Command>& commands) {
+  const std::string wanted = names_operator_setup(word) ? "operator" : std::string(word);
+  for (const Command& command : commands) {
+    if (command.app->check_name(wanted)) return command.app;
+  }
+  return &app;
+}
+
+// `words` are command_words(): the first is no command.
+HostError unknown_command(const std::vector<std::string>& words,
+                          const std::vector<Command>& commands) {
+  const std::string& typed = words.front();
+  if (auto retired = retired_command(typed, words.size() > 1 ? words[1] : std::string())) {
+    return *retired;
+  }
   const std::vector<std::string> names = command_names(commands);
   const auto suggestion = suggest_command(typed, names);
   std::string message = "Unknown command: " + typed + ".";
@@ -151,13 +194,53 @@ HostError unknown_argument(const std::string& typed, const Command* command, boo
   return error;
 }
 
+// CLI11 names an option by its first name; a message names the spelling typed last
+// (`--receiver-package`, `--timeout-ms`), the one the user is looking at.
+std::string typed_spelling(const CLI::Option& option, int options_end, const char* const* argv) {
+  std::string typed = "--" + option.get_lnames().front();
+  for (int i = 1; i < options_end; ++i) {
+    const std::string_view arg = argv[i];
+    for (const std::string& name : option.get_lnames()) {
+      const std::string flag = "--" + name;
+      if (arg == flag || arg.rfind(flag + "=", 0) == 0) typed = flag;
+    }
+  }
+  return typed;
+}
+
+void note_typed_spellings(const CLI::App& app, int options_end, const char* const* argv,
+                          RawGlobalFlags& raw) {
+  const CLI::Option* package = app.get_option("--operator-package");
+  raw.operator_package_given = package->count() > 0;
+  raw.operator_package_flag = typed_spelling(*package, options_end, argv);
+  raw.output_flag = typed_spelling(*app.get_option("--output"), options_end, argv);
+  raw.timeout_flag = typed_spelling(*app.get_option("--timeout"), options_end, argv);
+}
+
+// The option CLI11 names `flag`, among the global ones and every command's.
+const CLI::Option* find_option(const std::string& flag, const CLI::App& app,
+                               const std::vector<Command>& commands) {
+  if (const CLI::Option* global = app.get_option_no_throw(flag)) return global;
+  for (const Command& command : commands) {
+    if (const CLI::Option* own = command.app->get_option_no_throw(flag)) return own;
+  }
+  return nullptr;
+}
+
 // CLI11 words its errors for people; ours must also be machine-readable.
-HostError from_parse_error(const CLI::ParseError& parse_error) {
+HostError from_parse_error(const CLI::ParseError& parse_error, const CLI::App& app,
+                           const std::vector<Command>& commands, int options_end,
+                           const char* const* argv) {
   std::string message = parse_error.what();
   // "--device: 1 required TEXT missing" says less than the original's wording.
   if (parse_error.get_name() == "ArgumentMismatch" && message.rfind("--", 0) == 0) {
-    const std::string flag = message.substr(0, message.find(':'));
-    message = flag + " requires a value";
+    std::string flag = message.substr(0, message.find(':'));
+    if (const CLI::Option* option = find_option(flag, app, commands)) {
+      flag = typed_spelling(*option, options_end, argv);
+    }
+    // CLI11's AtMost: the option came twice (under either of its spellings).
+    message = flag + (message.find(": At Most ") != std::string::npos ? " given more than once"
+                                                                      : " requires a value");
     HostError error = contract::usage_error("USAGE", message);
     error.details["flag"] = flag;
     return error;
@@ -286,12 +369,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     CLI::App& app = *cli;
 
     if (argc <= 1 || std::string_view(argv[1]) == "help") {
-      const CLI::App* topic = &app;
-      if (argc > 2) {
-        for (const Command& command : commands) {
-          if (command.app->check_name(argv[2])) topic = command.app;
-        }
-      }
+      const CLI::App* topic = argc > 2 ? help_topic(argv[2], app, commands) : &app;
       out << topic->help();
       return contract::exit_code::kSuccess;
     }
@@ -306,14 +384,24 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     try {
       app.parse(options_end, argv);
     } catch (const CLI::CallForHelp&) {
+      const std::vector<std::string> words = command_words(app, options_end, argv);
       const Command* command = selected_command(commands);
-      out << (command != nullptr ? command->app->help() : app.help());
+      if (!words.empty() && !is_command_word(words.front(), commands)) {
+        const CLI::App* topic = help_topic(words.front(), app, commands);
+        // Else the overview would describe the command CLI11 parsed later (`snapshot`).
+        if (topic == &app) app.clear();
+        out << topic->help();
+      } else {
+        out << (command != nullptr ? command->app->help() : app.help());
+      }
       return contract::exit_code::kSuccess;
     } catch (const CLI::CallForAllHelp&) {
       out << app.help("", CLI::AppFormatMode::All);
       return contract::exit_code::kSuccess;
     } catch (const CLI::ParseError& parse_error) {
-      return emit(out, err, failure(from_parse_error(parse_error)), early_format);
+      return emit(out, err,
+                  failure(from_parse_error(parse_error, app, commands, options_end, argv)),
+                  early_format);
     }
 
     const Command* command = selected_command(commands);
@@ -328,8 +416,15 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     }
     if (!extras.empty()) {
       const std::string& first = extras.front();
-      if (command == nullptr && first.rfind("-", 0) != 0) {
-        return emit(out, err, failure(unknown_command(first, commands)), early_format);
+      // A first word that is no command is UNKNOWN_COMMAND (docs/contract.md §1.4), also when
+      // CLI11 took a later word as the command (`observe snapshot` parses `snapshot`).
+      const std::vector<std::string> words = command_words(app, options_end, argv);
+      const bool typed_first = !words.empty() && words.front() == first;
+      if (first.rfind("-", 0) != 0 &&
+          (command == nullptr || (typed_first && !is_command_word(first, commands)))) {
+        return emit(out, err,
+                    failure(unknown_command(typed_first ? words : std::vector{first}, commands)),
+                    early_format);
       }
       return emit(out, err, failure(unknown_argument(first, command, false)), early_format);
     }
@@ -341,10 +436,12 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
                   early_format);
     }
 
+    note_typed_spellings(app, options_end, argv, raw);
     GlobalOptions options;
     if (const auto problem = resolve_global_options(raw, process_environment, options)) {
-      return emit(out, err, failure(contract::usage_error("USAGE", problem->message)),
-                  early_format);
+      HostError error = contract::usage_error("USAGE", problem->message);
+      if (!problem->flag.empty()) error.details["flag"] = problem->flag;
+      return emit(out, err, failure(error), early_format);
     }
     io::configure_logging(
         {options.log_dir, io::parse_log_level(options.log_level), options.verbose});
@@ -356,9 +453,10 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
     if (options.timeout && !command->takes_timeout) {
       // Ignoring it would let a CI job believe the command is bounded.
       HostError error = contract::usage_error(
-          "USAGE", "--timeout bounds commands that run on a device (exec, click, snapshot, ...); " +
+          "USAGE", options.timeout_flag +
+                       " bounds commands that run on a device (exec, click, snapshot, ...); " +
                        command->app->get_name() + " does not take it");
-      error.details["flag"] = "--timeout";
+      error.details["flag"] = options.timeout_flag;
       return emit(out, err, failure(error), options.output);
     }
     return emit(out, err, command->run(options), options.output);

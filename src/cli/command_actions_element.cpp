@@ -71,6 +71,11 @@ CommandResult run_type(const TypeState& state, const GlobalOptions& options) {
   const std::array<std::string_view, 1> text_flag = {"--text"};
   if (auto error = repeated_flag(state.flags.typed(), text_flag)) return failure(*error);
   const std::optional<std::string> flag_text = state.flags.value("--text");
+  if (state.flags.contains("--text") && !flag_text) {
+    // `type --text --role textfield`: the value is missing, as every selector flag reports it
+    // (and as the original does), not the text of a command that had none.
+    return failure(invalid_flags("--text requires a value", "--text"));
+  }
   if (flag_text && state.text.given()) {
     return failure(
         invalid_flags("type: pass text as a positional argument or via --text, not both.\n\n"
@@ -122,7 +127,7 @@ WaitFlag wait_flag(const ValueFlags& flags, const GlobalOptions& options) {
   if (flags.contains("--wait")) {
     return {flags.value("--wait").value_or(""), "--wait", TimeoutOverride::Apply};
   }
-  return {options.timeout, "--timeout", TimeoutOverride::Ignore};
+  return {options.timeout, options.timeout_flag, TimeoutOverride::Ignore};
 }
 
 CommandResult run_wait(const ActionState& state, const GlobalOptions& options) {

@@ -188,9 +188,11 @@ CommandResult run_scroll_until(const ScrollUntilState& state, const GlobalOption
     request.direction = state.positional.value;
   }
   if (!is_direction(request.direction)) {
-    return failure(contract::usage_error(
-        "MISSING_ARGUMENT",
-        "Invalid direction: " + request.direction + ". Valid directions: " + kDirectionList));
+    // Given and invalid, not missing: the code of scroll's (and of the payload's) invalid
+    // direction, not the original's MISSING_ARGUMENT (docs/compatibility.md).
+    return failure(invalid_flags(
+        "Invalid direction: " + request.direction + ". Valid directions: " + kDirectionList,
+        "--direction"));
   }
 
   const SelectorResolution element = resolve_selector(typed, SelectorScope::Element);

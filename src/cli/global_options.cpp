@@ -59,9 +59,11 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
     out.device = std::string(trim(*serial));
   }
 
-  if (!flags.operator_package.empty()) {
-    if (trim(flags.operator_package).empty()) {
-      return GlobalOptionsError{"--operator-package requires a value"};
+  if (flags.operator_package_given || !flags.operator_package.empty()) {
+    // A blank package must not quietly become the default one (white space: text.hpp).
+    if (is_blank(flags.operator_package)) {
+      return GlobalOptionsError{flags.operator_package_flag + " requires a value",
+                                flags.operator_package_flag};
     }
     out.operator_package = std::string(trim(flags.operator_package));
     out.operator_package_explicit = true;
@@ -73,19 +75,22 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
   if (!flags.output.empty()) {
     const std::string format = lowercase(flags.output);
     if (format != "json" && format != "pretty") {
-      return GlobalOptionsError{"--output must be one of: json, pretty (got '" + flags.output +
-                                "')"};
+      return GlobalOptionsError{
+          flags.output_flag + " must be one of: json, pretty (got '" + flags.output + "')",
+          flags.output_flag};
     }
     out.output = format == "pretty" ? OutputFormat::Pretty : OutputFormat::Json;
   }
   if (flags.json) out.output = OutputFormat::Json;
 
   if (!flags.timeout.empty()) out.timeout = flags.timeout;
+  out.timeout_flag = flags.timeout_flag;
 
   if (!flags.log_level.empty()) {
     const std::string level = lowercase(flags.log_level);
     if (!is_log_level(level)) {
-      return GlobalOptionsError{"--log-level must be one of: debug, info, warn, error"};
+      return GlobalOptionsError{"--log-level must be one of: debug, info, warn, error",
+                                "--log-level"};
     }
     out.log_level = level;
   } else if (auto level = environment("CLAWPERATOR_LOG_LEVEL")) {
@@ -109,8 +114,9 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
                           ? std::nullopt
                           : parse_integer<int>(flags.adb_server.substr(colon + 1));
     if (colon == 0 || !port || *port < 1 || *port > 65535) {
-      return GlobalOptionsError{"--adb-server must be HOST:PORT with a port in 1..65535 (got '" +
-                                flags.adb_server + "')"};
+      return GlobalOptionsError{
+          "--adb-server must be HOST:PORT with a port in 1..65535 (got '" + flags.adb_server + "')",
+          "--adb-server"};
     }
     out.adb_server_host = flags.adb_server.substr(0, colon);
     out.adb_server_port = *port;
@@ -121,7 +127,8 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
     if (value == "off" || value == "0" || value == "false" || value == "no") {
       out.adb_relay = false;
     } else if (value != "on" && value != "1" && value != "true" && value != "yes") {
-      return GlobalOptionsError{"CLAWPERATOR_ADB_RELAY must be on or off (got '" + *relay + "')"};
+      return GlobalOptionsError{"CLAWPERATOR_ADB_RELAY must be on or off (got '" + *relay + "')",
+                                ""};
     }
   }
 
@@ -129,7 +136,8 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
     const auto wait = parse_integer<long>(flags.lock_wait);
     if (!wait || *wait < 0) {
       return GlobalOptionsError{"--lock-wait must be a non-negative number of milliseconds (got '" +
-                                flags.lock_wait + "')"};
+                                    flags.lock_wait + "')",
+                                "--lock-wait"};
     }
     out.lock_wait_ms = *wait;
   }
@@ -143,7 +151,8 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
       if (value != "logcat" && value != "direct" && value != "auto") {
         return GlobalOptionsError{
             std::string(from_flag ? "--result-transport" : "CLAWPERATOR_RESULT_TRANSPORT") +
-            " must be one of: logcat, direct, auto (got '" + raw + "')"};
+                " must be one of: logcat, direct, auto (got '" + raw + "')",
+            from_flag ? "--result-transport" : ""};
       }
       out.result_transport = value;
     }

@@ -171,20 +171,25 @@ CoordinateResolution resolve_point(const TypedFlags& typed, std::string_view fla
 HostError missing_selector(std::string_view command, SelectorChoices choices) {
   const std::string name(command);
   if (choices == SelectorChoices::TypeTarget) {
-    // --text is the text to type here, so it is no way to find the field.
-    return contract::usage_error("MISSING_SELECTOR",
-                                 name +
-                                     " requires a selector.\n"
-                                     "Use one of:\n"
-                                     "  --id <resource-id>      Android resource ID\n"
-                                     "  --desc <text>           Content description\n"
-                                     "  --desc-contains <text>  Partial content description\n"
-                                     "  --role <role>           Element role\n"
-                                     "  --text-contains <text>  Partial text match\n"
-                                     "  --selector <json>       Raw JSON (advanced)\n"
-                                     "Example:\n"
-                                     "  clawperator " +
-                                     name + " \"hello\" --role textfield");
+    // --text is the text to type here, so it is no way to find the field: neither in the
+    // message nor in the hint, whose catalog text names --text first.
+    HostError error = contract::usage_error(
+        "MISSING_SELECTOR", name +
+                                " requires a selector.\n"
+                                "Use one of:\n"
+                                "  --id <resource-id>      Android resource ID\n"
+                                "  --desc <text>           Content description\n"
+                                "  --desc-contains <text>  Partial content description\n"
+                                "  --role <role>           Element role\n"
+                                "  --text-contains <text>  Partial text match\n"
+                                "  --selector <json>       Raw JSON (advanced)\n"
+                                "Example:\n"
+                                "  clawperator " +
+                                name + " \"hello\" --role textfield");
+    error.hint =
+        "Add a selector such as `--id`, `--role` or `--selector` and rerun (--text is the text "
+        "to type here).";
+    return error;
   }
   std::string message = name + " requires a selector.\n\nUse one of:\n";
   message += kTargetChoices;

@@ -9,6 +9,7 @@
 #include "clawperator/adb/broadcast.hpp"
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/adb/shell_quote.hpp"
+#include "clawperator/io/log.hpp"
 #include "clawperator/io/utc_time.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/text.hpp"
@@ -144,9 +145,30 @@ void add_timeout_details(Json& details, const LastAction& last_action, Clock::ti
   if (effective < nominal) details["budgetWaitMs"] = effective.count();
 }
 
+// The original's log events of one dispatch, under its names (docs/contract.md §2): the
+// broadcast acknowledged (`broadcast.dispatched`), the result envelope in (`envelope.received`).
+// A readiness probe's dispatch logs them too, with its own ids (taskId `doctor-handshake`).
+void log_dispatch_event(std::string_view event, const ExecutionTrace& trace,
+                        const std::string& serial, const Json& fields) {
+  Json line{{"commandId", trace.command_id},
+            {"taskId", trace.task_id},
+            {"deviceId", serial},
+            {"operatorPackage", trace.operator_package}};
+  for (const auto& [key, value] : fields.items()) line[key] = value;
+  io::log_event(io::LogLevel::Info, event, line);
+}
+
+void log_envelope_received(const Dispatched& dispatched, const ExecutionTrace& trace,
+                           const std::string& serial) {
+  log_dispatch_event(
+      "envelope.received", trace, serial,
+      Json{{"status", dispatched.result.envelope.status}, {"resultMs", dispatched.result_ms}});
+}
+
 // The result over the direct session: verified frames, or RESULT_TRANSPORT_FAILED /
 // RESULT_ENVELOPE_TIMEOUT / RESULT_ENVELOPE_MALFORMED with details.direct. Never logcat.
 contract::Outcome<Dispatched> wait_direct(DirectReader& direct, Dispatched dispatched,
+                                          const std::string& serial,
                                           Clock::time_point dispatch_start,
                                           Clock::time_point deadline, const ExecutionTrace& trace,
                                           const LastAction& last_action,
@@ -197,6 +219,7 @@ contract::Outcome<Dispatched> wait_direct(DirectReader& direct, Dispatched dispa
   std::string().swap(dispatched.result.canonical_line);
   dispatched.result_ms = millis_since(dispatch_start);
   dispatched.direct = direct.details();
+  log_envelope_received(dispatched, trace, serial);
   return dispatched;
 }
 
@@ -280,6 +303,8 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
     }
   } else {
     trace.broadcast_status = "sent";
+    log_dispatch_event("broadcast.dispatched", trace, serial,
+                       Json{{"dispatchMs", dispatched.dispatch_ms}});
   }
   trace.phase = Phase::ResultWait;
   trace.dispatch_state = DispatchState::Dispatched;
@@ -291,8 +316,8 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
   const auto result_timeout =
       std::chrono::duration_cast<std::chrono::milliseconds>(deadline - dispatch_start);
   if (options.direct != nullptr) {
-    return wait_direct(*options.direct, std::move(dispatched), dispatch_start, deadline, trace,
-                       last_action, options);
+    return wait_direct(*options.direct, std::move(dispatched), serial, dispatch_start, deadline,
+                       trace, last_action, options);
   }
   ProgressLine progress(options.show_progress, dispatch_start, result_timeout);
   PresenceCheck* presence = options.presence;
@@ -360,6 +385,7 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
   std::string().swap(dispatched.result.canonical_line);
   dispatched.snapshot_blocks = decoder.snapshot_blocks();
   dispatched.result_ms = millis_since(dispatch_start);
+  log_envelope_received(dispatched, trace, serial);
   return dispatched;
 }
 

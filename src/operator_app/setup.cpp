@@ -155,28 +155,33 @@ contract::Outcome<std::string> installed_operator(adb::AdbClient& client, const 
 SetupReport run_operator_setup(const SetupRequest& request, process::Runner& runner) {
   std::string operator_package = request.operator_package;
   Progress progress;
-  if (auto error = check_apk_file(request.apk_path)) {
-    return error_report(*error, operator_package, progress);
-  }
+  // Every failure says whether the APK got installed, in the original's shape: until it was,
+  // `install: {ok: false, error}` with the failure's message (docs/setup.md).
+  const auto fail = [&](const HostError& error) {
+    if (progress.install.is_null()) progress.install = Json{{"ok", false}};
+    if (!progress.install.value("ok", false)) progress.install["error"] = error.message;
+    return error_report(error, operator_package, progress);
+  };
+  if (auto error = check_apk_file(request.apk_path)) return fail(*error);
   adb::AdbClient client(runner, request.adb);
   const contract::Outcome<std::string> resolved = adb::resolve_device(client, request.device);
-  if (!resolved) return error_report(resolved.error(), operator_package, progress);
+  if (!resolved) return fail(resolved.error());
   const std::string& serial = *resolved;
 
   if (auto error = install_apk(client, serial, request.apk_path, progress.install)) {
-    return error_report(*error, operator_package, progress);
+    return fail(*error);
   }
   auto package = installed_operator(client, serial, request, "OPERATOR_VERIFY_FAILED");
   if (!package) {
     progress.verification = Json{{"ok", false}, {"packageInstalled", false}};
-    return error_report(package.error(), operator_package, progress);
+    return fail(package.error());
   }
   operator_package = *package;
   progress.verification = Json{{"ok", true}, {"packageInstalled", true}};
 
   const PermissionReport permissions = grant_permissions(client, serial, operator_package);
   progress.permissions = to_json(permissions);
-  if (permissions.error) return error_report(*permissions.error, operator_package, progress);
+  if (permissions.error) return fail(*permissions.error);
   Json document = Json::object();
   document["ok"] = true;
   document["deviceId"] = serial;

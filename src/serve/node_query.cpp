@@ -4,8 +4,12 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "clawperator/cli/xml_attribute_whitespace.hpp"
+#include "clawperator/contract/matcher_text.hpp"
 
 namespace clawperator::serve {
 namespace {
@@ -56,10 +60,12 @@ std::string_view attribute(const Node& node, std::string_view name) {
 bool field_matches(const Node& node, std::string_view key, std::string_view wanted) {
   if (key == "resourceId") return attribute(node, "resource-id") == wanted;
   if (key == "textEquals") return attribute(node, "text") == wanted;
-  if (key == "textContains") return attribute(node, "text").find(wanted) != std::string_view::npos;
+  // The …Contains fields ignore case per character, as the Operator's own matching does.
+  if (key == "textContains")
+    return contract::contains_ignoring_case(attribute(node, "text"), wanted);
   if (key == "contentDescEquals") return attribute(node, "content-desc") == wanted;
   if (key == "contentDescContains") {
-    return attribute(node, "content-desc").find(wanted) != std::string_view::npos;
+    return contract::contains_ignoring_case(attribute(node, "content-desc"), wanted);
   }
   return false;
 }
@@ -90,7 +96,12 @@ contract::Outcome<Json> query_nodes(std::string_view xml, const Json& matcher) {
   if (!parser) throw std::bad_alloc();
   XML_SetUserData(parser.get(), &parse);
   XML_SetElementHandler(parser.get(), on_start, on_end);
-  if (XML_Parse(parser.get(), xml.data(), static_cast<int>(xml.size()), 1) == XML_STATUS_ERROR) {
+  // A literal TAB, CR or LF in a text must read back as the dump holds it, not as the space
+  // the parser's attribute normalisation makes of it (docs/contract.md §3.3).
+  const std::optional<std::string> escaped = cli::escape_attribute_whitespace(xml);
+  const std::string_view document = escaped ? std::string_view(*escaped) : xml;
+  if (XML_Parse(parser.get(), document.data(), static_cast<int>(document.size()), 1) ==
+      XML_STATUS_ERROR) {
     Json details = Json::object();
     details["line"] = XML_GetCurrentLineNumber(parser.get());
     details["reason"] = XML_ErrorString(XML_GetErrorCode(parser.get()));

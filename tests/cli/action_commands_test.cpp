@@ -614,8 +614,11 @@ TEST_CASE("press, close, sleep and scroll argument rules", "[cli][actions][usage
             "scroll-until: pass direction as a positional argument or via --direction, not "
             "both.\n\nSee: clawperator scroll-until --help"},
            {{"scroll-until", "sideways", "--text", "a"},
-            "MISSING_ARGUMENT",
+            invalid,
             "Invalid direction: sideways. Valid directions: down, up, left, right"},
+           {{"scroll-and-click", "--direction", "diagonal", "--text", "a"},
+            invalid,
+            "Invalid direction: diagonal. Valid directions: down, up, left, right"},
            {{"read-value"},
             "MISSING_ARGUMENT",
             "read-value requires a label selector.\n\nUsage:\n  clawperator read-value --label "

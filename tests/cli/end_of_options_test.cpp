@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -133,4 +134,54 @@ TEST_CASE("exec: a payload file whose name starts with '-'", "[cli][end-of-optio
       run_binary(kBinary, {"exec", kExamples + "/snapshot.json", "-payload.json"}, file.options),
       "USAGE", 2);
   CHECK(second["message"] == "unrecognized flag '-payload.json'.");
+}
+
+TEST_CASE("exec: a payload named after -- or given to --payload, whatever its name",
+          "[cli][end-of-options][exec]") {
+  DashFile file("-payload.json");
+  std::filesystem::copy_file(kExamples + "/snapshot.json", file.dir / "plain.json");
+  const json expected = json::parse(R"({"id":"snap","type":"snapshot"})");
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"exec", "--validate-only", "--", "plain.json"},
+           {"execute", "--validate-only", "--", "-payload.json"},
+           {"exec", "--payload", "-payload.json", "--validate-only"},
+           {"exec", "--execution", "-payload.json", "--validate-only"},
+           {"exec", "--payload=-payload.json", "--validate-only"},
+       }) {
+    CAPTURE(args);
+    const RunResult result = run_binary(kBinary, args, file.options);
+    CHECK(result.exit_code == 0);
+    CHECK(single_document(result)["execution"]["actions"][0] == expected);
+  }
+  const RunResult plan =
+      run_binary(kBinary, {"exec", "--dry-run", "--", "-payload.json"}, file.options);
+  CHECK(plan.exit_code == 0);
+  CHECK(single_document(plan)["plan"]["actions"][0] == expected);
+  // `-` after `--` is still stdin.
+  RunOptions from_stdin = file.options;
+  from_stdin.stdin_path = (file.dir / "-payload.json").string();
+  const RunResult piped = run_binary(kBinary, {"exec", "--validate-only", "--", "-"}, from_stdin);
+  CHECK(piped.exit_code == 0);
+  CHECK(single_document(piped)["execution"]["actions"][0] == expected);
+  // After `--` a missing dash file is a file that cannot be read, not an unknown flag.
+  const json missing = expect_error(
+      run_binary(kBinary, {"exec", "--validate-only", "--", "-missing.json"}, file.options),
+      "EXECUTION_VALIDATION_FAILED", 2);
+  CHECK(missing["details"]["source"] == "file");
+  CHECK(missing["details"]["errno"] == ENOENT);
+}
+
+TEST_CASE("exec -- -payload.json runs on the device", "[cli][end-of-options][exec][adb]") {
+  DashFile file("-payload.json");
+  RunOptions device = file.options;
+  device.extra_env = {{"ADB", FAKE_ADB},
+                      {"FAKE_ADB_DIR", file.dir.string()},
+                      {"CLAWPERATOR_STATE_DIR", (file.dir / "state").string()},
+                      {"CLAWPERATOR_LOG_DIR", (file.dir / "logs").string()}};
+  const RunResult result = run_binary(kBinary, {"exec", "--", "-payload.json"}, device);
+  const json document = single_document(result);
+  CHECK(result.exit_code == 0);
+  CHECK(document["ok"] == true);
+  CHECK(document["envelope"]["commandId"] == "example-snapshot-1");
+  CHECK(document["deviceId"] == "fake-1");
 }

@@ -79,6 +79,8 @@ TEST_CASE("operator setup checks the APK file before any adb call", "[cli][setup
                    "OPERATOR_APK_NOT_FOUND", 3);
   CHECK(document["details"]["apkPath"] == "/nonexistent/operator.apk");
   CHECK(document["operatorPackage"] == "com.clawperator.operator");
+  // The original's shape of a failed install phase, beside our details.
+  CHECK(document["install"] == json({{"ok", false}, {"error", document["message"]}}));
 }
 
 TEST_CASE("version prints the CLI version as JSON", "[cli][setup]") {

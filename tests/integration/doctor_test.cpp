@@ -222,6 +222,7 @@ TEST_CASE("operator setup when every install fails", "[integration][setup]") {
   const json refused = clawperator::testing::expect_error(
       farm.clawperator({"operator", "setup", "--apk", apk}), "OPERATOR_INSTALL_FAILED", 3);
   CHECK(refused["install"]["ok"] == false);
+  CHECK(refused["install"]["error"] == refused["message"]);  // the original's shape
   CHECK(refused["details"]["installFailureReason"].get<std::string>().rfind("INSTALL_FAILED_", 0) ==
         0);
   std::filesystem::remove_all(pattern);

@@ -222,20 +222,72 @@ bool accepts_connections(int port) {
   return connected;
 }
 
-// The debug log's "adb.start" events of the logcat follower, in order.
-std::vector<json> follower_starts(const Farm& farm) {
-  std::vector<json> starts;
+// The log's lines of one event, in order.
+std::vector<json> logged_events(const Farm& farm, std::string_view name) {
+  std::vector<json> events;
   for (const auto& file : std::filesystem::directory_iterator(farm.log_dir())) {
     std::istringstream lines(read_file(file.path().string()));
     for (std::string line; std::getline(lines, line);) {
       const json event = json::parse(line, nullptr, false);
-      if (!event.is_discarded() && event.value("event", "") == "adb.start") starts.push_back(event);
+      if (!event.is_discarded() && event.value("event", "") == name) events.push_back(event);
     }
   }
-  return starts;
+  return events;
+}
+
+// The debug log's "adb.start" events of the logcat follower, in order.
+std::vector<json> follower_starts(const Farm& farm) {
+  return logged_events(farm, "adb.start");
+}
+
+// The events of `name` that concern the execution `command_id`.
+std::vector<json> events_of(const Farm& farm, std::string_view name,
+                            const std::string& command_id) {
+  std::vector<json> found;
+  for (json& event : logged_events(farm, name)) {
+    if (event.value("commandId", "") == command_id) found.push_back(std::move(event));
+  }
+  return found;
 }
 
 }  // namespace
+
+TEST_CASE("the log has the original's broadcast.dispatched and envelope.received",
+          "[integration][logs]") {
+  SECTION("an answered execution: both, between exec.start and exec.result") {
+    Farm farm({"default"});
+    const json snapshot = json::array({{{"id", "snap"}, {"type", "snapshot"}}});
+    const json document = single_document(farm.exec(snapshot));
+    REQUIRE(document["ok"] == true);
+    const std::string command_id = document["envelope"]["commandId"];
+    const std::vector<json> dispatched = events_of(farm, "broadcast.dispatched", command_id);
+    const std::vector<json> received = events_of(farm, "envelope.received", command_id);
+    REQUIRE(dispatched.size() == 1);
+    REQUIRE(received.size() == 1);
+    CHECK(dispatched[0]["level"] == "info");
+    CHECK(dispatched[0]["taskId"] == "it");
+    CHECK(dispatched[0]["deviceId"] == farm.serials().front());
+    CHECK(dispatched[0]["operatorPackage"] == "com.clawperator.operator");
+    CHECK(dispatched[0]["dispatchMs"].is_number());
+    CHECK(received[0]["status"] == "success");
+    CHECK(received[0]["resultMs"].is_number());
+    const std::string started = events_of(farm, "exec.start", command_id).at(0)["ts"];
+    const std::string ended = events_of(farm, "exec.result", command_id).at(0)["ts"];
+    CHECK(started <= dispatched[0]["ts"].get<std::string>());
+    CHECK(dispatched[0]["ts"].get<std::string>() <= received[0]["ts"].get<std::string>());
+    CHECK(received[0]["ts"].get<std::string>() <= ended);
+  }
+  SECTION("an Operator that never answers: dispatched, nothing received") {
+    Farm farm({"never-answer"});
+    const json snapshot = json::array({{{"id", "snap"}, {"type", "snapshot"}}});
+    const json document = single_document(farm.exec(snapshot, {}, 1000));
+    REQUIRE(document["code"] == "RESULT_ENVELOPE_TIMEOUT");
+    const std::string command_id = document["details"]["commandId"];
+    CHECK(events_of(farm, "broadcast.dispatched", command_id).size() == 1);
+    CHECK(events_of(farm, "envelope.received", command_id).empty());
+    CHECK(events_of(farm, "exec.failure", command_id).size() == 1);
+  }
+}
 
 TEST_CASE("the logcat follower goes through the relay unless told not to", "[integration][relay]") {
   Farm farm({"default"});

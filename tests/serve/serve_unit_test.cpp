@@ -167,6 +167,44 @@ TEST_CASE("query_nodes: matchers against a UI Automator dump", "[serve]") {
         "SNAPSHOT_EXTRACTION_FAILED");
 }
 
+TEST_CASE("query_nodes: texts as the dump holds them, …Contains ignoring case as the Operator",
+          "[serve]") {
+  // Literal TAB, LF and CR bytes inside the attribute values, not character references: an XML
+  // parser alone would read each as a space.
+  const std::string xml =
+      "<hierarchy rotation=\"0\">"
+      "<node class=\"T\" resource-id=\"a\" text=\"Total\t42\" content-desc=\"line one\nline "
+      "two\" bounds=\"[0,0][1,1]\"/>"
+      "<node class=\"T\" resource-id=\"b\" text=\"Carriage\rreturn\" content-desc=\"\" "
+      "bounds=\"[0,1][1,2]\"/>"
+      "<node class=\"T\" resource-id=\"c\" text=\"\xc3\x9c"
+      "ber uns\" content-desc=\"Network &amp; Internet\" bounds=\"[0,2][1,3]\"/>"
+      "</hierarchy>";
+  const auto tab = query_nodes(xml, Json{{"textEquals", "Total\t42"}});
+  REQUIRE(tab);
+  REQUIRE(tab.value()["count"] == 1);
+  CHECK(tab.value()["matches"][0]["text"] == "Total\t42");
+  CHECK(tab.value()["matches"][0]["contentDesc"] == "line one\nline two");
+  CHECK(query_nodes(xml, Json{{"textEquals", "Total 42"}}).value()["count"] == 0);
+  CHECK(query_nodes(xml, Json{{"contentDescContains", "one\nLINE"}}).value()["count"] == 1);
+  CHECK(query_nodes(xml, Json{{"textEquals", "Carriage\rreturn"}}).value()["count"] == 1);
+
+  // textContains / contentDescContains: case-blind per character (Kotlin's ignoreCase);
+  // the equals fields and resourceId are not.
+  CHECK(query_nodes(xml, Json{{"textContains", "TOTAL"}}).value()["matches"][0]["resourceId"] ==
+        "a");
+  CHECK(query_nodes(xml, Json{{"textContains",
+                               "\xc3\xbc"
+                               "BER"}})
+            .value()["count"] == 1);  // üBER in Über uns
+  CHECK(query_nodes(xml, Json{{"contentDescContains", "network & INTERNET"}}).value()["count"] ==
+        1);
+  CHECK(query_nodes(xml, Json{{"textEquals", "total\t42"}}).value()["count"] == 0);
+  CHECK(query_nodes(xml, Json{{"contentDescEquals", "network & internet"}}).value()["count"] == 0);
+  CHECK(query_nodes(xml, Json{{"textContains", "absent"}}).value()["count"] == 0);
+  CHECK(query_nodes(xml, Json{{"resourceId", "A"}}).value()["count"] == 0);
+}
+
 TEST_CASE("access log fields never carry the query string", "[serve]") {
   const Json fields = access_log_fields({"GET", "/events?token=abc", 200, 12, "127.0.0.1"});
   CHECK(fields["path"] == "/events");

@@ -17,7 +17,8 @@ struct GlobalOptions {
   std::string operator_package = kDefaultOperatorPackage;
   bool operator_package_explicit = false;  // from the flag or the environment
   OutputFormat output = OutputFormat::Json;
-  std::optional<std::string> timeout;  // raw --timeout / --timeout-ms text
+  std::optional<std::string> timeout;      // raw --timeout / --timeout-ms text
+  std::string timeout_flag = "--timeout";  // as typed, for messages: --timeout or --timeout-ms
   std::string log_level = "info";
   bool verbose = false;
   std::string adb_path = "adb";
@@ -46,6 +47,12 @@ struct RawGlobalFlags {
   std::string adb_server;
   std::string lock_wait;
   std::string result_transport;
+  // Given, even with an empty value: `--operator-package ""` is refused, not the default.
+  bool operator_package_given = false;
+  // The spelling typed of each option that has two, for its messages (docs/contract.md §1.1).
+  std::string operator_package_flag = "--operator-package";
+  std::string output_flag = "--output";
+  std::string timeout_flag = "--timeout";
 };
 
 using EnvironmentLookup = std::function<std::optional<std::string>(const char* name)>;
@@ -62,6 +69,7 @@ std::optional<std::string> account_home_directory();
 
 struct GlobalOptionsError {
   std::string message;
+  std::string flag;  // the flag at fault, as typed; empty for an environment variable
 };
 
 // Either resolved options or a usage error message.

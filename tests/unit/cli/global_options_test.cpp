@@ -71,6 +71,51 @@ TEST_CASE("a blank operator package in the environment counts as unset", "[cli][
   CHECK(options.adb_path == "/p/adb");
 }
 
+TEST_CASE("a blank operator package flag is refused, named as typed", "[cli][options]") {
+  // Empty, ASCII white space, NBSP and U+3000: never the default package in its place, even
+  // with one in the environment.
+  for (const std::string blank : {"", "  ", "\t", "\xc2\xa0", "\xe3\x80\x80"}) {
+    for (const std::string spelling : {"--operator-package", "--receiver-package"}) {
+      CAPTURE(blank, spelling);
+      RawGlobalFlags flags;
+      flags.operator_package = blank;
+      flags.operator_package_given = true;
+      flags.operator_package_flag = spelling;
+      GlobalOptions options;
+      const auto error = resolve_global_options(
+          flags, environment({{"CLAWPERATOR_OPERATOR_PACKAGE", "com.env.pkg"}}), options);
+      REQUIRE(error);
+      CHECK(error->message == spelling + " requires a value");
+      CHECK(error->flag == spelling);
+    }
+  }
+  RawGlobalFlags padded;
+  padded.operator_package = " com.clawperator.operator.dev ";
+  padded.operator_package_given = true;
+  GlobalOptions options;
+  REQUIRE_FALSE(resolve_global_options(padded, environment({}), options));
+  CHECK(options.operator_package == "com.clawperator.operator.dev");
+  CHECK(options.operator_package_explicit);
+}
+
+TEST_CASE("an option's error names the spelling typed", "[cli][options]") {
+  RawGlobalFlags flags;
+  flags.output = "yaml";
+  flags.output_flag = "--format";
+  GlobalOptions options;
+  const auto error = resolve_global_options(flags, environment({}), options);
+  REQUIRE(error);
+  CHECK(error->message == "--format must be one of: json, pretty (got 'yaml')");
+  CHECK(error->flag == "--format");
+
+  RawGlobalFlags timeout;
+  timeout.timeout = "5000";
+  timeout.timeout_flag = "--timeout-ms";
+  REQUIRE_FALSE(resolve_global_options(timeout, environment({}), options));
+  CHECK(options.timeout == "5000");
+  CHECK(options.timeout_flag == "--timeout-ms");
+}
+
 TEST_CASE("bad global flag values are usage errors", "[cli][options]") {
   struct Case {
     RawGlobalFlags flags;

@@ -82,6 +82,18 @@ void expect_error(const Harness& harness, const Json& document, const std::strin
   CHECK(document["details"]["phase"] == "readiness");
 }
 
+// A setup failure before the APK was installed: the original's install {ok:false, error}.
+void expect_not_installed(const Json& document) {
+  CHECK(document["install"]["ok"] == false);
+  CHECK(document["install"]["error"] == document["message"]);
+  CHECK_FALSE(document["install"]["error"].get<std::string>().empty());
+}
+
+// After it was: install {ok:true}, without an error.
+void expect_installed(const Json& document) {
+  CHECK(document["install"] == Json{{"ok", true}});
+}
+
 }  // namespace
 
 TEST_CASE("operator setup installs, grants and verifies", "[operator][setup]") {
@@ -114,17 +126,23 @@ TEST_CASE("operator setup: each phase's failure", "[operator][setup]") {
     const Json document = harness.setup();
     expect_error(harness, document, "OPERATOR_APK_NOT_FOUND", 3);
     CHECK(document["details"]["apkPath"] == harness.request.apk_path);
+    expect_not_installed(document);
+    CHECK(document["install"]["error"].get<std::string>().rfind("APK file not found: ", 0) == 0);
     CHECK(harness.runner.calls().empty());
   }
   SECTION("the APK path is a directory") {
     harness.request.apk_path = harness.dir.path().string();
-    expect_error(harness, harness.setup(), "OPERATOR_APK_NOT_FOUND", 3);
+    const Json document = harness.setup();
+    expect_error(harness, document, "OPERATOR_APK_NOT_FOUND", 3);
+    expect_not_installed(document);
   }
   SECTION("no device") {
     harness.request.device.reset();
     harness.runner.on_run(adb_argv({"devices", "-l"}),
                           ScriptedRunner::exited(0, "List of devices attached\n\n"));
-    expect_error(harness, harness.setup(), "NO_DEVICES", 3);
+    const Json document = harness.setup();
+    expect_error(harness, document, "NO_DEVICES", 3);
+    expect_not_installed(document);
   }
   SECTION("the package manager refuses the APK") {
     harness.runner.on_run(
@@ -136,17 +154,22 @@ TEST_CASE("operator setup: each phase's failure", "[operator][setup]") {
     const Json document = harness.setup();
     expect_error(harness, document, "OPERATOR_INSTALL_FAILED", 3);
     CHECK(document["details"]["installFailureReason"] == "INSTALL_FAILED_VERSION_DOWNGRADE");
-    CHECK(document["install"]["ok"] == false);
+    expect_not_installed(document);
+    CHECK(document["install"]["reason"] == "INSTALL_FAILED_VERSION_DOWNGRADE");
     CHECK_FALSE(document.contains("permissions"));
   }
   SECTION("adb install exits 0 without Success") {
     harness.runner.on_run(harness.install_argv(), ScriptedRunner::exited(0, ""));
-    expect_error(harness, harness.setup(), "OPERATOR_INSTALL_FAILED", 3);
+    const Json document = harness.setup();
+    expect_error(harness, document, "OPERATOR_INSTALL_FAILED", 3);
+    expect_not_installed(document);
   }
   SECTION("the device disappears during the install: its own code") {
     harness.runner.on_run(harness.install_argv(),
                           ScriptedRunner::exited(1, "", "adb: device offline\n"));
-    expect_error(harness, harness.setup(), "DEVICE_OFFLINE", 3);
+    const Json document = harness.setup();
+    expect_error(harness, document, "DEVICE_OFFLINE", 3);
+    expect_not_installed(document);
   }
   SECTION("no Operator after the install") {
     harness.installs();
@@ -154,6 +177,7 @@ TEST_CASE("operator setup: each phase's failure", "[operator][setup]") {
     const Json document = harness.setup();
     expect_error(harness, document, "OPERATOR_VERIFY_FAILED", 3);
     CHECK(document["verification"]["packageInstalled"] == false);
+    expect_installed(document);
   }
   SECTION("both variants installed and none named") {
     harness.installs();
@@ -179,7 +203,7 @@ TEST_CASE("operator setup: each phase's failure", "[operator][setup]") {
     expect_error(harness, document, "OPERATOR_GRANT_FAILED", 3);
     CHECK(document["details"]["grant"] == "accessibility");
     CHECK(document["permissions"]["accessibility"]["ok"] == false);
-    CHECK(document["install"]["ok"] == true);
+    expect_installed(document);
   }
   SECTION("the notification permission is refused") {
     harness.installs();
@@ -285,7 +309,9 @@ TEST_CASE("grant-device-permissions enables what is missing", "[operator][grants
   }
   SECTION("no Operator installed") {
     harness.lists("");
-    expect_error(harness, harness.grants(), "OPERATOR_NOT_INSTALLED", 3);
+    const Json document = harness.grants();
+    expect_error(harness, document, "OPERATOR_NOT_INSTALLED", 3);
+    CHECK_FALSE(document.contains("install"));  // granting installs nothing
   }
   SECTION("an explicit package that is missing") {
     harness.request.operator_package = "com.acme.operator";

@@ -7,12 +7,14 @@
 #include <string>
 #include <string_view>
 
+#include "clawperator/contract/matcher_text.hpp"
+
 namespace clawperator::vdevice::android {
 
-// `part` occurs in `text`, comparing each character through its upper then its lower case
-// (Unicode's simple case mappings), as Kotlin's ignoreCase does. An empty `part` occurs.
-bool contains_ignoring_case(std::string_view text, std::string_view part);
-bool equals_ignoring_case(std::string_view a, std::string_view b);
+// The case-blind comparisons are the contract's (contract/matcher_text.hpp), shared with
+// serve's /query so that both match as the Operator does.
+using contract::contains_ignoring_case;
+using contract::equals_ignoring_case;
 
 // How many UTF-16 units `text` takes (a character above U+FFFF takes two).
 std::size_t utf16_length(std::string_view text);

@@ -1,0 +1,17 @@
+// How the Operator compares a matcher's text fields with a node's (docs/payload.md §3):
+// `textContains`, `contentDescContains` and `role` character by character ignoring case, as
+// its Kotlin code does (String.contains(…, ignoreCase = true)); the *Equals fields and
+// `resourceId` exactly. One implementation for everything that matches nodes as the Operator
+// would: the virtual device's simulated Operator and `serve`'s /query. Pure.
+#pragma once
+
+#include <string_view>
+
+namespace clawperator::contract {
+
+// `part` occurs in `text`, comparing each character through its upper then its lower case
+// (Unicode's simple case mappings), as Kotlin's ignoreCase does. An empty `part` occurs.
+bool contains_ignoring_case(std::string_view text, std::string_view part);
+bool equals_ignoring_case(std::string_view a, std::string_view b);
+
+}  // namespace clawperator::contract
