@@ -5,9 +5,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_expectations.hpp"
+#include "cli_test_paths.hpp"
 #include "run_binary.hpp"
 
 using clawperator::testing::expect_error;
+using clawperator::testing::kBinary;
 using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
@@ -18,7 +20,7 @@ namespace {
 // A usage refusal of `args`: `code`, exit 2, not delivered, the usage phase.
 json usage_refusal(const std::vector<std::string>& args, const std::string& code) {
   CAPTURE(args);
-  const json document = expect_error(run_binary(CLAWPERATOR_BINARY, args), code, 2);
+  const json document = expect_error(run_binary(kBinary, args), code, 2);
   CHECK(document["details"]["phase"] == "usage");
   return document;
 }
@@ -49,7 +51,7 @@ TEST_CASE("setup and install name operator setup, the canonical command", "[cli]
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
            {"setup", "--help"}, {"install", "-h"}, {"help", "setup"}, {"help", "install"}}) {
     CAPTURE(args);
-    const RunResult help = run_binary(CLAWPERATOR_BINARY, args);
+    const RunResult help = run_binary(kBinary, args);
     CHECK(help.exit_code == 0);
     CHECK(help.out.rfind("Usage: clawperator operator [OPTIONS] [action]", 0) == 0);
   }
@@ -90,7 +92,7 @@ TEST_CASE("the removed observe/action forms name their flat command", "[cli][com
         "'action' has been removed; its commands are flat now: click, open, type, read, wait, "
         "press. Use --help for available commands.");
   // With --help: the overview, not the help of the word CLI11 took as the command.
-  const RunResult help = run_binary(CLAWPERATOR_BINARY, {"observe", "snapshot", "--help"});
+  const RunResult help = run_binary(kBinary, {"observe", "snapshot", "--help"});
   CHECK(help.exit_code == 0);
   CHECK(help.out.rfind("Usage: clawperator [OPTIONS] [COMMAND]", 0) == 0);
 }
@@ -145,15 +147,14 @@ TEST_CASE("a blank --operator-package / --receiver-package is refused, never the
   RunOptions with_environment;
   with_environment.extra_env = {{"CLAWPERATOR_OPERATOR_PACKAGE", "com.clawperator.operator.dev"}};
   const json document = expect_error(
-      run_binary(CLAWPERATOR_BINARY, {"--receiver-package", "", "devices"}, with_environment),
-      "USAGE", 2);
+      run_binary(kBinary, {"--receiver-package", "", "devices"}, with_environment), "USAGE", 2);
   CHECK(document["details"]["flag"] == "--receiver-package");
   // A padded package is the package, trimmed.
-  const json setup = expect_error(
-      run_binary(CLAWPERATOR_BINARY,
-                 {"--receiver-package", " com.clawperator.operator.dev ", "operator", "setup",
-                  "--apk", "/nonexistent/operator.apk", "--adb", "/nonexistent/adb"}),
-      "OPERATOR_APK_NOT_FOUND", 3);
+  const json setup =
+      expect_error(run_binary(kBinary, {"--receiver-package", " com.clawperator.operator.dev ",
+                                        "operator", "setup", "--apk", "/nonexistent/operator.apk",
+                                        "--adb", "/nonexistent/adb"}),
+                   "OPERATOR_APK_NOT_FOUND", 3);
   CHECK(setup["operatorPackage"] == "com.clawperator.operator.dev");
 }
 
@@ -249,7 +250,7 @@ TEST_CASE("type --text without a selector, and scroll sideways: the codes kept a
   const std::string payload =
       R"({"commandId":"c","taskId":"t","source":"s","expectedFormat":"android-ui-automator",)"
       R"("timeoutMs":5000,"actions":[{"id":"a","type":"scroll","params":{"direction":"sideways"}}]})";
-  CHECK(expect_error(run_binary(CLAWPERATOR_BINARY, {"exec", payload, "--validate-only"}),
+  CHECK(expect_error(run_binary(kBinary, {"exec", payload, "--validate-only"}),
                      "EXECUTION_VALIDATION_FAILED",
                      2)["details"]["path"] == "actions.0.params.direction");
   usage_refusal({"scroll"}, "MISSING_ARGUMENT");
