@@ -394,6 +394,23 @@ TEST_CASE("serve: one address may hold 96 connections, the next is 503", "[serve
   CHECK(served.stop() == 0);
 }
 
+// How much the server's resident set may grow while it publishes events nobody reads. Under
+// AddressSanitizer, freed memory is held in its quarantine (256 MiB by default) and its shadow
+// grows with every allocation, so the resident set measures ASan's bookkeeping more than the
+// server's own (33 MiB seen, where the Release build stays under 16 MiB): there the bound only
+// catches a gross leak, and the Release run holds the real one.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr long kResidentGrowthLimitKib = 64 * 1024;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr long kResidentGrowthLimitKib = 64 * 1024;
+#else
+constexpr long kResidentGrowthLimitKib = 16 * 1024;
+#endif
+#else
+constexpr long kResidentGrowthLimitKib = 16 * 1024;
+#endif
+
 TEST_CASE("serve: a stalled event-stream subscriber is dropped with memory bounded",
           "[serve][security]") {
   Farm farm({"default"});
@@ -420,7 +437,7 @@ TEST_CASE("serve: a stalled event-stream subscriber is dropped with memory bound
   std::this_thread::sleep_for(milliseconds(8000));
   CHECK(closed_within(stalled, milliseconds(20000)));
   ::close(stalled);
-  CHECK(largest - before < 16384);
+  CHECK(largest - before < kResidentGrowthLimitKib);
   // A subscriber that reads is served as before.
   const int reader = connect_local(served.port());
   REQUIRE(send_all(reader, request_head("GET", "/events", served.port(), served.token())));
