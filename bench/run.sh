@@ -519,99 +519,85 @@ if wants direct; then
   vdevice_down
 fi
 
-if wants mcp; then
-  # The same Operator that answers at once: what differs is the host's side. Rounds alternate
-  # the CLI (hyperfine) and the MCP session (bench/mcp_calls.cpp: one client, one server, the
-  # calls one after another), so that a load that changes meanwhile weighs on both alike.
-  vdevice_down
-  vdevice_up bench/vdevice-instant-operator.json
-  mcp_env=(ANDROID_ADB_SERVER_PORT="$adb_port" ADB="$adb" CLAWPERATOR_STATE_DIR="$work/mcp-state")
-  env "${mcp_env[@]}" "$bin" exec "$payload" --device "$serial" >/dev/null
-  mcp_ready=("$work"/mcp-state/ready-*)
-  execute_arguments="{\"deviceId\":\"$serial\",\"actions\":[{\"id\":\"snap\",\"type\":\"snapshot\"}]}"
-  snapshot_arguments="{\"deviceId\":\"$serial\"}"
-  : >"$work/mcp-rounds"
+# Rounds that alternate the CLI (hyperfine) and a long-lived front end timed by its own client
+# (one client, one server per round, the calls one after another), so that a load that changes
+# meanwhile weighs on both alike. The same Operator that answers at once: what differs is the
+# host's side. Writes "cli-exec front-exec cli-snapshot front-snapshot" per round to
+# $work/NAME-rounds and sets measured[ratio_NAME_execute] and measured[ratio_NAME_snapshot].
+# Against the virtual device vdevice_up started (the arguments name its $serial).
+#   front_end_rounds NAME CLIENT EXECUTE_CALL EXECUTE_ARGUMENTS SNAPSHOT_CALL SNAPSHOT_ARGUMENTS
+front_end_rounds() {
+  local name=$1 client=$2 execute_call=$3 execute_arguments=$4 snapshot_call=$5
+  local snapshot_arguments=$6 round
+  local environment=(ANDROID_ADB_SERVER_PORT="$adb_port" ADB="$adb"
+                     CLAWPERATOR_STATE_DIR="$work/$name-state")
+  env "${environment[@]}" "$bin" exec "$payload" --device "$serial" >/dev/null
+  local ready=("$work/$name-state"/ready-*)
+  : >"$work/$name-rounds"
   for round in $(seq 5); do
     (
-      export "${mcp_env[@]}"
-      hyperfine -N --style none --warmup 5 --runs 40 --export-json "$work/mcp-cli.json" \
-        --prepare "touch -c $(q "${mcp_ready[0]}")" \
+      export "${environment[@]}"
+      hyperfine -N --style none --warmup 5 --runs 40 --export-json "$work/$name-cli.json" \
+        --prepare "touch -c $(q "${ready[0]}")" \
         -n exec "$(q "$bin") exec $payload --device $(q "$serial")" \
         -n snapshot "$(q "$bin") snapshot --device $(q "$serial")" >/dev/null
-      read -r mcp_execute _ < <("$mcp_calls" "$bin" 40 execute "$execute_arguments" "${mcp_ready[0]}")
-      read -r mcp_snapshot _ < <("$mcp_calls" "$bin" 40 snapshot "$snapshot_arguments" "${mcp_ready[0]}")
-      if [[ -z ${mcp_execute:-} || -z ${mcp_snapshot:-} ]]; then
-        echo "bench/run.sh: an MCP session failed (bench/mcp_calls.cpp said why above)" >&2
+      read -r front_execute _ < <("$client" "$bin" 40 "$execute_call" "$execute_arguments" "${ready[0]}")
+      read -r front_snapshot _ < <("$client" "$bin" 40 "$snapshot_call" "$snapshot_arguments" "${ready[0]}")
+      if [[ -z ${front_execute:-} || -z ${front_snapshot:-} ]]; then
+        echo "bench/run.sh: a $name session failed ($(basename "$client") said why above)" >&2
         exit 1
       fi
-      echo "$(median_ms "$work/mcp-cli.json" exec) $mcp_execute" \
-        "$(median_ms "$work/mcp-cli.json" snapshot) $mcp_snapshot"
-    ) >>"$work/mcp-rounds"
+      echo "$(median_ms "$work/$name-cli.json" exec) $front_execute" \
+        "$(median_ms "$work/$name-cli.json" snapshot) $front_snapshot"
+    ) >>"$work/$name-rounds"
   done
-  column_median() { cut -d' ' -f"$1" "$work/mcp-rounds" | median; }
-  ratio_median() { awk -v a="$1" -v b="$2" '{ printf "%.4f\n", $b / $a }' "$work/mcp-rounds" | median; }
-  measured[ratio_mcp_execute]=$(ratio_median 1 2)
-  measured[ratio_mcp_snapshot]=$(ratio_median 3 4)
+  measured[ratio_${name}_execute]=$(ratio_median "$work/$name-rounds" 1 2)
+  measured[ratio_${name}_snapshot]=$(ratio_median "$work/$name-rounds" 3 4)
+}
+column_median() { cut -d' ' -f"$2" "$1" | median; }  # FILE COLUMN
+# The table of front_end_rounds NAME: FRONT_END names the column, EXECUTE and SNAPSHOT the calls.
+front_end_table() {
+  local rounds=$work/$1-rounds
+  echo "| command | CLI | $2 | $2 / CLI |"
+  echo "| --- | --- | --- | --- |"
+  printf '| `exec %s` / `%s` | %.2f ms | %.2f ms | %.2f |\n' "$payload" "$3" \
+    "$(column_median "$rounds" 1)" "$(column_median "$rounds" 2)" "${measured[ratio_$1_execute]}"
+  printf '| `snapshot` / `%s` | %.2f ms | %.2f ms | %.2f |\n' "$4" \
+    "$(column_median "$rounds" 3)" "$(column_median "$rounds" 4)" "${measured[ratio_$1_snapshot]}"
+  echo
+}
+ratio_median() { awk -v a="$2" -v b="$3" '{ printf "%.4f\n", $b / $a }' "$1" | median; }  # FILE A B
+
+if wants mcp; then
+  vdevice_down
+  vdevice_up bench/vdevice-instant-operator.json
+  front_end_rounds mcp "$mcp_calls" \
+    execute "{\"deviceId\":\"$serial\",\"actions\":[{\"id\":\"snap\",\"type\":\"snapshot\"}]}" \
+    snapshot "{\"deviceId\":\"$serial\"}"
   echo "## One MCP tool call against the same CLI command (real adb, virtual device)"
   echo
   echo "5 rounds of 40 runs each after warm-ups (CLI: hyperfine; MCP: bench/mcp_calls.cpp, one"
   echo "session per round); medians over the rounds; readiness cached as above."
   echo
-  echo "| command | CLI | MCP tool call | MCP / CLI |"
-  echo "| --- | --- | --- | --- |"
-  printf '| `exec %s` / `execute` | %.2f ms | %.2f ms | %.2f |\n' "$payload" "$(column_median 1)" \
-    "$(column_median 2)" "${measured[ratio_mcp_execute]}"
-  printf '| `snapshot` / `snapshot` | %.2f ms | %.2f ms | %.2f |\n' "$(column_median 3)" \
-    "$(column_median 4)" "${measured[ratio_mcp_snapshot]}"
-  echo
+  front_end_table mcp "MCP tool call" execute snapshot
   vdevice_down
 fi
 
 if wants serve; then
-  # As the mcp section, with bench/serve_calls.cpp as the client: a new connection per request
-  # with the bearer token, as a script's curl makes it.
+  # bench/serve_calls.cpp makes a new connection per request with the bearer token, as a
+  # script's curl makes it.
   vdevice_down
   vdevice_up bench/vdevice-instant-operator.json
-  serve_env=(ANDROID_ADB_SERVER_PORT="$adb_port" ADB="$adb" CLAWPERATOR_STATE_DIR="$work/serve-state")
-  env "${serve_env[@]}" "$bin" exec "$payload" --device "$serial" >/dev/null
-  serve_ready=("$work"/serve-state/ready-*)
-  execute_body="{\"deviceId\":\"$serial\",\"execution\":$payload_json}"
-  snapshot_body="{\"deviceId\":\"$serial\"}"
-  : >"$work/serve-rounds"
-  for round in $(seq 5); do
-    (
-      export "${serve_env[@]}"
-      hyperfine -N --style none --warmup 5 --runs 40 --export-json "$work/serve-cli.json" \
-        --prepare "touch -c $(q "${serve_ready[0]}")" \
-        -n exec "$(q "$bin") exec $payload --device $(q "$serial")" \
-        -n snapshot "$(q "$bin") snapshot --device $(q "$serial")" >/dev/null
-      read -r serve_execute _ < <("$serve_calls" "$bin" 40 /execute "$execute_body" "${serve_ready[0]}")
-      read -r serve_snapshot _ < <("$serve_calls" "$bin" 40 /snapshot "$snapshot_body" "${serve_ready[0]}")
-      if [[ -z ${serve_execute:-} || -z ${serve_snapshot:-} ]]; then
-        echo "bench/run.sh: a serve session failed (bench/serve_calls.cpp said why above)" >&2
-        exit 1
-      fi
-      echo "$(median_ms "$work/serve-cli.json" exec) $serve_execute" \
-        "$(median_ms "$work/serve-cli.json" snapshot) $serve_snapshot"
-    ) >>"$work/serve-rounds"
-  done
-  serve_column_median() { cut -d' ' -f"$1" "$work/serve-rounds" | median; }
-  serve_ratio_median() { awk -v a="$1" -v b="$2" '{ printf "%.4f\n", $b / $a }' "$work/serve-rounds" | median; }
-  measured[ratio_serve_execute]=$(serve_ratio_median 1 2)
-  measured[ratio_serve_snapshot]=$(serve_ratio_median 3 4)
+  front_end_rounds serve "$serve_calls" \
+    /execute "{\"deviceId\":\"$serial\",\"execution\":$payload_json}" \
+    /snapshot "{\"deviceId\":\"$serial\"}"
   echo "## One serve request against the same CLI command (real adb, virtual device)"
   echo
   echo "5 rounds of 40 runs each after warm-ups (CLI: hyperfine; serve: bench/serve_calls.cpp,"
   echo "one server per round, a new connection per request); medians over the rounds;"
   echo "readiness cached as above."
   echo
-  echo "| command | CLI | serve request | serve / CLI |"
-  echo "| --- | --- | --- | --- |"
-  printf '| `exec %s` / `POST /execute` | %.2f ms | %.2f ms | %.2f |\n' "$payload" \
-    "$(serve_column_median 1)" "$(serve_column_median 2)" "${measured[ratio_serve_execute]}"
-  printf '| `snapshot` / `POST /snapshot` | %.2f ms | %.2f ms | %.2f |\n' \
-    "$(serve_column_median 3)" "$(serve_column_median 4)" "${measured[ratio_serve_snapshot]}"
-  echo
+  front_end_table serve "serve request" "POST /execute" "POST /snapshot"
   vdevice_down
 fi
 
