@@ -100,8 +100,7 @@ TEST_CASE("the removed observe/action forms name their flat command", "[cli][com
 TEST_CASE("the original's families not built here say so, with no look-alike suggested",
           "[cli][compatibility]") {
   for (const std::vector<std::string>& args :
-       std::vector<std::vector<std::string>>{{"skills", "list"},
-                                             {"recording", "start"},
+       std::vector<std::vector<std::string>>{{"recording", "start"},
                                              {"record", "pull"},
                                              {"emulator", "list"},
                                              {"provision", "emulator"},
@@ -111,7 +110,7 @@ TEST_CASE("the original's families not built here say so, with no look-alike sug
     CHECK(document["message"] == "Unknown command: " + args[0] + ". The original's " + args[0] +
                                      " commands are not part of this CLI "
                                      "(docs/compatibility.md). Use --help for available commands.");
-    CHECK_FALSE(document.contains("suggestion"));  // not `fill`, `read` or `operator`
+    CHECK_FALSE(document.contains("suggestion"));  // not `read` or `operator`
   }
 }
 

@@ -83,6 +83,8 @@ void register_operator_commands(CLI::App& root, std::vector<Command>& commands);
 void register_log_commands(CLI::App& root, std::vector<Command>& commands);
 // serve (src/cli/command_serve.cpp)
 void register_serve_commands(CLI::App& root, std::vector<Command>& commands);
+// skills list|get|search|… (src/cli/command_skills.cpp)
+void register_skills_commands(CLI::App& root, std::vector<Command>& commands);
 
 // The adb executable and server the global options name.
 adb::AdbSettings adb_settings(const GlobalOptions& options);

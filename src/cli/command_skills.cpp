@@ -1,0 +1,110 @@
+// `clawperator skills list|get|search|…`: one CLI11 subcommand whose first word picks the
+// handler (docs/skills.md). list, get and search are here; the others have a file each.
+#include "command_skills.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "clawperator/cli/help_text.hpp"
+#include "clawperator/skills/queries.hpp"
+
+namespace clawperator::cli {
+namespace {
+
+using contract::HostError;
+
+constexpr const char* kSubcommands =
+    "list|get|search|compile-artifact|new|validate|run|install|update|sync";
+
+CommandResult usage(std::string message, const std::string& argument = {}) {
+  HostError error = contract::usage_error("USAGE", std::move(message));
+  if (!argument.empty()) error.details["argument"] = argument;
+  return failure(error);
+}
+
+CommandResult run_list(const SkillsFlags& flags) {
+  const auto registry = load_skills_registry(flags);
+  if (!registry) return failure(registry.error());
+  return success(skills::list_document(*registry));
+}
+
+CommandResult run_get(const SkillsFlags& flags) {
+  if (flags.target.empty()) return usage("skills get requires a skill id: skills get <skill_id>");
+  const auto registry = load_skills_registry(flags);
+  if (!registry) return failure(registry.error());
+  auto document = skills::get_document(*registry, flags.target);
+  if (!document) return failure(document.error());
+  return success(std::move(*document));
+}
+
+CommandResult run_search(const SkillsFlags& flags) {
+  skills::SearchFilter filter;
+  filter.app = flags.app;
+  filter.intent = flags.intent;
+  filter.keyword = flags.keyword;
+  if (!filter.keyword && !flags.target.empty()) filter.keyword = flags.target;
+  if (filter.empty()) {
+    HostError error = contract::usage_error(
+        "USAGE",
+        "skills search requires --app <package_id>, --intent <intent>, or --keyword <text>");
+    error.top_level["example"] = "clawperator skills search --keyword solax";
+    return failure(error);
+  }
+  const auto registry = load_skills_registry(flags);
+  if (!registry) return failure(registry.error());
+  return success(skills::search_document(*registry, filter));
+}
+
+CommandResult run_skills(const SkillsFlags& flags, const GlobalOptions& options) {
+  if (options.timeout && flags.action != "run") {
+    // Only a script run has a deadline to set; ignoring it would let a CI job believe the
+    // command is bounded.
+    HostError error =
+        contract::usage_error("USAGE", options.timeout_flag + " bounds skills run only; skills " +
+                                           flags.action + " does not take it");
+    error.details["flag"] = options.timeout_flag;
+    return failure(error);
+  }
+  if (flags.action == "list") return run_list(flags);
+  if (flags.action == "get") return run_get(flags);
+  if (flags.action == "search") return run_search(flags);
+  if (flags.action.empty()) {
+    return usage(std::string("skills requires a subcommand: skills ") + kSubcommands + " ...");
+  }
+  return usage("Unknown skills subcommand: " + flags.action + ". Use: skills " + kSubcommands,
+               flags.action);
+}
+
+}  // namespace
+
+contract::Outcome<skills::Registry> load_skills_registry(const SkillsFlags& flags) {
+  return skills::load_registry(
+      skills::locate_registry(skills::process_registry_lookup(flags.registry)));
+}
+
+void register_skills_commands(CLI::App& root, std::vector<Command>& commands) {
+  auto flags = std::make_shared<SkillsFlags>();
+  CLI::App* command = root.add_subcommand(
+      "skills", "Find, compile, scaffold, validate and run skills (reusable automations)");
+  command->group("Skills");
+  command->add_option("action", flags->action, kSubcommands);
+  command->add_option("target", flags->target, "The skill id (search: the keyword)");
+  command->add_option("--registry", flags->registry,
+                      "The skills registry file (default: $CLAWPERATOR_SKILLS_REGISTRY, else "
+                      "./skills/skills-registry.json, else the installed one)");
+  command->add_option("--app", flags->app, "search: the application id, exactly");
+  command->add_option("--intent", flags->intent, "search: the intent, exactly");
+  command->add_option("--keyword", flags->keyword,
+                      "search: text in the id, summary or application id (any case)");
+  set_command_footer(*command,
+                     "Examples:\n"
+                     "  clawperator skills list\n"
+                     "  clawperator skills search --keyword settings",
+                     "120000 ms, skills run only: the script's deadline");
+  commands.push_back(
+      Command{command,
+              [flags](const GlobalOptions& options) { return run_skills(*flags, options); },
+              {"--registry", "--app", "--intent", "--keyword"},
+              /*takes_timeout=*/true});
+}
+
+}  // namespace clawperator::cli

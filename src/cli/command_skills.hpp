@@ -1,0 +1,38 @@
+// `clawperator skills <subcommand>` (docs/skills.md): the flags of every subcommand, parsed by
+// one CLI11 subcommand, and the handler of each group of subcommands (one file each).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "clawperator/cli/command.hpp"
+#include "clawperator/skills/registry.hpp"
+
+namespace clawperator::cli {
+
+struct SkillsFlags {
+  std::string action;  // list, get, search, compile-artifact, new, validate, run, …
+  std::string target;  // the skill id (the keyword of search)
+  std::optional<std::string> registry;  // --registry
+  // search
+  std::optional<std::string> app, intent, keyword;
+  // compile-artifact (and exec --skill)
+  std::optional<std::string> skill_id, artifact, vars;
+  // new
+  std::optional<std::string> summary;
+  // validate
+  bool all = false, dry_run = false;
+  // run; the script's arguments are the words after `--`
+  std::optional<std::string> expect_contains;
+  bool skip_validate = false;
+  std::vector<std::string> script_args;
+  // install, update, sync
+  std::optional<std::string> ref, repo;
+};
+
+// The registry this invocation uses (--registry, CLAWPERATOR_SKILLS_REGISTRY, ./skills, the
+// installed one), loaded; its failure is REGISTRY_READ_FAILED.
+contract::Outcome<skills::Registry> load_skills_registry(const SkillsFlags& flags);
+
+}  // namespace clawperator::cli
