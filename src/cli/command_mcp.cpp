@@ -15,6 +15,7 @@
 #include "clawperator/mcp/result.hpp"
 #include "clawperator/mcp/server.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "clawperator/skills/queries.hpp"
 
 namespace clawperator::cli {
 namespace {
@@ -56,6 +57,22 @@ class CliToolHost final : public mcp::ToolHost {
   }
 
   Json explain_error(const std::string& code) override { return run_errors(code).document; }
+
+  Json skills_list(const Json& arguments) override {
+    skills::SearchFilter filter;
+    for (const auto& [key, field] :
+         {std::pair{"app", &filter.app}, std::pair{"intent", &filter.intent},
+          std::pair{"keyword", &filter.keyword}}) {
+      if (const auto it = arguments.find(key); it != arguments.end() && it->is_string()) {
+        *field = it->get<std::string>();
+      }
+    }
+    return run_skills_list(filter, std::nullopt).document;
+  }
+
+  Json skills_get(const std::string& skill_id) override {
+    return run_skills_get(skill_id, std::nullopt).document;
+  }
 
   // What mcp::redact keeps out of every result (docs/mcp.md, "Redaction").
   std::vector<std::string> host_roots() const {

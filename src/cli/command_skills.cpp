@@ -21,19 +21,9 @@ CommandResult usage(std::string message, const std::string& argument = {}) {
   return failure(error);
 }
 
-CommandResult run_list(const SkillsFlags& flags) {
-  const auto registry = load_skills_registry(flags);
-  if (!registry) return failure(registry.error());
-  return success(skills::list_document(*registry));
-}
-
 CommandResult run_get(const SkillsFlags& flags) {
   if (flags.target.empty()) return usage("skills get requires a skill id: skills get <skill_id>");
-  const auto registry = load_skills_registry(flags);
-  if (!registry) return failure(registry.error());
-  auto document = skills::get_document(*registry, flags.target);
-  if (!document) return failure(document.error());
-  return success(std::move(*document));
+  return run_skills_get(flags.target, flags.registry);
 }
 
 CommandResult run_search(const SkillsFlags& flags) {
@@ -49,9 +39,7 @@ CommandResult run_search(const SkillsFlags& flags) {
     error.top_level["example"] = "clawperator skills search --keyword solax";
     return failure(error);
   }
-  const auto registry = load_skills_registry(flags);
-  if (!registry) return failure(registry.error());
-  return success(skills::search_document(*registry, filter));
+  return run_skills_list(filter, flags.registry);
 }
 
 CommandResult run_skills(const SkillsFlags& flags, const GlobalOptions& options) {
@@ -64,7 +52,7 @@ CommandResult run_skills(const SkillsFlags& flags, const GlobalOptions& options)
     error.details["flag"] = options.timeout_flag;
     return failure(error);
   }
-  if (flags.action == "list") return run_list(flags);
+  if (flags.action == "list") return run_skills_list({}, flags.registry);
   if (flags.action == "get") return run_get(flags);
   if (flags.action == "search") return run_search(flags);
   if (flags.action.empty()) {
@@ -79,6 +67,26 @@ CommandResult run_skills(const SkillsFlags& flags, const GlobalOptions& options)
 contract::Outcome<skills::Registry> load_skills_registry(const SkillsFlags& flags) {
   return skills::load_registry(
       skills::locate_registry(skills::process_registry_lookup(flags.registry)));
+}
+
+CommandResult run_skills_list(const skills::SearchFilter& filter,
+                              const std::optional<std::string>& registry_flag) {
+  SkillsFlags flags;
+  flags.registry = registry_flag;
+  const auto registry = load_skills_registry(flags);
+  if (!registry) return failure(registry.error());
+  return success(skills::search_document(*registry, filter));
+}
+
+CommandResult run_skills_get(const std::string& skill_id,
+                             const std::optional<std::string>& registry_flag) {
+  SkillsFlags flags;
+  flags.registry = registry_flag;
+  const auto registry = load_skills_registry(flags);
+  if (!registry) return failure(registry.error());
+  auto document = skills::get_document(*registry, skill_id);
+  if (!document) return failure(document.error());
+  return success(std::move(*document));
 }
 
 void register_skills_commands(CLI::App& root, std::vector<Command>& commands) {

@@ -454,6 +454,19 @@ class Server {
         document = host_.doctor({local.device_id, local.operator_package},
                                 local.arguments.value("full", false));
         break;
+      case ToolKind::SkillsList:
+      case ToolKind::SkillsGet: {
+        document = local.kind == ToolKind::SkillsList
+                       ? host_.skills_list(local.arguments)
+                       : host_.skills_get(local.arguments.value("skillId", std::string()));
+        // The entries are the registry's own data (relative paths into the skills
+        // repository, docs/skills.md), set back whole; registryPath stays redacted.
+        Json kept = Json::object();
+        for (const char* key : {"skills", "skill"}) {
+          if (document.contains(key)) kept[key] = document[key];
+        }
+        return tool_result(std::move(document), job.protocol_version, kept);
+      }
       default:
         document = host_.explain_error(local.arguments.value("code", std::string()));
         break;

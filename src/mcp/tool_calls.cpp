@@ -196,6 +196,8 @@ Json build_payload(const ToolDefinition& tool, const Json& a, const cli::IdStamp
     case ToolKind::Configure:
     case ToolKind::Doctor:
     case ToolKind::ExplainError:
+    case ToolKind::SkillsList:
+    case ToolKind::SkillsGet:
       break;
   }
   return Json::object();

@@ -446,6 +446,26 @@ std::vector<ToolDefinition> build_tools() {
         "recovery.",
         schema.build(), {true, false, true, false}));
   }
+  {
+    InputSchema schema(false);
+    schema.add("app", nonblank_string("Only the skills of this application id"));
+    schema.add("intent", nonblank_string("Only the skills with this intent"));
+    schema.add("keyword",
+               nonblank_string("Only the skills whose id, summary or application id holds this "
+                               "text (any case)"));
+    tools.push_back(local_tool(
+        ToolKind::SkillsList, "skills_list", "List skills",
+        "The skills of the registry (docs/skills.md), each with its id, application id, intent, "
+        "summary, scripts and artifacts; filtered when app, intent or keyword is given.",
+        schema.build(), {true, false, true, false}));
+  }
+  {
+    InputSchema schema(false);
+    schema.add("skillId", nonblank_string("The skill's id, as skills_list gives it"), true);
+    tools.push_back(local_tool(ToolKind::SkillsGet, "skills_get", "Get a skill",
+                               "One skill's registry entry; SKILL_NOT_FOUND when there is none.",
+                               schema.build(), {true, false, true, false}));
+  }
   return tools;
 }
 

@@ -22,6 +22,10 @@ namespace clawperator::exec {
 enum class ResultTransport;  // clawperator/exec/execution.hpp
 }  // namespace clawperator::exec
 
+namespace clawperator::skills {
+struct SearchFilter;  // clawperator/skills/queries.hpp
+}  // namespace clawperator::skills
+
 namespace clawperator::cli {
 
 struct CommandResult {
@@ -63,6 +67,13 @@ io::StateSelection state_directory_for_run();
 CommandResult run_devices(const GlobalOptions& options);
 CommandResult list_devices(const adb::AdbSettings& settings);
 CommandResult run_errors(const std::string& code);
+// The documents of `skills list` (an empty filter), `skills search` and `skills get ID`, from
+// the registry `registry` names (nullopt: the lookup of docs/skills.md), shared with mcp serve's
+// skills_list / skills_get and serve's GET /skills routes.
+CommandResult run_skills_list(const skills::SearchFilter& filter,
+                              const std::optional<std::string>& registry);
+CommandResult run_skills_get(const std::string& skill_id,
+                             const std::optional<std::string>& registry);
 
 // mcp serve (src/cli/command_mcp.cpp)
 void register_mcp_commands(CLI::App& root, std::vector<Command>& commands);

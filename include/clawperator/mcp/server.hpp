@@ -34,6 +34,10 @@ class ToolHost {
   virtual Json devices() = 0;
   virtual Json doctor(const CallTarget& target, bool full) = 0;
   virtual Json explain_error(const std::string& code) = 0;
+  // The documents of `skills list` / `skills search` (arguments: app, intent, keyword) and
+  // `skills get ID`, from the registry this server's environment names (docs/skills.md).
+  virtual Json skills_list(const Json& arguments) = 0;
+  virtual Json skills_get(const std::string& skill_id) = 0;
   // Where the server may create its own new private file `name` (one path component): in the
   // state directory; nullopt when this run has none.
   virtual std::optional<std::string> artifact_path(const std::string& name) {

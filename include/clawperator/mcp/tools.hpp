@@ -32,7 +32,9 @@ enum class ToolKind {
   Screenshot,
   Doctor,
   ExplainError,
-  Row,  // a row of the table published as it is (query_ui, swipe, drag)
+  SkillsList,  // the skills of the registry (skills list / search)
+  SkillsGet,   // one skill's entry (skills get)
+  Row,         // a row of the table published as it is (query_ui, swipe, drag)
 };
 
 struct ToolAnnotations {

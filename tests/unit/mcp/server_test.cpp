@@ -65,6 +65,18 @@ class FakeHost final : public ToolHost {
   Json explain_error(const std::string& code) override {
     return Json{{"ok", true}, {"error", {{"code", code}}}};
   }
+  Json skills_list(const Json& arguments) override {
+    Json entry = {{"id", "com.example.check"}, {"path", "skills/com.example.check"}};
+    return Json{{"ok", true},
+                {"count", 1},
+                {"skills", Json::array({entry})},
+                {"filter", arguments},
+                {"registryPath", "/home/someone/skills/skills-registry.json"}};
+  }
+  Json skills_get(const std::string& skill_id) override {
+    return Json{
+        {"ok", false}, {"code", "SKILL_NOT_FOUND"}, {"message", "Skill not found: " + skill_id}};
+  }
   std::optional<std::string> artifact_path(const std::string& name) override {
     if (!artifacts) return std::nullopt;
     return (*artifacts / name).string();
@@ -233,6 +245,24 @@ TEST_CASE("a tool call runs through the host and is framed as a tool result", "[
   CHECK_FALSE(snapshot["result"].contains("isError"));
   session.send(call(3, "explain_error", R"({"code":"NODE_NOT_FOUND"})"));
   CHECK(session.next_answer()["result"]["structuredContent"]["error"]["code"] == "NODE_NOT_FOUND");
+}
+
+TEST_CASE("skills_list keeps the entries' relative paths and drops the registry's path",
+          "[mcp][server][skills]") {
+  FakeHost host;
+  Session session(host);
+  session.initialize();
+  session.send(call(1, "skills_list", R"({"keyword":"check"})"));
+  const Json listed = session.next_answer()["result"]["structuredContent"];
+  CHECK(listed["skills"][0]["path"] == "skills/com.example.check");
+  CHECK(listed["filter"]["keyword"] == "check");
+  CHECK_FALSE(listed.contains("registryPath"));
+  session.send(call(2, "skills_get", R"({"skillId":"nope"})"));
+  const Json missing = session.next_answer()["result"];
+  CHECK(missing["isError"] == true);
+  CHECK(missing["structuredContent"]["code"] == "SKILL_NOT_FOUND");
+  session.send(call(3, "skills_get", R"({})"));
+  CHECK(session.next_answer()["error"]["code"] == -32602);
 }
 
 TEST_CASE("notifications/cancelled stops that call alone and it is still answered",

@@ -47,7 +47,7 @@ TEST_CASE("tools/list has every tool of the issue, in order", "[mcp][tools]") {
   }
   for (const char* name :
        {"execute", "open", "click", "type", "read", "press", "wait", "scroll", "scroll_until",
-        "scroll_and_click", "screenshot", "doctor", "explain_error"}) {
+        "scroll_and_click", "screenshot", "doctor", "explain_error", "skills_list", "skills_get"}) {
     expected.emplace_back(name);
   }
   CHECK(tool_names() == expected);
