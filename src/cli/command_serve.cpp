@@ -23,6 +23,7 @@ struct ServeFlags {
   std::string port = "3000";
   std::string token;
   bool no_token = false;
+  std::optional<std::string> registry;
 };
 
 std::optional<int> parse_port(const std::string& text) {
@@ -73,6 +74,7 @@ CommandResult run_serve(const ServeFlags& flags, const GlobalOptions& options) {
   command.port = *port;
   command.token = flags.token;
   command.no_token = flags.no_token;
+  command.skills_registry = flags.registry;
   if (command.token.empty())
     command.token = process_environment("CLAWPERATOR_SERVE_TOKEN").value_or("");
   return g_entry(command, options);
@@ -99,6 +101,10 @@ void register_serve_commands(CLI::App& root, std::vector<Command>& commands) {
                     "else a random one, printed in the inspector's URL)");
   serve->add_flag("--no-token", flags->no_token,
                   "No token at all (loopback only: any local user may then drive the devices)");
+  serve->add_option("--registry", flags->registry,
+                    "The skills registry of the /skills routes (default: "
+                    "$CLAWPERATOR_SKILLS_REGISTRY, else ./skills/skills-registry.json, else the "
+                    "installed one)");
   set_command_footer(
       *serve,
       "Examples:\n"
@@ -107,7 +113,7 @@ void register_serve_commands(CLI::App& root, std::vector<Command>& commands) {
   commands.push_back(
       Command{serve,
               [flags](const GlobalOptions& options) { return run_serve(*flags, options); },
-              {"--host", "--port", "--token", "--no-token"}});
+              {"--host", "--port", "--token", "--no-token", "--registry"}});
 }
 
 }  // namespace clawperator::cli

@@ -11,6 +11,7 @@
 #include "clawperator/serve/http_status.hpp"
 #include "clawperator/serve/node_query.hpp"
 #include "clawperator/serve/request_body.hpp"
+#include "clawperator/skills/queries.hpp"
 
 namespace clawperator::serve {
 namespace {
@@ -39,6 +40,27 @@ Backend::Backend(BackendSettings settings, EventHub& hub)
 
 Reply Backend::devices() const {
   cli::CommandResult result = cli::list_devices(settings_.adb);
+  const int status = http_status_of(result.document);
+  return {status, std::move(result.document)};
+}
+
+Reply Backend::skills(const std::optional<std::string>& app,
+                      const std::optional<std::string>& intent,
+                      const std::optional<std::string>& keyword) const {
+  skills::SearchFilter filter;
+  filter.app = app;
+  filter.intent = intent;
+  filter.keyword = keyword;
+  cli::CommandResult result = cli::run_skills_list(filter, settings_.skills_registry);
+  const int status = http_status_of(result.document);
+  return {status, std::move(result.document)};
+}
+
+Reply Backend::skill(std::string_view id) const {
+  if (contract::Status usable = skills::check_skill_id(id); !usable) {
+    return error_reply(usable.error());
+  }
+  cli::CommandResult result = cli::run_skills_get(std::string(id), settings_.skills_registry);
   const int status = http_status_of(result.document);
   return {status, std::move(result.document)};
 }

@@ -6,7 +6,7 @@
 namespace clawperator::serve {
 
 int http_status_of_code(std::string_view code) {
-  static constexpr std::array<std::pair<std::string_view, int>, 20> kStatus = {{
+  static constexpr std::array<std::pair<std::string_view, int>, 29> kStatus = {{
       // The original's mapping.
       {"EXECUTION_CONFLICT_IN_FLIGHT", 423},
       {"DEVICE_NOT_FOUND", 404},
@@ -30,6 +30,17 @@ int http_status_of_code(std::string_view code) {
       {"INVALID_DEVICE_ID", 400},
       {"UNAUTHORIZED", 401},
       {"FORBIDDEN_ORIGIN", 403},
+      // Skills (docs/skills.md "Over HTTP and MCP"): a missing skill or artifact is a missing
+      // resource, a broken one or a bad id a bad request; a script past its deadline is 504.
+      {"SKILL_NOT_FOUND", 404},
+      {"ARTIFACT_NOT_FOUND", 404},
+      {"SKILL_ID_INVALID", 400},
+      {"SKILL_VALIDATION_FAILED", 400},
+      {"SKILL_SCRIPT_NOT_FOUND", 400},
+      {"COMPILE_VAR_MISSING", 400},
+      {"COMPILE_VARS_PARSE_FAILED", 400},
+      {"COMPILE_VALIDATION_FAILED", 400},
+      {"SKILL_EXECUTION_TIMEOUT", 504},
   }};
   for (const auto& [name, status] : kStatus) {
     if (name == code) return status;

@@ -81,6 +81,7 @@ cli::CommandResult serve_command(const cli::ServeCommand& command,
   settings.backend.state = cli::state_directory_for_run();
   settings.backend.result_transport = cli::result_transport(options);
   settings.backend.warm_followers = std::make_shared<exec::WarmFollowers>();
+  settings.backend.skills_registry = command.skills_registry;
 
   // Kept beyond run_server, which takes the settings: the token file is removed after it.
   const io::StateSelection state = settings.backend.state;

@@ -142,6 +142,16 @@ void add_routes(httplib::Server& server, const Backend& backend, EventHub& hub) 
   server.Post("/query", [&backend](const Request& request, Response& response) {
     send(response, backend.query(request.body));
   });
+  server.Get("/skills", [&backend](const Request& request, Response& response) {
+    const auto parameter = [&request](const char* name) -> std::optional<std::string> {
+      if (!request.has_param(name)) return std::nullopt;
+      return request.get_param_value(name);
+    };
+    send(response, backend.skills(parameter("app"), parameter("intent"), parameter("keyword")));
+  });
+  server.Get(R"(/skills/([^/]+))", [&backend](const Request& request, Response& response) {
+    send(response, backend.skill(request.matches[1].str()));
+  });
   server.Get(R"(/artifacts/([^/]+))", [&backend](const Request& request, Response& response) {
     serve_file(backend, request, response);
   });

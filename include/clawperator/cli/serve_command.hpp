@@ -4,6 +4,7 @@
 // through the entry it registers.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "clawperator/cli/command.hpp"
@@ -15,6 +16,9 @@ struct ServeCommand {
   int port = 0;
   std::string token;      // --token, else CLAWPERATOR_SERVE_TOKEN; may be empty
   bool no_token = false;  // --no-token: none at all (loopback only)
+  // --registry: the skills registry of the /skills routes (nullopt: the lookup of
+  // docs/skills.md in the server's own environment; a caller never names one).
+  std::optional<std::string> skills_registry;
 };
 
 using ServeEntry = CommandResult (*)(const ServeCommand& command, const GlobalOptions& options);

@@ -27,6 +27,8 @@ struct BackendSettings {
   // Each device's logcat reader, kept between its requests as `mcp serve` keeps it
   // (docs/serve.md, "What is kept warm"); shared by the server's worker threads.
   std::shared_ptr<exec::WarmFollowers> warm_followers;
+  // serve --registry (nullopt: the lookup of docs/skills.md in the server's environment).
+  std::optional<std::string> skills_registry;
 };
 
 struct Reply {
@@ -43,6 +45,11 @@ class Backend {
   Reply snapshot(std::string_view body) const;
   Reply screenshot(std::string_view body) const;
   Reply query(std::string_view body) const;
+  // GET /skills (app, intent, keyword: the query's filters) and GET /skills/:id, the documents
+  // of `skills list|search` and `skills get`.
+  Reply skills(const std::optional<std::string>& app, const std::optional<std::string>& intent,
+               const std::optional<std::string>& keyword) const;
+  Reply skill(std::string_view id) const;
   // A screenshot this server took, by its id; nullopt for any other id.
   std::optional<std::string> artifact(std::string_view id) const;
 
