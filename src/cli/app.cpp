@@ -213,6 +213,9 @@ void note_typed_spellings(const CLI::App& app, int options_end, const char* cons
   const CLI::Option* package = app.get_option("--operator-package");
   raw.operator_package_given = package->count() > 0;
   raw.operator_package_flag = typed_spelling(*package, options_end, argv);
+  const CLI::Option* device = app.get_option("--device");
+  raw.device_given = device->count() > 0;
+  raw.device_flag = typed_spelling(*device, options_end, argv);
   raw.output_flag = typed_spelling(*app.get_option("--output"), options_end, argv);
   raw.timeout_flag = typed_spelling(*app.get_option("--timeout"), options_end, argv);
 }

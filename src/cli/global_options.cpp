@@ -53,7 +53,11 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
                                                          const EnvironmentLookup& environment,
                                                          GlobalOptions& out,
                                                          const HomeLookup& account_home) {
-  if (!flags.device.empty()) {
+  if (flags.device_given || !flags.device.empty()) {
+    // A blank serial is a mistake (an unset shell variable), never "the only device".
+    if (is_blank(flags.device)) {
+      return GlobalOptionsError{flags.device_flag + " requires a value", flags.device_flag};
+    }
     out.device = flags.device;
   } else if (auto serial = environment("ANDROID_SERIAL")) {
     out.device = std::string(trim(*serial));

@@ -157,6 +157,27 @@ TEST_CASE("a blank --operator-package / --receiver-package is refused, never the
   CHECK(setup["operatorPackage"] == "com.clawperator.operator.dev");
 }
 
+TEST_CASE("a blank --device / --device-id is refused, never the only device",
+          "[cli][compatibility]") {
+  // ANDROID_SERIAL does not stand in for a blank flag: `--device "$SERIAL"` with SERIAL unset
+  // must not drive whichever phone is plugged in.
+  RunOptions with_environment;
+  with_environment.extra_env = {{"ANDROID_SERIAL", "emulator-5554"}};
+  for (const std::string spelling : {"--device", "--device-id"}) {
+    for (const std::string blank : {"", "  ", "\xe3\x80\x80"}) {
+      for (const std::vector<std::string>& command :
+           std::vector<std::vector<std::string>>{{"snapshot", "--dry-run"}, {"devices"}}) {
+        std::vector<std::string> args = {spelling, blank};
+        args.insert(args.end(), command.begin(), command.end());
+        const json document = expect_error(run_binary(kBinary, args, with_environment), "USAGE", 2);
+        CHECK(document["message"] == spelling + " requires a value");
+        CHECK(document["details"]["flag"] == spelling);
+        CHECK(document["disposition"]["delivery"] == "not_delivered");
+      }
+    }
+  }
+}
+
 TEST_CASE("a flag's error names the spelling typed", "[cli][compatibility]") {
   struct Case {
     std::vector<std::string> args;

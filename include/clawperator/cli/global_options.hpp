@@ -49,8 +49,11 @@ struct RawGlobalFlags {
   std::string result_transport;
   // Given, even with an empty value: `--operator-package ""` is refused, not the default.
   bool operator_package_given = false;
+  // The same for `--device ""`: a blank serial must not fall back to the only device.
+  bool device_given = false;
   // The spelling typed of each option that has two, for its messages (docs/contract.md §1.1).
   std::string operator_package_flag = "--operator-package";
+  std::string device_flag = "--device";
   std::string output_flag = "--output";
   std::string timeout_flag = "--timeout";
 };
