@@ -186,6 +186,16 @@ HostError unknown_argument(const std::string& typed, const Command* command, boo
   if (command != nullptr) known.insert(known.end(), command->flags.begin(), command->flags.end());
   const std::string flag = typed.substr(0, typed.find('='));
   const auto suggestion = suggest_flag(flag, known);
+  if (suggestion && *suggestion == flag && command != nullptr) {
+    // The command's own flag, typed before the command word (`--text OK click`): CLI11 reads
+    // only global options there. "Did you mean '--text'?" would not help.
+    HostError error = contract::usage_error(
+        "USAGE", "'" + flag + "' is an option of " + command->app->get_name() +
+                     ": put it after the command word (clawperator " + command->app->get_name() +
+                     " " + flag + " ...)");
+    error.details["flag"] = flag;
+    return error;
+  }
   std::string message = "unrecognized flag '" + flag + "'.";
   if (suggestion) message += " Did you mean '" + *suggestion + "'?";
   HostError error = contract::usage_error("USAGE", message);

@@ -178,6 +178,17 @@ TEST_CASE("a blank --device / --device-id is refused, never the only device",
   }
 }
 
+TEST_CASE("a command's flag before the command word says where it goes", "[cli][compatibility]") {
+  const json document = usage_refusal({"--text", "OK", "click"}, "USAGE");
+  CHECK(document["message"] ==
+        "'--text' is an option of click: put it after the command word (clawperator click --text "
+        "...)");
+  CHECK(document["details"]["flag"] == "--text");
+  CHECK_FALSE(document.contains("suggestion"));  // not "did you mean '--text'"
+  // A real typo keeps its suggestion.
+  CHECK(usage_refusal({"click", "--textt", "OK"}, "USAGE")["suggestion"] == "--text");
+}
+
 TEST_CASE("a flag's error names the spelling typed", "[cli][compatibility]") {
   struct Case {
     std::vector<std::string> args;
