@@ -9,6 +9,7 @@
 // everything else must be equal, key order included: hints and paths too. An intended change
 // of the output is recorded again, in the same commit, with the differences in its message.
 #include <cstdlib>
+#include <functional>
 #include <regex>
 
 #include "farm_fixture.hpp"
@@ -204,21 +205,27 @@ std::vector<Case> cases() {
   return out;
 }
 
-}  // namespace
-
-TEST_CASE("outputs stay what the previous main printed (golden)", "[golden][integration]") {
+// Runs the cases `select` picks and compares them with the recording; with
+// CLAWPERATOR_GOLDEN_RECORD=FILE, merges their outputs into FILE instead. The cases are split
+// over several test cases so that `ctest -j` runs them side by side (docs/performance.md, "CI
+// time"); together they cover every case (the last test case checks that).
+void check_golden(const std::function<bool(const Case&)>& select) {
   const char* record = std::getenv("CLAWPERATOR_GOLDEN_RECORD");
   nlohmann::ordered_json recorded = nlohmann::ordered_json::object();
   nlohmann::ordered_json golden;
   if (record == nullptr) {
     golden = nlohmann::ordered_json::parse(read_file(kGoldenFile), nullptr, false);
     REQUIRE(golden.is_object());
+  } else if (std::filesystem::exists(record)) {
+    recorded = nlohmann::ordered_json::parse(read_file(record), nullptr, false);
+    if (!recorded.is_object()) recorded = nlohmann::ordered_json::object();
   }
   char pattern[] = "/tmp/clawperator-golden-XXXXXX";
   REQUIRE(mkdtemp(pattern) != nullptr);
   const std::string log_dir = pattern;
   std::map<std::string, std::unique_ptr<Farm>> farms;
   for (const Case& c : cases()) {
+    if (!select(c)) continue;
     RunResult result;
     if (c.scenario.empty()) {
       RunOptions options;
@@ -254,6 +261,69 @@ TEST_CASE("outputs stay what the previous main printed (golden)", "[golden][inte
   if (record != nullptr) {
     std::ofstream(record) << recorded.dump(1) << "\n";
   }
+}
+
+// The scenarios' cases in kDeviceGroups groups, by their position among them.
+constexpr std::size_t kDeviceGroups = 6;
+std::size_t device_group(const Case& c) {
+  std::size_t position = 0;
+  for (const Case& other : cases()) {
+    if (other.scenario.empty()) continue;
+    if (other.name == c.name) return position % kDeviceGroups;
+    ++position;
+  }
+  return kDeviceGroups;
+}
+
+}  // namespace
+
+TEST_CASE("outputs stay what the previous main printed (golden): no device",
+          "[golden][integration]") {
+  check_golden([](const Case& c) { return c.scenario.empty(); });
+}
+
+TEST_CASE("outputs stay what the previous main printed (golden): devices 1 of 6",
+          "[golden][integration]") {
+  check_golden([](const Case& c) { return !c.scenario.empty() && device_group(c) == 0; });
+}
+
+TEST_CASE("outputs stay what the previous main printed (golden): devices 2 of 6",
+          "[golden][integration]") {
+  check_golden([](const Case& c) { return !c.scenario.empty() && device_group(c) == 1; });
+}
+
+TEST_CASE("outputs stay what the previous main printed (golden): devices 3 of 6",
+          "[golden][integration]") {
+  check_golden([](const Case& c) { return !c.scenario.empty() && device_group(c) == 2; });
+}
+
+TEST_CASE("outputs stay what the previous main printed (golden): devices 4 of 6",
+          "[golden][integration]") {
+  check_golden([](const Case& c) { return !c.scenario.empty() && device_group(c) == 3; });
+}
+
+TEST_CASE("outputs stay what the previous main printed (golden): devices 5 of 6",
+          "[golden][integration]") {
+  check_golden([](const Case& c) { return !c.scenario.empty() && device_group(c) == 4; });
+}
+
+TEST_CASE("outputs stay what the previous main printed (golden): devices 6 of 6",
+          "[golden][integration]") {
+  check_golden([](const Case& c) { return !c.scenario.empty() && device_group(c) == 5; });
+}
+
+TEST_CASE("the golden test cases cover every recorded case once", "[golden][integration]") {
+  const nlohmann::ordered_json golden =
+      nlohmann::ordered_json::parse(read_file(kGoldenFile), nullptr, false);
+  REQUIRE(golden.is_object());
+  std::size_t count = 0;
+  for (const Case& c : cases()) {
+    CAPTURE(c.name);
+    CHECK(golden.contains(c.name));
+    CHECK((c.scenario.empty() || device_group(c) < kDeviceGroups));
+    ++count;
+  }
+  CHECK(count == golden.size());
 }
 
 }  // namespace clawperator::testing
