@@ -35,4 +35,10 @@ struct SkillsFlags {
 // installed one), loaded; its failure is REGISTRY_READ_FAILED.
 contract::Outcome<skills::Registry> load_skills_registry(const SkillsFlags& flags);
 
+// compile-artifact, new, validate (src/cli/command_skills_authoring.cpp).
+std::optional<std::string> compile_artifact_skill_id(const SkillsFlags& flags);
+CommandResult run_skills_compile_artifact(const SkillsFlags& flags);
+CommandResult run_skills_new(const SkillsFlags& flags);
+CommandResult run_skills_validate(const SkillsFlags& flags);
+
 }  // namespace clawperator::cli

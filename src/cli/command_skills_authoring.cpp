@@ -1,0 +1,77 @@
+// `clawperator skills compile-artifact|new|validate` (docs/skills.md): the subcommands that
+// write or check a skill's files; each is a thin shell over src/skills.
+#include "clawperator/skills/artifact_compiler.hpp"
+#include "clawperator/skills/scaffold.hpp"
+#include "clawperator/skills/skill_validation.hpp"
+#include "command_skills.hpp"
+
+namespace clawperator::cli {
+namespace {
+
+CommandResult authoring_usage(std::string message, std::string example) {
+  contract::HostError error = contract::usage_error("USAGE", std::move(message));
+  error.top_level["example"] = std::move(example);
+  return failure(error);
+}
+
+CommandResult document_or_error(const contract::Outcome<Json>& outcome) {
+  if (!outcome) return failure(outcome.error());
+  return success(*outcome);
+}
+
+}  // namespace
+
+std::optional<std::string> compile_artifact_skill_id(const SkillsFlags& flags) {
+  // --skill-id first, as in the original; then the word after compile-artifact.
+  if (flags.skill_id && !flags.skill_id->empty()) return flags.skill_id;
+  if (!flags.target.empty()) return flags.target;
+  return std::nullopt;
+}
+
+CommandResult run_skills_compile_artifact(const SkillsFlags& flags) {
+  const auto skill_id = compile_artifact_skill_id(flags);
+  if (!skill_id || !flags.artifact || flags.artifact->empty()) {
+    return authoring_usage(
+        "skills compile-artifact requires a skill id and --artifact: skills compile-artifact "
+        "<skill_id> --artifact <name> [--vars <json>] (or --skill-id <skill_id> instead of the "
+        "positional id)",
+        "clawperator skills compile-artifact com.android.settings.open-display --artifact "
+        "open-display --vars '{\"SCREEN_TITLE\":\"Display\"}'");
+  }
+  const auto registry = load_skills_registry(flags);
+  if (!registry) return failure(registry.error());
+  skills::CompileRequest request;
+  request.skill_id = *skill_id;
+  request.artifact = *flags.artifact;
+  request.vars_json = flags.vars.value_or("{}");
+  auto compiled = skills::compile_artifact(*registry, request);
+  if (!compiled) return failure(compiled.error());
+  return success(std::move(compiled->document));
+}
+
+CommandResult run_skills_new(const SkillsFlags& flags) {
+  if (flags.target.empty()) {
+    return authoring_usage(
+        "skills new requires a skill id: skills new <skill_id> [--summary <text>]",
+        "clawperator skills new com.example.app.check-status --summary "
+        "\"Reads the status screen\"");
+  }
+  const auto registry = load_skills_registry(flags);
+  if (!registry) return failure(registry.error());
+  return document_or_error(skills::scaffold_skill(*registry, {flags.target, flags.summary}));
+}
+
+CommandResult run_skills_validate(const SkillsFlags& flags) {
+  if (flags.target.empty() == !flags.all) {
+    return authoring_usage(
+        "skills validate takes one skill id or --all: skills validate <skill_id> [--dry-run] | "
+        "skills validate --all [--dry-run]",
+        "clawperator skills validate --all --dry-run");
+  }
+  const auto registry = load_skills_registry(flags);
+  if (!registry) return failure(registry.error());
+  if (flags.all) return document_or_error(skills::validate_all_skills(*registry, flags.dry_run));
+  return document_or_error(skills::validate_skill(*registry, flags.target, flags.dry_run));
+}
+
+}  // namespace clawperator::cli

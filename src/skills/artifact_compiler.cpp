@@ -1,0 +1,251 @@
+#include "clawperator/skills/artifact_compiler.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "clawperator/contract/limits.hpp"
+#include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/transport/sha256.hpp"
+#include "skill_files.hpp"
+
+namespace clawperator::skills {
+namespace {
+
+using contract::HostError;
+
+bool ends_with_recipe_suffix(std::string_view name) {
+  if (name.size() < kRecipeSuffix.size()) return false;
+  const std::string_view tail = name.substr(name.size() - kRecipeSuffix.size());
+  for (std::size_t i = 0; i < tail.size(); ++i) {
+    const char c = tail[i];
+    const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    if (lower != kRecipeSuffix[i]) return false;
+  }
+  return true;
+}
+
+// Every compile error names the skill and the registry.
+HostError compile_error(const Registry& registry, std::string code, std::string message,
+                        std::string_view skill_id, Json details = Json::object(),
+                        bool readiness = false) {
+  details["skillId"] = std::string(skill_id);
+  add_registry_fields(details, registry);
+  return readiness
+             ? contract::readiness_error(std::move(code), std::move(message), std::move(details))
+             : contract::validation_error(std::move(code), std::move(message), std::move(details));
+}
+
+// JS prints an exponent without leading zeros and with an explicit '+' ("1e+21", "1.5e-7").
+std::string js_exponent_form(std::string text) {
+  const auto e = text.find('e');
+  if (e == std::string::npos) return text;
+  std::string mantissa = text.substr(0, e);
+  std::string exponent = text.substr(e + 1);
+  char sign = '+';
+  if (!exponent.empty() && (exponent[0] == '+' || exponent[0] == '-')) {
+    sign = exponent[0];
+    exponent.erase(0, 1);
+  }
+  while (exponent.size() > 1 && exponent[0] == '0') exponent.erase(0, 1);
+  return mantissa + "e" + sign + exponent;
+}
+
+std::string escape_for_json_string(std::string_view value) {
+  // dump() writes the quoted JSON string; the placeholder already stands between quotes.
+  const std::string quoted =
+      Json(std::string(value)).dump(-1, ' ', false, nlohmann::detail::error_handler_t::replace);
+  return quoted.substr(1, quoted.size() - 2);
+}
+
+bool is_placeholder_char(char c) {
+  return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+}  // namespace
+
+std::string artifact_base_name(std::string_view name) {
+  if (ends_with_recipe_suffix(name)) name.remove_suffix(kRecipeSuffix.size());
+  return std::string(name);
+}
+
+std::string js_string_of(const Json& value) {
+  switch (value.type()) {
+    case Json::value_t::string:
+      return value.get<std::string>();
+    case Json::value_t::null:
+      return "null";
+    case Json::value_t::boolean:
+      return value.get<bool>() ? "true" : "false";
+    case Json::value_t::number_float: {
+      const double number = value.get<double>();
+      if (std::isfinite(number) && number == std::floor(number) && std::fabs(number) < 1e21) {
+        // JS prints an integral double without a fraction ("100", not "100.0"), and -0 as "0".
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "%.0f", number == 0 ? 0.0 : number);
+        return buffer;
+      }
+      return js_exponent_form(value.dump());
+    }
+    default:
+      return value.dump(-1, ' ', false, nlohmann::detail::error_handler_t::replace);
+  }
+}
+
+contract::Outcome<CompileVars> parse_compile_vars(std::string_view vars_json) {
+  const Json parsed = parse_json(vars_json.empty() ? std::string_view("{}") : vars_json);
+  if (parsed.is_discarded()) {
+    Json details = Json::object();
+    details["varsJson"] = std::string(vars_json);
+    return contract::failed(contract::validation_error("COMPILE_VARS_PARSE_FAILED",
+                                                       "Invalid --vars JSON", std::move(details)));
+  }
+  CompileVars vars;
+  if (parsed.is_object()) {
+    for (const auto& [key, value] : parsed.items()) vars[key] = js_string_of(value);
+  } else if (parsed.is_array()) {
+    for (std::size_t i = 0; i < parsed.size(); ++i)
+      vars[std::to_string(i)] = js_string_of(parsed[i]);
+  }
+  return vars;
+}
+
+std::string compile_seed_hash(std::string_view skill_id, std::string_view artifact_base,
+                              const CompileVars& vars) {
+  Json sorted = Json::object();
+  for (const auto& [key, value] : vars) sorted[key] = value;  // std::map: sorted by key
+  Json seed = Json::object();
+  seed["skillId"] = std::string(skill_id);
+  seed["artifactName"] = std::string(artifact_base);
+  seed["vars"] = std::move(sorted);
+  const std::string text = seed.dump(-1, ' ', false, nlohmann::detail::error_handler_t::replace);
+  return transport::sha256_hex(text).substr(0, 12);
+}
+
+std::string substitute_placeholders(std::string_view text, const CompileVars& vars,
+                                    std::string& missing) {
+  missing.clear();
+  std::string out;
+  out.reserve(text.size());
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (text.compare(i, 2, "{{") == 0) {
+      std::size_t end = i + 2;
+      while (end < text.size() && is_placeholder_char(text[end])) ++end;
+      if (end > i + 2 && text.compare(end, 2, "}}") == 0) {
+        const std::string name(text.substr(i + 2, end - i - 2));
+        const auto found = vars.find(name);
+        if (found == vars.end() || found->second.empty()) {
+          if (missing.empty()) missing = name;
+          out.append(text.substr(i, end + 2 - i));
+        } else {
+          out += escape_for_json_string(found->second);
+        }
+        i = end + 2;
+        continue;
+      }
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
+contract::Outcome<CompiledArtifact> compile_artifact(const Registry& registry,
+                                                     const CompileRequest& request) {
+  const SkillEntry* skill = registry.find(request.skill_id);
+  if (!skill) return contract::failed(skill_not_found(registry, request.skill_id));
+
+  const std::string base = artifact_base_name(request.artifact);
+  const std::string artifact_name = base + std::string(kRecipeSuffix);
+  const std::string* artifact_path = nullptr;
+  for (const std::string& listed : skill->artifacts) {
+    const bool suffixed = listed.size() > artifact_name.size() &&
+                          listed.compare(listed.size() - artifact_name.size(), artifact_name.size(),
+                                         artifact_name) == 0 &&
+                          listed[listed.size() - artifact_name.size() - 1] == '/';
+    if (listed == artifact_name || suffixed) {
+      artifact_path = &listed;
+      break;
+    }
+  }
+  if (!artifact_path) {
+    Json details = Json::object();
+    details["artifactName"] = artifact_name;
+    return contract::failed(
+        compile_error(registry, "ARTIFACT_NOT_FOUND",
+                      "Artifact not found: " + artifact_name + " (skill: " + request.skill_id + ")",
+                      request.skill_id, std::move(details)));
+  }
+
+  auto user_vars = parse_compile_vars(request.vars_json);
+  if (!user_vars) {
+    HostError error = user_vars.error();
+    error.details["skillId"] = request.skill_id;
+    add_registry_fields(error.details, registry);
+    return contract::failed(std::move(error));
+  }
+  CompileVars vars = *user_vars;
+  const std::string hash = compile_seed_hash(request.skill_id, base, *user_vars);
+  if (vars["COMMAND_ID"].empty()) vars["COMMAND_ID"] = "cmd-" + hash;
+  if (vars["TASK_ID"].empty()) vars["TASK_ID"] = "task-" + hash;
+
+  auto resolved = resolve_inside(registry, *artifact_path, "artifacts");
+  if (!resolved) {
+    HostError error = resolved.error();
+    error.details["skillId"] = request.skill_id;
+    error.details["artifactName"] = artifact_name;
+    add_registry_fields(error.details, registry);
+    return contract::failed(std::move(error));
+  }
+  std::string text;
+  if (auto problem = read_skill_file(*resolved, contract::limits::kMaxPayloadInputBytes, text)) {
+    Json details = Json::object();
+    details["artifactName"] = artifact_name;
+    details["path"] = resolved->string();
+    details["reason"] = *problem;
+    return contract::failed(
+        compile_error(registry, "REGISTRY_READ_FAILED",
+                      "Cannot read artifact: " + resolved->string() + ": " + *problem,
+                      request.skill_id, std::move(details), /*readiness=*/true));
+  }
+
+  std::string missing;
+  const std::string filled = substitute_placeholders(text, vars, missing);
+  if (!missing.empty()) {
+    Json details = Json::object();
+    details["placeholder"] = missing;
+    details["artifactName"] = artifact_name;
+    return contract::failed(compile_error(registry, "COMPILE_VAR_MISSING",
+                                          "Missing required variable: " + missing, request.skill_id,
+                                          std::move(details)));
+  }
+
+  const Json payload = parse_json(filled);
+  if (payload.is_discarded()) {
+    Json details = Json::object();
+    details["artifactName"] = artifact_name;
+    details["path"] = "";
+    details["reason"] = "the compiled artifact is not valid JSON";
+    return contract::failed(compile_error(
+        registry, "COMPILE_VALIDATION_FAILED",
+        "Artifact " + artifact_name + " is not valid JSON once its variables are filled in",
+        request.skill_id, std::move(details)));
+  }
+  contract::ValidationOutcome outcome = contract::validate_execution(payload);
+  if (!outcome.valid) {
+    // The validator's own evidence (path, reason, actionId, actionType, invalidKeys, issues).
+    const HostError invalid = contract::validation_failure(outcome.issues);
+    Json details = invalid.details;
+    details["artifactName"] = artifact_name;
+    return contract::failed(
+        compile_error(registry, "COMPILE_VALIDATION_FAILED",
+                      "Artifact " + artifact_name + " is not a valid execution: " + invalid.message,
+                      request.skill_id, std::move(details)));
+  }
+  CompiledArtifact compiled{std::move(*outcome.valid), Json::object()};
+  compiled.execution.mode = "artifact_compiled";
+  compiled.document["execution"] = contract::to_device_json(compiled.execution);
+  add_registry_fields(compiled.document, registry);
+  return compiled;
+}
+
+}  // namespace clawperator::skills
