@@ -90,8 +90,8 @@ CommandResult run_exec_skill(const ExecFlags& flags, const GlobalOptions& option
         "exec --skill needs --artifact too: exec --skill <skill_id> --artifact <name> "
         "[--vars <json>]");
     error.top_level["example"] =
-        "clawperator exec --skill com.android.settings.open-display --artifact open-display "
-        "--vars '{\"SCREEN_TITLE\":\"Display\"}' --validate-only";
+        "clawperator exec --skill com.android.settings.open-entry --artifact open-entry "
+        "--vars '{\"ENTRY_TEXT\":\"Display\"}' --validate-only";
     return failure(error);
   }
   const auto registry =

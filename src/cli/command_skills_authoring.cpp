@@ -35,8 +35,8 @@ CommandResult run_skills_compile_artifact(const SkillsFlags& flags) {
         "skills compile-artifact requires a skill id and --artifact: skills compile-artifact "
         "<skill_id> --artifact <name> [--vars <json>] (or --skill-id <skill_id> instead of the "
         "positional id)",
-        "clawperator skills compile-artifact com.android.settings.open-display --artifact "
-        "open-display --vars '{\"SCREEN_TITLE\":\"Display\"}'");
+        "clawperator skills compile-artifact com.android.settings.open-entry --artifact "
+        "open-entry --vars '{\"ENTRY_TEXT\":\"Display\"}'");
   }
   const auto registry = load_skills_registry(flags);
   if (!registry) return failure(registry.error());

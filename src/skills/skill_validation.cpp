@@ -138,12 +138,12 @@ contract::Outcome<ValidatedSkill> validate_entry(const Registry& registry, const
   }
   const Json metadata = parse_json(text);
   if (metadata.is_discarded() || !metadata.is_object()) {
-    Json details = Json::object();
-    details["reason"] =
+    const std::string reason =
         metadata.is_discarded() ? "skill.json is not valid JSON" : "skill.json is not an object";
-    return contract::failed(skill_invalid(
-        registry, skill, "Skill " + skill.id + ": " + details["reason"].get<std::string>(),
-        with_skill_json(std::move(details))));
+    Json details = Json::object();
+    details["reason"] = reason;
+    return contract::failed(skill_invalid(registry, skill, "Skill " + skill.id + ": " + reason,
+                                          with_skill_json(std::move(details))));
   }
   Json mismatches = Json::array();
   for (const char* key : {"id", "applicationId", "intent", "summary", "path", "skillFile"}) {
