@@ -51,9 +51,8 @@ std::string js_exponent_form(std::string text) {
 }
 
 std::string escape_for_json_string(std::string_view value) {
-  // dump() writes the quoted JSON string; the placeholder already stands between quotes.
-  const std::string quoted =
-      Json(std::string(value)).dump(-1, ' ', false, nlohmann::detail::error_handler_t::replace);
+  // The quoted JSON string without its quotes: the placeholder already stands between quotes.
+  const std::string quoted = quote_json(value);
   return quoted.substr(1, quoted.size() - 2);
 }
 
@@ -87,7 +86,7 @@ std::string js_string_of(const Json& value) {
       return js_exponent_form(value.dump());
     }
     default:
-      return value.dump(-1, ' ', false, nlohmann::detail::error_handler_t::replace);
+      return dump_json(value);
   }
 }
 
@@ -117,8 +116,8 @@ std::string compile_seed_hash(std::string_view skill_id, std::string_view artifa
   seed["skillId"] = std::string(skill_id);
   seed["artifactName"] = std::string(artifact_base);
   seed["vars"] = std::move(sorted);
-  const std::string text = seed.dump(-1, ' ', false, nlohmann::detail::error_handler_t::replace);
-  return transport::sha256_hex(text).substr(0, 12);
+  // dump_json is compact, as JSON.stringify.
+  return transport::sha256_hex(dump_json(seed)).substr(0, 12);
 }
 
 std::string substitute_placeholders(std::string_view text, const CompileVars& vars,
@@ -243,6 +242,17 @@ contract::Outcome<CompiledArtifact> compile_artifact(const Registry& registry,
   }
   CompiledArtifact compiled{std::move(*outcome.valid), Json::object()};
   compiled.execution.mode = "artifact_compiled";
+  // A compiled payload the device would refuse is no compiled payload.
+  if (auto too_large = contract::check_payload_size(compiled.execution)) {
+    Json details = too_large->details;
+    details["artifactName"] = artifact_name;
+    details["path"] = "";
+    details["reason"] = too_large->message;
+    return contract::failed(compile_error(
+        registry, "COMPILE_VALIDATION_FAILED",
+        "Artifact " + artifact_name + " is not a valid execution: " + too_large->message,
+        request.skill_id, std::move(details)));
+  }
   compiled.document["execution"] = contract::to_device_json(compiled.execution);
   add_registry_fields(compiled.document, registry);
   return compiled;

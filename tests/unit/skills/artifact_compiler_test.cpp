@@ -212,3 +212,27 @@ TEST_CASE("compile-artifact: an artifact file above the payload input limit is n
   expect_refusal(compiled.error(), "REGISTRY_READ_FAILED", 3);
   CHECK(compiled.error().details["reason"].get<std::string>().find("larger than") == 0);
 }
+
+TEST_CASE("compile-artifact: a compiled payload above the payload size limit is refused",
+          "[skills][compile]") {
+  // Forty actions, each with a URI within its own limit: together above 64 000 bytes.
+  std::string actions;
+  for (int i = 0; i < 40; ++i) {
+    if (i > 0) actions += ",";
+    actions +=
+        R"({"id":"u)" + std::to_string(i) + R"(","type":"open_uri","params":{"uri":"{{URI}}"}})";
+  }
+  const std::string artifact = R"({"commandId":"{{COMMAND_ID}}","taskId":"{{TASK_ID}}",
+    "source":"t","expectedFormat":"android-ui-automator","timeoutMs":30000,"actions":[)" +
+                               actions + "]}";
+  SkillsRepository repo;
+  const Registry registry = repo.load(
+      registry_of({repo.add_skill("com.example.test", {{"recipe.recipe.json", artifact}})}));
+  const std::string uri = "https://example.com/" + std::string(1900, 'a');
+  const auto compiled = compile(registry, R"({"URI":")" + uri + R"("})");
+  REQUIRE_FALSE(compiled);
+  expect_refusal(compiled.error(), "COMPILE_VALIDATION_FAILED", 2);
+  CHECK(compiled.error().details["limitBytes"] == 64000);
+  // The same artifact with a short URI compiles.
+  CHECK(compile(registry, R"({"URI":"https://example.com/"})"));
+}
