@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "clawperator/io/atomic_file.hpp"
+#include "clawperator/json.hpp"
 #include "clawperator/text.hpp"
 #include "skill_files.hpp"
 
@@ -74,6 +75,17 @@ HostError already_exists(const Registry& registry, const std::string& id, std::s
   return contract::validation_error("SKILL_ALREADY_EXISTS", std::move(message), std::move(details));
 }
 
+// The id as a YAML scalar: plain when it is only letters, digits, '.', '-' and '_' (every
+// usual id), else double-quoted, as JSON quotes it (a YAML double-quoted scalar reads it back),
+// so that an id holding ": " or " #" cannot change the frontmatter.
+std::string yaml_scalar_of_id(const std::string& id) {
+  const bool plain = std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '-' || c == '_';
+  });
+  return plain ? id : quote_json(id);
+}
+
 std::string normalised_summary_lines(const std::string& summary) {
   std::string text;
   for (std::size_t i = 0; i < summary.size(); ++i) {
@@ -100,7 +112,7 @@ std::string normalised_summary_lines(const std::string& summary) {
 std::string scaffold_skill_markdown(const std::string& id, const std::string& summary) {
   return "---\n"
          "name: " +
-         id +
+         yaml_scalar_of_id(id) +
          "\n"
          "description: |-\n" +
          normalised_summary_lines(summary) +

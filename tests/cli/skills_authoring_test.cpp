@@ -209,9 +209,15 @@ TEST_CASE("skills new then skills validate", "[cli][skills]") {
 TEST_CASE("skills validate --all reports every failing skill", "[cli][skills]") {
   TempSkills skills;
   fs::remove(skills.root() / "skills/a.recipe/SKILL.md");
-  const json document =
-      expect_error(run_binary(kBinary, {"skills", "validate", "--all"}, skills.options()),
-                   "SKILL_VALIDATION_FAILED", 2);
+  // Named with --registry this time, from another working directory.
+  RunOptions elsewhere;
+  elsewhere.working_directory = "/";
+  elsewhere.unset_env = {"CLAWPERATOR_SKILLS_REGISTRY"};
+  const json document = expect_error(
+      run_binary(kBinary, {"skills", "validate", "--all", "--registry", skills.registry().string()},
+                 elsewhere),
+      "SKILL_VALIDATION_FAILED", 2);
+  CHECK(document["details"]["registrySource"] == "flag");
   CHECK(document["message"] == "1 of 1 registered skills failed validation");
   CHECK(document["details"]["failures"][0]["skillId"] == "a.recipe");
   CHECK(document["details"]["registryPath"] == skills.registry().string());

@@ -92,6 +92,12 @@ TEST_CASE("new: the generated script is POSIX sh that sh can parse", "[skills][s
   CHECK(std::system(command.c_str()) == 0);
 }
 
+TEST_CASE("new: an id with YAML's special characters is quoted in the frontmatter",
+          "[skills][scaffold]") {
+  CHECK(scaffold_skill_markdown("a.b-c_d", "s").rfind("---\nname: a.b-c_d\n", 0) == 0);
+  CHECK(scaffold_skill_markdown("a: #b.c", "s").rfind("---\nname: \"a: #b.c\"\n", 0) == 0);
+}
+
 TEST_CASE("new: a blank summary becomes the TODO one", "[skills][scaffold]") {
   SkillsRepository repo;
   const Registry registry = repo.load(registry_of({}));
