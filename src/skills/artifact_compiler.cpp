@@ -1,7 +1,11 @@
 #include "clawperator/skills/artifact_compiler.hpp"
 
+#include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <cstdint>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/contract/payload_validation.hpp"
@@ -35,25 +39,71 @@ HostError compile_error(const Registry& registry, std::string code, std::string 
              : contract::validation_error(std::move(code), std::move(message), std::move(details));
 }
 
-// JS prints an exponent without leading zeros and with an explicit '+' ("1e+21", "1.5e-7").
-std::string js_exponent_form(std::string text) {
-  const auto e = text.find('e');
-  if (e == std::string::npos) return text;
-  std::string mantissa = text.substr(0, e);
-  std::string exponent = text.substr(e + 1);
-  char sign = '+';
-  if (!exponent.empty() && (exponent[0] == '+' || exponent[0] == '-')) {
-    sign = exponent[0];
-    exponent.erase(0, 1);
+// A finite double as ECMAScript's Number::toString writes it, from the shortest round-trip
+// digits that dump_json finds: fixed notation for 1e-7 <= |x| < 1e21, else d.ddde+n.
+std::string js_number_text(double number) {
+  if (number == 0) return "0";  // -0 too
+  std::string text = dump_json(Json(number));
+  std::string sign;
+  if (text[0] == '-') {
+    sign = "-";
+    text.erase(0, 1);
   }
-  while (exponent.size() > 1 && exponent[0] == '0') exponent.erase(0, 1);
-  return mantissa + "e" + sign + exponent;
+  // text is "ddd.ddd" or "d.ddde[+-]xx": gather the digits and the decimal exponent n, the
+  // value being 0.<digits> x 10^n.
+  long exponent = 0;
+  if (const auto e = text.find_first_of("eE"); e != std::string::npos) {
+    exponent = std::stol(text.substr(e + 1));
+    text.erase(e);
+  }
+  std::string digits;
+  long point = static_cast<long>(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '.') {
+      point = static_cast<long>(i);
+    } else {
+      digits += text[i];
+    }
+  }
+  long n = point + exponent;
+  while (!digits.empty() && digits.front() == '0') {
+    digits.erase(0, 1);
+    --n;
+  }
+  while (!digits.empty() && digits.back() == '0') digits.pop_back();
+  const long k = static_cast<long>(digits.size());
+  std::string out;
+  if (k <= n && n <= 21) {
+    out = digits + std::string(static_cast<std::size_t>(n - k), '0');
+  } else if (0 < n && n <= 21) {
+    out = digits.substr(0, static_cast<std::size_t>(n)) + "." +
+          digits.substr(static_cast<std::size_t>(n));
+  } else if (-6 < n && n <= 0) {
+    out = "0." + std::string(static_cast<std::size_t>(-n), '0') + digits;
+  } else {
+    const long shown = n - 1;
+    out = digits.substr(0, 1) + (k > 1 ? "." + digits.substr(1) : "") + "e" +
+          (shown < 0 ? "-" : "+") + std::to_string(shown < 0 ? -shown : shown);
+  }
+  return sign + out;
 }
 
 std::string escape_for_json_string(std::string_view value) {
   // The quoted JSON string without its quotes: the placeholder already stands between quotes.
   const std::string quoted = quote_json(value);
   return quoted.substr(1, quoted.size() - 2);
+}
+
+// The key as a JavaScript array index: "0", or digits without a leading zero, below 2^32 - 1.
+std::optional<std::uint64_t> js_array_index(const std::string& key) {
+  if (key.empty() || key.size() > 10 || (key.size() > 1 && key[0] == '0')) return std::nullopt;
+  std::uint64_t value = 0;
+  for (const char c : key) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  if (value >= 4294967295ULL) return std::nullopt;
+  return value;
 }
 
 bool is_placeholder_char(char c) {
@@ -77,13 +127,8 @@ std::string js_string_of(const Json& value) {
       return value.get<bool>() ? "true" : "false";
     case Json::value_t::number_float: {
       const double number = value.get<double>();
-      if (std::isfinite(number) && number == std::floor(number) && std::fabs(number) < 1e21) {
-        // JS prints an integral double without a fraction ("100", not "100.0"), and -0 as "0".
-        char buffer[32];
-        std::snprintf(buffer, sizeof buffer, "%.0f", number == 0 ? 0.0 : number);
-        return buffer;
-      }
-      return js_exponent_form(value.dump());
+      // JSON holds no NaN or infinity; a parsed number is always finite.
+      return std::isfinite(number) ? js_number_text(number) : dump_json(value);
     }
     default:
       return dump_json(value);
@@ -110,8 +155,20 @@ contract::Outcome<CompileVars> parse_compile_vars(std::string_view vars_json) {
 
 std::string compile_seed_hash(std::string_view skill_id, std::string_view artifact_base,
                               const CompileVars& vars) {
+  // JavaScript enumerates an object's array-index keys ("0", "7", "12") first, in numeric
+  // order, then the others in insertion order, here sorted: JSON.stringify writes them so.
+  std::vector<std::pair<std::uint64_t, const std::string*>> index_keys;
   Json sorted = Json::object();
-  for (const auto& [key, value] : vars) sorted[key] = value;  // std::map: sorted by key
+  for (const auto& [key, value] : vars) {
+    if (auto index = js_array_index(key)) {
+      index_keys.emplace_back(*index, &key);
+    }
+  }
+  std::sort(index_keys.begin(), index_keys.end());
+  for (const auto& [index, key] : index_keys) sorted[*key] = vars.at(*key);
+  for (const auto& [key, value] : vars) {
+    if (!js_array_index(key)) sorted[key] = value;  // std::map: sorted by key
+  }
   Json seed = Json::object();
   seed["skillId"] = std::string(skill_id);
   seed["artifactName"] = std::string(artifact_base);

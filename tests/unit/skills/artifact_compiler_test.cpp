@@ -56,6 +56,15 @@ TEST_CASE("compile-artifact: the same inputs give the same bytes, whatever the v
   CHECK(other->document["execution"]["commandId"] != execution["commandId"]);
 }
 
+TEST_CASE("compile-artifact: the seed orders keys as JSON.stringify writes a JS object",
+          "[skills][compile]") {
+  // Array-index keys first, numerically; then the others, sorted.
+  const CompileVars vars = {{"b", "1"}, {"10", "x"}, {"2", "y"}, {"A", "z"}, {"01", "w"}};
+  const std::string seed =
+      R"({"skillId":"s","artifactName":"n","vars":{"2":"y","10":"x","01":"w","A":"z","b":"1"}})";
+  CHECK(compile_seed_hash("s", "n", vars) == transport::sha256_hex(seed).substr(0, 12));
+}
+
 TEST_CASE("compile-artifact: a COMMAND_ID or TASK_ID given is kept", "[skills][compile]") {
   SkillsRepository repo;
   const Registry registry = repo.load(
@@ -122,6 +131,18 @@ TEST_CASE("compile-artifact: values are converted as JavaScript's String() does"
   CHECK(vars->at("whole") == "100");
   CHECK(vars->at("big") == "1e+21");
   CHECK(vars->at("small") == "1.5e-7");
+  // The thresholds of Number::toString, as node prints them.
+  const auto more = parse_compile_vars(
+      R"({"a":0.00001,"b":1e-7,"c":123456789012345680000,"d":1.2345e20,"e":-2.5,"f":0.1,"g":-0.0,"h":1e300})");
+  REQUIRE(more);
+  CHECK(more->at("a") == "0.00001");
+  CHECK(more->at("b") == "1e-7");
+  CHECK(more->at("c") == "123456789012345680000");
+  CHECK(more->at("d") == "123450000000000000000");
+  CHECK(more->at("e") == "-2.5");
+  CHECK(more->at("f") == "0.1");
+  CHECK(more->at("g") == "0");
+  CHECK(more->at("h") == "1e+300");
   CHECK(vars->at("t") == "true");
   CHECK(vars->at("n") == "null");
   CHECK(vars->at("o") == R"({"a":1})");
