@@ -69,7 +69,7 @@ CommandResult run_skills(const SkillsFlags& flags, const GlobalOptions& options)
   if (flags.action == "search") return run_search(flags);
   if (flags.action == "compile-artifact") return run_skills_compile_artifact(flags);
   if (flags.action == "new") return run_skills_new(flags);
-  if (flags.action == "validate") return run_skills_validate(flags);
+  if (flags.action == "validate") return run_skills_validate(flags, options);
   if (flags.action.empty()) {
     return usage(std::string("skills requires a subcommand: skills ") + kSubcommands + " ...");
   }

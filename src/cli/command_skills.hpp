@@ -39,6 +39,6 @@ contract::Outcome<skills::Registry> load_skills_registry(const SkillsFlags& flag
 std::optional<std::string> compile_artifact_skill_id(const SkillsFlags& flags);
 CommandResult run_skills_compile_artifact(const SkillsFlags& flags);
 CommandResult run_skills_new(const SkillsFlags& flags);
-CommandResult run_skills_validate(const SkillsFlags& flags);
+CommandResult run_skills_validate(const SkillsFlags& flags, const GlobalOptions& options);
 
 }  // namespace clawperator::cli

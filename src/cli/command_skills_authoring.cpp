@@ -1,5 +1,8 @@
 // `clawperator skills compile-artifact|new|validate` (docs/skills.md): the subcommands that
 // write or check a skill's files; each is a thin shell over src/skills.
+#include <cstdio>
+
+#include "clawperator/io/log.hpp"
 #include "clawperator/skills/artifact_compiler.hpp"
 #include "clawperator/skills/scaffold.hpp"
 #include "clawperator/skills/skill_validation.hpp"
@@ -61,7 +64,7 @@ CommandResult run_skills_new(const SkillsFlags& flags) {
   return document_or_error(skills::scaffold_skill(*registry, {flags.target, flags.summary}));
 }
 
-CommandResult run_skills_validate(const SkillsFlags& flags) {
+CommandResult run_skills_validate(const SkillsFlags& flags, const GlobalOptions& options) {
   if (flags.target.empty() == !flags.all) {
     return authoring_usage(
         "skills validate takes one skill id or --all: skills validate <skill_id> [--dry-run] | "
@@ -70,8 +73,25 @@ CommandResult run_skills_validate(const SkillsFlags& flags) {
   }
   const auto registry = load_skills_registry(flags);
   if (!registry) return failure(registry.error());
-  if (flags.all) return document_or_error(skills::validate_all_skills(*registry, flags.dry_run));
-  return document_or_error(skills::validate_skill(*registry, flags.target, flags.dry_run));
+  auto outcome = flags.all ? skills::validate_all_skills(*registry, flags.dry_run)
+                           : skills::validate_skill(*registry, flags.target, flags.dry_run);
+  if (!outcome) return failure(outcome.error());
+  if (flags.dry_run) {
+    // As the original: a note per valid skill whose payload only its script makes, in the log
+    // and, for a person (--output pretty), on stderr; stdout stays the one document.
+    const Json& skills_checked = flags.all ? (*outcome)["validSkills"] : Json::array({*outcome});
+    for (const Json& item : skills_checked) {
+      if (!item["checks"]["artifactPaths"].empty()) continue;
+      Json fields = Json::object();
+      fields["skillId"] = item["skill"]["id"];
+      fields["payloadValidation"] = "skipped";
+      io::log_event(io::LogLevel::Debug, "cli.validation", fields);
+      if (options.output == OutputFormat::Pretty) {
+        std::fputs("  [INFO] Payload validation skipped: no pre-compiled artifacts\n", stderr);
+      }
+    }
+  }
+  return success(std::move(*outcome));
 }
 
 }  // namespace clawperator::cli

@@ -171,24 +171,20 @@ contract::Outcome<ValidatedSkill> validate_entry(const Registry& registry, const
   validated.checks["scriptPaths"] = std::move(script_paths);
   validated.checks["artifactPaths"] = std::move(artifact_paths);
 
-  if (dry_run) {
+  if (dry_run && artifacts.empty()) {
     Json report = Json::object();
-    if (artifacts.empty()) {
-      report["payloadValidation"] = "skipped";
-      report["reason"] =
-          "skill has no pre-compiled artifacts; payload is generated at runtime by the skill "
-          "script";
-    } else {
-      for (const fs::path& path : artifacts) {
-        if (auto error = check_artifact_raw(registry, skill, path)) {
-          error->details["skillJsonPath"] = skill_json_path;
-          return contract::failed(std::move(*error));
-        }
-      }
-      report["payloadValidation"] = "passed";
-      report["artifactCount"] = artifacts.size();
-    }
+    report["payloadValidation"] = "skipped";
+    report["reason"] =
+        "skill has no pre-compiled artifacts; payload is generated at runtime by the skill "
+        "script";
     validated.dry_run = std::move(report);
+  }
+  // Artifacts that pass add nothing to the output, as in the original: `valid` says it.
+  for (const fs::path& path : dry_run ? artifacts : std::vector<fs::path>{}) {
+    if (auto error = check_artifact_raw(registry, skill, path)) {
+      error->details["skillJsonPath"] = skill_json_path;
+      return contract::failed(std::move(*error));
+    }
   }
   return validated;
 }

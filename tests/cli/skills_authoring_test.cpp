@@ -190,6 +190,14 @@ TEST_CASE("skills new then skills validate", "[cli][skills]") {
   CHECK(report["valid"] == true);
   CHECK(report["dryRun"]["payloadValidation"] == "skipped");
 
+  CHECK(validated.err.find("Payload validation skipped") == std::string::npos);
+  // For a person, the note on stderr; the artifact skill gets none.
+  const RunResult pretty =
+      run_binary(kBinary, {"skills", "validate", "--all", "--dry-run", "--output", "pretty"},
+                 skills.options());
+  CHECK(pretty.exit_code == 0);
+  CHECK(pretty.err == "  [INFO] Payload validation skipped: no pre-compiled artifacts\n");
+
   const json all = single_document(
       run_binary(kBinary, {"skills", "validate", "--all", "--dry-run"}, skills.options()));
   CHECK(all["totalSkills"] == 2);

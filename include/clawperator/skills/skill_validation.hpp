@@ -13,7 +13,8 @@
 namespace clawperator::skills {
 
 // {"valid":true,"skill","checks":{skillJsonPath,skillFilePath,scriptPaths,artifactPaths},
-//  "dryRun"? , registryPath, registrySource}; SKILL_NOT_FOUND or SKILL_VALIDATION_FAILED
+//  "dryRun"? (only with --dry-run on a skill without artifacts: payloadValidation "skipped"),
+//  registryPath, registrySource}; SKILL_NOT_FOUND or SKILL_VALIDATION_FAILED
 // (details.skillId, details.reason and what §2.7 names: missingFields, missingFiles,
 // mismatchFields, the artifact's schema issue) otherwise.
 contract::Outcome<Json> validate_skill(const Registry& registry, std::string_view id, bool dry_run);

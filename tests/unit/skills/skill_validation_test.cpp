@@ -37,7 +37,8 @@ TEST_CASE("validate: a complete skill, with and without --dry-run", "[skills][va
   // Raw: "{{APP}}" is a non-blank string, so the template is a valid payload as it stands.
   const auto recipe = validate_skill(registry, "a.recipe", true);
   REQUIRE(recipe);
-  CHECK((*recipe)["dryRun"]["payloadValidation"] == "passed");
+  CHECK((*recipe)["valid"] == true);
+  CHECK_FALSE(recipe->contains("dryRun"));  // as the original: artifacts that pass add nothing
   CHECK((*recipe)["checks"]["artifactPaths"].size() == 1);
 }
 
@@ -175,6 +176,20 @@ TEST_CASE("validate --dry-run: the first schema issue of a raw artifact", "[skil
   CHECK(details["actionType"] == "click");
   CHECK(details["invalidKeys"] == Json::array({"nonsense"}));
   CHECK(details.contains("reason"));
+
+  // A parameter the Operator removed: the validator's hint is passed on.
+  SkillsRepository removed;
+  const std::string old_format = R"({"commandId":"c","taskId":"t","source":"s",
+    "expectedFormat":"android-ui-automator","timeoutMs":30000,
+    "actions":[{"id":"snap","type":"snapshot_ui","params":{"format":"ascii"}}]})";
+  const Registry removed_registry =
+      removed.load(registry_of({removed.add_skill("a.old", {{"artifact.json", old_format}})}));
+  const auto hinted = validate_skill(removed_registry, "a.old", true);
+  REQUIRE_FALSE(hinted);
+  CHECK(hinted.error().details["artifact"] == "artifact.json");
+  CHECK(hinted.error().details["actionType"] == "snapshot_ui");
+  CHECK(hinted.error().details["invalidKeys"] == Json::array({"format"}));
+  CHECK_THAT(hinted.error().details["hint"].get<std::string>(), Catch::Contains("snapshot_ui"));
 
   const auto broken = validate_skill(registry, "a.broken", true);
   REQUIRE_FALSE(broken);
