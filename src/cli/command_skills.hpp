@@ -36,7 +36,6 @@ struct SkillsFlags {
 contract::Outcome<skills::Registry> load_skills_registry(const SkillsFlags& flags);
 
 // compile-artifact, new, validate (src/cli/command_skills_authoring.cpp).
-std::optional<std::string> compile_artifact_skill_id(const SkillsFlags& flags);
 CommandResult run_skills_compile_artifact(const SkillsFlags& flags);
 CommandResult run_skills_new(const SkillsFlags& flags);
 CommandResult run_skills_validate(const SkillsFlags& flags, const GlobalOptions& options);

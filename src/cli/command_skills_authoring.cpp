@@ -22,14 +22,14 @@ CommandResult document_or_error(const contract::Outcome<Json>& outcome) {
   return success(*outcome);
 }
 
-}  // namespace
-
 std::optional<std::string> compile_artifact_skill_id(const SkillsFlags& flags) {
   // --skill-id first, as in the original; then the word after compile-artifact.
   if (flags.skill_id && !flags.skill_id->empty()) return flags.skill_id;
   if (!flags.target.empty()) return flags.target;
   return std::nullopt;
 }
+
+}  // namespace
 
 CommandResult run_skills_compile_artifact(const SkillsFlags& flags) {
   const auto skill_id = compile_artifact_skill_id(flags);

@@ -189,7 +189,9 @@ contract::Outcome<Json> scaffold_skill(const Registry& registry, const ScaffoldR
   auto skill_dir = resolve_inside(registry, folder, "path");
   if (!skill_dir) return contract::failed(skill_dir.error());
   std::error_code error;
-  if (fs::exists(fs::symlink_status(*skill_dir, error))) {
+  // The name itself (a link, dangling or not, counts) and where it leads.
+  if (fs::exists(fs::symlink_status(registry.root / folder, error)) ||
+      fs::exists(fs::symlink_status(*skill_dir, error))) {
     return contract::failed(
         already_exists(registry, id, "Skill directory already exists: " + skill_dir->string()));
   }
