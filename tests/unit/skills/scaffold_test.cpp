@@ -142,7 +142,25 @@ TEST_CASE("new: an id in the registry, or a folder that exists, is SKILL_ALREADY
   fs::create_symlink(repo.root() / "elsewhere", repo.root() / "skills/a.link");
   const auto link = scaffold_skill(registry, {"a.link", std::nullopt});
   REQUIRE_FALSE(link);
+  expect_refusal(link.error(), "SKILL_ALREADY_EXISTS", 2);
   CHECK_FALSE(fs::exists(repo.root() / "elsewhere"));
+  // Nor one that leads outside the repository.
+  const fs::path outside = repo.root().parent_path() / (repo.root().filename().string() + "-out");
+  fs::create_symlink(outside, repo.root() / "skills/a.out");
+  const auto out = scaffold_skill(registry, {"a.out", std::nullopt});
+  REQUIRE_FALSE(out);
+  CHECK_FALSE(fs::exists(outside));
+}
+
+TEST_CASE("new: a summary with a NUL byte fails before anything is created", "[skills][scaffold]") {
+  SkillsRepository repo;
+  const Registry registry = repo.load(registry_of({}));
+  const auto outcome = scaffold_skill(registry, {"a.b", std::string("bad\0summary", 11)});
+  REQUIRE_FALSE(outcome);
+  expect_refusal(outcome.error(), "SKILLS_SCAFFOLD_FAILED", 3);
+  CHECK(outcome.error().details["cause"].is_null());
+  CHECK(outcome.error().details["path"] == (repo.root() / "skills/a.b/SKILL.md").string());
+  CHECK_FALSE(fs::exists(repo.root() / "skills/a.b"));
 }
 
 TEST_CASE("new: a registry that cannot be rewritten fails and leaves nothing behind",
