@@ -269,3 +269,30 @@ TEST_CASE(
   }
   fs::remove_all(pattern);
 }
+
+TEST_CASE("without --registry, the environment or ./skills, the installed registry is used",
+          "[cli][skills]") {
+  TempSkills home;  // its skills/ folder moved to where `skills install` puts it
+  const fs::path installed = home.root() / ".clawperator" / "skills";
+  fs::create_directories(installed);
+  fs::rename(home.root() / "skills", installed / "skills");
+  RunOptions options;
+  options.extra_env["HOME"] = home.root().string();
+  options.unset_env = {"CLAWPERATOR_SKILLS_REGISTRY"};
+  options.working_directory = home.root().string();  // no ./skills here now
+  const RunResult result = run_binary(kBinary, {"skills", "validate", "a.recipe"}, options);
+  const json document = single_document(result);
+  CHECK(result.exit_code == 0);
+  CHECK(document["registrySource"] == "installed");
+  CHECK(document["registryPath"] == (installed / "skills/skills-registry.json").string());
+
+  // Named but absent: REGISTRY_READ_FAILED, exit 3, with the path it tried.
+  options.extra_env["CLAWPERATOR_SKILLS_REGISTRY"] = (home.root() / "none.json").string();
+  options.unset_env.clear();
+  const json missing = expect_error(
+      run_binary(kBinary, {"skills", "compile-artifact", "a.recipe", "--artifact", "open"},
+                 options),
+      "REGISTRY_READ_FAILED", 3);
+  CHECK(missing["details"]["registryPath"] == (home.root() / "none.json").string());
+  CHECK(missing["details"]["registrySource"] == "environment");
+}
