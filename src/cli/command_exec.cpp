@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/execution_output.hpp"
@@ -16,6 +17,7 @@
 #include "clawperator/io/payload_input.hpp"
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "clawperator/skills/artifact_compiler.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::cli {
@@ -27,6 +29,10 @@ struct ExecFlags {
   std::string execution;
   bool validate_only = false;
   bool dry_run = false;
+  // The shortcut for `skills compile-artifact` then exec (docs/skills.md).
+  std::string skill;
+  std::string artifact;
+  std::optional<std::string> vars;
 };
 
 constexpr const char* kMissingPayload =
@@ -72,7 +78,42 @@ CommandResult run_on_device(contract::Execution execution, const GlobalOptions& 
 
 namespace {
 
+// exec --skill ID --artifact NAME [--vars JSON]: the compiled artifact takes the payload's place.
+CommandResult run_exec_skill(const ExecFlags& flags, const GlobalOptions& options) {
+  if (!flags.payload.empty() || !flags.execution.empty() || !flags.positional.empty()) {
+    return failure(contract::usage_error(
+        "USAGE", "exec takes a payload or --skill with --artifact, not both"));
+  }
+  if (flags.skill.empty() || flags.artifact.empty()) {
+    contract::HostError error = contract::usage_error(
+        "USAGE",
+        "exec --skill needs --artifact too: exec --skill <skill_id> --artifact <name> "
+        "[--vars <json>]");
+    error.top_level["example"] =
+        "clawperator exec --skill com.android.settings.open-entry --artifact open-entry "
+        "--vars '{\"ENTRY_TEXT\":\"Display\"}' --validate-only";
+    return failure(error);
+  }
+  const auto registry =
+      skills::load_registry(skills::locate_registry(skills::process_registry_lookup(std::nullopt)));
+  if (!registry) return failure(registry.error());
+  auto compiled =
+      skills::compile_artifact(*registry, {flags.skill, flags.artifact, flags.vars.value_or("{}")});
+  if (!compiled) return failure(compiled.error());
+  contract::Execution& valid = compiled->execution;
+  if (options.timeout) {
+    if (auto error = contract::apply_timeout_override(valid, *options.timeout)) {
+      return failure(*error);
+    }
+  }
+  return finish_execution(std::move(valid), execution_mode(flags.validate_only, flags.dry_run),
+                          options);
+}
+
 CommandResult run_exec(const ExecFlags& flags, const GlobalOptions& options) {
+  if (!flags.skill.empty() || !flags.artifact.empty() || flags.vars) {
+    return run_exec_skill(flags, options);
+  }
   int sources = 0;
   for (const std::string* source : {&flags.payload, &flags.execution, &flags.positional}) {
     if (!source->empty()) ++sources;
@@ -119,6 +160,10 @@ void register_exec_commands(CLI::App& root, std::vector<Command>& commands) {
                  "Validate and print the normalised execution; contact no device");
   exec->add_flag("--dry-run", flags->dry_run,
                  "Validate and print the plan (ids, types, params); contact no device");
+  exec->add_option("--skill", flags->skill,
+                   "Run a skill's artifact instead of a payload (with --artifact)");
+  exec->add_option("--artifact", flags->artifact, "With --skill: the artifact, NAME[.recipe.json]");
+  exec->add_option("--vars", flags->vars, "With --skill: the {{NAME}} values, one JSON object");
   set_command_footer(*exec,
                      "Notes:\n"
                      "  A payload file whose name starts with '-' follows --.\n\n"
@@ -126,6 +171,7 @@ void register_exec_commands(CLI::App& root, std::vector<Command>& commands) {
                      "  clawperator exec examples/snapshot.json --validate-only\n"
                      "  clawperator exec - --dry-run < payload.json\n"
                      "  clawperator exec --validate-only -- -payload.json\n"
+                     "  clawperator exec --skill <id> --artifact <name> --vars '{}'\n"
                      "  clawperator exec '{\"commandId\":\"c1\",...}' --device emulator-5554",
                      "the payload's timeoutMs");
   // A payload file whose name starts with '-' reads as a flag; when no payload came otherwise
@@ -142,7 +188,8 @@ void register_exec_commands(CLI::App& root, std::vector<Command>& commands) {
   commands.push_back(
       Command{exec,
               [flags](const GlobalOptions& options) { return run_exec(*flags, options); },
-              {"--payload", "--execution", "--validate-only", "--dry-run"},
+              {"--payload", "--execution", "--validate-only", "--dry-run", "--skill", "--artifact",
+               "--vars"},
               true,
               claim_dash_file});
 }

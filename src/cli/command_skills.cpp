@@ -55,6 +55,9 @@ CommandResult run_skills(const SkillsFlags& flags, const GlobalOptions& options)
   if (flags.action == "list") return run_skills_list({}, flags.registry);
   if (flags.action == "get") return run_get(flags);
   if (flags.action == "search") return run_search(flags);
+  if (flags.action == "compile-artifact") return run_skills_compile_artifact(flags);
+  if (flags.action == "new") return run_skills_new(flags);
+  if (flags.action == "validate") return run_skills_validate(flags, options);
   if (flags.action.empty()) {
     return usage(std::string("skills requires a subcommand: skills ") + kSubcommands + " ...");
   }
@@ -103,15 +106,29 @@ void register_skills_commands(CLI::App& root, std::vector<Command>& commands) {
   command->add_option("--intent", flags->intent, "search: the intent, exactly");
   command->add_option("--keyword", flags->keyword,
                       "search: text in the id, summary or application id (any case)");
+  command->add_option("--skill-id", flags->skill_id,
+                      "compile-artifact: the skill id (instead of the word after it)");
+  command->add_option("--artifact", flags->artifact,
+                      "compile-artifact: the artifact, NAME or NAME.recipe.json");
+  command->add_option("--vars", flags->vars,
+                      "compile-artifact: the {{NAME}} values, one JSON object (default {})");
+  command->add_option("--summary", flags->summary, "new: the skill's one-line summary");
+  command->add_flag("--all", flags->all, "validate: every skill of the registry");
+  command->add_flag("--dry-run", flags->dry_run,
+                    "validate: also check every artifact as a payload, placeholders left in");
   set_command_footer(*command,
                      "Examples:\n"
                      "  clawperator skills list\n"
-                     "  clawperator skills search --keyword settings",
+                     "  clawperator skills search --keyword settings\n"
+                     "  clawperator skills compile-artifact <id> --artifact <name> --vars '{}'\n"
+                     "  clawperator skills new com.example.app.check-status\n"
+                     "  clawperator skills validate --all --dry-run",
                      "120000 ms, skills run only: the script's deadline");
   commands.push_back(
       Command{command,
               [flags](const GlobalOptions& options) { return run_skills(*flags, options); },
-              {"--registry", "--app", "--intent", "--keyword"},
+              {"--registry", "--app", "--intent", "--keyword", "--skill-id", "--artifact", "--vars",
+               "--summary", "--all", "--dry-run"},
               /*takes_timeout=*/true});
 }
 

@@ -35,4 +35,9 @@ struct SkillsFlags {
 // installed one), loaded; its failure is REGISTRY_READ_FAILED.
 contract::Outcome<skills::Registry> load_skills_registry(const SkillsFlags& flags);
 
+// compile-artifact, new, validate (src/cli/command_skills_authoring.cpp).
+CommandResult run_skills_compile_artifact(const SkillsFlags& flags);
+CommandResult run_skills_new(const SkillsFlags& flags);
+CommandResult run_skills_validate(const SkillsFlags& flags, const GlobalOptions& options);
+
 }  // namespace clawperator::cli

@@ -1,0 +1,275 @@
+#include "clawperator/skills/scaffold.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <tuple>
+#include <vector>
+
+#include "clawperator/io/atomic_file.hpp"
+#include "clawperator/json.hpp"
+#include "clawperator/text.hpp"
+#include "skill_files.hpp"
+
+namespace clawperator::skills {
+namespace {
+
+namespace fs = std::filesystem;
+using contract::HostError;
+
+HostError scaffold_failed(const Registry& registry, const fs::path& path, std::string what,
+                          const std::optional<std::string>& cause_message) {
+  Json details = Json::object();
+  details["path"] = path.string();
+  const auto name = cause_message ? errno_name_of_message(*cause_message) : std::nullopt;
+  details["cause"] = name ? Json(*name) : Json(nullptr);
+  add_registry_fields(details, registry);
+  std::string message = "Cannot scaffold the skill: " + what + " " + path.string();
+  if (cause_message) message += ": " + *cause_message;
+  return contract::readiness_error("SKILLS_SCAFFOLD_FAILED", std::move(message),
+                                   std::move(details));
+}
+
+// What this run created, removed again (newest first) when a later step fails.
+class ScaffoldUndo {
+ public:
+  void created_file(fs::path path) { made_.push_back({std::move(path), false}); }
+  void created_directory(fs::path path) { made_.push_back({std::move(path), true}); }
+  void commit() { made_.clear(); }
+  ~ScaffoldUndo() {
+    for (auto it = made_.rbegin(); it != made_.rend(); ++it) {
+      if (it->directory) {
+        ::rmdir(it->path.c_str());
+      } else {
+        ::unlink(it->path.c_str());
+      }
+    }
+  }
+
+ private:
+  struct Made {
+    fs::path path;
+    bool directory;
+  };
+  std::vector<Made> made_;
+};
+
+HostError id_without_dot(const std::string& id) {
+  Json details = Json::object();
+  details["skillId"] = id;
+  details["reason"] = "it needs a dot, neither first nor last";
+  return contract::validation_error(
+      "SKILL_ID_INVALID",
+      "skill_id must contain at least one dot so applicationId and intent can be derived",
+      std::move(details));
+}
+
+HostError already_exists(const Registry& registry, const std::string& id, std::string message) {
+  Json details = Json::object();
+  details["skillId"] = id;
+  add_registry_fields(details, registry);
+  return contract::validation_error("SKILL_ALREADY_EXISTS", std::move(message), std::move(details));
+}
+
+// The id as a YAML scalar: plain when it is only letters, digits, '.', '-' and '_' (every
+// usual id), else double-quoted, as JSON quotes it (a YAML double-quoted scalar reads it back),
+// so that an id holding ": " or " #" cannot change the frontmatter.
+std::string yaml_scalar_of_id(const std::string& id) {
+  const bool plain = std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+           c == '-' || c == '_';
+  });
+  return plain ? id : quote_json(id);
+}
+
+std::string normalised_summary_lines(const std::string& summary) {
+  std::string text;
+  for (std::size_t i = 0; i < summary.size(); ++i) {
+    if (summary[i] == '\r') {
+      text += '\n';
+      if (i + 1 < summary.size() && summary[i + 1] == '\n') ++i;
+    } else {
+      text += summary[i];
+    }
+  }
+  std::string out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string line = text.substr(start, end - start);
+    out += line.empty() ? "\n" : "  " + line + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string scaffold_skill_markdown(const std::string& id, const std::string& summary) {
+  return "---\n"
+         "name: " +
+         yaml_scalar_of_id(id) +
+         "\n"
+         "description: |-\n" +
+         normalised_summary_lines(summary) +
+         "---\n"
+         "\n"
+         "# " +
+         id +
+         "\n"
+         "\n"
+         "TODO before sharing this skill:\n"
+         "\n"
+         "- say what it does, on which app and screen, and what it prints;\n"
+         "- replace the snapshot in `scripts/run.sh` with the actions it needs;\n"
+         "- check it with `clawperator skills validate " +
+         id +
+         "`.\n"
+         "\n"
+         "## Run\n"
+         "\n"
+         "```sh\n"
+         "clawperator skills run " +
+         id +
+         " --device <device_id>\n"
+         "```\n"
+         "\n"
+         "The script reads `CLAWPERATOR_BIN`, `CLAWPERATOR_DEVICE_ID` and "
+         "`CLAWPERATOR_OPERATOR_PACKAGE`\n"
+         "(set by `skills run`) and runs one `clawperator exec`.\n";
+}
+
+std::string scaffold_run_script(const std::string& id) {
+  // The id only appears in a comment: it may hold quotes or '$', which have no place in shell
+  // code, and a comment ends at a newline, which an id cannot hold.
+  return "#!/bin/sh\n"
+         "# Skill " +
+         id +
+         ": takes a snapshot of the device's current screen.\n"
+         "# skills run sets CLAWPERATOR_BIN, CLAWPERATOR_DEVICE_ID and "
+         "CLAWPERATOR_OPERATOR_PACKAGE;\n"
+         "# run by hand, it uses `clawperator` from PATH and the only connected device.\n"
+         "set -u\n"
+         "\n"
+         "bin=${CLAWPERATOR_BIN:-clawperator}\n"
+         "set --\n"
+         "if [ -n \"${CLAWPERATOR_DEVICE_ID:-}\" ]; then\n"
+         "  set -- \"$@\" --device \"$CLAWPERATOR_DEVICE_ID\"\n"
+         "fi\n"
+         "if [ -n \"${CLAWPERATOR_OPERATOR_PACKAGE:-}\" ]; then\n"
+         "  set -- \"$@\" --operator-package \"$CLAWPERATOR_OPERATOR_PACKAGE\"\n"
+         "fi\n"
+         "\n"
+         "command_id=\"skill-$(date +%s)-$$\"\n"
+         "execution='{\"commandId\":\"'\"$command_id\"'\",\"taskId\":\"skill-snapshot\","
+         "\"source\":\"clawperator-skill\",\"expectedFormat\":\"android-ui-automator\","
+         "\"timeoutMs\":30000,\"actions\":[{\"id\":\"snap\",\"type\":\"snapshot\"}]}'\n"
+         "\n"
+         "output=$(\"$bin\" exec \"$@\" --execution \"$execution\")\n"
+         "status=$?\n"
+         "printf '%s\\n' \"$output\"\n"
+         "exit \"$status\"\n";
+}
+
+contract::Outcome<Json> scaffold_skill(const Registry& registry, const ScaffoldRequest& request) {
+  const std::string id(trim(request.id));
+  if (auto checked = check_skill_id(id); !checked) return contract::failed(checked.error());
+  const auto dot = id.rfind('.');
+  if (dot == std::string::npos || dot == 0 || dot + 1 == id.size()) {
+    return contract::failed(id_without_dot(id));
+  }
+  if (registry.find(id)) {
+    return contract::failed(already_exists(registry, id, "Skill already exists: " + id));
+  }
+  const std::string folder = "skills/" + id;
+  auto skill_dir = resolve_inside(registry, folder, "path");
+  if (!skill_dir) return contract::failed(skill_dir.error());
+  std::error_code error;
+  // The name itself (a link, dangling or not, counts) and where it leads.
+  if (fs::exists(fs::symlink_status(registry.root / folder, error)) ||
+      fs::exists(fs::symlink_status(*skill_dir, error))) {
+    return contract::failed(
+        already_exists(registry, id, "Skill directory already exists: " + skill_dir->string()));
+  }
+  std::string summary(request.summary ? trim(*request.summary) : std::string_view());
+  if (summary.empty()) summary = "TODO: describe " + id;
+
+  Json entry = Json::object();
+  entry["id"] = id;
+  entry["applicationId"] = id.substr(0, dot);
+  entry["intent"] = id.substr(dot + 1);
+  entry["summary"] = summary;
+  entry["path"] = folder;
+  entry["skillFile"] = folder + "/SKILL.md";
+  entry["scripts"] = Json::array({folder + "/" + kScaffoldScript});
+  entry["artifacts"] = Json::array();
+
+  const fs::path markdown = *skill_dir / "SKILL.md";
+  const fs::path metadata = *skill_dir / "skill.json";
+  const fs::path script = *skill_dir / kScaffoldScript;
+  if (summary.find('\0') != std::string::npos) {
+    return contract::failed(
+        scaffold_failed(registry, markdown, "the summary holds a NUL byte for", std::nullopt));
+  }
+
+  ScaffoldUndo undo;
+  // mkdir refuses a name that exists, a symlink included: nothing is created through a link.
+  for (const fs::path& directory : {skill_dir->parent_path(), *skill_dir, script.parent_path()}) {
+    if (::mkdir(directory.c_str(), 0755) == 0) {
+      undo.created_directory(directory);
+      continue;
+    }
+    const int saved = errno;
+    struct stat status {};
+    const bool usable_parent = saved == EEXIST && directory == skill_dir->parent_path() &&
+                               ::lstat(directory.c_str(), &status) == 0 && S_ISDIR(status.st_mode);
+    if (usable_parent) continue;
+    return contract::failed(scaffold_failed(registry, directory, "cannot create the directory",
+                                            std::string(std::strerror(saved))));
+  }
+  const std::string metadata_text = entry.dump(2) + "\n";
+  for (const auto& [path, bytes, mode] :
+       {std::tuple{markdown, scaffold_skill_markdown(id, summary), mode_t{0644}},
+        std::tuple{metadata, metadata_text, mode_t{0644}},
+        std::tuple{script, scaffold_run_script(id), mode_t{0755}}}) {
+    if (auto problem = io::write_exclusive_file(path, bytes)) {
+      return contract::failed(scaffold_failed(registry, path, "cannot create", *problem));
+    }
+    undo.created_file(path);
+    if (::chmod(path.c_str(), mode) != 0) {
+      return contract::failed(scaffold_failed(registry, path, "cannot set the mode of",
+                                              std::string(std::strerror(errno))));
+    }
+  }
+
+  Json document = registry.document;
+  document["skills"].push_back(entry);
+  auto& skills = document["skills"];
+  std::stable_sort(skills.begin(), skills.end(), [](const Json& a, const Json& b) {
+    return a.value("id", std::string()) < b.value("id", std::string());
+  });
+  // The registry may be a link into a checkout: the file it leads to is replaced, not the link.
+  fs::path registry_file = fs::canonical(registry.location.path, error);
+  if (error) registry_file = registry.location.path;
+  if (auto problem = io::write_file_atomically(registry_file, document.dump(2) + "\n")) {
+    return contract::failed(
+        scaffold_failed(registry, registry_file, "cannot rewrite the registry", *problem));
+  }
+  undo.commit();
+
+  Json out = Json::object();
+  out["created"] = true;
+  out["skillId"] = id;
+  out["skillPath"] = skill_dir->string();
+  out["files"] = Json::array({markdown.string(), metadata.string(), script.string()});
+  out["next"] =
+      "Edit SKILL.md and scripts/run.sh, then verify with: clawperator skills validate " + id;
+  add_registry_fields(out, registry);
+  return out;
+}
+
+}  // namespace clawperator::skills

@@ -1,0 +1,298 @@
+// skills compile-artifact, new, validate and exec --skill through the built binary, on skills
+// repositories in temporary directories, and `skills validate --all --dry-run` on the shipped
+// skills/ folder (docs/skills.md).
+#include <stdlib.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "cli_expectations.hpp"
+#include "cli_test_paths.hpp"
+#include "run_binary.hpp"
+#include "test_files.hpp"
+
+using clawperator::testing::expect_error;
+using clawperator::testing::kBinary;
+using clawperator::testing::run_binary;
+using clawperator::testing::RunOptions;
+using clawperator::testing::RunResult;
+using clawperator::testing::single_document;
+using clawperator::testing::write_file;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kRecipe = R"({
+  "commandId": "{{COMMAND_ID}}", "taskId": "{{TASK_ID}}", "source": "cli-test",
+  "expectedFormat": "android-ui-automator", "timeoutMs": 30000,
+  "actions": [{"id": "open", "type": "open_app", "params": {"applicationId": "{{APP}}"}},
+              {"id": "snap", "type": "snapshot"}]
+})";
+
+// <tmp>/skills/skills-registry.json with one artifact skill, a.recipe.
+class TempSkills {
+ public:
+  TempSkills() {
+    std::string pattern = (fs::temp_directory_path() / "clawperator-skills-XXXXXX").string();
+    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
+    root_ = fs::canonical(pattern);
+    const std::string folder = "skills/a.recipe";
+    json entry = {{"id", "a.recipe"},
+                  {"applicationId", "a"},
+                  {"intent", "recipe"},
+                  {"summary", "test"},
+                  {"path", folder},
+                  {"skillFile", folder + "/SKILL.md"},
+                  {"scripts", {folder + "/scripts/run.sh"}},
+                  {"artifacts", {folder + "/artifacts/open.recipe.json"}}};
+    fs::create_directories(root_ / folder / "scripts");
+    fs::create_directories(root_ / folder / "artifacts");
+    write_file(root_ / folder / "SKILL.md", "---\nname: a.recipe\n---\n");
+    write_file(root_ / folder / "scripts/run.sh", "#!/bin/sh\n");
+    write_file(root_ / folder / "artifacts/open.recipe.json", kRecipe);
+    write_file(root_ / folder / "skill.json", entry.dump(2));
+    write_file(registry(), json{{"skills", {entry}}}.dump(2));
+  }
+  ~TempSkills() {
+    std::error_code error;
+    fs::remove_all(root_, error);
+  }
+  fs::path registry() const { return root_ / "skills" / "skills-registry.json"; }
+  const fs::path& root() const { return root_; }
+  // Run with the registry named by the environment.
+  RunOptions options() const {
+    RunOptions run;
+    run.extra_env["CLAWPERATOR_SKILLS_REGISTRY"] = registry().string();
+    return run;
+  }
+
+ private:
+  fs::path root_;
+};
+
+}  // namespace
+
+TEST_CASE("skills compile-artifact prints the same compiled execution whatever the vars' order",
+          "[cli][skills]") {
+  TempSkills skills;
+  const RunResult one = run_binary(kBinary,
+                                   {"skills", "compile-artifact", "a.recipe", "--artifact", "open",
+                                    "--vars", R"({"APP":"com.android.settings","X":"1"})"},
+                                   skills.options());
+  const RunResult two =
+      run_binary(kBinary,
+                 {"skills", "compile-artifact", "--skill-id", "a.recipe", "--artifact",
+                  "open.recipe.json", "--vars", R"({"X":"1","APP":"com.android.settings"})"},
+                 skills.options());
+  const json document = single_document(one);
+  CHECK(one.exit_code == 0);
+  CHECK(one.out == two.out);
+  CHECK(document["ok"] == true);
+  CHECK(document["execution"]["mode"] == "artifact_compiled");
+  CHECK(document["execution"]["commandId"].get<std::string>().rfind("cmd-", 0) == 0);
+  CHECK(document["registrySource"] == "environment");
+  CHECK(document["registryPath"] == skills.registry().string());
+}
+
+TEST_CASE("skills compile-artifact: usage and compile errors", "[cli][skills]") {
+  TempSkills skills;
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"skills", "compile-artifact", "a.recipe"},
+           {"skills", "compile-artifact", "--artifact", "open"}}) {
+    const json document = expect_error(run_binary(kBinary, args, skills.options()), "USAGE", 2);
+    CHECK_THAT(document["message"].get<std::string>(), Catch::Contains("--skill-id"));
+    CHECK_THAT(document["message"].get<std::string>(), Catch::Contains("--artifact"));
+    CHECK(document.contains("example"));
+  }
+  const json missing = expect_error(
+      run_binary(kBinary, {"skills", "compile-artifact", "a.recipe", "--artifact", "open"},
+                 skills.options()),
+      "COMPILE_VAR_MISSING", 2);
+  CHECK(missing["details"]["placeholder"] == "APP");
+  CHECK(missing["details"]["registryPath"] == skills.registry().string());
+  expect_error(run_binary(kBinary,
+                          {"skills", "compile-artifact", "a.recipe", "--artifact", "open", "--vars",
+                           "{nope"},
+                          skills.options()),
+               "COMPILE_VARS_PARSE_FAILED", 2);
+  expect_error(run_binary(kBinary, {"skills", "compile-artifact", "a.recipe", "--artifact", "nope"},
+                          skills.options()),
+               "ARTIFACT_NOT_FOUND", 2);
+  expect_error(run_binary(kBinary, {"skills", "compile-artifact", "zz.top", "--artifact", "open"},
+                          skills.options()),
+               "SKILL_NOT_FOUND", 2);
+  // A value that leaves the payload invalid (a blank applicationId): the validator's issues.
+  const json invalid = expect_error(run_binary(kBinary,
+                                               {"skills", "compile-artifact", "a.recipe",
+                                                "--artifact", "open", "--vars", R"({"APP":" "})"},
+                                               skills.options()),
+                                    "COMPILE_VALIDATION_FAILED", 2);
+  CHECK(invalid["details"]["path"] == "actions.0.params.applicationId");
+  CHECK(invalid["details"]["issues"].is_array());
+}
+
+TEST_CASE("exec --skill compiles the artifact and takes the exec path", "[cli][skills]") {
+  TempSkills skills;
+  const RunResult result =
+      run_binary(kBinary,
+                 {"exec", "--skill", "a.recipe", "--artifact", "open", "--vars",
+                  R"({"APP":"com.android.settings"})", "--validate-only"},
+                 skills.options());
+  const json document = single_document(result);
+  CHECK(result.exit_code == 0);
+  CHECK(document["validated"] == true);
+  CHECK(document["execution"]["mode"] == "artifact_compiled");
+  CHECK(document["execution"]["actions"][0]["params"]["applicationId"] == "com.android.settings");
+
+  // The same execution as compile-artifact prints.
+  const json compiled =
+      single_document(run_binary(kBinary,
+                                 {"skills", "compile-artifact", "a.recipe", "--artifact", "open",
+                                  "--vars", R"({"APP":"com.android.settings"})"},
+                                 skills.options()));
+  CHECK(compiled["execution"] == document["execution"]);
+
+  const json plan = single_document(run_binary(kBinary,
+                                               {"exec", "--skill", "a.recipe", "--artifact", "open",
+                                                "--vars", R"({"APP":"x.y"})", "--dry-run"},
+                                               skills.options()));
+  CHECK(plan["plan"]["actionCount"] == 2);
+
+  expect_error(run_binary(kBinary, {"exec", "{}", "--skill", "a.recipe", "--artifact", "open"},
+                          skills.options()),
+               "USAGE", 2);
+  expect_error(run_binary(kBinary, {"exec", "--skill", "a.recipe"}, skills.options()), "USAGE", 2);
+  expect_error(
+      run_binary(kBinary, {"exec", "--skill", "a.recipe", "--artifact", "open", "--validate-only"},
+                 skills.options()),
+      "COMPILE_VAR_MISSING", 2);
+}
+
+TEST_CASE("skills new then skills validate", "[cli][skills]") {
+  TempSkills skills;
+  const RunResult created =
+      run_binary(kBinary, {"skills", "new", "com.example.app.check", "--summary", "Checks it"},
+                 skills.options());
+  const json document = single_document(created);
+  CHECK(created.exit_code == 0);
+  CHECK(document["created"] == true);
+  CHECK(document["files"].size() == 3);
+  CHECK(fs::exists(skills.root() / "skills/com.example.app.check/scripts/run.sh"));
+
+  const RunResult validated = run_binary(
+      kBinary, {"skills", "validate", "com.example.app.check", "--dry-run"}, skills.options());
+  const json report = single_document(validated);
+  CHECK(validated.exit_code == 0);
+  CHECK(report["valid"] == true);
+  CHECK(report["dryRun"]["payloadValidation"] == "skipped");
+
+  CHECK(validated.err.find("Payload validation skipped") == std::string::npos);
+  // For a person, the note on stderr; the artifact skill gets none.
+  const RunResult pretty =
+      run_binary(kBinary, {"skills", "validate", "--all", "--dry-run", "--output", "pretty"},
+                 skills.options());
+  CHECK(pretty.exit_code == 0);
+  CHECK(pretty.err == "  [INFO] Payload validation skipped: no pre-compiled artifacts\n");
+
+  const json all = single_document(
+      run_binary(kBinary, {"skills", "validate", "--all", "--dry-run"}, skills.options()));
+  CHECK(all["totalSkills"] == 2);
+
+  expect_error(run_binary(kBinary, {"skills", "new", "com.example.app.check"}, skills.options()),
+               "SKILL_ALREADY_EXISTS", 2);
+  expect_error(run_binary(kBinary, {"skills", "new", "nodot"}, skills.options()),
+               "SKILL_ID_INVALID", 2);
+  expect_error(run_binary(kBinary, {"skills", "new"}, skills.options()), "USAGE", 2);
+  expect_error(run_binary(kBinary, {"skills", "validate"}, skills.options()), "USAGE", 2);
+  expect_error(run_binary(kBinary, {"skills", "validate", "a.recipe", "--all"}, skills.options()),
+               "USAGE", 2);
+  expect_error(run_binary(kBinary, {"skills", "validate", "zz.top"}, skills.options()),
+               "SKILL_NOT_FOUND", 2);
+}
+
+TEST_CASE("skills validate --all reports every failing skill", "[cli][skills]") {
+  TempSkills skills;
+  fs::remove(skills.root() / "skills/a.recipe/SKILL.md");
+  // Named with --registry this time, from another working directory.
+  RunOptions elsewhere;
+  elsewhere.working_directory = "/";
+  elsewhere.unset_env = {"CLAWPERATOR_SKILLS_REGISTRY"};
+  const json document = expect_error(
+      run_binary(kBinary, {"skills", "validate", "--all", "--registry", skills.registry().string()},
+                 elsewhere),
+      "SKILL_VALIDATION_FAILED", 2);
+  CHECK(document["details"]["registrySource"] == "flag");
+  CHECK(document["message"] == "1 of 1 registered skills failed validation");
+  CHECK(document["details"]["failures"][0]["skillId"] == "a.recipe");
+  CHECK(document["details"]["registryPath"] == skills.registry().string());
+}
+
+TEST_CASE(
+    "the shipped skills/ pass skills validate --all --dry-run and their scripts build "
+    "valid payloads",
+    "[cli][skills]") {
+  RunOptions options;
+  options.working_directory = CLAWPERATOR_SOURCE_DIR;
+  options.unset_env = {"CLAWPERATOR_SKILLS_REGISTRY"};
+  const RunResult result =
+      run_binary(kBinary, {"skills", "validate", "--all", "--dry-run"}, options);
+  const json document = single_document(result);
+  CHECK(result.exit_code == 0);
+  CHECK(document["valid"] == true);
+  CHECK(document["totalSkills"] == 2);
+  CHECK(document["registrySource"] == "cwd");
+
+  // Each script with CLAWPERATOR_BIN standing for clawperator ... --validate-only: what it
+  // would send, checked without a device.
+  std::string pattern = (fs::temp_directory_path() / "clawperator-bin-XXXXXX").string();
+  REQUIRE(::mkdtemp(pattern.data()) != nullptr);
+  const fs::path wrapper = fs::path(pattern) / "clawperator";
+  write_file(wrapper, "#!/bin/sh\nexec '" + kBinary + "' \"$@\" --validate-only\n");
+  fs::permissions(wrapper, fs::perms::owner_all);
+  for (const auto& skill : document["validSkills"]) {
+    const std::string script = skill["checks"]["scriptPaths"][0];
+    CAPTURE(script);
+    RunOptions run;
+    run.extra_env["CLAWPERATOR_BIN"] = wrapper.string();
+    run.extra_env["CLAWPERATOR_DEVICE_ID"] = "emulator-5554";
+    run.extra_env["CLAWPERATOR_OPERATOR_PACKAGE"] = "com.clawperator.operator";
+    run.unset_env = {"CLAWPERATOR_SKILLS_REGISTRY"};
+    const RunResult ran = run_binary("/bin/sh", {script}, run);
+    const json out = single_document(ran);
+    CHECK(ran.exit_code == 0);
+    CHECK(out["validated"] == true);
+    CHECK(out["execution"]["timeoutMs"] == 30000);
+  }
+  fs::remove_all(pattern);
+}
+
+TEST_CASE("without --registry, the environment or ./skills, the installed registry is used",
+          "[cli][skills]") {
+  TempSkills home;  // its skills/ folder moved to where `skills install` puts it
+  const fs::path installed = home.root() / ".clawperator" / "skills";
+  fs::create_directories(installed);
+  fs::rename(home.root() / "skills", installed / "skills");
+  RunOptions options;
+  options.extra_env["HOME"] = home.root().string();
+  options.unset_env = {"CLAWPERATOR_SKILLS_REGISTRY"};
+  options.working_directory = home.root().string();  // no ./skills here now
+  const RunResult result = run_binary(kBinary, {"skills", "validate", "a.recipe"}, options);
+  const json document = single_document(result);
+  CHECK(result.exit_code == 0);
+  CHECK(document["registrySource"] == "installed");
+  CHECK(document["registryPath"] == (installed / "skills/skills-registry.json").string());
+
+  // Named but absent: REGISTRY_READ_FAILED, exit 3, with the path it tried.
+  options.extra_env["CLAWPERATOR_SKILLS_REGISTRY"] = (home.root() / "none.json").string();
+  options.unset_env.clear();
+  const json missing = expect_error(
+      run_binary(kBinary, {"skills", "compile-artifact", "a.recipe", "--artifact", "open"},
+                 options),
+      "REGISTRY_READ_FAILED", 3);
+  CHECK(missing["details"]["registryPath"] == (home.root() / "none.json").string());
+  CHECK(missing["details"]["registrySource"] == "environment");
+}
