@@ -177,17 +177,23 @@ std::string scaffold_run_script(const std::string& id) {
 
 contract::Outcome<Json> scaffold_skill(const Registry& registry, const ScaffoldRequest& request) {
   const std::string id(trim(request.id));
-  if (auto checked = check_skill_id(id); !checked) return contract::failed(checked.error());
+  // Every error names the registry (and the id), as every skills output does.
+  const auto about_this_skill = [&](HostError error) {
+    error.details["skillId"] = id;
+    add_registry_fields(error.details, registry);
+    return contract::failed(std::move(error));
+  };
+  if (auto checked = check_skill_id(id); !checked) return about_this_skill(checked.error());
   const auto dot = id.rfind('.');
   if (dot == std::string::npos || dot == 0 || dot + 1 == id.size()) {
-    return contract::failed(id_without_dot(id));
+    return about_this_skill(id_without_dot(id));
   }
   if (registry.find(id)) {
     return contract::failed(already_exists(registry, id, "Skill already exists: " + id));
   }
   const std::string folder = "skills/" + id;
   auto skill_dir = resolve_inside(registry, folder, "path");
-  if (!skill_dir) return contract::failed(skill_dir.error());
+  if (!skill_dir) return about_this_skill(skill_dir.error());
   std::error_code error;
   // The name itself (a link, dangling or not, counts) and where it leads.
   if (fs::exists(fs::symlink_status(registry.root / folder, error)) ||

@@ -117,6 +117,7 @@ TEST_CASE("new: ids that cannot be used", "[skills][scaffold]") {
     const auto outcome = scaffold_skill(registry, {id, std::nullopt});
     REQUIRE_FALSE(outcome);
     expect_refusal(outcome.error(), "SKILL_ID_INVALID", 2);
+    CHECK(outcome.error().details["registryPath"] == repo.registry_path().string());
   }
   CHECK(fs::is_empty(repo.root() / "skills") == false);  // the registry only
   CHECK(std::distance(fs::directory_iterator(repo.root() / "skills"), fs::directory_iterator()) ==
