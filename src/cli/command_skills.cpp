@@ -67,6 +67,10 @@ CommandResult run_skills(const SkillsFlags& flags, const GlobalOptions& options)
   if (flags.action == "list") return run_list(flags);
   if (flags.action == "get") return run_get(flags);
   if (flags.action == "search") return run_search(flags);
+  if (flags.action == "run") return run_skills_run(flags, options);
+  if (flags.action == "install" || flags.action == "update" || flags.action == "sync") {
+    return run_skills_sync(flags, options);
+  }
   if (flags.action.empty()) {
     return usage(std::string("skills requires a subcommand: skills ") + kSubcommands + " ...");
   }
@@ -95,16 +99,33 @@ void register_skills_commands(CLI::App& root, std::vector<Command>& commands) {
   command->add_option("--intent", flags->intent, "search: the intent, exactly");
   command->add_option("--keyword", flags->keyword,
                       "search: text in the id, summary or application id (any case)");
+  command->add_option("--expect-contains", flags->expect_contains,
+                      "run: fail (SKILL_OUTPUT_ASSERTION_FAILED) unless the script's stdout "
+                      "contains this text");
+  command->add_flag("--skip-validate", flags->skip_validate,
+                    "run: skip the dry-run validation gate");
+  command->add_option("--ref", flags->ref,
+                      "update, sync: the git branch, tag or commit (update: default main)");
+  command->add_option("--repo", flags->repo,
+                      "install: the repository URL (default: $CLAWPERATOR_SKILLS_REPO, else "
+                      "https://github.com/clawperator/clawperator-skills)");
   set_command_footer(*command,
                      "Examples:\n"
                      "  clawperator skills list\n"
-                     "  clawperator skills search --keyword settings",
+                     "  clawperator skills search --keyword settings\n"
+                     "  clawperator skills run com.example.app.check --timeout 60000 -- --verbose\n"
+                     "  clawperator skills install",
                      "120000 ms, skills run only: the script's deadline");
-  commands.push_back(
-      Command{command,
-              [flags](const GlobalOptions& options) { return run_skills(*flags, options); },
-              {"--registry", "--app", "--intent", "--keyword"},
-              /*takes_timeout=*/true});
+  Command entry{command,
+                [flags](const GlobalOptions& options) { return run_skills(*flags, options); },
+                {"--registry", "--app", "--intent", "--keyword", "--expect-contains",
+                 "--skip-validate", "--ref", "--repo"},
+                /*takes_timeout=*/true};
+  // skills run ID -- ARGS: the script's arguments, verbatim (flags too).
+  entry.take_rest = [flags](std::vector<std::string> rest) {
+    flags->script_args = std::move(rest);
+  };
+  commands.push_back(std::move(entry));
 }
 
 }  // namespace clawperator::cli

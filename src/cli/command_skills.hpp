@@ -35,4 +35,9 @@ struct SkillsFlags {
 // installed one), loaded; its failure is REGISTRY_READ_FAILED.
 contract::Outcome<skills::Registry> load_skills_registry(const SkillsFlags& flags);
 
+// skills run (command_skills_run.cpp).
+CommandResult run_skills_run(const SkillsFlags& flags, const GlobalOptions& options);
+// skills install, update and sync (command_skills_sync.cpp).
+CommandResult run_skills_sync(const SkillsFlags& flags, const GlobalOptions& options);
+
 }  // namespace clawperator::cli

@@ -55,6 +55,7 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
                                                          const HomeLookup& account_home) {
   if (!flags.device.empty()) {
     out.device = flags.device;
+    out.device_explicit = true;
   } else if (auto serial = environment("ANDROID_SERIAL")) {
     out.device = std::string(trim(*serial));
   }
