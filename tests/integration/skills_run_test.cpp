@@ -278,3 +278,28 @@ TEST_CASE("skills run: result lines, --expect-contains, exit codes, live output"
       farm.clawperator({"skills", "list", "--timeout", "5000", "--registry", repo.registry()}),
       "USAGE", 2);
 }
+
+TEST_CASE("skills run: SIGTERM to clawperator stops the script's group, exit 143",
+          "[integration][skills]") {
+  Farm farm({"default"});
+  SkillsRepo repo;
+  repo.add("com.test.long",
+           "sleep 300 &\necho $! > \"" + repo.path("child.pid") + "\"\necho started\nwait\n");
+  clawperator::testing::RunOptions options = farm.environment();
+  options.signal = SIGTERM;
+  options.signal_after_ms = 6000;
+  const RunResult result = clawperator::testing::run_binary(
+      clawperator::testing::kBinary,
+      {"skills", "--registry", repo.registry(), "run", "com.test.long"}, options);
+  const json document = single_document(result);
+  CHECK(result.exit_code == 143);
+  CHECK(document["code"] == "RESULT_TRANSPORT_CANCELLED");
+  CHECK(document["stdout"] == "started\n");
+  const pid_t child = std::stoi(read_file(repo.path("child.pid")));
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {
+    gone = ::kill(child, 0) != 0 && errno == ESRCH;
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CHECK(gone);
+}
