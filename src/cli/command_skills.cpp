@@ -64,6 +64,11 @@ CommandResult run_skills(const SkillsFlags& flags, const GlobalOptions& options)
     error.details["flag"] = options.timeout_flag;
     return failure(error);
   }
+  if (!flags.script_args.empty() && flags.action != "run") {
+    // Only a script takes the words after `--`; dropping them would hide a mistake.
+    return usage("unexpected argument '" + flags.script_args.front() + "'",
+                 flags.script_args.front());
+  }
   if (flags.action == "list") return run_list(flags);
   if (flags.action == "get") return run_get(flags);
   if (flags.action == "search") return run_search(flags);

@@ -274,6 +274,19 @@ TEST_CASE("skill run: the script chosen, and missing ones refused", "[skills]") 
     CHECK(launch.error().details["dependencies"] == Json::array({"node"}));
     CHECK(contract::exit_code_of(launch.error()) == 3);
   }
+  SECTION("the first .js runs with node from PATH") {
+    const fs::path node = write_script(dir.path / "bin/node", "exit 0\n");
+    const char* saved = std::getenv("PATH");
+    const std::string old_path = saved != nullptr ? saved : "";
+    ::setenv("PATH", (dir.path / "empty").string().append(":").append(node.parent_path()).c_str(),
+             1);
+    const auto launch = choose_script(registry, skill);
+    ::setenv("PATH", old_path.c_str(), 1);
+    REQUIRE(launch);
+    REQUIRE(launch->argv.size() == 2);
+    CHECK(launch->argv[0] == node.string());
+    CHECK(launch->argv[1] == (dir.path / "skills/pick/run.js").string());
+  }
   SECTION("without a .js, the first .sh, run directly") {
     skill.scripts = {"skills/pick/run.py", "skills/pick/run.sh"};
     const auto launch = choose_script(registry, skill);
