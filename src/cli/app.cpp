@@ -442,8 +442,12 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       }
       return emit(out, err, failure(unknown_argument(first, command, false)), early_format);
     }
-    const std::vector<std::string> unplaced =
+    std::vector<std::string> unplaced =
         command != nullptr ? fill_arguments(*command->app, after_options) : after_options;
+    if (!unplaced.empty() && command != nullptr && command->take_rest) {
+      command->take_rest(std::move(unplaced));
+      unplaced.clear();
+    }
     if (!unplaced.empty()) {
       // After `--` nothing is a flag: a word with no place is an unexpected argument.
       return emit(out, err, failure(unknown_argument(unplaced.front(), command, true)),

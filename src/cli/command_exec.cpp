@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -64,6 +65,8 @@ CommandResult run_on_device(contract::Execution execution, const GlobalOptions& 
   request.operator_package = options.operator_package;
   request.adb = adb_settings(options);
   request.lock_wait_ms = options.lock_wait_ms;
+  // A skill's script: the device its `skills run` holds is ours too (docs/wire-protocol.md §4.3).
+  if (const char* token = std::getenv("CLAWPERATOR_DEVICE_LOCK_TOKEN")) request.lock_token = token;
   request.result_transport = result_transport(options);
   request.state = state_directory_for_run();
   request.show_progress = ::isatty(STDERR_FILENO) == 1;

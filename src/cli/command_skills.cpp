@@ -52,12 +52,21 @@ CommandResult run_skills(const SkillsFlags& flags, const GlobalOptions& options)
     error.details["flag"] = options.timeout_flag;
     return failure(error);
   }
+  if (!flags.script_args.empty() && flags.action != "run") {
+    // Only a script takes the words after `--`; dropping them would hide a mistake.
+    return usage("unexpected argument '" + flags.script_args.front() + "'",
+                 flags.script_args.front());
+  }
   if (flags.action == "list") return run_skills_list({}, flags.registry);
   if (flags.action == "get") return run_get(flags);
   if (flags.action == "search") return run_search(flags);
   if (flags.action == "compile-artifact") return run_skills_compile_artifact(flags);
   if (flags.action == "new") return run_skills_new(flags);
   if (flags.action == "validate") return run_skills_validate(flags, options);
+  if (flags.action == "run") return run_skills_run(flags, options);
+  if (flags.action == "install" || flags.action == "update" || flags.action == "sync") {
+    return run_skills_sync(flags, options);
+  }
   if (flags.action.empty()) {
     return usage(std::string("skills requires a subcommand: skills ") + kSubcommands + " ...");
   }
@@ -116,20 +125,37 @@ void register_skills_commands(CLI::App& root, std::vector<Command>& commands) {
   command->add_flag("--all", flags->all, "validate: every skill of the registry");
   command->add_flag("--dry-run", flags->dry_run,
                     "validate: also check every artifact as a payload, placeholders left in");
+  command->add_option("--expect-contains", flags->expect_contains,
+                      "run: fail (SKILL_OUTPUT_ASSERTION_FAILED) unless the script's stdout "
+                      "contains this text");
+  command->add_flag("--skip-validate", flags->skip_validate,
+                    "run: skip the dry-run validation gate");
+  command->add_option("--ref", flags->ref,
+                      "update, sync: the git branch, tag or commit (update: default main)");
+  command->add_option("--repo", flags->repo,
+                      "install: the repository URL (default: $CLAWPERATOR_SKILLS_REPO, else "
+                      "https://github.com/clawperator/clawperator-skills)");
   set_command_footer(*command,
                      "Examples:\n"
                      "  clawperator skills list\n"
                      "  clawperator skills search --keyword settings\n"
                      "  clawperator skills compile-artifact <id> --artifact <name> --vars '{}'\n"
                      "  clawperator skills new com.example.app.check-status\n"
-                     "  clawperator skills validate --all --dry-run",
+                     "  clawperator skills validate --all --dry-run\n"
+                     "  clawperator skills run com.example.app.check --timeout 60000 -- --verbose\n"
+                     "  clawperator skills install",
                      "120000 ms, skills run only: the script's deadline");
-  commands.push_back(
-      Command{command,
-              [flags](const GlobalOptions& options) { return run_skills(*flags, options); },
-              {"--registry", "--app", "--intent", "--keyword", "--skill-id", "--artifact", "--vars",
-               "--summary", "--all", "--dry-run"},
-              /*takes_timeout=*/true});
+  Command entry{command,
+                [flags](const GlobalOptions& options) { return run_skills(*flags, options); },
+                {"--registry", "--app", "--intent", "--keyword", "--skill-id", "--artifact",
+                 "--vars", "--summary", "--all", "--dry-run", "--expect-contains",
+                 "--skip-validate", "--ref", "--repo"},
+                /*takes_timeout=*/true};
+  // skills run ID -- ARGS: the script's arguments, verbatim (flags too).
+  entry.take_rest = [flags](std::vector<std::string> rest) {
+    flags->script_args = std::move(rest);
+  };
+  commands.push_back(std::move(entry));
 }
 
 }  // namespace clawperator::cli

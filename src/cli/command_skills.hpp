@@ -39,5 +39,9 @@ contract::Outcome<skills::Registry> load_skills_registry(const SkillsFlags& flag
 CommandResult run_skills_compile_artifact(const SkillsFlags& flags);
 CommandResult run_skills_new(const SkillsFlags& flags);
 CommandResult run_skills_validate(const SkillsFlags& flags, const GlobalOptions& options);
+// skills run (command_skills_run.cpp).
+CommandResult run_skills_run(const SkillsFlags& flags, const GlobalOptions& options);
+// skills install, update and sync (command_skills_sync.cpp).
+CommandResult run_skills_sync(const SkillsFlags& flags, const GlobalOptions& options);
 
 }  // namespace clawperator::cli

@@ -59,6 +59,7 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
       return GlobalOptionsError{flags.device_flag + " requires a value", flags.device_flag};
     }
     out.device = flags.device;
+    out.device_explicit = true;
   } else if (auto serial = environment("ANDROID_SERIAL")) {
     out.device = std::string(trim(*serial));
   }

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <thread>
 
+#include "clawperator/adb/server_endpoint.hpp"
 #include "clawperator/io/atomic_file.hpp"
 #include "clawperator/process/interrupt.hpp"
 
@@ -20,6 +21,13 @@ constexpr std::chrono::milliseconds kPollInterval{25};
 constexpr std::size_t kMaxHolderBytes = 1024;
 
 }  // namespace
+
+std::string lock_server_key(const adb::AdbSettings& adb) {
+  const std::optional<adb::ServerEndpoint> endpoint =
+      adb::resolve_server_endpoint(adb, adb::raw_process_environment);
+  // Values adb refuses: every call fails the same way, so any key will do.
+  return endpoint ? endpoint->spec : "unresolved";
+}
 
 std::string lock_file_name(const std::string& server_key, const std::string& serial) {
   return "device-" + io::escape_file_name(server_key + "-" + serial) + ".lock";
@@ -43,7 +51,8 @@ DeviceLock::~DeviceLock() {
 DeviceLock::Outcome DeviceLock::acquire(const io::StateDirectory* directory,
                                         const std::string& server_key, const std::string& serial,
                                         std::chrono::milliseconds wait,
-                                        const process::CancelToken& cancel) {
+                                        const process::CancelToken& cancel,
+                                        std::string_view inherited_token) {
   if (directory == nullptr) return Outcome::NoDirectory;
   const std::string name = lock_file_name(server_key, serial);
   path_ = directory->path() / name;
@@ -60,16 +69,26 @@ DeviceLock::Outcome DeviceLock::acquire(const io::StateDirectory* directory,
       error_ = std::strerror(errno);
       return Outcome::Unavailable;
     }
+    if (!inherited_token.empty()) {
+      if (const std::optional<Json> record = holder_record()) {
+        const auto token = record->find("token");
+        if (token != record->end() && token->is_string() &&
+            token->get_ref<const std::string&>() == inherited_token) {
+          return Outcome::Inherited;
+        }
+      }
+    }
     if (process::stop_requested(cancel)) return Outcome::Interrupted;
     if (std::chrono::steady_clock::now() >= deadline) return Outcome::Busy;
     std::this_thread::sleep_for(kPollInterval);
   }
 }
 
-void DeviceLock::record_holder(const std::string& command_id) const {
+void DeviceLock::record_holder(const std::string& command_id, std::string_view token) const {
   if (fd_ < 0) return;
-  std::string text =
-      dump_json(Json{{"pid", static_cast<long long>(::getpid())}, {"commandId", command_id}});
+  Json record{{"pid", static_cast<long long>(::getpid())}, {"commandId", command_id}};
+  if (!token.empty()) record["token"] = std::string(token);
+  std::string text = dump_json(record);
   // Over the last holder's record, padded with spaces (JSON's own) to its length, so that
   // nothing is left of it and the file never shrinks: truncating it frees its block, which on
   // a busy ext4 took up to 10 ms, every one of them before the reader started.
@@ -84,6 +103,13 @@ void DeviceLock::record_holder(const std::string& command_id) const {
 }
 
 std::optional<Json> DeviceLock::holder() const {
+  std::optional<Json> record = holder_record();
+  // The token lets the holder's own children through; a refused caller is not one of them.
+  if (record) record->erase("token");
+  return record;
+}
+
+std::optional<Json> DeviceLock::holder_record() const {
   if (fd_ < 0) return std::nullopt;
   char buffer[kMaxHolderBytes];
   const ssize_t got = ::pread(fd_, buffer, sizeof buffer, 0);

@@ -47,13 +47,6 @@ ExecutionReport report(const HostError& error) {
   return {contract::to_json(error), contract::exit_code_of(error)};
 }
 
-std::string server_key(const adb::AdbSettings& adb) {
-  const std::optional<adb::ServerEndpoint> endpoint =
-      adb::resolve_server_endpoint(adb, adb::raw_process_environment);
-  // Values adb refuses: every call fails the same way, so any key will do.
-  return endpoint ? endpoint->spec : "unresolved";
-}
-
 // adb's client says so on stderr when it starts a server, and again when it is done.
 bool starting_adb_server(const std::string& reader_stderr) {
   return reader_stderr.find("daemon not running; starting now") != std::string::npos &&
@@ -183,7 +176,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   const contract::Outcome<std::string> resolved = resolve_device(client, request.device, trace);
   if (!resolved) return report(resolved.error());
   const std::string& serial = *resolved;
-  const std::string server = server_key(request.adb);
+  const std::string server = lock_server_key(request.adb);
   const std::string device_key = lock_file_name(server, serial);
   const ReadinessCache readiness(request.state.directory.get(), device_key);
   auto fail = [&](const HostError& error) {
@@ -195,9 +188,12 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   DeviceLock lock;
   switch (lock.acquire(request.state.directory.get(), server, serial,
                        client.within_deadline(std::chrono::milliseconds(request.lock_wait_ms)),
-                       runner.cancel_token())) {
+                       runner.cancel_token(), request.lock_token)) {
     case DeviceLock::Outcome::Acquired:
       lock.record_holder(execution.command_id);
+      break;
+    case DeviceLock::Outcome::Inherited:
+      // A skill's script: its `skills run` holds the device for it (and keeps the record).
       break;
     case DeviceLock::Outcome::NoDirectory:
       break;

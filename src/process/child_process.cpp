@@ -244,12 +244,12 @@ void ChildProcess::signal_group(int signal_number) const noexcept {
   if (kill(-pid_, signal_number) != 0) (void)kill(pid_, signal_number);
 }
 
-ExitStatus ChildProcess::terminate_group() noexcept {
+ExitStatus ChildProcess::terminate_group(std::chrono::milliseconds grace) noexcept {
   if (pid_ <= 0 || reaped_) return status_;
   signal_group(SIGTERM);
   // A stopped child would hold SIGTERM pending for ever.
   signal_group(SIGCONT);
-  (void)wait_exit(Clock::now() + kTerminateGrace, nullptr);
+  (void)wait_exit(Clock::now() + grace, nullptr);
   // Also when the child obeyed: descendants in its group may not have.
   if (!reaped_) signal_group(SIGKILL);
   return reap();

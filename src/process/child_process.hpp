@@ -50,9 +50,9 @@ class ChildProcess {
   // Blocking waitpid; call once the child has exited or been sent SIGKILL.
   ExitStatus reap() noexcept;
 
-  // SIGTERM to the group, up to kTerminateGrace for the child to exit, SIGKILL to the group
-  // (also reaching descendants that outlived it), then reap.
-  ExitStatus terminate_group() noexcept;
+  // SIGTERM to the group, up to `grace` for the child to exit, SIGKILL to the group (also
+  // reaching descendants that outlived it), then reap.
+  ExitStatus terminate_group(std::chrono::milliseconds grace = kTerminateGrace) noexcept;
 
   // Whether the child has exited, without reaping it.
   bool has_exited() noexcept;

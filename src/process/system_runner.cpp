@@ -144,7 +144,10 @@ class SystemStream final : public Stream {
   SystemStream(const SystemStream&) = delete;
   SystemStream& operator=(const SystemStream&) = delete;
 
-  int spawn(const StreamSpec& spec) { return child_.spawn(spec.argv, spec.environment); }
+  int spawn(const StreamSpec& spec) {
+    if (spec.terminate_grace > milliseconds::zero()) grace_ = spec.terminate_grace;
+    return child_.spawn(spec.argv, spec.environment);
+  }
 
   StreamEvent wait(milliseconds timeout) override {
     try {
@@ -157,7 +160,7 @@ class SystemStream final : public Stream {
 
   void terminate() override {
     if (finished_) return;
-    end_ = child_.terminate_group();
+    end_ = child_.terminate_group(grace_);
     child_.out().reset();
     child_.err().reset();
     finished_ = true;
@@ -246,6 +249,7 @@ class SystemStream final : public Stream {
 
   CancelToken cancel_;
   ChildProcess child_;
+  milliseconds grace_ = ChildProcess::kTerminateGrace;
   bool finished_ = false;
   bool drain_incomplete_ = false;
   std::optional<Clock::time_point> exited_at_;

@@ -52,6 +52,10 @@ struct Command {
   // Offered the first extra argument that looks like a flag and is none; true when the command
   // took it as its own (exec: a payload file whose name starts with '-').
   std::function<bool(const std::string&)> claim_argument = nullptr;
+  // Receives the words after `--` that fill none of the command's positional arguments
+  // (`skills run ID -- ARGS...`: the script's arguments, verbatim); without it such words are
+  // refused as unexpected arguments.
+  std::function<void(std::vector<std::string>)> take_rest = nullptr;
 };
 
 // Runs a validated execution on the device (the exec path), shared by every

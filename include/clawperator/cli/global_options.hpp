@@ -14,6 +14,7 @@ inline constexpr const char* kDefaultOperatorPackage = "com.clawperator.operator
 
 struct GlobalOptions {
   std::optional<std::string> device;  // --device / --device-id, else ANDROID_SERIAL
+  bool device_explicit = false;       // from the flag (skills run passes it to the script)
   std::string operator_package = kDefaultOperatorPackage;
   bool operator_package_explicit = false;  // from the flag or the environment
   OutputFormat output = OutputFormat::Json;

@@ -69,6 +69,10 @@ struct ExecutionRequest {
   std::string operator_package;
   adb::AdbSettings adb;
   long lock_wait_ms = 0;
+  // CLAWPERATOR_DEVICE_LOCK_TOKEN: the token of a `skills run` holding the device for the
+  // script this process belongs to; a lock held with it is this execution's too
+  // (docs/wire-protocol.md §4.3). Empty: none.
+  std::string lock_token;
   // Per-user state: device locks and the readiness cache (none: neither; refused: the run
   // stops with STATE_DIRECTORY_UNSAFE before contacting the device).
   io::StateSelection state;
@@ -124,5 +128,49 @@ struct ProbeReport {
 };
 
 ProbeReport run_readiness_probe(const ProbeRequest& request, process::Runner& runner);
+
+// A device made ready for a program that drives it itself (a skill's script, docs/skills.md):
+// the device resolved, locked for as long as this object lives, the Operator present, and the
+// screen on and unlocked, exactly as `exec` checks them before a broadcast.
+class DeviceLock;  // src/exec/device_lock.hpp
+
+struct ScriptDeviceRequest {
+  std::optional<std::string> device;  // --device / ANDROID_SERIAL
+  std::string operator_package;
+  adb::AdbSettings adb;
+  long lock_wait_ms = 0;
+  io::StateSelection state;
+  // Names the session in the lock's holder record and in its errors' commandId/taskId.
+  std::string session_id;
+  std::string task_id;
+  // A lock token this process inherited itself (a skill run from a skill's script).
+  std::string lock_token;
+  // Test seam: a fixed readiness-probe command id.
+  std::string probe_command_id;
+};
+
+class ScriptDeviceSession {
+ public:
+  ScriptDeviceSession();
+  ~ScriptDeviceSession();  // releases the device lock
+  ScriptDeviceSession(ScriptDeviceSession&&) noexcept;
+  ScriptDeviceSession& operator=(ScriptDeviceSession&&) noexcept;
+
+  std::string serial;
+  // The token recorded with the lock: a child given it in CLAWPERATOR_DEVICE_LOCK_TOKEN may run
+  // executions on the device while this session holds it. Empty when the session holds no lock
+  // of its own (no state directory, an unwritable one, or one inherited from a parent).
+  std::string lock_token;
+  std::filesystem::path lock_path;
+  std::unique_ptr<DeviceLock> lock;
+};
+
+// Resolves the device, takes its lock (busy: EXECUTION_CONFLICT_IN_FLIGHT), checks the Operator
+// (OPERATOR_NOT_INSTALLED) and interactive readiness (a probe through a logcat reader of its
+// own, the bounded wake, DEVICE_NOT_INTERACTIVE), always probing: a script runs for long. The
+// good answer refreshes the readiness record, so the script's own first exec skips its probe.
+// Every failure is a readiness failure of the session: nothing was sent.
+contract::Outcome<ScriptDeviceSession> prepare_device_for_script(const ScriptDeviceRequest& request,
+                                                                 process::Runner& runner);
 
 }  // namespace clawperator::exec

@@ -44,6 +44,9 @@ struct StreamSpec {
   std::vector<std::string> argv;
   // "NAME=VALUE" entries that replace NAME in the child's environment; the rest is inherited.
   std::vector<std::string> environment;
+  // How long terminate() lets the child exit after SIGTERM before its group gets SIGKILL
+  // (zero: the runner's own, 500 ms). A skill's script gets longer to clean up.
+  std::chrono::milliseconds terminate_grace{0};
 };
 
 // What one wait on a streaming child produced.

@@ -139,6 +139,23 @@ TEST_CASE("the device lock file", "[exec][lock][state-dir]") {
     lock.record_holder("c2");
     CHECK(Json::parse(test::file_text(files.state_path / kKey))["commandId"] == "c2");
   }
+  SECTION("a busy lock lets through the holder's token only, and never shows it") {
+    REQUIRE(lock.acquire(files.directory(), "tcp:5037", "emulator-5554", 0ms) ==
+            exec::DeviceLock::Outcome::Acquired);
+    lock.record_holder("skill-run-1", "secret-token");
+    exec::DeviceLock child;
+    CHECK(child.acquire(files.directory(), "tcp:5037", "emulator-5554", 0ms, {}, "secret-token") ==
+          exec::DeviceLock::Outcome::Inherited);
+    exec::DeviceLock stranger;
+    CHECK(stranger.acquire(files.directory(), "tcp:5037", "emulator-5554", 0ms, {},
+                           "another-token") == exec::DeviceLock::Outcome::Busy);
+    REQUIRE(stranger.holder());
+    CHECK(stranger.holder()->value("commandId", "") == "skill-run-1");
+    CHECK_FALSE(stranger.holder()->contains("token"));
+    exec::DeviceLock tokenless;
+    CHECK(tokenless.acquire(files.directory(), "tcp:5037", "emulator-5554", 0ms) ==
+          exec::DeviceLock::Outcome::Busy);
+  }
   SECTION("without a state directory: no lock") {
     CHECK(lock.acquire(nullptr, "tcp:5037", "emulator-5554", 0ms) ==
           exec::DeviceLock::Outcome::NoDirectory);

@@ -1,0 +1,305 @@
+// `skills run` through the real binary, the real adb and a virtual device: the script's own
+// exec under the lock held for it, a foreign exec refused, readiness before the spawn, the
+// deadline, the capture bound, the result line, and the arguments after `--`.
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <thread>
+
+#include "farm_fixture.hpp"
+
+using clawperator::testing::expect_error;
+using clawperator::testing::Farm;
+using clawperator::testing::kSnapshot;
+using clawperator::testing::read_file;
+using clawperator::testing::RunResult;
+using clawperator::testing::single_document;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A skills repository of its own in a temp directory: repo/skills/skills-registry.json and one
+// folder per skill, each with one script.
+class SkillsRepo {
+ public:
+  SkillsRepo() {
+    char pattern[] = "/tmp/clawperator-skills-it-XXXXXX";
+    REQUIRE(::mkdtemp(pattern) != nullptr);
+    root_ = pattern;
+    fs::create_directories(root_ / "skills");
+  }
+  ~SkillsRepo() {
+    std::error_code ignored;
+    fs::remove_all(root_, ignored);
+  }
+  SkillsRepo(const SkillsRepo&) = delete;
+  SkillsRepo& operator=(const SkillsRepo&) = delete;
+
+  void add(const std::string& id, const std::string& body) {
+    const std::string folder = "skills/" + id;
+    const std::string script = folder + "/scripts/run.sh";
+    fs::create_directories(root_ / folder / "scripts");
+    std::ofstream(root_ / script) << "#!/bin/sh\n" << body;
+    ::chmod((root_ / script).c_str(), 0755);
+    std::ofstream(root_ / folder / "SKILL.md") << "---\nname: " << id << "\n---\n";
+    entries_.push_back({{"id", id},
+                        {"applicationId", "com.test"},
+                        {"intent", "run"},
+                        {"summary", "test skill"},
+                        {"path", folder},
+                        {"skillFile", folder + "/SKILL.md"},
+                        {"scripts", {script}},
+                        {"artifacts", json::array()}});
+    std::ofstream(registry()) << json{{"skills", entries_}}.dump();
+  }
+  std::string registry() const { return (root_ / "skills" / "skills-registry.json").string(); }
+  std::string path(const std::string& name) const { return (root_ / name).string(); }
+
+ private:
+  fs::path root_;
+  std::vector<json> entries_;
+};
+
+RunResult run_skill(const Farm& farm, const SkillsRepo& repo, std::vector<std::string> args) {
+  // --registry first: after a `--` in `args` it would be the script's.
+  std::vector<std::string> argv = {"skills", "--registry", repo.registry(), "run"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return farm.clawperator(argv);
+}
+
+bool wait_for_file(const std::string& path, std::chrono::seconds limit) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < until) {
+    if (fs::exists(path)) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("skills run: the script's own exec passes the lock held for it, a foreign exec does not",
+          "[integration][skills]") {
+  Farm farm({"default"});
+  SkillsRepo repo;
+  const std::string payload = repo.path("snapshot.json");
+  std::ofstream(payload) << json{{"commandId", "skill-snap"},
+                                 {"taskId", "skill"},
+                                 {"source", "skill"},
+                                 {"expectedFormat", "android-ui-automator"},
+                                 {"timeoutMs", 20000},
+                                 {"actions", json::array({kSnapshot})}}
+                                .dump();
+  repo.add("com.test.locked-exec",
+           "printf '%s\\n' \"$@\" > \"" + repo.path("args.txt") + "\"\n" +
+               "\"$CLAWPERATOR_BIN\" exec \"" + payload + "\" > \"" + repo.path("exec.json") +
+               "\"\necho $? > \"" + repo.path("exec.rc") + "\"\n" + "touch \"" +
+               repo.path("ready") + "\"\n" + "i=0; while [ ! -e \"" + repo.path("go") +
+               "\" ] && [ $i -lt 600 ]; do sleep 0.05;"
+               " i=$((i+1)); done\n"
+               "echo \"device=$CLAWPERATOR_DEVICE_ID package=$CLAWPERATOR_OPERATOR_PACKAGE\"\n"
+               "echo '[Clawperator-Skill-Result]{\"contractVersion\":\"1.0.0\",\"status\":"
+               "\"success\",\"checkpoints\":[]}'\n");
+  const std::string serial = farm.serials().front();
+  RunResult skill;
+  std::thread runner([&] {
+    skill = run_skill(farm, repo,
+                      {"com.test.locked-exec", "--device", serial, "--", "--timeout", "5", "--help",
+                       "--version", "--device", "x"});
+  });
+  const bool ready = wait_for_file(repo.path("ready"), std::chrono::seconds(60));
+  // While the skill holds the device, an exec that does not carry its token is refused.
+  const RunResult foreign = farm.exec(json::array({kSnapshot}));
+  std::ofstream(repo.path("go")) << "go";
+  runner.join();
+  INFO("skill: " << skill.out.substr(0, 3000) << skill.err.substr(0, 3000));
+  REQUIRE(ready);
+  const json refused = expect_error(foreign, "EXECUTION_CONFLICT_IN_FLIGHT", 3);
+  CHECK(refused["details"]["holder"]["commandId"].get<std::string>().rfind("skill-run-", 0) == 0);
+  CHECK_FALSE(refused["details"]["holder"].contains("token"));
+
+  CHECK(read_file(repo.path("exec.rc")) == "0\n");
+  const json inner = json::parse(read_file(repo.path("exec.json")), nullptr, false);
+  REQUIRE(inner.is_object());
+  CHECK(inner["ok"] == true);
+  CHECK(inner["deviceId"] == serial);
+  // The global --device first, then every word after `--`, flags included, verbatim.
+  CHECK(read_file(repo.path("args.txt")) ==
+        serial + "\n--timeout\n5\n--help\n--version\n--device\nx\n");
+
+  const json document = single_document(skill);
+  INFO(skill.out << skill.err);
+  CHECK(skill.exit_code == 0);
+  CHECK(document["ok"] == true);
+  CHECK(document["skillId"] == "com.test.locked-exec");
+  CHECK(document["deviceId"] == serial);
+  CHECK(document["exitCode"] == 0);
+  CHECK(document["output"].get<std::string>().find(
+            "device=" + serial + " package=com.clawperator.operator") != std::string::npos);
+  CHECK(document["skillResult"]["status"] == "success");
+  CHECK(document["skillResult"]["source"] == json{{"kind", "script"}});
+  CHECK(document["registryPath"] == repo.registry());
+  CHECK(document["timeoutMs"] == 120000);
+  // The lock is released with the run: the next exec goes through.
+  CHECK(farm.exec(json::array({kSnapshot})).exit_code == 0);
+}
+
+TEST_CASE("skills run: a locked device is DEVICE_NOT_INTERACTIVE and the script never starts",
+          "[integration][skills]") {
+  Farm farm({"locked"});
+  SkillsRepo repo;
+  repo.add("com.test.never", "touch \"" + repo.path("spawned") + "\"\n");
+  const RunResult result = run_skill(farm, repo, {"com.test.never"});
+  const json document = expect_error(result, "DEVICE_NOT_INTERACTIVE", 3);
+  CHECK(document["details"]["phase"] == "readiness");
+  CHECK(document["details"]["skillId"] == "com.test.never");
+  CHECK(document["details"]["wakeAttempts"].size() >= 1);
+  CHECK_FALSE(fs::exists(repo.path("spawned")));
+}
+
+TEST_CASE("skills run: the Operator missing is OPERATOR_NOT_INSTALLED before the script",
+          "[integration][skills]") {
+  Farm farm({"operator-missing"});
+  SkillsRepo repo;
+  repo.add("com.test.never", "touch \"" + repo.path("spawned") + "\"\n");
+  expect_error(run_skill(farm, repo, {"com.test.never"}), "OPERATOR_NOT_INSTALLED", 3);
+  CHECK_FALSE(fs::exists(repo.path("spawned")));
+}
+
+TEST_CASE("skills run: a script that ignores TERM is killed after the grace, nothing left",
+          "[integration][skills]") {
+  Farm farm({"default"});
+  SkillsRepo repo;
+  repo.add("com.test.hang", "trap '' TERM\nsleep 300 &\necho $! > \"" + repo.path("child.pid") +
+                                "\"\necho waiting\nwait\nwait\n");
+  const auto started = std::chrono::steady_clock::now();
+  const RunResult result = run_skill(farm, repo, {"com.test.hang", "--timeout", "1500"});
+  const auto took = std::chrono::steady_clock::now() - started;
+  const json document = single_document(result);
+  INFO(result.out);
+  CHECK(result.exit_code == 4);
+  CHECK(document["code"] == "SKILL_EXECUTION_TIMEOUT");
+  CHECK(document["signal"] == SIGKILL);
+  CHECK(document["stdout"] == "waiting\n");
+  CHECK(document["timeoutMs"] == 1500);
+  CHECK(document["disposition"]["delivery"] == "delivered_unverified");
+  CHECK(document["disposition"]["retry"] == "unsafe");
+  // The deadline, then the 2 s grace for TERM, then KILL.
+  CHECK(took >= std::chrono::milliseconds(3400));
+  CHECK(took < std::chrono::seconds(20));
+  const pid_t child = std::stoi(read_file(repo.path("child.pid")));
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {
+    gone = ::kill(child, 0) != 0 && errno == ESRCH;
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CHECK(gone);
+}
+
+TEST_CASE("skills run: 200 MB on stdout, captured within the bound, searched to the end",
+          "[integration][skills]") {
+  Farm farm({"default"});
+  SkillsRepo repo;
+  repo.add("com.test.flood", "head -c 209715200 /dev/zero\nprintf 'THE-END\\n'\n");
+  const RunResult result = run_skill(
+      farm, repo, {"com.test.flood", "--expect-contains", "THE-END", "--timeout", "60000"});
+  const json document = single_document(result);
+  CHECK(result.exit_code == 0);
+  CHECK(document["stdoutTruncated"] == true);
+  CHECK(document["stdoutBytes"] == 209715200 + 8);
+  CHECK(document["output"].get<std::string>().size() == std::size_t{4} << 20);
+  CHECK(document["expectedSubstring"] == "THE-END");
+  // Every child of this test, clawperator included, stayed far below the flood's size.
+  struct rusage usage {};
+  REQUIRE(::getrusage(RUSAGE_CHILDREN, &usage) == 0);
+  CHECK(usage.ru_maxrss < 128 * 1024);  // KiB
+}
+
+TEST_CASE("skills run: result lines, --expect-contains, exit codes, live output",
+          "[integration][skills]") {
+  Farm farm({"default"});
+  SkillsRepo repo;
+  repo.add("com.test.result",
+           "echo step one\necho '[Clawperator-Skill-Result]{\"status\":"
+           "\"indeterminate\",\"checkpoints\":[{\"id\":\"a\",\"status\":\"ok\"}]}'\n");
+  repo.add("com.test.badline", "echo '[Clawperator-Skill-Result]{\"status\": success}'\n");
+  repo.add("com.test.fails", "echo partial\necho broken >&2\nexit 7\n");
+
+  const json framed = single_document(run_skill(farm, repo, {"com.test.result"}));
+  CHECK(framed["ok"] == true);
+  CHECK(framed["skillResult"]["status"] == "indeterminate");
+  CHECK(framed["skillResult"]["checkpoints"][0]["id"] == "a");
+
+  const RunResult bad = run_skill(farm, repo, {"com.test.badline"});
+  const json unreadable = single_document(bad);
+  CHECK(bad.exit_code == 4);
+  CHECK(unreadable["code"] == "SKILL_RESULT_PARSE_FAILED");
+  CHECK(unreadable["skillId"] == "com.test.badline");
+  CHECK(unreadable["exitCode"] == 0);
+  CHECK(unreadable["skillResult"].is_null());
+  CHECK(unreadable["disposition"]["delivery"] == "delivered_unverified");
+
+  const RunResult passed =
+      run_skill(farm, repo, {"com.test.result", "--expect-contains", "step one"});
+  CHECK(passed.exit_code == 0);
+  const RunResult missed =
+      run_skill(farm, repo, {"com.test.result", "--expect-contains", "step two"});
+  const json assertion = single_document(missed);
+  CHECK(missed.exit_code == 1);
+  CHECK(assertion["code"] == "SKILL_OUTPUT_ASSERTION_FAILED");
+  CHECK(assertion["expectedSubstring"] == "step two");
+
+  const RunResult failed = run_skill(farm, repo, {"com.test.fails"});
+  const json failure = single_document(failed);
+  CHECK(failed.exit_code == 1);
+  CHECK(failure["code"] == "SKILL_EXECUTION_FAILED");
+  CHECK(failure["exitCode"] == 7);
+  CHECK(failure["stdout"] == "partial\n");
+  CHECK(failure["stderr"] == "broken\n");
+  CHECK(failure["details"]["phase"] == "post_processing");
+
+  // Pretty: the script's output first, as it came, then the result.
+  const RunResult pretty = run_skill(farm, repo, {"com.test.fails", "--output", "pretty"});
+  CHECK(pretty.exit_code == 1);
+  CHECK(pretty.out.rfind("partial\n{", 0) == 0);
+  CHECK(pretty.err.find("broken\n") != std::string::npos);
+
+  // Refused before any adb call: no such skill, no such script, a bad timeout.
+  expect_error(run_skill(farm, repo, {"com.test.nothing"}), "SKILL_NOT_FOUND", 2);
+  fs::remove(repo.path("skills/com.test.fails/scripts/run.sh"));
+  expect_error(run_skill(farm, repo, {"com.test.fails"}), "SKILL_SCRIPT_NOT_FOUND", 2);
+  const json timeout = expect_error(run_skill(farm, repo, {"com.test.result", "--timeout", "soon"}),
+                                    "EXECUTION_VALIDATION_FAILED", 2);
+  CHECK(timeout["message"] == "timeoutMs must be a finite number");
+  expect_error(
+      farm.clawperator({"skills", "list", "--timeout", "5000", "--registry", repo.registry()}),
+      "USAGE", 2);
+}
+
+TEST_CASE("skills run: SIGTERM to clawperator stops the script's group, exit 143",
+          "[integration][skills]") {
+  Farm farm({"default"});
+  SkillsRepo repo;
+  repo.add("com.test.long",
+           "sleep 300 &\necho $! > \"" + repo.path("child.pid") + "\"\necho started\nwait\n");
+  clawperator::testing::RunOptions options = farm.environment();
+  options.signal = SIGTERM;
+  options.signal_after_ms = 6000;
+  const RunResult result = clawperator::testing::run_binary(
+      clawperator::testing::kBinary,
+      {"skills", "--registry", repo.registry(), "run", "com.test.long"}, options);
+  const json document = single_document(result);
+  CHECK(result.exit_code == 143);
+  CHECK(document["code"] == "RESULT_TRANSPORT_CANCELLED");
+  CHECK(document["stdout"] == "started\n");
+  const pid_t child = std::stoi(read_file(repo.path("child.pid")));
+  bool gone = false;
+  for (int i = 0; i < 100 && !gone; ++i) {
+    gone = ::kill(child, 0) != 0 && errno == ESRCH;
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CHECK(gone);
+}

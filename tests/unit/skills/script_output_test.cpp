@@ -1,0 +1,112 @@
+#include "clawperator/skills/script_output.hpp"
+
+#include <catch2/catch.hpp>
+#include <string>
+
+namespace {
+
+using namespace clawperator::skills;
+
+// Feeds `text` in pieces of `size` bytes.
+template <typename Sink>
+void feed_in_pieces(Sink& sink, const std::string& text, std::size_t size) {
+  for (std::size_t at = 0; at < text.size(); at += size) sink.feed(text.substr(at, size));
+}
+
+}  // namespace
+
+TEST_CASE("bounded capture keeps everything that fits", "[skills]") {
+  BoundedCapture capture(8, 4);
+  capture.append("abc");
+  capture.append("defghij");
+  CHECK(capture.text() == "abcdefghij");
+  CHECK_FALSE(capture.truncated());
+  CHECK(capture.total_bytes() == 10);
+  CHECK(capture.omitted_bytes() == 0);
+}
+
+TEST_CASE("bounded capture keeps the head and the tail of a long stream", "[skills]") {
+  BoundedCapture capture(8, 4);
+  std::string all;
+  for (int i = 0; i < 1000; ++i) {
+    const std::string piece = std::to_string(i) + ",";
+    all += piece;
+    capture.append(piece);
+  }
+  CHECK(capture.truncated());
+  CHECK(capture.text() == all.substr(0, 8) + all.substr(all.size() - 4));
+  CHECK(capture.total_bytes() == all.size());
+  CHECK(capture.omitted_bytes() == all.size() - 12);
+  // One chunk larger than the whole bound.
+  BoundedCapture big(8, 4);
+  big.append(std::string(100, 'x') + "TAIL");
+  CHECK(big.text() == "xxxxxxxxTAIL");
+}
+
+TEST_CASE("streaming search finds a match split across chunks", "[skills]") {
+  const std::string text = std::string(1000, '.') + "needle-here" + std::string(500, '.');
+  for (std::size_t size : {1, 2, 3, 5, 7, 64, 4096}) {
+    StreamingSearch search("needle-here");
+    feed_in_pieces(search, text, size);
+    INFO(size);
+    CHECK(search.found());
+  }
+  StreamingSearch missing("needle-here");
+  feed_in_pieces(missing, std::string(3000, '.') + "needle-her", 3);
+  CHECK_FALSE(missing.found());
+  StreamingSearch empty("");
+  CHECK(empty.found());
+}
+
+TEST_CASE("skill result line: the marker at a line start, split anywhere", "[skills]") {
+  const std::string text =
+      "progress\n  [Clawperator-Skill-Result]{\"status\":\"ignored\"}\n"
+      "[Clawperator-Skill-Result]{\"status\":\"success\",\"skillId\":\"a.b\"}\r\nlast words";
+  for (std::size_t size : {1, 2, 5, 26, 27, 1000}) {
+    SkillResultScanner scanner;
+    feed_in_pieces(scanner, text, size);
+    scanner.finish();
+    INFO(size);
+    REQUIRE(scanner.last());
+    CHECK(scanner.last()->error.empty());
+    CHECK(scanner.last()->value["status"] == "success");
+    CHECK(scanner.last()->value["source"] == clawperator::Json{{"kind", "script"}});
+    CHECK(scanner.last()->line_number == 3);
+  }
+}
+
+TEST_CASE("skill result line: the last one wins, a bad one included", "[skills]") {
+  SkillResultScanner scanner;
+  scanner.feed("[Clawperator-Skill-Result]{\"status\":\"success\"}\n");
+  scanner.feed("[Clawperator-Skill-Result]{not json\n");
+  scanner.finish();
+  REQUIRE(scanner.last());
+  CHECK(scanner.last()->error == "the text after the marker is not valid JSON");
+
+  SkillResultScanner array;
+  array.feed("[Clawperator-Skill-Result][1,2]");
+  array.finish();
+  REQUIRE(array.last());
+  CHECK(array.last()->error == "the text after the marker is not a JSON object");
+
+  SkillResultScanner kept;
+  kept.feed("[Clawperator-Skill-Result]{\"source\":{\"kind\":\"agent\"}}\n");
+  kept.finish();
+  CHECK(kept.last()->value["source"]["kind"] == "agent");
+
+  SkillResultScanner none;
+  none.feed("no marker\n[Clawperator-Skill-Resul\nx[Clawperator-Skill-Result]{}\n");
+  none.finish();
+  CHECK_FALSE(none.last());
+}
+
+TEST_CASE("skill result line: an overlong line is refused, not buffered", "[skills]") {
+  SkillResultScanner scanner;
+  scanner.feed("[Clawperator-Skill-Result]{\"x\":\"");
+  const std::string filler(64 << 10, 'a');
+  for (int i = 0; i < 20; ++i) scanner.feed(filler);
+  scanner.feed("\"}\n");
+  scanner.finish();
+  REQUIRE(scanner.last());
+  CHECK(scanner.last()->error.find("longer than") != std::string::npos);
+}
