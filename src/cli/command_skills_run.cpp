@@ -48,8 +48,6 @@ CommandResult run_skills_run(const SkillsFlags& flags, const GlobalOptions& opti
                              flags.script_args.end());
   request.expect_contains = flags.expect_contains;
   request.skip_validate = flags.skip_validate;
-  // The dry-run gate of `skills validate` is plugged in here (request.validation_gate) once it
-  // exists; until then run_skill checks the registry entry and the script only.
   request.timeout = *timeout;
   if (options.output == OutputFormat::Pretty) request.on_output = echo_script_output;
   request.device.device = options.device;

@@ -126,6 +126,14 @@ contract::Outcome<ScriptDeviceSession> prepare_device_for_script(const ScriptDev
       break;
   }
 
+  // This Operator answered a probe on this device lately (wire-protocol §4.4's record): the
+  // device was ready seconds ago, and the script's own executions ask for the Operator's
+  // presence again beside their dispatch. So a skill that runs often costs one adb call here
+  // (the device list), not a probe (bench/run.sh, "skills").
+  if (const std::optional<std::string> answered = readiness.fresh_answer();
+      answered && *answered == request.operator_package) {
+    return session;
+  }
   if (contract::Status installed = check_operator_installed(client, *resolved, trace); !installed) {
     readiness.invalidate();
     return contract::failed(std::move(installed).error());

@@ -252,4 +252,10 @@ contract::Outcome<Json> validate_all_skills(const Registry& registry, bool dry_r
   return out;
 }
 
+contract::Status validate_before_run(const Registry& registry, const SkillEntry& skill) {
+  auto validated = validate_skill(registry, skill.id, /*dry_run=*/true);
+  if (!validated) return contract::failed(std::move(validated).error());
+  return {};
+}
+
 }  // namespace clawperator::skills

@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // A skills repository of its own in a temp directory: repo/skills/skills-registry.json and one
-// folder per skill, each with one script.
+// folder per skill, each with one script, its SKILL.md and its skill.json.
 class SkillsRepo {
  public:
   SkillsRepo() {
@@ -53,6 +53,8 @@ class SkillsRepo {
                         {"skillFile", folder + "/SKILL.md"},
                         {"scripts", {script}},
                         {"artifacts", json::array()}});
+    // skill.json is a copy of the entry: the dry-run gate of `skills run` checks it.
+    std::ofstream(root_ / folder / "skill.json") << entries_.back().dump(2) << "\n";
     std::ofstream(registry()) << json{{"skills", entries_}}.dump();
   }
   std::string registry() const { return (root_ / "skills" / "skills-registry.json").string(); }
@@ -158,6 +160,23 @@ TEST_CASE("skills run: a locked device is DEVICE_NOT_INTERACTIVE and the script 
   CHECK(document["details"]["skillId"] == "com.test.never");
   CHECK(document["details"]["wakeAttempts"].size() >= 1);
   CHECK_FALSE(fs::exists(repo.path("spawned")));
+}
+
+TEST_CASE("skills run: a skill that fails validation never reaches the device; --skip-validate",
+          "[integration][skills]") {
+  Farm farm({"default"});
+  SkillsRepo repo;
+  repo.add("com.test.broken", "touch \"" + repo.path("spawned") + "\"\n");
+  fs::remove(repo.path("skills/com.test.broken/SKILL.md"));
+  const json document =
+      expect_error(run_skill(farm, repo, {"com.test.broken"}), "SKILL_VALIDATION_FAILED", 2);
+  CHECK(document["details"]["missingFiles"].size() == 1);
+  CHECK(document["disposition"]["delivery"] == "not_delivered");
+  CHECK_FALSE(fs::exists(repo.path("spawned")));
+  // The gate is the only thing --skip-validate skips: the script then runs on the device.
+  const RunResult skipped = run_skill(farm, repo, {"com.test.broken", "--skip-validate"});
+  CHECK(skipped.exit_code == 0);
+  CHECK(fs::exists(repo.path("spawned")));
 }
 
 TEST_CASE("skills run: the Operator missing is OPERATOR_NOT_INSTALLED before the script",

@@ -17,6 +17,7 @@
 #include "clawperator/json.hpp"
 #include "clawperator/process/runner.hpp"
 #include "clawperator/skills/registry.hpp"
+#include "clawperator/skills/skill_validation.hpp"
 
 namespace clawperator::skills {
 
@@ -48,7 +49,8 @@ struct SkillRunRequest {
   std::vector<std::string> script_args;
   std::optional<std::string> expect_contains;
   bool skip_validate = false;
-  ValidationGate validation_gate;
+  // Default: skills validate --dry-run (skill_validation.hpp); tests may put their own.
+  ValidationGate validation_gate = validate_before_run;
   std::chrono::milliseconds timeout = kDefaultSkillTimeout;
   OutputCallback on_output;
   // The device: which one, the Operator package, adb, the lock wait, the state directory. Its

@@ -24,4 +24,8 @@ contract::Outcome<Json> validate_skill(const Registry& registry, std::string_vie
 // details.totalSkills, validCount, invalidCount and failures [{skillId,code,message,details}].
 contract::Outcome<Json> validate_all_skills(const Registry& registry, bool dry_run);
 
+// The gate `skills run` passes before anything touches the device (the original's preflight):
+// validate_skill with --dry-run, its error as it is.
+contract::Status validate_before_run(const Registry& registry, const SkillEntry& skill);
+
 }  // namespace clawperator::skills
