@@ -74,6 +74,29 @@ class CliToolHost final : public mcp::ToolHost {
     return run_skills_get(skill_id, std::nullopt).document;
   }
 
+  Json skills_run(const Json& arguments, const mcp::CallTarget& target,
+                  const process::CancelToken& cancel) override {
+    SkillRunCall call;
+    call.skill_id = arguments.value("skillId", std::string());
+    if (const auto args = arguments.find("args"); args != arguments.end() && args->is_array()) {
+      for (const Json& arg : *args) call.script_args.push_back(arg.get<std::string>());
+    }
+    if (const auto expect = arguments.find("expectContains"); expect != arguments.end()) {
+      call.expect_contains = expect->get<std::string>();
+    }
+    call.skip_validate = arguments.value("skipValidate", false);
+    if (const auto timeout = arguments.find("timeoutMs"); timeout != arguments.end()) {
+      call.timeout = std::to_string(timeout->get<long long>());
+    }
+    call.device = target.device_id ? target.device_id : options_.device;
+    call.operator_package = target.operator_package.value_or(options_.operator_package);
+    call.adb = adb_settings(options_);
+    call.state = state_;
+    // Queued behind the device's other calls, as an execution is, for up to its own deadline.
+    call.lock_wait_ms = static_cast<long>(arguments.value("timeoutMs", 120000LL));
+    return run_skill_call(call, cancel).document;
+  }
+
   // What mcp::redact keeps out of every result (docs/mcp.md, "Redaction").
   std::vector<std::string> host_roots() const {
     const io::StateEnvironment environment = io::process_state_environment();

@@ -27,6 +27,30 @@ void echo_script_output(skills::OutputStream stream, std::string_view bytes) {
 
 }  // namespace
 
+CommandResult run_skill_call(const SkillRunCall& call, const process::CancelToken& cancel) {
+  const auto timeout = skills::parse_skill_timeout(call.timeout);
+  if (!timeout) return failure(timeout.error());
+  const auto registry = skills::load_registry(
+      skills::locate_registry(skills::process_registry_lookup(call.registry)));
+  if (!registry) return failure(registry.error());
+  skills::SkillRunRequest request;
+  request.skill_id = call.skill_id;
+  request.script_args = call.script_args;
+  request.expect_contains = call.expect_contains;
+  request.skip_validate = call.skip_validate;
+  request.timeout = *timeout;
+  if (call.stream_output) request.on_output = echo_script_output;
+  request.device.device = call.device;
+  request.device.operator_package = call.operator_package;
+  request.device.adb = call.adb;
+  request.device.lock_wait_ms = call.lock_wait_ms;
+  request.device.state = call.state;
+  request.device.lock_token = call.lock_token;
+  const auto runner = process::make_system_runner(cancel);
+  skills::SkillRunReport report = skills::run_skill(*registry, request, *runner);
+  return {std::move(report.document), report.exit_code};
+}
+
 CommandResult run_skills_run(const SkillsFlags& flags, const GlobalOptions& options) {
   if (flags.target.empty()) {
     return failure(contract::usage_error(
@@ -34,33 +58,26 @@ CommandResult run_skills_run(const SkillsFlags& flags, const GlobalOptions& opti
         "skills run requires a skill id: skills run <skill_id> [--expect-contains <text>] "
         "[--skip-validate] [--timeout <ms>] [-- <script args>]"));
   }
-  const auto timeout = skills::parse_skill_timeout(options.timeout);
-  if (!timeout) return failure(timeout.error());
-  const auto registry = load_skills_registry(flags);
-  if (!registry) return failure(registry.error());
-
   // Ctrl-C or SIGTERM: the script's group is stopped and reaped, the JSON error still printed.
   process::install_interrupt_handlers();
-  skills::SkillRunRequest request;
-  request.skill_id = flags.target;
-  if (options.device_explicit && options.device) request.script_args.push_back(*options.device);
-  request.script_args.insert(request.script_args.end(), flags.script_args.begin(),
-                             flags.script_args.end());
-  request.expect_contains = flags.expect_contains;
-  request.skip_validate = flags.skip_validate;
-  request.timeout = *timeout;
-  if (options.output == OutputFormat::Pretty) request.on_output = echo_script_output;
-  request.device.device = options.device;
-  request.device.operator_package = options.operator_package;
-  request.device.adb = adb_settings(options);
-  request.device.lock_wait_ms = options.lock_wait_ms;
-  request.device.state = state_directory_for_run();
-  if (const char* token = std::getenv("CLAWPERATOR_DEVICE_LOCK_TOKEN")) {
-    request.device.lock_token = token;
-  }
-  const auto runner = process::make_system_runner();
-  skills::SkillRunReport report = skills::run_skill(*registry, request, *runner);
-  return {std::move(report.document), report.exit_code};
+  SkillRunCall call;
+  call.skill_id = flags.target;
+  // As the original: the global --device value first, when one was given.
+  if (options.device_explicit && options.device) call.script_args.push_back(*options.device);
+  call.script_args.insert(call.script_args.end(), flags.script_args.begin(),
+                          flags.script_args.end());
+  call.expect_contains = flags.expect_contains;
+  call.skip_validate = flags.skip_validate;
+  call.timeout = options.timeout;
+  call.device = options.device;
+  call.operator_package = options.operator_package;
+  call.adb = adb_settings(options);
+  call.state = state_directory_for_run();
+  call.lock_wait_ms = options.lock_wait_ms;
+  call.registry = flags.registry;
+  call.stream_output = options.output == OutputFormat::Pretty;
+  if (const char* token = std::getenv("CLAWPERATOR_DEVICE_LOCK_TOKEN")) call.lock_token = token;
+  return run_skill_call(call, {});
 }
 
 }  // namespace clawperator::cli

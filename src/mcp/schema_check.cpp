@@ -124,6 +124,9 @@ std::optional<std::string> check(const Json& schema, const Json& value, const st
     if (const auto min = schema.find("minItems"); min != schema.end() && value.size() < *min) {
       return at("must have at least " + min->dump() + " item(s)", path);
     }
+    if (const auto max = schema.find("maxItems"); max != schema.end() && value.size() > *max) {
+      return at("must have at most " + max->dump() + " item(s)", path);
+    }
     if (const auto items = schema.find("items"); items != schema.end()) {
       for (std::size_t i = 0; i < value.size(); ++i) {
         if (auto problem = check(*items, value[i], join(path, std::to_string(i)))) return problem;
@@ -156,12 +159,12 @@ std::optional<std::string> check(const Json& schema, const Json& value, const st
   return std::nullopt;
 }
 
-constexpr std::array<std::string_view, 19> kKnownKeywords = {
+constexpr std::array<std::string_view, 20> kKnownKeywords = {
     "type",      "properties", "required",      "additionalProperties",
     "enum",      "minimum",    "maximum",       "minLength",
     "maxLength", "pattern",    "minProperties", "items",
     "minItems",  "oneOf",      "not",           "description",
-    "title",     "default",    "$schema"};
+    "title",     "default",    "$schema",       "maxItems"};
 
 }  // namespace
 

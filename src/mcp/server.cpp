@@ -454,6 +454,22 @@ class Server {
         document = host_.doctor({local.device_id, local.operator_package},
                                 local.arguments.value("full", false));
         break;
+      case ToolKind::SkillsRun: {
+        document =
+            host_.skills_run(local.arguments, {local.device_id, local.operator_package}, token);
+        // The script's output is the result here, not adb's raw output, which the redaction
+        // drops under `stdout` / `stderr`: it keeps these names (its path scrubbing applies).
+        for (const auto& [from, to] :
+             {std::pair{"stdout", "output"}, std::pair{"stderr", "errorOutput"}}) {
+          if (const auto it = document.find(from); it != document.end()) {
+            if (!document.contains(to)) document[to] = std::move(*it);
+            document.erase(from);
+          }
+        }
+        Json kept = Json::object();
+        if (document.contains("skillResult")) kept["skillResult"] = document["skillResult"];
+        return tool_result(std::move(document), job.protocol_version, kept);
+      }
       case ToolKind::SkillsList:
       case ToolKind::SkillsGet: {
         document = local.kind == ToolKind::SkillsList

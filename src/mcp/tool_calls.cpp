@@ -198,6 +198,7 @@ Json build_payload(const ToolDefinition& tool, const Json& a, const cli::IdStamp
     case ToolKind::ExplainError:
     case ToolKind::SkillsList:
     case ToolKind::SkillsGet:
+    case ToolKind::SkillsRun:
       break;
   }
   return Json::object();

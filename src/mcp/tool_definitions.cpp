@@ -8,6 +8,7 @@
 #include "clawperator/cli/compact_snapshot.hpp"
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/mcp/tools.hpp"
+#include "clawperator/skills/remote_limits.hpp"
 
 namespace clawperator::mcp {
 namespace {
@@ -465,6 +466,40 @@ std::vector<ToolDefinition> build_tools() {
     tools.push_back(local_tool(ToolKind::SkillsGet, "skills_get", "Get a skill",
                                "One skill's registry entry; SKILL_NOT_FOUND when there is none.",
                                schema.build(), {true, false, true, false}));
+  }
+  {
+    InputSchema schema(false);
+    schema.add("skillId", nonblank_string("The skill's id, as skills_list gives it"), true);
+    schema.add("args",
+               {{"type", "array"},
+                {"items", {{"type", "string"}, {"maxLength", skills::kMaxRemoteSkillArgBytes}}},
+                {"maxItems", skills::kMaxRemoteSkillArgs},
+                {"description", "The script's arguments, verbatim"}});
+    schema.add("expectContains", {{"type", "string"},
+                                  {"minLength", 1},
+                                  {"maxLength", skills::kMaxRemoteSkillArgBytes},
+                                  {"description",
+                                   "Fail (SKILL_OUTPUT_ASSERTION_FAILED) unless the script's "
+                                   "stdout contains this text"}});
+    schema.add("skipValidate",
+               {{"type", "boolean"}, {"description", "Skip the dry-run validation of the skill"}});
+    schema.add("deviceId", nonblank_string("The device serial (default: the session's, then the "
+                                           "only connected device)"));
+    schema.add("operatorPackage", nonblank_string("The Operator's package (default: the "
+                                                  "session's, then CLAWPERATOR_OPERATOR_PACKAGE)"));
+    schema.add("timeoutMs", {{"type", "integer"},
+                             {"minimum", 1},
+                             {"maximum", skills::kMaxRemoteSkillTimeoutMs},
+                             {"description",
+                              "The script's deadline in milliseconds (default "
+                              "120000; the session's timeoutMs does not apply)"}});
+    tools.push_back(local_tool(
+        ToolKind::SkillsRun, "skills_run", "Run a skill",
+        "Runs a skill's script (clawperator skills run) on a device made ready and locked for it, "
+        "under a deadline; the result has the script's exit code, its output (bounded) and "
+        "skillResult when the script printed a [Clawperator-Skill-Result] line. The script may "
+        "do anything on the device: read the disposition before running it again.",
+        schema.build(), {false, true, false, true}));
   }
   return tools;
 }

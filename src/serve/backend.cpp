@@ -65,6 +65,42 @@ Reply Backend::skill(std::string_view id) const {
   return {status, std::move(result.document)};
 }
 
+Reply Backend::run_skill(std::string_view id, std::string_view body) const {
+  if (contract::Status usable = skills::check_skill_id(id); !usable) {
+    return error_reply(usable.error());
+  }
+  auto parsed = parse_body(
+      body, {"args", "expectContains", "skipValidate", "timeoutMs", "deviceId", "operatorPackage"});
+  if (!parsed) return error_reply(parsed.error());
+  auto target = read_target(*parsed);
+  if (!target) return error_reply(target.error());
+  auto options = read_skill_run(*parsed);
+  if (!options) return error_reply(options.error());
+  cli::SkillRunCall call;
+  call.skill_id = std::string(id);
+  call.script_args = std::move(options->args);
+  call.expect_contains = std::move(options->expect_contains);
+  call.skip_validate = options->skip_validate;
+  if (options->timeout_ms) call.timeout = std::to_string(*options->timeout_ms);
+  call.device = target->device ? target->device : settings_.device;
+  call.operator_package = target->operator_package.value_or(settings_.operator_package);
+  call.adb = settings_.adb;
+  call.state = settings_.state;
+  // A busy device is waited for, as an execution waits, for up to the run's own deadline.
+  call.lock_wait_ms = static_cast<long>(options->timeout_ms.value_or(120000));
+  call.registry = settings_.skills_registry;
+  cli::CommandResult result = cli::run_skill_call(call, {});
+  const int status = http_status_of(result.document);
+  Json event = Json::object();
+  event["skillId"] = call.skill_id;
+  event["deviceId"] = result.document.value("deviceId", Json(nullptr));
+  event["status"] = status;
+  event["ok"] = result.document.value("ok", false);
+  event["code"] = result.document.value("code", Json(nullptr));
+  hub_.publish("clawperator:skill", event);
+  return {status, std::move(result.document)};
+}
+
 Reply Backend::execute(std::string_view body) const {
   auto parsed = parse_body(body, {"execution", "deviceId", "operatorPackage"});
   if (!parsed) return error_reply(parsed.error());

@@ -6,7 +6,7 @@
 namespace clawperator::serve {
 
 int http_status_of_code(std::string_view code) {
-  static constexpr std::array<std::pair<std::string_view, int>, 29> kStatus = {{
+  static constexpr std::array<std::pair<std::string_view, int>, 32> kStatus = {{
       // The original's mapping.
       {"EXECUTION_CONFLICT_IN_FLIGHT", 423},
       {"DEVICE_NOT_FOUND", 404},
@@ -41,6 +41,11 @@ int http_status_of_code(std::string_view code) {
       {"COMPILE_VARS_PARSE_FAILED", 400},
       {"COMPILE_VALIDATION_FAILED", 400},
       {"SKILL_EXECUTION_TIMEOUT", 504},
+      // A script that ran and reported a failure is a result, as a failed envelope is: 200 with
+      // ok:false and the code.
+      {"SKILL_EXECUTION_FAILED", 200},
+      {"SKILL_OUTPUT_ASSERTION_FAILED", 200},
+      {"SKILL_RESULT_PARSE_FAILED", 200},
   }};
   for (const auto& [name, status] : kStatus) {
     if (name == code) return status;

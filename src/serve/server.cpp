@@ -152,6 +152,9 @@ void add_routes(httplib::Server& server, const Backend& backend, EventHub& hub) 
   server.Get(R"(/skills/([^/]+))", [&backend](const Request& request, Response& response) {
     send(response, backend.skill(request.matches[1].str()));
   });
+  server.Post(R"(/skills/([^/]+)/run)", [&backend](const Request& request, Response& response) {
+    send(response, backend.run_skill(request.matches[1].str(), request.body));
+  });
   server.Get(R"(/artifacts/([^/]+))", [&backend](const Request& request, Response& response) {
     serve_file(backend, request, response);
   });

@@ -50,10 +50,18 @@ std::optional<fs::path> executable_on_path(std::string_view name) {
   }
 }
 
+// CLAWPERATOR_BIN: the `clawperator` beside us. Inside `serve` this process is
+// clawperator-serve (the same CLI with the HTTP server linked in, src/serve/main.cpp), which a
+// script should not pay for at every call: its sibling `clawperator` is used when it is there.
 std::string own_executable() {
   std::error_code error;
   const fs::path self = fs::read_symlink("/proc/self/exe", error);
-  return error ? std::string("clawperator") : self.string();
+  if (error) return "clawperator";
+  if (self.filename() == "clawperator-serve") {
+    const fs::path sibling = self.parent_path() / "clawperator";
+    if (::access(sibling.c_str(), X_OK) == 0) return sibling.string();
+  }
+  return self.string();
 }
 
 HostError script_not_found(const SkillEntry& skill, std::string message, Json details) {

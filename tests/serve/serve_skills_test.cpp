@@ -2,34 +2,56 @@
 // was started with (never one a caller names), with the status each code maps to.
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 #include "served.hpp"
 
 namespace clawperator::testing {
 namespace {
 
-// A skills repository with one registry entry, in `dir`; the registry's path.
-std::string write_registry(const std::string& dir) {
-  std::filesystem::create_directories(dir + "/skills");
-  std::ofstream(dir + "/skills/skills-registry.json") << R"({"schemaVersion":"1","skills":[
-        {"id":"com.android.settings.capture","applicationId":"com.android.settings",
-         "intent":"capture","summary":"Open Settings and take a snapshot",
-         "path":"skills/com.android.settings.capture",
-         "skillFile":"skills/com.android.settings.capture/SKILL.md",
-         "scripts":["skills/com.android.settings.capture/scripts/run.sh"],"artifacts":[]},
-        {"id":"com.example.notes.read","applicationId":"com.example.notes","intent":"read",
-         "summary":"Read the first note","path":"skills/com.example.notes.read",
-         "skillFile":"skills/com.example.notes.read/SKILL.md","scripts":[],"artifacts":[]}]})";
+// A skills repository in `dir`: two skills whose scripts are `capture_script` and
+// `notes_script` (POSIX sh bodies), each with its SKILL.md and skill.json; the registry's path.
+std::string write_registry(const std::string& dir, const std::string& capture_script = "exit 0\n",
+                           const std::string& notes_script = "exit 0\n") {
+  json entries = json::array();
+  for (const auto& [id, app, intent, summary, body] :
+       {std::tuple{std::string("com.android.settings.capture"), "com.android.settings", "capture",
+                   "Open Settings and take a snapshot", capture_script},
+        std::tuple{std::string("com.example.notes.read"), "com.example.notes", "read",
+                   "Read the first note", notes_script}}) {
+    const std::string folder = "skills/" + id;
+    const std::string script = folder + "/scripts/run.sh";
+    std::filesystem::create_directories(dir + "/" + folder + "/scripts");
+    std::ofstream(dir + "/" + script) << "#!/bin/sh\n" << body;
+    std::filesystem::permissions(dir + "/" + script, std::filesystem::perms::owner_all);
+    std::ofstream(dir + "/" + folder + "/SKILL.md") << "---\nname: " << id << "\n---\n";
+    const json entry = {{"id", id},
+                        {"applicationId", app},
+                        {"intent", intent},
+                        {"summary", summary},
+                        {"path", folder},
+                        {"skillFile", folder + "/SKILL.md"},
+                        {"scripts", {script}},
+                        {"artifacts", json::array()}};
+    std::ofstream(dir + "/" + folder + "/skill.json") << entry.dump(2) << "\n";
+    entries.push_back(entry);
+  }
+  std::ofstream(dir + "/skills/skills-registry.json")
+      << json{{"schemaVersion", "1"}, {"skills", entries}}.dump();
   return dir + "/skills/skills-registry.json";
+}
+
+std::string temp_repository() {
+  char pattern[] = "/tmp/clawperator-serve-skills-XXXXXX";
+  REQUIRE(::mkdtemp(pattern) != nullptr);
+  return pattern;
 }
 
 }  // namespace
 
 TEST_CASE("serve: GET /skills and /skills/:id answer with the CLI's documents", "[serve][skills]") {
   Farm farm({"default"});
-  char pattern[] = "/tmp/clawperator-serve-skills-XXXXXX";
-  REQUIRE(::mkdtemp(pattern) != nullptr);
-  const std::string repository = pattern;
+  const std::string repository = temp_repository();
   const std::string registry = write_registry(repository);
   Served served(farm, {"--registry", registry});
 
@@ -78,6 +100,73 @@ TEST_CASE("serve: a registry that cannot be read is REGISTRY_READ_FAILED, 500", 
   CHECK(listed.body["details"]["registrySource"] == "flag");
   CHECK(served.get("/skills/com.example.any").body["code"] == "REGISTRY_READ_FAILED");
   CHECK(served.stop() == 0);
+}
+
+TEST_CASE("serve: POST /skills/:id/run runs the script as skills run does", "[serve][skills]") {
+  Farm farm({"default"});
+  const std::string repository = temp_repository();
+  // The capture skill drives the device through the CLAWPERATOR_BIN it was given; the notes
+  // skill echoes what it got and prints a result line, or fails or hangs when asked to.
+  const std::string registry = write_registry(
+      repository,
+      "\"$CLAWPERATOR_BIN\" snapshot --device \"$CLAWPERATOR_DEVICE_ID\" >/dev/null || exit 9\n"
+      "basename \"$CLAWPERATOR_BIN\"\n",
+      "case \"$1\" in fail) echo partial; exit 3;; hang) sleep 30;; esac\n"
+      "printf 'args:%s|%s\\n' \"$1\" \"$2\"\n"
+      "echo '[Clawperator-Skill-Result]{\"contractVersion\":\"1.0.0\",\"skillId\":"
+      "\"com.example.notes.read\",\"status\":\"success\",\"checkpoints\":[]}'\n");
+  Served served(farm, {"--registry", registry});
+
+  const HttpReply captured = served.post("/skills/com.android.settings.capture/run", "{}");
+  INFO(captured.text);
+  CHECK(captured.status == 200);
+  CHECK(captured.body["ok"] == true);
+  CHECK(captured.body["skillId"] == "com.android.settings.capture");
+  CHECK(captured.body["exitCode"] == 0);
+  // The CLI beside the server, not clawperator-serve with its HTTP server linked in.
+  CHECK(captured.body["output"] == "clawperator\n");
+
+  const HttpReply echoed = served.post("/skills/com.example.notes.read/run",
+                                       R"({"args":["a b","--x"],"expectContains":"args:"})");
+  CHECK(echoed.status == 200);
+  CHECK(echoed.body["output"].get<std::string>().rfind("args:a b|--x\n", 0) == 0);
+  CHECK(echoed.body["skillResult"]["status"] == "success");
+  CHECK(echoed.body["skillResult"]["source"]["kind"] == "script");
+
+  const HttpReply failed =
+      served.post("/skills/com.example.notes.read/run", R"({"args":["fail"]})");
+  CHECK(failed.status == 200);  // a result, as a failed envelope is
+  CHECK(failed.body["ok"] == false);
+  CHECK(failed.body["code"] == "SKILL_EXECUTION_FAILED");
+  CHECK(failed.body["exitCode"] == 3);
+
+  const HttpReply hung =
+      served.post("/skills/com.example.notes.read/run", R"({"args":["hang"],"timeoutMs":500})");
+  CHECK(hung.status == 504);
+  CHECK(hung.body["code"] == "SKILL_EXECUTION_TIMEOUT");
+  CHECK(hung.body["disposition"]["retry"] == "unsafe");
+
+  // Bodies are checked before anything runs.
+  for (const auto& [body, field] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"args":"a"})", "args"},
+           {R"({"args":[1]})", "args.0"},
+           {R"({"timeoutMs":0})", "timeoutMs"},
+           {R"({"timeoutMs":600001})", "timeoutMs"},
+           {R"({"skipValidate":"yes"})", "skipValidate"},
+           {R"({"expectContains":""})", "expectContains"}}) {
+    const HttpReply refused = served.post("/skills/com.example.notes.read/run", body);
+    CAPTURE(body);
+    CHECK(refused.status == 400);
+    CHECK(refused.body["code"] == "INVALID_BODY");
+    CHECK(refused.body["details"]["field"] == field);
+  }
+  CHECK(served.post("/skills/com.example.notes.read/run", R"({"script":"/bin/sh"})").body["code"] ==
+        "INVALID_BODY");
+  CHECK(served.post("/skills/com.example.none/run", "{}").status == 404);
+  CHECK(served.post("/skills/com..x/run", "{}").body["code"] == "SKILL_ID_INVALID");
+  CHECK(served.anonymous_post("/skills/com.example.notes.read/run", "{}").status == 401);
+  CHECK(served.stop() == 0);
+  std::filesystem::remove_all(repository);
 }
 
 }  // namespace clawperator::testing

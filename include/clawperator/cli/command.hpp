@@ -79,6 +79,27 @@ CommandResult run_skills_list(const skills::SearchFilter& filter,
 CommandResult run_skills_get(const std::string& skill_id,
                              const std::optional<std::string>& registry);
 
+// One `skills run` as the CLI, mcp serve's skills_run and serve's POST /skills/:id/run make it
+// (src/cli/command_skills_run.cpp): the skill, the script's arguments, the device and the
+// registry, and where its output goes live (pretty mode only).
+struct SkillRunCall {
+  std::string skill_id;
+  std::vector<std::string> script_args;  // verbatim
+  std::optional<std::string> expect_contains;
+  bool skip_validate = false;
+  std::optional<std::string> timeout;  // raw milliseconds (skills::parse_skill_timeout)
+  std::optional<std::string> device;
+  std::string operator_package;
+  adb::AdbSettings adb;
+  io::StateSelection state;
+  long lock_wait_ms = 0;
+  std::optional<std::string> registry;  // --registry; nullopt: the lookup of docs/skills.md
+  bool stream_output = false;           // echo the script's output on our stdout/stderr
+  // The lock token a skill's script hands its own `clawperator` calls (the environment's).
+  std::string lock_token;
+};
+CommandResult run_skill_call(const SkillRunCall& call, const process::CancelToken& cancel);
+
 // mcp serve (src/cli/command_mcp.cpp)
 void register_mcp_commands(CLI::App& root, std::vector<Command>& commands);
 

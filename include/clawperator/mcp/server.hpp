@@ -38,6 +38,10 @@ class ToolHost {
   // `skills get ID`, from the registry this server's environment names (docs/skills.md).
   virtual Json skills_list(const Json& arguments) = 0;
   virtual Json skills_get(const std::string& skill_id) = 0;
+  // The document of `skills run` (arguments: skillId, args, expectContains, skipValidate,
+  // timeoutMs, already checked against the tool's schema); `cancel` stops the script's group.
+  virtual Json skills_run(const Json& arguments, const CallTarget& target,
+                          const process::CancelToken& cancel) = 0;
   // Where the server may create its own new private file `name` (one path component): in the
   // state directory; nullopt when this run has none.
   virtual std::optional<std::string> artifact_path(const std::string& name) {

@@ -34,6 +34,7 @@ enum class ToolKind {
   ExplainError,
   SkillsList,  // the skills of the registry (skills list / search)
   SkillsGet,   // one skill's entry (skills get)
+  SkillsRun,   // a skill's script on a prepared device (skills run)
   Row,         // a row of the table published as it is (query_ui, swipe, drag)
 };
 

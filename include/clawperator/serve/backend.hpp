@@ -50,6 +50,8 @@ class Backend {
   Reply skills(const std::optional<std::string>& app, const std::optional<std::string>& intent,
                const std::optional<std::string>& keyword) const;
   Reply skill(std::string_view id) const;
+  // POST /skills/:id/run: the document of `skills run` (docs/serve.md).
+  Reply run_skill(std::string_view id, std::string_view body) const;
   // A screenshot this server took, by its id; nullopt for any other id.
   std::optional<std::string> artifact(std::string_view id) const;
 

@@ -73,6 +73,16 @@ class FakeHost final : public ToolHost {
                 {"filter", arguments},
                 {"registryPath", "/home/someone/skills/skills-registry.json"}};
   }
+  Json skills_run(const Json& arguments, const CallTarget& target,
+                  const process::CancelToken&) override {
+    return Json{{"ok", false},
+                {"code", "SKILL_EXECUTION_FAILED"},
+                {"skillId", arguments.value("skillId", "")},
+                {"deviceId", target.device_id.value_or("emulator-5554")},
+                {"stdout", "step 1 done\n"},
+                {"stderr", "boom in /tmp/x\n"},
+                {"skillResult", {{"status", "failed"}, {"checkpoints", Json::array()}}}};
+  }
   Json skills_get(const std::string& skill_id) override {
     return Json{
         {"ok", false}, {"code", "SKILL_NOT_FOUND"}, {"message", "Skill not found: " + skill_id}};
@@ -263,6 +273,34 @@ TEST_CASE("skills_list keeps the entries' relative paths and drops the registry'
   CHECK(missing["structuredContent"]["code"] == "SKILL_NOT_FOUND");
   session.send(call(3, "skills_get", R"({})"));
   CHECK(session.next_answer()["error"]["code"] == -32602);
+}
+
+TEST_CASE("skills_run's script output survives the redaction under output and errorOutput",
+          "[mcp][server][skills]") {
+  FakeHost host;
+  Session session(host);
+  session.initialize();
+  session.send(call(1, "skills_run", R"({"skillId":"com.example.check","args":["a"]})"));
+  const Json answer = session.next_answer()["result"];
+  CHECK(answer["isError"] == true);
+  const Json& body = answer["structuredContent"];
+  CHECK(body["code"] == "SKILL_EXECUTION_FAILED");
+  CHECK(body["output"] == "step 1 done\n");
+  CHECK(body["errorOutput"].get<std::string>().find("boom") == 0);
+  CHECK_FALSE(body.contains("stdout"));
+  CHECK_FALSE(body.contains("stderr"));
+  CHECK(body["skillResult"]["status"] == "failed");
+  // The schema bounds what a caller may ask of a run.
+  session.send(call(2, "skills_run", R"({"skillId":"x","timeoutMs":600001})"));
+  CHECK(session.next_answer()["error"]["code"] == -32602);
+  session.send(call(3, "skills_run", R"({"skillId":"x","args":[1]})"));
+  CHECK(session.next_answer()["error"]["code"] == -32602);
+  Json many = Json::array();
+  for (int i = 0; i < 65; ++i) many.push_back("a");
+  session.send(call(4, "skills_run", Json{{"skillId", "x"}, {"args", many}}.dump()));
+  const Json refused = session.next_answer()["error"];
+  CHECK(refused["code"] == -32602);
+  CHECK(refused["message"].get<std::string>().find("at most 64") != std::string::npos);
 }
 
 TEST_CASE("notifications/cancelled stops that call alone and it is still answered",

@@ -45,9 +45,9 @@ TEST_CASE("tools/list has every tool of the issue, in order", "[mcp][tools]") {
     // query_ui, swipe and drag arrive with their rows.
     if (contract::find_caller_action(row) != nullptr) expected.emplace_back(row);
   }
-  for (const char* name :
-       {"execute", "open", "click", "type", "read", "press", "wait", "scroll", "scroll_until",
-        "scroll_and_click", "screenshot", "doctor", "explain_error", "skills_list", "skills_get"}) {
+  for (const char* name : {"execute", "open", "click", "type", "read", "press", "wait", "scroll",
+                           "scroll_until", "scroll_and_click", "screenshot", "doctor",
+                           "explain_error", "skills_list", "skills_get", "skills_run"}) {
     expected.emplace_back(name);
   }
   CHECK(tool_names() == expected);
