@@ -23,6 +23,9 @@ const env = { ...process.env };
 delete env.ANDROID_SERIAL;
 env.CLAWPERATOR_LOG_DIR = join(scratch, "logs");
 env.CLAWPERATOR_STATE_DIR = join(scratch, "state");
+// The skills shipped in the repository (skills/): the skills_* tools read them.
+env.CLAWPERATOR_SKILLS_REGISTRY = join(dirname(new URL(import.meta.url).pathname), "..", "..",
+                                       "skills", "skills-registry.json");
 
 const transport = new StdioClientTransport({ command: binary, args: ["mcp", "serve"], env, stderr: "pipe" });
 let stderr = "";
@@ -114,7 +117,8 @@ await check("tools/list has every tool with its annotations", async () => {
   const names = tools.map((tool) => tool.name);
   for (const name of ["devices", "configure", "snapshot", "query_ui", "execute", "open", "click",
                       "type", "read", "press", "wait", "scroll", "scroll_until", "scroll_and_click",
-                      "swipe", "drag", "screenshot", "doctor", "explain_error"]) {
+                      "swipe", "drag", "screenshot", "doctor", "explain_error", "skills_list",
+                      "skills_get", "skills_run"]) {
     assert.ok(names.includes(name), `missing tool ${name}`);
   }
   const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
@@ -126,6 +130,31 @@ await check("tools/list has every tool with its annotations", async () => {
   assert.equal(byName.swipe.annotations.readOnlyHint, false);
   assert.deepEqual(byName.swipe.inputSchema.required, ["start", "end", "durationMs"]);
   assert.equal(byName.click.inputSchema.properties.strict.type, "boolean");
+});
+
+await check("skills_list, skills_get and skills_run through the shipped skills", async () => {
+  const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+  assert.equal(byName.skills_list.annotations.readOnlyHint, true);
+  assert.equal(byName.skills_run.annotations.readOnlyHint, false);
+  assert.equal(byName.skills_run.annotations.destructiveHint, true);
+  const listed = body(await call("skills_list", {}));
+  assert.equal(listed.ok, true);
+  assert.ok(listed.skills.some((skill) => skill.id === "com.android.settings.snapshot"));
+  assert.equal(listed.registryPath, undefined, "the registry's path is a host path");
+  assert.equal(body(await call("skills_list", { keyword: "SNAPSHOT" })).count, 1);
+  const missing = await call("skills_get", { skillId: "com.example.none" });
+  assert.equal(missing.isError, true);
+  assert.equal(body(missing).code, "SKILL_NOT_FOUND");
+  const ran = await call("skills_run", { skillId: "com.android.settings.snapshot", deviceId: first });
+  const run = body(ran);
+  assert.equal(run.ok, true, JSON.stringify(run));
+  assert.equal(run.exitCode, 0);
+  assert.equal(run.deviceId, first);
+  // The script printed exec's document, whose snapshot shows Settings.
+  assert.match(run.output, /"ok":true/);
+  const refused = await client.callTool({ name: "skills_run", arguments: { skillId: "x", timeoutMs: 0 } })
+    .then(() => null, (error) => error);
+  assert.ok(refused && refused.code === -32602, String(refused));
 });
 
 await check("devices lists both virtual devices", async () => {
