@@ -13,6 +13,8 @@
 #            the same CLI command, through the real adb to a virtual device
 #   serve    one request to a long-lived `serve` (bench/serve_calls.cpp) against the same CLI
 #            command, through the real adb to a virtual device
+#   skills   `skills run` of a script that does nothing against running the script directly,
+#            through the real adb to a virtual device (issue 29: <= 5 ms more)
 #   micro    the result path's micro-benchmarks (Google Benchmark)
 # and prints markdown tables, then the issue-8 targets. Usage: bench/run.sh [SECTION...]
 # (default: all of them; name some to re-run only those, e.g. after a noisy run).
@@ -26,7 +28,7 @@ set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
 
-all_sections=(process rss spawns vdevice direct mcp serve micro)
+all_sections=(process rss spawns vdevice direct mcp serve skills micro)
 sections=("${all_sections[@]}")
 if [[ $# -gt 0 ]]; then
   for section in "$@"; do
@@ -47,8 +49,10 @@ fi
 build="build-bench"
 if [[ -n ${BENCH_PREBUILT:-} ]]; then
   for section in "${sections[@]}"; do
-    if [[ $section != vdevice && $section != direct && $section != mcp && $section != serve ]]; then
-      echo "bench/run.sh: BENCH_PREBUILT serves the sections vdevice, direct, mcp and serve only" >&2
+    if [[ $section != vdevice && $section != direct && $section != mcp && $section != serve &&
+      $section != skills ]]; then
+      echo "bench/run.sh: BENCH_PREBUILT serves the sections vdevice, direct, mcp, serve and" \
+        "skills only" >&2
       exit 2
     fi
   done
@@ -601,6 +605,47 @@ if wants serve; then
   vdevice_down
 fi
 
+if wants skills; then
+  # A skill whose script does nothing, on a device whose readiness record is fresh (as in a
+  # loop of runs): what `skills run` adds is the registry, the dry-run gate, the device list and
+  # the lock (docs/skills.md, "Running a skill").
+  vdevice_up bench/vdevice-instant-operator.json
+  skills_repo="$work/skills-repo"
+  mkdir -p "$skills_repo/skills/bench.noop/scripts"
+  printf '#!/bin/sh\nexit 0\n' >"$skills_repo/skills/bench.noop/scripts/run.sh"
+  chmod 755 "$skills_repo/skills/bench.noop/scripts/run.sh"
+  printf -- '---\nname: bench.noop\n---\n' >"$skills_repo/skills/bench.noop/SKILL.md"
+  skill_entry='{"id":"bench.noop","applicationId":"bench","intent":"noop","summary":"nothing",'
+  skill_entry+='"path":"skills/bench.noop","skillFile":"skills/bench.noop/SKILL.md",'
+  skill_entry+='"scripts":["skills/bench.noop/scripts/run.sh"],"artifacts":[]}'
+  printf '%s\n' "$skill_entry" >"$skills_repo/skills/bench.noop/skill.json"
+  printf '{"skills":[%s]}\n' "$skill_entry" >"$skills_repo/skills/skills-registry.json"
+  skills_env=(ANDROID_ADB_SERVER_PORT="$adb_port" ADB="$adb"
+    CLAWPERATOR_STATE_DIR="$work/skills-state")
+  env "${skills_env[@]}" "$bin" skills --registry "$skills_repo/skills/skills-registry.json" \
+    run bench.noop --device "$serial" >/dev/null
+  skills_ready=("$work"/skills-state/ready-*)
+  (
+    export "${skills_env[@]}"
+    run_hyperfine "$work/skills.json" --warmup 10 --runs 200 \
+      --prepare "touch -c $(q "${skills_ready[0]}")" \
+      -n "the script directly" "$(q "$skills_repo/skills/bench.noop/scripts/run.sh")" \
+      -n "skills run (real adb, virtual device)" \
+      "$(q "$bin") skills --registry $(q "$skills_repo/skills/skills-registry.json") run bench.noop --device $(q "$serial")"
+  )
+  echo "## skills run of a script that does nothing (hyperfine, 200 runs after 10 warm-ups)"
+  echo
+  table "$work/skills.json"
+  echo
+  script_ms=$(median_ms "$work/skills.json" "the script directly")
+  skill_ms=$(median_ms "$work/skills.json" "skills run (real adb, virtual device)")
+  measured[skills_overhead_ms]=$(awk -v a="$skill_ms" -v b="$script_ms" \
+    'BEGIN { printf "%.2f", a - b }')
+  echo "Medians: skills run ${skill_ms} ms, the script ${script_ms} ms: ${measured[skills_overhead_ms]} ms more."
+  echo
+  vdevice_down
+fi
+
 if wants micro; then
   echo "## Micro-benchmarks (Google Benchmark)"
   echo
@@ -658,6 +703,8 @@ target "serve /execute / CLI exec (virtual device, issue 28)" \
   "${measured[ratio_serve_execute]:-}" "<=" 0.5
 target "serve /snapshot / CLI snapshot (virtual device, issue 28)" \
   "${measured[ratio_serve_snapshot]:-}" "<=" 0.5
+target "skills run of a no-op script - the script, median ms (issue 29)" \
+  "${measured[skills_overhead_ms]:-}" "<=" 5
 target "whole decoder, 64 MiB XML-dense, GB/s" "${measured[decoder_gbps]:-}" ">=" 1
 target "chunk transport, 64 MiB XML-dense, GB/s" "${measured[transport_gbps]:-}" ">=" 1
 target "peak RSS --version, KiB (8 MiB)" "${measured[version_rss]:-}" "<=" 8192
