@@ -296,3 +296,42 @@ TEST_CASE("without --registry, the environment or ./skills, the installed regist
   CHECK(missing["details"]["registryPath"] == (home.root() / "none.json").string());
   CHECK(missing["details"]["registrySource"] == "environment");
 }
+
+TEST_CASE("clawperator errors has every skill code with its exit code and disposition",
+          "[cli][skills]") {
+  struct Row {
+    const char* code;
+    int exit_code;
+    const char* delivery;
+    const char* retry;
+  };
+  for (const Row& row : {
+           Row{"SKILL_NOT_FOUND", 2, "not_delivered", "safe"},
+           Row{"ARTIFACT_NOT_FOUND", 2, "not_delivered", "safe"},
+           Row{"COMPILE_VARS_REQUIRED", 2, "not_delivered", "safe"},
+           Row{"COMPILE_VAR_MISSING", 2, "not_delivered", "safe"},
+           Row{"COMPILE_VARS_PARSE_FAILED", 2, "not_delivered", "safe"},
+           Row{"COMPILE_VALIDATION_FAILED", 2, "not_delivered", "safe"},
+           Row{"REGISTRY_READ_FAILED", 3, "not_delivered", "safe"},
+           Row{"SKILLS_SYNC_FAILED", 3, "not_delivered", "safe"},
+           Row{"SKILLS_GIT_NOT_FOUND", 3, "not_delivered", "safe"},
+           Row{"SKILL_SCRIPT_NOT_FOUND", 2, "not_delivered", "safe"},
+           Row{"SKILL_EXECUTION_FAILED", 1, "delivered_verified", "unsafe"},
+           Row{"SKILL_EXECUTION_TIMEOUT", 4, "delivered_unverified", "unsafe"},
+           Row{"SKILL_OUTPUT_ASSERTION_FAILED", 1, "delivered_verified", "unsafe"},
+           Row{"SKILL_ALREADY_EXISTS", 2, "not_delivered", "safe"},
+           Row{"SKILL_ID_INVALID", 2, "not_delivered", "safe"},
+           Row{"SKILLS_SCAFFOLD_FAILED", 3, "not_delivered", "safe"},
+           Row{"SKILL_VALIDATION_FAILED", 2, "not_delivered", "safe"},
+           Row{"SKILL_RESULT_PARSE_FAILED", 4, "delivered_unverified", "unsafe"},
+       }) {
+    CAPTURE(row.code);
+    const RunResult result = run_binary(kBinary, {"errors", row.code});
+    REQUIRE(result.exit_code == 0);
+    const json entry = json::parse(result.out)["error"];
+    CHECK(entry["family"] == "Skills");
+    CHECK(entry["exitCode"] == row.exit_code);
+    CHECK(entry["disposition"]["delivery"] == row.delivery);
+    CHECK(entry["disposition"]["retry"] == row.retry);
+  }
+}
