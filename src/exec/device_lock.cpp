@@ -44,6 +44,24 @@ contract::HostError state_directory_refused(const ExecutionTrace& trace,
                     details);
 }
 
+contract::HostError lock_busy_error(const ExecutionTrace& trace, const DeviceLock& lock,
+                                    long lock_wait_ms) {
+  // A second is about what a short execution takes; the holder may be a long one.
+  constexpr std::chrono::milliseconds kLockRetryAfter{1000};
+  Json details = Json::object();
+  details["lockPath"] = lock.path().string();
+  details["lockWaitMs"] = lock_wait_ms;
+  std::string message = "Another execution is in flight on this device";
+  if (const std::optional<Json> holder = lock.holder()) {
+    message += " (pid " + dump_json((*holder)["pid"]) + ", commandId " +
+               dump_json((*holder)["commandId"]) + ")";
+    details["holder"] = *holder;
+  }
+  contract::HostError error = trace.fail("EXECUTION_CONFLICT_IN_FLIGHT", message, details);
+  error.retry_after_ms = static_cast<int>(kLockRetryAfter.count());
+  return error;
+}
+
 DeviceLock::~DeviceLock() {
   if (fd_ >= 0) ::close(fd_);  // closing releases the flock
 }

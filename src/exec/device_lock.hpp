@@ -61,6 +61,11 @@ class DeviceLock {
 // two servers are two devices.
 std::string lock_server_key(const adb::AdbSettings& adb);
 
+// EXECUTION_CONFLICT_IN_FLIGHT after Busy: the holder named when it recorded itself, and
+// when to try again (recovery wait_then_retry_original).
+contract::HostError lock_busy_error(const ExecutionTrace& trace, const DeviceLock& lock,
+                                    long lock_wait_ms);
+
 // A file name for (server, serial) that is safe on any filesystem.
 std::string lock_file_name(const std::string& server_key, const std::string& serial);
 

@@ -38,7 +38,6 @@ constexpr std::chrono::milliseconds kDirectLifetimeGrace{15000};
 constexpr std::chrono::milliseconds kMaxDirectLifetime{150000};
 constexpr std::chrono::milliseconds kScreenshotTimeout{30000};
 constexpr std::size_t kMaxScreenshotBytes = std::size_t{64} << 20;
-constexpr std::chrono::milliseconds kLockRetryAfter{1000};
 // How long the reader may take to bring a stopped adb server up, and how often to look.
 constexpr std::chrono::milliseconds kServerStartWait{10000};
 constexpr std::chrono::milliseconds kServerStartPoll{5};
@@ -197,20 +196,8 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
       break;
     case DeviceLock::Outcome::NoDirectory:
       break;
-    case DeviceLock::Outcome::Busy: {
-      Json details = Json::object();
-      details["lockPath"] = lock.path().string();
-      details["lockWaitMs"] = request.lock_wait_ms;
-      std::string message = "Another execution is in flight on this device";
-      if (const std::optional<Json> holder = lock.holder()) {
-        message += " (pid " + dump_json((*holder)["pid"]) + ", commandId " +
-                   dump_json((*holder)["commandId"]) + ")";
-        details["holder"] = *holder;
-      }
-      HostError error = trace.fail("EXECUTION_CONFLICT_IN_FLIGHT", message, details);
-      error.retry_after_ms = static_cast<int>(kLockRetryAfter.count());
-      return report(error);
-    }
+    case DeviceLock::Outcome::Busy:
+      return report(lock_busy_error(trace, lock, request.lock_wait_ms));
     case DeviceLock::Outcome::Interrupted:
       return report(interrupted(trace, "Interrupted while waiting for the device lock"));
     case DeviceLock::Outcome::Unavailable:

@@ -15,23 +15,6 @@ namespace {
 
 using contract::HostError;
 
-constexpr std::chrono::milliseconds kScriptLockRetryAfter{1000};
-
-HostError script_lock_busy(const ExecutionTrace& trace, const DeviceLock& lock, long wait_ms) {
-  Json details = Json::object();
-  details["lockPath"] = lock.path().string();
-  details["lockWaitMs"] = wait_ms;
-  std::string message = "Another execution is in flight on this device";
-  if (const std::optional<Json> holder = lock.holder()) {
-    message += " (pid " + dump_json((*holder)["pid"]) + ", commandId " +
-               dump_json((*holder)["commandId"]) + ")";
-    details["holder"] = *holder;
-  }
-  HostError error = trace.fail("EXECUTION_CONFLICT_IN_FLIGHT", message, details);
-  error.retry_after_ms = static_cast<int>(kScriptLockRetryAfter.count());
-  return error;
-}
-
 // The probe needs a reader of its own, attached, as an execution's does (wire-protocol §4.4).
 contract::Status probe_interactive(adb::AdbClient& client, const std::string& serial,
                                    ExecutionTrace& trace, const std::string& probe_id,
@@ -116,7 +99,7 @@ contract::Outcome<ScriptDeviceSession> prepare_device_for_script(const ScriptDev
     case DeviceLock::Outcome::NoDirectory:
       break;
     case DeviceLock::Outcome::Busy:
-      return contract::failed(script_lock_busy(trace, lock, request.lock_wait_ms));
+      return contract::failed(lock_busy_error(trace, lock, request.lock_wait_ms));
     case DeviceLock::Outcome::Interrupted:
       return contract::failed(interrupted(trace, "Interrupted while waiting for the device lock"));
     case DeviceLock::Outcome::Unavailable:

@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "clawperator/io/account_home.hpp"
+#include "skill_files.hpp"
 
 namespace clawperator::skills {
 namespace {
@@ -23,35 +24,6 @@ HostError read_failed(const RegistryLocation& location, std::string message, std
   details["registrySource"] = std::string(to_string(location.source));
   details["reason"] = std::move(reason);
   return contract::readiness_error("REGISTRY_READ_FAILED", std::move(message), std::move(details));
-}
-
-// Reads at most `limit` bytes (one more tells that the file is larger); errno text on failure.
-// O_NOFOLLOW is not used: a registry may well be a symlink into a checkout.
-std::optional<std::string> read_capped(const fs::path& path, std::size_t limit,
-                                       std::string& bytes) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return std::string(std::strerror(errno));
-  struct stat status {};
-  if (::fstat(fd, &status) != 0 || !S_ISREG(status.st_mode)) {
-    ::close(fd);
-    return std::string("not a regular file");
-  }
-  bytes.clear();
-  char buffer[65536];
-  while (bytes.size() <= limit) {
-    const ssize_t got = ::read(fd, buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) {
-      const int saved = errno;
-      ::close(fd);
-      return std::string(std::strerror(saved));
-    }
-    if (got == 0) break;
-    bytes.append(buffer, static_cast<std::size_t>(got));
-  }
-  ::close(fd);
-  if (bytes.size() > limit) return "larger than " + std::to_string(limit) + " bytes";
-  return std::nullopt;
 }
 
 std::optional<std::string> string_member(const Json& entry, const char* key, std::string& out) {
@@ -190,7 +162,7 @@ const SkillEntry* Registry::find(std::string_view id) const {
 
 contract::Outcome<Registry> load_registry(const RegistryLocation& location) {
   std::string bytes;
-  if (auto problem = read_capped(location.path, kMaxRegistryBytes, bytes)) {
+  if (auto problem = read_skill_file(location.path, kMaxRegistryBytes, bytes)) {
     std::string message =
         "Cannot read the skills registry at " + location.path.string() + ": " + *problem + ".";
     return contract::failed(read_failed(location, std::move(message), *problem));
