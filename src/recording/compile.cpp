@@ -74,8 +74,10 @@ class RecordingCompiler {
     where_ = "line " + std::to_string(event.line) + " (seq " + number_text(event.seq_json()) + ")";
     // The screen's nodes as this event saw them: for a click, the snapshot before it; for the
     // step before, the screen it led to.
+    // Parsed only when something needs it: a click's target, or the anchor awaited.
     std::optional<std::vector<SnapshotNode>> nodes;
-    if (const std::string* snapshot = event.snapshot()) {
+    const std::string* snapshot = event.snapshot();
+    if (snapshot != nullptr && (event.type == EventType::Click || awaiting_anchor_)) {
       auto read = read_snapshot_nodes(*snapshot);
       if (read) {
         nodes = std::move(*read);
@@ -163,6 +165,7 @@ class RecordingCompiler {
     }
     opened_app_ = true;
     flush_text();
+    focused_.reset();
     Json params = Json::object();
     params["applicationId"] = std::string(package);
     add_action("open_app", std::move(params));

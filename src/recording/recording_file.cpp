@@ -112,13 +112,17 @@ struct RecordingFile::State {
   RecordingHeader header;
   std::uint64_t first_event_offset = 0;
   std::uint64_t first_event_line = 1;
+  std::size_t max_line_bytes;
   std::uint64_t events = 0;
   bool scanned = false;
   bool ordered = true;
   std::string line;
 
-  State(std::filesystem::path file, int descriptor, std::size_t max_line_bytes)
-      : path(std::move(file)), fd(descriptor), reader(descriptor, max_line_bytes) {}
+  State(std::filesystem::path file, int descriptor, std::size_t line_limit)
+      : path(std::move(file)),
+        fd(descriptor),
+        reader(descriptor, line_limit),
+        max_line_bytes(line_limit) {}
 
   contract::HostError error(std::string code, std::string message, Json details = Json::object()) {
     details["path"] = path.string();
@@ -144,8 +148,8 @@ struct RecordingFile::State {
           return contract::failed(
               error("RECORDING_PARSE_FAILED",
                     "Line " + std::to_string(reader.line_number()) + " exceeds the limit of " +
-                        std::to_string(kMaxLineBytes) + " bytes",
-                    Json{{"line", reader.line_number()}, {"limitBytes", kMaxLineBytes}}));
+                        std::to_string(max_line_bytes) + " bytes",
+                    Json{{"line", reader.line_number()}, {"limitBytes", max_line_bytes}}));
         case RecordingLineReader::Result::Line:
           break;
       }

@@ -246,3 +246,23 @@ TEST_CASE("compile: nothing replayable is an error; ids are made safe", "[record
   CHECK(recording::compiled_command_id("a b/c") == "recording-a_b_c");
   CHECK(recording::compiled_command_id(std::string(300, 'x')).size() == 110);
 }
+
+TEST_CASE("compile: an out-of-order file compiles in seq order", "[recording][compile]") {
+  ClickFields first;
+  first.text = "First";
+  ClickFields second;
+  second.text = "Second";
+  const std::string screen = hierarchy(node("", "First") + node("", "Second"));
+  const auto compiled = compile_lines({header_line(), click_line(2, second, screen),
+                                       window_change_line(0, "com.example.app", screen),
+                                       click_line(1, first, screen)});
+  using Steps = std::vector<std::pair<std::string, Json>>;
+  const Steps expected{
+      {"open_app", {{"applicationId", "com.example.app"}}},
+      {"wait_for_node", wait_for({{"textEquals", "First"}})},
+      {"click", {{"matcher", {{"textEquals", "First"}}}, {"strict", true}}},
+      {"wait_for_node", wait_for({{"textEquals", "Second"}})},
+      {"click", {{"matcher", {{"textEquals", "Second"}}}, {"strict", true}}},
+  };
+  CHECK(steps_of(compiled) == expected);
+}

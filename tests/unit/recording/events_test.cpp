@@ -161,8 +161,9 @@ TEST_CASE("a line longer than the limit is refused naming it", "[recording][even
       file->scan([](const recording::RecordingEvent&) -> contract::Status { return {}; });
   REQUIRE_FALSE(scanned.has_value());
   CHECK(scanned.error().code == "RECORDING_PARSE_FAILED");
-  CHECK(scanned.error().message ==
-        "Line 3 exceeds the limit of " + std::to_string(recording::kMaxLineBytes) + " bytes");
+  CHECK(scanned.error().message == "Line 3 exceeds the limit of 4096 bytes");
+  CHECK(scanned.error().details.at("limitBytes") == 4096);
+  CHECK(recording::kMaxLineBytes == std::size_t{64} << 20);
 }
 
 TEST_CASE("a missing recording file names its path and errno", "[recording][events]") {
