@@ -68,7 +68,8 @@ std::optional<ExactMatcher> landmark_of(const std::vector<SnapshotNode>& nodes) 
 
 class RecordingCompiler {
  public:
-  explicit RecordingCompiler(WarningList& warnings) : warnings_(warnings) {}
+  RecordingCompiler(WarningList& warnings, const CompileOptions& options)
+      : warnings_(warnings), options_(options) {}
 
   void visit(const RecordingEvent& event) {
     where_ = "line " + std::to_string(event.line) + " (seq " + number_text(event.seq_json()) + ")";
@@ -168,6 +169,7 @@ class RecordingCompiler {
     focused_.reset();
     Json params = Json::object();
     params["applicationId"] = std::string(package);
+    if (options_.close_app_first) add_action("close_app", params);
     add_action("open_app", std::move(params));
     after_step();
   }
@@ -306,6 +308,7 @@ class RecordingCompiler {
   }
 
   WarningList& warnings_;
+  const CompileOptions& options_;
   std::string where_;
   std::vector<Json> actions_;
   bool opened_app_ = false;
@@ -343,14 +346,15 @@ std::string compiled_command_id(const std::string& session_id) {
   return id;
 }
 
-contract::Outcome<CompiledRecording> compile_recording(const std::filesystem::path& input) {
+contract::Outcome<CompiledRecording> compile_recording(const std::filesystem::path& input,
+                                                       const CompileOptions& options) {
   auto file = RecordingFile::open(input);
   if (!file) return contract::failed(std::move(file).error());
   if (auto scanned = file->scan([](const RecordingEvent&) -> contract::Status { return {}; });
       !scanned)
     return contract::failed(std::move(scanned).error());
   WarningList warnings;
-  RecordingCompiler compiler(warnings);
+  RecordingCompiler compiler(warnings, options);
   auto visited = file->for_each_in_seq_order([&](const RecordingEvent& event) -> contract::Status {
     compiler.visit(event);
     return {};

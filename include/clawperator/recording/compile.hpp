@@ -33,9 +33,17 @@ struct CompiledRecording {
   std::size_t warnings_omitted = 0;
 };
 
+struct CompileOptions {
+  // A close_app of the same package before the open_app, so that the replay starts from the
+  // app's launch screen rather than wherever the app was left (docs/payload.md §2's habit).
+  // Off by default: a recording that began inside the app would then start elsewhere.
+  bool close_app_first = false;
+};
+
 // Errors: RECORDING_PARSE_FAILED / RECORDING_SCHEMA_VERSION_UNSUPPORTED for the recording;
 // RECORDING_PARSE_FAILED "Recording has no replayable steps" when nothing can be replayed.
-contract::Outcome<CompiledRecording> compile_recording(const std::filesystem::path& input);
+contract::Outcome<CompiledRecording> compile_recording(const std::filesystem::path& input,
+                                                       const CompileOptions& options = {});
 
 // The command's document: {ok: true, sessionId, actionCount, payloadCount, execution (the first
 // payload) | executions (all, when more than one), warnings? , warningsOmitted?}.

@@ -16,13 +16,14 @@ using clawperator::testing::write_file;
 
 namespace {
 
-recording::CompiledRecording compile_lines(const std::vector<std::string>& lines) {
+recording::CompiledRecording compile_lines(const std::vector<std::string>& lines,
+                                           const recording::CompileOptions& options = {}) {
   const test::TempDir dir{"recording-compile"};
   const auto input = dir.path() / "rec.ndjson";
   std::string content;
   for (const std::string& line : lines) content += line + "\n";
   write_file(input, content);
-  auto compiled = recording::compile_recording(input);
+  auto compiled = recording::compile_recording(input, options);
   REQUIRE(compiled.has_value());
   for (const Json& payload : compiled->payloads) {
     INFO(dump_json(payload));
@@ -265,4 +266,15 @@ TEST_CASE("compile: an out-of-order file compiles in seq order", "[recording][co
       {"click", {{"matcher", {{"textEquals", "Second"}}}, {"strict", true}}},
   };
   CHECK(steps_of(compiled) == expected);
+}
+
+TEST_CASE("compile: close_app_first starts the replay from the app's launch screen",
+          "[recording][compile]") {
+  const std::vector<std::string> lines{header_line(), window_change_line(0, "com.example.app")};
+  using Steps = std::vector<std::pair<std::string, Json>>;
+  CHECK(steps_of(compile_lines(lines)) ==
+        Steps{{"open_app", {{"applicationId", "com.example.app"}}}});
+  CHECK(steps_of(compile_lines(lines, {true})) ==
+        Steps{{"close_app", {{"applicationId", "com.example.app"}}},
+              {"open_app", {{"applicationId", "com.example.app"}}}});
 }
