@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 #include "clawperator/text.hpp"
 
@@ -139,13 +140,11 @@ std::string number_text(const Json& value) {
   if (std::isfinite(number) && number == std::floor(number) && std::fabs(number) < 9.007e15) {
     return std::to_string(static_cast<long long>(number));
   }
-  char text[32];
-  std::snprintf(text, sizeof text, "%.17g", number);
   // The shortest form that reads back as the same double, as JavaScript prints it.
+  char text[32];
   for (int precision = 1; precision <= 17; ++precision) {
-    char candidate[32];
-    std::snprintf(candidate, sizeof candidate, "%.*g", precision, number);
-    if (std::strtod(candidate, nullptr) == number) return candidate;
+    std::snprintf(text, sizeof text, "%.*g", precision, number);
+    if (std::strtod(text, nullptr) == number) break;
   }
   return text;
 }

@@ -192,3 +192,12 @@ TEST_CASE("event lines parse into typed events; snapshot is never type-checked",
   REQUIRE(back.has_value());
   CHECK(back->package_name().empty());
 }
+
+TEST_CASE("numbers in messages read as JavaScript prints them", "[recording][events]") {
+  CHECK(recording::number_text(Json(2)) == "2");
+  CHECK(recording::number_text(Json(2.0)) == "2");
+  CHECK(recording::number_text(Json(1.5)) == "1.5");
+  CHECK(recording::number_text(Json(0.1)) == "0.1");
+  CHECK(recording::number_text(Json(-3)) == "-3");
+  CHECK(recording::number_text(Json(1e21)) == "1e+21");
+}
