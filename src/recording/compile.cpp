@@ -73,9 +73,8 @@ class RecordingCompiler {
 
   void visit(const RecordingEvent& event) {
     where_ = "line " + std::to_string(event.line) + " (seq " + number_text(event.seq_json()) + ")";
-    // The screen's nodes as this event saw them: for a click, the snapshot before it; for the
-    // step before, the screen it led to.
-    // Parsed only when something needs it: a click's target, or the anchor awaited.
+    // The screen's nodes as this event saw them: for a click, the screen before it; for the
+    // step before, the screen that step led to. Parsed only when one of the two is needed.
     std::optional<std::vector<SnapshotNode>> nodes;
     const std::string* snapshot = event.snapshot();
     if (snapshot != nullptr && (event.type == EventType::Click || awaiting_anchor_)) {
