@@ -1,0 +1,57 @@
+// `recording compile` (and `parse --as-execution`): a recording turned into execution payloads
+// that `exec` replays (docs/recording.md, "compile"). The first window change opens the app;
+// each click targets the most stable matcher its event allows (resourceId, then text, then
+// contentDesc, `strict` when the snapshot before the click shows it unique; the bounds' centre
+// only as a last resort); text changes type into the field last clicked; the back key is
+// press_key back; a wait_for_node for the next screen's anchor goes between steps. Every
+// payload passes validate_execution; what cannot be replayed reliably is a warning naming its
+// physical line.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "clawperator/contract/outcome.hpp"
+#include "clawperator/json.hpp"
+
+namespace clawperator::recording {
+
+// How long each wait_for_node waits for its anchor.
+inline constexpr int kCompiledWaitTimeoutMs = 10000;
+// What each other action is given in a payload's timeoutMs.
+inline constexpr int kCompiledActionBudgetMs = 5000;
+
+struct CompiledRecording {
+  std::string session_id;
+  // In replay order. More than one only when the actions exceed one payload's limits (50
+  // actions, 64000 bytes, a timeoutMs of 120000): run them one after the other.
+  std::vector<Json> payloads;
+  std::size_t action_count = 0;
+  Json warnings = Json::array();  // strings "line <n> (seq <s>): …", capped (warnings.hpp)
+  std::size_t warnings_omitted = 0;
+};
+
+struct CompileOptions {
+  // A close_app of the same package before the open_app, so that the replay starts from the
+  // app's launch screen rather than wherever the app was left (docs/payload.md §2's habit).
+  // Off by default: a recording that began inside the app would then start elsewhere.
+  bool close_app_first = false;
+};
+
+// Errors: RECORDING_PARSE_FAILED / RECORDING_SCHEMA_VERSION_UNSUPPORTED for the recording;
+// RECORDING_PARSE_FAILED "Recording has no replayable steps" when nothing can be replayed.
+contract::Outcome<CompiledRecording> compile_recording(const std::filesystem::path& input,
+                                                       const CompileOptions& options = {});
+
+// The command's document: {ok: true, sessionId, actionCount, payloadCount, execution (the first
+// payload) | executions (all, when more than one), warnings? , warningsOmitted?}.
+Json to_json(const CompiledRecording& compiled);
+
+// The deterministic id of a session's payloads: "recording-" + the id's letters, digits, '-'
+// and '_' (others become '_'), within the payload's 128-character limit; "-part<k>" is added by
+// compile when there are several payloads.
+std::string compiled_command_id(const std::string& session_id);
+
+}  // namespace clawperator::recording

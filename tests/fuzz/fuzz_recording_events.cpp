@@ -1,0 +1,45 @@
+// The recording line parsers: the input is an NDJSON text, its first line read as the header and
+// every other line as an event (what recording parse/compile/export read from a device's file),
+// and each valid event's snapshot through the snapshot reader the compiler uses.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "clawperator/json.hpp"
+#include "clawperator/recording/events.hpp"
+#include "clawperator/recording/snapshot_nodes.hpp"
+#include "clawperator/utf8.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  namespace recording = clawperator::recording;
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  std::uint64_t line_number = 0;
+  while (!text.empty()) {
+    const std::size_t newline = text.find('\n');
+    const std::string_view line = text.substr(0, newline);
+    text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
+    ++line_number;
+    // The file reader refuses a line that is not UTF-8 before either parser sees it.
+    if (clawperator::find_invalid_utf8(line)) continue;
+    if (line_number == 1) {
+      (void)recording::parse_header_line(line);
+      continue;
+    }
+    auto event = recording::parse_event_line(line, line_number);
+    if (!event) {
+      (void)clawperator::dump_json(clawperator::contract::to_json(event.error()));
+      continue;
+    }
+    (void)event->package_name();
+    (void)recording::number_text(event->seq_json());
+    if (const std::string* snapshot = event->snapshot()) {
+      auto nodes = recording::read_snapshot_nodes(*snapshot);
+      if (nodes && !nodes->empty()) {
+        const recording::SnapshotNode& first = nodes->front();
+        (void)recording::count_matching_nodes(*nodes,
+                                              {first.resource_id, first.text, first.content_desc});
+      }
+    }
+  }
+  return 0;
+}
