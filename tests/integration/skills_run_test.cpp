@@ -332,3 +332,38 @@ TEST_CASE("skills run: SIGTERM to clawperator stops the script's group, exit 143
   }
   CHECK(gone);
 }
+
+TEST_CASE("skills new, validate and run of the scaffold, and the shipped skills, on a device",
+          "[integration][skills]") {
+  Farm farm({"default"});
+  SkillsRepo repo;  // an empty registry to scaffold into
+  std::ofstream(repo.registry()) << R"({"schemaVersion":"1","skills":[]})";
+  const std::vector<std::string> in_repo = {"skills", "--registry", repo.registry()};
+  const auto with = [&](std::vector<std::string> words) {
+    std::vector<std::string> argv = in_repo;
+    argv.insert(argv.end(), words.begin(), words.end());
+    return farm.clawperator(argv);
+  };
+  const json created = single_document(with({"new", "com.example.app.check"}));
+  REQUIRE(created["ok"] == true);
+  CHECK(single_document(with({"validate", "com.example.app.check", "--dry-run"}))["valid"] == true);
+  // The scaffold's POSIX sh script drives the device through "$CLAWPERATOR_BIN" exec.
+  const RunResult ran = with({"run", "com.example.app.check"});
+  INFO(ran.out << ran.err);
+  const json run = single_document(ran);
+  CHECK(ran.exit_code == 0);
+  CHECK(run["exitCode"] == 0);
+  CHECK(run["deviceId"] == farm.serials().front());
+  CHECK(run["output"].get<std::string>().find("\"ok\":true") != std::string::npos);
+
+  // The repository's own skills, for the virtual device's Settings.
+  const std::string shipped = std::string(CLAWPERATOR_SOURCE_DIR) + "/skills/skills-registry.json";
+  for (const char* id : {"com.android.settings.snapshot", "com.android.settings.open-entry"}) {
+    CAPTURE(id);
+    const RunResult result = farm.clawperator(
+        {"skills", "--registry", shipped, "run", id, "--expect-contains", "\"ok\":true"});
+    INFO(result.out << result.err);
+    CHECK(result.exit_code == 0);
+    CHECK(single_document(result)["exitCode"] == 0);
+  }
+}
