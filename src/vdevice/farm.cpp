@@ -105,11 +105,6 @@ Expected<std::unique_ptr<VirtualDeviceFarm>, std::string> VirtualDeviceFarm::sta
     Options options) {
   std::unique_ptr<VirtualDeviceFarm> farm(new VirtualDeviceFarm());
   farm->adb_ = options.adb;
-  // The adb server scans 5555-5585 for emulators: ephemeral ports stay clear of that.
-  farm->adb_server_port_ =
-      options.adb_server_port != 0 ? options.adb_server_port : free_local_port();
-  if (farm->adb_server_port_ == 0) return Unexpected(std::string("no free port"));
-
   for (const android::Scenario& scenario : options.scenarios) {
     auto running = std::make_unique<Running>();
     running->device = android::make_simulated_device(scenario);
@@ -125,8 +120,20 @@ Expected<std::unique_ptr<VirtualDeviceFarm>, std::string> VirtualDeviceFarm::sta
     farm->devices_.push_back(std::move(running));
   }
 
+  // The adb server's port is chosen after the devices listen: a free port is only free until
+  // someone binds it, and a device's listener on it made adb's start-server talk to that device
+  // ("protocol fault"). Another process may still take it in between, so a chosen port that
+  // fails is chosen again, a few times. The adb server scans 5555-5585 for emulators: ephemeral
+  // ports stay clear of that.
   int exit_code = 0;
-  const std::string started = farm->run_adb({"start-server"}, exit_code);
+  std::string started;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    farm->adb_server_port_ =
+        options.adb_server_port != 0 ? options.adb_server_port : free_local_port();
+    if (farm->adb_server_port_ == 0) return Unexpected(std::string("no free port"));
+    started = farm->run_adb({"start-server"}, exit_code);
+    if (exit_code == 0 || options.adb_server_port != 0) break;
+  }
   if (exit_code != 0) {
     return Unexpected("adb start-server failed: " + started);
   }
