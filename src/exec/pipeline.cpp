@@ -140,8 +140,7 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
     }
   }
   if (problem) {
-    std::fprintf(stderr, "clawperator: warning: failed to capture screenshot via adb: %s\n",
-                 problem->c_str());
+    io::warn("failed to capture screenshot via adb: {}", *problem);
     step->success = false;
     set_step_data(*step, "error", code);
     set_step_data(*step, "message", *problem);
@@ -202,8 +201,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
       return report(interrupted(trace, "Interrupted while waiting for the device lock"));
     case DeviceLock::Outcome::Unavailable:
       // Fail open: a read-only state directory must not stop automation.
-      std::fprintf(stderr, "clawperator: warning: cannot lock %s (%s); continuing unlocked\n",
-                   lock.path().c_str(), lock.error().c_str());
+      io::warn("cannot lock {} ({}); continuing unlocked", lock.path().string(), lock.error());
       break;
   }
 

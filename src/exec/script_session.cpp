@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "clawperator/exec/execution.hpp"
+#include "clawperator/io/log.hpp"
 #include "clawperator/io/utc_time.hpp"
 #include "device_lock.hpp"
 #include "preflight.hpp"
@@ -104,8 +105,7 @@ contract::Outcome<ScriptDeviceSession> prepare_device_for_script(const ScriptDev
       return contract::failed(interrupted(trace, "Interrupted while waiting for the device lock"));
     case DeviceLock::Outcome::Unavailable:
       // Fail open, as exec does: a read-only state directory must not stop automation.
-      std::fprintf(stderr, "clawperator: warning: cannot lock %s (%s); continuing unlocked\n",
-                   lock.path().c_str(), lock.error().c_str());
+      io::warn("cannot lock {} ({}); continuing unlocked", lock.path().string(), lock.error());
       break;
   }
 
