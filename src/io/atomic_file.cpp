@@ -13,20 +13,6 @@
 namespace clawperator::io {
 namespace {
 
-// 0 on success, else the errno of the failed write.
-int write_all(int fd, std::string_view bytes) {
-  std::size_t written = 0;
-  while (written < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return errno;
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  return 0;
-}
-
 constexpr int kNewFileAttempts = 16;
 
 // O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600, then `bytes`: 0, or the errno (a partial file that we
@@ -41,6 +27,19 @@ int write_exclusive(const std::filesystem::path& path, std::string_view bytes) {
 }
 
 }  // namespace
+
+int write_all(int fd, std::string_view bytes) {
+  std::size_t written = 0;
+  while (written < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  return 0;
+}
 
 std::optional<std::string> write_file_atomically(const std::filesystem::path& path,
                                                  std::string_view bytes) {

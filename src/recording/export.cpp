@@ -76,13 +76,7 @@ std::string_view to_string(SnapshotMode mode) {
 }
 
 std::filesystem::path default_export_path(const std::filesystem::path& recording) {
-  std::string text = recording.string();
-  const std::string suffix = ".ndjson";
-  if (text.size() >= suffix.size() &&
-      text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0) {
-    text.resize(text.size() - suffix.size());
-  }
-  return text + ".export.json";
+  return path_beside_recording(recording, ".export.json");
 }
 
 contract::Outcome<Json> export_recording(const ExportOptions& options) {

@@ -51,13 +51,7 @@ const std::string* parse_truthy_string(const Json& step, const char* key) {
 }  // namespace
 
 std::filesystem::path default_steps_path(const std::filesystem::path& input) {
-  std::string text = input.string();
-  const std::string suffix = ".ndjson";
-  if (text.size() >= suffix.size() &&
-      text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0) {
-    text.resize(text.size() - suffix.size());
-  }
-  return text + ".steps.json";
+  return path_beside_recording(input, ".steps.json");
 }
 
 std::string step_summary_line(const Json& step) {

@@ -345,4 +345,15 @@ contract::Outcome<std::filesystem::path> newest_recording_in(const std::filesyst
   return *newest;
 }
 
+std::filesystem::path path_beside_recording(const std::filesystem::path& recording,
+                                            std::string_view suffix) {
+  std::string text = recording.string();
+  constexpr std::string_view kNdjson = ".ndjson";
+  if (text.size() >= kNdjson.size() &&
+      text.compare(text.size() - kNdjson.size(), kNdjson.size(), kNdjson) == 0) {
+    text.resize(text.size() - kNdjson.size());
+  }
+  return text + std::string(suffix);
+}
+
 }  // namespace clawperator::recording

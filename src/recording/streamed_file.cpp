@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "clawperator/io/atomic_file.hpp"
 #include "clawperator/recording/events.hpp"
 
 namespace clawperator::recording {
@@ -36,18 +37,7 @@ struct StreamedFile::State {
         Json{{"path", path.string()}, {"errno", error_number}});
   }
 
-  int write_all(std::string_view bytes) const {
-    std::size_t written = 0;
-    while (written < bytes.size()) {
-      const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        return errno;
-      }
-      written += static_cast<std::size_t>(n);
-    }
-    return 0;
-  }
+  int write_all(std::string_view bytes) const { return io::write_all(fd, bytes); }
 
   int flush() {
     const int error_number = write_all(buffer);

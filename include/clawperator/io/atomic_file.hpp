@@ -24,6 +24,9 @@ std::optional<std::string> write_new_file(std::filesystem::path& path, std::stri
 std::optional<std::string> write_exclusive_file(const std::filesystem::path& path,
                                                 std::string_view bytes);
 
+// Writes all of `bytes` to `fd` (a short write continues, EINTR retried): 0, or the errno.
+int write_all(int fd, std::string_view bytes);
+
 // `text` as one safe file-name component: bytes other than letters, digits, '.', '-' and
 // '_' become %XX, so that no '/' (nor anything a filesystem could refuse) is left.
 std::string escape_file_name(std::string_view text);

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/recording/events.hpp"
@@ -62,5 +63,10 @@ class RecordingFile {
 // Errors use `code` (the command's own), naming the directory.
 contract::Outcome<std::filesystem::path> newest_recording_in(const std::filesystem::path& directory,
                                                              const std::string& code);
+
+// The file beside a recording named after it: `<input minus .ndjson>` + `suffix`
+// (".steps.json", ".export.json"), or the whole name + `suffix` when it does not end in .ndjson.
+std::filesystem::path path_beside_recording(const std::filesystem::path& recording,
+                                            std::string_view suffix);
 
 }  // namespace clawperator::recording
