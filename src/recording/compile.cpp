@@ -77,7 +77,8 @@ class RecordingCompiler {
     // step before, the screen that step led to. Parsed only when one of the two is needed.
     std::optional<std::vector<SnapshotNode>> nodes;
     const std::string* snapshot = event.snapshot();
-    if (snapshot != nullptr && (event.type == EventType::Click || awaiting_anchor_)) {
+    if (snapshot != nullptr && (event.type == EventType::Click ||
+                                event.type == EventType::WindowChange || awaiting_anchor_)) {
       auto read = read_snapshot_nodes(*snapshot);
       if (read) {
         nodes = std::move(*read);
@@ -91,7 +92,7 @@ class RecordingCompiler {
     }
     switch (event.type) {
       case EventType::WindowChange:
-        return window_change(event);
+        return window_change(event, nodes);
       case EventType::Click:
         return click(event, nodes);
       case EventType::PressKey:
@@ -156,7 +157,9 @@ class RecordingCompiler {
     awaiting_anchor_ = true;
   }
 
-  void window_change(const RecordingEvent& event) {
+  void window_change(const RecordingEvent& event,
+                     const std::optional<std::vector<SnapshotNode>>& nodes) {
+    if (nodes) focus_on_new_screen(*nodes);
     if (opened_app_) return;
     const std::string_view package = event.package_name();
     if (is_blank(package)) {
@@ -165,7 +168,6 @@ class RecordingCompiler {
     }
     opened_app_ = true;
     flush_text();
-    focused_.reset();
     Json params = Json::object();
     params["applicationId"] = std::string(package);
     if (options_.close_app_first) add_action("close_app", params);
@@ -236,6 +238,32 @@ class RecordingCompiler {
     after_step();
   }
 
+  // A new screen that opens with a field focused (a search screen) takes typed text there,
+  // whatever was clicked to reach it: the Operator's text_change names no field
+  // (docs/recording.md, "compile"). The field is named by its resource-id (its text is what
+  // changes), with its content-desc when the id alone is not unique.
+  void focus_on_new_screen(const std::vector<SnapshotNode>& nodes) {
+    const auto field = std::find_if(nodes.begin(), nodes.end(),
+                                    [](const SnapshotNode& node) { return node.focused; });
+    if (field == nodes.end()) return;
+    flush_text();
+    std::vector<ExactMatcher> candidates;
+    if (usable_matcher_value(&field->resource_id))
+      candidates.push_back({field->resource_id, "", ""});
+    if (usable_matcher_value(&field->content_desc)) {
+      candidates.push_back({"", "", field->content_desc});
+      if (!candidates.front().resource_id.empty()) {
+        candidates.push_back({field->resource_id, "", field->content_desc});
+      }
+    }
+    for (const ExactMatcher& candidate : candidates) {
+      if (count_matching_nodes(nodes, candidate) == 1) {
+        focused_ = candidate;
+        return;
+      }
+    }
+  }
+
   void coordinate_click(const RecordingEvent& event) {
     const Json& bounds = event.fields.at("bounds");
     const double left = bounds.at("left").get<double>();
@@ -280,6 +308,7 @@ class RecordingCompiler {
       return;
     }
     // Each change carries the field's whole text: the last one of a run is what was typed.
+    if (!pending_text_) screen_before_text_ = anchor_nodes_.has_value();
     pending_text_ = event.fields.at("text").get<std::string>();
     pending_where_ = where_;
   }
@@ -296,6 +325,9 @@ class RecordingCompiler {
       warn("the text is longer than enter_text's " +
            std::to_string(contract::limits::kMaxTextLength) + " characters; not replayed");
     } else {
+      // A screen recorded between the last step and the typing (a search screen opening): the
+      // replay waits for it before typing there.
+      if (screen_before_text_) wait_before(*focused_);
       Json params = Json::object();
       params["matcher"] = matcher_json(*focused_);
       params["text"] = text;
@@ -315,6 +347,7 @@ class RecordingCompiler {
   std::optional<std::vector<SnapshotNode>> anchor_nodes_;
   std::optional<ExactMatcher> focused_;
   std::optional<std::string> pending_text_;
+  bool screen_before_text_ = false;
   std::string pending_where_;
 };
 

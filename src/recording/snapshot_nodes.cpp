@@ -38,6 +38,8 @@ struct SnapshotCollector {
         node.content_desc = at[1];
       } else if (key == "package") {
         node.package = at[1];
+      } else if (key == "focused") {
+        node.focused = std::string_view(at[1]) == "true";
       }
     }
     nodes.push_back(std::move(node));

@@ -17,6 +17,7 @@ struct SnapshotNode {
   std::string text;          // text
   std::string content_desc;  // content-desc
   std::string package;       // package
+  bool focused = false;      // focused="true": the field that takes typed text
 };
 
 // Every <node> in document order; the error says why the XML is not a hierarchy.

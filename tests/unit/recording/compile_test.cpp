@@ -278,3 +278,33 @@ TEST_CASE("compile: close_app_first starts the replay from the app's launch scre
         Steps{{"close_app", {{"applicationId", "com.example.app"}}},
               {"open_app", {{"applicationId", "com.example.app"}}}});
 }
+
+TEST_CASE("compile: typing on a screen that opened with a field focused goes to that field",
+          "[recording][compile]") {
+  const std::string home = hierarchy(node("id/title", "Home") + node("id/search_bar", "Search"));
+  const std::string focused_field =
+      "<node index=\"0\" text=\"\" resource-id=\"id/search_src\" class=\"android.widget.EditText\" "
+      "package=\"com.example.app\" content-desc=\"Search\" focused=\"true\" "
+      "bounds=\"[0,0][100,100]\" />";
+  const std::string search = hierarchy(focused_field + node("id/empty", "No results"));
+  ClickFields bar;
+  bar.resource_id = "id/search_bar";
+  const auto compiled = compile_lines(
+      {header_line("rec-focus"), window_change_line(0, "com.example.app", home),
+       click_line(1, bar, home), window_change_line(2, "com.example.app", search),
+       text_change_line(3, "w"), text_change_line(4, "wifi"), press_back_line(5, search)});
+  using Steps = std::vector<std::pair<std::string, Json>>;
+  const Steps expected{
+      {"open_app", {{"applicationId", "com.example.app"}}},
+      {"wait_for_node", wait_for({{"resourceId", "id/search_bar"}})},
+      {"click", {{"matcher", {{"resourceId", "id/search_bar"}}}, {"strict", true}}},
+      // Not the search bar that was clicked: the field the new screen focused, once it is there.
+      {"wait_for_node", wait_for({{"resourceId", "id/search_src"}})},
+      {"enter_text",
+       {{"matcher", {{"resourceId", "id/search_src"}}}, {"text", "wifi"}, {"clear", true}}},
+      {"wait_for_node", wait_for({{"resourceId", "id/search_src"}})},
+      {"press_key", {{"key", "back"}}},
+  };
+  CHECK(steps_of(compiled) == expected);
+  CHECK(compiled.warnings.empty());
+}
