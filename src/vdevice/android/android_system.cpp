@@ -7,6 +7,7 @@
 
 #include "clawperator/vdevice/android/background_services.hpp"
 #include "clawperator/vdevice/android/operator_runtime.hpp"
+#include "clawperator/vdevice/android/recorder.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {
@@ -64,6 +65,8 @@ AndroidSystem::AndroidSystem(Scenario scenario, DeviceClock clock)
     permissions_[package.name] = package.granted_permissions;
   }
   ui_.set_keyguard(locked_);
+  recorder_ = std::make_unique<Recorder>(*this);
+  ui_.set_observer(recorder_.get());
   operator_ = std::make_unique<OperatorRuntime>(*this);
   background_ = std::make_unique<BackgroundServices>(scenario_.background, clock.start);
   boot_log();

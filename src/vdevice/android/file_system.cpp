@@ -127,6 +127,16 @@ int FileSystem::write(std::string_view path, std::string data, std::uint32_t mod
   return 0;
 }
 
+int FileSystem::append(std::string_view path, std::string_view data, std::int64_t mtime) {
+  const auto file = files_.find(normalize(path));
+  if (file == files_.end()) return ENOENT;
+  if (data.size() > kCapacityBytes - used_bytes_) return ENOSPC;
+  used_bytes_ += data.size();
+  file->second.data.append(data);
+  file->second.mtime = mtime;
+  return 0;
+}
+
 int FileSystem::remove(std::string_view path) {
   const std::string name = normalize(path);
   if (directories_.contains(name)) return EISDIR;

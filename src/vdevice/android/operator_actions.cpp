@@ -15,6 +15,7 @@
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/vdevice/android/background_services.hpp"
 #include "clawperator/vdevice/android/node_summary.hpp"
+#include "clawperator/vdevice/android/recorder.hpp"
 #include "clawperator/vdevice/android/ui_xml.hpp"
 
 namespace clawperator::vdevice::android {
@@ -594,8 +595,8 @@ StepOutcome enter_text(const ActionContext& context, const Json& params) {
                              "The matched node (" + field.class_name + ") does not accept text");
   }
   // ACTION_SET_TEXT replaces the content: `clear` changes nothing on Android.
-  field.text = *text;
   field.focused = true;
+  system.ui().set_text(*resolved.node, *text);
   if (bool_param(params, "submit").value_or(false))
     system.ui().submit(*resolved.node, system.now());
   Json data = Json::object();
@@ -658,7 +659,7 @@ StepOutcome press_key(const ActionContext& context, const Json& params) {
   if (key == "back") {
     system.ui().back(system.now());
   } else if (key == "home") {
-    system.ui().home();
+    system.ui().home(system.now());
   } else if (key == "recents") {
     system.ui().recents(system.now());
   } else {
@@ -743,10 +744,21 @@ StepOutcome read_key_value_pair(const ActionContext& context, const Json& params
   return with_warning(StepOutcome::ok(data), resolved.selection_warning);
 }
 
-StepOutcome recording(const ActionContext&, const Json& params) {
-  Json data = Json::object();
-  if (auto session = string_param(params, "sessionId")) data["session_id"] = *session;
-  return StepOutcome::ok(data);
+// The Operator's answers (RecordingManager.kt): a refused start or stop is a failed step of
+// a successful envelope.
+StepOutcome recording_answer(Recorder::Answer answer) {
+  StepOutcome outcome = StepOutcome::ok(std::move(answer.data));
+  outcome.success = answer.ok;
+  return outcome;
+}
+
+StepOutcome start_recording(const ActionContext& context, const Json& params) {
+  return recording_answer(context.system->recorder().start(context.operator_package,
+                                                           string_param(params, "sessionId")));
+}
+
+StepOutcome stop_recording(const ActionContext& context, const Json& params) {
+  return recording_answer(context.system->recorder().stop(string_param(params, "sessionId")));
 }
 
 StepOutcome doctor_ping(const ActionContext& context, const Json&) {
@@ -1007,8 +1019,9 @@ Handler handler_for(contract::ActionType type) {
     case T::CloseApp:
       return close_app;
     case T::StartRecording:
+      return start_recording;
     case T::StopRecording:
-      return recording;
+      return stop_recording;
     case T::WaitForNode:
       return wait_for_node;
     case T::Click:

@@ -57,7 +57,7 @@ void type_text(AndroidSystem& system, std::string text) {
   auto tree = system.ui().tree(system.now());
   for (VisibleNode* node : tree->all()) {
     if (node->spec->focused && node->spec->editable) {
-      node->spec->text += text;
+      system.ui().set_text(*node, node->spec->text + text);
       return;
     }
   }
@@ -96,7 +96,7 @@ void press(AndroidSystem& system, int code) {
       system.dismiss_keyguard();
       break;
     case 3:
-      if (system.screen_on()) ui.home();
+      if (system.screen_on()) ui.home(system.now());
       break;
     case 4:
       if (system.screen_on()) ui.back(system.now());

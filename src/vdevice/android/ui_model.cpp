@@ -304,6 +304,7 @@ std::unique_ptr<UiModel::ScreenInstance> UiModel::instantiate(const ScreenSpec& 
   instance->activity = screen.activity;
   instance->root = screen.root;
   instance->shown_at = now;
+  instance->serial = next_serial_++;
   if (!uri.empty()) set_text_from_uri(instance->root, uri);
   return instance;
 }
@@ -392,7 +393,7 @@ bool UiModel::launch(const std::string& package, SteadyTime now) {
   const PackageSpec* spec = scenario_.find_package(package);
   if (spec == nullptr || spec->launch_screen.empty()) return false;
   if (package == launcher_) {
-    home();
+    home(now);
     return true;
   }
   const ScreenSpec* screen = scenario_.find_screen(spec->launch_screen);
@@ -400,6 +401,7 @@ bool UiModel::launch(const std::string& package, SteadyTime now) {
   Task& task = tasks_[package];
   if (task.empty()) task.push_back(instantiate(*screen, now));
   bring_to_front(package);
+  notify_window(now);
   return true;
 }
 
@@ -419,14 +421,22 @@ std::optional<std::string> UiModel::open_uri(const std::string& uri, SteadyTime 
   if (screen == nullptr) return std::nullopt;
   tasks_[handler->name].push_back(instantiate(*screen, now, uri));
   bring_to_front(handler->name);
+  notify_window(now);
   return handler->name;
 }
 
-void UiModel::home() {
+void UiModel::home(SteadyTime now) {
   if (!launcher_.empty()) bring_to_front(launcher_);
+  notify_window(now);
 }
 
 void UiModel::back(SteadyTime now) {
+  if (observed()) observer_->back_pressed(*make_tree(now, false));
+  close_top_screen(now);
+  notify_window(now);
+}
+
+void UiModel::close_top_screen(SteadyTime now) {
   if (keyguard_ || z_order_.empty()) return;
   const std::string package = z_order_.back();
   if (package == launcher_) return;
@@ -451,6 +461,7 @@ void UiModel::recents(SteadyTime now) {
   task.clear();
   task.push_back(instantiate(*screen, now));
   bring_to_front(screen->package);
+  notify_window(now);
 }
 
 void UiModel::force_stop(const std::string& package, SteadyTime now) {
@@ -461,11 +472,13 @@ void UiModel::force_stop(const std::string& package, SteadyTime now) {
     Task& task = tasks_[launcher_];
     task.clear();
     task.push_back(instantiate(*home_screen, now));
+    notify_window(now);
     return;
   }
   tasks_.erase(package);
   z_order_.erase(std::remove(z_order_.begin(), z_order_.end(), package), z_order_.end());
   if (z_order_.empty() && !launcher_.empty()) z_order_.push_back(launcher_);
+  notify_window(now);
 }
 
 bool UiModel::is_running(const std::string& package) const {
@@ -475,7 +488,8 @@ bool UiModel::is_running(const std::string& package) const {
 
 void UiModel::navigate(const std::string& target, SteadyTime now) {
   if (target == kBackTarget) {
-    back(now);
+    // A "Navigate up" button closes the screen; it is a click, not the back key.
+    close_top_screen(now);
     return;
   }
   const ScreenSpec* screen = scenario_.find_screen(target);
@@ -490,6 +504,7 @@ void UiModel::navigate(const std::string& target, SteadyTime now) {
 }
 
 void UiModel::click(VisibleTree& tree, VisibleNode& matched, VisibleNode& target, SteadyTime now) {
+  if (observed()) observer_->clicked(tree, target);
   if (!toggle_first_checkable(*target.spec) && matched.spec->checkable) {
     matched.spec->checked = !matched.spec->checked;
   }
@@ -517,10 +532,26 @@ void UiModel::click(VisibleTree& tree, VisibleNode& matched, VisibleNode& target
     }
   }
   if (!destination.empty()) navigate(destination, now);
+  notify_window(now);
 }
 
 void UiModel::submit(VisibleNode& field, SteadyTime now) {
   if (!field.spec->navigate_on_submit.empty()) navigate(field.spec->navigate_on_submit, now);
+  notify_window(now);
+}
+
+void UiModel::set_text(VisibleNode& field, std::string text) {
+  field.spec->text = std::move(text);
+  if (observed()) observer_->text_changed(field);
+}
+
+void UiModel::notify_window(SteadyTime now) {
+  const ScreenInstance* screen = current();
+  const std::uint64_t serial = screen != nullptr ? screen->serial : 0;
+  if (serial == notified_serial_) return;
+  notified_serial_ = serial;
+  if (screen == nullptr || !observed()) return;
+  observer_->window_changed(*make_tree(now, false), screen->activity);
 }
 
 int UiModel::scroll(VisibleNode& container, ScrollDirection direction, double distance_ratio) {
@@ -537,6 +568,7 @@ int UiModel::scroll(VisibleNode& container, ScrollDirection direction, double di
   const int before = spec.first_visible;
   const int after = std::clamp(before + (forward ? step : -step), 0, total - window);
   spec.first_visible = after;
+  if (after != before && observed()) observer_->scrolled(container, after);
   return std::abs(after - before);
 }
 

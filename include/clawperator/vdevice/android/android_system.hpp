@@ -25,6 +25,7 @@
 namespace clawperator::vdevice::android {
 
 class OperatorRuntime;
+class Recorder;
 class BackgroundServices;
 
 // A live `logcat` session, as the system sees it.
@@ -110,6 +111,9 @@ class AndroidSystem {
   // The Operator's notification listener is enabled (enabled_notification_listeners).
   bool notification_listener_enabled(const std::string& operator_package) const;
 
+  // The Operator's recorder (start_recording / stop_recording), told of the UI model's events.
+  Recorder& recorder() noexcept { return *recorder_; }
+
   // Files (adb push/pull, cat, rm) and abstract sockets (adb forward).
   FileSystem& files() noexcept { return files_; }
   AbstractSockets& sockets() noexcept { return sockets_; }
@@ -158,6 +162,7 @@ class AndroidSystem {
   std::unique_ptr<OperatorRuntime> operator_;
   std::unique_ptr<BackgroundServices> background_;
   TransportControl* transport_ = nullptr;
+  std::unique_ptr<Recorder> recorder_;
   int next_shell_pid_ = 4100;
   std::uint64_t installs_ = 0;
 };

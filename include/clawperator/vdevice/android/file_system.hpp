@@ -40,6 +40,9 @@ class FileSystem {
   // Creates or replaces a file; parent directories under a writable root are created
   // (adb's fixed_push_mkdir). `mode` keeps its permission bits only. 0 or an errno.
   int write(std::string_view path, std::string data, std::uint32_t mode, std::int64_t mtime);
+  // Adds `data` at the end of an existing file (a recorder's lines, without copying what is
+  // there). 0 or an errno (ENOENT when there is no such file).
+  int append(std::string_view path, std::string_view data, std::int64_t mtime);
   // Removes a file (not a directory). 0 or an errno.
   int remove(std::string_view path);
   // Names in a directory, sorted ("." and ".." left out).

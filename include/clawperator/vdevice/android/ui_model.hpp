@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "clawperator/vdevice/android/scenario.hpp"
+#include "clawperator/vdevice/android/ui_observer.hpp"
 
 namespace clawperator::vdevice::android {
 
@@ -102,7 +103,7 @@ class UiModel {
   bool launch(const std::string& package, SteadyTime now);
   // The package that handles the URI, now in front; nullopt when none does.
   std::optional<std::string> open_uri(const std::string& uri, SteadyTime now);
-  void home();
+  void home(SteadyTime now);
   void back(SteadyTime now);
   void recents(SteadyTime now);
   void force_stop(const std::string& package, SteadyTime now);
@@ -113,6 +114,10 @@ class UiModel {
   void click(VisibleTree& tree, VisibleNode& matched, VisibleNode& target, SteadyTime now);
   // The IME action of a text field (enter_text with submit). Invalidates trees.
   void submit(VisibleNode& field, SteadyTime now);
+  // A field's whole text replaced (enter_text, `input text`), as the observer is told.
+  void set_text(VisibleNode& field, std::string text);
+  // Told of every click, back key, text change, scroll and new window (the recorder).
+  void set_observer(UiObserver* observer) noexcept { observer_ = observer; }
   // Moves the scroll window; returns how many items it moved (0 at the edge).
   int scroll(VisibleNode& container, ScrollDirection direction, double distance_ratio);
   // A toast the Operator showed: visible in the hierarchy until `until` (or cancel_toast).
@@ -128,6 +133,7 @@ class UiModel {
     std::string activity;
     NodeSpec root;
     SteadyTime shown_at;
+    std::uint64_t serial = 0;  // a new window, whatever its screen id
   };
   using Task = std::vector<std::unique_ptr<ScreenInstance>>;
 
@@ -138,6 +144,11 @@ class UiModel {
   void navigate(const std::string& target, SteadyTime now);
   // Pointers from the tasks, which own the instances: usable for building trees.
   ScreenInstance* current() const;
+  bool observed() const { return observer_ != nullptr && observer_->observing(); }
+  // After anything that may bring another window to the front: the observer hears of it once.
+  void notify_window(SteadyTime now);
+  // The top screen of the front task gone, as the back key or an up button does it.
+  void close_top_screen(SteadyTime now);
 
   const Scenario& scenario_;
   std::string launcher_;
@@ -147,6 +158,9 @@ class UiModel {
   NodeSpec toast_;  // the toast's text view while one shows
   std::optional<SteadyTime> toast_until_;
   bool keyguard_ = false;
+  UiObserver* observer_ = nullptr;
+  mutable std::uint64_t next_serial_ = 1;
+  std::uint64_t notified_serial_ = 0;
 };
 
 }  // namespace clawperator::vdevice::android

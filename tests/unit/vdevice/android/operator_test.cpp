@@ -115,7 +115,9 @@ TEST_CASE("a payload with every action type runs against the default scenario",
   CHECK(step(envelope, "airplane").actionType == "click");
   CHECK(step(envelope, "airplane").data.empty());
   CHECK(data(step(envelope, "nap"), "duration_ms") == "250");
-  CHECK(data(step(envelope, "rec"), "session_id") == "rec-1");
+  CHECK(data(step(envelope, "rec"), "sessionId") == "rec-1");
+  CHECK(data(step(envelope, "rec"), "filePath") ==
+        "/sdcard/Android/data/com.clawperator.operator/files/recordings/rec-1.ndjson");
   CHECK(data(step(envelope, "web"), "application_id") == "com.android.chrome");
   CHECK(data(step(envelope, "url"), "text") == "https://example.com/page");
   CHECK(data(step(envelope, "close"), "application_id") == "com.android.chrome");

@@ -58,7 +58,7 @@ TEST_CASE("the UI model lays out, scrolls and navigates", "[vdevice][android]") 
   CHECK(ui.foreground_screen() == "settings.main");
   // The screen we came back to kept its scroll position.
   CHECK_FALSE(ui.tree(kUiModelStart)->find(text_equals("About phone")).empty());
-  ui.home();
+  ui.home(kUiModelStart);
   CHECK(ui.foreground_package() == "com.android.launcher3");
   REQUIRE(ui.launch("com.android.settings", kUiModelStart));
   CHECK(ui.foreground_screen() == "settings.main");
