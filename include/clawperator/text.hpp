@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -59,6 +60,44 @@ constexpr bool is_blank(std::string_view text) noexcept {
     at += length;
   }
   return true;
+}
+
+// `code` appended as UTF-8; a surrogate or a value past U+10FFFF as U+FFFD.
+inline void append_utf8(std::string& out, std::uint32_t code) {
+  if (code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) code = 0xFFFD;
+  if (code < 0x80) {
+    out.push_back(static_cast<char>(code));
+  } else if (code < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (code >> 6)));
+    out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+  } else if (code < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (code >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (code >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((code >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (code & 0x3F)));
+  }
+}
+
+// Without leading and trailing white space as is_white_space knows it: JavaScript's trim().
+constexpr std::string_view trim_white_space(std::string_view text) noexcept {
+  std::size_t begin = 0;
+  while (begin < text.size()) {
+    std::size_t length = 1;
+    if (!is_white_space(decode_utf8_at(text, begin, length))) break;
+    begin += length;
+  }
+  std::size_t end = begin;
+  for (std::size_t at = begin; at < text.size();) {
+    std::size_t length = 1;
+    const bool white = is_white_space(decode_utf8_at(text, at, length));
+    at += length;
+    if (!white) end = at;
+  }
+  return text.substr(begin, end - begin);
 }
 
 // ASCII lower case; other bytes (UTF-8) unchanged.

@@ -10,15 +10,26 @@
 namespace clawperator::contract {
 namespace {
 
-// The character's case-blind form: upper, then lower, as Kotlin compares with ignoreCase.
-// C.UTF-8 carries Unicode's simple mappings; without it (a libc that lacks the locale) only
-// ASCII folds.
-char32_t folded(char32_t c) {
-  if (c < 0x80) return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+// C.UTF-8 carries Unicode's simple case mappings; without it (a libc that lacks the locale)
+// only ASCII changes case.
+locale_t unicode_locale() {
   static const locale_t unicode = newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(0));
+  return unicode;
+}
+
+char32_t lower(char32_t c) {
+  if (c < 0x80) return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+  const locale_t unicode = unicode_locale();
   if (unicode == static_cast<locale_t>(0)) return c;
-  const auto wide = static_cast<wint_t>(c);
-  return static_cast<char32_t>(towlower_l(towupper_l(wide, unicode), unicode));
+  return static_cast<char32_t>(towlower_l(static_cast<wint_t>(c), unicode));
+}
+
+// The character's case-blind form: upper, then lower, as Kotlin compares with ignoreCase.
+char32_t folded(char32_t c) {
+  if (c < 0x80) return lower(c);
+  const locale_t unicode = unicode_locale();
+  if (unicode == static_cast<locale_t>(0)) return c;
+  return lower(static_cast<char32_t>(towupper_l(static_cast<wint_t>(c), unicode)));
 }
 
 // Every text compared here was checked as UTF-8 on its way in (a payload, a scenario file, an
@@ -42,6 +53,17 @@ bool contains_ignoring_case(std::string_view text, std::string_view part) {
 
 bool equals_ignoring_case(std::string_view a, std::string_view b) {
   return folded_text(a) == folded_text(b);
+}
+
+std::string lowercase_unicode(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t length = 1;
+    append_utf8(out, lower(decode_utf8_at(text, at, length)));
+    at += length;
+  }
+  return out;
 }
 
 }  // namespace clawperator::contract

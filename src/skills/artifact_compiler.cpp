@@ -9,6 +9,7 @@
 
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/io/bounded_file.hpp"
 #include "clawperator/transport/sha256.hpp"
 #include "skill_files.hpp"
 
@@ -253,7 +254,8 @@ contract::Outcome<CompiledArtifact> compile_artifact(const Registry& registry,
     return contract::failed(std::move(error));
   }
   std::string text;
-  if (auto problem = read_skill_file(*resolved, contract::limits::kMaxPayloadInputBytes, text)) {
+  if (auto problem =
+          io::read_regular_file(*resolved, contract::limits::kMaxPayloadInputBytes, text)) {
     Json details = Json::object();
     details["artifactName"] = artifact_name;
     details["path"] = resolved->string();

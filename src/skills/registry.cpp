@@ -10,6 +10,7 @@
 #include <system_error>
 
 #include "clawperator/io/account_home.hpp"
+#include "clawperator/io/bounded_file.hpp"
 #include "skill_files.hpp"
 
 namespace clawperator::skills {
@@ -162,7 +163,7 @@ const SkillEntry* Registry::find(std::string_view id) const {
 
 contract::Outcome<Registry> load_registry(const RegistryLocation& location) {
   std::string bytes;
-  if (auto problem = read_skill_file(location.path, kMaxRegistryBytes, bytes)) {
+  if (auto problem = io::read_regular_file(location.path, kMaxRegistryBytes, bytes)) {
     std::string message =
         "Cannot read the skills registry at " + location.path.string() + ": " + *problem + ".";
     return contract::failed(read_failed(location, std::move(message), *problem));

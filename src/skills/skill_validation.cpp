@@ -7,6 +7,7 @@
 
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/io/bounded_file.hpp"
 #include "skill_files.hpp"
 
 namespace clawperator::skills {
@@ -55,7 +56,7 @@ std::optional<HostError> check_artifact_raw(const Registry& registry, const Skil
   Json details = Json::object();
   details["artifact"] = artifact;
   std::string text;
-  if (auto problem = read_skill_file(path, contract::limits::kMaxPayloadInputBytes, text)) {
+  if (auto problem = io::read_regular_file(path, contract::limits::kMaxPayloadInputBytes, text)) {
     details["reason"] = "cannot read the artifact: " + *problem;
     return skill_invalid(registry, skill, message, std::move(details));
   }
@@ -129,7 +130,7 @@ contract::Outcome<ValidatedSkill> validate_entry(const Registry& registry, const
   }
 
   std::string text;
-  if (auto problem = read_skill_file(*skill_json, kMaxRegistryBytes, text)) {
+  if (auto problem = io::read_regular_file(*skill_json, kMaxRegistryBytes, text)) {
     Json details = Json::object();
     details["reason"] = "cannot read skill.json: " + *problem;
     return contract::failed(skill_invalid(registry, skill,

@@ -5,6 +5,7 @@
 // would: the virtual device's simulated Operator and `serve`'s /query. Pure.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 namespace clawperator::contract {
@@ -13,5 +14,10 @@ namespace clawperator::contract {
 // (Unicode's simple case mappings), as Kotlin's ignoreCase does. An empty `part` occurs.
 bool contains_ignoring_case(std::string_view text, std::string_view part);
 bool equals_ignoring_case(std::string_view a, std::string_view b);
+
+// Each character through its lower case (Unicode's simple mappings): JavaScript's
+// toLowerCase() but for its few multi-character and context rules (İ, final sigma). `text` is
+// UTF-8 already checked.
+std::string lowercase_unicode(std::string_view text);
 
 }  // namespace clawperator::contract
