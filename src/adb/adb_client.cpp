@@ -125,6 +125,12 @@ process::Completion AdbClient::push(const std::string& serial, const std::string
   return run_logged({device_argv(serial, {"push", local_path, device_path}), timeout});
 }
 
+process::Completion AdbClient::pull(const std::string& serial, const std::string& device_path,
+                                    const std::string& local_path,
+                                    std::chrono::milliseconds timeout) {
+  return run_logged({device_argv(serial, {"pull", device_path, local_path}), timeout});
+}
+
 process::Completion AdbClient::forward_abstract(const std::string& serial, const std::string& name,
                                                 std::chrono::milliseconds timeout) {
   return run_logged({device_argv(serial, {"forward", "tcp:0", "localabstract:" + name}), timeout});

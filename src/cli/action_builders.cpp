@@ -297,6 +297,20 @@ Json build_toast(const IdStamp& stamp, const std::optional<std::string>& text,
              std::move(params)));
 }
 
+Json build_recording_control(const IdStamp& stamp, RecordingControl control,
+                             const std::optional<std::string>& session_id) {
+  const bool start = control == RecordingControl::Start;
+  Json params = Json::object();
+  if (session_id) params["sessionId"] = *session_id;
+  // The stamp's random tail keeps two calls in one millisecond apart; the original's
+  // start_recording / stop_recording prefix stays what a log search finds.
+  return execution(stamped_id(start ? "start_recording" : "stop_recording", stamp),
+                   start ? "cli-record-start" : "cli-record-stop", kCliSource,
+                   start ? 10000 : 15000,
+                   action("a1", start ? ActionType::StartRecording : ActionType::StopRecording,
+                          std::move(params)));
+}
+
 Json with_selection(Json execution, bool strict, const std::optional<Json>& container) {
   Json& step = execution["actions"][0];
   if (strict) step["params"]["strict"] = true;

@@ -97,6 +97,19 @@ class CliToolHost final : public mcp::ToolHost {
     return run_skill_call(call, cancel).document;
   }
 
+  Json recording_compile(const Json& arguments, const mcp::CallTarget& target,
+                         const process::CancelToken& cancel) override {
+    DeviceRecordingCompile call;
+    if (const auto id = arguments.find("sessionId"); id != arguments.end() && id->is_string()) {
+      call.session_id = id->get<std::string>();
+    }
+    call.close_app_first = arguments.value("closeAppFirst", false);
+    call.device = target.device_id ? target.device_id : options_.device;
+    call.operator_package = target.operator_package.value_or(options_.operator_package);
+    call.adb = adb_settings(options_);
+    return run_device_recording_compile(call, cancel).document;
+  }
+
   // What mcp::redact keeps out of every result (docs/mcp.md, "Redaction").
   std::vector<std::string> host_roots() const {
     const io::StateEnvironment environment = io::process_state_environment();

@@ -18,6 +18,17 @@ std::string at(const std::string& message, const std::string& path) {
   return path.empty() ? message : message + " (path: " + path + ")";
 }
 
+// The two patterns our schemas use: \S (not blank) and an identifier (a recording's session id,
+// the Operator's charset, src/recording/device_recordings.cpp).
+constexpr std::string_view kIdentifierPattern = "^[A-Za-z0-9_-]+$";
+
+bool is_identifier(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '_';
+  });
+}
+
 // UTF-16 code units, as a JavaScript client counts a string's length.
 std::size_t utf16_length(const std::string& text) {
   std::size_t units = 0;
@@ -114,8 +125,16 @@ std::optional<std::string> check(const Json& schema, const Json& value, const st
     if (const auto max = schema.find("maxLength"); max != schema.end() && length > *max) {
       return at("must be at most " + max->dump() + " characters", path);
     }
-    // The pattern checked here is \S, and JavaScript's \s is the white space of text.hpp.
-    if (schema.contains("pattern") && is_blank(text)) return at("must not be blank", path);
+    if (const auto pattern = schema.find("pattern"); pattern != schema.end()) {
+      if (*pattern == kIdentifierPattern) {
+        if (!is_identifier(text)) {
+          return at("must use only letters, digits, '-' and '_'", path);
+        }
+      } else if (is_blank(text)) {
+        // \S, and JavaScript's \s is the white space of text.hpp.
+        return at("must not be blank", path);
+      }
+    }
   }
   if (value.is_object()) {
     if (auto problem = check_object(schema, value, path)) return problem;
@@ -178,7 +197,7 @@ bool schema_uses_known_keywords(const Json& schema) {
     if (std::find(kKnownKeywords.begin(), kKnownKeywords.end(), key) == kKnownKeywords.end()) {
       return false;
     }
-    if (key == "pattern" && member != "\\S") return false;
+    if (key == "pattern" && member != "\\S" && member != kIdentifierPattern) return false;
     if (key == "properties") {
       for (const auto& [name, property] : member.items()) {
         (void)name;

@@ -470,6 +470,16 @@ class Server {
         if (document.contains("skillResult")) kept["skillResult"] = document["skillResult"];
         return tool_result(std::move(document), job.protocol_version, kept);
       }
+      case ToolKind::RecordingCompile: {
+        document = host_.recording_compile(local.arguments,
+                                           {local.device_id, local.operator_package}, token);
+        // The payloads are what the caller runs next: set back whole, past the redaction.
+        Json kept = Json::object();
+        for (const char* key : {"execution", "executions"}) {
+          if (document.contains(key)) kept[key] = document[key];
+        }
+        return tool_result(std::move(document), job.protocol_version, kept);
+      }
       case ToolKind::SkillsList:
       case ToolKind::SkillsGet: {
         document = local.kind == ToolKind::SkillsList

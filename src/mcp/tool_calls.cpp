@@ -188,6 +188,13 @@ Json build_payload(const ToolDefinition& tool, const Json& a, const cli::IdStamp
       request.click_after = flag(a, "clickAfter", tool.kind == ToolKind::ScrollAndClick);
       return cli::build_scroll_until(stamp, request);
     }
+    case ToolKind::RecordingStart:
+    case ToolKind::RecordingStop:
+      return cli::build_recording_control(stamp,
+                                          tool.kind == ToolKind::RecordingStart
+                                              ? cli::RecordingControl::Start
+                                              : cli::RecordingControl::Stop,
+                                          string_argument(a, "sessionId"));
     case ToolKind::Execute:
       return generic_payload(a["actions"]);
     case ToolKind::Row:
@@ -199,6 +206,7 @@ Json build_payload(const ToolDefinition& tool, const Json& a, const cli::IdStamp
     case ToolKind::SkillsList:
     case ToolKind::SkillsGet:
     case ToolKind::SkillsRun:
+    case ToolKind::RecordingCompile:
       break;
   }
   return Json::object();

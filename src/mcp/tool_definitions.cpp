@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <tuple>
 
 #include "clawperator/cli/compact_snapshot.hpp"
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/mcp/tools.hpp"
+#include "clawperator/recording/device_recordings.hpp"
 #include "clawperator/skills/remote_limits.hpp"
 
 namespace clawperator::mcp {
@@ -500,6 +502,45 @@ std::vector<ToolDefinition> build_tools() {
         "skillResult when the script printed a [Clawperator-Skill-Result] line. The script may "
         "do anything on the device: read the disposition before running it again.",
         schema.build(), {false, true, false, true}));
+  }
+  for (const auto& [kind, name, row_name] :
+       {std::tuple{ToolKind::RecordingStart, "recording_start", "start_recording"},
+        std::tuple{ToolKind::RecordingStop, "recording_stop", "stop_recording"}}) {
+    InputSchema schema;
+    schema.add("sessionId", {{"type", "string"},
+                             {"minLength", 1},
+                             {"maxLength", recording::kMaxSessionIdLength},
+                             {"pattern", "^[A-Za-z0-9_-]+$"},
+                             {"description",
+                              kind == ToolKind::RecordingStart
+                                  ? "The session id (default: the Operator makes record-<ms>-<hex>)"
+                                  : "The session to stop (the active one is stopped either way)"}});
+    tools.push_back(from_rows(kind, name, {&row(row_name)}, schema.build()));
+  }
+  {
+    InputSchema schema(false);
+    schema.add("sessionId", {{"type", "string"},
+                             {"minLength", 1},
+                             {"maxLength", recording::kMaxSessionIdLength},
+                             {"pattern", "^[A-Za-z0-9_-]+$"},
+                             {"description",
+                              "The recording to compile (default: the device's latest, the "
+                              "last one stopped)"}});
+    schema.add("closeAppFirst", {{"type", "boolean"},
+                                 {"description",
+                                  "Close the app before opening it, so the replay starts from "
+                                  "its launch screen (default false)"}});
+    schema.add("deviceId", nonblank_string("The device serial (default: the session's, then the "
+                                           "only connected device)"));
+    schema.add("operatorPackage", nonblank_string("The Operator's package (default: the "
+                                                  "session's, then CLAWPERATOR_OPERATOR_PACKAGE)"));
+    tools.push_back(local_tool(
+        ToolKind::RecordingCompile, "recording_compile", "Compile a recording",
+        "Pulls a recording from the device and compiles it into the execution payload that "
+        "replays it (clawperator recording compile): `execution` (or `executions` when it had "
+        "to be split) to pass to execute, and `warnings` for every step that could not be made "
+        "reliable. Nothing is kept on the host.",
+        schema.build(), {true, false, true, true}));
   }
   return tools;
 }

@@ -139,8 +139,8 @@ contract::Outcome<Json> export_recording(const ExportOptions& options) {
         Json transition = Json::object();
         transition["seq"] = event.seq_json();
         transition["ts"] = event.ts_json();
-        transition["fromPackage"] = current_package;
-        transition["toPackage"] = package;
+        transition["fromPackageName"] = current_package;
+        transition["toPackageName"] = package;
         const std::string text = (transition_count == 0 ? "\n    " : ",\n    ") +
                                  export_indented(dump_json(transition, true), "    ");
         if (std::fwrite(text.data(), 1, text.size(), spool.get()) != text.size())

@@ -100,9 +100,7 @@ TEST_CASE("the removed observe/action forms name their flat command", "[cli][com
 TEST_CASE("the original's families not built here say so, with no look-alike suggested",
           "[cli][compatibility]") {
   for (const std::vector<std::string>& args :
-       std::vector<std::vector<std::string>>{{"recording", "start"},
-                                             {"record", "pull"},
-                                             {"emulator", "list"},
+       std::vector<std::vector<std::string>>{{"emulator", "list"},
                                              {"provision", "emulator"},
                                              {"daemon", "start"},
                                              {"evidence", "capture"}}) {

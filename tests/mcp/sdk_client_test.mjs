@@ -157,6 +157,44 @@ await check("skills_list, skills_get and skills_run through the shipped skills",
   assert.ok(refused && refused.code === -32602, String(refused));
 });
 
+await check("recording_start, a person's taps, recording_stop, recording_compile, execute", async () => {
+  const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+  assert.equal(byName.recording_compile.annotations.readOnlyHint, true);
+  assert.equal(byName.recording_compile.inputSchema.additionalProperties, false);
+  const on = { deviceId: second };
+  const started = body(await call("recording_start", { ...on, sessionId: "sdk-rec" }));
+  assert.equal(started.ok, true, JSON.stringify(started));
+  assert.equal(started.envelope.stepResults[0].data.sessionId, "sdk-rec");
+  const again = await call("recording_start", { ...on, sessionId: "sdk-rec-2" });
+  assert.equal(again.isError, true);
+  assert.equal(body(again).code, "RECORDING_ALREADY_IN_PROGRESS");
+  assert.equal(body(await call("open", { ...on, appId: "com.android.settings" })).ok, true);
+  const tapped = body(await call("click", {
+    ...on, selector: { id: "com.android.settings:id/search_action_bar" } }));
+  assert.equal(tapped.ok, true, JSON.stringify(tapped));
+  assert.equal(body(await call("press", { ...on, key: "back" })).ok, true);
+  const stopped = body(await call("recording_stop", on));
+  assert.equal(stopped.ok, true, JSON.stringify(stopped));
+  assert.ok(Number(stopped.envelope.stepResults[0].data.eventCount) >= 3, JSON.stringify(stopped));
+  const idle = await call("recording_stop", on);
+  assert.equal(idle.isError, true);
+  assert.equal(body(idle).code, "RECORDING_NOT_IN_PROGRESS");
+  const refused = await client.callTool({ name: "recording_compile", arguments: { sessionId: "../x" } })
+    .then(() => null, (error) => error);
+  assert.ok(refused && refused.code === -32602, String(refused));
+  const compiled = body(await call("recording_compile", { ...on, sessionId: "sdk-rec" }));
+  assert.equal(compiled.ok, true, JSON.stringify(compiled));
+  assert.equal(compiled.sessionId, "sdk-rec");
+  const types = compiled.execution.actions.map((action) => action.type);
+  assert.equal(types[0], "open_app", JSON.stringify(types));
+  assert.ok(types.includes("click") && types.includes("press_key"), JSON.stringify(types));
+  const replayed = body(await call("execute", {
+    ...on, actions: compiled.execution.actions, timeoutMs: compiled.execution.timeoutMs }));
+  assert.equal(replayed.ok, true, JSON.stringify(replayed));
+  const latest = body(await call("recording_compile", on));
+  assert.equal(latest.sessionId, "sdk-rec", "the latest pointer names the last stopped recording");
+});
+
 await check("devices lists both virtual devices", async () => {
   const result = body(await call("devices", {}));
   const listed = result.devices.map((device) => device.serial);

@@ -60,6 +60,10 @@ class AdbClient {
   process::Completion push(const std::string& serial, const std::string& local_path,
                            const std::string& device_path,
                            std::chrono::milliseconds timeout = kShellTimeout);
+  // adb -s SERIAL pull DEVICE_PATH LOCAL_PATH (adb writes LOCAL_PATH itself, streaming: a file
+  // of any size in bounded memory here).
+  process::Completion pull(const std::string& serial, const std::string& device_path,
+                           const std::string& local_path, std::chrono::milliseconds timeout);
   // adb -s SERIAL forward tcp:0 localabstract:NAME (stdout: the local port adb chose).
   process::Completion forward_abstract(const std::string& serial, const std::string& name,
                                        std::chrono::milliseconds timeout);

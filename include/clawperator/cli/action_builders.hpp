@@ -99,6 +99,12 @@ Json build_drag(const IdStamp& stamp, const DragRequest& request, std::optional<
 // show_toast (text kept verbatim), or cancel_toast when `text` is nullopt.
 Json build_toast(const IdStamp& stamp, const std::optional<std::string>& text,
                  const std::optional<std::string>& duration);
+// start_recording / stop_recording as the original's `recording start|stop` send them
+// (docs/recording.md): commandId start_recording-<ms>-<random> (stop_recording-…), taskId
+// cli-record-start / cli-record-stop, timeoutMs 10000 / 15000, params {sessionId} when given.
+enum class RecordingControl { Start, Stop };
+Json build_recording_control(const IdStamp& stamp, RecordingControl control,
+                             const std::optional<std::string>& session_id);
 // The element action of a built execution with `strict` and `container` (--strict,
 // --container-*) added to its params.
 Json with_selection(Json execution, bool strict, const std::optional<Json>& container);

@@ -100,6 +100,19 @@ struct SkillRunCall {
 };
 CommandResult run_skill_call(const SkillRunCall& call, const process::CancelToken& cancel);
 
+// A recording on the device, pulled into a private temporary directory, compiled into the
+// payload that replays it and the copy removed (mcp serve's recording_compile,
+// src/cli/command_recording_device.cpp): compile's document, no host path in it.
+struct DeviceRecordingCompile {
+  std::optional<std::string> session_id;  // nullopt: the device's latest
+  bool close_app_first = false;
+  std::optional<std::string> device;
+  std::string operator_package;
+  adb::AdbSettings adb;
+};
+CommandResult run_device_recording_compile(const DeviceRecordingCompile& call,
+                                           const process::CancelToken& cancel);
+
 // mcp serve (src/cli/command_mcp.cpp)
 void register_mcp_commands(CLI::App& root, std::vector<Command>& commands);
 
@@ -121,6 +134,8 @@ void register_log_commands(CLI::App& root, std::vector<Command>& commands);
 void register_serve_commands(CLI::App& root, std::vector<Command>& commands);
 // skills list|get|search|… (src/cli/command_skills.cpp)
 void register_skills_commands(CLI::App& root, std::vector<Command>& commands);
+// recording start|stop|pull|parse|compile|export|compare (src/cli/command_recording.cpp)
+void register_recording_commands(CLI::App& root, std::vector<Command>& commands);
 
 // The adb executable and server the global options name.
 adb::AdbSettings adb_settings(const GlobalOptions& options);

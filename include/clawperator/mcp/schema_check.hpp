@@ -1,9 +1,9 @@
 // Checks tool arguments against the tool's published inputSchema, so that what tools/list
 // promises and what tools/call accepts cannot drift apart. Only the JSON Schema keywords our
 // generated schemas use are understood (type, properties, required, additionalProperties
-// false, enum, minimum, maximum, minLength, maxLength, pattern "\S", minProperties, items,
-// minItems, oneOf, not); a schema using anything else is a programming error the tests catch.
-// Pure.
+// false, enum, minimum, maximum, minLength, maxLength, pattern "\S" or "^[A-Za-z0-9_-]+$",
+// minProperties, items, minItems, oneOf, not); a schema using anything else is a programming error
+// the tests catch. Pure.
 #pragma once
 
 #include <optional>

@@ -42,6 +42,10 @@ class ToolHost {
   // timeoutMs, already checked against the tool's schema); `cancel` stops the script's group.
   virtual Json skills_run(const Json& arguments, const CallTarget& target,
                           const process::CancelToken& cancel) = 0;
+  // The document of a device recording compiled for replay (arguments: sessionId,
+  // closeAppFirst, checked against the tool's schema); nothing of it stays on the host.
+  virtual Json recording_compile(const Json& arguments, const CallTarget& target,
+                                 const process::CancelToken& cancel) = 0;
   // Where the server may create its own new private file `name` (one path component): in the
   // state directory; nullopt when this run has none.
   virtual std::optional<std::string> artifact_path(const std::string& name) {

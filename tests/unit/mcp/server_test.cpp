@@ -12,6 +12,7 @@
 #include <map>
 #include <thread>
 
+#include "clawperator/contract/action_table.hpp"
 #include "clawperator/mcp/jsonrpc.hpp"
 
 namespace {
@@ -58,6 +59,12 @@ class FakeHost final : public ToolHost {
     document["ok"] = true;
     document["deviceId"] = target.device_id.value_or("emulator-5554");
     document["commandId"] = execution.command_id;
+    document["timeoutMs"] = execution.timeout_ms.value();
+    Json types = Json::array();
+    for (const contract::Action& action : execution.actions) {
+      types.push_back(contract::action_spec(action.type).name);
+    }
+    document["actionTypes"] = std::move(types);
     return document;
   }
   Json devices() override { return Json::parse(R"({"ok":true,"devices":[]})"); }
@@ -82,6 +89,19 @@ class FakeHost final : public ToolHost {
                 {"stdout", "step 1 done\n"},
                 {"stderr", "boom in /tmp/x\n"},
                 {"skillResult", {{"status", "failed"}, {"checkpoints", Json::array()}}}};
+  }
+  Json recording_compile(const Json& arguments, const CallTarget& target,
+                         const process::CancelToken&) override {
+    Json execution = {{"commandId", "recording-" + arguments.value("sessionId", "latest")},
+                      {"actions", Json::array({{{"id", "open_app-1"},
+                                                {"type", "open_app"},
+                                                {"params", {{"applicationId", "com.x"}}}}})}};
+    return Json{{"ok", true},
+                {"sessionId", arguments.value("sessionId", "latest")},
+                {"closeAppFirst", arguments.value("closeAppFirst", false)},
+                {"deviceId", target.device_id.value_or("emulator-5554")},
+                {"execution", std::move(execution)},
+                {"sourcePath", "/tmp/clawperator-recording-x/r.ndjson"}};
   }
   Json skills_get(const std::string& skill_id) override {
     return Json{
@@ -301,6 +321,36 @@ TEST_CASE("skills_run's script output survives the redaction under output and er
   const Json refused = session.next_answer()["error"];
   CHECK(refused["code"] == -32602);
   CHECK(refused["message"].get<std::string>().find("at most 64") != std::string::npos);
+}
+
+TEST_CASE("recording_compile returns the payload whole and no host path",
+          "[mcp][server][recording]") {
+  FakeHost host;
+  Session session(host);
+  session.initialize();
+  session.send(call(1, "recording_compile", R"({"sessionId":"checkout","closeAppFirst":true})"));
+  const Json answer = session.next_answer()["result"];
+  CHECK_FALSE(answer.contains("isError"));
+  const Json& body = answer["structuredContent"];
+  CHECK(body["sessionId"] == "checkout");
+  CHECK(body["closeAppFirst"] == true);
+  CHECK(body["execution"]["actions"][0]["type"] == "open_app");
+  CHECK_FALSE(body.contains("sourcePath"));
+  // The id is the Operator's charset, checked before anything runs.
+  session.send(call(2, "recording_compile", R"({"sessionId":"../x"})"));
+  CHECK(session.next_answer()["error"]["code"] == -32602);
+  session.send(call(3, "recording_compile", R"({"path":"/etc/passwd"})"));
+  CHECK(session.next_answer()["error"]["code"] == -32602);
+  // start and stop are executions of the recording rows, with the CLI's ids and budgets.
+  session.send(call(4, "recording_start", R"({"sessionId":"checkout"})"));
+  const Json started = session.next_answer()["result"]["structuredContent"];
+  CHECK(started["actionTypes"] == Json::array({"start_recording"}));
+  CHECK(started["commandId"].get<std::string>().rfind("mcp-recording_start-", 0) == 0);
+  CHECK(started["timeoutMs"] == 10000);
+  session.send(call(5, "recording_stop", "{}"));
+  const Json stopped = session.next_answer()["result"]["structuredContent"];
+  CHECK(stopped["actionTypes"] == Json::array({"stop_recording"}));
+  CHECK(stopped["timeoutMs"] == 15000);
 }
 
 TEST_CASE("notifications/cancelled stops that call alone and it is still answered",

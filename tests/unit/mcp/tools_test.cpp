@@ -29,6 +29,8 @@ const std::map<std::string, std::vector<std::string>> kToolRows = {
     {"query_ui", {"query_ui"}},
     {"swipe", {"swipe"}},
     {"drag", {"drag"}},
+    {"recording_start", {"start_recording"}},
+    {"recording_stop", {"stop_recording"}},
 };
 
 std::vector<std::string> tool_names() {
@@ -45,9 +47,10 @@ TEST_CASE("tools/list has every tool of the issue, in order", "[mcp][tools]") {
     // query_ui, swipe and drag arrive with their rows.
     if (contract::find_caller_action(row) != nullptr) expected.emplace_back(row);
   }
-  for (const char* name : {"execute", "open", "click", "type", "read", "press", "wait", "scroll",
-                           "scroll_until", "scroll_and_click", "screenshot", "doctor",
-                           "explain_error", "skills_list", "skills_get", "skills_run"}) {
+  for (const char* name :
+       {"execute", "open", "click", "type", "read", "press", "wait", "scroll", "scroll_until",
+        "scroll_and_click", "screenshot", "doctor", "explain_error", "skills_list", "skills_get",
+        "skills_run", "recording_start", "recording_stop", "recording_compile"}) {
     expected.emplace_back(name);
   }
   CHECK(tool_names() == expected);

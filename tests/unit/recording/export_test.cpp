@@ -76,8 +76,8 @@ TEST_CASE("export: both snapshot modes, counts, transitions and the timeline",
     REQUIRE(transitions.size() == 1);
     CHECK(transitions.at(0) == Json({{"seq", 3},
                                      {"ts", 1710000000400LL},
-                                     {"fromPackage", "com.example.app"},
-                                     {"toPackage", "com.other"}}));
+                                     {"fromPackageName", "com.example.app"},
+                                     {"toPackageName", "com.other"}}));
     CHECK(file.at("timeline") == Json({{"firstEventTs", 1710000000100LL},
                                        {"lastEventTs", 1710000000500LL},
                                        {"durationMs", 400}}));
@@ -113,7 +113,7 @@ TEST_CASE("export: the transitions count is what the file lists", "[recording][e
   CHECK(exported->at("packageTransitionCount") == 5);
   const Json file = parse_json(test::file_text(dir.path() / "t.export.json"));
   CHECK(file.at("packageTransitions").size() == 5);
-  CHECK(file.at("packageTransitions").at(4).at("toPackage") == "com.b");
+  CHECK(file.at("packageTransitions").at(4).at("toPackageName") == "com.b");
 }
 
 TEST_CASE("export: a directory exports its newest recording; ties by the greater name",

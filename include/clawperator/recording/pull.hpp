@@ -1,0 +1,40 @@
+// `recording pull`: one recording copied from the device to a new local file (docs/recording.md,
+// "pull"). The session id is checked before the device is touched, the local file is written
+// exclusively (never over an existing one unless `force`), and a pull that fails leaves nothing
+// behind.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "clawperator/adb/adb_client.hpp"
+#include "clawperator/contract/outcome.hpp"
+#include "clawperator/json.hpp"
+
+namespace clawperator::recording {
+
+// A recording of hundreds of MB over USB 2, with room for a cold adb server.
+inline constexpr std::chrono::milliseconds kPullTimeout{180000};
+
+struct PullRequest {
+  std::optional<std::string> session_id;  // nullopt: the device's `latest` pointer
+  std::filesystem::path out_dir = "recordings";
+  bool force = false;  // replace an existing local file
+  std::string operator_package;
+};
+
+// Checks that need no device: the id's charset, and that the local file does not exist yet
+// (unless force). Run before the device is resolved, so a mistake costs no adb call.
+std::optional<contract::HostError> check_pull_request(const PullRequest& request);
+
+// Pulls `<dir>/<id>.ndjson` into `out_dir/<id>.ndjson` and returns {ok, localPath, sessionId,
+// deviceId, bytes}. Errors: RECORDING_SESSION_NOT_FOUND (no `latest` pointer, an invalid id, no
+// such recording on the device), RECORDING_PULL_FAILED (adb's copy failed, or the local
+// directory or file: details.path, details.errno), and the adb call's own failures
+// (ADB_NOT_FOUND, DEVICE_NOT_FOUND, RESULT_TRANSPORT_CANCELLED …).
+contract::Outcome<Json> pull_recording(adb::AdbClient& client, const std::string& serial,
+                                       const PullRequest& request);
+
+}  // namespace clawperator::recording

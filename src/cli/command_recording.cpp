@@ -1,0 +1,153 @@
+// `clawperator recording start|stop|pull|parse|compile|export|compare` (alias `record`): one
+// CLI11 subcommand whose first word picks the handler (docs/recording.md). Each subcommand
+// takes only its own flags: one given to another is refused, never ignored.
+#include "command_recording.hpp"
+
+#include <CLI/CLI.hpp>
+#include <array>
+#include <string_view>
+
+#include "clawperator/cli/help_text.hpp"
+
+namespace clawperator::cli {
+namespace {
+
+using contract::HostError;
+
+constexpr const char* kSubcommands = "start|stop|pull|parse|compile|export|compare";
+
+CommandResult recording_usage(std::string message, Json details = Json::object()) {
+  HostError error = contract::usage_error("USAGE", std::move(message));
+  for (auto& [key, value] : details.items()) error.details[key] = std::move(value);
+  return failure(error);
+}
+
+struct FlagUse {
+  std::string_view name;
+  bool given;
+  std::string_view takes;  // the subcommands that take it, '|'-separated
+};
+
+bool takes(std::string_view subcommands, std::string_view action) {
+  std::size_t start = 0;
+  while (start <= subcommands.size()) {
+    const std::size_t end = std::min(subcommands.find('|', start), subcommands.size());
+    if (subcommands.substr(start, end - start) == action) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+std::optional<CommandResult> refuse_foreign_flags(const RecordingFlags& flags,
+                                                  const GlobalOptions& options) {
+  const std::array<FlagUse, 10> uses = {{
+      {"--session-id", flags.session_id.has_value(), "start|stop|pull"},
+      {"--out", flags.out.has_value(), "pull|parse|compile|export"},
+      {"--force", flags.force, "pull"},
+      {"--input", flags.input.has_value(), "parse|compile|export"},
+      {"--as-execution", flags.as_execution, "parse"},
+      {"--close-app-first", flags.close_app_first, "parse|compile"},
+      {"--snapshots", flags.snapshots.has_value(), "export"},
+      {"--baseline", flags.baseline.has_value(), "compare"},
+      {"--result", flags.result.has_value(), "compare"},
+      {"--mode", flags.mode.has_value(), "compare"},
+  }};
+  for (const FlagUse& use : uses) {
+    if (use.given && !takes(use.takes, flags.action)) {
+      return recording_usage(std::string(use.name) + " is not an option of recording " +
+                                 flags.action + " (it belongs to recording " +
+                                 std::string(use.takes) + ")",
+                             Json{{"flag", use.name}});
+    }
+  }
+  if (flags.close_app_first && flags.action == "parse" && !flags.as_execution) {
+    return recording_usage("--close-app-first applies to parse --as-execution only",
+                           Json{{"flag", "--close-app-first"}});
+  }
+  if (options.timeout && !takes("start|stop|pull", flags.action)) {
+    // Only a device call has a deadline to set; ignoring it would let a CI job believe the
+    // command is bounded.
+    return recording_usage(options.timeout_flag +
+                               " bounds recording start, stop and pull only; recording " +
+                               flags.action + " reads local files and does not take it",
+                           Json{{"flag", options.timeout_flag}});
+  }
+  return std::nullopt;
+}
+
+CommandResult run_recording(const RecordingFlags& flags, const GlobalOptions& options) {
+  if (flags.action.empty()) {
+    return recording_usage(std::string("recording requires a subcommand: recording ") +
+                           kSubcommands + " ... ('record' is an alias)");
+  }
+  if (!takes(kSubcommands, flags.action)) {
+    return recording_usage("Unknown recording subcommand: " + flags.action + ". Use: recording " +
+                               kSubcommands + " ('record' is an alias)",
+                           Json{{"argument", flags.action}});
+  }
+  if (auto refused = refuse_foreign_flags(flags, options)) return std::move(*refused);
+  if (flags.action == "start" || flags.action == "stop") {
+    return run_recording_control(flags, options);
+  }
+  if (flags.action == "pull") return run_recording_pull(flags, options);
+  if (flags.action == "parse") return run_recording_parse(flags, options);
+  if (flags.action == "compile") return run_recording_compile(flags);
+  if (flags.action == "export") return run_recording_export(flags);
+  return run_recording_compare(flags);
+}
+
+}  // namespace
+
+void register_recording_commands(CLI::App& root, std::vector<Command>& commands) {
+  auto flags = std::make_shared<RecordingFlags>();
+  CLI::App* command = root.add_subcommand(
+      "recording",
+      "Record what a person does on the device, and turn it into steps or a replayable payload");
+  command->alias("record");
+  command->group("Recording");
+  command->add_option("action", flags->action, kSubcommands);
+  command->add_option("--session-id", flags->session_id,
+                      "start, stop, pull: the session id ([A-Za-z0-9_-], at most 128; default: "
+                      "start makes one, pull takes the device's latest)");
+  command->add_option("--out", flags->out,
+                      "pull: the directory (default ./recordings); parse, compile, export: the "
+                      "output file");
+  command->add_flag("--force", flags->force, "pull: replace an existing local file");
+  command->add_option("--input", flags->input,
+                      "parse, compile: the recording file; export: a file or a directory (its "
+                      "newest .ndjson)");
+  command->add_flag("--as-execution", flags->as_execution,
+                    "parse: write the replay payload (as compile) instead of the steps file");
+  command->add_flag("--close-app-first", flags->close_app_first,
+                    "compile, parse --as-execution: close the app before opening it, so the "
+                    "replay starts from its launch screen");
+  command->add_option("--snapshots", flags->snapshots,
+                      "export: omit (default) or include each event's UI snapshot");
+  command->add_option("--baseline", flags->baseline, "compare: the recording's export file");
+  command->add_option("--result", flags->result,
+                      "compare: a saved `skills run --json` result (the whole document)");
+  command->add_option("--mode", flags->mode,
+                      "compare: auto (default: semantic for an agent's result, else literal), "
+                      "literal or semantic");
+  set_command_footer(*command,
+                     "Examples:\n"
+                     "  clawperator recording start --session-id checkout\n"
+                     "  clawperator recording stop\n"
+                     "  clawperator recording pull --out ./recordings\n"
+                     "  clawperator recording parse --input recordings/checkout.ndjson\n"
+                     "  clawperator recording compile --input recordings/checkout.ndjson "
+                     "--out replay.json\n"
+                     "  clawperator exec replay.json\n"
+                     "  clawperator recording export --input recordings --snapshots include\n"
+                     "  clawperator recording compare --baseline checkout.export.json --result "
+                     "run.json",
+                     "start 10000 ms, stop 15000 ms, pull 180000 ms (start, stop, pull only)");
+  commands.push_back(Command{
+      command, [flags](const GlobalOptions& options) { return run_recording(*flags, options); },
+      std::vector<std::string>{"--session-id", "--out", "--force", "--input", "--as-execution",
+                               "--close-app-first", "--snapshots", "--baseline", "--result",
+                               "--mode"},
+      /*takes_timeout=*/true});
+}
+
+}  // namespace clawperator::cli

@@ -1,0 +1,39 @@
+// `recording compare`: a recording's export against a saved skills run (docs/recording.md,
+// "compare"); the report and whether it diverged are src/recording/compare.cpp's.
+#include "clawperator/recording/compare.hpp"
+#include "command_recording.hpp"
+
+namespace clawperator::cli {
+
+CommandResult run_recording_compare(const RecordingFlags& flags) {
+  const auto usage = [](std::string message, std::string_view flag) {
+    contract::HostError error = contract::usage_error("USAGE", std::move(message));
+    error.details["flag"] = std::string(flag);
+    return failure(error);
+  };
+  const char* kLine =
+      "recording compare --baseline <export.json> --result <skills-run.json> [--mode "
+      "auto|literal|semantic] ('record' is an alias)";
+  if (!flags.baseline || flags.baseline->empty()) return usage(kLine, "--baseline");
+  if (!flags.result || flags.result->empty()) return usage(kLine, "--result");
+  recording::CompareMode mode = recording::CompareMode::Auto;
+  if (flags.mode) {
+    const auto named = recording::compare_mode_named(*flags.mode);
+    if (!named) {
+      return usage("--mode must be auto, literal or semantic, not '" + *flags.mode + "'", "--mode");
+    }
+    mode = *named;
+  }
+  auto baseline = recording::read_compare_baseline(*flags.baseline);
+  if (!baseline) return failure(baseline.error());
+  auto skill_result = recording::read_compare_skill_result(*flags.result);
+  if (!skill_result) return failure(skill_result.error());
+  recording::CompareReport report =
+      recording::compare_with_skill_result(*baseline, *skill_result, mode);
+  // A divergence is a check that failed (docs/contract.md §7): the report, exit 1.
+  CommandResult result = success(std::move(report.document));
+  if (report.diverged) result.exit_code = contract::exit_code::kFailed;
+  return result;
+}
+
+}  // namespace clawperator::cli

@@ -1,0 +1,124 @@
+// `recording start`, `stop` and `pull`: the commands that reach the device (docs/recording.md).
+// start and stop are one-step executions through the exec path, so their wrapper, its promoted
+// step code and its exit code are every action command's; pull is adb's file copy.
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+#include "clawperator/adb/device_resolution.hpp"
+#include "clawperator/cli/action_builders.hpp"
+#include "clawperator/io/state_directory.hpp"
+#include "clawperator/recording/compile.hpp"
+#include "clawperator/recording/pull.hpp"
+#include "command_actions_support.hpp"
+#include "command_recording.hpp"
+
+namespace clawperator::cli {
+namespace {
+
+// A session id typed as "" is a script's empty variable, not a request for a generated id.
+std::optional<CommandResult> refuse_empty_session_id(const RecordingFlags& flags) {
+  if (!flags.session_id || !flags.session_id->empty()) return std::nullopt;
+  contract::HostError error = contract::usage_error(
+      "USAGE", "--session-id needs a value; leave the flag out to let the " +
+                   std::string(flags.action == "pull" ? "device's latest recording be pulled"
+                                                      : "Operator choose the session"));
+  error.details["flag"] = "--session-id";
+  return failure(error);
+}
+
+}  // namespace
+
+CommandResult run_recording_control(const RecordingFlags& flags, const GlobalOptions& options) {
+  if (auto refused = refuse_empty_session_id(flags)) return std::move(*refused);
+  const RecordingControl control =
+      flags.action == "start" ? RecordingControl::Start : RecordingControl::Stop;
+  static const actions::ActionState kNoModes;
+  return actions::execute(build_recording_control(make_id_stamp(), control, flags.session_id),
+                          kNoModes, options);
+}
+
+CommandResult run_recording_pull(const RecordingFlags& flags, const GlobalOptions& options) {
+  if (auto refused = refuse_empty_session_id(flags)) return std::move(*refused);
+  recording::PullRequest request;
+  request.session_id = flags.session_id;
+  if (flags.out) {
+    if (flags.out->empty()) {
+      contract::HostError error =
+          contract::usage_error("USAGE", "--out needs a directory; leave it out for ./recordings");
+      error.details["flag"] = "--out";
+      return failure(error);
+    }
+    request.out_dir = *flags.out;
+  }
+  request.force = flags.force;
+  request.operator_package = options.operator_package;
+  // A mistake that needs no device costs no adb call.
+  if (auto refused = recording::check_pull_request(request)) return failure(*refused);
+  const actions::TimeoutReading budget = actions::finite_global_timeout(options);
+  if (!budget) return failure(budget.error());
+
+  const auto runner = process::make_system_runner();
+  adb::AdbClient client(*runner, adb_settings(options));
+  if (*budget) {
+    client.set_deadline(std::chrono::steady_clock::now() +
+                        std::chrono::milliseconds(static_cast<long long>(**budget)));
+  }
+  const contract::Outcome<std::string> serial = adb::resolve_device(client, options.device);
+  if (!serial) return failure(serial.error());
+  auto pulled = recording::pull_recording(client, *serial, request);
+  if (!pulled) return failure(pulled.error());
+  return success(std::move(*pulled));
+}
+
+CommandResult run_device_recording_compile(const DeviceRecordingCompile& call,
+                                           const process::CancelToken& cancel) {
+  recording::PullRequest request;
+  request.session_id = call.session_id;
+  request.operator_package = call.operator_package;
+  if (auto refused = recording::check_pull_request(request)) return failure(*refused);
+  // The copy lives in a directory only this process can enter, and goes when the call ends.
+  std::string pattern =
+      (io::temp_directory(io::process_state_environment()) / "clawperator-recording-XXXXXX")
+          .string();
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    const int error = errno;
+    return failure(contract::make_error(
+        contract::Phase::Readiness, "RECORDING_PULL_FAILED",
+        std::string("Cannot create a temporary directory for the recording: ") +
+            std::strerror(error),
+        Json{{"errno", error}}));
+  }
+  const std::filesystem::path directory = pattern;
+  struct RemoveDirectory {
+    std::filesystem::path path;
+    ~RemoveDirectory() {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  } cleanup{directory};
+  request.out_dir = directory;
+
+  const auto runner = process::make_system_runner(cancel);
+  adb::AdbClient client(*runner, call.adb);
+  const contract::Outcome<std::string> serial = adb::resolve_device(client, call.device);
+  if (!serial) return failure(serial.error());
+  auto pulled = recording::pull_recording(client, *serial, request);
+  if (!pulled) return failure(pulled.error());
+  recording::CompileOptions options;
+  options.close_app_first = call.close_app_first;
+  auto compiled = recording::compile_recording(
+      directory / (pulled->at("sessionId").get<std::string>() + ".ndjson"), options);
+  if (!compiled) {
+    contract::HostError error = compiled.error();
+    error.details.erase("path");  // the temporary copy, gone already
+    return failure(error);
+  }
+  Json document = recording::to_json(*compiled);
+  document["deviceId"] = *serial;
+  return success(std::move(document));
+}
+
+}  // namespace clawperator::cli
