@@ -30,9 +30,13 @@ CommandResult run_recording_compare(const RecordingFlags& flags) {
   if (!skill_result) return failure(skill_result.error());
   recording::CompareReport report =
       recording::compare_with_skill_result(*baseline, *skill_result, mode);
-  // A divergence is a check that failed (docs/contract.md §7): the report, exit 1.
+  // A divergence is a check that failed (docs/contract.md §7): the same report, `ok` false and
+  // exit 1, so that `ok` and the exit code agree as they do for every result here.
   CommandResult result = success(std::move(report.document));
-  if (report.diverged) result.exit_code = contract::exit_code::kFailed;
+  if (report.diverged) {
+    result.document["ok"] = false;
+    result.exit_code = contract::exit_code::kFailed;
+  }
   return result;
 }
 

@@ -305,6 +305,7 @@ TEST_CASE("recording compare: the report, exit 0 on a match and 1 on a divergenc
       run_binary(kBinary, {"recording", "compare", "--baseline", baseline, "--result", matching});
   CHECK(matched.exit_code == 0);
   const json report = single_document(matched);
+  CHECK(report["ok"] == true);
   CHECK(report["outcome"] == "literal_match");
   CHECK(report["compareMode"] == "literal");
   CHECK(report["baseline"]["appPackage"] == "com.android.settings");
@@ -320,6 +321,7 @@ TEST_CASE("recording compare: the report, exit 0 on a match and 1 on a divergenc
       run_binary(kBinary, {"recording", "compare", "--baseline", baseline, "--result", drifting});
   CHECK(literal.exit_code == 1);
   const json drift = single_document(literal);
+  CHECK(drift["ok"] == false);
   CHECK(drift["outcome"] == "baseline_drift");
   CHECK(drift["firstDivergence"]["baselineSummary"] == "window_change:com.android.settings");
 

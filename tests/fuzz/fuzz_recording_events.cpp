@@ -1,18 +1,47 @@
 // The recording line parsers: the input is an NDJSON text, its first line read as the header and
 // every other line as an event (what recording parse/compile/export read from a device's file),
-// and each valid event's snapshot through the snapshot reader the compiler uses.
+// and each valid event's snapshot through the snapshot reader the compiler uses; then the whole
+// text as `recording compare` reads its two files (an export, a saved skills run) and, when
+// either is one, compared.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include "clawperator/json.hpp"
+#include "clawperator/recording/compare.hpp"
 #include "clawperator/recording/events.hpp"
 #include "clawperator/recording/snapshot_nodes.hpp"
 #include "clawperator/utf8.hpp"
 
+namespace {
+
+namespace recording = clawperator::recording;
+using clawperator::Json;
+
+void compare_readers(std::string_view text) {
+  const Json script_result = {
+      {"contractVersion", "1.0.0"},
+      {"skillId", "s"},
+      {"source", {{"kind", "script"}}},
+      {"status", "success"},
+      {"checkpoints", Json::array({{{"id", "app_opened"}, {"status", "ok"}}})}};
+  if (auto baseline = recording::parse_compare_baseline(text)) {
+    (void)recording::compare_with_skill_result(*baseline, script_result,
+                                               recording::CompareMode::Auto);
+  }
+  if (auto result = recording::skill_result_of(clawperator::parse_json(text))) {
+    for (const auto mode : {recording::CompareMode::Literal, recording::CompareMode::Semantic}) {
+      (void)clawperator::dump_json(
+          recording::compare_with_skill_result(recording::Baseline{}, *result, mode).document);
+    }
+  }
+}
+
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  namespace recording = clawperator::recording;
   std::string_view text(reinterpret_cast<const char*>(data), size);
+  compare_readers(text);
   std::uint64_t line_number = 0;
   while (!text.empty()) {
     const std::size_t newline = text.find('\n');
