@@ -119,6 +119,13 @@ process::Completion AdbClient::shell(const std::string& serial, const std::strin
   return run_logged({device_argv(serial, {"shell", command}), timeout}, log_form);
 }
 
+process::Completion AdbClient::emu(const std::string& serial, const std::vector<std::string>& args,
+                                   std::chrono::milliseconds timeout) {
+  std::vector<std::string> call{"emu"};
+  call.insert(call.end(), args.begin(), args.end());
+  return run_logged({device_argv(serial, call), timeout});
+}
+
 process::Completion AdbClient::push(const std::string& serial, const std::string& local_path,
                                     const std::string& device_path,
                                     std::chrono::milliseconds timeout) {

@@ -127,7 +127,7 @@ ChildProcess::~ChildProcess() {
 }
 
 int ChildProcess::spawn(const std::vector<std::string>& argv,
-                        const std::vector<std::string>& environment) {
+                        const std::vector<std::string>& environment, int stdin_fd) {
   if (argv.empty() || pid_ > 0) return EINVAL;
   UniqueFd out_read, out_write, err_read, err_write;
   if (int e = make_pipe(out_read, out_write); e != 0) return e;
@@ -141,7 +141,9 @@ int ChildProcess::spawn(const std::vector<std::string>& argv,
 
   FileActions actions;
   if (actions.init_error() != 0) return actions.init_error();
-  int rc = posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  int rc = stdin_fd >= 0 ? posix_spawn_file_actions_adddup2(actions.get(), stdin_fd, STDIN_FILENO)
+                         : posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO,
+                                                            "/dev/null", O_RDONLY, 0);
   if (rc == 0) rc = posix_spawn_file_actions_adddup2(actions.get(), out_write.get(), STDOUT_FILENO);
   if (rc == 0) rc = posix_spawn_file_actions_adddup2(actions.get(), err_write.get(), STDERR_FILENO);
 #ifdef CLAWPERATOR_HAVE_ADDCLOSEFROM

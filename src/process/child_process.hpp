@@ -29,10 +29,12 @@ class ChildProcess {
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
 
-  // Returns 0 or an errno. stdin is /dev/null, stdout/stderr are non-blocking pipes on our
-  // side, and the child leads a new process group. argv must not be empty. `environment`
-  // holds "NAME=VALUE" entries that replace NAME in the inherited environment.
-  int spawn(const std::vector<std::string>& argv, const std::vector<std::string>& environment = {});
+  // Returns 0 or an errno. stdin is /dev/null (or `stdin_fd` when it is one), stdout/stderr
+  // are non-blocking pipes on our side, and the child leads a new process group. argv must not
+  // be empty. `environment` holds "NAME=VALUE" entries that replace NAME in the inherited
+  // environment.
+  int spawn(const std::vector<std::string>& argv, const std::vector<std::string>& environment = {},
+            int stdin_fd = -1);
 
   pid_t pid() const noexcept { return pid_; }
   UniqueFd& out() noexcept { return out_; }

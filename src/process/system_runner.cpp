@@ -1,5 +1,7 @@
 // The real Runner: adb as a child process, see child_process.hpp for the process handling.
 #include <poll.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -15,6 +17,20 @@
 
 namespace clawperator::process {
 namespace {
+
+// A child's stdin that holds `text` and then ends: an anonymous file rather than a pipe, so that
+// feeding it never waits on the child (the text is small: a tool's prompt answers).
+int stdin_file_of(const std::string& text, UniqueFd& file) {
+  file.reset(::memfd_create("clawperator-stdin", MFD_CLOEXEC));
+  if (!file.valid()) return errno;
+  for (std::size_t written = 0; written < text.size();) {
+    const ssize_t wrote = ::write(file.get(), text.data() + written, text.size() - written);
+    if (wrote < 0 && errno == EINTR) continue;
+    if (wrote <= 0) return errno != 0 ? errno : EIO;
+    written += static_cast<std::size_t>(wrote);
+  }
+  return ::lseek(file.get(), 0, SEEK_SET) == 0 ? 0 : errno;
+}
 
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
@@ -95,8 +111,16 @@ Completion run_command(const CommandSpec& spec, const CancelToken& cancel) {
   if (spec.timeout <= milliseconds::zero()) return finish(Completion::Status::TimedOut);
   const Clock::time_point deadline = start + spec.timeout;
 
+  UniqueFd stdin_file;
+  if (!spec.stdin_text.empty()) {
+    if (const int e = stdin_file_of(spec.stdin_text, stdin_file); e != 0) {
+      completion.spawn_errno = e;
+      return finish(Completion::Status::SpawnFailed);
+    }
+  }
   ChildProcess child;
-  if (const int e = child.spawn(spec.argv); e != 0) {
+  if (const int e = child.spawn(spec.argv, {}, stdin_file.valid() ? stdin_file.get() : -1);
+      e != 0) {
     completion.spawn_errno = e;
     return finish(Completion::Status::SpawnFailed);
   }

@@ -64,6 +64,9 @@ class AdbClient {
   // of any size in bounded memory here).
   process::Completion pull(const std::string& serial, const std::string& device_path,
                            const std::string& local_path, std::chrono::milliseconds timeout);
+  // adb -s SERIAL emu ARGS… (an emulator's console: `avd name`, `kill`).
+  process::Completion emu(const std::string& serial, const std::vector<std::string>& args,
+                          std::chrono::milliseconds timeout);
   // adb -s SERIAL forward tcp:0 localabstract:NAME (stdout: the local port adb chose).
   process::Completion forward_abstract(const std::string& serial, const std::string& name,
                                        std::chrono::milliseconds timeout);

@@ -23,6 +23,9 @@ struct CommandSpec {
   // Cleanup that must happen after Ctrl-C too (removing an adb forward): runs to its end or
   // its deadline even when an interrupt is pending.
   bool despite_interrupt = false;
+  // What the child reads on stdin (the answers sdkmanager --licenses and avdmanager's prompt
+  // wait for), then end of file; empty: /dev/null.
+  std::string stdin_text = {};
 };
 
 struct Completion {

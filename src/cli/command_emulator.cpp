@@ -1,0 +1,316 @@
+// `clawperator emulator list|inspect|create|start|stop|delete|status|provision` and the
+// original's alias `provision emulator` (docs/emulator.md). Flags to options and documents to
+// the output; the work is src/emulator/'s.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <memory>
+
+#include "clawperator/cli/command.hpp"
+#include "clawperator/cli/help_text.hpp"
+#include "clawperator/emulator/lifecycle.hpp"
+#include "clawperator/io/state_directory.hpp"
+#include "clawperator/process/interrupt.hpp"
+
+namespace clawperator::cli {
+namespace {
+
+using contract::HostError;
+
+constexpr std::string_view kSubcommands = "list|inspect|create|start|stop|delete|status|provision";
+
+struct EmulatorFlags {
+  std::string action;
+  std::string name;  // inspect, start, stop, delete: the positional; create: --name
+  std::optional<std::string> name_flag;
+  std::optional<std::string> api, target, abi, profile;
+  bool force = false;
+  bool headless = false, wipe = false, keep_animations = false;
+  std::optional<std::string> boot_timeout;
+  std::vector<std::string> emulator_args;  // after --
+};
+
+CommandResult usage(std::string message, Json details = Json::object()) {
+  HostError error = contract::usage_error("USAGE", std::move(message));
+  for (auto& [key, value] : details.items()) error.details[key] = std::move(value);
+  return failure(error);
+}
+
+bool one_of(std::string_view list, std::string_view word) {
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t end = std::min(list.find('|', start), list.size());
+    if (list.substr(start, end - start) == word) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+struct FlagUse {
+  std::string_view name;
+  bool given;
+  std::string_view takes;
+};
+
+std::optional<CommandResult> refuse_foreign_flags(const EmulatorFlags& flags) {
+  const std::array<FlagUse, 9> uses = {{
+      {"--name", flags.name_flag.has_value(), "create"},
+      {"--force", flags.force, "create"},
+      {"--headless", flags.headless, "start|provision"},
+      {"--wipe", flags.wipe, "start|provision"},
+      {"--keep-animations", flags.keep_animations, "start|provision"},
+      {"--boot-timeout", flags.boot_timeout.has_value(), "start|provision"},
+      {"--", !flags.emulator_args.empty(), "start|provision"},
+      {"--api", flags.api.has_value(), "list|inspect|create|start|status|provision"},
+      {"--target", flags.target.has_value(), "list|inspect|create|start|status|provision"},
+  }};
+  for (const FlagUse& use : uses) {
+    if (use.given && !one_of(use.takes, flags.action)) {
+      return usage(std::string(use.name) + " is not an option of emulator " + flags.action +
+                       " (it belongs to emulator " + std::string(use.takes) + ")",
+                   Json{{"flag", use.name}});
+    }
+  }
+  for (const auto& [name, given] : {std::pair{"--abi", flags.abi.has_value()},
+                                    std::pair{"--profile", flags.profile.has_value()}}) {
+    if (given && !one_of("list|inspect|create|start|status|provision", flags.action)) {
+      return usage(std::string(name) + " is not an option of emulator " + flags.action,
+                   Json{{"flag", name}});
+    }
+  }
+  return std::nullopt;
+}
+
+// The image flags over this host's defaults, each checked.
+contract::Outcome<emulator::ImageSpec> wanted_image(const EmulatorFlags& flags) {
+  emulator::ImageSpec image = emulator::default_image();
+  const auto refuse = [](std::string message, std::string_view flag) {
+    HostError error = contract::usage_error("USAGE", std::move(message));
+    error.details["flag"] = std::string(flag);
+    return contract::failed(std::move(error));
+  };
+  if (flags.api) {
+    int level = 0;
+    const char* end = flags.api->data() + flags.api->size();
+    const auto [at, error] = std::from_chars(flags.api->data(), end, level);
+    if (error != std::errc() || at != end || level < 21 || level > 99) {
+      return refuse("--api must be an API level from 21 to 99, not '" + *flags.api + "'", "--api");
+    }
+    image.api_level = level;
+  }
+  if (flags.target) {
+    if (std::find(std::begin(emulator::kTargets), std::end(emulator::kTargets), *flags.target) ==
+        std::end(emulator::kTargets)) {
+      return refuse("--target must be google_apis, google_apis_playstore or default, not '" +
+                        *flags.target + "'",
+                    "--target");
+    }
+    image.target = *flags.target;
+  }
+  if (flags.abi) {
+    if (*flags.abi != "x86_64" && *flags.abi != "arm64-v8a") {
+      return refuse("--abi must be x86_64 or arm64-v8a, not '" + *flags.abi + "'", "--abi");
+    }
+    image.abi = *flags.abi;
+  }
+  if (flags.profile) {
+    if (!emulator::is_valid_avd_name(*flags.profile)) {
+      return refuse(
+          "--profile must be a device profile id such as pixel_7, not '" + *flags.profile + "'",
+          "--profile");
+    }
+    image.profile = *flags.profile;
+  }
+  return image;
+}
+
+contract::Outcome<emulator::StartOptions> start_options(const EmulatorFlags& flags) {
+  emulator::StartOptions options;
+  options.headless = flags.headless;
+  options.wipe = flags.wipe;
+  options.keep_animations = flags.keep_animations;
+  options.emulator_args = flags.emulator_args;
+  if (flags.boot_timeout) {
+    long long ms = 0;
+    const char* end = flags.boot_timeout->data() + flags.boot_timeout->size();
+    const auto [at, error] = std::from_chars(flags.boot_timeout->data(), end, ms);
+    if (error != std::errc() || at != end || ms < 1000 || ms > 3600000) {
+      HostError refused = contract::usage_error(
+          "USAGE", "--boot-timeout must be milliseconds from 1000 to 3600000, not '" +
+                       *flags.boot_timeout + "'");
+      refused.details["flag"] = "--boot-timeout";
+      return contract::failed(std::move(refused));
+    }
+    options.boot_timeout = std::chrono::milliseconds(ms);
+  }
+  return options;
+}
+
+CommandResult outcome_document(contract::Outcome<Json> outcome) {
+  if (!outcome) return failure(outcome.error());
+  return success(std::move(*outcome));
+}
+
+CommandResult run_emulator(const EmulatorFlags& flags, const GlobalOptions& options) {
+  if (flags.action.empty()) {
+    return usage("emulator requires a subcommand: emulator " + std::string(kSubcommands));
+  }
+  if (!one_of(kSubcommands, flags.action)) {
+    return usage("Unknown emulator subcommand: " + flags.action + ". Use: emulator " +
+                     std::string(kSubcommands),
+                 Json{{"argument", flags.action}});
+  }
+  if (auto refused = refuse_foreign_flags(flags)) return std::move(*refused);
+  const bool takes_name = one_of("inspect|start|stop|delete", flags.action);
+  if (takes_name && flags.name.empty()) {
+    return usage("emulator " + flags.action + " <name>", Json{{"argument", "name"}});
+  }
+  if (!takes_name && !flags.name.empty()) {
+    return usage("emulator " + flags.action + " takes no name" +
+                     (flags.action == "create" ? " (use --name)" : std::string()),
+                 Json{{"argument", flags.name}});
+  }
+  if (flags.name_flag && flags.name_flag->empty()) {
+    return usage("--name needs a value; leave it out for " + std::string(emulator::kDefaultAvdName),
+                 Json{{"flag", "--name"}});
+  }
+  auto image = wanted_image(flags);
+  if (!image) return failure(image.error());
+  auto start = start_options(flags);
+  if (!start) return failure(start.error());
+
+  // Ctrl-C during a wait: the children are stopped and reaped, and the JSON error printed.
+  process::install_interrupt_handlers();
+  const auto runner = process::make_system_runner();
+  adb::AdbClient client(*runner, adb_settings(options));
+  emulator::EmulatorHost host{*runner, client, emulator::discover_sdk_tools(), *image,
+                              std::nullopt};
+  if (one_of("start|provision", flags.action)) {
+    const io::StateSelection state = state_directory_for_run();
+    if (state.directory) host.log_directory = state.directory->path();
+  }
+
+  if (flags.action == "list" || flags.action == "inspect" || flags.action == "status") {
+    auto running = emulator::list_running(host);
+    if (!running) return failure(running.error());
+    if (flags.action == "status") {
+      Json devices = Json::array();
+      for (const auto& emulator : *running) devices.push_back(emulator::to_json(emulator));
+      return success(Json{{"devices", std::move(devices)}});
+    }
+    if (flags.action == "inspect") {
+      const bool up = std::any_of(running->begin(), running->end(), [&flags](const auto& emulator) {
+        return emulator.avd_name == flags.name;
+      });
+      return success(emulator::to_json(
+          emulator::read_configured_avd(host.tools.avd_home, flags.name, host.wanted, up)));
+    }
+    auto configured = emulator::list_configured(host, *running);
+    if (!configured) return failure(configured.error());
+    Json avds = Json::array();
+    for (const auto& avd : *configured) avds.push_back(emulator::to_json(avd));
+    return success(Json{{"avds", std::move(avds)}});
+  }
+  if (flags.action == "create") {
+    emulator::CreateOptions create;
+    if (flags.name_flag) create.name = *flags.name_flag;
+    create.force = flags.force;
+    auto created = emulator::create_avd(host, create);
+    if (!created) return failure(created.error());
+    return success(emulator::to_json(*created));
+  }
+  if (flags.action == "start")
+    return outcome_document(emulator::start_avd(host, flags.name, *start));
+  if (flags.action == "stop") return outcome_document(emulator::stop_avd(host, flags.name));
+  if (flags.action == "delete") return outcome_document(emulator::delete_avd(host, flags.name));
+  return outcome_document(emulator::provision(host, *start));
+}
+
+void add_image_flags(CLI::App& command, EmulatorFlags& flags) {
+  command.add_option("--api", flags.api,
+                     "The API level (default 35); list, inspect, status and provision judge "
+                     "support against it");
+  command.add_option("--target", flags.target,
+                     "google_apis_playstore (default), google_apis or default");
+  command.add_option("--abi", flags.abi, "x86_64 or arm64-v8a (default: this host's)");
+  command.add_option("--profile", flags.profile, "The device profile (default pixel_7)");
+}
+
+void add_start_flags(CLI::App& command, EmulatorFlags& flags) {
+  command.add_flag("--headless", flags.headless,
+                   "No window and no audio, software rendering (-no-window -no-audio -gpu "
+                   "swiftshader_indirect): CI");
+  command.add_flag("--wipe", flags.wipe, "Start from a wiped user data partition (-wipe-data)");
+  command.add_flag("--keep-animations", flags.keep_animations,
+                   "Leave the animation scales as they are (default: set to 0)");
+  command.add_option("--boot-timeout", flags.boot_timeout,
+                     "How long to wait for boot, in ms (default 180000)");
+}
+
+}  // namespace
+
+void register_emulator_commands(CLI::App& root, std::vector<Command>& commands) {
+  auto flags = std::make_shared<EmulatorFlags>();
+  CLI::App* command = root.add_subcommand(
+      "emulator", "Create, start, reuse and stop Android emulators (for CI: emulator provision)");
+  command->group("Emulators");
+  command->add_option("action", flags->action, std::string(kSubcommands));
+  command->add_option("name", flags->name, "The AVD (inspect, start, stop, delete)");
+  command->add_option("--name", flags->name_flag,
+                      "create: the AVD's name (default "
+                      "clawperator-pixel)");
+  command->add_flag("--force", flags->force, "create: replace an AVD of that name");
+  add_image_flags(*command, *flags);
+  add_start_flags(*command, *flags);
+  set_command_footer(*command,
+                     "Examples:\n"
+                     "  clawperator emulator provision --headless\n"
+                     "  clawperator emulator create --name ci-35 --api 35 --target google_apis\n"
+                     "  clawperator emulator start ci-35 --headless -- -memory 4096\n"
+                     "  clawperator emulator status\n"
+                     "  clawperator emulator stop ci-35\n"
+                     "  clawperator emulator delete ci-35",
+                     "no --timeout: start and provision wait up to --boot-timeout (180000 ms) "
+                     "for boot after 60000 ms for adb; stop waits up to 30000 ms");
+  commands.push_back(Command{
+      command, [flags](const GlobalOptions& options) { return run_emulator(*flags, options); },
+      std::vector<std::string>{"--name", "--force", "--api", "--target", "--abi", "--profile",
+                               "--headless", "--wipe", "--keep-animations", "--boot-timeout"},
+      /*takes_timeout=*/false, nullptr,
+      [flags](std::vector<std::string> rest) { flags->emulator_args = std::move(rest); }});
+
+  // The original's `provision emulator`: the same as `emulator provision`.
+  auto provision_flags = std::make_shared<EmulatorFlags>();
+  auto provision_what = std::make_shared<std::string>();
+  CLI::App* provision = root.add_subcommand(
+      "provision", "A booted emulator for CI: `provision emulator` is `emulator provision`");
+  provision->group("Emulators");
+  provision->add_option("what", *provision_what, "emulator");
+  add_image_flags(*provision, *provision_flags);
+  add_start_flags(*provision, *provision_flags);
+  set_command_footer(*provision, "Examples:\n  clawperator provision emulator --headless",
+                     "as emulator provision");
+  commands.push_back(
+      Command{provision,
+              [provision_flags, provision_what](const GlobalOptions& options) {
+                if (*provision_what != "emulator") {
+                  return usage("provision emulator", provision_what->empty()
+                                                         ? Json::object()
+                                                         : Json{{"argument", *provision_what}});
+                }
+                EmulatorFlags as_emulator = *provision_flags;
+                as_emulator.action = "provision";
+                return run_emulator(as_emulator, options);
+              },
+              std::vector<std::string>{"--api", "--target", "--abi", "--profile", "--headless",
+                                       "--wipe", "--keep-animations", "--boot-timeout"},
+              /*takes_timeout=*/false, nullptr,
+              [provision_flags](std::vector<std::string> rest) {
+                provision_flags->emulator_args = std::move(rest);
+              }});
+}
+
+}  // namespace clawperator::cli
