@@ -30,10 +30,12 @@ CommandResult run_doctor_command(const DoctorFlags& flags, const GlobalOptions& 
         "host or the device"));
   }
   if (flags.capability_given) {
-    if (flags.capability != doctor::kBackgroundObservation) {
+    if (flags.capability != doctor::kBackgroundObservation &&
+        flags.capability != doctor::kEmulatorCapability) {
       contract::HostError error =
           contract::usage_error("USAGE", "Unknown capability: " + flags.capability +
-                                             ". Use: " + doctor::kBackgroundObservation);
+                                             ". Use: " + doctor::kBackgroundObservation + " or " +
+                                             doctor::kEmulatorCapability);
       error.details["flag"] = "--capability";
       return failure(error);
     }
@@ -118,7 +120,8 @@ void register_setup_commands(CLI::App& root, std::vector<Command>& commands) {
   doctor
       ->add_option("--capability", doctor_flags->capability,
                    "Check one capability instead: background-observation (notifications and "
-                   "media without waking the screen)")
+                   "media without waking the screen) or emulator (the SDK's tools, KVM and disk "
+                   "space for emulators; no device)")
       ->each([doctor_flags](const std::string&) { doctor_flags->capability_given = true; });
   set_command_footer(*doctor,
                      "Notes:\n"
@@ -126,7 +129,8 @@ void register_setup_commands(CLI::App& root, std::vector<Command>& commands) {
                      "Examples:\n"
                      "  clawperator doctor --output pretty\n"
                      "  clawperator doctor --device emulator-5554 --fix\n"
-                     "  clawperator doctor --capability background-observation");
+                     "  clawperator doctor --capability background-observation\n"
+                     "  clawperator doctor --capability emulator");
   commands.push_back(Command{doctor,
                              [doctor_flags](const GlobalOptions& options) {
                                return run_doctor_command(*doctor_flags, options);

@@ -11,6 +11,7 @@
 #include "clawperator/adb/adb_version.hpp"
 #include "clawperator/doctor/doctor.hpp"
 #include "clawperator/doctor/report.hpp"
+#include "clawperator/emulator/sdk_tools.hpp"
 #include "clawperator/exec/execution.hpp"
 
 namespace clawperator::doctor {
@@ -73,5 +74,9 @@ exec::ExecutionReport run_check_execution(DoctorContext& context, const Json& pa
 void describe_execution_failure(const exec::ExecutionReport& result, Check& check);
 // background_checks.cpp
 Check check_background_observation(DoctorContext& context);
+// emulator_checks.cpp (doctor --capability emulator)
+Check check_kvm(DoctorContext& context);
+Check check_avd_disk(DoctorContext& context, const emulator::SdkTools& tools);
+std::vector<Check> check_sdk_tools(DoctorContext& context, const emulator::SdkTools& tools);
 
 }  // namespace clawperator::doctor

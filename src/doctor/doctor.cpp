@@ -94,7 +94,38 @@ std::vector<std::string_view> check_order(bool full, bool background) {
   return order;
 }
 
+// doctor --capability emulator: the host's side only, every check run (a missing tool does not
+// hide the others).
+Report run_emulator_checks(DoctorContext& context) {
+  Report report;
+  report.capability = kEmulatorCapability;
+  report.operator_package = context.options.operator_package;
+  report.device_id = context.options.device;
+  Sequence sequence(context, report);
+  const emulator::SdkTools tools = emulator::discover_sdk_tools();
+  auto one = [&](Check (*check)(DoctorContext&)) {
+    return [&context, check] { return std::vector<Check>{check(context)}; };
+  };
+  sequence.run("host.logs.writable", one(check_log_directory)) &&
+      sequence.run("host.adb.presence", one(check_adb_presence)) &&
+      sequence.run("host.adb.version", one(check_adb_version)) &&
+      sequence.run("emulator.acceleration.kvm", one(check_kvm)) &&
+      sequence.run("emulator.disk",
+                   [&] { return std::vector<Check>{check_avd_disk(context, tools)}; }) &&
+      sequence.run("emulator.tools", [&] { return check_sdk_tools(context, tools); });
+  sequence.finish({"host.logs.writable", "host.adb.presence", "host.adb.version",
+                   "emulator.acceleration.kvm", "emulator.disk", "emulator.tools.emulator",
+                   "emulator.tools.sdkmanager", "emulator.tools.avdmanager"});
+  for (const Check& check : report.checks) {
+    if (check.id == "host.adb.presence" && check.status == Status::Fail) report.adb_missing = true;
+  }
+  return report;
+}
+
 Report run_checks(DoctorContext& context) {
+  if (context.options.capability == std::optional<std::string>(kEmulatorCapability)) {
+    return run_emulator_checks(context);
+  }
   Report report;
   const bool background = context.options.capability.has_value();
   if (background) report.capability = *context.options.capability;

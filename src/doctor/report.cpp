@@ -9,11 +9,13 @@ namespace clawperator::doctor {
 namespace {
 
 constexpr std::string_view kCriticalChecks[] = {
-    "host.adb.presence",      "host.adb.server",
-    "device.discovery",       "device.capability",
-    "readiness.apk.presence", "readiness.version.compatibility",
-    "readiness.handshake",    "readiness.device.interactive",
-    "readiness.smoke",        "readiness.background.observation",
+    "host.adb.presence",         "host.adb.server",
+    "device.discovery",          "device.capability",
+    "readiness.apk.presence",    "readiness.version.compatibility",
+    "readiness.handshake",       "readiness.device.interactive",
+    "readiness.smoke",           "readiness.background.observation",
+    "emulator.tools.emulator",   "emulator.tools.sdkmanager",
+    "emulator.tools.avdmanager",
 };
 
 Json fix_to_json(const Fix& fix) {

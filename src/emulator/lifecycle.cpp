@@ -9,6 +9,7 @@
 #include "clawperator/adb/device_list.hpp"
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/process/detached.hpp"
+#include "clawperator/process/interrupt.hpp"
 #include "clawperator/text.hpp"
 #include "emulator_errors.hpp"
 
@@ -159,27 +160,33 @@ contract::Outcome<std::vector<ConfiguredAvd>> list_configured(
   return avds;
 }
 
+std::optional<bool> tool_answers(process::Runner& runner, std::vector<std::string> argv) {
+  process::CommandSpec spec;
+  spec.argv = std::move(argv);
+  spec.timeout = kHelpTimeout;
+  const process::Completion answered = runner.run(spec);
+  using Status = process::Completion::Status;
+  if (answered.status == Status::Cancelled) return std::nullopt;
+  return answered.status != Status::SpawnFailed &&
+         ((answered.status == Status::Exited && answered.exit_code <= 1) || !answered.out.empty() ||
+          !answered.err.empty());
+}
+
 contract::Status require_tools(EmulatorHost& host) {
   std::vector<std::string> missing;
-  const auto probe = [&](const std::string& name, std::vector<std::string> argv) {
-    const process::Completion answered = run_tool(host, std::move(argv), kHelpTimeout);
-    if (answered.status == process::Completion::Status::Cancelled) return false;
-    // The original's rule: a tool that could be started and said anything, or exited 0 or 1
-    // (a usage message), is there.
-    const bool there =
-        answered.status != process::Completion::Status::SpawnFailed &&
-        ((answered.status == process::Completion::Status::Exited && answered.exit_code <= 1) ||
-         !answered.out.empty() || !answered.err.empty());
-    if (!there) missing.push_back(name);
-    return true;
+  const std::pair<const char*, std::vector<std::string>> probes[] = {
+      {"adb", {host.adb.settings().executable, "version"}},
+      {"emulator", {host.tools.emulator, "-help"}},
+      {"sdkmanager", {host.tools.sdkmanager, "--help"}},
+      {"avdmanager", {host.tools.avdmanager, "--help"}},
   };
-  const bool done = probe("adb", {host.adb.settings().executable, "version"}) &&
-                    probe("emulator", {host.tools.emulator, "-help"}) &&
-                    probe("sdkmanager", {host.tools.sdkmanager, "--help"}) &&
-                    probe("avdmanager", {host.tools.avdmanager, "--help"});
-  if (!done) {
-    return contract::failed(contract::interrupted_error("Interrupted while checking the SDK tools",
-                                                        process::interrupted_signal()));
+  for (const auto& [name, argv] : probes) {
+    const std::optional<bool> there = tool_answers(host.runner, argv);
+    if (!there) {
+      return contract::failed(contract::interrupted_error(
+          "Interrupted while checking the SDK tools", process::interrupted_signal()));
+    }
+    if (!*there) missing.emplace_back(name);
   }
   if (missing.empty()) return {};
   std::string list;

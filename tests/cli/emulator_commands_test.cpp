@@ -2,6 +2,8 @@
 // a device: the usage rules and the refusals that come before any tool runs
 // (docs/emulator.md). The lifecycle itself: tests/integration/emulator_test.cpp.
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -107,4 +109,64 @@ TEST_CASE("emulator: missing tools are named, with their codes", "[cli][emulator
   CHECK(missing["disposition"]["retry"] == "safe");
   // Without adb, the emulators cannot be listed.
   expect_error(run_binary(kBinary, {"emulator", "status"}, without_tools(dir)), "ADB_NOT_FOUND", 3);
+}
+
+TEST_CASE("doctor --capability emulator: each tool with where it was found, no device needed",
+          "[cli][emulator][doctor]") {
+  const TemporaryDirectory dir{"emu-doctor"};
+  RunOptions options = without_tools(dir);
+  options.extra_env.erase("ADB");
+  const auto checks_of = [](const json& report) {
+    std::map<std::string, json> by_id;
+    for (const json& check : report["checks"]) by_id[check["id"].get<std::string>()] = check;
+    return by_id;
+  };
+  const clawperator::testing::RunResult missing =
+      run_binary(kBinary, {"doctor", "--capability", "emulator"}, options);
+  CHECK(missing.exit_code == 1);
+  const json report = json::parse(missing.out);
+  CHECK(report["capability"] == "emulator");
+  auto checks = checks_of(report);
+  for (const char* tool : {"emulator", "sdkmanager", "avdmanager"}) {
+    const json& check = checks[std::string("emulator.tools.") + tool];
+    INFO(check.dump());
+    CHECK(check["status"] == "fail");
+    CHECK(check["code"] == "ANDROID_SDK_TOOL_MISSING");
+    CHECK(check["evidence"]["source"] ==
+          std::string(tool == std::string("emulator")     ? "EMULATOR_PATH"
+                      : tool == std::string("sdkmanager") ? "SDKMANAGER_PATH"
+                                                          : "AVDMANAGER_PATH"));
+  }
+  CHECK(checks.count("emulator.acceleration.kvm") == 1);
+  CHECK(checks["emulator.disk"]["evidence"]["avdHome"] == dir.path().string());
+  CHECK(checks.count("device.discovery") == 0);
+
+  // An SDK whose tools answer: found under ANDROID_HOME, and the report passes (KVM and disk
+  // are warnings at most).
+  const std::filesystem::path sdk = dir.path() / "sdk";
+  const std::pair<const char*, const char*> tools[] = {
+      {"emulator/emulator", "emulator"},
+      {"cmdline-tools/latest/bin/sdkmanager", "sdkmanager"},
+      {"cmdline-tools/latest/bin/avdmanager", "avdmanager"}};
+  for (const auto& [place, name] : tools) {
+    std::filesystem::create_directories((sdk / place).parent_path());
+    clawperator::testing::write_file(sdk / place,
+                                     std::string("#!/bin/sh\necho 'usage: ") + name + "'\n");
+    std::filesystem::permissions(sdk / place, std::filesystem::perms::owner_all);
+  }
+  RunOptions with_sdk = options;
+  for (const char* variable : {"EMULATOR_PATH", "SDKMANAGER_PATH", "AVDMANAGER_PATH"}) {
+    with_sdk.extra_env.erase(variable);
+    with_sdk.unset_env.push_back(variable);
+  }
+  with_sdk.extra_env["ANDROID_HOME"] = sdk.string();
+  const clawperator::testing::RunResult found =
+      run_binary(kBinary, {"doctor", "--capability", "emulator"}, with_sdk);
+  INFO(found.out);
+  CHECK(found.exit_code == 0);
+  checks = checks_of(json::parse(found.out));
+  CHECK(checks["emulator.tools.emulator"]["status"] == "pass");
+  CHECK(checks["emulator.tools.emulator"]["evidence"]["source"] == "ANDROID_HOME");
+  CHECK(checks["emulator.tools.avdmanager"]["evidence"]["path"] ==
+        (sdk / "cmdline-tools/latest/bin/avdmanager").string());
 }

@@ -37,5 +37,7 @@ Report run_doctor(const DoctorOptions& options, process::Runner& runner);
 
 // The capabilities `doctor --capability` checks.
 inline constexpr const char* kBackgroundObservation = "background-observation";
+// Can this host create and boot emulators (no device needed).
+inline constexpr const char* kEmulatorCapability = "emulator";
 
 }  // namespace clawperator::doctor

@@ -58,6 +58,10 @@ contract::Outcome<std::vector<ConfiguredAvd>> list_configured(
 // ANDROID_SDK_TOOL_MISSING naming the missing ones otherwise.
 contract::Status require_tools(EmulatorHost& host);
 
+// Whether the tool `argv` starts runs (5 s): the original's rule, it could be started and
+// exited 0 or 1 (a usage message) or said anything. nullopt: interrupted.
+std::optional<bool> tool_answers(process::Runner& runner, std::vector<std::string> argv);
+
 struct CreateOptions {
   std::string name = std::string(kDefaultAvdName);
   bool force = false;  // replace an AVD of that name
