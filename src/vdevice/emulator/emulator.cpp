@@ -31,6 +31,11 @@ android::Scenario emulator_scenario(android::Scenario scenario, const std::strin
       {"ro.boot.serialno", "EMULATOR35X1X1X0"},
   };
   for (const auto& [key, value] : identity) scenario.properties[key] = value;
+  // A fresh emulator animates at 1.0; tests turn the scales to 0 and read them back.
+  for (const char* key :
+       {"window_animation_scale", "transition_animation_scale", "animator_duration_scale"}) {
+    scenario.settings["global"].try_emplace(key, "1.0");
+  }
   return scenario;
 }
 

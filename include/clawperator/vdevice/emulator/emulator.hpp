@@ -27,7 +27,8 @@ struct EmulatorOptions {
 };
 
 // The scenario dressed as an emulator of the AVD: ro.kernel.qemu and ro.boot.qemu 1, the
-// sdk_gphone64_x86_64 product, the AVD's name in ro.boot.qemu.avd_name.
+// sdk_gphone64_x86_64 product, the AVD's name in ro.boot.qemu.avd_name; the global animation
+// scales 1.0 unless the scenario sets them.
 android::Scenario emulator_scenario(android::Scenario scenario, const std::string& avd);
 
 // Runs until an authenticated `kill` on the console (unless ignore_kill) or until `stop`
