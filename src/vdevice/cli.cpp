@@ -14,9 +14,13 @@ constexpr const char* kFooter = R"(Examples:
     clawperator exec examples/snapshot.json --timeout 1000
   clawperator-vdevice with -- clawperator serve
   clawperator-vdevice serve --port 5555 & adb connect 127.0.0.1:5555
+  clawperator-vdevice emulator --avd Pixel_7 --console-port 40000 &
+  adb -s emulator-40000 emu avd name
 
 Environment:
-  ANDROID_ADB_SERVER_PORT  set for the COMMAND of with: the private adb server's port
+  ANDROID_ADB_SERVER_PORT  set for the COMMAND of with: the private adb server's port;
+      read by emulator: the adb server it registers with (default 5037)
+  HOME  emulator: where the console's .emulator_console_auth_token is read or created
   ANDROID_SERIAL  set for the COMMAND of with when there is one device: its serial
   CLAWPERATOR_VDEVICE_SERIALS  set for the COMMAND of with: every serial, space-separated
 
@@ -25,8 +29,10 @@ Files:
       `clawperator-vdevice scenario` prints the default one (docs/vdevice-scenarios.md)
 
 Exit status:
-  0    serve and up: stopped by SIGINT or SIGTERM; scenario and make-apk: done
-  1    the devices or the adb server could not be started, or a file could not be written
+  0    serve, up and emulator: stopped by SIGINT or SIGTERM; emulator: the console's kill;
+       scenario and make-apk: done
+  1    the devices or the adb server could not be started, a port could not be listened on,
+       or a file could not be written
   2    usage error
   127  with: COMMAND could not be run; otherwise with exits with COMMAND's status
 
@@ -68,6 +74,31 @@ std::unique_ptr<CLI::App> build_vdevice_cli(VdeviceCommandLine& line) {
   line.make_apk->add_option("--version-code", line.manifest.version_code, "versionCode")
       ->required();
   line.make_apk->add_option("--output", line.apk_output, "The APK file to write")->required();
+
+  line.emulator = app->add_subcommand(
+      "emulator", "Behave as an Android emulator: console on PORT, adb on PORT+1, registered");
+  line.emulator->add_option("--avd", line.avd, "The AVD's name (the console's avd name)")
+      ->required();
+  line.emulator
+      ->add_option("--console-port", line.console_port,
+                   "Console port; the adb transport listens on the next one")
+      ->required()
+      ->check(CLI::Range(1, 65534));
+  line.emulator
+      ->add_option("--boot-delay-ms", line.boot_delay_ms,
+                   "Until then sys.boot_completed is empty (default 1500)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{86400000}));
+  line.emulator->add_option("--scenario", line.emulator_scenarios, "Scenario file (JSON)")
+      ->expected(0, 1);
+  line.emulator->add_flag("--never-register", line.never_register,
+                          "Listen, but never send host:emulator to the adb server");
+  line.emulator->add_flag("--never-boot", line.never_boot, "sys.boot_completed never becomes 1");
+  line.emulator->add_flag("--ignore-kill", line.ignore_kill,
+                          "Answer the console's kill but keep running");
+  line.emulator
+      ->add_option("--adb-server-port", line.adb_server_port,
+                   "The adb server to register with (default: ANDROID_ADB_SERVER_PORT, else 5037)")
+      ->check(CLI::Range(1, 65535));
   return app;
 }
 

@@ -12,6 +12,8 @@
 //       prints the built-in default scenario (a starting point for your own).
 //   clawperator-vdevice make-apk --package P --version-name V --version-code N --output FILE
 //       writes a virtual APK: `adb install FILE` installs P at that version on a virtual device.
+//   clawperator-vdevice emulator --avd NAME --console-port PORT [...]
+//       one device that adb sees as emulator-PORT (the console on PORT, adb on PORT+1).
 #include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -21,11 +23,13 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "clawperator/io/atomic_file.hpp"
@@ -35,6 +39,8 @@
 #include "clawperator/vdevice/android/simulated_device.hpp"
 #include "clawperator/vdevice/android/virtual_apk.hpp"
 #include "clawperator/vdevice/cli.hpp"
+#include "clawperator/vdevice/emulator/adb_registration.hpp"
+#include "clawperator/vdevice/emulator/emulator.hpp"
 #include "clawperator/vdevice/farm.hpp"
 
 extern char** environ;
@@ -191,6 +197,29 @@ int with_farm(std::size_t count, const std::vector<std::string>& files, const st
   return 0;
 }
 
+int emulate(const vdevice::VdeviceCommandLine& line) {
+  namespace emulator = vdevice::emulator;
+  const auto server_port = emulator::adb_server_port(
+      line.adb_server_port == 0 ? std::nullopt : std::optional<std::uint16_t>(line.adb_server_port),
+      std::getenv("ANDROID_ADB_SERVER_PORT"));
+  if (!server_port) return usage_error(server_port.error());
+  std::vector<android::Scenario> scenarios;
+  std::string error;
+  if (!load_scenarios(line.emulator_scenarios, 1, scenarios, error)) return fail(error);
+  emulator::EmulatorOptions options;
+  options.avd = line.avd;
+  options.console_port = line.console_port;
+  options.boot_delay = std::chrono::milliseconds(line.boot_delay_ms);
+  options.never_register = line.never_register;
+  options.never_boot = line.never_boot;
+  options.ignore_kill = line.ignore_kill;
+  options.adb_server_port = *server_port;
+  const char* home = std::getenv("HOME");
+  options.home = home != nullptr ? home : "";
+  return emulator::run_emulator(options, emulator::emulator_scenario(scenarios.front(), line.avd),
+                                g_stop, std::cerr);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -222,6 +251,7 @@ int main(int argc, char** argv) {
   if (line.with->parsed()) return with_farm(line.count, line.scenarios, line.adb, command);
   if (line.up->parsed()) return with_farm(line.count, line.scenarios, line.adb, {});
   if (line.make_apk->parsed()) return make_apk(line.manifest, line.apk_output);
+  if (line.emulator->parsed()) return emulate(line);
   std::cout << android::default_scenario_json();
   return 0;
 }

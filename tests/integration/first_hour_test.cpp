@@ -162,6 +162,6 @@ TEST_CASE("cmake --install: man page, docs, examples, completions that offer val
       "'; COMP_WORDS=(clawperator-vdevice ''); COMP_CWORD=1; _clawperator_vdevice; "
       "printf '%s\\n' \"${COMPREPLY[@]}\"";
   CHECK(clawperator::testing::run_binary("/bin/bash", {"-c", vdevice_script}).out ==
-        "serve\nwith\nup\nscenario\nmake-apk\n");
+        "serve\nwith\nup\nscenario\nmake-apk\nemulator\n");
   std::filesystem::remove_all(prefix);
 }

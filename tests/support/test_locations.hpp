@@ -10,6 +10,7 @@ extern const char* const clawperator_binary;
 extern const char* const clawperator_build_dir;
 extern const char* const clawperator_cmake_command;
 extern const char* const clawperator_docs_dir;
+extern const char* const clawperator_emulator_sdk_dir;
 extern const char* const clawperator_examples_dir;
 extern const char* const clawperator_golden_file;
 extern const char* const clawperator_readme;
@@ -25,6 +26,7 @@ extern const char* const generate_cli_docs_binary;
 #define CLAWPERATOR_BUILD_DIR ::clawperator::testing::locations::clawperator_build_dir
 #define CLAWPERATOR_CMAKE_COMMAND ::clawperator::testing::locations::clawperator_cmake_command
 #define CLAWPERATOR_DOCS_DIR ::clawperator::testing::locations::clawperator_docs_dir
+#define CLAWPERATOR_EMULATOR_SDK_DIR ::clawperator::testing::locations::clawperator_emulator_sdk_dir
 #define CLAWPERATOR_EXAMPLES_DIR ::clawperator::testing::locations::clawperator_examples_dir
 #define CLAWPERATOR_GOLDEN_FILE ::clawperator::testing::locations::clawperator_golden_file
 #define CLAWPERATOR_README ::clawperator::testing::locations::clawperator_readme

@@ -19,18 +19,27 @@ namespace clawperator::vdevice {
 
 // What the parsed arguments fill in, and the subcommands to ask which one ran.
 struct VdeviceCommandLine {
-  std::uint16_t port = 0;                    // serve
-  std::vector<std::string> serve_scenarios;  // serve: at most one
-  std::size_t count = 1;                     // with, up
-  std::vector<std::string> scenarios;        // with, up: one per device
-  std::string adb = "adb";                   // with, up
-  std::vector<std::string> command;          // with
-  android::VirtualApkManifest manifest;      // make-apk
-  std::string apk_output;                    // make-apk
+  std::uint16_t port = 0;                       // serve
+  std::vector<std::string> serve_scenarios;     // serve: at most one
+  std::size_t count = 1;                        // with, up
+  std::vector<std::string> scenarios;           // with, up: one per device
+  std::string adb = "adb";                      // with, up
+  std::vector<std::string> command;             // with
+  android::VirtualApkManifest manifest;         // make-apk
+  std::string apk_output;                       // make-apk
+  std::string avd;                              // emulator
+  std::uint16_t console_port = 0;               // emulator
+  std::int64_t boot_delay_ms = 1500;            // emulator
+  std::vector<std::string> emulator_scenarios;  // emulator: at most one
+  bool never_register = false;                  // emulator
+  bool never_boot = false;                      // emulator
+  bool ignore_kill = false;                     // emulator
+  std::uint16_t adb_server_port = 0;            // emulator: 0 when not given
   CLI::App* serve = nullptr;
   CLI::App* with = nullptr;
   CLI::App* up = nullptr;
   CLI::App* make_apk = nullptr;
+  CLI::App* emulator = nullptr;
 };
 
 // The app, bound to `line` (which must outlive it).

@@ -95,7 +95,19 @@ std::unique_ptr<Device> make_simulated_device(const Scenario& scenario,
   DeviceClock clock;
   clock.start = options.start.value_or(std::chrono::steady_clock::now());
   clock.wall_start = options.wall_clock_at_start.value_or(std::chrono::system_clock::now());
-  return std::make_unique<SimulatedDevice>(std::make_shared<AndroidSystem>(scenario, clock));
+  auto system = std::make_shared<AndroidSystem>(scenario, clock);
+  if (options.boot) {
+    static constexpr const char* kBootProperties[] = {"sys.boot_completed", "dev.bootcomplete"};
+    for (const char* key : kBootProperties) system->properties().erase(key);
+    if (!options.boot->never) {
+      // The queue belongs to the system: the event cannot outlive what it captures.
+      AndroidSystem* booting = system.get();
+      system->events().at(clock.start + options.boot->delay, [booting] {
+        for (const char* key : kBootProperties) booting->properties()[key] = "1";
+      });
+    }
+  }
+  return std::make_unique<SimulatedDevice>(std::move(system));
 }
 
 }  // namespace clawperator::vdevice::android
