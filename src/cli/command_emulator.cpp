@@ -30,6 +30,7 @@ struct EmulatorFlags {
   bool force = false;
   bool headless = false, wipe = false, keep_animations = false;
   std::optional<std::string> boot_timeout;
+  std::optional<std::string> stop_timeout;
   std::vector<std::string> emulator_args;  // after --
 };
 
@@ -56,7 +57,8 @@ struct FlagUse {
 };
 
 std::optional<CommandResult> refuse_foreign_flags(const EmulatorFlags& flags) {
-  const std::array<FlagUse, 9> uses = {{
+  const std::array<FlagUse, 10> uses = {{
+      {"--stop-timeout", flags.stop_timeout.has_value(), "stop"},
       {"--name", flags.name_flag.has_value(), "create"},
       {"--force", flags.force, "create"},
       {"--headless", flags.headless, "start|provision"},
@@ -127,6 +129,23 @@ contract::Outcome<emulator::ImageSpec> wanted_image(const EmulatorFlags& flags) 
   return image;
 }
 
+// A --…-timeout value: whole milliseconds in [low, high].
+contract::Outcome<std::chrono::milliseconds> milliseconds_flag(const std::string& text,
+                                                               std::string_view flag, long long low,
+                                                               long long high) {
+  long long ms = 0;
+  const char* end = text.data() + text.size();
+  const auto [at, error] = std::from_chars(text.data(), end, ms);
+  if (error != std::errc() || at != end || ms < low || ms > high) {
+    HostError refused = contract::usage_error(
+        "USAGE", std::string(flag) + " must be milliseconds from " + std::to_string(low) + " to " +
+                     std::to_string(high) + ", not '" + text + "'");
+    refused.details["flag"] = std::string(flag);
+    return contract::failed(std::move(refused));
+  }
+  return std::chrono::milliseconds(ms);
+}
+
 contract::Outcome<emulator::StartOptions> start_options(const EmulatorFlags& flags) {
   emulator::StartOptions options;
   options.headless = flags.headless;
@@ -134,17 +153,9 @@ contract::Outcome<emulator::StartOptions> start_options(const EmulatorFlags& fla
   options.keep_animations = flags.keep_animations;
   options.emulator_args = flags.emulator_args;
   if (flags.boot_timeout) {
-    long long ms = 0;
-    const char* end = flags.boot_timeout->data() + flags.boot_timeout->size();
-    const auto [at, error] = std::from_chars(flags.boot_timeout->data(), end, ms);
-    if (error != std::errc() || at != end || ms < 1000 || ms > 3600000) {
-      HostError refused = contract::usage_error(
-          "USAGE", "--boot-timeout must be milliseconds from 1000 to 3600000, not '" +
-                       *flags.boot_timeout + "'");
-      refused.details["flag"] = "--boot-timeout";
-      return contract::failed(std::move(refused));
-    }
-    options.boot_timeout = std::chrono::milliseconds(ms);
+    auto timeout = milliseconds_flag(*flags.boot_timeout, "--boot-timeout", 1000, 3600000);
+    if (!timeout) return contract::failed(std::move(timeout).error());
+    options.boot_timeout = *timeout;
   }
   return options;
 }
@@ -224,7 +235,15 @@ CommandResult run_emulator(const EmulatorFlags& flags, const GlobalOptions& opti
   }
   if (flags.action == "start")
     return outcome_document(emulator::start_avd(host, flags.name, *start));
-  if (flags.action == "stop") return outcome_document(emulator::stop_avd(host, flags.name));
+  if (flags.action == "stop") {
+    std::chrono::milliseconds wait = emulator::kStopTimeout;
+    if (flags.stop_timeout) {
+      auto timeout = milliseconds_flag(*flags.stop_timeout, "--stop-timeout", 1000, 600000);
+      if (!timeout) return failure(timeout.error());
+      wait = *timeout;
+    }
+    return outcome_document(emulator::stop_avd(host, flags.name, wait));
+  }
   if (flags.action == "delete") return outcome_document(emulator::delete_avd(host, flags.name));
   return outcome_document(emulator::provision(host, *start));
 }
@@ -247,7 +266,8 @@ void add_start_flags(CLI::App& command, EmulatorFlags& flags) {
   command.add_flag("--keep-animations", flags.keep_animations,
                    "Leave the animation scales as they are (default: set to 0)");
   command.add_option("--boot-timeout", flags.boot_timeout,
-                     "How long to wait for boot, in ms (default 180000)");
+                     "How long start may take, adb registration (at most 60000) and boot "
+                     "included, in ms (default 180000)");
 }
 
 }  // namespace
@@ -263,6 +283,9 @@ void register_emulator_commands(CLI::App& root, std::vector<Command>& commands) 
                       "create: the AVD's name (default "
                       "clawperator-pixel)");
   command->add_flag("--force", flags->force, "create: replace an AVD of that name");
+  command->add_option("--stop-timeout", flags->stop_timeout,
+                      "stop: how long to wait until adb no longer lists it, in ms (default "
+                      "30000)");
   add_image_flags(*command, *flags);
   add_start_flags(*command, *flags);
   set_command_footer(*command,
@@ -273,12 +296,13 @@ void register_emulator_commands(CLI::App& root, std::vector<Command>& commands) 
                      "  clawperator emulator status\n"
                      "  clawperator emulator stop ci-35\n"
                      "  clawperator emulator delete ci-35",
-                     "no --timeout: start and provision wait up to --boot-timeout (180000 ms) "
-                     "for boot after 60000 ms for adb; stop waits up to 30000 ms");
+                     "no --timeout: start and provision take up to --boot-timeout (180000 ms), "
+                     "adb registration included; stop waits up to --stop-timeout (30000 ms)");
   commands.push_back(Command{
       command, [flags](const GlobalOptions& options) { return run_emulator(*flags, options); },
-      std::vector<std::string>{"--name", "--force", "--api", "--target", "--abi", "--profile",
-                               "--headless", "--wipe", "--keep-animations", "--boot-timeout"},
+      std::vector<std::string>{"--name", "--force", "--stop-timeout", "--api", "--target", "--abi",
+                               "--profile", "--headless", "--wipe", "--keep-animations",
+                               "--boot-timeout"},
       /*takes_timeout=*/false, nullptr,
       [flags](std::vector<std::string> rest) { flags->emulator_args = std::move(rest); }});
 

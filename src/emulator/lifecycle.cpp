@@ -289,10 +289,22 @@ contract::Outcome<Json> start_avd(EmulatorHost& host, const std::string& name,
     error.details["emulatorStopped"] = true;
     return contract::failed(std::move(error));
   };
-  auto serial = wait_for_registration(host, name, child, options.registration_timeout, log);
+  // --boot-timeout bounds the whole start: a CI job that allows 30 s means 30 s.
+  const milliseconds registration = std::min(options.registration_timeout, options.boot_timeout);
+  const auto registered_by = std::chrono::steady_clock::now();
+  auto serial = wait_for_registration(host, name, child, registration, log);
   if (!serial) return give_up(std::move(serial).error());
-  if (auto booted = wait_for_boot(host, *serial, options.boot_timeout); !booted) {
-    return give_up(std::move(booted).error());
+  const milliseconds spent =
+      std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - registered_by);
+  const milliseconds boot_left = std::max(options.boot_timeout - spent, milliseconds(1));
+  if (auto booted = wait_for_boot(host, *serial, boot_left); !booted) {
+    contract::HostError error = std::move(booted).error();
+    if (error.details.contains("timeoutMs")) {
+      error.details["timeoutMs"] = options.boot_timeout.count();
+      error.message = "Timed out after " + std::to_string(options.boot_timeout.count()) +
+                      " ms waiting for " + *serial + " to finish booting";
+    }
+    return give_up(std::move(error));
   }
   if (auto prepared = prepare_booted(host, *serial, options.keep_animations); !prepared) {
     return give_up(std::move(prepared).error());
@@ -329,6 +341,12 @@ contract::Outcome<Json> stop_avd(EmulatorHost& host, const std::string& name,
     error->details["name"] = name;
     error->details["serial"] = serial;
     return contract::failed(std::move(*error));
+  }
+  // adb exits 0 whatever the console answered: its refusal is in the text.
+  if (killed.out.find("KO") != std::string::npos) {
+    return contract::failed(emulator_error(
+        "EMULATOR_STOP_FAILED", "The console of " + serial + " refused kill: " + killed.out,
+        Json{{"name", name}, {"serial", serial}, {"stdout", killed.out}}));
   }
   // The original returned at once; a CI job that deletes the AVD next needs it gone.
   const auto until = std::chrono::steady_clock::now() + timeout;

@@ -12,11 +12,14 @@ namespace {
 constexpr std::chrono::milliseconds kConsoleTimeout{10000};
 
 // What `adb emu avd name` printed: the first line that is not blank or the console's "OK".
+// adb exits 0 whatever the console answered (docs/vdevice.md, "Emulator mode"): a refusal
+// ("KO: …", a wrong auth token) is no name.
 std::optional<std::string> avd_name_in(std::string_view output) {
   while (!output.empty()) {
     const std::size_t end = output.find('\n');
     const std::string_view line = trim(output.substr(0, end));
     output.remove_prefix(end == std::string_view::npos ? output.size() : end + 1);
+    if (line.rfind("KO", 0) == 0) return std::nullopt;
     if (!line.empty() && line != "OK") return std::string(line);
   }
   return std::nullopt;

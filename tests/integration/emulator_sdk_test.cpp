@@ -226,7 +226,7 @@ TEST_CASE("test SDK: the fault switches", "[integration][emulator]") {
         "--ignore-kill\n");
 }
 
-TEST_CASE("test SDK: emulator refuses an unknown AVD, adb's ports and no port; records calls",
+TEST_CASE("test SDK: emulator refuses an unknown AVD, adb's ports and no port, and records calls",
           "[integration][emulator]") {
   TestSdk sdk;
   sdk.provision();

@@ -508,7 +508,7 @@ TEST_CASE("host faults: adb missing, adb server unreachable", "[integration][fau
   }
 }
 
-TEST_CASE("a result after the deadline is a timeout; within it, a success",
+TEST_CASE("a result after the deadline is a timeout, and within it a success",
           "[integration][faults]") {
   vdevice::android::Scenario late = scenario("answer-late");
   late.faults.answer_late_ms = 7500;  // past --timeout 1000 + 5000 ms of grace

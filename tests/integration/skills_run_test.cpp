@@ -162,7 +162,7 @@ TEST_CASE("skills run: a locked device is DEVICE_NOT_INTERACTIVE and the script 
   CHECK_FALSE(fs::exists(repo.path("spawned")));
 }
 
-TEST_CASE("skills run: a skill that fails validation never reaches the device; --skip-validate",
+TEST_CASE("skills run: a skill that fails validation never reaches the device, unless --skip-validate",
           "[integration][skills]") {
   Farm farm({"default"});
   SkillsRepo repo;
