@@ -289,15 +289,17 @@ void register_emulator_commands(CLI::App& root, std::vector<Command>& commands) 
   add_image_flags(*command, *flags);
   add_start_flags(*command, *flags);
   set_command_footer(*command,
+                     "Notes:\n"
+                     "  No --timeout: start and provision take up to --boot-timeout (180000 ms),\n"
+                     "  adb registration included; stop waits up to --stop-timeout (30000 ms).\n"
+                     "  See docs/emulator.md.\n\n"
                      "Examples:\n"
                      "  clawperator emulator provision --headless\n"
                      "  clawperator emulator create --name ci-35 --api 35 --target google_apis\n"
                      "  clawperator emulator start ci-35 --headless -- -memory 4096\n"
                      "  clawperator emulator status\n"
                      "  clawperator emulator stop ci-35\n"
-                     "  clawperator emulator delete ci-35",
-                     "no --timeout: start and provision take up to --boot-timeout (180000 ms), "
-                     "adb registration included; stop waits up to --stop-timeout (30000 ms)");
+                     "  clawperator emulator delete ci-35");
   commands.push_back(Command{
       command, [flags](const GlobalOptions& options) { return run_emulator(*flags, options); },
       std::vector<std::string>{"--name", "--force", "--stop-timeout", "--api", "--target", "--abi",
@@ -315,8 +317,11 @@ void register_emulator_commands(CLI::App& root, std::vector<Command>& commands) 
   provision->add_option("what", *provision_what, "emulator");
   add_image_flags(*provision, *provision_flags);
   add_start_flags(*provision, *provision_flags);
-  set_command_footer(*provision, "Examples:\n  clawperator provision emulator --headless",
-                     "as emulator provision");
+  set_command_footer(*provision,
+                     "Notes:\n"
+                     "  The same as `clawperator emulator provision`. See docs/emulator.md.\n\n"
+                     "Examples:\n"
+                     "  clawperator provision emulator --headless");
   commands.push_back(
       Command{provision,
               [provision_flags, provision_what](const GlobalOptions& options) {
