@@ -11,7 +11,7 @@
 
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/help_text.hpp"
-#include "clawperator/emulator/lifecycle.hpp"
+#include "clawperator/emulator/request.hpp"
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/process/interrupt.hpp"
 
@@ -98,7 +98,8 @@ contract::Outcome<emulator::ImageSpec> wanted_image(const EmulatorFlags& flags) 
     int level = 0;
     const char* end = flags.api->data() + flags.api->size();
     const auto [at, error] = std::from_chars(flags.api->data(), end, level);
-    if (error != std::errc() || at != end || level < 21 || level > 99) {
+    if (error != std::errc() || at != end || level < emulator::kMinApiLevel ||
+        level > emulator::kMaxApiLevel) {
       return refuse("--api must be an API level from 21 to 99, not '" + *flags.api + "'", "--api");
     }
     image.api_level = level;
@@ -153,16 +154,12 @@ contract::Outcome<emulator::StartOptions> start_options(const EmulatorFlags& fla
   options.keep_animations = flags.keep_animations;
   options.emulator_args = flags.emulator_args;
   if (flags.boot_timeout) {
-    auto timeout = milliseconds_flag(*flags.boot_timeout, "--boot-timeout", 1000, 3600000);
+    auto timeout = milliseconds_flag(*flags.boot_timeout, "--boot-timeout",
+                                     emulator::kMinBootTimeoutMs, emulator::kMaxBootTimeoutMs);
     if (!timeout) return contract::failed(std::move(timeout).error());
     options.boot_timeout = *timeout;
   }
   return options;
-}
-
-CommandResult outcome_document(contract::Outcome<Json> outcome) {
-  if (!outcome) return failure(outcome.error());
-  return success(std::move(*outcome));
 }
 
 CommandResult run_emulator(const EmulatorFlags& flags, const GlobalOptions& options) {
@@ -193,59 +190,31 @@ CommandResult run_emulator(const EmulatorFlags& flags, const GlobalOptions& opti
   auto start = start_options(flags);
   if (!start) return failure(start.error());
 
+  emulator::EmulatorRequest request;
+  request.action = flags.action;
+  request.name = flags.name;
+  request.image = *image;
+  request.start = *start;
+  if (flags.name_flag) request.create.name = *flags.name_flag;
+  request.create.force = flags.force;
+  if (flags.stop_timeout) {
+    auto timeout = milliseconds_flag(*flags.stop_timeout, "--stop-timeout",
+                                     emulator::kMinStopTimeoutMs, emulator::kMaxStopTimeoutMs);
+    if (!timeout) return failure(timeout.error());
+    request.stop_timeout = *timeout;
+  }
   // Ctrl-C during a wait: the children are stopped and reaped, and the JSON error printed.
   process::install_interrupt_handlers();
   const auto runner = process::make_system_runner();
   adb::AdbClient client(*runner, adb_settings(options));
-  emulator::EmulatorHost host{*runner, client, emulator::discover_sdk_tools(), *image,
-                              std::nullopt};
+  std::optional<std::filesystem::path> log_directory;
   if (one_of("start|provision", flags.action)) {
     const io::StateSelection state = state_directory_for_run();
-    if (state.directory) host.log_directory = state.directory->path();
+    if (state.directory) log_directory = state.directory->path();
   }
-
-  if (flags.action == "list" || flags.action == "inspect" || flags.action == "status") {
-    auto running = emulator::list_running(host);
-    if (!running) return failure(running.error());
-    if (flags.action == "status") {
-      Json devices = Json::array();
-      for (const auto& emulator : *running) devices.push_back(emulator::to_json(emulator));
-      return success(Json{{"devices", std::move(devices)}});
-    }
-    if (flags.action == "inspect") {
-      const bool up = std::any_of(running->begin(), running->end(), [&flags](const auto& emulator) {
-        return emulator.avd_name == flags.name;
-      });
-      return success(emulator::to_json(
-          emulator::read_configured_avd(host.tools.avd_home, flags.name, host.wanted, up)));
-    }
-    auto configured = emulator::list_configured(host, *running);
-    if (!configured) return failure(configured.error());
-    Json avds = Json::array();
-    for (const auto& avd : *configured) avds.push_back(emulator::to_json(avd));
-    return success(Json{{"avds", std::move(avds)}});
-  }
-  if (flags.action == "create") {
-    emulator::CreateOptions create;
-    if (flags.name_flag) create.name = *flags.name_flag;
-    create.force = flags.force;
-    auto created = emulator::create_avd(host, create);
-    if (!created) return failure(created.error());
-    return success(emulator::to_json(*created));
-  }
-  if (flags.action == "start")
-    return outcome_document(emulator::start_avd(host, flags.name, *start));
-  if (flags.action == "stop") {
-    std::chrono::milliseconds wait = emulator::kStopTimeout;
-    if (flags.stop_timeout) {
-      auto timeout = milliseconds_flag(*flags.stop_timeout, "--stop-timeout", 1000, 600000);
-      if (!timeout) return failure(timeout.error());
-      wait = *timeout;
-    }
-    return outcome_document(emulator::stop_avd(host, flags.name, wait));
-  }
-  if (flags.action == "delete") return outcome_document(emulator::delete_avd(host, flags.name));
-  return outcome_document(emulator::provision(host, *start));
+  auto document = emulator::run_request(request, *runner, client, log_directory);
+  if (!document) return failure(document.error());
+  return success(std::move(*document));
 }
 
 void add_image_flags(CLI::App& command, EmulatorFlags& flags) {

@@ -9,6 +9,7 @@
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/help_text.hpp"
 #include "clawperator/doctor/doctor.hpp"
+#include "clawperator/emulator/request.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/io/atomic_file.hpp"
 #include "clawperator/io/log.hpp"
@@ -108,6 +109,19 @@ class CliToolHost final : public mcp::ToolHost {
     call.operator_package = target.operator_package.value_or(options_.operator_package);
     call.adb = adb_settings(options_);
     return run_device_recording_compile(call, cancel).document;
+  }
+
+  Json emulator_provision(const Json& arguments, const process::CancelToken& cancel) override {
+    // The schema has checked every argument; request_from_json reads them as serve's body.
+    auto request = emulator::request_from_json("provision", "", arguments);
+    if (!request) return contract::to_json(request.error());
+    const auto runner = process::make_system_runner(cancel);
+    adb::AdbClient client(*runner, adb_settings(options_));
+    std::optional<std::filesystem::path> log_directory;
+    if (state_.directory) log_directory = state_.directory->path();
+    auto document = emulator::run_request(*request, *runner, client, log_directory);
+    if (!document) return contract::to_json(document.error());
+    return success(std::move(*document)).document;
   }
 
   // What mcp::redact keeps out of every result (docs/mcp.md, "Redaction").

@@ -480,6 +480,12 @@ class Server {
         }
         return tool_result(std::move(document), job.protocol_version, kept);
       }
+      case ToolKind::EmulatorProvision:
+        document = host_.emulator_provision(local.arguments, token);
+        // The emulator's log is a file of this host's state directory: no use to a remote
+        // caller (the redaction would keep its name, which does not end in "path").
+        document.erase("logFile");
+        break;
       case ToolKind::SkillsList:
       case ToolKind::SkillsGet: {
         document = local.kind == ToolKind::SkillsList

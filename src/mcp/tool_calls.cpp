@@ -207,6 +207,7 @@ Json build_payload(const ToolDefinition& tool, const Json& a, const cli::IdStamp
     case ToolKind::SkillsGet:
     case ToolKind::SkillsRun:
     case ToolKind::RecordingCompile:
+    case ToolKind::EmulatorProvision:
       break;
   }
   return Json::object();

@@ -8,6 +8,7 @@
 
 #include "clawperator/cli/compact_snapshot.hpp"
 #include "clawperator/contract/limits.hpp"
+#include "clawperator/emulator/request.hpp"
 #include "clawperator/mcp/tools.hpp"
 #include "clawperator/recording/device_recordings.hpp"
 #include "clawperator/skills/remote_limits.hpp"
@@ -541,6 +542,49 @@ std::vector<ToolDefinition> build_tools() {
         "to be split) to pass to execute, and `warnings` for every step that could not be made "
         "reliable. Nothing is kept on the host.",
         schema.build(), {true, false, true, true}));
+  }
+  {
+    InputSchema schema(false);
+    schema.add("api", {{"type", "integer"},
+                       {"minimum", emulator::kMinApiLevel},
+                       {"maximum", emulator::kMaxApiLevel},
+                       {"description", "The image's API level (default 35)"}});
+    schema.add("target",
+               {{"type", "string"},
+                {"enum", Json::array({"google_apis_playstore", "google_apis", "default"})},
+                {"description", "The image's tag (default google_apis_playstore)"}});
+    schema.add("abi", {{"type", "string"},
+                       {"enum", Json::array({"x86_64", "arm64-v8a"})},
+                       {"description", "The image's ABI (default: the host's)"}});
+    schema.add("profile", {{"type", "string"},
+                           {"minLength", 1},
+                           {"maxLength", 128},
+                           {"pattern", "^[A-Za-z0-9_-]+$"},
+                           {"description", "The device profile (default pixel_7)"}});
+    schema.add("headless", {{"type", "boolean"},
+                            {"description",
+                             "No window, no audio, software rendering (default "
+                             "false)"}});
+    schema.add("wipe", {{"type", "boolean"},
+                        {"description", "Start from wiped user data (default false)"}});
+    schema.add("keepAnimations", {{"type", "boolean"},
+                                  {"description",
+                                   "Leave the animation scales as they are "
+                                   "(default: set to 0)"}});
+    schema.add("bootTimeoutMs", {{"type", "integer"},
+                                 {"minimum", emulator::kMinBootTimeoutMs},
+                                 {"maximum", emulator::kMaxBootTimeoutMs},
+                                 {"description",
+                                  "How long a start may take, adb registration "
+                                  "included (default 180000)"}});
+    tools.push_back(local_tool(
+        ToolKind::EmulatorProvision, "emulator_provision", "Provision an emulator",
+        "A booted Android emulator of the image asked for (clawperator emulator provision): a "
+        "running one that fits is reused, else a configured AVD that fits is started, else "
+        "clawperator-pixel is created and started. Returns its serial (pass it as deviceId) and "
+        "`action`: reused, started or created. Needs the Android SDK on the server's host; a "
+        "boot can take minutes.",
+        schema.build(), {false, false, true, false}));
   }
   return tools;
 }

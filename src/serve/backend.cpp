@@ -6,6 +6,7 @@
 #include "clawperator/cli/command.hpp"
 #include "clawperator/contract/caller_paths.hpp"
 #include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/emulator/request.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/process/runner.hpp"
 #include "clawperator/serve/http_status.hpp"
@@ -99,6 +100,37 @@ Reply Backend::run_skill(std::string_view id, std::string_view body) const {
   event["code"] = result.document.value("code", Json(nullptr));
   hub_.publish("clawperator:skill", event);
   return {status, std::move(result.document)};
+}
+
+Reply Backend::emulator(std::string_view action, std::string_view name, const Json& options) const {
+  auto request = emulator::request_from_json(std::string(action), std::string(name), options);
+  if (!request) return error_reply(request.error());
+  const auto runner = process::make_system_runner();
+  adb::AdbClient client(*runner, settings_.adb);
+  std::optional<std::filesystem::path> log_directory;
+  if (settings_.state.directory) log_directory = settings_.state.directory->path();
+  auto document = emulator::run_request(*request, *runner, client, log_directory);
+  if (!document) return error_reply(document.error());
+  Json out = Json::object();
+  out["ok"] = true;
+  for (auto& [key, value] : document->items()) out[key] = std::move(value);
+  Json event = Json::object();
+  event["action"] = std::string(action);
+  if (!name.empty()) event["name"] = std::string(name);
+  if (out.contains("serial")) event["serial"] = out["serial"];
+  hub_.publish("clawperator:emulator", event);
+  return {200, std::move(out)};
+}
+
+Reply Backend::emulator_post(std::string_view action, std::string_view name,
+                             std::string_view body) const {
+  // Every field of every action; emulator::request_from_json refuses one the action does not
+  // take.
+  auto parsed =
+      parse_body(body, {"api", "target", "abi", "profile", "headless", "wipe", "keepAnimations",
+                        "bootTimeoutMs", "emulatorArgs", "name", "force", "stopTimeoutMs"});
+  if (!parsed) return error_reply(parsed.error());
+  return emulator(action, name, *parsed);
 }
 
 Reply Backend::execute(std::string_view body) const {

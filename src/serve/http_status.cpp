@@ -6,7 +6,7 @@
 namespace clawperator::serve {
 
 int http_status_of_code(std::string_view code) {
-  static constexpr std::array<std::pair<std::string_view, int>, 32> kStatus = {{
+  static constexpr std::array<std::pair<std::string_view, int>, 38> kStatus = {{
       // The original's mapping.
       {"EXECUTION_CONFLICT_IN_FLIGHT", 423},
       {"DEVICE_NOT_FOUND", 404},
@@ -23,6 +23,14 @@ int http_status_of_code(std::string_view code) {
       {"DEVICE_NOT_INTERACTIVE", 409},
       {"DEVICE_ACCESSIBILITY_NOT_RUNNING", 409},
       {"DEVICE_SHELL_UNAVAILABLE", 503},
+      // Emulators (docs/serve.md, "Emulators"): an AVD name that is none is a bad request; a
+      // host that cannot run emulators, and a boot past its deadline, are the server's.
+      {"USAGE", 400},
+      {"ANDROID_SDK_TOOL_MISSING", 503},
+      {"EMULATOR_BOOT_TIMEOUT", 504},
+      {"EMULATOR_START_FAILED", 502},
+      {"EMULATOR_STOP_FAILED", 502},
+      {"ANDROID_SYSTEM_IMAGE_INSTALL_FAILED", 502},
       // The route-local request errors.
       {"INVALID_JSON", 400},
       {"INVALID_BODY", 400},

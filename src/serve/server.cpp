@@ -155,6 +155,52 @@ void add_routes(httplib::Server& server, const Backend& backend, EventHub& hub) 
   server.Post(R"(/skills/([^/]+)/run)", [&backend](const Request& request, Response& response) {
     send(response, backend.run_skill(request.matches[1].str(), request.body));
   });
+  // Emulators (docs/serve.md, "Emulators"): /running is registered before /:name, which it
+  // would otherwise match.
+  const auto image_query = [](const Request& request) {
+    Json options = Json::object();
+    for (const char* key : {"api", "target", "abi", "profile"}) {
+      if (!request.has_param(key)) continue;
+      const std::string value = request.get_param_value(key);
+      // api is a number in a body; in a query it is text, read as one when it is digits only.
+      const bool digits = !value.empty() && value.size() <= 4 &&
+                          value.find_first_not_of("0123456789") == std::string::npos;
+      options[key] = std::string(key) == "api" && digits ? Json(std::stoi(value)) : Json(value);
+    }
+    return options;
+  };
+  const auto emulator_route = [&backend](std::string_view action, const Request& request,
+                                         Response& response, std::string name) {
+    send(response, backend.emulator_post(action, name, request.body));
+  };
+  server.Get("/android/emulators",
+             [&backend, image_query](const Request& request, Response& response) {
+               send(response, backend.emulator("list", "", image_query(request)));
+             });
+  server.Get("/android/emulators/running",
+             [&backend, image_query](const Request& request, Response& response) {
+               send(response, backend.emulator("status", "", image_query(request)));
+             });
+  server.Get(R"(/android/emulators/([^/]+))", [&backend, image_query](const Request& request,
+                                                                      Response& response) {
+    send(response, backend.emulator("inspect", request.matches[1].str(), image_query(request)));
+  });
+  server.Post("/android/emulators/create",
+              [emulator_route](const Request& request, Response& response) {
+                emulator_route("create", request, response, "");
+              });
+  server.Post(R"(/android/emulators/([^/]+)/(start|stop))", [emulator_route](const Request& request,
+                                                                             Response& response) {
+    emulator_route(request.matches[2].str(), request, response, request.matches[1].str());
+  });
+  server.Delete(R"(/android/emulators/([^/]+))",
+                [emulator_route](const Request& request, Response& response) {
+                  emulator_route("delete", request, response, request.matches[1].str());
+                });
+  server.Post("/android/provision/emulator",
+              [emulator_route](const Request& request, Response& response) {
+                emulator_route("provision", request, response, "");
+              });
   server.Get(R"(/artifacts/([^/]+))", [&backend](const Request& request, Response& response) {
     serve_file(backend, request, response);
   });

@@ -195,6 +195,20 @@ await check("recording_start, a person's taps, recording_stop, recording_compile
   assert.equal(latest.sessionId, "sdk-rec", "the latest pointer names the last stopped recording");
 });
 
+await check("emulator_provision is listed, idempotent, and its bounds refuse before anything runs", async () => {
+  const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+  const tool = byName.emulator_provision;
+  assert.ok(tool, "emulator_provision is listed");
+  assert.equal(tool.annotations.readOnlyHint, false);
+  assert.equal(tool.annotations.idempotentHint, true);
+  assert.equal(tool.inputSchema.additionalProperties, false);
+  for (const args of [{ api: 7 }, { target: "playstore" }, { bootTimeoutMs: 10 }, { name: "x" }]) {
+    const refused = await client.callTool({ name: "emulator_provision", arguments: args })
+      .then(() => null, (error) => error);
+    assert.ok(refused && refused.code === -32602, JSON.stringify(args) + " " + String(refused));
+  }
+});
+
 await check("devices lists both virtual devices", async () => {
   const result = body(await call("devices", {}));
   const listed = result.devices.map((device) => device.serial);

@@ -85,6 +85,9 @@ class Served {
                  const std::vector<std::string>& headers = {}, int max_seconds = 60) {
     return curl(url(path), "POST", body(text), authorized(headers), max_seconds);
   }
+  HttpReply del(const std::string& path) const {
+    return curl(url(path), "DELETE", "", authorized({}));
+  }
   // Without the token.
   HttpReply anonymous_get(const std::string& path,
                           const std::vector<std::string>& headers = {}) const {

@@ -46,6 +46,10 @@ class ToolHost {
   // closeAppFirst, checked against the tool's schema); nothing of it stays on the host.
   virtual Json recording_compile(const Json& arguments, const CallTarget& target,
                                  const process::CancelToken& cancel) = 0;
+  // The document of `emulator provision` (arguments: api, target, abi, profile, headless, wipe,
+  // keepAnimations, bootTimeoutMs, checked against the tool's schema); `cancel` stops the wait
+  // and the emulator a start began.
+  virtual Json emulator_provision(const Json& arguments, const process::CancelToken& cancel) = 0;
   // Where the server may create its own new private file `name` (one path component): in the
   // state directory; nullopt when this run has none.
   virtual std::optional<std::string> artifact_path(const std::string& name) {

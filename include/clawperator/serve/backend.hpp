@@ -52,6 +52,12 @@ class Backend {
   Reply skill(std::string_view id) const;
   // POST /skills/:id/run: the document of `skills run` (docs/serve.md).
   Reply run_skill(std::string_view id, std::string_view body) const;
+  // The /android routes (docs/serve.md, "Emulators"): `action` as `clawperator emulator`'s
+  // (list, status, inspect, create, start, stop, delete, provision), `name` from the path, the
+  // options from the body (POST) or the query (GET: api, target, abi, profile).
+  Reply emulator(std::string_view action, std::string_view name, const Json& options) const;
+  // The same with the options in a POST body (INVALID_JSON, INVALID_BODY as every route's).
+  Reply emulator_post(std::string_view action, std::string_view name, std::string_view body) const;
   // A screenshot this server took, by its id; nullopt for any other id.
   std::optional<std::string> artifact(std::string_view id) const;
 

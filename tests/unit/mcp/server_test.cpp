@@ -103,6 +103,16 @@ class FakeHost final : public ToolHost {
                 {"execution", std::move(execution)},
                 {"sourcePath", "/tmp/clawperator-recording-x/r.ndjson"}};
   }
+  Json emulator_provision(const Json& arguments, const process::CancelToken&) override {
+    return Json{{"ok", true},
+                {"type", "emulator"},
+                {"avdName", "clawperator-pixel"},
+                {"serial", "emulator-5554"},
+                {"booted", true},
+                {"action", "created"},
+                {"headless", arguments.value("headless", false)},
+                {"logFile", "/tmp/clawperator-0/emulator-clawperator-pixel.log"}};
+  }
   Json skills_get(const std::string& skill_id) override {
     return Json{
         {"ok", false}, {"code", "SKILL_NOT_FOUND"}, {"message", "Skill not found: " + skill_id}};
@@ -624,5 +634,28 @@ TEST_CASE("a JSON-RPC batch is refused before initialize and under other version
                                                std::string(version) +
                                                " has no JSON-RPC batches (only 2025-03-26 has)");
     }
+  }
+}
+
+TEST_CASE("emulator_provision: the provision document, the log path redacted, bounds refused",
+          "[mcp][server][emulator]") {
+  FakeHost host;
+  Session session(host);
+  session.initialize();
+  session.send(
+      call(1, "emulator_provision", R"({"headless":true,"api":35,"target":"google_apis"})"));
+  const Json answer = session.next_answer()["result"];
+  CHECK_FALSE(answer.contains("isError"));
+  const Json& body = answer["structuredContent"];
+  CHECK(body["serial"] == "emulator-5554");
+  CHECK(body["action"] == "created");
+  CHECK(body["headless"] == true);
+  CHECK(body.dump().find("/tmp/clawperator-0") == std::string::npos);
+  for (const char* refused :
+       {R"({"api":7})", R"({"target":"playstore"})", R"({"abi":"mips"})", R"({"bootTimeoutMs":10})",
+        R"({"profile":"../x"})", R"({"name":"x"})"}) {
+    INFO(refused);
+    session.send(call(2, "emulator_provision", refused));
+    CHECK(session.next_answer()["error"]["code"] == -32602);
   }
 }

@@ -47,10 +47,26 @@ TEST_CASE("tools/list has every tool of the issue, in order", "[mcp][tools]") {
     // query_ui, swipe and drag arrive with their rows.
     if (contract::find_caller_action(row) != nullptr) expected.emplace_back(row);
   }
-  for (const char* name :
-       {"execute", "open", "click", "type", "read", "press", "wait", "scroll", "scroll_until",
-        "scroll_and_click", "screenshot", "doctor", "explain_error", "skills_list", "skills_get",
-        "skills_run", "recording_start", "recording_stop", "recording_compile"}) {
+  for (const char* name : {"execute",
+                           "open",
+                           "click",
+                           "type",
+                           "read",
+                           "press",
+                           "wait",
+                           "scroll",
+                           "scroll_until",
+                           "scroll_and_click",
+                           "screenshot",
+                           "doctor",
+                           "explain_error",
+                           "skills_list",
+                           "skills_get",
+                           "skills_run",
+                           "recording_start",
+                           "recording_stop",
+                           "recording_compile",
+                           "emulator_provision"}) {
     expected.emplace_back(name);
   }
   CHECK(tool_names() == expected);

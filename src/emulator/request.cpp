@@ -1,0 +1,173 @@
+#include "clawperator/emulator/request.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace clawperator::emulator {
+namespace {
+
+contract::HostError body_error(std::string message, std::string_view key) {
+  contract::HostError error = contract::validation_error("INVALID_BODY", std::move(message));
+  error.details["field"] = std::string(key);
+  return error;
+}
+
+bool takes(std::string_view actions, std::string_view action) {
+  std::size_t start = 0;
+  while (start <= actions.size()) {
+    const std::size_t end = std::min(actions.find('|', start), actions.size());
+    if (actions.substr(start, end - start) == action) return true;
+    start = end + 1;
+  }
+  return false;
+}
+
+struct Field {
+  std::string_view key;
+  std::string_view actions;  // the actions that take it
+};
+
+constexpr std::string_view kImageActions = "list|status|inspect|create|start|provision";
+constexpr std::array<Field, 12> kFields = {{
+    {"api", kImageActions},
+    {"target", kImageActions},
+    {"abi", kImageActions},
+    {"profile", kImageActions},
+    {"headless", "start|provision"},
+    {"wipe", "start|provision"},
+    {"keepAnimations", "start|provision"},
+    {"bootTimeoutMs", "start|provision"},
+    {"emulatorArgs", "start|provision"},
+    {"name", "create"},
+    {"force", "create"},
+    {"stopTimeoutMs", "stop"},
+}};
+
+// Whole milliseconds in [low, high].
+contract::Outcome<long long> bounded_integer(const Json& value, std::string_view key, long long low,
+                                             long long high) {
+  if (!value.is_number_integer() || value.get<long long>() < low || value.get<long long>() > high) {
+    return contract::failed(body_error(std::string(key) + " must be a whole number from " +
+                                           std::to_string(low) + " to " + std::to_string(high),
+                                       key));
+  }
+  return value.get<long long>();
+}
+
+contract::Outcome<bool> boolean(const Json& value, std::string_view key) {
+  if (!value.is_boolean()) {
+    return contract::failed(body_error(std::string(key) + " must be true or false", key));
+  }
+  return value.get<bool>();
+}
+
+}  // namespace
+
+contract::Outcome<EmulatorRequest> request_from_json(std::string action, std::string name,
+                                                     const Json& body) {
+  EmulatorRequest request;
+  request.action = std::move(action);
+  request.name = std::move(name);
+  if (body.is_null()) return request;
+  if (!body.is_object()) {
+    return contract::failed(body_error("The body must be a JSON object", "body"));
+  }
+  for (const auto& [key, value] : body.items()) {
+    const auto field = std::find_if(kFields.begin(), kFields.end(),
+                                    [&key](const Field& f) { return f.key == key; });
+    if (field == kFields.end() || !takes(field->actions, request.action)) {
+      return contract::failed(
+          body_error("Unknown field " + quote_json(key) + " for emulator " + request.action, key));
+    }
+    if (key == "api") {
+      auto level = bounded_integer(value, key, kMinApiLevel, kMaxApiLevel);
+      if (!level) return contract::failed(std::move(level).error());
+      request.image.api_level = static_cast<int>(*level);
+    } else if (key == "target" || key == "abi" || key == "profile" || key == "name") {
+      if (!value.is_string()) {
+        return contract::failed(body_error(key + " must be a string", key));
+      }
+      const std::string& text = value.get_ref<const std::string&>();
+      const bool valid = key == "target" ? std::find(std::begin(kTargets), std::end(kTargets),
+                                                     text) != std::end(kTargets)
+                         : key == "abi"  ? text == "x86_64" || text == "arm64-v8a"
+                                         : is_valid_avd_name(text);
+      if (!valid) {
+        return contract::failed(body_error(
+            key == "target" ? "target must be google_apis_playstore, google_apis or default"
+            : key == "abi"  ? "abi must be x86_64 or arm64-v8a"
+                            : key + " must be [A-Za-z0-9._-], not starting with '.' or '-', "
+                                    "at most 128 characters",
+            key));
+      }
+      if (key == "target") request.image.target = text;
+      if (key == "abi") request.image.abi = text;
+      if (key == "profile") request.image.profile = text;
+      if (key == "name") request.create.name = text;
+    } else if (key == "headless" || key == "wipe" || key == "keepAnimations" || key == "force") {
+      auto flag = boolean(value, key);
+      if (!flag) return contract::failed(std::move(flag).error());
+      if (key == "headless") request.start.headless = *flag;
+      if (key == "wipe") request.start.wipe = *flag;
+      if (key == "keepAnimations") request.start.keep_animations = *flag;
+      if (key == "force") request.create.force = *flag;
+    } else if (key == "bootTimeoutMs" || key == "stopTimeoutMs") {
+      const bool boot = key == "bootTimeoutMs";
+      auto ms = bounded_integer(value, key, boot ? kMinBootTimeoutMs : kMinStopTimeoutMs,
+                                boot ? kMaxBootTimeoutMs : kMaxStopTimeoutMs);
+      if (!ms) return contract::failed(std::move(ms).error());
+      (boot ? request.start.boot_timeout : request.stop_timeout) = std::chrono::milliseconds(*ms);
+    } else {  // emulatorArgs
+      if (!value.is_array() || value.size() > 64 ||
+          !std::all_of(value.begin(), value.end(), [](const Json& arg) {
+            return arg.is_string() && !arg.get_ref<const std::string&>().empty() &&
+                   arg.get_ref<const std::string&>().size() <= 4096;
+          })) {
+        return contract::failed(body_error(
+            "emulatorArgs must be a list of at most 64 non-empty strings of at most 4096 bytes",
+            key));
+      }
+      for (const Json& arg : value) request.start.emulator_args.push_back(arg.get<std::string>());
+    }
+  }
+  return request;
+}
+
+contract::Outcome<Json> run_request(const EmulatorRequest& request, process::Runner& runner,
+                                    adb::AdbClient& adb,
+                                    const std::optional<std::filesystem::path>& log_directory) {
+  EmulatorHost host{runner, adb, discover_sdk_tools(), request.image, log_directory};
+  const std::string& action = request.action;
+  if (action == "list" || action == "inspect" || action == "status") {
+    auto running = list_running(host);
+    if (!running) return contract::failed(std::move(running).error());
+    if (action == "status") {
+      Json devices = Json::array();
+      for (const RunningEmulator& emulator : *running) devices.push_back(to_json(emulator));
+      return Json{{"devices", std::move(devices)}};
+    }
+    if (action == "inspect") {
+      const bool up = std::any_of(running->begin(), running->end(),
+                                  [&request](const RunningEmulator& emulator) {
+                                    return emulator.avd_name == request.name;
+                                  });
+      return to_json(read_configured_avd(host.tools.avd_home, request.name, host.wanted, up));
+    }
+    auto configured = list_configured(host, *running);
+    if (!configured) return contract::failed(std::move(configured).error());
+    Json avds = Json::array();
+    for (const ConfiguredAvd& avd : *configured) avds.push_back(to_json(avd));
+    return Json{{"avds", std::move(avds)}};
+  }
+  if (action == "create") {
+    auto created = create_avd(host, request.create);
+    if (!created) return contract::failed(std::move(created).error());
+    return to_json(*created);
+  }
+  if (action == "start") return start_avd(host, request.name, request.start);
+  if (action == "stop") return stop_avd(host, request.name, request.stop_timeout);
+  if (action == "delete") return delete_avd(host, request.name);
+  return provision(host, request.start);
+}
+
+}  // namespace clawperator::emulator
