@@ -14,6 +14,7 @@
 #include "clawperator/emulator/request.hpp"
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "clawperator/word_list.hpp"
 
 namespace clawperator::cli {
 namespace {
@@ -40,16 +41,6 @@ CommandResult usage(std::string message, Json details = Json::object()) {
   return failure(error);
 }
 
-bool one_of(std::string_view list, std::string_view word) {
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    const std::size_t end = std::min(list.find('|', start), list.size());
-    if (list.substr(start, end - start) == word) return true;
-    start = end + 1;
-  }
-  return false;
-}
-
 struct FlagUse {
   std::string_view name;
   bool given;
@@ -70,7 +61,7 @@ std::optional<CommandResult> refuse_foreign_flags(const EmulatorFlags& flags) {
       {"--target", flags.target.has_value(), "list|inspect|create|start|status|provision"},
   }};
   for (const FlagUse& use : uses) {
-    if (use.given && !one_of(use.takes, flags.action)) {
+    if (use.given && !listed_in(use.takes, flags.action)) {
       return usage(std::string(use.name) + " is not an option of emulator " + flags.action +
                        " (it belongs to emulator " + std::string(use.takes) + ")",
                    Json{{"flag", use.name}});
@@ -78,7 +69,7 @@ std::optional<CommandResult> refuse_foreign_flags(const EmulatorFlags& flags) {
   }
   for (const auto& [name, given] : {std::pair{"--abi", flags.abi.has_value()},
                                     std::pair{"--profile", flags.profile.has_value()}}) {
-    if (given && !one_of("list|inspect|create|start|status|provision", flags.action)) {
+    if (given && !listed_in("list|inspect|create|start|status|provision", flags.action)) {
       return usage(std::string(name) + " is not an option of emulator " + flags.action,
                    Json{{"flag", name}});
     }
@@ -166,13 +157,13 @@ CommandResult run_emulator(const EmulatorFlags& flags, const GlobalOptions& opti
   if (flags.action.empty()) {
     return usage("emulator requires a subcommand: emulator " + std::string(kSubcommands));
   }
-  if (!one_of(kSubcommands, flags.action)) {
+  if (!listed_in(kSubcommands, flags.action)) {
     return usage("Unknown emulator subcommand: " + flags.action + ". Use: emulator " +
                      std::string(kSubcommands),
                  Json{{"argument", flags.action}});
   }
   if (auto refused = refuse_foreign_flags(flags)) return std::move(*refused);
-  const bool takes_name = one_of("inspect|start|stop|delete", flags.action);
+  const bool takes_name = listed_in("inspect|start|stop|delete", flags.action);
   if (takes_name && flags.name.empty()) {
     return usage("emulator " + flags.action + " <name>", Json{{"argument", "name"}});
   }
@@ -208,7 +199,7 @@ CommandResult run_emulator(const EmulatorFlags& flags, const GlobalOptions& opti
   const auto runner = process::make_system_runner();
   adb::AdbClient client(*runner, adb_settings(options));
   std::optional<std::filesystem::path> log_directory;
-  if (one_of("start|provision", flags.action)) {
+  if (listed_in("start|provision", flags.action)) {
     const io::StateSelection state = state_directory_for_run();
     if (state.directory) log_directory = state.directory->path();
   }

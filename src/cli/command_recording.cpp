@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "clawperator/cli/help_text.hpp"
+#include "clawperator/word_list.hpp"
 
 namespace clawperator::cli {
 namespace {
@@ -28,16 +29,6 @@ struct FlagUse {
   std::string_view takes;  // the subcommands that take it, '|'-separated
 };
 
-bool takes(std::string_view subcommands, std::string_view action) {
-  std::size_t start = 0;
-  while (start <= subcommands.size()) {
-    const std::size_t end = std::min(subcommands.find('|', start), subcommands.size());
-    if (subcommands.substr(start, end - start) == action) return true;
-    start = end + 1;
-  }
-  return false;
-}
-
 std::optional<CommandResult> refuse_foreign_flags(const RecordingFlags& flags,
                                                   const GlobalOptions& options) {
   const std::array<FlagUse, 10> uses = {{
@@ -53,7 +44,7 @@ std::optional<CommandResult> refuse_foreign_flags(const RecordingFlags& flags,
       {"--mode", flags.mode.has_value(), "compare"},
   }};
   for (const FlagUse& use : uses) {
-    if (use.given && !takes(use.takes, flags.action)) {
+    if (use.given && !listed_in(use.takes, flags.action)) {
       return recording_usage(std::string(use.name) + " is not an option of recording " +
                                  flags.action + " (it belongs to recording " +
                                  std::string(use.takes) + ")",
@@ -64,7 +55,7 @@ std::optional<CommandResult> refuse_foreign_flags(const RecordingFlags& flags,
     return recording_usage("--close-app-first applies to parse --as-execution only",
                            Json{{"flag", "--close-app-first"}});
   }
-  if (options.timeout && !takes("start|stop|pull", flags.action)) {
+  if (options.timeout && !listed_in("start|stop|pull", flags.action)) {
     // Only a device call has a deadline to set; ignoring it would let a CI job believe the
     // command is bounded.
     return recording_usage(options.timeout_flag +
@@ -80,7 +71,7 @@ CommandResult run_recording(const RecordingFlags& flags, const GlobalOptions& op
     return recording_usage(std::string("recording requires a subcommand: recording ") +
                            kSubcommands + " ... ('record' is an alias)");
   }
-  if (!takes(kSubcommands, flags.action)) {
+  if (!listed_in(kSubcommands, flags.action)) {
     return recording_usage("Unknown recording subcommand: " + flags.action + ". Use: recording " +
                                kSubcommands + " ('record' is an alias)",
                            Json{{"argument", flags.action}});

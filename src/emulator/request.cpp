@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "clawperator/word_list.hpp"
+
 namespace clawperator::emulator {
 namespace {
 
@@ -10,16 +12,6 @@ contract::HostError body_error(std::string message, std::string_view key) {
   contract::HostError error = contract::validation_error("INVALID_BODY", std::move(message));
   error.details["field"] = std::string(key);
   return error;
-}
-
-bool takes(std::string_view actions, std::string_view action) {
-  std::size_t start = 0;
-  while (start <= actions.size()) {
-    const std::size_t end = std::min(actions.find('|', start), actions.size());
-    if (actions.substr(start, end - start) == action) return true;
-    start = end + 1;
-  }
-  return false;
 }
 
 struct Field {
@@ -75,7 +67,7 @@ contract::Outcome<EmulatorRequest> request_from_json(std::string action, std::st
   for (const auto& [key, value] : body.items()) {
     const auto field = std::find_if(kFields.begin(), kFields.end(),
                                     [&key](const Field& f) { return f.key == key; });
-    if (field == kFields.end() || !takes(field->actions, request.action)) {
+    if (field == kFields.end() || !listed_in(field->actions, request.action)) {
       return contract::failed(
           body_error("Unknown field " + quote_json(key) + " for emulator " + request.action, key));
     }

@@ -162,8 +162,9 @@ TEST_CASE("skills run: a locked device is DEVICE_NOT_INTERACTIVE and the script 
   CHECK_FALSE(fs::exists(repo.path("spawned")));
 }
 
-TEST_CASE("skills run: a skill that fails validation never reaches the device, unless --skip-validate",
-          "[integration][skills]") {
+TEST_CASE(
+    "skills run: a skill that fails validation never reaches the device, unless --skip-validate",
+    "[integration][skills]") {
   Farm farm({"default"});
   SkillsRepo repo;
   repo.add("com.test.broken", "touch \"" + repo.path("spawned") + "\"\n");
