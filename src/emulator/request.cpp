@@ -65,8 +65,10 @@ contract::Outcome<EmulatorRequest> request_from_json(std::string action, std::st
     return contract::failed(body_error("The body must be a JSON object", "body"));
   }
   for (const auto& [key, value] : body.items()) {
+    // A named copy: clang before 16 does not capture a structured binding.
+    const std::string_view field_name = key;
     const auto field = std::find_if(kFields.begin(), kFields.end(),
-                                    [&key](const Field& f) { return f.key == key; });
+                                    [field_name](const Field& f) { return f.key == field_name; });
     if (field == kFields.end() || !listed_in(field->actions, request.action)) {
       return contract::failed(
           body_error("Unknown field " + quote_json(key) + " for emulator " + request.action, key));
