@@ -148,8 +148,16 @@ int logcat() {
   std::printf("--------- beginning of main\n");
   std::fflush(stdout);
   const std::string path = state_file();
+  const std::string taken = path + ".taken";
   while (true) {
-    std::ifstream in(path);
+    // Taken by rename before it is read: a broadcast that lands while this one is answered
+    // renames a new file into place, which a read-then-unlink would delete unanswered (the
+    // execution then waited out its whole budget: a 30 s hang seen once under load).
+    if (std::rename(path.c_str(), taken.c_str()) != 0) {
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+      continue;
+    }
+    std::ifstream in(taken);
     std::string ids;
     if (std::getline(in, ids) && !ids.empty()) {
       const auto tab = ids.find('\t');
@@ -166,9 +174,8 @@ int logcat() {
             command_id.c_str(), task_id.c_str());
       }
       std::fflush(stdout);
-      ::unlink(path.c_str());
     }
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
+    ::unlink(taken.c_str());
   }
 }
 
