@@ -240,7 +240,7 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
   const contract::Outcome<BroadcastRoute> route =
       route_payload(client, serial, payload_json,
                     options.direct != nullptr ? options.direct->session_id() : std::string(),
-                    options.payload_directory, trace);
+                    options.payload_state, options.payload_directory, trace);
   if (!route) return contract::failed(route.error());
   if (route->pushed) reader.note("payload_pushed");
 

@@ -9,6 +9,7 @@
 
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/contract/outcome.hpp"
+#include "clawperator/io/state_directory.hpp"
 #include "clawperator/transport/result_stream.hpp"
 #include "direct_reader.hpp"
 #include "presence_check.hpp"
@@ -34,7 +35,9 @@ struct LastAction {
 struct DispatchOptions {
   std::chrono::milliseconds result_timeout{0};
   bool show_progress = false;
-  // Where a payload too long to go inline is written before adb push (payload_route.hpp).
+  // Where a payload too long to go inline is written before adb push (payload_route.hpp): the
+  // verified state directory when this run has one, else `payload_directory`.
+  const io::StateDirectory* payload_state = nullptr;
   std::filesystem::path payload_directory;
   // Set: the result comes over this direct session, not logcat (docs/wire-protocol.md §11).
   DirectReader* direct = nullptr;

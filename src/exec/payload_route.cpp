@@ -9,6 +9,7 @@ namespace clawperator::exec {
 namespace {
 
 constexpr std::chrono::milliseconds kPushTimeout{30000};
+constexpr std::string_view kLocalPayloadPrefix = "clawperator-payload-";
 constexpr std::chrono::milliseconds kRemovePayloadTimeout{5000};
 
 // The local copy exists only while adb push reads it.
@@ -31,6 +32,7 @@ class LocalFile {
 contract::Outcome<BroadcastRoute> route_payload(adb::AdbClient& client, const std::string& serial,
                                                 const std::string& payload_json,
                                                 const std::string& result_session,
+                                                const io::StateDirectory* state,
                                                 const std::filesystem::path& local_directory,
                                                 const ExecutionTrace& trace) {
   BroadcastRoute route;
@@ -41,8 +43,15 @@ contract::Outcome<BroadcastRoute> route_payload(adb::AdbClient& client, const st
 
   const std::string name = "clawperator-payload-" + random_uuid() + ".json";
   const std::string device_path = "/data/local/tmp/" + name;
-  std::filesystem::path local = local_directory / name;
-  if (auto problem = io::write_new_file(local, payload_json)) {
+  std::filesystem::path local = (state != nullptr ? state->path() : local_directory) / name;
+  std::optional<std::string> problem;
+  if (state != nullptr) {
+    state->remove_stale(kLocalPayloadPrefix, ".json", kStalePayloadAge);
+    problem = state->create_file(name, payload_json);
+  } else {
+    problem = io::write_new_file(local, payload_json);
+  }
+  if (problem) {
     Json details = Json::object();
     details["payloadFile"] = local.string();
     details["problem"] = *problem;
@@ -63,8 +72,11 @@ contract::Outcome<BroadcastRoute> route_payload(adb::AdbClient& client, const st
     if (error->code == "BROADCAST_FAILED") {
       // The device was reached (adb's own failures have their codes): whatever part of the
       // file arrived is never broadcast, and nothing is left behind.
-      client.shell(serial, "rm -f " + adb::quote_for_device_shell(device_path),
-                   kRemovePayloadTimeout);
+      // Best effort through the one checked device-shell call: the push's failure is the error.
+      (void)adb::run_device_shell(
+          client, serial,
+          {"rm -f " + adb::quote_for_device_shell(device_path), "rm -f the pushed payload",
+           kRemovePayloadTimeout, "BROADCAST_FAILED"});
       error->message =
           "adb push of the payload failed, so nothing was broadcast: " + error->message;
     }

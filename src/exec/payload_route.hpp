@@ -28,13 +28,17 @@ struct BroadcastRoute {
 };
 
 // The command that delivers `payload_json` (with `result_session` when not empty). When it
-// is too long to go inline, the payload is written to a new 0600 file in `local_directory`,
-// pushed to /data/local/tmp/clawperator-payload-<random>.json, and the local file is removed
-// whatever happens. A failed push is a dispatch failure with nothing dispatched (the device
-// file, if any, is removed): BROADCAST_FAILED, or adb's classified refusal.
+// is too long to go inline, the payload is written to a new 0600 file, created by openat in the
+// verified state directory `state` (else in `local_directory`, for a run without one), pushed
+// to /data/local/tmp/clawperator-payload-<random>.json, and the local file is removed whatever
+// happens; such files a killed run left in `state` (older than kStalePayloadAge) go first. A
+// failed push is a dispatch failure with nothing dispatched (the device file, if any, is
+// removed): BROADCAST_FAILED, or adb's classified refusal.
+inline constexpr std::chrono::seconds kStalePayloadAge{600};
 contract::Outcome<BroadcastRoute> route_payload(adb::AdbClient& client, const std::string& serial,
                                                 const std::string& payload_json,
                                                 const std::string& result_session,
+                                                const io::StateDirectory* state,
                                                 const std::filesystem::path& local_directory,
                                                 const ExecutionTrace& trace);
 

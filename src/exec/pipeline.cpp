@@ -354,6 +354,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
       kResultGrace);
   options.show_progress = request.show_progress;
   options.direct = direct.get();
+  options.payload_state = request.state.directory.get();
   options.payload_directory = request.state.directory
                                   ? request.state.directory->path()
                                   : io::temp_directory(io::process_state_environment());

@@ -1,6 +1,8 @@
 #include "clawperator/io/state_directory.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "clawperator/io/account_home.hpp"
+#include "clawperator/io/atomic_file.hpp"
 
 namespace clawperator::io {
 namespace {
@@ -209,6 +212,53 @@ bool StateDirectory::replace_file(std::string_view name, std::string_view conten
 void StateDirectory::remove(std::string_view name) const {
   if (!is_file_name(name)) return;
   ::unlinkat(fd_, std::string(name).c_str(), 0);
+}
+
+std::optional<std::string> StateDirectory::create_file(std::string_view name,
+                                                       std::string_view contents) const {
+  if (!is_file_name(name)) return std::string("not a file name");
+  const std::string file(name);
+  const int fd =
+      ::openat(fd_, file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return std::string(std::strerror(errno));
+  const int error = write_all(fd, contents);
+  ::close(fd);
+  if (error == 0) return std::nullopt;
+  ::unlinkat(fd_, file.c_str(), 0);
+  return std::string(std::strerror(error));
+}
+
+std::size_t StateDirectory::remove_stale(std::string_view prefix, std::string_view suffix,
+                                         std::chrono::seconds older_than) const {
+  const int listing = ::dup(fd_);
+  if (listing < 0) return 0;
+  DIR* directory = ::fdopendir(listing);
+  if (directory == nullptr) {
+    ::close(listing);
+    return 0;
+  }
+  // The directory's own descriptor was read before (a lock's, a cache's): list from its start.
+  ::rewinddir(directory);
+  const auto now = std::chrono::system_clock::now();
+  std::vector<std::string> stale;
+  while (const dirent* entry = ::readdir(directory)) {
+    const std::string_view name = entry->d_name;
+    if (name.size() < prefix.size() + suffix.size() || name.substr(0, prefix.size()) != prefix ||
+        name.substr(name.size() - suffix.size()) != suffix) {
+      continue;
+    }
+    struct stat status {};
+    if (::fstatat(fd_, entry->d_name, &status, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISREG(status.st_mode) || status.st_uid != owner_) {
+      continue;
+    }
+    const auto written =
+        std::chrono::system_clock::time_point(std::chrono::seconds(status.st_mtim.tv_sec));
+    if (now - written > older_than) stale.emplace_back(name);
+  }
+  ::closedir(directory);  // closes `listing`
+  for (const std::string& name : stale) ::unlinkat(fd_, name.c_str(), 0);
+  return stale.size();
 }
 
 StateSelection select_state_directory(const StateEnvironment& environment, uid_t owner) {

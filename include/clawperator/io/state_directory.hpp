@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -91,6 +92,15 @@ class StateDirectory {
   bool replace_with_empty_file(std::string_view name) const;
   // unlinkat: removes the name (a link itself, never what it points to).
   void remove(std::string_view name) const;
+  // A new file `name` holding `contents`: openat with O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600, so
+  // neither a planted link nor a file that is there already is ever written through. nullopt,
+  // or what went wrong (strerror text).
+  std::optional<std::string> create_file(std::string_view name, std::string_view contents) const;
+  // Removes the regular files of ours whose names start with `prefix` and end with `suffix` and
+  // were last written more than `older_than` ago: what a killed run left behind, never a
+  // running one's file. How many were removed.
+  std::size_t remove_stale(std::string_view prefix, std::string_view suffix,
+                           std::chrono::seconds older_than) const;
 
  private:
   StateDirectory(int fd, std::filesystem::path path, uid_t owner)

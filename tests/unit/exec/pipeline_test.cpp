@@ -704,6 +704,27 @@ TEST_CASE("a payload too long for a 4 KiB packet is pushed, then read by the bro
   CHECK(broadcast->argv[4].size() < 400);
 }
 
+TEST_CASE("a pushed payload's local file lives in the state directory; a killed run's goes",
+          "[exec][pipeline][push]") {
+  Harness harness(long_text_actions(5000));
+  harness.healthy({ScriptedRunner::out_chunk("x\n")});
+  const std::filesystem::path left =
+      harness.state_dir()->path() / "clawperator-payload-killed.json";
+  std::ofstream(left) << "{}";
+  std::filesystem::last_write_time(
+      left, std::filesystem::file_time_type::clock::now() - std::chrono::minutes(30));
+  const std::filesystem::path running =
+      harness.state_dir()->path() / "clawperator-payload-running.json";
+  std::ofstream(running) << "{}";
+  harness.runner.on_run([](const Argv& argv) { return is_push(argv); }, "push",
+                        ScriptedRunner::exited(0));
+  harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+  harness.request.result_timeout = 200ms;
+  harness.run();
+  CHECK_FALSE(std::filesystem::exists(left));
+  CHECK(std::filesystem::exists(running));  // a run's file of minutes ago is not touched
+}
+
 TEST_CASE("a short payload still goes inline, with no push", "[exec][pipeline][push]") {
   Harness harness(long_text_actions(2500));
   harness.healthy({ScriptedRunner::out_chunk("x\n")});

@@ -243,6 +243,49 @@ TEST_CASE("files in the state directory are opened relative to it, never through
   }
 }
 
+TEST_CASE("create_file makes a new private file, never through a link or over a file",
+          "[io][state-dir]") {
+  const test::TempDir dir{"state-create"};
+  const StateDirectory state = opened(dir.path() / "state");
+  write_file(dir.path() / "victim", "precious");
+  std::filesystem::create_symlink(dir.path() / "victim", dir.path() / "state" / "planted");
+  CHECK(state.create_file("planted", "evil") == std::optional<std::string>("File exists"));
+  CHECK(test::file_text(dir.path() / "victim") == "precious");
+  REQUIRE_FALSE(state.create_file("payload.json", "{}").has_value());
+  CHECK(test::file_text(dir.path() / "state" / "payload.json") == "{}");
+  CHECK(mode_of(dir.path() / "state" / "payload.json") == 0600);
+  CHECK(state.create_file("payload.json", "again") == std::optional<std::string>("File exists"));
+  CHECK(test::file_text(dir.path() / "state" / "payload.json") == "{}");
+  CHECK(state.create_file("../escape", "x") == std::optional<std::string>("not a file name"));
+}
+
+TEST_CASE("remove_stale removes what a killed run left, and nothing else", "[io][state-dir]") {
+  const test::TempDir dir{"state-stale"};
+  const StateDirectory state = opened(dir.path() / "state");
+  const auto state_file = [&dir](const std::string& name) { return dir.path() / "state" / name; };
+  const auto age = [](const std::filesystem::path& path, std::chrono::minutes minutes) {
+    std::filesystem::last_write_time(path, std::filesystem::file_time_type::clock::now() - minutes);
+  };
+  for (const char* name : {"clawperator-payload-old.json", "clawperator-payload-new.json",
+                           "clawperator-payload-old.txt", "other-old.json"}) {
+    REQUIRE_FALSE(state.create_file(name, "{}").has_value());
+  }
+  age(state_file("clawperator-payload-old.json"), std::chrono::minutes(20));
+  age(state_file("clawperator-payload-old.txt"), std::chrono::minutes(20));
+  age(state_file("other-old.json"), std::chrono::minutes(20));
+  write_file(dir.path() / "victim", "precious");
+  std::filesystem::create_symlink(dir.path() / "victim",
+                                  state_file("clawperator-payload-link.json"));
+  CHECK(state.remove_stale("clawperator-payload-", ".json", std::chrono::minutes(10)) == 1);
+  CHECK_FALSE(std::filesystem::exists(state_file("clawperator-payload-old.json")));
+  for (const char* kept : {"clawperator-payload-new.json", "clawperator-payload-old.txt",
+                           "other-old.json", "clawperator-payload-link.json"}) {
+    INFO(kept);
+    CHECK(std::filesystem::exists(std::filesystem::symlink_status(state_file(kept))));
+  }
+  CHECK(test::file_text(dir.path() / "victim") == "precious");
+}
+
 TEST_CASE("choosing the state directory of a run", "[io][state-dir]") {
   const test::TempDir dir{"state-select"};
   FakeEnvironment fake;
