@@ -72,11 +72,23 @@ FixStep adb_step(DoctorContext& context, std::vector<std::string> argv) {
 }
 
 FixStep device_shell_step(DoctorContext& context, const std::string& command) {
-  FixStep step = adb_step(context, context.client.device_argv(
-                                       *context.serial, {"shell", adb::with_exit_marker(command)}));
+  FixStep step;
+  step.kind = FixStep::Kind::Shell;
   // People see the command as they would type it, without our exit-status marker.
   step.value =
       display_command(context.client.device_argv(*context.serial, {"shell"})) + " " + command;
+  adb::AdbClient* client = &context.client;
+  // Through the one checked device-shell call: a stream that closed before the device said how
+  // the command ended is no success (docs/wire-protocol.md §2.5).
+  step.apply = [client, serial = *context.serial, command] {
+    const auto output = adb::run_device_shell_checked(
+        *client, serial, {command, command, adb::kShellTimeout, "DEVICE_SHELL_UNAVAILABLE"});
+    FixOutcome outcome;
+    outcome.ok = output.has_value();
+    outcome.detail = output ? first_line(output->err.empty() ? output->out : output->err)
+                            : first_line(output.error().message);
+    return outcome;
+  };
   return step;
 }
 

@@ -407,6 +407,53 @@ TEST_CASE("doctor --fix applies the fix steps, then reports fresh results", "[do
   CHECK(harness.runner.unmet_expectations().empty());
 }
 
+TEST_CASE("a fix step whose shell closed before the device said how it ended did not succeed",
+          "[doctor][fix]") {
+  Harness harness;
+  harness.options.fix = true;
+  // First round: the accessibility service is off and developer options too.
+  harness.device.logcat_sessions = {
+      {ScriptedRunner::out_chunk("x\n"),
+       ScriptedRunner::out_chunk(service_unavailable("probe-1"), 30ms)},
+      {ScriptedRunner::out_chunk("x\n"), ScriptedRunner::out_chunk(probe_answer("probe-1"), 30ms)}};
+  harness.runner.on_run(harness.device.runs["settings"].first,
+                        ScriptedRunner::exited(0, marked("0\n1\n")));
+  // The fixes: developer options, then the permission grants.
+  const Argv dev_options = marked_shell("settings put global development_settings_enabled 1");
+  // adb exits 0 with nothing: the stream dropped before the exit marker (wire-protocol §2.5).
+  harness.runner.on_run(dev_options, ScriptedRunner::exited(0, ""));
+  const std::string component =
+      "com.clawperator.operator/clawperator.operator.accessibilityservice."
+      "OperatorAccessibilityService";
+  harness.runner.on_run(marked_shell("settings get secure enabled_accessibility_services"),
+                        ScriptedRunner::exited(0, marked("null\n")));
+  harness.runner.on_run(marked_shell("settings get secure accessibility_enabled"),
+                        ScriptedRunner::exited(0, marked("0\n")));
+  const Argv enable = marked_shell("settings put secure enabled_accessibility_services '" +
+                                   component + "' && settings put secure accessibility_enabled 1");
+  harness.runner.on_run(enable, ScriptedRunner::exited(0, marked("")));
+  harness.runner.on_run(marked_shell("settings get secure enabled_accessibility_services"),
+                        ScriptedRunner::exited(0, marked(component + "\n")));
+  harness.runner.on_run(
+      marked_shell("pm grant 'com.clawperator.operator' android.permission.POST_NOTIFICATIONS"),
+      ScriptedRunner::exited(0, marked("")));
+  harness.runner.on_run(marked_shell("settings get secure enabled_notification_listeners"),
+                        ScriptedRunner::exited(0, marked("null\n")));
+  harness.runner.on_run(marked_shell("getprop ro.build.version.sdk"),
+                        ScriptedRunner::exited(0, marked("34\n")));
+  harness.runner.on_run(
+      marked_shell("cmd notification allow_listener "
+                   "'com.clawperator.operator/action.notification.NotificationListenerService'"),
+      ScriptedRunner::exited(0, marked("")));
+  const DoctorRun run = harness.run();
+  INFO(run.document.dump(2));
+  REQUIRE(run.document["fixesApplied"].size() == 2);
+  CHECK(run.document["fixesApplied"][0]["checkId"] == "readiness.settings.dev_options");
+  CHECK(run.document["fixesApplied"][0]["ok"] == false);
+  CHECK_FALSE(run.document["fixesApplied"][0]["detail"].get<std::string>().empty());
+  CHECK(run.document["fixesApplied"][1]["ok"] == true);
+}
+
 TEST_CASE("doctor --fix with nothing to fix runs the checks once", "[doctor][fix]") {
   Harness harness;
   harness.options.fix = true;
