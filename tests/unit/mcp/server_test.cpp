@@ -36,7 +36,12 @@ class FakeHost final : public ToolHost {
   Json run_execution(const contract::Execution& execution, const CallTarget& target,
                      const process::CancelToken& cancel) override {
     ++executions;
-    max_concurrent = std::max(max_concurrent.load(), ++concurrent);
+    // A compare-exchange, not max(load, ++) then store: two calls starting together must not
+    // overwrite each other's count (the test saw 1 under load once).
+    const int now_running = ++concurrent;
+    int seen = max_concurrent.load();
+    while (seen < now_running && !max_concurrent.compare_exchange_weak(seen, now_running)) {
+    }
     const auto until = std::chrono::steady_clock::now() + delay;
     bool cancelled = false;
     while (std::chrono::steady_clock::now() < until) {
