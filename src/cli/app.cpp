@@ -371,6 +371,12 @@ CommandResult failure(const HostError& error) {
   return {contract::to_json(error), contract::exit_code_of(error)};
 }
 
+CommandResult usage_failure(std::string message, Json details) {
+  HostError error = contract::usage_error("USAGE", std::move(message));
+  for (auto& [key, value] : details.items()) error.details[key] = std::move(value);
+  return failure(error);
+}
+
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   const OutputFormat early_format = scan_output_format(argc, argv);
   try {

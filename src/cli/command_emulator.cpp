@@ -35,12 +35,6 @@ struct EmulatorFlags {
   std::vector<std::string> emulator_args;  // after --
 };
 
-CommandResult usage(std::string message, Json details = Json::object()) {
-  HostError error = contract::usage_error("USAGE", std::move(message));
-  for (auto& [key, value] : details.items()) error.details[key] = std::move(value);
-  return failure(error);
-}
-
 struct FlagUse {
   std::string_view name;
   bool given;
@@ -62,16 +56,16 @@ std::optional<CommandResult> refuse_foreign_flags(const EmulatorFlags& flags) {
   }};
   for (const FlagUse& use : uses) {
     if (use.given && !listed_in(use.takes, flags.action)) {
-      return usage(std::string(use.name) + " is not an option of emulator " + flags.action +
-                       " (it belongs to emulator " + std::string(use.takes) + ")",
-                   Json{{"flag", use.name}});
+      return usage_failure(std::string(use.name) + " is not an option of emulator " + flags.action +
+                               " (it belongs to emulator " + std::string(use.takes) + ")",
+                           Json{{"flag", use.name}});
     }
   }
   for (const auto& [name, given] : {std::pair{"--abi", flags.abi.has_value()},
                                     std::pair{"--profile", flags.profile.has_value()}}) {
     if (given && !listed_in("list|inspect|create|start|status|provision", flags.action)) {
-      return usage(std::string(name) + " is not an option of emulator " + flags.action,
-                   Json{{"flag", name}});
+      return usage_failure(std::string(name) + " is not an option of emulator " + flags.action,
+                           Json{{"flag", name}});
     }
   }
   return std::nullopt;
@@ -155,26 +149,27 @@ contract::Outcome<emulator::StartOptions> start_options(const EmulatorFlags& fla
 
 CommandResult run_emulator(const EmulatorFlags& flags, const GlobalOptions& options) {
   if (flags.action.empty()) {
-    return usage("emulator requires a subcommand: emulator " + std::string(kSubcommands));
+    return usage_failure("emulator requires a subcommand: emulator " + std::string(kSubcommands));
   }
   if (!listed_in(kSubcommands, flags.action)) {
-    return usage("Unknown emulator subcommand: " + flags.action + ". Use: emulator " +
-                     std::string(kSubcommands),
-                 Json{{"argument", flags.action}});
+    return usage_failure("Unknown emulator subcommand: " + flags.action + ". Use: emulator " +
+                             std::string(kSubcommands),
+                         Json{{"argument", flags.action}});
   }
   if (auto refused = refuse_foreign_flags(flags)) return std::move(*refused);
   const bool takes_name = listed_in("inspect|start|stop|delete", flags.action);
   if (takes_name && flags.name.empty()) {
-    return usage("emulator " + flags.action + " <name>", Json{{"argument", "name"}});
+    return usage_failure("emulator " + flags.action + " <name>", Json{{"argument", "name"}});
   }
   if (!takes_name && !flags.name.empty()) {
-    return usage("emulator " + flags.action + " takes no name" +
-                     (flags.action == "create" ? " (use --name)" : std::string()),
-                 Json{{"argument", flags.name}});
+    return usage_failure("emulator " + flags.action + " takes no name" +
+                             (flags.action == "create" ? " (use --name)" : std::string()),
+                         Json{{"argument", flags.name}});
   }
   if (flags.name_flag && flags.name_flag->empty()) {
-    return usage("--name needs a value; leave it out for " + std::string(emulator::kDefaultAvdName),
-                 Json{{"flag", "--name"}});
+    return usage_failure(
+        "--name needs a value; leave it out for " + std::string(emulator::kDefaultAvdName),
+        Json{{"flag", "--name"}});
   }
   auto image = wanted_image(flags);
   if (!image) return failure(image.error());
@@ -282,24 +277,24 @@ void register_emulator_commands(CLI::App& root, std::vector<Command>& commands) 
                      "  The same as `clawperator emulator provision`. See docs/emulator.md.\n\n"
                      "Examples:\n"
                      "  clawperator provision emulator --headless");
-  commands.push_back(
-      Command{provision,
-              [provision_flags, provision_what](const GlobalOptions& options) {
-                if (*provision_what != "emulator") {
-                  return usage("provision emulator", provision_what->empty()
+  commands.push_back(Command{
+      provision,
+      [provision_flags, provision_what](const GlobalOptions& options) {
+        if (*provision_what != "emulator") {
+          return usage_failure("provision emulator", provision_what->empty()
                                                          ? Json::object()
                                                          : Json{{"argument", *provision_what}});
-                }
-                EmulatorFlags as_emulator = *provision_flags;
-                as_emulator.action = "provision";
-                return run_emulator(as_emulator, options);
-              },
-              std::vector<std::string>{"--api", "--target", "--abi", "--profile", "--headless",
-                                       "--wipe", "--keep-animations", "--boot-timeout"},
-              /*takes_timeout=*/false, nullptr,
-              [provision_flags](std::vector<std::string> rest) {
-                provision_flags->emulator_args = std::move(rest);
-              }});
+        }
+        EmulatorFlags as_emulator = *provision_flags;
+        as_emulator.action = "provision";
+        return run_emulator(as_emulator, options);
+      },
+      std::vector<std::string>{"--api", "--target", "--abi", "--profile", "--headless", "--wipe",
+                               "--keep-animations", "--boot-timeout"},
+      /*takes_timeout=*/false, nullptr,
+      [provision_flags](std::vector<std::string> rest) {
+        provision_flags->emulator_args = std::move(rest);
+      }});
 }
 
 }  // namespace clawperator::cli

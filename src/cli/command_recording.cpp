@@ -17,12 +17,6 @@ using contract::HostError;
 
 constexpr const char* kSubcommands = "start|stop|pull|parse|compile|export|compare";
 
-CommandResult recording_usage(std::string message, Json details = Json::object()) {
-  HostError error = contract::usage_error("USAGE", std::move(message));
-  for (auto& [key, value] : details.items()) error.details[key] = std::move(value);
-  return failure(error);
-}
-
 struct FlagUse {
   std::string_view name;
   bool given;
@@ -45,36 +39,36 @@ std::optional<CommandResult> refuse_foreign_flags(const RecordingFlags& flags,
   }};
   for (const FlagUse& use : uses) {
     if (use.given && !listed_in(use.takes, flags.action)) {
-      return recording_usage(std::string(use.name) + " is not an option of recording " +
-                                 flags.action + " (it belongs to recording " +
-                                 std::string(use.takes) + ")",
-                             Json{{"flag", use.name}});
+      return usage_failure(std::string(use.name) + " is not an option of recording " +
+                               flags.action + " (it belongs to recording " +
+                               std::string(use.takes) + ")",
+                           Json{{"flag", use.name}});
     }
   }
   if (flags.close_app_first && flags.action == "parse" && !flags.as_execution) {
-    return recording_usage("--close-app-first applies to parse --as-execution only",
-                           Json{{"flag", "--close-app-first"}});
+    return usage_failure("--close-app-first applies to parse --as-execution only",
+                         Json{{"flag", "--close-app-first"}});
   }
   if (options.timeout && !listed_in("start|stop|pull", flags.action)) {
     // Only a device call has a deadline to set; ignoring it would let a CI job believe the
     // command is bounded.
-    return recording_usage(options.timeout_flag +
-                               " bounds recording start, stop and pull only; recording " +
-                               flags.action + " reads local files and does not take it",
-                           Json{{"flag", options.timeout_flag}});
+    return usage_failure(options.timeout_flag +
+                             " bounds recording start, stop and pull only; recording " +
+                             flags.action + " reads local files and does not take it",
+                         Json{{"flag", options.timeout_flag}});
   }
   return std::nullopt;
 }
 
 CommandResult run_recording(const RecordingFlags& flags, const GlobalOptions& options) {
   if (flags.action.empty()) {
-    return recording_usage(std::string("recording requires a subcommand: recording ") +
-                           kSubcommands + " ... ('record' is an alias)");
+    return usage_failure(std::string("recording requires a subcommand: recording ") + kSubcommands +
+                         " ... ('record' is an alias)");
   }
   if (!listed_in(kSubcommands, flags.action)) {
-    return recording_usage("Unknown recording subcommand: " + flags.action + ". Use: recording " +
-                               kSubcommands + " ('record' is an alias)",
-                           Json{{"argument", flags.action}});
+    return usage_failure("Unknown recording subcommand: " + flags.action + ". Use: recording " +
+                             kSubcommands + " ('record' is an alias)",
+                         Json{{"argument", flags.action}});
   }
   if (auto refused = refuse_foreign_flags(flags, options)) return std::move(*refused);
   if (flags.action == "start" || flags.action == "stop") {

@@ -7,9 +7,7 @@ namespace clawperator::cli {
 
 CommandResult run_recording_compare(const RecordingFlags& flags) {
   const auto usage = [](std::string message, std::string_view flag) {
-    contract::HostError error = contract::usage_error("USAGE", std::move(message));
-    error.details["flag"] = std::string(flag);
-    return failure(error);
+    return usage_failure(std::move(message), Json{{"flag", std::string(flag)}});
   };
   const char* kLine =
       "recording compare --baseline <export.json> --result <skills-run.json> [--mode "

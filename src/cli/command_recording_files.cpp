@@ -18,10 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 using contract::HostError;
 
-CommandResult file_flag_usage(std::string message, std::string_view flag = {}) {
-  HostError error = contract::usage_error("USAGE", std::move(message));
-  if (!flag.empty()) error.details["flag"] = std::string(flag);
-  return failure(error);
+CommandResult file_flag_usage(std::string message, std::string_view flag) {
+  return usage_failure(std::move(message), Json{{"flag", std::string(flag)}});
 }
 
 // A flag that names a file, typed with an empty value, is refused as the flag it is.

@@ -132,7 +132,7 @@ contract::Outcome<std::string> wait_for_registration(EmulatorHost& host, const s
                              (log ? " (its output: " + *log + ")" : std::string()),
                          std::move(details)));
     }
-    auto running = list_running(host);
+    auto running = list_running(host, /*with_boot_state=*/false);
     if (!running) return contract::failed(std::move(running).error());
     if (const RunningEmulator* found = running_named(*running, name)) return found->serial;
     if (std::chrono::steady_clock::now() >= until) {
@@ -250,7 +250,7 @@ contract::Outcome<Json> start_avd(EmulatorHost& host, const std::string& name,
     return contract::failed(
         emulator_error("EMULATOR_NOT_FOUND", "AVD " + name + " not found", Json{{"name", name}}));
   }
-  auto running = list_running(host);
+  auto running = list_running(host, /*with_boot_state=*/false);
   if (!running) return contract::failed(std::move(running).error());
   if (const RunningEmulator* up = running_named(*running, name)) {
     return contract::failed(emulator_error("EMULATOR_ALREADY_RUNNING",
@@ -325,7 +325,7 @@ contract::Outcome<Json> stop_avd(EmulatorHost& host, const std::string& name,
   if (auto valid = require_valid_name(name); !valid) {
     return contract::failed(std::move(valid).error());
   }
-  auto running = list_running(host);
+  auto running = list_running(host, /*with_boot_state=*/false);
   if (!running) return contract::failed(std::move(running).error());
   const RunningEmulator* up = running_named(*running, name);
   if (up == nullptr) {
@@ -378,7 +378,7 @@ contract::Outcome<Json> delete_avd(EmulatorHost& host, const std::string& name) 
   if (auto valid = require_valid_name(name); !valid) {
     return contract::failed(std::move(valid).error());
   }
-  auto running = list_running(host);
+  auto running = list_running(host, /*with_boot_state=*/false);
   if (!running) return contract::failed(std::move(running).error());
   if (running_named(*running, name) != nullptr) {
     return contract::failed(emulator_error("EMULATOR_ALREADY_RUNNING",

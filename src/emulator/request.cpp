@@ -133,7 +133,8 @@ contract::Outcome<Json> run_request(const EmulatorRequest& request, process::Run
   EmulatorHost host{runner, adb, discover_sdk_tools(), request.image, log_directory};
   const std::string& action = request.action;
   if (action == "list" || action == "inspect" || action == "status") {
-    auto running = list_running(host);
+    // Only status reports whether each one has booted.
+    auto running = list_running(host, /*with_boot_state=*/action == "status");
     if (!running) return contract::failed(std::move(running).error());
     if (action == "status") {
       Json devices = Json::array();

@@ -55,7 +55,8 @@ contract::Outcome<bool> is_booted(EmulatorHost& host, const std::string& serial)
   return output->exit_code == 0 && ones == 2;
 }
 
-contract::Outcome<std::vector<RunningEmulator>> list_running(EmulatorHost& host) {
+contract::Outcome<std::vector<RunningEmulator>> list_running(EmulatorHost& host,
+                                                             bool with_boot_state) {
   const process::Completion devices = host.adb.devices();
   if (auto error =
           adb::adb_call_failure(devices, host.adb.settings(), "adb devices", "ADB_SERVER_FAILED")) {
@@ -77,12 +78,14 @@ contract::Outcome<std::vector<RunningEmulator>> list_running(EmulatorHost& host)
           "EMULATOR_NOT_RUNNING", "Emulator " + entry.serial + " did not return an AVD name",
           Json{{"serial", entry.serial}, {"stdout", named.out}}));
     }
-    auto booted = is_booted(host, entry.serial);
-    if (!booted) return contract::failed(std::move(booted).error());
     RunningEmulator emulator;
     emulator.serial = entry.serial;
     emulator.avd_name = *name;
-    emulator.booted = *booted;
+    if (with_boot_state) {
+      auto booted = is_booted(host, entry.serial);
+      if (!booted) return contract::failed(std::move(booted).error());
+      emulator.booted = *booted;
+    }
     emulator.avd = read_configured_avd(host.tools.avd_home, *name, host.wanted, true);
     running.push_back(std::move(emulator));
   }

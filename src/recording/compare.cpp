@@ -1,5 +1,7 @@
 #include "clawperator/recording/compare.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <array>
 #include <cerrno>
@@ -703,6 +705,16 @@ contract::Outcome<Baseline> read_compare_baseline(const std::filesystem::path& p
   }
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rbe"),
                                                        &std::fclose);
+  // The size of the file opened, not of the name: it cannot grow past the check unseen.
+  struct stat status {};
+  if (file && ::fstat(::fileno(file.get()), &status) == 0 &&
+      static_cast<std::uintmax_t>(status.st_size) > kMaxCompareBaselineBytes) {
+    Json details = where;
+    details["reason"] = "larger than " + std::to_string(kMaxCompareBaselineBytes) + " bytes";
+    return compare_error("The compare baseline " + path.string() + " is larger than " +
+                             std::to_string(kMaxCompareBaselineBytes >> 20) + " MiB",
+                         std::move(details));
+  }
   if (!file) {
     const int number = errno;
     Json details = where;

@@ -40,6 +40,8 @@ struct CommandResult {
 
 CommandResult success(Json document);
 CommandResult failure(const contract::HostError& error);
+// A USAGE failure (exit 2) with `details` ({"flag": …}, {"argument": …}) beside its phase.
+CommandResult usage_failure(std::string message, Json details = Json::object());
 
 struct Command {
   CLI::App* app = nullptr;

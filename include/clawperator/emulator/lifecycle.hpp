@@ -46,8 +46,11 @@ struct RunningEmulator {
 Json to_json(const RunningEmulator& emulator);
 
 // Every emulator adb lists as a ready device (offline and unauthorized ones are skipped), with
-// the name its console gives and whether it has booted.
-contract::Outcome<std::vector<RunningEmulator>> list_running(EmulatorHost& host);
+// the name its console gives and, when `with_boot_state`, whether it has booted (one more adb
+// call each: the waits and the name checks of start, stop and delete go without it, booted
+// false).
+contract::Outcome<std::vector<RunningEmulator>> list_running(EmulatorHost& host,
+                                                             bool with_boot_state = true);
 // Both sys.boot_completed and dev.bootcomplete are 1.
 contract::Outcome<bool> is_booted(EmulatorHost& host, const std::string& serial);
 // The AVDs `emulator -list-avds` names, each read and judged; `running` marks those up.

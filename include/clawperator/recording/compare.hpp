@@ -4,6 +4,7 @@
 // runtime state and terminal verification decide the outcome.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -34,8 +35,10 @@ struct Baseline {
 };
 
 // Reads an export file (recording export's) event by event, so that one with every snapshot
-// included costs the memory of its largest event. RECORDING_COMPARE_FAILED when the file
-// cannot be read or is not an export of exportVersion 1 (details.path, details.reason).
+// included costs the memory of its largest event; a file over kMaxCompareBaselineBytes is
+// refused unread. RECORDING_COMPARE_FAILED when the file cannot be read or is not an export of
+// exportVersion 1 (details.path, details.reason).
+inline constexpr std::uintmax_t kMaxCompareBaselineBytes = std::uintmax_t{512} << 20;
 contract::Outcome<Baseline> read_compare_baseline(const std::filesystem::path& path);
 // The same from text already in memory (the fuzz target's and the unit tests').
 contract::Outcome<Baseline> parse_compare_baseline(std::string_view text);

@@ -353,8 +353,13 @@ TEST_CASE("doctor: the handshake and interactive readiness", "[doctor]") {
   }
 }
 
-TEST_CASE("doctor --fix applies the fix steps, then reports fresh results", "[doctor][fix]") {
-  Harness harness;
+// A device whose accessibility service and developer options are off, and the calls --fix
+// makes to turn both on; developer options' `settings put` answers `dev_options_answer`.
+struct FixCalls {
+  Argv dev_options;
+  Argv enable;
+};
+FixCalls script_fixes(Harness& harness, process::Completion dev_options_answer) {
   harness.options.fix = true;
   // First round: the accessibility service is off and developer options too.
   harness.device.logcat_sessions = {
@@ -364,8 +369,9 @@ TEST_CASE("doctor --fix applies the fix steps, then reports fresh results", "[do
   harness.runner.on_run(harness.device.runs["settings"].first,
                         ScriptedRunner::exited(0, marked("0\n1\n")));
   // The fixes: developer options, then the permission grants.
-  const Argv dev_options = marked_shell("settings put global development_settings_enabled 1");
-  harness.runner.on_run(dev_options, ScriptedRunner::exited(0, marked("")));
+  FixCalls calls;
+  calls.dev_options = marked_shell("settings put global development_settings_enabled 1");
+  harness.runner.on_run(calls.dev_options, std::move(dev_options_answer));
   const std::string component =
       "com.clawperator.operator/clawperator.operator.accessibilityservice."
       "OperatorAccessibilityService";
@@ -373,9 +379,9 @@ TEST_CASE("doctor --fix applies the fix steps, then reports fresh results", "[do
                         ScriptedRunner::exited(0, marked("null\n")));
   harness.runner.on_run(marked_shell("settings get secure accessibility_enabled"),
                         ScriptedRunner::exited(0, marked("0\n")));
-  const Argv enable = marked_shell("settings put secure enabled_accessibility_services '" +
-                                   component + "' && settings put secure accessibility_enabled 1");
-  harness.runner.on_run(enable, ScriptedRunner::exited(0, marked("")));
+  calls.enable = marked_shell("settings put secure enabled_accessibility_services '" + component +
+                              "' && settings put secure accessibility_enabled 1");
+  harness.runner.on_run(calls.enable, ScriptedRunner::exited(0, marked("")));
   harness.runner.on_run(marked_shell("settings get secure enabled_accessibility_services"),
                         ScriptedRunner::exited(0, marked(component + "\n")));
   harness.runner.on_run(
@@ -389,6 +395,12 @@ TEST_CASE("doctor --fix applies the fix steps, then reports fresh results", "[do
       marked_shell("cmd notification allow_listener "
                    "'com.clawperator.operator/action.notification.NotificationListenerService'"),
       ScriptedRunner::exited(0, marked("")));
+  return calls;
+}
+
+TEST_CASE("doctor --fix applies the fix steps, then reports fresh results", "[doctor][fix]") {
+  Harness harness;
+  const FixCalls calls = script_fixes(harness, ScriptedRunner::exited(0, marked("")));
   const DoctorRun run = harness.run();
   INFO(run.document.dump(2));
   CHECK(run.document["ok"] == true);
@@ -400,8 +412,8 @@ TEST_CASE("doctor --fix applies the fix steps, then reports fresh results", "[do
   CHECK(run.document["fixesApplied"][1]["ok"] == true);
   // Every check ran again after the fixes.
   CHECK(count_calls(run, adb_argv({"version"})) == 2);
-  CHECK(count_calls(run, enable) == 1);
-  CHECK(count_calls(run, dev_options) == 1);
+  CHECK(count_calls(run, calls.enable) == 1);
+  CHECK(count_calls(run, calls.dev_options) == 1);
   expect_check(run, "readiness.handshake", "pass");
   expect_check(run, "readiness.settings.dev_options", "pass");
   CHECK(harness.runner.unmet_expectations().empty());
@@ -410,41 +422,8 @@ TEST_CASE("doctor --fix applies the fix steps, then reports fresh results", "[do
 TEST_CASE("a fix step whose shell closed before the device said how it ended did not succeed",
           "[doctor][fix]") {
   Harness harness;
-  harness.options.fix = true;
-  // First round: the accessibility service is off and developer options too.
-  harness.device.logcat_sessions = {
-      {ScriptedRunner::out_chunk("x\n"),
-       ScriptedRunner::out_chunk(service_unavailable("probe-1"), 30ms)},
-      {ScriptedRunner::out_chunk("x\n"), ScriptedRunner::out_chunk(probe_answer("probe-1"), 30ms)}};
-  harness.runner.on_run(harness.device.runs["settings"].first,
-                        ScriptedRunner::exited(0, marked("0\n1\n")));
-  // The fixes: developer options, then the permission grants.
-  const Argv dev_options = marked_shell("settings put global development_settings_enabled 1");
   // adb exits 0 with nothing: the stream dropped before the exit marker (wire-protocol §2.5).
-  harness.runner.on_run(dev_options, ScriptedRunner::exited(0, ""));
-  const std::string component =
-      "com.clawperator.operator/clawperator.operator.accessibilityservice."
-      "OperatorAccessibilityService";
-  harness.runner.on_run(marked_shell("settings get secure enabled_accessibility_services"),
-                        ScriptedRunner::exited(0, marked("null\n")));
-  harness.runner.on_run(marked_shell("settings get secure accessibility_enabled"),
-                        ScriptedRunner::exited(0, marked("0\n")));
-  const Argv enable = marked_shell("settings put secure enabled_accessibility_services '" +
-                                   component + "' && settings put secure accessibility_enabled 1");
-  harness.runner.on_run(enable, ScriptedRunner::exited(0, marked("")));
-  harness.runner.on_run(marked_shell("settings get secure enabled_accessibility_services"),
-                        ScriptedRunner::exited(0, marked(component + "\n")));
-  harness.runner.on_run(
-      marked_shell("pm grant 'com.clawperator.operator' android.permission.POST_NOTIFICATIONS"),
-      ScriptedRunner::exited(0, marked("")));
-  harness.runner.on_run(marked_shell("settings get secure enabled_notification_listeners"),
-                        ScriptedRunner::exited(0, marked("null\n")));
-  harness.runner.on_run(marked_shell("getprop ro.build.version.sdk"),
-                        ScriptedRunner::exited(0, marked("34\n")));
-  harness.runner.on_run(
-      marked_shell("cmd notification allow_listener "
-                   "'com.clawperator.operator/action.notification.NotificationListenerService'"),
-      ScriptedRunner::exited(0, marked("")));
+  script_fixes(harness, ScriptedRunner::exited(0, ""));
   const DoctorRun run = harness.run();
   INFO(run.document.dump(2));
   REQUIRE(run.document["fixesApplied"].size() == 2);

@@ -309,6 +309,14 @@ TEST_CASE("compare: a baseline that is not an export is RECORDING_COMPARE_FAILED
   auto directory = recording::read_compare_baseline(dir.path());
   REQUIRE_FALSE(directory.has_value());
   CHECK(directory.error().code == "RECORDING_COMPARE_FAILED");
+  // Bounded by the size of the file, checked before a byte is parsed (a sparse file here).
+  const auto huge = dir.path() / "huge.export.json";
+  write_file(huge, "{");
+  std::filesystem::resize_file(huge, recording::kMaxCompareBaselineBytes + 1);
+  auto too_large = recording::read_compare_baseline(huge);
+  REQUIRE_FALSE(too_large.has_value());
+  CHECK(too_large.error().code == "RECORDING_COMPARE_FAILED");
+  CHECK(too_large.error().details.at("reason") == "larger than 536870912 bytes");
 }
 
 TEST_CASE("compare: a result that is not a saved skills run is RECORDING_COMPARE_FAILED",
