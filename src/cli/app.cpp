@@ -351,6 +351,7 @@ std::unique_ptr<CLI::App> build_cli(RawGlobalFlags& raw, std::vector<Command>& c
   register_skills_commands(*app, commands);
   register_recording_commands(*app, commands);
   register_emulator_commands(*app, commands);
+  register_evidence_commands(*app, commands);
   register_serve_commands(*app, commands);
   register_setup_commands(*app, commands);
   register_operator_commands(*app, commands);

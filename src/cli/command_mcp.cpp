@@ -10,6 +10,8 @@
 #include "clawperator/cli/help_text.hpp"
 #include "clawperator/doctor/doctor.hpp"
 #include "clawperator/emulator/request.hpp"
+#include "clawperator/evidence/capture.hpp"
+#include "clawperator/evidence/video.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/io/atomic_file.hpp"
 #include "clawperator/io/log.hpp"
@@ -122,6 +124,58 @@ class CliToolHost final : public mcp::ToolHost {
     auto document = emulator::run_request(*request, *runner, client, log_directory);
     if (!document) return contract::to_json(document.error());
     return success(std::move(*document)).document;
+  }
+
+  Json evidence_capture(const Json& arguments, const mcp::CallTarget& target,
+                        const process::CancelToken& cancel) override {
+    evidence::CaptureRequest request;
+    request.device.device = target.device_id ? target.device_id : options_.device;
+    request.device.operator_package = target.operator_package.value_or(options_.operator_package);
+    request.device.adb = adb_settings(options_);
+    request.device.result_transport = result_transport(options_);
+    request.device.state = state_;
+    request.device.warm_followers = &warm_followers_;
+    if (const auto timeout = arguments.find("timeoutMs"); timeout != arguments.end()) {
+      request.timeout = std::chrono::milliseconds(timeout->get<long long>());
+    }
+    // Queued behind the device's other calls, as an execution is.
+    request.device.lock_wait_ms = static_cast<long>(request.timeout.count());
+    if (const auto label = arguments.find("label"); label != arguments.end()) {
+      request.label = label->get<std::string>();
+    }
+    if (const auto context = arguments.find("context"); context != arguments.end()) {
+      request.context = *context;
+    }
+    const auto runner = process::make_system_runner(cancel);
+    return evidence::capture_evidence(request, *runner).document;
+  }
+
+  Json evidence_video(std::string_view action, const Json& arguments,
+                      const mcp::CallTarget& target) override {
+    if (action != "start") {
+      const std::string id = arguments.value("sessionId", std::string());
+      return action == "status" ? evidence::video_status(id, state_).document
+                                : evidence::stop_video(id, state_).document;
+    }
+    evidence::VideoStartRequest request;
+    request.device = target.device_id ? target.device_id : options_.device;
+    request.operator_package = target.operator_package.value_or(options_.operator_package);
+    request.adb = adb_settings(options_);
+    request.state = state_;
+    request.duration_seconds = arguments.value("durationSeconds", 0);
+    if (const auto size = arguments.find("size"); size != arguments.end()) {
+      request.size = size->get<std::string>();
+    }
+    if (const auto label = arguments.find("label"); label != arguments.end()) {
+      request.label = label->get<std::string>();
+    }
+    if (const auto context = arguments.find("context"); context != arguments.end()) {
+      request.context = *context;
+    }
+    request.recorder = evidence::parse_recorder(arguments.value("recorder", "screenrecord"))
+                           .value_or(evidence::Recorder::Screenrecord);
+    const auto runner = process::make_system_runner();
+    return evidence::start_video(request, *runner).document;
   }
 
   // What mcp::redact keeps out of every result (docs/mcp.md, "Redaction").

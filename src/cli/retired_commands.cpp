@@ -29,7 +29,7 @@ constexpr std::array<RemovedForm, 10> kRemovedForms = {{
 
 // The original's command families this CLI has not built (docs/compatibility.md). Said as
 // such, with no look-alike suggested: `emulator` is not `operator`.
-constexpr std::array<std::string_view, 2> kFamiliesNotBuilt = {"daemon", "evidence"};
+constexpr std::array<std::string_view, 1> kFamiliesNotBuilt = {"daemon"};
 
 // The one line a script can copy, as the original's `canonical` gives it.
 constexpr std::string_view kOperatorSetupLine =

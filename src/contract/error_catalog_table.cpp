@@ -185,6 +185,12 @@ constexpr CatalogEntry kCatalog[] = {
      Delivery::NotDelivered, 3, RecoveryStrategy::None,
      "Choose an output directory that does not exist yet and run the capture again.",
      Origin::Host},
+    {"EVIDENCE_VERIFICATION_FAILED", "Evidence",
+     "An evidence bundle's files do not match its manifest, or the manifest cannot be read.",
+     Delivery::NotDelivered, 1, RecoveryStrategy::None,
+     "Treat the bundle as altered or incomplete: `details.reason` and each artefact's `result` "
+     "say which file differs; capture new evidence rather than repairing this one.",
+     Origin::Host},
     {"EVIDENCE_SESSION_NOT_FOUND", "Evidence",
      "The given video session identifier is unknown or malformed.",
      Delivery::NotDelivered, 3, RecoveryStrategy::None,

@@ -54,6 +54,8 @@ Fix restart_adb_server_fix(DoctorContext& context);
 // host_checks.cpp
 Check check_log_directory(DoctorContext& context);
 Check check_adb_presence(DoctorContext& context);
+// video_checks.cpp
+Check check_video_dependencies(DoctorContext& context);
 Check check_adb_version(DoctorContext& context);
 Check check_adb_server(DoctorContext& context);
 // device_checks.cpp

@@ -76,10 +76,9 @@ class Sequence {
 
 std::vector<std::string_view> check_order(bool full, bool background) {
   std::vector<std::string_view> order = {
-      "host.logs.writable",     "host.adb.presence",
-      "host.adb.version",       "host.adb.server",
-      "device.discovery",       "device.capability",
-      "readiness.apk.presence", "readiness.version.compatibility",
+      "host.logs.writable", "host.video.dependencies", "host.adb.presence",
+      "host.adb.version",   "host.adb.server",         "device.discovery",
+      "device.capability",  "readiness.apk.presence",  "readiness.version.compatibility",
   };
   if (background) {
     order.emplace_back("readiness.background.observation");
@@ -137,6 +136,7 @@ Report run_checks(DoctorContext& context) {
   };
   // Each step runs only while the previous ones allow it.
   sequence.run("host.logs.writable", one(check_log_directory)) &&
+      sequence.run("host.video.dependencies", one(check_video_dependencies)) &&
       sequence.run("host.adb.presence", one(check_adb_presence)) &&
       sequence.run("host.adb.version", one(check_adb_version)) &&
       sequence.run("host.adb.server", one(check_adb_server)) &&

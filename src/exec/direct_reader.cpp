@@ -11,10 +11,10 @@
 #include <cstring>
 
 #include "clawperator/adb/shell_quote.hpp"
+#include "clawperator/io/random_id.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/process/poll_timeout.hpp"
 #include "clawperator/text.hpp"
-#include "random_id.hpp"
 #include "trace.hpp"
 
 namespace clawperator::exec {
@@ -146,7 +146,7 @@ Expected<std::unique_ptr<DirectReader>, DirectReader::SetupFailure> DirectReader
     adb::AdbClient& client, const std::string& serial, const ExecutionTrace& trace,
     const ForwardRegistry& forwards, std::chrono::milliseconds lifetime,
     std::chrono::milliseconds setup_timeout) {
-  const std::string session_id = random_uuid();
+  const std::string session_id = io::random_uuid();
   std::unique_ptr<DirectReader> reader(
       new DirectReader(client, serial, forwards, session_id,
                        {session_id, trace.operator_package, trace.command_id, trace.task_id}));

@@ -3,7 +3,7 @@
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/adb/shell_quote.hpp"
 #include "clawperator/io/atomic_file.hpp"
-#include "random_id.hpp"
+#include "clawperator/io/random_id.hpp"
 
 namespace clawperator::exec {
 namespace {
@@ -41,7 +41,7 @@ contract::Outcome<BroadcastRoute> route_payload(adb::AdbClient& client, const st
   route.log_form = adb::redacted_broadcast_command(trace.operator_package, result_session);
   if (route.command.size() <= kInlineCommandLimit) return route;
 
-  const std::string name = "clawperator-payload-" + random_uuid() + ".json";
+  const std::string name = "clawperator-payload-" + io::random_uuid() + ".json";
   const std::string device_path = "/data/local/tmp/" + name;
   std::filesystem::path local = (state != nullptr ? state->path() : local_directory) / name;
   std::optional<std::string> problem;

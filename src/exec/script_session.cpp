@@ -4,10 +4,10 @@
 
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/io/log.hpp"
+#include "clawperator/io/random_id.hpp"
 #include "clawperator/io/utc_time.hpp"
 #include "device_lock.hpp"
 #include "preflight.hpp"
-#include "random_id.hpp"
 #include "readiness.hpp"
 #include "result_reader.hpp"
 
@@ -88,7 +88,7 @@ contract::Outcome<ScriptDeviceSession> prepare_device_for_script(const ScriptDev
                        std::chrono::milliseconds(request.lock_wait_ms), runner.cancel_token(),
                        request.lock_token)) {
     case DeviceLock::Outcome::Acquired:
-      session.lock_token = random_uuid();
+      session.lock_token = io::random_uuid();
       session.lock_path = lock.path();
       lock.record_holder(request.session_id, session.lock_token);
       break;

@@ -486,6 +486,38 @@ class Server {
         // caller (the redaction would keep its name, which does not end in "path").
         document.erase("logFile");
         break;
+      case ToolKind::EvidenceCapture:
+      case ToolKind::EvidenceVideoStart:
+      case ToolKind::EvidenceVideoStatus:
+      case ToolKind::EvidenceVideoStop: {
+        const CallTarget target{local.device_id, local.operator_package};
+        if (local.kind == ToolKind::EvidenceCapture) {
+          document = host_.evidence_capture(local.arguments, target, token);
+        } else {
+          document = host_.evidence_video(local.kind == ToolKind::EvidenceVideoStart    ? "start"
+                                          : local.kind == ToolKind::EvidenceVideoStatus ? "status"
+                                                                                        : "stop",
+                                          local.arguments, target);
+        }
+        // The bundle's own files are named relative to it: the manifest and its path (a file
+        // this server made under its evidence directory) go back whole, the directory does not.
+        document.erase("bundleDir");
+        if (document.contains("details") && document["details"].is_object()) {
+          document["details"].erase("bundleDir");
+        }
+        Json kept = Json::object();
+        for (const char* key : {"manifestPath", "manifest"}) {
+          if (document.contains(key)) kept[key] = document[key];
+        }
+        // As the newest original: a session that is not complete (still recording, or failed)
+        // is an error result for status and stop.
+        const bool pending = (local.kind == ToolKind::EvidenceVideoStatus ||
+                              local.kind == ToolKind::EvidenceVideoStop) &&
+                             document.value("status", "") != "complete";
+        Json result = tool_result(std::move(document), job.protocol_version, kept);
+        if (pending) result["isError"] = true;
+        return result;
+      }
       case ToolKind::SkillsList:
       case ToolKind::SkillsGet: {
         document = local.kind == ToolKind::SkillsList

@@ -4,6 +4,8 @@
 
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/contract/caller_paths.hpp"
+#include "clawperator/evidence/manifest.hpp"
+#include "clawperator/evidence/video.hpp"
 #include "clawperator/mcp/schema_check.hpp"
 #include "clawperator/text.hpp"
 
@@ -208,6 +210,10 @@ Json build_payload(const ToolDefinition& tool, const Json& a, const cli::IdStamp
     case ToolKind::SkillsRun:
     case ToolKind::RecordingCompile:
     case ToolKind::EmulatorProvision:
+    case ToolKind::EvidenceCapture:
+    case ToolKind::EvidenceVideoStart:
+    case ToolKind::EvidenceVideoStatus:
+    case ToolKind::EvidenceVideoStop:
       break;
   }
   return Json::object();
@@ -242,6 +248,24 @@ ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
     return argument_error(*problem);
   }
   const SessionDefaults merged = configured(session, arguments);
+  if (tool.kind == ToolKind::EvidenceCapture || tool.kind == ToolKind::EvidenceVideoStart) {
+    // What a schema cannot say: UTF-16 length and the context's size as JSON text.
+    if (const auto label = arguments.find("label"); label != arguments.end()) {
+      if (auto problem = evidence::label_problem(label->get<std::string>(), "label")) {
+        return argument_error(*problem + " (path: label)");
+      }
+    }
+    if (const auto context = arguments.find("context"); context != arguments.end()) {
+      if (auto problem = evidence::context_problem(*context, "context")) {
+        return argument_error(*problem + " (path: context)");
+      }
+    }
+    if (const auto size = arguments.find("size"); size != arguments.end()) {
+      if (auto problem = evidence::video_size_problem(size->get<std::string>())) {
+        return argument_error(*problem + " (path: size)");
+      }
+    }
+  }
   if (!tool.runs_execution) {
     return ToolCall{LocalCall{tool.kind, arguments, merged.device_id, merged.operator_package}};
   }

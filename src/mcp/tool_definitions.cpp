@@ -9,6 +9,8 @@
 #include "clawperator/cli/compact_snapshot.hpp"
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/emulator/request.hpp"
+#include "clawperator/evidence/manifest.hpp"
+#include "clawperator/evidence/video.hpp"
 #include "clawperator/mcp/tools.hpp"
 #include "clawperator/recording/device_recordings.hpp"
 #include "clawperator/skills/remote_limits.hpp"
@@ -162,15 +164,20 @@ class InputSchema {
  public:
   explicit InputSchema(bool common_options = true) {
     if (!common_options) return;
-    add("deviceId", nonblank_string("The device serial (default: the session's, then the only "
-                                    "connected device)"));
-    add("operatorPackage", nonblank_string("The Operator's package (default: the session's, "
-                                           "then CLAWPERATOR_OPERATOR_PACKAGE)"));
+    device_target();
     add("timeoutMs",
         {{"type", "integer"},
          {"minimum", number_json(contract::limits::kMinExecutionTimeoutMs)},
          {"maximum", number_json(contract::limits::kMaxExecutionTimeoutMs)},
          {"description", "The execution's timeout in milliseconds (default: the session's)"}});
+  }
+  // deviceId and operatorPackage: the common options without timeoutMs, for the tools whose
+  // run is not one execution.
+  InputSchema& device_target() {
+    add("deviceId", nonblank_string("The device serial (default: the session's, then the only "
+                                    "connected device)"));
+    return add("operatorPackage", nonblank_string("The Operator's package (default: the "
+                                                  "session's, then CLAWPERATOR_OPERATOR_PACKAGE)"));
   }
   InputSchema& add(std::string_view name, Json schema, bool required = false) {
     properties_[std::string(name)] = std::move(schema);
@@ -241,6 +248,74 @@ ToolDefinition local_tool(ToolKind kind, std::string name, std::string title,
 Json with_one_of(Json schema, const Json& rule) {
   for (const auto& [key, value] : rule.items()) schema[key] = value;
   return schema;
+}
+
+// The newest original's evidence tools (evidence_capture, evidence_video_*): bundles go to
+// the default bundles directory, so no argument names a host path.
+void add_evidence_tools(std::vector<ToolDefinition>& tools) {
+  const Json label = {{"type", "string"},
+                      {"maxLength", static_cast<long long>(evidence::kMaxLabelUtf16Units)},
+                      {"description", "A label for the manifest (at most 2048 UTF-16 code units)"}};
+  const Json context = {
+      {"type", "object"},
+      {"description", "A JSON object stored in the manifest (at most 16 KiB as compact JSON)"}};
+  const Json session_id = {{"type", "string"},
+                           {"minLength", 1},
+                           {"maxLength", 64},
+                           {"description", "The sessionId (a UUID) evidence_video_start returned"}};
+  {
+    InputSchema schema;
+    schema.add("label", label);
+    schema.add("context", context);
+    tools.push_back(local_tool(
+        ToolKind::EvidenceCapture, "evidence_capture", "Capture evidence",
+        "A verifiable bundle of what the screen shows now (clawperator evidence capture): the "
+        "screenshot, the UI hierarchy and the Operator's envelope, each with its size and "
+        "SHA-256 in manifest.json. Returns evidenceId, status and manifestPath; an error unless "
+        "the bundle is complete.",
+        schema.build(), {true, false, false, false}));
+  }
+  {
+    InputSchema schema(false);
+    schema.add("durationSeconds",
+               {{"type", "integer"},
+                {"minimum", evidence::kMinVideoSeconds},
+                {"maximum", evidence::kMaxVideoSeconds},
+                {"description", "How long to record (stop ends it earlier)"}},
+               true);
+    schema.add("size", {{"type", "string"},
+                        {"minLength", 1},
+                        {"maxLength", 16},
+                        {"description", "The video's WIDTHxHEIGHT, even numbers 16..4096"}});
+    schema.add("label", label);
+    schema.add("context", context);
+    schema.add("recorder", {{"type", "string"},
+                            {"enum", Json::array({"screenrecord", "scrcpy"})},
+                            {"description",
+                             "The device's own screenrecord (default) or scrcpy 3.0+ on the "
+                             "server's host"}});
+    schema.device_target();
+    tools.push_back(local_tool(
+        ToolKind::EvidenceVideoStart, "evidence_video_start", "Start a screen video",
+        "Starts recording the device's screen in the background (clawperator evidence video "
+        "start) and returns its sessionId at once. One session per device. The MP4 is pulled, "
+        "checked with ffprobe and hashed into a bundle when the time is up or on "
+        "evidence_video_stop.",
+        schema.build(), {false, false, false, false}));
+  }
+  for (const auto& [kind, name, title, description] :
+       {std::tuple{ToolKind::EvidenceVideoStatus, "evidence_video_status", "Video session status",
+                   "The status of a video session: starting, recording, finalizing, complete, "
+                   "partial or failed, with its manifest. An error unless complete."},
+        std::tuple{ToolKind::EvidenceVideoStop, "evidence_video_stop", "Stop a screen video",
+                   "Ends a video session now and waits up to 15 s for its bundle to be "
+                   "finalised. An error unless it completed."}}) {
+    InputSchema schema(false);
+    schema.add("sessionId", session_id, true);
+    tools.push_back(local_tool(kind, name, title, description, schema.build(),
+                               {kind == ToolKind::EvidenceVideoStatus, false,
+                                kind == ToolKind::EvidenceVideoStatus, false}));
+  }
 }
 
 std::vector<ToolDefinition> build_tools() {
@@ -531,10 +606,7 @@ std::vector<ToolDefinition> build_tools() {
                                  {"description",
                                   "Close the app before opening it, so the replay starts from "
                                   "its launch screen (default false)"}});
-    schema.add("deviceId", nonblank_string("The device serial (default: the session's, then the "
-                                           "only connected device)"));
-    schema.add("operatorPackage", nonblank_string("The Operator's package (default: the "
-                                                  "session's, then CLAWPERATOR_OPERATOR_PACKAGE)"));
+    schema.device_target();
     tools.push_back(local_tool(
         ToolKind::RecordingCompile, "recording_compile", "Compile a recording",
         "Pulls a recording from the device and compiles it into the execution payload that "
@@ -586,6 +658,7 @@ std::vector<ToolDefinition> build_tools() {
         "boot can take minutes.",
         schema.build(), {false, false, true, false}));
   }
+  add_evidence_tools(tools);
   return tools;
 }
 

@@ -37,7 +37,7 @@ Json action_types(const Json& payload) {
 }  // namespace
 
 Backend::Backend(BackendSettings settings, EventHub& hub)
-    : settings_(std::move(settings)), hub_(hub) {}
+    : settings_(std::move(settings)), hub_(hub), evidence_ids_(std::make_shared<EvidenceIds>()) {}
 
 Reply Backend::devices() const {
   cli::CommandResult result = cli::list_devices(settings_.adb);

@@ -6,7 +6,7 @@
 namespace clawperator::serve {
 
 int http_status_of_code(std::string_view code) {
-  static constexpr std::array<std::pair<std::string_view, int>, 38> kStatus = {{
+  static constexpr std::array<std::pair<std::string_view, int>, 45> kStatus = {{
       // The original's mapping.
       {"EXECUTION_CONFLICT_IN_FLIGHT", 423},
       {"DEVICE_NOT_FOUND", 404},
@@ -54,6 +54,15 @@ int http_status_of_code(std::string_view code) {
       {"SKILL_EXECUTION_FAILED", 200},
       {"SKILL_OUTPUT_ASSERTION_FAILED", 200},
       {"SKILL_RESULT_PARSE_FAILED", 200},
+      // Evidence (docs/serve.md, "Evidence"): a partial bundle is a result, as a failed
+      // envelope is; a destination or a session that is taken is a conflict.
+      {"EVIDENCE_CAPTURE_FAILED", 200},
+      {"EVIDENCE_OUTPUT_EXISTS", 409},
+      {"EVIDENCE_RECORDING_ACTIVE", 409},
+      {"EVIDENCE_RECOVERY_REQUIRED", 409},
+      {"EVIDENCE_SESSION_NOT_FOUND", 404},
+      {"EVIDENCE_STORAGE_UNWRITABLE", 507},
+      {"HOST_DEPENDENCY_MISSING", 503},
   }};
   for (const auto& [name, status] : kStatus) {
     if (name == code) return status;

@@ -27,6 +27,7 @@
 #include "clawperator/cli/command.hpp"
 #include "clawperator/io/log.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "clawperator/process/unique_fd.hpp"
 #include "clawperator/serve/access_guard.hpp"
 #include "clawperator/serve/access_log.hpp"
 #include "clawperator/serve/connection_gate.hpp"
@@ -112,6 +113,25 @@ void serve_file(const Backend& backend, const Request& request, Response& respon
     return;
   }
   response.set_content(std::move(*png), "image/png");
+}
+
+// A bundle's file, streamed from its descriptor: a video may be hundreds of megabytes.
+void serve_evidence_file(const Backend& backend, const Request& request, Response& response) {
+  auto file = backend.evidence_file(request.matches[1].str(), request.matches[2].str());
+  if (!file) {
+    send_error(response, contract::usage_error("ROUTE_NOT_FOUND", "No such evidence file"));
+    return;
+  }
+  const auto fd = std::make_shared<process::UniqueFd>(file->fd);
+  response.set_content_provider(
+      static_cast<std::size_t>(file->bytes), file->mime_type,
+      [fd](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+        char buffer[1 << 16];
+        const ssize_t n =
+            ::pread(fd->get(), buffer, std::min(length, sizeof buffer), static_cast<off_t>(offset));
+        if (n <= 0) return false;
+        return sink.write(buffer, static_cast<std::size_t>(n));
+      });
 }
 
 void add_routes(httplib::Server& server, const Backend& backend, EventHub& hub) {
@@ -201,6 +221,25 @@ void add_routes(httplib::Server& server, const Backend& backend, EventHub& hub) 
               [emulator_route](const Request& request, Response& response) {
                 emulator_route("provision", request, response, "");
               });
+  // Evidence (docs/serve.md, "Evidence"): GET /evidence/video/:id before /evidence/:id/:file,
+  // which needs a 36-character id and so never takes "video".
+  server.Post("/evidence/capture", [&backend](const Request& request, Response& response) {
+    send(response, backend.evidence_capture(request.body));
+  });
+  server.Post("/evidence/video", [&backend](const Request& request, Response& response) {
+    send(response, backend.evidence_video_start(request.body));
+  });
+  server.Get(R"(/evidence/video/([^/]+))", [&backend](const Request& request, Response& response) {
+    send(response, backend.evidence_video("status", request.matches[1].str()));
+  });
+  server.Post(R"(/evidence/video/([^/]+)/stop)",
+              [&backend](const Request& request, Response& response) {
+                send(response, backend.evidence_video("stop", request.matches[1].str()));
+              });
+  server.Get(R"(/evidence/([0-9a-f-]{36})/([A-Za-z0-9._-]+))",
+             [&backend](const Request& request, Response& response) {
+               serve_evidence_file(backend, request, response);
+             });
   server.Get(R"(/artifacts/([^/]+))", [&backend](const Request& request, Response& response) {
     serve_file(backend, request, response);
   });

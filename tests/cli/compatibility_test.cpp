@@ -100,7 +100,7 @@ TEST_CASE("the removed observe/action forms name their flat command", "[cli][com
 TEST_CASE("the original's families not built here say so, with no look-alike suggested",
           "[cli][compatibility]") {
   for (const std::vector<std::string>& args :
-       std::vector<std::vector<std::string>>{{"daemon", "start"}, {"evidence", "capture"}}) {
+       std::vector<std::vector<std::string>>{{"daemon", "start"}, {"daemon", "status"}}) {
     const json document = usage_refusal(args, "UNKNOWN_COMMAND");
     CHECK(document["message"] == "Unknown command: " + args[0] + ". The original's " + args[0] +
                                      " commands are not part of this CLI "

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -117,6 +118,7 @@ inline io::StateSelection private_state(const std::filesystem::path& dir) {
 struct ScriptedDevice {
   std::map<std::string, std::pair<Argv, process::Completion>> runs;
   std::vector<std::vector<process::ScriptedEvent>> logcat_sessions;
+  bool scrcpy_installed = false;  // else its spawn fails with ENOENT
 
   ScriptedDevice() {
     set("version", adb_argv({"version"}),
@@ -143,6 +145,11 @@ struct ScriptedDevice {
         marked_shell(
             "settings get global development_settings_enabled; settings get global adb_enabled"),
         ScriptedRunner::exited(0, marked("1\n1\n")));
+    // doctor's host.video.dependencies: ffprobe usable, scrcpy not installed.
+    set("ffprobe", {"ffprobe", "-version"},
+        ScriptedRunner::exited(0,
+                               "ffprobe version 5.1.9-0+deb12u1 Copyright (c) 2007-2024 the "
+                               "FFmpeg developers\n"));
     logcat_sessions.push_back({ScriptedRunner::out_chunk("--------- beginning of main\n"),
                                ScriptedRunner::out_chunk(probe_answer("probe-1"), 30ms)});
   }
@@ -161,6 +168,7 @@ struct ScriptedDevice {
     for (const auto& [key, call] : runs) {
       runner.on_run(call.first, call.second).repeatedly();
     }
+    if (!scrcpy_installed) runner.on_spawn_failure({"scrcpy", "--version"}, ENOENT).repeatedly();
     for (const auto& session : logcat_sessions) {
       runner.on_start(adb_argv({"-s", kSerial, "logcat", "-v", "time", "-T", "1"}), session);
     }

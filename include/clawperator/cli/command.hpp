@@ -139,6 +139,8 @@ void register_skills_commands(CLI::App& root, std::vector<Command>& commands);
 // recording start|stop|pull|parse|compile|export|compare (src/cli/command_recording.cpp)
 void register_recording_commands(CLI::App& root, std::vector<Command>& commands);
 void register_emulator_commands(CLI::App& root, std::vector<Command>& commands);
+// evidence capture|verify|video … (src/cli/command_evidence.cpp)
+void register_evidence_commands(CLI::App& root, std::vector<Command>& commands);
 
 // The adb executable and server the global options name.
 adb::AdbSettings adb_settings(const GlobalOptions& options);

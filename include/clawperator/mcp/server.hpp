@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "clawperator/contract/execution.hpp"
 #include "clawperator/json.hpp"
@@ -50,6 +51,14 @@ class ToolHost {
   // keepAnimations, bootTimeoutMs, checked against the tool's schema); `cancel` stops the wait
   // and the emulator a start began.
   virtual Json emulator_provision(const Json& arguments, const process::CancelToken& cancel) = 0;
+  // The document of `evidence capture` (arguments: label, context, timeoutMs, checked); the
+  // bundle goes to the default bundles directory, never to a caller-named path.
+  virtual Json evidence_capture(const Json& arguments, const CallTarget& target,
+                                const process::CancelToken& cancel) = 0;
+  // The documents of `evidence video start|status|stop` (start: durationSeconds, size, label,
+  // context, recorder; status and stop: sessionId).
+  virtual Json evidence_video(std::string_view action, const Json& arguments,
+                              const CallTarget& target) = 0;
   // Where the server may create its own new private file `name` (one path component): in the
   // state directory; nullopt when this run has none.
   virtual std::optional<std::string> artifact_path(const std::string& name) {

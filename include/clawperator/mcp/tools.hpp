@@ -32,14 +32,18 @@ enum class ToolKind {
   Screenshot,
   Doctor,
   ExplainError,
-  SkillsList,         // the skills of the registry (skills list / search)
-  SkillsGet,          // one skill's entry (skills get)
-  SkillsRun,          // a skill's script on a prepared device (skills run)
-  RecordingStart,     // start_recording (recording start)
-  RecordingStop,      // stop_recording (recording stop)
-  RecordingCompile,   // a recording on the device, pulled and compiled (recording compile)
-  EmulatorProvision,  // a booted emulator, reused, started or created (emulator provision)
-  Row,                // a row of the table published as it is (query_ui, swipe, drag)
+  SkillsList,           // the skills of the registry (skills list / search)
+  SkillsGet,            // one skill's entry (skills get)
+  SkillsRun,            // a skill's script on a prepared device (skills run)
+  RecordingStart,       // start_recording (recording start)
+  RecordingStop,        // stop_recording (recording stop)
+  RecordingCompile,     // a recording on the device, pulled and compiled (recording compile)
+  EmulatorProvision,    // a booted emulator, reused, started or created (emulator provision)
+  EvidenceCapture,      // a still-evidence bundle (evidence capture)
+  EvidenceVideoStart,   // a managed video session (evidence video start)
+  EvidenceVideoStatus,  // evidence video status
+  EvidenceVideoStop,    // evidence video stop
+  Row,                  // a row of the table published as it is (query_ui, swipe, drag)
 };
 
 struct ToolAnnotations {

@@ -3,8 +3,11 @@
 // published on the event hub. Executions on one device queue on the device lock.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -58,14 +61,39 @@ class Backend {
   Reply emulator(std::string_view action, std::string_view name, const Json& options) const;
   // The same with the options in a POST body (INVALID_JSON, INVALID_BODY as every route's).
   Reply emulator_post(std::string_view action, std::string_view name, std::string_view body) const;
+  // Evidence (docs/serve.md, "Evidence"): POST /evidence/capture and POST /evidence/video
+  // (bodies as the MCP tools' arguments), GET /evidence/video/:id and POST
+  // /evidence/video/:id/stop. Bundles go to the default bundles directory; the replies name
+  // each file by its URL under /evidence/:evidenceId/, never by a host path.
+  Reply evidence_capture(std::string_view body) const;
+  Reply evidence_video_start(std::string_view body) const;
+  Reply evidence_video(std::string_view action, std::string_view session_id) const;
+  // A file of a bundle this server made (manifest.json or an artefact its manifest lists),
+  // opened for reading; nullopt for anything else.
+  struct EvidenceFile {
+    int fd = -1;  // the caller closes it
+    std::uint64_t bytes = 0;
+    std::string mime_type;
+  };
+  std::optional<EvidenceFile> evidence_file(std::string_view evidence_id,
+                                            std::string_view name) const;
   // A screenshot this server took, by its id; nullopt for any other id.
   std::optional<std::string> artifact(std::string_view id) const;
 
  private:
   Reply run(Json payload, const Json& body) const;
 
+  // Adds the URLs of a bundle's files and drops its host paths; remembers the bundle as ours.
+  Reply evidence_reply(Json document) const;
+
   BackendSettings settings_;
   EventHub& hub_;
+  // The bundles this server made: the only ones its file route serves.
+  struct EvidenceIds {
+    std::mutex mutex;
+    std::set<std::string> ids;
+  };
+  std::shared_ptr<EvidenceIds> evidence_ids_;
 };
 
 }  // namespace clawperator::serve

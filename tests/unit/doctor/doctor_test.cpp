@@ -103,6 +103,7 @@ TEST_CASE("doctor passes every check on a healthy device", "[doctor]") {
   CHECK(run.document["operatorPackage"] == kOperator);
   CHECK(run.document["skippedChecks"].empty());
   const std::vector<std::string> expected = {"host.logs.writable",
+                                             "host.video.dependencies",
                                              "host.adb.presence",
                                              "host.adb.version",
                                              "host.adb.server",
@@ -146,7 +147,7 @@ TEST_CASE("doctor: adb itself", "[doctor]") {
     const DoctorRun run = harness.run();
     expect_failed_report(run, 3, "ADB_NOT_FOUND");
     expect_check(run, "host.adb.presence", "fail", "ADB_NOT_FOUND");
-    CHECK(run.document["checks"].size() == 2);  // the log directory, then adb
+    CHECK(run.document["checks"].size() == 3);  // the log directory, video tools, then adb
     const auto skipped = skipped_ids(run);
     CHECK(skipped.front() == "host.adb.version");
     CHECK(skipped.back() == "readiness.device.interactive");
@@ -521,4 +522,45 @@ TEST_CASE("doctor's human report", "[doctor][pretty]") {
   const std::string ok = doctor::render_pretty(healthy.run().report);
   CHECK(ok.find("[OK] Ready to use Clawperator.") != std::string::npos);
   CHECK(ok.find("[FAIL]") == std::string::npos);
+}
+
+TEST_CASE("doctor: host.video.dependencies warns without failing the device's readiness",
+          "[doctor][evidence]") {
+  SECTION("ffprobe and scrcpy 3 usable: pass, both versions in the evidence") {
+    Harness harness;
+    harness.device.scrcpy_installed = true;
+    harness.device.set(
+        "scrcpy", {"scrcpy", "--version"},
+        ScriptedRunner::exited(0, "scrcpy 3.1 <https://github.com/Genymobile/scrcpy>\n"));
+    const DoctorRun run = harness.run();
+    expect_check(run, "host.video.dependencies", "pass");
+    const Json& evidence = find_check(run.document, "host.video.dependencies")->at("evidence");
+    CHECK(evidence["dependencies"][0]["version"] == "5.1.9-0+deb12u1");
+    CHECK(evidence["dependencies"][1]["version"] == "3.1");
+    CHECK(evidence["dependencies"][1]["usable"] == true);
+  }
+  SECTION("no ffprobe: a warning with HOST_DEPENDENCY_MISSING, and the device still ready") {
+    Harness harness;
+    harness.device.runs.erase("ffprobe");
+    harness.runner.on_spawn_failure({"ffprobe", "-version"}, ENOENT).repeatedly();
+    const DoctorRun run = harness.run();
+    expect_check(run, "host.video.dependencies", "warn", "HOST_DEPENDENCY_MISSING");
+    CHECK(run.document["ok"] == true);
+    CHECK(run.exit_code == 0);
+    const Json& check = *find_check(run.document, "host.video.dependencies");
+    CHECK(check["evidence"]["dependencies"][0]["problem"] == "missing");
+    CHECK(check["evidence"]["dependencies"][1]["problem"] == "missing");  // scrcpy, noted only
+    CHECK(harness.runner.unexpected_calls().empty());
+  }
+  SECTION("an old scrcpy is noted, not warned about") {
+    Harness harness;
+    harness.device.scrcpy_installed = true;
+    harness.device.set(
+        "scrcpy", {"scrcpy", "--version"},
+        ScriptedRunner::exited(0, "scrcpy 1.25 <https://github.com/Genymobile/scrcpy>\n"));
+    const DoctorRun run = harness.run();
+    expect_check(run, "host.video.dependencies", "pass");
+    CHECK(find_check(run.document, "host.video.dependencies")
+              ->at("evidence")["dependencies"][1]["problem"] == "version 1.25 is older than 3.0");
+  }
 }

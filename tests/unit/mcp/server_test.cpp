@@ -122,6 +122,28 @@ class FakeHost final : public ToolHost {
     return Json{
         {"ok", false}, {"code", "SKILL_NOT_FOUND"}, {"message", "Skill not found: " + skill_id}};
   }
+  Json evidence_capture(const Json& arguments, const CallTarget&,
+                        const process::CancelToken&) override {
+    return Json{{"ok", true},
+                {"status", "complete"},
+                {"evidenceId", "6e708990-1abd-4d9e-b2f9-16313db7629e"},
+                {"bundleDir", "/home/u/.clawperator/evidence/bundles/6e708990"},
+                {"manifestPath", "/home/u/.clawperator/evidence/bundles/6e708990/manifest.json"},
+                {"manifest",
+                 {{"label", arguments.value("label", Json())},
+                  {"artifacts", Json::array({{{"path", "screenshot.png"}}})}}}};
+  }
+  Json evidence_video(std::string_view action, const Json& arguments, const CallTarget&) override {
+    const std::string status = action == "start"    ? "recording"
+                               : action == "status" ? "recording"
+                                                    : "complete";
+    return Json{{"ok", true},
+                {"sessionId", arguments.value("sessionId", "0e708990-1abd-4d9e-b2f9-16313db7629e")},
+                {"status", status},
+                {"bundleDir", "/home/u/.clawperator/evidence/bundles/0e708990"},
+                {"manifestPath", "/home/u/.clawperator/evidence/bundles/0e708990/manifest.json"},
+                {"manifest", {{"status", status}}}};
+  }
   std::optional<std::string> artifact_path(const std::string& name) override {
     if (!artifacts) return std::nullopt;
     return (*artifacts / name).string();
@@ -661,6 +683,57 @@ TEST_CASE("emulator_provision: the provision document, the log path redacted, bo
         R"({"profile":"../x"})", R"({"name":"x"})"}) {
     INFO(refused);
     session.send(call(2, "emulator_provision", refused));
+    CHECK(session.next_answer()["error"]["code"] == -32602);
+  }
+}
+
+TEST_CASE(
+    "evidence tools: the manifest and its path kept, the bundle directory not, pending "
+    "sessions an error, bounds refused",
+    "[mcp][server][evidence]") {
+  FakeHost host;
+  Session session(host);
+  session.initialize();
+  session.send(call(1, "evidence_capture", R"({"label":"checkout","context":{"run":7}})"));
+  Json answer = session.next_answer()["result"];
+  CHECK_FALSE(answer.contains("isError"));
+  Json body = answer["structuredContent"];
+  CHECK(body["manifestPath"] == "/home/u/.clawperator/evidence/bundles/6e708990/manifest.json");
+  CHECK(body["manifest"]["artifacts"][0]["path"] == "screenshot.png");
+  CHECK(body["manifest"]["label"] == "checkout");
+  CHECK_FALSE(body.contains("bundleDir"));
+
+  session.send(call(2, "evidence_video_status", R"({"sessionId":"x"})"));
+  answer = session.next_answer()["result"];
+  CHECK(answer["isError"] == true);  // still recording
+  session.send(call(3, "evidence_video_stop", R"({"sessionId":"x"})"));
+  answer = session.next_answer()["result"];
+  CHECK_FALSE(answer.contains("isError"));  // complete
+  session.send(call(4, "evidence_video_start", R"({"durationSeconds":3})"));
+  answer = session.next_answer()["result"];
+  CHECK_FALSE(answer.contains("isError"));
+  CHECK(answer["structuredContent"]["status"] == "recording");
+
+  const std::string long_label = "\"" + std::string(2049, 'a') + "\"";
+  const std::string big_context = "{\"k\":\"" + std::string(17000, 'b') + "\"}";
+  for (const auto& [tool, refused] : {
+           std::pair{"evidence_capture", std::string(R"({"outputDir":"/tmp/x"})")},
+           std::pair{"evidence_capture", R"({"label":)" + long_label + "}"},
+           std::pair{"evidence_capture", R"({"context":)" + big_context + "}"},
+           std::pair{"evidence_capture", std::string(R"({"context":[1]})")},
+           std::pair{"evidence_video_start", std::string(R"({})")},
+           std::pair{"evidence_video_start", std::string(R"({"durationSeconds":181})")},
+           std::pair{"evidence_video_start", std::string(R"({"durationSeconds":0})")},
+           std::pair{"evidence_video_start", std::string(R"({"durationSeconds":3,"size":"7x9"})")},
+           std::pair{"evidence_video_start",
+                     std::string(R"({"durationSeconds":3,"timeoutMs":5000})")},
+           std::pair{"evidence_video_start",
+                     std::string(R"({"durationSeconds":3,"recorder":"ffmpeg"})")},
+           std::pair{"evidence_video_status", std::string(R"({})")},
+           std::pair{"evidence_video_stop", std::string(R"({"sessionId":"x","deviceId":"y"})")},
+       }) {
+    INFO(tool << " " << refused.substr(0, 80));
+    session.send(call(5, tool, refused));
     CHECK(session.next_answer()["error"]["code"] == -32602);
   }
 }

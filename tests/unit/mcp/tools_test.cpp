@@ -66,7 +66,11 @@ TEST_CASE("tools/list has every tool of the issue, in order", "[mcp][tools]") {
                            "recording_start",
                            "recording_stop",
                            "recording_compile",
-                           "emulator_provision"}) {
+                           "emulator_provision",
+                           "evidence_capture",
+                           "evidence_video_start",
+                           "evidence_video_status",
+                           "evidence_video_stop"}) {
     expected.emplace_back(name);
   }
   CHECK(tool_names() == expected);

@@ -3,9 +3,9 @@
 
 #include <string>
 
-namespace clawperator::exec {
+namespace clawperator::io {
 
 // A random UUID (version 4) in its usual 36-character form, from getrandom(2).
 std::string random_uuid();
 
-}  // namespace clawperator::exec
+}  // namespace clawperator::io

@@ -1,4 +1,4 @@
-#include "random_id.hpp"
+#include "clawperator/io/random_id.hpp"
 
 #include <sys/random.h>
 
@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <random>
 
-namespace clawperator::exec {
+namespace clawperator::io {
 
 std::string random_uuid() {
   std::array<std::uint8_t, 16> bytes{};
@@ -27,4 +27,4 @@ std::string random_uuid() {
   return text;
 }
 
-}  // namespace clawperator::exec
+}  // namespace clawperator::io

@@ -1,0 +1,120 @@
+#include "clawperator/evidence/verify.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include "clawperator/evidence/bundle.hpp"
+#include "clawperator/evidence/manifest.hpp"
+
+namespace clawperator::evidence {
+namespace {
+
+contract::HostError verification_error(std::string reason, std::string message,
+                                       const std::filesystem::path& directory) {
+  return contract::make_error(contract::Phase::Usage, "EVIDENCE_VERIFICATION_FAILED",
+                              std::move(message),
+                              {{"reason", std::move(reason)}, {"bundleDir", directory.string()}});
+}
+
+}  // namespace
+
+EvidenceReport verify_bundle(const std::filesystem::path& requested) {
+  auto opened = BundleDirectory::open(requested);
+  if (!opened) {
+    contract::HostError error =
+        verification_error("manifest_unreadable",
+                           "Cannot open the bundle " + opened.error().path.string() + ": " +
+                               std::strerror(opened.error().error_number),
+                           opened.error().path);
+    const std::string cause = errno_name(opened.error().error_number);
+    error.details["causeCode"] = cause.empty() ? Json(nullptr) : Json(cause);
+    return report_of(error);
+  }
+  const BundleDirectory& bundle = *opened;
+  std::string text;
+  if (auto failure = bundle.read(kManifestFileName, kMaxManifestBytes, text)) {
+    contract::HostError error = verification_error(
+        "manifest_unreadable",
+        "Cannot read " + failure->path.string() + ": " +
+            (failure->error_number == EFBIG ? "larger than 1 MiB"
+                                            : std::strerror(failure->error_number)),
+        bundle.path());
+    const std::string cause = errno_name(failure->error_number);
+    error.details["causeCode"] = cause.empty() ? Json(nullptr) : Json(cause);
+    return report_of(error);
+  }
+  const Json manifest = parse_json(text);
+  const auto invalid = [&](const std::string& what) {
+    return report_of(verification_error(
+        "manifest_invalid", "manifest.json is not an evidence manifest: " + what, bundle.path()));
+  };
+  if (!manifest.is_object()) return invalid("not a JSON object");
+  if (manifest.value("schemaVersion", Json()) != Json(kManifestSchemaVersion)) {
+    return invalid("schemaVersion is not 1");
+  }
+  const auto artifacts = manifest.find("artifacts");
+  if (artifacts == manifest.end() || !artifacts->is_array()) return invalid("no artifacts array");
+
+  Json results = Json::array();
+  std::size_t checked = 0;
+  std::size_t mismatches = 0;
+  for (const Json& artifact : *artifacts) {
+    if (!artifact.is_object() || !artifact.value("path", Json()).is_string()) {
+      return invalid("an artefact without a path");
+    }
+    const std::string path = artifact["path"].get<std::string>();
+    Json result = {{"kind", artifact.value("kind", Json())}, {"path", path}};
+    if (artifact.value("status", "") != "complete") {
+      result["result"] = "not_captured";
+      results.push_back(std::move(result));
+      continue;
+    }
+    ++checked;
+    const Json expected_bytes = artifact.value("bytes", Json());
+    const Json expected_hash = artifact.value("sha256", Json());
+    if (!is_artifact_file_name(path) || path == kManifestFileName) {
+      result["result"] = "unsafe_path";
+    } else if (!expected_bytes.is_number_unsigned() || !expected_hash.is_string()) {
+      return invalid("the complete artefact " + path + " has no bytes or sha256");
+    } else {
+      const BundleDirectory::Digest facts = bundle.digest(path);
+      if (facts.error_number != 0) {
+        result["result"] = "missing";
+        const std::string cause = errno_name(facts.error_number);
+        result["causeCode"] = cause.empty() ? Json(nullptr) : Json(cause);
+      } else {
+        result["bytes"] = facts.bytes;
+        result["sha256"] = facts.sha256;
+        result["result"] = facts.bytes != expected_bytes.get<std::uint64_t>() ? "size_mismatch"
+                           : facts.sha256 != expected_hash.get<std::string>() ? "hash_mismatch"
+                                                                              : "match";
+      }
+    }
+    if (result["result"] != "match") ++mismatches;
+    results.push_back(std::move(result));
+  }
+  const Json evidence_id = manifest.value("evidenceId", Json());
+  const Json status = manifest.value("status", Json());
+  if (mismatches == 0) {
+    return {{{"ok", true},
+             {"evidenceId", evidence_id},
+             {"status", status},
+             {"bundleDir", bundle.path().string()},
+             {"checked", checked},
+             {"artifacts", std::move(results)}},
+            0};
+  }
+  contract::HostError error =
+      verification_error("mismatch",
+                         std::to_string(mismatches) + " of " + std::to_string(checked) +
+                             " artefacts do not match the manifest",
+                         bundle.path());
+  error.details["mismatches"] = mismatches;
+  error.top_level = {{"evidenceId", evidence_id},
+                     {"status", status},
+                     {"checked", checked},
+                     {"artifacts", std::move(results)}};
+  return report_of(error);
+}
+
+}  // namespace clawperator::evidence
