@@ -96,6 +96,8 @@ CommandResult run_logcat(CommandContext& context);
 // `cat FILE…` and `rm [-f] FILE…` on the device's FileSystem (what adb push leaves there).
 CommandResult run_cat(CommandContext& context);
 CommandResult run_rm(CommandContext& context);
+// `screenrecord [options] FILE`: an H.264 MP4 of the screen (screenrecord_command.cpp).
+CommandResult run_screenrecord(CommandContext& context);
 // toybox's `kill` (/system/bin/kill); `kill` alone is the shell's builtin, mksh's, whose
 // messages differ. Both reach the device's ProcessTable. The builtin returns its status.
 CommandResult run_kill(CommandContext& context);
