@@ -138,6 +138,10 @@ bool AdbDeviceServer::serve(const std::atomic<bool>& stop) {
       error_ = errno_text("poll", errno);
       return false;
     }
+    // The device's clock to the time the input arrives (the timers due by then first): a
+    // command reads its start from it, and the poll may have waited up to kMaxPollWait since
+    // the last tick (a screen recording's duration is measured against the host's wall time).
+    tick_device();
     for (std::size_t i = 0; i < polled; ++i) {
       Connection& connection = *connections_[i];
       const short revents = fds[i + 1].revents;

@@ -73,7 +73,11 @@ AndroidSystem::AndroidSystem(Scenario scenario, DeviceClock clock)
   schedule_noise();
 }
 
-AndroidSystem::~AndroidSystem() = default;
+// Running commands hear of it first (a screen recording finishes its file), while the files,
+// the clock and the UI they use still exist.
+AndroidSystem::~AndroidSystem() {
+  processes_.hang_up_all();
+}
 
 bool AndroidSystem::notification_listener_enabled(const std::string& operator_package) const {
   const std::string listeners = setting("secure", kEnabledNotificationListeners).value_or("");

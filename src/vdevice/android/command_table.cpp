@@ -119,7 +119,7 @@ CommandHandler find_command(std::string_view name) {
       break;
     }
   }
-  static constexpr std::array<std::pair<std::string_view, CommandHandler>, 17> kCommands = {{
+  static constexpr std::array<std::pair<std::string_view, CommandHandler>, 19> kCommands = {{
       {"echo", run_echo},
       {"true", run_true},
       {"false", run_false},
@@ -137,6 +137,8 @@ CommandHandler find_command(std::string_view name) {
       {"logcat", run_logcat},
       {"cat", run_cat},
       {"rm", run_rm},
+      {"screenrecord", run_screenrecord},
+      {"kill", run_kill},
   }};
   for (const auto& [command, handler] : kCommands) {
     if (command == name) return handler;

@@ -137,6 +137,17 @@ int FileSystem::append(std::string_view path, std::string_view data, std::int64_
   return 0;
 }
 
+int FileSystem::overwrite(std::string_view path, std::uint64_t offset, std::string_view data,
+                          std::int64_t mtime) {
+  const auto file = files_.find(normalize(path));
+  if (file == files_.end()) return ENOENT;
+  std::string& bytes = file->second.data;
+  if (offset > bytes.size() || data.size() > bytes.size() - offset) return EINVAL;
+  bytes.replace(static_cast<std::size_t>(offset), data.size(), data);
+  file->second.mtime = mtime;
+  return 0;
+}
+
 int FileSystem::remove(std::string_view path) {
   const std::string name = normalize(path);
   if (directories_.contains(name)) return EISDIR;

@@ -550,11 +550,16 @@ void read_faults(Problems& problems, const Json& object, FaultSpec& out) {
               "includeProbes",
               "count",
               "screencapDelayMs",
+              "screenrecordFails",
+              "screenrecordKilledAfterMs",
               "direct",
               "uiTreeUnavailable"});
   read(problems, object, "neverAnswer", path, out.never_answer);
   read(problems, object, "answerLateMs", path, out.answer_late_ms, 0, 3600000);
   read(problems, object, "screencapDelayMs", path, out.screencap_delay_ms, 0, 600000);
+  read(problems, object, "screenrecordFails", path, out.screenrecord_fails);
+  read(problems, object, "screenrecordKilledAfterMs", path, out.screenrecord_killed_after_ms, 0,
+       180000);
   read(problems, object, "malformedEnvelope", path, out.malformed_envelope);
   read(problems, object, "badChecksum", path, out.bad_checksum);
   read(problems, object, "reorderChunks", path, out.reorder_chunks);

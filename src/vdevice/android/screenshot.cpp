@@ -31,7 +31,7 @@ void draw(IndexedImage& image, const VisibleNode& node, bool is_root) {
 
 }  // namespace
 
-std::string render_screenshot(const VisibleTree& tree, const DisplaySpec& display, bool screen_on) {
+IndexedImage render_screen(const VisibleTree& tree, const DisplaySpec& display, bool screen_on) {
   IndexedImage image(display.width, display.height,
                      {Rgb{0, 0, 0}, Rgb{245, 245, 245}, Rgb{158, 158, 158}, Rgb{26, 115, 232}});
   if (screen_on) {
@@ -39,7 +39,11 @@ std::string render_screenshot(const VisibleTree& tree, const DisplaySpec& displa
     draw(image, tree.root, true);
     image.fill(0, 0, display.width, kStatusBarHeight, kBlack);
   }
-  return image.encode_png();
+  return image;
+}
+
+std::string render_screenshot(const VisibleTree& tree, const DisplaySpec& display, bool screen_on) {
+  return render_screen(tree, display, screen_on).encode_png();
 }
 
 }  // namespace clawperator::vdevice::android

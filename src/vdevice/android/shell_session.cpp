@@ -130,10 +130,15 @@ class ShellRun : public CommandOutput,
 
   bool input_ended() const override { return input_ended_; }
 
-  // Lets go of the running command; it stops writing even if a timer still holds it.
+  // Lets go of the running command; it stops writing even if a timer still holds it, and
+  // `kill` no longer finds its pid.
   void release_running() {
-    if (running_) running_->stop();
+    if (!running_) return;
+    if (const auto system = system_.lock()) system->processes().remove(running_pid_);
+    // Reset first: stopping may end things that look at running_.
+    const std::shared_ptr<RunningCommand> running = std::move(running_);
     running_.reset();
+    running->stop();
   }
 
   // Ends the stream now, whatever runs.
@@ -184,6 +189,11 @@ class ShellRun : public CommandOutput,
   }
 
   void interrupt() {
+    // A command that catches SIGINT (screenrecord) finishes in its own time and reports.
+    if (running_ && running_->on_signal(kSignalInterrupt)) {
+      echo("^C\r\n");
+      return;
+    }
     release_running();
     vars_.last_status = 130;
     echo("^C\r\n");
@@ -261,6 +271,28 @@ class ShellRun : public CommandOutput,
         if (auto run = weak.lock()) run->command_finished(status);
       });
     };
+  }
+
+  // How `kill` (from any session of the device) reaches the command running as `pid`: on the
+  // event loop, as a signal arrives asynchronously, never inside the killing command.
+  ProcessTable::SignalDelivery signal_delivery(int pid) {
+    std::weak_ptr<ShellRun> weak = weak_from_this();
+    std::weak_ptr<AndroidSystem> weak_system = system_;
+    return [weak, weak_system, pid](int signal) {
+      auto system = weak_system.lock();
+      if (!system) return;
+      system->events().after(std::chrono::milliseconds(0), [weak, pid, signal] {
+        if (auto run = weak.lock()) run->deliver_signal(pid, signal);
+      });
+    };
+  }
+
+  void deliver_signal(int pid, int signal) {
+    if (closed_ || !running_ || running_pid_ != pid) return;
+    if (running_->on_signal(signal)) return;
+    // Uncaught: the command is gone, and the shell sees 128 + signal (adbd reports the same
+    // for a process a signal ended).
+    command_finished(128 + signal);
   }
 
   CommandSubstitution substituter() {
@@ -356,6 +388,12 @@ class ShellRun : public CommandOutput,
       exit_status_ = status & 0xFF;
       return true;
     }
+    if (name == "kill") {
+      // mksh's builtin, which `kill` in an adb shell is (/system/bin/kill is toybox's).
+      const auto system = system_.lock();
+      vars_.last_status = system ? run_kill_builtin(system->processes(), argv, *this) : 1;
+      return true;
+    }
     if (name == ":" || name == "cd") {
       vars_.last_status = 0;
       return true;
@@ -406,11 +444,14 @@ class ShellRun : public CommandOutput,
     }
     const CommandHandler handler = find_command(argv[0]);
     CommandResult result;
+    int pid = 0;
     if (handler == nullptr) {
       err("/system/bin/sh: " + argv[0] + ": not found\n");
       result.status = 127;
     } else {
-      CommandContext context{*system, argv, environment, *this, finisher(), *this};
+      // A process of its own, unless it replaces the shell.
+      pid = exec ? vars_.pid : system->next_shell_pid();
+      CommandContext context{*system, argv, environment, *this, finisher(), *this, pid};
       try {
         result = handler(context);
       } catch (const std::exception& error) {
@@ -420,7 +461,9 @@ class ShellRun : public CommandOutput,
     }
     if (result.running) {
       running_ = std::move(result.running);
+      running_pid_ = pid;
       exec_pending_ = exec;
+      system->processes().add(pid, running_, signal_delivery(pid));
       return;
     }
     vars_.last_status = result.status;
@@ -435,6 +478,7 @@ class ShellRun : public CommandOutput,
   std::size_t next_ = 0;
   ShellVariables vars_;
   std::shared_ptr<RunningCommand> running_;
+  int running_pid_ = 0;
   bool exec_pending_ = false;
   std::optional<int> exit_status_;
   bool closed_ = false;

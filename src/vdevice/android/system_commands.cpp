@@ -241,8 +241,8 @@ CommandResult run_cmd(CommandContext& context) {
   const std::string service = context.argv[1];
   const std::vector<std::string> rest(context.argv.begin() + 2, context.argv.end());
   auto delegate = [&](const char* name, CommandHandler handler) {
-    CommandContext inner{context.system, {name},         context.environment,
-                         context.output, context.finish, context.input};
+    CommandContext inner{context.system, {name},        context.environment, context.output,
+                         context.finish, context.input, context.pid};
     inner.argv.insert(inner.argv.end(), rest.begin(), rest.end());
     return handler(inner);
   };

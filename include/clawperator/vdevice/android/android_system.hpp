@@ -18,6 +18,7 @@
 #include "clawperator/vdevice/android/log_buffer.hpp"
 #include "clawperator/vdevice/android/log_noise.hpp"
 #include "clawperator/vdevice/android/log_pruning.hpp"
+#include "clawperator/vdevice/android/process_table.hpp"
 #include "clawperator/vdevice/android/scenario.hpp"
 #include "clawperator/vdevice/android/ui_model.hpp"
 #include "clawperator/vdevice/device.hpp"
@@ -123,6 +124,8 @@ class AndroidSystem {
   void drop_connections();
 
   int next_shell_pid() noexcept { return next_shell_pid_++; }
+  // The running commands `kill` can reach.
+  ProcessTable& processes() noexcept { return processes_; }
 
  private:
   void schedule_noise();
@@ -164,6 +167,7 @@ class AndroidSystem {
   TransportControl* transport_ = nullptr;
   std::unique_ptr<Recorder> recorder_;
   int next_shell_pid_ = 4100;
+  ProcessTable processes_;
   std::uint64_t installs_ = 0;
 };
 

@@ -43,6 +43,11 @@ class FileSystem {
   // Adds `data` at the end of an existing file (a recorder's lines, without copying what is
   // there). 0 or an errno (ENOENT when there is no such file).
   int append(std::string_view path, std::string_view data, std::int64_t mtime);
+  // Replaces bytes inside an existing file (a muxer filling in a box size it learnt at the
+  // end). 0 or an errno: ENOENT when there is no such file, EINVAL when the bytes would not
+  // lie within it.
+  int overwrite(std::string_view path, std::uint64_t offset, std::string_view data,
+                std::int64_t mtime);
   // Removes a file (not a directory). 0 or an errno.
   int remove(std::string_view path);
   // Names in a directory, sorted ("." and ".." left out).

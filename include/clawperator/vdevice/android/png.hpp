@@ -26,6 +26,9 @@ class IndexedImage {
   void fill(int left, int top, int right, int bottom, std::uint8_t index);
   void outline(int left, int top, int right, int bottom, std::uint8_t index);
   std::uint8_t at(int x, int y) const;
+  const std::array<Rgb, 4>& palette() const noexcept { return palette_; }
+  // Row by row, one index a pixel.
+  const std::vector<std::uint8_t>& pixels() const noexcept { return pixels_; }
 
   std::string encode_png() const;
 

@@ -157,6 +157,11 @@ enum class DirectFault {
 struct FaultSpec {
   bool never_answer = false;
   int screencap_delay_ms = 0;  // screencap answers this late (not an Operator fault)
+  // screenrecord cannot configure its encoder: an error, a non-zero status, no video.
+  bool screenrecord_fails = false;
+  // screenrecord is killed (SIGKILL) this long after it starts, leaving an MP4 without `moov`;
+  // 0: never.
+  int screenrecord_killed_after_ms = 0;
   int answer_late_ms = 0;
   bool malformed_envelope = false;
   bool bad_checksum = false;

@@ -4,11 +4,15 @@
 
 #include <string>
 
+#include "clawperator/vdevice/android/png.hpp"
 #include "clawperator/vdevice/android/scenario.hpp"
 #include "clawperator/vdevice/android/ui_model.hpp"
 
 namespace clawperator::vdevice::android {
 
+// The screen as an image at the display's resolution (what screenrecord encodes).
+IndexedImage render_screen(const VisibleTree& tree, const DisplaySpec& display, bool screen_on);
+// The same as a PNG file.
 std::string render_screenshot(const VisibleTree& tree, const DisplaySpec& display, bool screen_on);
 
 }  // namespace clawperator::vdevice::android

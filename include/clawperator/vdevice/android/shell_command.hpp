@@ -42,6 +42,10 @@ class RunningCommand {
   virtual void stop() {}
   // Stdin received bytes or ended while the command runs.
   virtual void input_changed() {}
+  // A signal from `kill` or an interactive Ctrl-C (SIGINT). True: the command catches it and
+  // reports its status through finish (screenrecord finishes its file on SIGINT). False: it
+  // dies of it, as an uncaught signal kills a process, and the shell reports 128 + signal.
+  virtual bool on_signal(int /*signal*/) { return false; }
 };
 
 struct CommandContext {
@@ -54,6 +58,8 @@ struct CommandContext {
   std::function<void(int)> finish;
   // Valid as long as output is: a running command may keep it.
   CommandInput& input;
+  // The process the command runs as: the shell's own pid after `exec`.
+  int pid = 0;
 };
 
 struct CommandResult {
@@ -90,5 +96,12 @@ CommandResult run_logcat(CommandContext& context);
 // `cat FILE…` and `rm [-f] FILE…` on the device's FileSystem (what adb push leaves there).
 CommandResult run_cat(CommandContext& context);
 CommandResult run_rm(CommandContext& context);
+// `screenrecord [options] FILE`: an H.264 MP4 of the screen (screenrecord_command.cpp).
+CommandResult run_screenrecord(CommandContext& context);
+// toybox's `kill` (/system/bin/kill); `kill` alone is the shell's builtin, mksh's, whose
+// messages differ. Both reach the device's ProcessTable. The builtin returns its status.
+CommandResult run_kill(CommandContext& context);
+int run_kill_builtin(ProcessTable& processes, const std::vector<std::string>& argv,
+                     CommandOutput& output);
 
 }  // namespace clawperator::vdevice::android
