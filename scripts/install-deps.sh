@@ -30,9 +30,12 @@ for option in "$@"; do
       command -v node >/dev/null || packages+=(nodejs)
       command -v npm >/dev/null || packages+=(npm)
       ;;
+    # Video evidence: ffprobe checks every recording (docs/evidence.md), the tests read the
+    # virtual device's MP4s with it and decode them with ffmpeg.
+    --video) packages+=(ffmpeg) ;;
     # The inspector's browser test drives Debian's chromium (never a downloaded browser).
     --browser) packages+=(chromium) ;;
-    *) echo "install-deps: unknown option $option (use --bench, --fuzz, --node, --browser)" >&2; exit 2 ;;
+    *) echo "install-deps: unknown option $option (use --bench, --fuzz, --node, --browser, --video)" >&2; exit 2 ;;
   esac
 done
 

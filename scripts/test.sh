@@ -35,7 +35,7 @@ trap report_stages EXIT
 
 stage "packages (apt)"
 # Everything at once, the sanitizer build's clang and libFuzzer included: one apt-get update.
-scripts/install-deps.sh --node --browser --fuzz
+scripts/install-deps.sh --node --browser --fuzz --video
 
 stage "packages (npm)"
 # The clients nobody here wrote, as their lockfiles pin them, from the npm registry: the MCP SDK

@@ -64,18 +64,22 @@ EvidenceReport verify_bundle(const std::filesystem::path& requested) {
     }
     const std::string path = artifact["path"].get<std::string>();
     Json result = {{"kind", artifact.value("kind", Json())}, {"path", path}};
-    if (artifact.value("status", "") != "complete") {
+    // Every file the manifest gives a size and digest is checked, a failed artefact's too (a
+    // video ffprobe could not read is still kept, and hashed).
+    const Json expected_bytes = artifact.value("bytes", Json());
+    const Json expected_hash = artifact.value("sha256", Json());
+    const bool hashed = expected_bytes.is_number_unsigned() && expected_hash.is_string();
+    if (!hashed) {
+      if (artifact.value("status", "") == "complete") {
+        return invalid("the complete artefact " + path + " has no bytes or sha256");
+      }
       result["result"] = "not_captured";
       results.push_back(std::move(result));
       continue;
     }
     ++checked;
-    const Json expected_bytes = artifact.value("bytes", Json());
-    const Json expected_hash = artifact.value("sha256", Json());
     if (!is_artifact_file_name(path) || path == kManifestFileName) {
       result["result"] = "unsafe_path";
-    } else if (!expected_bytes.is_number_unsigned() || !expected_hash.is_string()) {
-      return invalid("the complete artefact " + path + " has no bytes or sha256");
     } else {
       const BundleDirectory::Digest facts = bundle.digest(path);
       if (facts.error_number != 0) {

@@ -292,26 +292,42 @@ EvidenceReport start_video(const VideoStartRequest& request, process::Runner& ru
       error_number != 0) {
     failure = std::string("could not start the supervisor: ") + std::strerror(error_number);
   } else {
-    // 3. Until the recorder runs (or could not start).
+    // 3. Until the recorder runs (or could not start). The process spawned forks the real
+    //    supervisor and exits at once (run_video_supervisor), so that a long-lived front end
+    //    (mcp serve, serve) reaps it here and never keeps a child it forgot: from then on the
+    //    supervisor is known by the pid it writes into the lock.
     const auto deadline = std::chrono::steady_clock::now() + kStartWait;
+    bool intermediate_gone = false;
     std::string how;
     for (;;) {
       auto session = load_session(record.session_id, request.state);
       if (session && session->status() != "starting") break;
-      if (supervisor.exited(how)) {
-        failure = "the supervisor ended before the recorder started (" + how +
-                  "; its log: " + log.string() + ")";
+      if (!intermediate_gone && supervisor.exited(how)) {
+        intermediate_gone = true;
+        if (how != "exited with code 0") {
+          failure = "the supervisor could not start (" + how + "; its log: " + log.string() + ")";
+          break;
+        }
+      }
+      const auto owner = video::read_lock(state, lock);
+      const bool taken_over =
+          owner && owner->session_id == record.session_id && owner->pid != ::getpid();
+      if (intermediate_gone && taken_over && !video::owner_alive(*owner)) {
+        failure =
+            "the supervisor ended before the recorder started (its log: " + log.string() + ")";
         break;
       }
       if (std::chrono::steady_clock::now() >= deadline) {
-        supervisor.stop();
+        supervisor.stop();  // the intermediate's group: the supervisor too
+        if (taken_over && video::owner_alive(*owner)) ::kill(owner->pid, SIGKILL);
         failure = "the recorder did not start within " + std::to_string(kStartWait.count() / 1000) +
                   " s (the supervisor's log: " + log.string() + ")";
         break;
       }
       std::this_thread::sleep_for(kPollInterval);
     }
-    if (failure.empty()) supervisor.release();
+    // Reaped by now, or (a slow fork) released to init: never left a zombie of ours for long.
+    if (!intermediate_gone && !supervisor.exited(how)) supervisor.release();
   }
   if (!failure.empty()) {
     manifest.status = "failed";

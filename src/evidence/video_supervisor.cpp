@@ -3,6 +3,7 @@
 // the MP4, writes the bundle's manifest at every change of status, and gives the device's lock
 // back. Its stdout and stderr go to a log in the state directory.
 #include <signal.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
@@ -123,9 +124,10 @@ class Supervisor {
     return false;
   }
 
-  void recording_began(Json extra) {
-    recording_started_ = Clock::now();
-    video()["startedAt"] = now_text();
+  // The recorder runs since `started` (its first output, before the settle wait).
+  void recording_began(Clock::time_point started, const std::string& started_at, Json extra) {
+    recording_started_ = started;
+    video()["startedAt"] = started_at;
     for (auto& [key, value] : extra.items()) video()[key] = value;
     set_status("recording");
   }
@@ -173,6 +175,8 @@ class Supervisor {
         break;
       }
     }
+    const Clock::time_point started = Clock::now();
+    const std::string started_at = now_text();
     const std::size_t newline = out.find('\n');
     int device_pid = 0;
     if (newline != std::string::npos) {
@@ -193,7 +197,7 @@ class Supervisor {
       remove_device_file(device_path);
       return false;
     }
-    recording_began({{"devicePid", device_pid}, {"devicePath", device_path}});
+    recording_began(started, started_at, {{"devicePid", device_pid}, {"devicePath", device_path}});
     const std::string reason = wait_for_end(*stream);
     if (reason != "time_limit") {
       // SIGINT to screenrecord finalises the file; closing the stream (SIGHUP) does too.
@@ -249,12 +253,14 @@ class Supervisor {
             std::string("could not run scrcpy: ") + std::strerror(spawn_errno));
       return false;
     }
+    const Clock::time_point started = Clock::now();
+    const std::string started_at = now_text();
     if (wait_for_exit(*stream, kStartSettle)) {
       error("EVIDENCE_CAPTURE_FAILED", "recorder",
             "scrcpy ended as it started: " + first_line(recorder_log_));
       return false;
     }
-    recording_began({{"hostPid", stream->pid()}});
+    recording_began(started, started_at, {{"hostPid", stream->pid()}});
     const std::string reason = wait_for_end(*stream);
     if (reason != "time_limit") stream->terminate();
     recording_ended(reason);
@@ -325,19 +331,21 @@ class Supervisor {
 
   int finish(bool release) {
     manifest_["finishedAt"] = now_text();
-    bool any_complete = false, all_complete = true;
+    // A video file kept (even one ffprobe cannot read, which a person may still repair) makes a
+    // partial bundle at worst; the recorder's log alone does not make a recording.
+    bool video_kept = false, all_complete = true;
     for (const Json& artifact : manifest_["artifacts"]) {
-      const bool complete = artifact.value("status", "") == "complete";
-      // The recorder's log alone does not make a recording.
-      if (complete && artifact.value("kind", "") == "video") any_complete = true;
-      all_complete = all_complete && complete;
+      if (artifact.value("kind", "") == "video" && artifact.value("bytes", Json()).is_number()) {
+        video_kept = true;
+      }
+      all_complete = all_complete && artifact.value("status", "") == "complete";
     }
     const bool clean = manifest_["errors"].empty();
-    set_status(any_complete && all_complete && clean ? "complete"
-               : any_complete                        ? "partial"
-                                                     : "failed");
+    set_status(video_kept && all_complete && clean ? "complete"
+               : video_kept                        ? "partial"
+                                                   : "failed");
     if (release) video::release_lock(state_, lock_, record_.session_id);
-    return any_complete ? 0 : 1;
+    return video_kept ? 0 : 1;
   }
 
   static std::string first_line(std::string_view text) {
@@ -361,6 +369,13 @@ class Supervisor {
 }  // namespace
 
 int run_video_supervisor(const std::string& session_id, const io::StateSelection& state) {
+  // start_video spawned us and waits for us to exit: the work goes on in a child, which init
+  // adopts, so a long-lived server that started the session keeps no child of it.
+  if (const pid_t child = ::fork(); child > 0) {
+    return 0;
+  } else if (child < 0) {
+    return 1;
+  }
   install_stop_handlers();
   if (!state.directory || !video::is_session_id(session_id)) return 2;
   auto record = video::read_record(*state.directory, session_id);

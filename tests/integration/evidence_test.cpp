@@ -1,11 +1,16 @@
 // Evidence bundles through the real adb against the virtual device (docs/evidence.md): a
 // capture with every artefact hashed and verified, a changed byte found, destinations never
 // overwritten, storage failures with their path and cause, partial and failed bundles.
+#include <signal.h>
+
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "clawperator/transport/sha256.hpp"
 #include "farm_fixture.hpp"
+#include "media_probe.hpp"
 #include "test_files.hpp"
 
 using namespace clawperator::testing;
@@ -207,4 +212,275 @@ TEST_CASE(
   CHECK(failure["code"] == "DEVICE_NOT_FOUND");
   CHECK(failure["status"] == "failed");
   CHECK(json::parse(file_text(nowhere / "manifest.json"))["status"] == "failed");
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Polls `evidence video status` until the session is finished (or `limit` passes).
+json wait_until_finished(const Farm& farm, const std::string& id,
+                         std::chrono::seconds limit = std::chrono::seconds(30)) {
+  const auto deadline = Clock::now() + limit;
+  json status;
+  while (Clock::now() < deadline) {
+    status = document_of(farm.clawperator({"evidence", "video", "status", id}));
+    const std::string now = status.value("status", "");
+    if (now == "complete" || now == "partial" || now == "failed") return status;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  FAIL("the session did not finish: " << status.dump());
+  return status;
+}
+
+// The lock files of the state directory (docs/evidence.md, "One recorder per device").
+std::vector<fs::path> video_locks(const Farm& farm) {
+  std::vector<fs::path> locks;
+  const fs::path state = farm.environment().extra_env.at("CLAWPERATOR_STATE_DIR");
+  std::error_code ignored;
+  for (const auto& entry : fs::directory_iterator(state, ignored)) {
+    if (entry.path().filename().string().rfind("evidence-video-lock-", 0) == 0) {
+      locks.push_back(entry.path());
+    }
+  }
+  return locks;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "evidence video: a 3-second recording through the device's screenrecord, pulled, "
+    "probed and hashed",
+    "[integration][evidence][video]") {
+  Farm farm({"default"});
+  TemporaryDirectory root("evidence");
+  farm.set_env("CLAWPERATOR_EVIDENCE_DIR", root.path().string());
+  const RunResult started = farm.clawperator({"evidence", "video", "start", "--duration-seconds",
+                                              "3", "--size", "360x640", "--label", "login flow"});
+  REQUIRE(started.exit_code == 0);
+  const json start = document_of(started);
+  CHECK(start["status"] == "recording");
+  CHECK(start["deviceId"] == farm.serials().front());
+  CHECK(start["manifest"]["video"]["devicePid"].is_number_integer());
+  const std::string id = start["sessionId"];
+  const fs::path bundle = root.path() / "bundles" / id;
+  CHECK(video_locks(farm).size() == 1);
+
+  // One recorder per device.
+  const RunResult second =
+      farm.clawperator({"evidence", "video", "start", "--duration-seconds", "2"});
+  CHECK(second.exit_code == 3);
+  const json busy = document_of(second);
+  CHECK(busy["code"] == "EVIDENCE_RECORDING_ACTIVE");
+  CHECK(busy["details"]["sessionId"] == id);
+  CHECK(busy["disposition"]["delivery"] == "not_delivered");
+
+  const json finished = wait_until_finished(farm, id);
+  INFO(finished.dump());
+  CHECK(finished["ok"] == true);
+  CHECK(finished["status"] == "complete");
+  const json& video = finished["manifest"]["video"];
+  CHECK(video["stopReason"] == "time_limit");
+  CHECK(video["probe"]["codec"] == "h264");
+  CHECK(video["probe"]["width"] == 360);
+  CHECK(video["probe"]["height"] == 640);
+  CHECK(video["probe"]["durationSeconds"].get<double>() == Approx(3.0).margin(0.5));
+  CHECK(video["probe"]["frames"].get<long long>() > 0);
+  CHECK(finished["manifest"]["label"] == "login flow");
+  CHECK(video_locks(farm).empty());
+  // Our own ffprobe run agrees, and the bundle verifies.
+  int status = 0;
+  const std::string probed =
+      command_output("ffprobe -v error -show_entries format=duration -of csv=p=0 '" +
+                         (bundle / "video.mp4").string() + "'",
+                     status);
+  CHECK(status == 0);
+  CHECK(std::stod(probed) == Approx(3.0).margin(0.5));
+  CHECK(farm.clawperator({"evidence", "verify", bundle.string()}).exit_code == 0);
+  // The device's copy is gone.
+  const RunResult listed = farm.adb(
+      {"-s", farm.serials().front(), "shell", "cat", video["devicePath"].get<std::string>()});
+  CHECK(listed.exit_code != 0);
+}
+
+TEST_CASE("evidence video: stop before the limit finalises a shorter video at once",
+          "[integration][evidence][video]") {
+  Farm farm({"default"});
+  TemporaryDirectory root("evidence");
+  farm.set_env("CLAWPERATOR_EVIDENCE_DIR", root.path().string());
+  const json start =
+      document_of(farm.clawperator({"evidence", "video", "start", "--duration-seconds", "60"}));
+  REQUIRE(start["status"] == "recording");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  const auto asked = Clock::now();
+  const RunResult stopped = farm.clawperator({"evidence", "video", "stop", start["sessionId"]});
+  CHECK(Clock::now() - asked < std::chrono::seconds(15));
+  REQUIRE(stopped.exit_code == 0);
+  const json stop = document_of(stopped);
+  CHECK(stop["status"] == "complete");
+  CHECK(stop["stopRequested"] == true);
+  const json& video = stop["manifest"]["video"];
+  CHECK(video["stopReason"] == "stopped");
+  // The recorder began before start returned: the file lasts as long as the host saw it run.
+  const double seconds = video["probe"]["durationSeconds"].get<double>();
+  CHECK(seconds == Approx(video["recordedSeconds"].get<double>()).margin(0.3));
+  CHECK(seconds > 1.4);
+  CHECK(seconds < 5.0);
+  CHECK(video["probe"]["width"] == 1080);
+  // Stopping it again answers what it is.
+  CHECK(document_of(farm.clawperator(
+            {"evidence", "video", "stop", start["sessionId"]}))["status"] == "complete");
+  CHECK(video_locks(farm).empty());
+}
+
+TEST_CASE(
+    "evidence video: a killed supervisor leaves a lock that is reported, never taken over, "
+    "until recover clears it",
+    "[integration][evidence][video]") {
+  Farm farm({"default"});
+  TemporaryDirectory root("evidence");
+  farm.set_env("CLAWPERATOR_EVIDENCE_DIR", root.path().string());
+  const json start =
+      document_of(farm.clawperator({"evidence", "video", "start", "--duration-seconds", "60"}));
+  REQUIRE(start["status"] == "recording");
+  const std::string id = start["sessionId"];
+  const auto locks = video_locks(farm);
+  REQUIRE(locks.size() == 1);
+  const json lock = json::parse(file_text(locks.front()));
+  CHECK(lock["sessionId"] == id);
+  const pid_t owner = lock["ownerPid"].get<pid_t>();
+  REQUIRE(::kill(owner, SIGKILL) == 0);
+  for (int attempt = 0; attempt < 100 && ::kill(owner, 0) == 0; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+
+  RunResult result = farm.clawperator({"evidence", "video", "status", id});
+  CHECK(result.exit_code == 3);
+  json failure = document_of(result);
+  CHECK(failure["code"] == "EVIDENCE_RECOVERY_REQUIRED");
+  CHECK(failure["details"]["ownerPid"] == owner);
+  CHECK(failure["details"]["manifestStatus"] == "recording");
+  CHECK(failure["details"]["retainedFiles"].is_array());
+  result = farm.clawperator({"evidence", "video", "start", "--duration-seconds", "2"});
+  CHECK(result.exit_code == 3);
+  CHECK(document_of(result)["code"] == "EVIDENCE_RECOVERY_REQUIRED");
+  REQUIRE(video_locks(farm).size() == 1);  // not taken over
+
+  result = farm.clawperator({"evidence", "video", "recover", id});
+  REQUIRE(result.exit_code == 0);
+  const json recovered = document_of(result);
+  CHECK(recovered["recovered"] == true);
+  CHECK(recovered["status"] == "failed");
+  CHECK(recovered["deviceRecorder"]["interrupted"] == true);
+  CHECK(video_locks(farm).empty());
+  result = farm.clawperator({"evidence", "video", "status", id});
+  CHECK(result.exit_code == 1);
+  failure = document_of(result);
+  CHECK(failure["code"] == "EVIDENCE_CAPTURE_FAILED");
+  CHECK(failure["manifest"]["errors"].back()["stage"] == "recovery");
+
+  // The device records again.
+  const json again =
+      document_of(farm.clawperator({"evidence", "video", "start", "--duration-seconds", "1"}));
+  CHECK(again["status"] == "recording");
+  CHECK(wait_until_finished(farm, again["sessionId"])["status"] == "complete");
+}
+
+TEST_CASE("evidence video: refusals before anything is spawned, and a recorder that fails",
+          "[integration][evidence][video]") {
+  vdevice::android::Scenario failing = scenario("default");
+  failing.faults.screenrecord_fails = true;
+  vdevice::android::Scenario killed = scenario("default");
+  killed.faults.screenrecord_killed_after_ms = 2000;
+  Farm farm(Farm::Built{{failing, killed}});
+  TemporaryDirectory root("evidence");
+  farm.set_env("CLAWPERATOR_EVIDENCE_DIR", root.path().string());
+  const fs::path state = farm.environment().extra_env.at("CLAWPERATOR_STATE_DIR");
+  const std::string& first = farm.serials()[0];
+  const std::string& second = farm.serials()[1];
+
+  SECTION("no ffprobe: HOST_DEPENDENCY_MISSING, no bundle, no lock, no supervisor") {
+    farm.set_env("FFPROBE_PATH", (root.path() / "no-ffprobe").string());
+    const RunResult result = farm.clawperator(
+        {"evidence", "video", "start", "--duration-seconds", "2", "--device", first});
+    CHECK(result.exit_code == 3);
+    const json failure = document_of(result);
+    CHECK(failure["code"] == "HOST_DEPENDENCY_MISSING");
+    CHECK(failure["details"]["dependencies"][0]["name"] == "ffprobe");
+    CHECK(failure["details"]["dependencies"][0]["problem"] == "missing");
+    CHECK(failure["details"]["dependencies"][0]["source"] == "FFPROBE_PATH");
+    CHECK_FALSE(fs::exists(root.path() / "bundles"));
+    std::error_code ignored;
+    for (const auto& entry : fs::directory_iterator(state, ignored)) {
+      CHECK(entry.path().filename().string().rfind("evidence-video", 0) != 0);
+    }
+  }
+  SECTION("a broken ffprobe, an old scrcpy") {
+    farm.set_env("FFPROBE_PATH", "/bin/false");
+    json failure = document_of(farm.clawperator(
+        {"evidence", "video", "start", "--duration-seconds", "2", "--device", first}));
+    CHECK(failure["details"]["dependencies"][0]["problem"] == "fails to run");
+    const fs::path scrcpy = root.path() / "scrcpy";
+    std::ofstream(scrcpy)
+        << "#!/bin/sh\necho 'scrcpy 1.25 <https://github.com/Genymobile/scrcpy>'\n";
+    fs::permissions(scrcpy, fs::perms::owner_all);
+    farm.set_env("FFPROBE_PATH", "");
+    farm.set_env("SCRCPY_PATH", scrcpy.string());
+    failure = document_of(farm.clawperator({"evidence", "video", "start", "--duration-seconds", "2",
+                                            "--recorder", "scrcpy", "--device", first}));
+    CHECK(failure["code"] == "HOST_DEPENDENCY_MISSING");
+    CHECK(failure["details"]["dependencies"].size() == 1);
+    CHECK(failure["details"]["dependencies"][0]["problem"] == "version 1.25 is older than 3.0");
+  }
+  SECTION("bad arguments and unknown sessions") {
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"evidence", "video", "start"},
+             {"evidence", "video", "start", "--duration-seconds", "181"},
+             {"evidence", "video", "start", "--duration-seconds", "2", "--size", "359x640"},
+             {"evidence", "video", "start", "--duration-seconds", "2", "--recorder", "vlc"},
+             {"evidence", "video", "start", "--duration-seconds", "2", "--output-dir", "/tmp"},
+             {"evidence", "video", "status"},
+             {"evidence", "video", "rewind", "x"},
+             {"evidence", "capture", "--duration-seconds", "2"},
+             {"evidence", "capture", "--context-json", "[1]"},
+             {"evidence", "verify"}}) {
+      INFO(args.back());
+      const RunResult result = farm.clawperator(args);
+      CHECK(result.exit_code == 2);
+      CHECK(document_of(result)["code"] == "USAGE");
+    }
+    for (const std::string id : {"not-a-uuid", "0e708990-1abd-4d9e-b2f9-16313db7629e"}) {
+      const RunResult result = farm.clawperator({"evidence", "video", "stop", id});
+      CHECK(result.exit_code == 3);
+      CHECK(document_of(result)["code"] == "EVIDENCE_SESSION_NOT_FOUND");
+    }
+  }
+  SECTION("screenrecord cannot start: the session is failed with what it printed") {
+    const RunResult result = farm.clawperator(
+        {"evidence", "video", "start", "--duration-seconds", "5", "--device", first});
+    CHECK(result.exit_code == 1);
+    const json failure = document_of(result);
+    CHECK(failure["code"] == "EVIDENCE_CAPTURE_FAILED");
+    CHECK(failure["status"] == "failed");
+    CHECK(failure["manifest"]["errors"][0]["stage"] == "recorder");
+    CHECK(video_locks(farm).empty());
+  }
+  SECTION("screenrecord killed before it finalised: a partial bundle, ffprobe's refusal kept") {
+    const json start = document_of(farm.clawperator(
+        {"evidence", "video", "start", "--duration-seconds", "10", "--device", second}));
+    REQUIRE(start["status"] == "recording");
+    const json finished = wait_until_finished(farm, start["sessionId"]);
+    CHECK(finished["code"] == "EVIDENCE_CAPTURE_FAILED");
+    CHECK(finished["status"] == "partial");
+    bool probe_error = false;
+    for (const json& error : finished["manifest"]["errors"])
+      probe_error |= error["stage"] == "probe";
+    CHECK(probe_error);
+    CHECK(finished["manifest"]["video"]["probe"].is_null());
+    // The truncated file is kept and hashed: verify checks it too.
+    const RunResult verified =
+        farm.clawperator({"evidence", "verify", finished["bundleDir"].get<std::string>()});
+    CHECK(verified.exit_code == 0);
+    CHECK(document_of(verified)["checked"] == 2);
+  }
 }

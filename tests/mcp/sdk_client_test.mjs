@@ -8,6 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -23,6 +24,7 @@ const env = { ...process.env };
 delete env.ANDROID_SERIAL;
 env.CLAWPERATOR_LOG_DIR = join(scratch, "logs");
 env.CLAWPERATOR_STATE_DIR = join(scratch, "state");
+env.CLAWPERATOR_EVIDENCE_DIR = join(scratch, "evidence");
 // The skills shipped in the repository (skills/): the skills_* tools read them.
 env.CLAWPERATOR_SKILLS_REGISTRY = join(dirname(new URL(import.meta.url).pathname), "..", "..",
                                        "skills", "skills-registry.json");
@@ -68,6 +70,11 @@ const hostPath = new RegExp(`(^|[\\s"'(=:,;\\[<>])(${hostRoots.map(escape).join(
 const adbWords = /\* daemon|adb: |error: (device|no devices|closed|protocol fault)|cannot connect to daemon/;
 const withoutSavedFile = (document) => {
   if (document && document.compact) delete document.compact.rawArtifactPath;
+  // The evidence tools hand over their bundle's manifest (docs/evidence.md).
+  if (document && typeof document.manifestPath === "string" &&
+      document.manifestPath.startsWith(join(scratch, "evidence") + "/")) {
+    delete document.manifestPath;
+  }
   return document;
 };
 let scanned = 0;
@@ -207,6 +214,50 @@ await check("emulator_provision is listed, idempotent, and its bounds refuse bef
       .then(() => null, (error) => error);
     assert.ok(refused && refused.code === -32602, JSON.stringify(args) + " " + String(refused));
   }
+});
+
+await check("evidence_capture hashes every file it lists, and a video session records, stops and is probed", async () => {
+  const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+  assert.equal(byName.evidence_capture.annotations.readOnlyHint, true);
+  for (const name of ["evidence_video_start", "evidence_video_status", "evidence_video_stop"]) {
+    assert.ok(byName[name], `${name} is listed`);
+    assert.equal(byName[name].inputSchema.additionalProperties, false);
+  }
+  const captured = await call("evidence_capture", { deviceId: first, label: "sdk", context: { run: 1 } });
+  assert.equal(captured.isError, undefined, JSON.stringify(captured).slice(0, 500));
+  const capture = body(captured);
+  assert.equal(capture.status, "complete");
+  assert.ok(capture.manifestPath.startsWith(join(scratch, "evidence")), capture.manifestPath);
+  assert.equal(capture.bundleDir, undefined);
+  assert.equal(capture.manifest.artifacts.length, 3);
+  for (const artifact of capture.manifest.artifacts) {
+    const bytes = readFileSync(join(dirname(capture.manifestPath), artifact.path));
+    assert.equal(bytes.length, artifact.bytes);
+    assert.equal(createHash("sha256").update(bytes).digest("hex"), artifact.sha256);
+  }
+  for (const [name, args] of [["evidence_capture", { outputDir: scratch }],
+                              ["evidence_capture", { label: "x".repeat(2049) }],
+                              ["evidence_video_start", { durationSeconds: 0 }],
+                              ["evidence_video_status", {}]]) {
+    const refused = await client.callTool({ name, arguments: args }).then(() => null, (error) => error);
+    assert.ok(refused && refused.code === -32602, name + " " + String(refused));
+  }
+  const started = await call("evidence_video_start", { deviceId: second, durationSeconds: 30, size: "360x640" });
+  assert.equal(started.isError, undefined, JSON.stringify(started).slice(0, 500));
+  const session = body(started);
+  assert.equal(session.status, "recording");
+  // Still recording: an error result, as the original's status.
+  assert.equal((await call("evidence_video_status", { sessionId: session.sessionId })).isError, true);
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const stopped = await call("evidence_video_stop", { sessionId: session.sessionId });
+  assert.equal(stopped.isError, undefined, JSON.stringify(stopped).slice(0, 800));
+  const video = body(stopped).manifest.video;
+  assert.equal(video.stopReason, "stopped");
+  assert.equal(video.probe.codec, "h264");
+  assert.equal(video.probe.width, 360);
+  const unknown = await call("evidence_video_status", { sessionId: "0e708990-1abd-4d9e-b2f9-16313db7629e" });
+  assert.equal(unknown.isError, true);
+  assert.equal(body(unknown).code, "EVIDENCE_SESSION_NOT_FOUND");
 });
 
 await check("devices lists both virtual devices", async () => {
