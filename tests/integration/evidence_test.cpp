@@ -484,3 +484,30 @@ TEST_CASE("evidence video: refusals before anything is spawned, and a recorder t
     CHECK(document_of(verified)["checked"] == 2);
   }
 }
+
+TEST_CASE("evidence video: --recorder scrcpy records on the host, finalised by SIGTERM on stop",
+          "[integration][evidence][video]") {
+  Farm farm({"default"});
+  TemporaryDirectory root("evidence");
+  farm.set_env("CLAWPERATOR_EVIDENCE_DIR", root.path().string());
+  // A stand-in for scrcpy 3.x that records ffmpeg's test pattern (tests/integration/
+  // fake_scrcpy.sh): what is tested is our side, the version check, the arguments, the stop.
+  farm.set_env("SCRCPY_PATH",
+               std::string(CLAWPERATOR_SOURCE_DIR) + "/tests/integration/fake_scrcpy.sh");
+  const json start = document_of(farm.clawperator(
+      {"evidence", "video", "start", "--recorder", "scrcpy", "--duration-seconds", "30"}));
+  REQUIRE(start["status"] == "recording");
+  CHECK(start["recorder"] == "scrcpy");
+  CHECK(start["manifest"]["video"]["hostPid"].is_number_integer());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  const json stop =
+      document_of(farm.clawperator({"evidence", "video", "stop", start["sessionId"]}));
+  INFO(stop.dump());
+  CHECK(stop["status"] == "complete");
+  const json& video = stop["manifest"]["video"];
+  CHECK(video["stopReason"] == "stopped");
+  CHECK(video["probe"]["codec"] == "h264");
+  CHECK(video["probe"]["width"] == 360);
+  CHECK(video["probe"]["durationSeconds"].get<double>() ==
+        Approx(video["recordedSeconds"].get<double>()).margin(0.5));
+}
