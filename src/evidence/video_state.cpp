@@ -177,9 +177,9 @@ std::optional<LockOwner> read_lock(const io::StateDirectory& state, const std::s
 }
 
 bool take_over_lock(const io::StateDirectory& state, const std::string& name,
-                    const LockOwner& owner) {
+                    const LockOwner& owner, pid_t from) {
   const auto current = read_lock(state, name);
-  if (!current || current->session_id != owner.session_id) return false;
+  if (!current || current->session_id != owner.session_id || current->pid != from) return false;
   return state.replace_file(name, dump_json(to_json(owner)) + "\n");
 }
 

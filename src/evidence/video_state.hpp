@@ -59,10 +59,11 @@ enum class LockResult { Acquired, Held, Unreadable, Failed };
 LockResult create_lock(const io::StateDirectory& state, const std::string& name,
                        const LockOwner& owner, std::optional<LockOwner>& found);
 std::optional<LockOwner> read_lock(const io::StateDirectory& state, const std::string& name);
-// Rewrites the lock for `owner` when it still names owner.session_id (the supervisor taking
-// over from the process that started it): false when it names another session or is gone.
+// Rewrites the lock for `owner` when it still names owner.session_id and is held by `from` (the
+// supervisor taking over from the `start` that spawned it): false when it names another session
+// or another holder, or is gone. A supervisor run by hand never takes a live session's lock.
 bool take_over_lock(const io::StateDirectory& state, const std::string& name,
-                    const LockOwner& owner);
+                    const LockOwner& owner, pid_t from);
 // Removes the lock when it still names `session_id`.
 void release_lock(const io::StateDirectory& state, const std::string& name,
                   std::string_view session_id);

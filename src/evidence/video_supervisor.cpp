@@ -7,8 +7,10 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/evidence/bundle.hpp"
@@ -67,18 +69,21 @@ class Supervisor {
         client_(*runner_, record_.adb),
         lock_(video::lock_name(record_.adb, record_.serial)) {}
 
-  int run() {
-    if (!video::take_over_lock(state_, lock_,
-                               video::self_owner(record_.session_id, record_.serial))) {
-      error("EVIDENCE_RECOVERY_REQUIRED", "lock",
-            "the device's video lock no longer names this session");
-      return finish(false);
+  // `starter`: the `evidence video start` that spawned us, which holds the lock until now.
+  int run(pid_t starter) {
+    if (!video::take_over_lock(state_, lock_, video::self_owner(record_.session_id, record_.serial),
+                               starter)) {
+      // Not ours to take (a supervisor run by hand, or a start that gave up on us): the session
+      // belongs to whoever holds its lock, and its manifest is left as it is.
+      std::fprintf(stderr, "evidence video supervise: the lock of %s is not held by its start\n",
+                   record_.session_id.c_str());
+      return 2;
     }
     const bool recorded =
         record_.recorder == "scrcpy" ? record_with_scrcpy() : record_with_screenrecord();
     if (recorded) check_video();
     store_recorder_log();
-    return finish(true);
+    return finish();
   }
 
  private:
@@ -102,26 +107,45 @@ class Supervisor {
     }
   }
 
+  // How a recorder that ended by itself ended: at its time limit (status 0), or not.
+  std::string reason_of(const process::StreamEvent& exit) {
+    if (exit.exit_code == 0 && exit.signal == 0) return "time_limit";
+    video()["recorderExit"] = {{"exitCode", exit.exit_code}, {"signal", exit.signal}};
+    error("EVIDENCE_CAPTURE_FAILED", "recorder",
+          "the recorder ended before its time limit (exit " + std::to_string(exit.exit_code) +
+              (exit.signal != 0 ? ", signal " + std::to_string(exit.signal) : std::string()) +
+              "): " + first_line(recorder_log_));
+    return "recorder_ended";
+  }
+
   // Waits until the recorder exits, stop is asked for, or the limit passes.
   std::string wait_for_end(process::Stream& stream) {
     const auto deadline = recording_started_ + std::chrono::seconds(record_.duration_seconds) + 15s;
     for (;;) {
       const process::StreamEvent event = stream.wait(kWaitStep);
       collect(event);
-      if (event.exited) return "time_limit";
+      if (event.exited) return reason_of(event);
       if (g_stop_signal != 0) return "stopped";
       if (Clock::now() >= deadline) return "timeout";
     }
   }
 
-  bool wait_for_exit(process::Stream& stream, std::chrono::milliseconds limit) {
+  // The exit event, when the recorder ended within `limit`.
+  std::optional<process::StreamEvent> wait_for_exit(process::Stream& stream,
+                                                    std::chrono::milliseconds limit) {
     const auto deadline = Clock::now() + limit;
     while (Clock::now() < deadline) {
-      const process::StreamEvent event = stream.wait(kWaitStep);
+      process::StreamEvent event = stream.wait(kWaitStep);
       collect(event);
-      if (event.exited) return true;
+      if (event.exited) return event;
     }
-    return false;
+    return std::nullopt;
+  }
+
+  // A recorder that cannot start ends at once with a failure status; one that ended with 0
+  // within the settle time had a limit shorter than it (or a slow link) and recorded.
+  static bool failed_to_start(const std::optional<process::StreamEvent>& ended) {
+    return ended && (ended->exit_code != 0 || ended->signal != 0);
   }
 
   // The recorder runs since `started` (its first output, before the settle wait).
@@ -190,16 +214,16 @@ class Supervisor {
                    : "the device's shell did not answer with the recorder's pid");
       return false;
     }
-    // A recorder that cannot start ends at once.
-    if (wait_for_exit(*stream, kStartSettle)) {
+    const auto settled = wait_for_exit(*stream, kStartSettle);
+    if (failed_to_start(settled)) {
       error("EVIDENCE_CAPTURE_FAILED", "recorder",
             "screenrecord ended as it started: " + first_line(recorder_log_));
       remove_device_file(device_path);
       return false;
     }
     recording_began(started, started_at, {{"devicePid", device_pid}, {"devicePath", device_path}});
-    const std::string reason = wait_for_end(*stream);
-    if (reason != "time_limit") {
+    const std::string reason = settled ? reason_of(*settled) : wait_for_end(*stream);
+    if (reason == "stopped" || reason == "timeout") {
       // SIGINT to screenrecord finalises the file; closing the stream (SIGHUP) does too.
       (void)adb::run_device_shell(
           client_, record_.serial,
@@ -255,14 +279,15 @@ class Supervisor {
     }
     const Clock::time_point started = Clock::now();
     const std::string started_at = now_text();
-    if (wait_for_exit(*stream, kStartSettle)) {
+    const auto settled = wait_for_exit(*stream, kStartSettle);
+    if (failed_to_start(settled)) {
       error("EVIDENCE_CAPTURE_FAILED", "recorder",
             "scrcpy ended as it started: " + first_line(recorder_log_));
       return false;
     }
     recording_began(started, started_at, {{"hostPid", stream->pid()}});
-    const std::string reason = wait_for_end(*stream);
-    if (reason != "time_limit") stream->terminate();
+    const std::string reason = settled ? reason_of(*settled) : wait_for_end(*stream);
+    if (reason == "stopped" || reason == "timeout") stream->terminate();
     recording_ended(reason);
     return true;
   }
@@ -329,7 +354,7 @@ class Supervisor {
                                   recorder_log_, started, now_text(), 0)));
   }
 
-  int finish(bool release) {
+  int finish() {
     manifest_["finishedAt"] = now_text();
     // A video file kept (even one ffprobe cannot read, which a person may still repair) makes a
     // partial bundle at worst; the recorder's log alone does not make a recording.
@@ -344,7 +369,7 @@ class Supervisor {
     set_status(video_kept && all_complete && clean ? "complete"
                : video_kept                        ? "partial"
                                                    : "failed");
-    if (release) video::release_lock(state_, lock_, record_.session_id);
+    video::release_lock(state_, lock_, record_.session_id);
     return video_kept ? 0 : 1;
   }
 
@@ -371,6 +396,7 @@ class Supervisor {
 int run_video_supervisor(const std::string& session_id, const io::StateSelection& state) {
   // start_video spawned us and waits for us to exit: the work goes on in a child, which init
   // adopts, so a long-lived server that started the session keeps no child of it.
+  const pid_t starter = ::getppid();
   if (const pid_t child = ::fork(); child > 0) {
     return 0;
   } else if (child < 0) {
@@ -391,7 +417,7 @@ int run_video_supervisor(const std::string& session_id, const io::StateSelection
   if (!manifest.value("artifacts", Json()).is_array()) manifest["artifacts"] = Json::array();
   Supervisor supervisor(std::move(*record), *state.directory, std::move(*bundle),
                         std::move(manifest));
-  return supervisor.run();
+  return supervisor.run(starter);
 }
 
 }  // namespace clawperator::evidence
