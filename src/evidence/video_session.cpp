@@ -285,7 +285,8 @@ EvidenceReport start_video(const VideoStartRequest& request, process::Runner& ru
   const std::string program =
       request.self_executable.empty() ? self_executable() : request.self_executable;
   process::DetachedProcess supervisor;
-  const std::filesystem::path log = state.path() / ("evidence-video-" + record.session_id + ".log");
+  video::remove_old_records(state);
+  const std::filesystem::path log = state.path() / video::log_name(record.session_id);
   std::string failure;
   if (const int error_number =
           supervisor.spawn({program, "evidence", "video", "supervise", record.session_id}, log);

@@ -59,7 +59,16 @@ std::optional<LockOwner> owner_from_text(std::string_view text) {
 }  // namespace
 
 std::string record_name(std::string_view session_id) {
-  return "evidence-video-" + io::escape_file_name(session_id) + ".json";
+  return std::string(kRecordPrefix) + io::escape_file_name(session_id) + ".json";
+}
+
+std::string log_name(std::string_view session_id) {
+  return std::string(kRecordPrefix) + io::escape_file_name(session_id) + ".log";
+}
+
+void remove_old_records(const io::StateDirectory& state) {
+  state.remove_stale(kRecordPrefix, ".json", kRecordLifetime);
+  state.remove_stale(kRecordPrefix, ".log", kRecordLifetime);
 }
 
 std::string lock_name(const adb::AdbSettings& adb, std::string_view serial) {

@@ -7,6 +7,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,7 +33,15 @@ struct SessionRecord {
   std::string created_at;
 };
 
+// Records and supervisor logs are named "evidence-video-session-<id>.{json,log}"; locks
+// "evidence-video-lock-…": removing old records never touches a lock, whose owner may need
+// recovering however old it is.
+inline constexpr std::string_view kRecordPrefix = "evidence-video-session-";
+inline constexpr std::chrono::hours kRecordLifetime{24 * 30};
 std::string record_name(std::string_view session_id);
+std::string log_name(std::string_view session_id);
+// The records and logs of sessions started more than kRecordLifetime ago (their bundles stay).
+void remove_old_records(const io::StateDirectory& state);
 // One lock per adb server and serial: two servers may each have an emulator-5554.
 std::string lock_name(const adb::AdbSettings& adb, std::string_view serial);
 

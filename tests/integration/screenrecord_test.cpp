@@ -110,15 +110,17 @@ TEST_CASE("screenrecord through adb: kill -INT from a second shell stops it afte
           "[integration][screenrecord]") {
   Farm farm({"default"});
   const std::string& serial = farm.serials().front();
+  // From before the shell starts: the recording begins before its pid reaches us, by up to a
+  // loaded machine's adb round trip.
+  const auto started = Clock::now();
   // A time limit well past the kill: bounds the wait should the kill go astray.
   LiveShell recording(farm,
                       "echo $$; exec screenrecord --time-limit 10 --size 360x640 /sdcard/stop.mp4");
   const std::string pid = recording.line();
-  const auto started = Clock::now();
   REQUIRE_FALSE(pid.empty());
   std::this_thread::sleep_for(std::chrono::milliseconds(1000));
   const RunResult killed = farm.adb({"-s", serial, "shell", "kill -INT " + pid});
-  // The most the recording can have lasted: from before the pid came to after kill returned.
+  // The most the recording can have lasted: from before the shell started to after kill returned.
   const double longest = std::chrono::duration<double>(Clock::now() - started).count();
   INFO(killed.out << killed.err);
   CHECK(killed.exit_code == 0);
