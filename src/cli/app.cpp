@@ -20,10 +20,11 @@ using contract::HostError;
 constexpr std::string_view kVersion = CLAWPERATOR_VERSION;
 
 const std::vector<std::string> kGlobalFlags = {
-    "--device",  "--device-id", "--operator-package", "--receiver-package", "--json",
-    "--output",  "--format",    "--timeout",          "--timeout-ms",       "--log-level",
-    "--verbose", "--adb",       "--adb-server",       "--lock-wait",        "--result-transport",
-    "--help",    "--version",
+    "--device",     "--device-id", "--operator-package", "--receiver-package",
+    "--json",       "--output",    "--format",           "--timeout",
+    "--timeout-ms", "--log-level", "--verbose",          "--adb",
+    "--adb-server", "--lock-wait", "--result-transport", "--policy",
+    "--confirm",    "--help",      "--version",
 };
 
 void add_global_options(CLI::App& app, RawGlobalFlags& flags) {
@@ -56,6 +57,14 @@ void add_global_options(CLI::App& app, RawGlobalFlags& flags) {
   app.add_option("--result-transport", flags.result_transport,
                  "How results come back: logcat (default), direct or auto "
                  "(default: $CLAWPERATOR_RESULT_TRANSPORT, else logcat)")
+      ->group("Global options");
+  app.add_option("--policy", flags.policy,
+                 "Action policy file: deny or confirm risky steps (default: $CLAWPERATOR_POLICY, "
+                 "else ~/.config/clawperator/policy.json when present; docs/guardrails.md)")
+      ->group("Global options");
+  app.add_option(
+         "--confirm", flags.confirm,
+         "The one-time token a CONFIRMATION_REQUIRED gave, after a person approved the step")
       ->group("Global options");
   static const std::string kVersionHelp = "Print the version and exit";
   app.add_flag("--version", kVersionHelp)->group("Global options");
@@ -228,6 +237,8 @@ void note_typed_spellings(const CLI::App& app, int options_end, const char* cons
   raw.device_flag = typed_spelling(*device, options_end, argv);
   raw.output_flag = typed_spelling(*app.get_option("--output"), options_end, argv);
   raw.timeout_flag = typed_spelling(*app.get_option("--timeout"), options_end, argv);
+  raw.policy_given = app.get_option("--policy")->count() > 0;
+  raw.confirm_given = app.get_option("--confirm")->count() > 0;
 }
 
 // The option CLI11 names `flag`, among the global ones and every command's.

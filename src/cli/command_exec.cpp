@@ -70,6 +70,11 @@ CommandResult run_on_device(contract::Execution execution, const GlobalOptions& 
   request.result_transport = result_transport(options);
   request.state = state_directory_for_run();
   request.show_progress = ::isatty(STDERR_FILENO) == 1;
+  auto policy = load_action_policy(options);
+  if (!policy) return failure(policy.error());
+  request.policy = std::move(*policy);
+  request.confirm_token = options.confirm_token;
+  request.ask_person = terminal_confirmation();
   // One meaning of --timeout: the execution's timeoutMs is the command's budget, so the command
   // ends within it plus the result grace, whatever it waits on (docs/commands.md).
   request.budget = std::chrono::milliseconds(

@@ -26,7 +26,9 @@ namespace {
 class CliToolHost final : public mcp::ToolHost {
  public:
   explicit CliToolHost(const GlobalOptions& options)
-      : options_(options), state_(state_directory_for_run()) {}
+      : options_(options),
+        state_(state_directory_for_run()),
+        policy_(load_action_policy(options)) {}
 
   Json run_execution(const contract::Execution& execution, const mcp::CallTarget& target,
                      const process::CancelToken& cancel) override {
@@ -41,6 +43,11 @@ class CliToolHost final : public mcp::ToolHost {
     request.lock_wait_ms = static_cast<long>(execution.timeout_ms.value());
     request.state = state_;
     request.warm_followers = &warm_followers_;
+    // The server's policy applies to every tool that sends a payload. A step it wants confirmed
+    // is refused without a token: nothing a model can send confirms it (docs/guardrails.md).
+    if (!policy_) return contract::to_json(policy_.error());
+    request.policy = *policy_;
+    request.hand_out_tokens = false;
     const auto runner = process::make_system_runner(cancel);
     return exec::run_execution(request, *runner).document;
   }
@@ -214,6 +221,7 @@ class CliToolHost final : public mcp::ToolHost {
   io::StateSelection state_;
   // Each device's logcat reader, kept between its calls (docs/mcp.md, "What is kept warm").
   exec::WarmFollowers warm_followers_;
+  contract::Outcome<std::shared_ptr<const policy::Policy>> policy_;
 };
 
 CommandResult run_mcp_serve(const GlobalOptions& options) {

@@ -163,6 +163,25 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
     }
   }
 
+  if (flags.policy_given) {
+    if (trim(flags.policy).empty()) {
+      return GlobalOptionsError{"--policy needs a policy file", "--policy"};
+    }
+    out.policy = flags.policy;
+  }
+  if (flags.confirm_given) {
+    const std::string token(trim(flags.confirm));
+    const bool hex =
+        token.size() == 32 && token.find_first_not_of("0123456789abcdef") == std::string::npos;
+    if (!hex) {
+      return GlobalOptionsError{
+          "--confirm takes the 32-character token a CONFIRMATION_REQUIRED gave (got '" +
+              flags.confirm + "')",
+          "--confirm"};
+    }
+    out.confirm_token = token;
+  }
+
   if (auto log_dir = environment("CLAWPERATOR_LOG_DIR")) {
     out.log_dir = expand_home(std::string(trim(*log_dir)), environment, account_home);
   } else {

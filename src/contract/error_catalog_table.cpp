@@ -208,6 +208,37 @@ constexpr CatalogEntry kCatalog[] = {
      "lock by hand.",
      Origin::Host},
 
+    // Guardrails (docs/guardrails.md): refusals before anything is sent.
+    {"POLICY_INVALID", "Guardrails",
+     "The action policy file cannot be read or does not follow its format.",
+     Delivery::NotDelivered, 2, RecoveryStrategy::None,
+     "Fix the member `details.path` names in the file `details.policy` names (or point --policy "
+     "/ CLAWPERATOR_POLICY elsewhere); a policy that does not load refuses every execution.",
+     Origin::Host},
+    {"POLICY_DENIED", "Guardrails",
+     "A rule of the action policy denies a step of the payload; nothing was sent.",
+     Delivery::NotDelivered, 3, RecoveryStrategy::None,
+     "Do not work around it: the rule `details.ruleId` exists so that this action is not taken. "
+     "Change the payload, or ask the policy's owner.",
+     Origin::Host},
+    {"CONFIRMATION_REQUIRED", "Guardrails",
+     "A rule of the action policy requires a person's confirmation for a step; nothing was sent.",
+     Delivery::NotDelivered, 3, RecoveryStrategy::None,
+     "Show a person exactly what `details.step` would do; only on their approval repeat the "
+     "identical call with --confirm <details.token> (once, within 5 minutes). Never confirm on "
+     "your own.",
+     Origin::Host},
+    {"CONFIRMATION_UNKNOWN", "Guardrails",
+     "The confirmation token is unknown, already used, expired, or was issued for another payload.",
+     Delivery::NotDelivered, 3, RecoveryStrategy::None,
+     "Repeat the call without --confirm to get a new token, and have a person approve it.",
+     Origin::Host},
+    {"CONFIRMATION_DECLINED", "Guardrails",
+     "The person asked to confirm a step declined it; nothing was sent.",
+     Delivery::NotDelivered, 3, RecoveryStrategy::None,
+     "Do not retry: continue without the step, or ask the person.",
+     Origin::Host},
+
     // Host
     {"HOST_DEPENDENCY_MISSING", "Host",
      "A host program the command needs is missing, fails to run, or lacks a required capability.",

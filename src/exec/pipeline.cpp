@@ -18,6 +18,7 @@
 #include "dispatch.hpp"
 #include "forward_registry.hpp"
 #include "payload_decoder.hpp"
+#include "policy_gate.hpp"
 #include "post_processing.hpp"
 #include "preflight.hpp"
 #include "presence_check.hpp"
@@ -174,6 +175,10 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   const contract::Outcome<std::string> resolved = resolve_device(client, request.device, trace);
   if (!resolved) return report(resolved.error());
   const std::string& serial = *resolved;
+  // The policy, before the lock and anything sent (docs/guardrails.md).
+  if (contract::Status allowed = check_policy(request, client, serial, trace); !allowed) {
+    return report(allowed.error());
+  }
   const std::string server = lock_server_key(request.adb);
   const std::string device_key = lock_file_name(server, serial);
   const ReadinessCache readiness(request.state.directory.get(), device_key);

@@ -209,9 +209,9 @@ bool StateDirectory::replace_file(std::string_view name, std::string_view conten
   return false;
 }
 
-void StateDirectory::remove(std::string_view name) const {
-  if (!is_file_name(name)) return;
-  ::unlinkat(fd_, std::string(name).c_str(), 0);
+bool StateDirectory::remove(std::string_view name) const {
+  if (!is_file_name(name)) return false;
+  return ::unlinkat(fd_, std::string(name).c_str(), 0) == 0;
 }
 
 std::optional<std::string> StateDirectory::create_file(std::string_view name,

@@ -134,7 +134,7 @@ Reply Backend::emulator_post(std::string_view action, std::string_view name,
 }
 
 Reply Backend::execute(std::string_view body) const {
-  auto parsed = parse_body(body, {"execution", "deviceId", "operatorPackage"});
+  auto parsed = parse_body(body, {"execution", "deviceId", "operatorPackage", "confirmToken"});
   if (!parsed) return error_reply(parsed.error());
   auto execution = read_execution(*parsed);
   if (!execution) return error_reply(execution.error());
@@ -208,6 +208,10 @@ Reply Backend::run(Json payload, const Json& body) const {
     request.state = settings_.state;
     request.result_transport = settings_.result_transport;
     request.warm_followers = settings_.warm_followers.get();
+    request.policy = settings_.policy;
+    if (const auto token = body.find("confirmToken"); token != body.end()) {
+      request.confirm_token = token->is_string() ? token->get<std::string>() : std::string();
+    }
     if (settings_.artifacts) settings_.artifacts->direct_screenshots(request.execution);
     const auto runner = process::make_system_runner();
     exec::ExecutionReport report = exec::run_execution(request, *runner);

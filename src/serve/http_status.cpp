@@ -6,7 +6,7 @@
 namespace clawperator::serve {
 
 int http_status_of_code(std::string_view code) {
-  static constexpr std::array<std::pair<std::string_view, int>, 45> kStatus = {{
+  static constexpr std::array<std::pair<std::string_view, int>, 49> kStatus = {{
       // The original's mapping.
       {"EXECUTION_CONFLICT_IN_FLIGHT", 423},
       {"DEVICE_NOT_FOUND", 404},
@@ -63,6 +63,12 @@ int http_status_of_code(std::string_view code) {
       {"EVIDENCE_SESSION_NOT_FOUND", 404},
       {"EVIDENCE_STORAGE_UNWRITABLE", 507},
       {"HOST_DEPENDENCY_MISSING", 503},
+      // The action policy (docs/guardrails.md): a refusal is forbidden, a confirmation a
+      // precondition the caller can meet (RFC 6585's 428), a bad token a conflict.
+      {"POLICY_DENIED", 403},
+      {"CONFIRMATION_REQUIRED", 428},
+      {"CONFIRMATION_UNKNOWN", 409},
+      {"CONFIRMATION_DECLINED", 409},
   }};
   for (const auto& [name, status] : kStatus) {
     if (name == code) return status;

@@ -82,6 +82,10 @@ cli::CommandResult serve_command(const cli::ServeCommand& command,
   settings.backend.result_transport = cli::result_transport(options);
   settings.backend.warm_followers = std::make_shared<exec::WarmFollowers>();
   settings.backend.skills_registry = command.skills_registry;
+  // The action policy, once: a server whose policy does not load does not start.
+  auto policy = cli::load_action_policy(options);
+  if (!policy) return cli::failure(policy.error());
+  settings.backend.policy = std::move(*policy);
 
   // Kept beyond run_server, which takes the settings: the token file is removed after it.
   const io::StateSelection state = settings.backend.state;

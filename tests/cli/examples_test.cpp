@@ -54,12 +54,13 @@ bool acts_on_screen(const std::string& type) {
 
 }  // namespace
 
-TEST_CASE("examples/ holds payloads, invalid/ and scenarios/ only", "[cli][examples]") {
+TEST_CASE("examples/ holds payloads, invalid/, scenarios/ and policy/ only", "[cli][examples]") {
   for (const auto& entry : std::filesystem::directory_iterator(kExamples)) {
     CAPTURE(entry.path().string());
     if (entry.is_directory()) {
       const std::string name = entry.path().filename().string();
-      CHECK((name == "invalid" || name == "scenarios"));
+      // policy/: action policies (docs/guardrails.md), loaded by tests/unit/policy.
+      CHECK((name == "invalid" || name == "scenarios" || name == "policy"));
     } else {
       CHECK(entry.path().extension() == ".json");
     }

@@ -18,11 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-json document_of(const RunResult& result) {
-  INFO(result.out << result.err);
-  return single_document(result);
-}
-
 std::string file_text(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
@@ -48,7 +43,7 @@ TEST_CASE(
   const RunResult captured = farm.clawperator(
       {"evidence", "capture", "--label", "checkout", "--context-json", R"({"run":7})"});
   REQUIRE(captured.exit_code == 0);
-  const json document = document_of(captured);
+  const json document = single_document(captured);
   CHECK(document["ok"] == true);
   CHECK(document["status"] == "complete");
   const std::string id = document["evidenceId"].get<std::string>();
@@ -91,13 +86,13 @@ TEST_CASE(
 
   RunResult verified = farm.clawperator({"evidence", "verify", bundle.string()});
   CHECK(verified.exit_code == 0);
-  CHECK(document_of(verified)["checked"] == 3);
+  CHECK(single_document(verified)["checked"] == 3);
 
   SECTION("one changed byte") {
     change_one_byte(bundle / "hierarchy.xml", 10);
     verified = farm.clawperator({"evidence", "verify", bundle.string()});
     CHECK(verified.exit_code == 1);
-    const json failure = document_of(verified);
+    const json failure = single_document(verified);
     CHECK(failure["code"] == "EVIDENCE_VERIFICATION_FAILED");
     CHECK(failure["details"]["reason"] == "mismatch");
     CHECK(failure["details"]["mismatches"] == 1);
@@ -110,7 +105,7 @@ TEST_CASE(
   SECTION("a file cut short, another gone") {
     fs::resize_file(bundle / "screenshot.png", 10);
     fs::remove(bundle / "capture-envelopes.json");
-    const json failure = document_of(farm.clawperator({"evidence", "verify", bundle.string()}));
+    const json failure = single_document(farm.clawperator({"evidence", "verify", bundle.string()}));
     CHECK(failure["details"]["mismatches"] == 2);
     for (const json& artifact : failure["artifacts"]) {
       const std::string path = artifact["path"];
@@ -123,14 +118,14 @@ TEST_CASE(
     json altered = manifest;
     altered["artifacts"][0]["path"] = "../outside";
     std::ofstream(bundle / "manifest.json", std::ios::trunc) << altered.dump();
-    const json failure = document_of(farm.clawperator({"evidence", "verify", bundle.string()}));
+    const json failure = single_document(farm.clawperator({"evidence", "verify", bundle.string()}));
     CHECK(failure["artifacts"][0]["result"] == "unsafe_path");
   }
   SECTION("no manifest") {
     fs::remove(bundle / "manifest.json");
     verified = farm.clawperator({"evidence", "verify", bundle.string()});
     CHECK(verified.exit_code == 1);
-    const json failure = document_of(verified);
+    const json failure = single_document(verified);
     CHECK(failure["details"]["reason"] == "manifest_unreadable");
     CHECK(failure["details"]["causeCode"] == "ENOENT");
   }
@@ -147,7 +142,7 @@ TEST_CASE(
   std::ofstream(existing / "notes.txt") << "mine";
   RunResult result = farm.clawperator({"evidence", "capture", "--output-dir", existing.string()});
   CHECK(result.exit_code == 3);
-  json failure = document_of(result);
+  json failure = single_document(result);
   CHECK(failure["code"] == "EVIDENCE_OUTPUT_EXISTS");
   CHECK(failure["details"]["path"] == existing.string());
   CHECK(failure["details"]["causeCode"] == "EEXIST");
@@ -167,7 +162,7 @@ TEST_CASE(
       result = farm.clawperator({"evidence", "capture", "--output-dir", (file / "b").string()});
     }
     CHECK(result.exit_code == 3);
-    failure = document_of(result);
+    failure = single_document(result);
     CHECK(failure["code"] == "EVIDENCE_STORAGE_UNWRITABLE");
     CHECK(failure["details"]["path"].get<std::string>().rfind(root.path().string(), 0) == 0);
     CHECK(failure["details"]["causeCode"] == "ENOTDIR");
@@ -188,7 +183,7 @@ TEST_CASE(
   const fs::path partial = root.path() / "partial";
   RunResult result = farm.clawperator({"evidence", "capture", "--output-dir", partial.string()});
   CHECK(result.exit_code == 1);
-  json failure = document_of(result);
+  json failure = single_document(result);
   CHECK(failure["code"] == "EVIDENCE_CAPTURE_FAILED");
   CHECK(failure["status"] == "partial");
   CHECK(failure["disposition"] == json{{"delivery", "delivered_verified"}, {"retry", "safe"}});
@@ -208,7 +203,7 @@ TEST_CASE(
   result = farm.clawperator(
       {"evidence", "capture", "--output-dir", nowhere.string(), "--device", "no-such-device"});
   CHECK(result.exit_code == 3);
-  failure = document_of(result);
+  failure = single_document(result);
   CHECK(failure["code"] == "DEVICE_NOT_FOUND");
   CHECK(failure["status"] == "failed");
   CHECK(json::parse(file_text(nowhere / "manifest.json"))["status"] == "failed");
@@ -224,7 +219,7 @@ json wait_until_finished(const Farm& farm, const std::string& id,
   const auto deadline = Clock::now() + limit;
   json status;
   while (Clock::now() < deadline) {
-    status = document_of(farm.clawperator({"evidence", "video", "status", id}));
+    status = single_document(farm.clawperator({"evidence", "video", "status", id}));
     const std::string now = status.value("status", "");
     if (now == "complete" || now == "partial" || now == "failed") return status;
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
@@ -258,7 +253,7 @@ TEST_CASE(
   const RunResult started = farm.clawperator({"evidence", "video", "start", "--duration-seconds",
                                               "3", "--size", "360x640", "--label", "login flow"});
   REQUIRE(started.exit_code == 0);
-  const json start = document_of(started);
+  const json start = single_document(started);
   CHECK(start["status"] == "recording");
   CHECK(start["deviceId"] == farm.serials().front());
   CHECK(start["manifest"]["video"]["devicePid"].is_number_integer());
@@ -276,7 +271,7 @@ TEST_CASE(
   const RunResult second =
       farm.clawperator({"evidence", "video", "start", "--duration-seconds", "2"});
   CHECK(second.exit_code == 3);
-  const json busy = document_of(second);
+  const json busy = single_document(second);
   CHECK(busy["code"] == "EVIDENCE_RECORDING_ACTIVE");
   CHECK(busy["details"]["sessionId"] == id);
   CHECK(busy["disposition"]["delivery"] == "not_delivered");
@@ -315,14 +310,14 @@ TEST_CASE("evidence video: stop before the limit finalises a shorter video at on
   TemporaryDirectory root("evidence");
   farm.set_env("CLAWPERATOR_EVIDENCE_DIR", root.path().string());
   const json start =
-      document_of(farm.clawperator({"evidence", "video", "start", "--duration-seconds", "60"}));
+      single_document(farm.clawperator({"evidence", "video", "start", "--duration-seconds", "60"}));
   REQUIRE(start["status"] == "recording");
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   const auto asked = Clock::now();
   const RunResult stopped = farm.clawperator({"evidence", "video", "stop", start["sessionId"]});
   CHECK(Clock::now() - asked < std::chrono::seconds(15));
   REQUIRE(stopped.exit_code == 0);
-  const json stop = document_of(stopped);
+  const json stop = single_document(stopped);
   CHECK(stop["status"] == "complete");
   CHECK(stop["stopRequested"] == true);
   const json& video = stop["manifest"]["video"];
@@ -335,7 +330,7 @@ TEST_CASE("evidence video: stop before the limit finalises a shorter video at on
   CHECK(seconds < 15.0);
   CHECK(video["probe"]["width"] == 1080);
   // Stopping it again answers what it is.
-  CHECK(document_of(farm.clawperator(
+  CHECK(single_document(farm.clawperator(
             {"evidence", "video", "stop", start["sessionId"]}))["status"] == "complete");
   CHECK(video_locks(farm).empty());
 }
@@ -348,7 +343,7 @@ TEST_CASE(
   TemporaryDirectory root("evidence");
   farm.set_env("CLAWPERATOR_EVIDENCE_DIR", root.path().string());
   const json start =
-      document_of(farm.clawperator({"evidence", "video", "start", "--duration-seconds", "60"}));
+      single_document(farm.clawperator({"evidence", "video", "start", "--duration-seconds", "60"}));
   REQUIRE(start["status"] == "recording");
   const std::string id = start["sessionId"];
   const auto locks = video_locks(farm);
@@ -363,32 +358,32 @@ TEST_CASE(
 
   RunResult result = farm.clawperator({"evidence", "video", "status", id});
   CHECK(result.exit_code == 3);
-  json failure = document_of(result);
+  json failure = single_document(result);
   CHECK(failure["code"] == "EVIDENCE_RECOVERY_REQUIRED");
   CHECK(failure["details"]["ownerPid"] == owner);
   CHECK(failure["details"]["manifestStatus"] == "recording");
   CHECK(failure["details"]["retainedFiles"].is_array());
   result = farm.clawperator({"evidence", "video", "start", "--duration-seconds", "2"});
   CHECK(result.exit_code == 3);
-  CHECK(document_of(result)["code"] == "EVIDENCE_RECOVERY_REQUIRED");
+  CHECK(single_document(result)["code"] == "EVIDENCE_RECOVERY_REQUIRED");
   REQUIRE(video_locks(farm).size() == 1);  // not taken over
 
   result = farm.clawperator({"evidence", "video", "recover", id});
   REQUIRE(result.exit_code == 0);
-  const json recovered = document_of(result);
+  const json recovered = single_document(result);
   CHECK(recovered["recovered"] == true);
   CHECK(recovered["status"] == "failed");
   CHECK(recovered["deviceRecorder"]["interrupted"] == true);
   CHECK(video_locks(farm).empty());
   result = farm.clawperator({"evidence", "video", "status", id});
   CHECK(result.exit_code == 1);
-  failure = document_of(result);
+  failure = single_document(result);
   CHECK(failure["code"] == "EVIDENCE_CAPTURE_FAILED");
   CHECK(failure["manifest"]["errors"].back()["stage"] == "recovery");
 
   // The device records again.
   const json again =
-      document_of(farm.clawperator({"evidence", "video", "start", "--duration-seconds", "1"}));
+      single_document(farm.clawperator({"evidence", "video", "start", "--duration-seconds", "1"}));
   INFO(again.dump());
   // A 1-second recording may be over by the time start answers under load.
   CHECK((again["status"] == "recording" || again["status"] == "finalizing"));
@@ -413,7 +408,7 @@ TEST_CASE("evidence video: refusals before anything is spawned, and a recorder t
     const RunResult result = farm.clawperator(
         {"evidence", "video", "start", "--duration-seconds", "2", "--device", first});
     CHECK(result.exit_code == 3);
-    const json failure = document_of(result);
+    const json failure = single_document(result);
     CHECK(failure["code"] == "HOST_DEPENDENCY_MISSING");
     CHECK(failure["details"]["dependencies"][0]["name"] == "ffprobe");
     CHECK(failure["details"]["dependencies"][0]["problem"] == "missing");
@@ -426,7 +421,7 @@ TEST_CASE("evidence video: refusals before anything is spawned, and a recorder t
   }
   SECTION("a broken ffprobe, an old scrcpy") {
     farm.set_env("FFPROBE_PATH", "/bin/false");
-    json failure = document_of(farm.clawperator(
+    json failure = single_document(farm.clawperator(
         {"evidence", "video", "start", "--duration-seconds", "2", "--device", first}));
     CHECK(failure["details"]["dependencies"][0]["problem"] == "fails to run");
     const fs::path scrcpy = root.path() / "scrcpy";
@@ -435,8 +430,8 @@ TEST_CASE("evidence video: refusals before anything is spawned, and a recorder t
     fs::permissions(scrcpy, fs::perms::owner_all);
     farm.set_env("FFPROBE_PATH", "");
     farm.set_env("SCRCPY_PATH", scrcpy.string());
-    failure = document_of(farm.clawperator({"evidence", "video", "start", "--duration-seconds", "2",
-                                            "--recorder", "scrcpy", "--device", first}));
+    failure = single_document(farm.clawperator({"evidence", "video", "start", "--duration-seconds",
+                                                "2", "--recorder", "scrcpy", "--device", first}));
     CHECK(failure["code"] == "HOST_DEPENDENCY_MISSING");
     CHECK(failure["details"]["dependencies"].size() == 1);
     CHECK(failure["details"]["dependencies"][0]["problem"] == "version 1.25 is older than 3.0");
@@ -456,26 +451,26 @@ TEST_CASE("evidence video: refusals before anything is spawned, and a recorder t
       INFO(args.back());
       const RunResult result = farm.clawperator(args);
       CHECK(result.exit_code == 2);
-      CHECK(document_of(result)["code"] == "USAGE");
+      CHECK(single_document(result)["code"] == "USAGE");
     }
     for (const std::string id : {"not-a-uuid", "0e708990-1abd-4d9e-b2f9-16313db7629e"}) {
       const RunResult result = farm.clawperator({"evidence", "video", "stop", id});
       CHECK(result.exit_code == 3);
-      CHECK(document_of(result)["code"] == "EVIDENCE_SESSION_NOT_FOUND");
+      CHECK(single_document(result)["code"] == "EVIDENCE_SESSION_NOT_FOUND");
     }
   }
   SECTION("screenrecord cannot start: the session is failed with what it printed") {
     const RunResult result = farm.clawperator(
         {"evidence", "video", "start", "--duration-seconds", "5", "--device", first});
     CHECK(result.exit_code == 1);
-    const json failure = document_of(result);
+    const json failure = single_document(result);
     CHECK(failure["code"] == "EVIDENCE_CAPTURE_FAILED");
     CHECK(failure["status"] == "failed");
     CHECK(failure["manifest"]["errors"][0]["stage"] == "recorder");
     CHECK(video_locks(farm).empty());
   }
   SECTION("screenrecord killed before it finalised: a partial bundle, ffprobe's refusal kept") {
-    const json start = document_of(farm.clawperator(
+    const json start = single_document(farm.clawperator(
         {"evidence", "video", "start", "--duration-seconds", "10", "--device", second}));
     REQUIRE(start["status"] == "recording");
     const json finished = wait_until_finished(farm, start["sessionId"]);
@@ -490,7 +485,7 @@ TEST_CASE("evidence video: refusals before anything is spawned, and a recorder t
     const RunResult verified =
         farm.clawperator({"evidence", "verify", finished["bundleDir"].get<std::string>()});
     CHECK(verified.exit_code == 0);
-    CHECK(document_of(verified)["checked"] == 2);
+    CHECK(single_document(verified)["checked"] == 2);
   }
 }
 
@@ -503,14 +498,14 @@ TEST_CASE("evidence video: --recorder scrcpy records on the host, finalised by S
   // fake_scrcpy.sh): what is tested is our side, the version check, the arguments, the stop.
   farm.set_env("SCRCPY_PATH",
                std::string(CLAWPERATOR_SOURCE_DIR) + "/tests/integration/fake_scrcpy.sh");
-  const json start = document_of(farm.clawperator(
+  const json start = single_document(farm.clawperator(
       {"evidence", "video", "start", "--recorder", "scrcpy", "--duration-seconds", "30"}));
   REQUIRE(start["status"] == "recording");
   CHECK(start["recorder"] == "scrcpy");
   CHECK(start["manifest"]["video"]["hostPid"].is_number_integer());
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   const json stop =
-      document_of(farm.clawperator({"evidence", "video", "stop", start["sessionId"]}));
+      single_document(farm.clawperator({"evidence", "video", "stop", start["sessionId"]}));
   INFO(stop.dump());
   CHECK(stop["status"] == "complete");
   const json& video = stop["manifest"]["video"];

@@ -13,16 +13,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-json document_of(const RunResult& result) {
-  INFO(result.out << result.err);
-  return single_document(result);
-}
-
 // The snapshot's XML on `serial`.
 std::string screen_xml(const Farm& farm, const std::string& serial) {
   const RunResult result = farm.clawperator({"snapshot", "--device", serial});
   REQUIRE(result.exit_code == 0);
-  return document_of(result)["envelope"]["stepResults"][0]["data"]["text"].get<std::string>();
+  return single_document(result)["envelope"]["stepResults"][0]["data"]["text"].get<std::string>();
 }
 
 // What a person sees on the screen: every text and resource-id, in a set.
@@ -66,14 +61,14 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
 
   const RunResult started = cli({"recording", "start", "--session-id", "it-rec"});
   REQUIRE(started.exit_code == 0);
-  const json start = document_of(started);
+  const json start = single_document(started);
   CHECK(start["envelope"]["stepResults"][0]["data"]["sessionId"] == "it-rec");
   CHECK(start["envelope"]["stepResults"][0]["data"]["filePath"].get<std::string>().find(
             "/files/recordings/it-rec.ndjson") != std::string::npos);
   // A second start: the step's code promoted to the wrapper, exit 1.
   const RunResult again = cli({"record", "start", "--session-id", "other"});
   CHECK(again.exit_code == 1);
-  const json busy = document_of(again);
+  const json busy = single_document(again);
   CHECK(busy["code"] == "RECORDING_ALREADY_IN_PROGRESS");
   CHECK(busy["failedStep"]["actionType"] == "start_recording");
   CHECK(busy["envelope"]["stepResults"][0]["data"]["sessionId"] == "it-rec");
@@ -90,20 +85,20 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
 
   const RunResult stopped = cli({"recording", "stop"});
   REQUIRE(stopped.exit_code == 0);
-  const json stop = document_of(stopped);
+  const json stop = single_document(stopped);
   CHECK(stop["envelope"]["stepResults"][0]["data"]["sessionId"] == "it-rec");
   CHECK(std::stoi(stop["envelope"]["stepResults"][0]["data"]["eventCount"].get<std::string>()) >=
         4);
   const RunResult idle = cli({"recording", "stop"});
   CHECK(idle.exit_code == 1);
-  CHECK(document_of(idle)["code"] == "RECORDING_NOT_IN_PROGRESS");
+  CHECK(single_document(idle)["code"] == "RECORDING_NOT_IN_PROGRESS");
 
   const TemporaryDirectory dir{"rec-it"};
   const std::string out = dir.path().string();
   // The device's latest pointer names the recording just stopped.
   const RunResult pulled = cli({"recording", "pull", "--out", out});
   REQUIRE(pulled.exit_code == 0);
-  const json pull = document_of(pulled);
+  const json pull = single_document(pulled);
   const fs::path local = dir.path() / "it-rec.ndjson";
   CHECK(pull["sessionId"] == "it-rec");
   CHECK(pull["localPath"] == local.string());
@@ -139,7 +134,7 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
   const RunResult exported = farm.clawperator(
       {"recording", "export", "--input", local.string(), "--snapshots", "include"});
   REQUIRE(exported.exit_code == 0);
-  const std::string baseline = document_of(exported)["outputFile"];
+  const std::string baseline = single_document(exported)["outputFile"];
   const fs::path run_file = dir.path() / "run.json";
   const auto compare_with = [&](const json& checkpoints) {
     write_file(run_file, json{{"skillResult",
@@ -154,7 +149,7 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
         {"recording", "compare", "--baseline", baseline, "--result", run_file.string()});
   };
   const RunResult first_compare = compare_with(json::array());
-  const json drift = document_of(first_compare);
+  const json drift = single_document(first_compare);
   CHECK(first_compare.exit_code == 1);
   CHECK(drift["baseline"]["appPackage"] == "com.android.settings");
   REQUIRE(drift["baseline"]["checkpointIds"].size() >= 1);
@@ -165,14 +160,14 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
   }
   const RunResult matched = compare_with(checkpoints);
   CHECK(matched.exit_code == 0);
-  CHECK(document_of(matched)["outcome"] == "literal_match");
+  CHECK(single_document(matched)["outcome"] == "literal_match");
 
   const fs::path replay = dir.path() / "replay.json";
   const RunResult compiled =
       farm.clawperator({"recording", "parse", "--input", local.string(), "--as-execution",
                         "--close-app-first", "--out", replay.string()});
   REQUIRE(compiled.exit_code == 0);
-  const json compile = document_of(compiled);
+  const json compile = single_document(compiled);
   std::vector<std::string> types;
   for (const json& action : compile["execution"]["actions"]) types.push_back(action["type"]);
   INFO(compile.dump(2));

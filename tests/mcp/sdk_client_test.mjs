@@ -9,7 +9,7 @@ import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -258,6 +258,31 @@ await check("evidence_capture hashes every file it lists, and a video session re
   const unknown = await call("evidence_video_status", { sessionId: "0e708990-1abd-4d9e-b2f9-16313db7629e" });
   assert.equal(unknown.isError, true);
   assert.equal(body(unknown).code, "EVIDENCE_SESSION_NOT_FOUND");
+});
+
+await check("a server with an action policy refuses a denied click and a confirm rule, with no token a model could use", async () => {
+  const policyFile = join(scratch, "policy.json");
+  writeFileSync(policyFile, JSON.stringify({ schemaVersion: 1, rules: [
+    { id: "no-network", decision: "deny", labels: ["Network*"] },
+    { id: "confirm-display", decision: "confirm", labels: ["Display"] }] }));
+  const guardedTransport = new StdioClientTransport({
+    command: binary, args: ["mcp", "serve"], env: { ...env, CLAWPERATOR_POLICY: policyFile }, stderr: "pipe" });
+  const guarded = new Client({ name: "clawperator-sdk-test-policy", version: "1.0.0" });
+  await guarded.connect(guardedTransport);
+  try {
+    const opened = await guarded.callTool({ name: "open", arguments: { deviceId: first, appId: "com.android.settings" } });
+    assert.equal(opened.isError, undefined, JSON.stringify(opened).slice(0, 500));
+    const denied = await guarded.callTool({ name: "click", arguments: { deviceId: first, selector: { text: "Network & internet" } } });
+    assert.equal(denied.isError, true);
+    assert.equal(body(denied).code, "POLICY_DENIED");
+    const asked = await guarded.callTool({ name: "click", arguments: { deviceId: first, selector: { text: "Display" } } });
+    assert.equal(asked.isError, true);
+    assert.equal(body(asked).code, "CONFIRMATION_REQUIRED");
+    assert.equal(body(asked).details.token, undefined, "a token over MCP would let the model confirm itself");
+    assert.ok(!JSON.stringify(asked).match(/[0-9a-f]{32}/), "no token anywhere in the result");
+  } finally {
+    await guarded.close();
+  }
 });
 
 await check("devices lists both virtual devices", async () => {

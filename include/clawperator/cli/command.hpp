@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,10 @@ class App;
 namespace clawperator::exec {
 enum class ResultTransport;  // clawperator/exec/execution.hpp
 }  // namespace clawperator::exec
+
+namespace clawperator::policy {
+struct Policy;  // clawperator/policy/policy.hpp
+}  // namespace clawperator::policy
 
 namespace clawperator::skills {
 struct SearchFilter;  // clawperator/skills/queries.hpp
@@ -141,6 +146,14 @@ void register_recording_commands(CLI::App& root, std::vector<Command>& commands)
 void register_emulator_commands(CLI::App& root, std::vector<Command>& commands);
 // evidence capture|verify|video … (src/cli/command_evidence.cpp)
 void register_evidence_commands(CLI::App& root, std::vector<Command>& commands);
+
+// The action policy of this run (--policy, CLAWPERATOR_POLICY, else the default file when it
+// exists; docs/guardrails.md): null when there is none, POLICY_INVALID when it does not load.
+contract::Outcome<std::shared_ptr<const policy::Policy>> load_action_policy(
+    const GlobalOptions& options);
+// Asks the person at this terminal (/dev/tty) about a step that needs confirmation, when stdin
+// and stderr are terminals; empty otherwise (the run then refuses with a token).
+std::function<bool(const std::string&)> terminal_confirmation();
 
 // The adb executable and server the global options name.
 adb::AdbSettings adb_settings(const GlobalOptions& options);

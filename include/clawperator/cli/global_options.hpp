@@ -30,6 +30,10 @@ struct GlobalOptions {
   long lock_wait_ms = 0;
   // --result-transport, else CLAWPERATOR_RESULT_TRANSPORT: logcat (default), direct or auto.
   std::string result_transport = "logcat";
+  // --policy FILE (docs/guardrails.md); nullopt: $CLAWPERATOR_POLICY, else the default file.
+  std::optional<std::string> policy;
+  // --confirm TOKEN: the one-time token a CONFIRMATION_REQUIRED gave.
+  std::optional<std::string> confirm_token;
   // CLAWPERATOR_LOG_DIR, else ~/.clawperator/logs; "~" is $HOME, else the passwd entry's home.
   // Empty when there is no home: never a literal "~" relative to the working directory.
   std::string log_dir;
@@ -48,6 +52,10 @@ struct RawGlobalFlags {
   std::string adb_server;
   std::string lock_wait;
   std::string result_transport;
+  std::string policy;
+  bool policy_given = false;
+  std::string confirm;
+  bool confirm_given = false;
   // Given, even with an empty value: `--operator-package ""` is refused, not the default.
   bool operator_package_given = false;
   // The same for `--device ""`: a blank serial must not fall back to the only device.

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,6 +17,10 @@
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/process/runner.hpp"
+
+namespace clawperator::policy {
+struct Policy;  // clawperator/policy/policy.hpp
+}  // namespace clawperator::policy
 
 namespace clawperator::exec {
 
@@ -84,6 +89,17 @@ struct ExecutionRequest {
   std::optional<std::chrono::milliseconds> budget;
   // Where the logcat reader comes from and goes back to (none: started and stopped here).
   WarmFollowers* warm_followers = nullptr;
+  // The action policy (docs/guardrails.md); null: none. Checked once the device is known,
+  // before the lock and anything sent.
+  std::shared_ptr<const policy::Policy> policy;
+  // A one-time token a CONFIRMATION_REQUIRED gave for this payload (--confirm TOKEN).
+  std::optional<std::string> confirm_token;
+  // Asks a person whether a step that needs confirmation may go (the CLI's terminal); empty:
+  // nobody to ask here.
+  std::function<bool(const std::string& question)> ask_person;
+  // CONFIRMATION_REQUIRED carries a token (the CLI, HTTP). Off for MCP: a model must never be
+  // able to confirm for itself.
+  bool hand_out_tokens = true;
 
   // Test seams: a fixed result deadline instead of timeoutMs + 5 s, and a fixed
   // readiness-probe command id (attempt N gets the suffix "-N" after the first).

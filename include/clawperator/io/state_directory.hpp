@@ -90,8 +90,9 @@ class StateDirectory {
   bool replace_file(std::string_view name, std::string_view contents = {}) const;
   // An empty file at `name`, the same way.
   bool replace_with_empty_file(std::string_view name) const;
-  // unlinkat: removes the name (a link itself, never what it points to).
-  void remove(std::string_view name) const;
+  // unlinkat: removes the name (a link itself, never what it points to). True when this call
+  // removed it (of two racing callers, exactly one).
+  bool remove(std::string_view name) const;
   // A new file `name` holding `contents`: openat with O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600, so
   // neither a planted link nor a file that is there already is ever written through. nullopt,
   // or what went wrong (strerror text).

@@ -18,6 +18,10 @@
 #include "clawperator/serve/artifact_store.hpp"
 #include "clawperator/serve/event_hub.hpp"
 
+namespace clawperator::policy {
+struct Policy;  // clawperator/policy/policy.hpp
+}  // namespace clawperator::policy
+
 namespace clawperator::serve {
 
 struct BackendSettings {
@@ -30,6 +34,9 @@ struct BackendSettings {
   // Each device's logcat reader, kept between its requests as `mcp serve` keeps it
   // (docs/serve.md, "What is kept warm"); shared by the server's worker threads.
   std::shared_ptr<exec::WarmFollowers> warm_followers;
+  // The action policy (docs/guardrails.md); null: none. A step it wants confirmed is refused
+  // with a token that the same request's `confirmToken` spends.
+  std::shared_ptr<const policy::Policy> policy;
   // serve --registry (nullopt: the lookup of docs/skills.md in the server's environment).
   std::optional<std::string> skills_registry;
 };

@@ -1,0 +1,21 @@
+// The action policy's check before anything is sent (docs/guardrails.md): a denied step stops
+// the execution, a step that needs confirmation goes through only with a person's yes (the
+// terminal, MCP elicitation) or a one-time token issued for this very payload.
+#pragma once
+
+#include <string>
+
+#include "clawperator/adb/adb_client.hpp"
+#include "clawperator/contract/outcome.hpp"
+#include "clawperator/exec/execution.hpp"
+#include "trace.hpp"
+
+namespace clawperator::exec {
+
+// Allowed (or confirmed): success. Else POLICY_DENIED, CONFIRMATION_REQUIRED (with the token
+// when the front end hands tokens out), CONFIRMATION_UNKNOWN or CONFIRMATION_DECLINED; all
+// before dispatch. Every decision is logged ("policy.decision").
+contract::Status check_policy(const ExecutionRequest& request, adb::AdbClient& client,
+                              const std::string& serial, const ExecutionTrace& trace);
+
+}  // namespace clawperator::exec

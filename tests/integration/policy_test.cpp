@@ -1,0 +1,136 @@
+// The action policy through the real adb against the virtual device (docs/guardrails.md): a
+// denied click is never sent, a confirm rule without a terminal gives a one-time token that the
+// same call spends once, a person at a terminal is asked, and a broken policy refuses.
+#include <filesystem>
+#include <fstream>
+
+#include "farm_fixture.hpp"
+#include "test_files.hpp"
+
+using namespace clawperator::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Whether the Settings screen with "Network & internet" is still the one in front.
+bool on_settings_home(const Farm& farm) {
+  const json snapshot = single_document(farm.clawperator({"snapshot"}));
+  const std::string xml = snapshot["envelope"]["stepResults"][0]["data"]["text"];
+  return xml.find("Network &amp; internet") != std::string::npos;
+}
+
+const char* const kPolicy = R"({"schemaVersion": 1, "rules": [
+  {"id": "no-network", "decision": "deny", "actions": ["click"], "labels": ["network*"],
+   "reason": "network settings are off limits"},
+  {"id": "confirm-display", "decision": "confirm", "labels": ["Display"],
+   "reason": "display settings change what the user sees"}]})";
+
+// Settings in front, before the policy is set.
+void open_settings(const Farm& farm) {
+  REQUIRE(farm.clawperator({"open", "com.android.settings"}).exit_code == 0);
+  REQUIRE(on_settings_home(farm));
+}
+
+// A phone in Settings, and kPolicy in CLAWPERATOR_POLICY for every command after that.
+struct GuardedPhone {
+  Farm farm{std::vector<std::string>{"default"}};
+  TemporaryDirectory root{"policy"};
+  GuardedPhone() {
+    write_file(root.path() / "policy.json", kPolicy);
+    open_settings(farm);
+    farm.set_env("CLAWPERATOR_POLICY", (root.path() / "policy.json").string());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("policy: a denied click is refused before anything is sent", "[integration][policy]") {
+  Farm farm({"default"});
+  TemporaryDirectory root("policy");
+  write_file(root.path() / "policy.json", kPolicy);
+  open_settings(farm);
+  const RunResult denied = farm.clawperator({"click", "--text", "Network & internet", "--policy",
+                                             (root.path() / "policy.json").string()});
+  CHECK(denied.exit_code == 3);
+  const json failure = single_document(denied);
+  CHECK(failure["code"] == "POLICY_DENIED");
+  CHECK(failure["details"]["ruleId"] == "no-network");
+  CHECK(failure["details"]["step"]["labels"] == json::array({"Network & internet"}));
+  CHECK(failure["details"]["dispatchState"] == "not_dispatched");
+  CHECK(failure["disposition"]["delivery"] == "not_delivered");
+  CHECK(on_settings_home(farm));
+  // The same through CLAWPERATOR_POLICY, and the decision is in the log.
+  farm.set_env("CLAWPERATOR_POLICY", (root.path() / "policy.json").string());
+  CHECK(single_document(farm.clawperator({"click", "--text", "Network & internet"}))["code"] ==
+        "POLICY_DENIED");
+  std::string log;
+  for (const auto& entry : fs::directory_iterator(farm.log_dir())) {
+    std::ifstream in(entry.path());
+    log.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  CHECK(log.find("\"policy.decision\"") != std::string::npos);
+  CHECK(log.find("\"outcome\":\"denied\"") != std::string::npos);
+  // A policy that does not load refuses every execution.
+  write_file(root.path() / "broken.json", R"({"schemaVersion": 1, "rules": [{"id": "x"}]})");
+  const RunResult broken =
+      farm.clawperator({"snapshot", "--policy", (root.path() / "broken.json").string()});
+  CHECK(broken.exit_code == 2);
+  CHECK(single_document(broken)["code"] == "POLICY_INVALID");
+}
+
+TEST_CASE("policy: a confirm rule without a terminal gives a token the same call spends once",
+          "[integration][policy]") {
+  GuardedPhone phone;
+  Farm& farm = phone.farm;
+  const std::vector<std::string> click = {"click", "--text", "Display"};
+  RunResult result = farm.clawperator(click);
+  CHECK(result.exit_code == 3);
+  json refused = single_document(result);
+  CHECK(refused["code"] == "CONFIRMATION_REQUIRED");
+  CHECK(refused["details"]["ruleId"] == "confirm-display");
+  const std::string token = refused["details"]["token"];
+  CHECK(token.size() == 32);
+  CHECK(on_settings_home(farm));
+
+  // Another payload with that token: refused, and the token is spent.
+  result = farm.clawperator({"click", "--text", "Display", "--long", "--confirm", token});
+  CHECK(result.exit_code == 3);
+  CHECK(single_document(result)["code"] == "CONFIRMATION_UNKNOWN");
+  result = farm.clawperator({"click", "--text", "Display", "--confirm", token});
+  CHECK(single_document(result)["code"] == "CONFIRMATION_UNKNOWN");
+
+  refused = single_document(farm.clawperator(click));
+  const std::string fresh = refused["details"]["token"];
+  std::vector<std::string> confirmed = click;
+  confirmed.insert(confirmed.end(), {"--confirm", fresh});
+  result = farm.clawperator(confirmed);
+  CHECK(result.exit_code == 0);
+  CHECK(single_document(result)["ok"] == true);
+  CHECK_FALSE(on_settings_home(farm));  // the click happened, once
+  result = farm.clawperator(confirmed);
+  CHECK(result.exit_code == 3);
+  CHECK(single_document(result)["code"] == "CONFIRMATION_UNKNOWN");
+  // A token that is no token is a usage error.
+  CHECK(farm.clawperator({"snapshot", "--confirm", "yes"}).exit_code == 2);
+}
+
+TEST_CASE("policy: a person at a terminal is asked, and a no is CONFIRMATION_DECLINED",
+          "[integration][policy]") {
+  GuardedPhone phone;
+  Farm& farm = phone.farm;
+  // script(1) gives the command a pseudo-terminal for stdin and stderr and types the answer.
+  const auto at_terminal = [&](const std::string& answer) {
+    const std::string command = "printf '" + answer + "\\n' | script -qec '" +
+                                std::string(kBinary) + " click --text Display' /dev/null";
+    return run_binary("/bin/sh", {"-c", command}, farm.environment());
+  };
+  RunResult result = at_terminal("n");
+  INFO(result.out);
+  CHECK(result.out.find("Send it? [y/N]") != std::string::npos);
+  CHECK(result.out.find("CONFIRMATION_DECLINED") != std::string::npos);
+  CHECK(on_settings_home(farm));
+  result = at_terminal("y");
+  INFO(result.out);
+  CHECK(result.out.find("\"ok\":true") != std::string::npos);
+  CHECK_FALSE(on_settings_home(farm));
+}

@@ -1,0 +1,56 @@
+// The action policy over HTTP (docs/guardrails.md): a denied step is 403 and never sent, a
+// confirm rule answers 428 with a token that the identical request spends once.
+#include "served.hpp"
+#include "test_files.hpp"
+
+namespace clawperator::testing {
+
+TEST_CASE("serve: the policy denies with 403 and confirms with a one-time token",
+          "[serve][policy]") {
+  Farm farm({"default"});
+  const TemporaryDirectory root{"serve-policy"};
+  write_file(root.path() / "policy.json", R"({"schemaVersion": 1, "rules": [
+      {"id": "no-network", "decision": "deny", "labels": ["Network*"]},
+      {"id": "confirm-display", "decision": "confirm", "labels": ["Display"]}]})");
+  Served served(farm, {}, {{"CLAWPERATOR_POLICY", (root.path() / "policy.json").string()}});
+  const auto click = [](const std::string& text, const std::string& token = {}) {
+    json body = {
+        {"execution",
+         {{"commandId", "c"},
+          {"taskId", "t"},
+          {"source", "serve-test"},
+          {"expectedFormat", "android-ui-automator"},
+          {"timeoutMs", 30000},
+          {"actions", json::array({{{"id", "tap"},
+                                    {"type", "click"},
+                                    {"params", {{"matcher", {{"textEquals", text}}}}}}})}}}};
+    if (!token.empty()) body["confirmToken"] = token;
+    return body.dump();
+  };
+  REQUIRE(served
+              .post("/execute", R"({"execution": {"commandId": "o", "taskId": "o",
+      "source": "serve-test", "expectedFormat": "android-ui-automator", "timeoutMs": 30000,
+      "actions": [{"id": "open", "type": "open_app",
+                   "params": {"applicationId": "com.android.settings"}}]}})")
+              .status == 200);
+
+  HttpReply reply = served.post("/execute", click("Network & internet"));
+  CHECK(reply.status == 403);
+  CHECK(reply.body["code"] == "POLICY_DENIED");
+  CHECK(reply.body["details"]["ruleId"] == "no-network");
+
+  reply = served.post("/execute", click("Display"));
+  INFO(reply.text);
+  CHECK(reply.status == 428);
+  CHECK(reply.body["code"] == "CONFIRMATION_REQUIRED");
+  const std::string token = reply.body["details"]["token"];
+  reply = served.post("/execute", click("Display", token));
+  INFO(reply.text);
+  CHECK(reply.status == 200);
+  CHECK(reply.body["ok"] == true);
+  reply = served.post("/execute", click("Display", token));
+  CHECK(reply.status == 409);
+  CHECK(reply.body["code"] == "CONFIRMATION_UNKNOWN");
+}
+
+}  // namespace clawperator::testing
