@@ -48,6 +48,7 @@ class CliToolHost final : public mcp::ToolHost {
     if (!policy_) return contract::to_json(policy_.error());
     request.policy = *policy_;
     request.hand_out_tokens = false;
+    request.ask_person = target.ask_person;
     const auto runner = process::make_system_runner(cancel);
     return exec::run_execution(request, *runner).document;
   }

@@ -53,7 +53,8 @@ Message classify_message(Json message) {
   if (method == message.end()) {
     // A response (to a request we never sent) or nonsense.
     if (has_id && (message.contains("result") || message.contains("error"))) {
-      return Response{std::move(id)};
+      return Response{std::move(id), message.value("result", Json()),
+                      message.value("error", Json())};
     }
     return invalid(std::move(id), "Invalid Request: method is missing");
   }

@@ -247,7 +247,7 @@ class Server {
       return;
     }
     if (const auto* request = std::get_if<Request>(&message)) handle_request(*request, reply);
-    // A Response answers nothing we asked: ignored.
+    if (const auto* response = std::get_if<Response>(&message)) handle_response(*response);
   }
 
   static std::string_view trim(std::string_view text) {
@@ -284,6 +284,10 @@ class Server {
     if (request.method == "initialize") {
       const std::string version = negotiate_protocol_version(request.params);
       lifecycle_.initialized(version);
+      // Elicitation exists from 2025-06-18, for a client that declares it.
+      const Json capabilities = request.params.value("capabilities", Json::object());
+      client_elicits_.store(version >= "2025-06-18" && capabilities.is_object() &&
+                            capabilities.value("elicitation", Json()).is_object());
       reply.send(result_message(request.id, initialize_result(version)));
       return;
     }
@@ -428,8 +432,13 @@ class Server {
   Json run_job(Job& job) {
     const process::CancelToken token = job.cancel->token();
     if (const auto* call = std::get_if<ExecutionCall>(&job.plan)) {
-      Json document =
-          host_.run_execution(*job.execution, {call->device_id, call->operator_package}, token);
+      CallTarget target{call->device_id, call->operator_package};
+      if (client_elicits_.load()) {
+        target.ask_person = [this, token](const std::string& question) {
+          return ask_client(question, token);
+        };
+      }
+      Json document = host_.run_execution(*job.execution, target, token);
       if (call->compact) return compact_snapshot_result(std::move(document), *call, job);
       if (call->max_chars) truncate_snapshot(document, *call->max_chars);
       if (job.tool->kind == ToolKind::Screenshot && document.value("ok", false)) {
@@ -587,10 +596,66 @@ class Server {
     }
   }
 
+  // An answer to one of our elicitation/create requests, awaited by the call that asked.
+  struct PendingQuestion {
+    bool answered = false;
+    Json result;
+  };
+
+  void handle_response(const Response& response) {
+    const std::lock_guard<std::mutex> guard(mutex_);
+    const auto found = questions_.find(id_key(response.id));
+    if (found == questions_.end()) return;  // nothing we asked, or given up on
+    found->second->answered = true;
+    found->second->result = response.result;
+    questions_wake_.notify_all();
+  }
+
+  // elicitation/create with a yes/no form; true only for an accepted yes. A decline, a cancel,
+  // an error, no answer within two minutes or the call's cancellation is a no.
+  bool ask_client(const std::string& question, const process::CancelToken& cancel) {
+    const std::string id = "clawperator-confirm-" + std::to_string(++questions_asked_);
+    auto pending = std::make_shared<PendingQuestion>();
+    {
+      const std::lock_guard<std::mutex> guard(mutex_);
+      questions_[id_key(Json(id))] = pending;
+    }
+    const Json schema = {
+        {"type", "object"},
+        {"properties",
+         {{"confirm",
+           {{"type", "boolean"},
+            {"title", "Send this step"},
+            {"description", "Yes sends the step once; no refuses it and nothing is sent"}}}}},
+        {"required", Json::array({"confirm"})}};
+    output_.send(
+        message_line({{"jsonrpc", "2.0"},
+                      {"id", id},
+                      {"method", "elicitation/create"},
+                      {"params",
+                       {{"message", "The action policy asks for your confirmation.\n" + question},
+                        {"requestedSchema", schema}}}}));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!pending->answered && !stopping_ && !process::stop_requested(cancel) &&
+           std::chrono::steady_clock::now() < deadline) {
+      questions_wake_.wait_for(lock, std::chrono::milliseconds(100));
+    }
+    questions_.erase(id_key(Json(id)));
+    if (!pending->answered || !pending->result.is_object()) return false;
+    const Json& result = pending->result;
+    return result.value("action", "") == "accept" && result.value("content", Json()).is_object() &&
+           result["content"].value("confirm", false) == true;
+  }
+
   const ServerOptions& options_;
   ToolHost& host_;
   Output output_;
   Lifecycle lifecycle_;  // the reader thread's alone
+  std::atomic<bool> client_elicits_{false};
+  std::atomic<long long> questions_asked_{0};
+  std::map<std::string, std::shared_ptr<PendingQuestion>> questions_;  // under mutex_
+  std::condition_variable questions_wake_;
 
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -5,7 +5,7 @@
 //     node tests/mcp/sdk_client_test.mjs
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -260,7 +260,7 @@ await check("evidence_capture hashes every file it lists, and a video session re
   assert.equal(body(unknown).code, "EVIDENCE_SESSION_NOT_FOUND");
 });
 
-await check("a server with an action policy refuses a denied click and a confirm rule, with no token a model could use", async () => {
+await check("a server with an action policy refuses a denied click, refuses a confirm rule with no token a model could use, and asks the human through elicitation when the client can be asked", async () => {
   const policyFile = join(scratch, "policy.json");
   writeFileSync(policyFile, JSON.stringify({ schemaVersion: 1, rules: [
     { id: "no-network", decision: "deny", labels: ["Network*"] },
@@ -282,6 +282,34 @@ await check("a server with an action policy refuses a denied click and a confirm
     assert.ok(!JSON.stringify(asked).match(/[0-9a-f]{32}/), "no token anywhere in the result");
   } finally {
     await guarded.close();
+  }
+  // A client that can be asked (elicitation): the human's no refuses, a yes sends the step.
+  let answer = "decline";
+  const questions = [];
+  const askingTransport = new StdioClientTransport({
+    command: binary, args: ["mcp", "serve"], env: { ...env, CLAWPERATOR_POLICY: policyFile }, stderr: "pipe" });
+  const asking = new Client({ name: "clawperator-sdk-test-elicit", version: "1.0.0" },
+                            { capabilities: { elicitation: {} } });
+  asking.setRequestHandler(ElicitRequestSchema, async (request) => {
+    questions.push(request.params);
+    return answer === "accept" ? { action: "accept", content: { confirm: true } } : { action: answer };
+  });
+  await asking.connect(askingTransport);
+  try {
+    const declined = await asking.callTool({ name: "click", arguments: { deviceId: first, selector: { text: "Display" } } });
+    assert.equal(body(declined).code, "CONFIRMATION_DECLINED", JSON.stringify(declined).slice(0, 500));
+    assert.equal(questions.length, 1);
+    assert.match(questions[0].message, /Display/);
+    assert.equal(questions[0].requestedSchema.properties.confirm.type, "boolean");
+    answer = "accept";
+    const sent = await asking.callTool({ name: "click", arguments: { deviceId: first, selector: { text: "Display" } } });
+    assert.equal(sent.isError, undefined, JSON.stringify(sent).slice(0, 500));
+    assert.equal(body(sent).ok, true);
+    assert.equal(questions.length, 2);
+    // Back to where the other checks expect the device.
+    await asking.callTool({ name: "press", arguments: { deviceId: first, key: "back" } });
+  } finally {
+    await asking.close();
   }
 });
 

@@ -35,9 +35,11 @@ struct Notification {
   Json params;
 };
 
-// A response to a request of ours (the server sends none, so these are only ignored).
+// A response to a request of ours (elicitation/create): its result, or its error.
 struct Response {
   Json id;
+  Json result;  // null for an error response
+  Json error;   // null for a result
 };
 
 // What cannot be handled: answered with this error (id null when the id was unreadable),

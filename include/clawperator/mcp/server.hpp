@@ -5,6 +5,7 @@
 // cancelled and answered, the threads joined, and serve() returns.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +21,9 @@ namespace clawperator::mcp {
 struct CallTarget {
   std::optional<std::string> device_id;
   std::optional<std::string> operator_package;
+  // Asks the human at the client (MCP elicitation) whether a step the action policy wants
+  // confirmed may go; empty when the client cannot be asked (docs/guardrails.md).
+  std::function<bool(const std::string& question)> ask_person = nullptr;
 };
 
 // What the tools run: the front end's executions and commands. Called from several call
