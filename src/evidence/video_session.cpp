@@ -243,8 +243,10 @@ EvidenceReport start_video(const VideoStartRequest& request, process::Runner& ru
               (holder ? "session " + holder->session_id + ", whose owner (pid " +
                             std::to_string(holder->pid) + ") is gone"
                       : std::string("no readable owner")) +
-              "; check its files, then run: clawperator evidence video recover " +
-              (holder ? holder->session_id : std::string("SESSION_ID")),
+              (holder ? "; check its files, then run: clawperator evidence video recover " +
+                            holder->session_id
+                      : "; check that no recorder runs on it, then remove " +
+                            (state.path() / lock).string() + " by hand"),
           {{"deviceId", *serial},
            {"sessionId", holder ? Json(holder->session_id) : Json(nullptr)},
            {"ownerPid", holder ? Json(holder->pid) : Json(nullptr)},
