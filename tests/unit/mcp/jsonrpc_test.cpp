@@ -34,6 +34,18 @@ TEST_CASE("a request, a notification and a response are told apart", "[mcp][json
   CHECK(std::get<Notification>(notification).method == "notifications/initialized");
 
   CHECK(std::holds_alternative<Response>(parse_message(R"({"jsonrpc":"2.0","id":1,"result":{}})")));
+  // An answer to our elicitation/create: its result (or error) reaches the call that asked.
+  const Message answer = parse_message(
+      R"({"jsonrpc":"2.0","id":"clawperator-confirm-1","result":{"action":"accept","content":{"confirm":true}}})");
+  REQUIRE(std::holds_alternative<Response>(answer));
+  CHECK(std::get<Response>(answer).id == "clawperator-confirm-1");
+  CHECK(std::get<Response>(answer).result["content"]["confirm"] == true);
+  CHECK(std::get<Response>(answer).error.is_null());
+  const Message refusal =
+      parse_message(R"({"jsonrpc":"2.0","id":"q","error":{"code":-32601,"message":"no"}})");
+  REQUIRE(std::holds_alternative<Response>(refusal));
+  CHECK(std::get<Response>(refusal).result.is_null());
+  CHECK(std::get<Response>(refusal).error["code"] == -32601);
 }
 
 TEST_CASE("what is not JSON is -32700 and answered with a null id", "[mcp][jsonrpc]") {

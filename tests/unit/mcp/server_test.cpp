@@ -62,6 +62,11 @@ class FakeHost final : public ToolHost {
     }
     Json document = Json::object();
     document["ok"] = true;
+    // What the server lets the host ask the human (the action policy's confirm rules).
+    document["askable"] = static_cast<bool>(target.ask_person);
+    if (ask_on_every_call && target.ask_person) {
+      document["confirmed"] = target.ask_person("Step 1 (tap): click on \"Send\"");
+    }
     document["deviceId"] = target.device_id.value_or("emulator-5554");
     document["commandId"] = execution.command_id;
     document["timeoutMs"] = execution.timeout_ms.value();
@@ -73,6 +78,7 @@ class FakeHost final : public ToolHost {
     return document;
   }
   Json devices() override { return Json::parse(R"({"ok":true,"devices":[]})"); }
+  bool ask_on_every_call = false;
   Json doctor(const CallTarget&, bool) override { return Json::parse(R"({"ok":true})"); }
   Json explain_error(const std::string& code) override {
     return Json{{"ok", true}, {"error", {{"code", code}}}};
@@ -735,5 +741,61 @@ TEST_CASE(
     INFO(tool << " " << refused.substr(0, 80));
     session.send(call(5, tool, refused));
     CHECK(session.next_answer()["error"]["code"] == -32602);
+  }
+}
+
+TEST_CASE("elicitation: a client that declares it is asked, and only its accepted yes is a yes",
+          "[mcp][server][policy]") {
+  const std::string click = R"({"selector":{"text":"Send"}})";
+  SECTION("no elicitation capability, or a protocol before it: nobody to ask") {
+    for (const std::string version : {"2025-11-25", "2025-03-26"}) {
+      FakeHost host;
+      host.ask_on_every_call = true;
+      Session session(host);
+      session.send(
+          R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":")" +
+          version + R"(","capabilities":)" +
+          (version == "2025-03-26" ? R"({"elicitation":{}})" : "{}") +
+          R"(,"clientInfo":{"name":"t","version":"1"}}})"
+          "\n");
+      REQUIRE(session.next()["result"]["protocolVersion"] == version);
+      session.send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+                   "\n");
+      session.send(call(1, "click", click));
+      const Json answer = session.next_answer();
+      INFO(answer.dump());
+      const Json body = Json::parse(answer["result"]["content"][0]["text"].get<std::string>());
+      CHECK(body["askable"] == false);
+      CHECK_FALSE(body.contains("confirmed"));
+    }
+  }
+  SECTION("declared: elicitation/create with a boolean form, then the answer") {
+    FakeHost host;
+    host.ask_on_every_call = true;
+    Session session(host);
+    session.send(
+        R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}})"
+        "\n");
+    REQUIRE(session.next()["result"]["protocolVersion"] == "2025-06-18");
+    session.send(R"({"jsonrpc":"2.0","method":"notifications/initialized"})"
+                 "\n");
+    for (const auto& [reply, expected] :
+         {std::pair{std::string(R"({"action":"accept","content":{"confirm":true}})"), true},
+          std::pair{std::string(R"({"action":"accept","content":{"confirm":false}})"), false},
+          std::pair{std::string(R"({"action":"decline"})"), false},
+          std::pair{std::string(R"({"action":"cancel"})"), false}}) {
+      INFO(reply);
+      session.send(call(2, "click", click));
+      const Json question = session.next_answer();
+      REQUIRE(question.value("method", "") == "elicitation/create");
+      CHECK(question["params"]["message"].get<std::string>().find("Send") != std::string::npos);
+      CHECK(question["params"]["requestedSchema"]["properties"]["confirm"]["type"] == "boolean");
+      session.send(R"({"jsonrpc":"2.0","id":)" + question["id"].dump() + R"(,"result":)" + reply +
+                   "}\n");
+      const Json answer = session.next_answer();
+      const Json body = answer["result"]["structuredContent"];
+      CHECK(body["askable"] == true);
+      CHECK(body["confirmed"] == expected);
+    }
   }
 }
