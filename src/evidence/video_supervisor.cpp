@@ -50,6 +50,7 @@ constexpr std::chrono::milliseconds kPullTimeout{180000};
 constexpr std::chrono::milliseconds kProbeTimeout{60000};
 constexpr std::chrono::milliseconds kWaitStep{200};
 constexpr std::size_t kMaxRecorderLog = 256 * 1024;
+constexpr std::size_t kMaxPidLine = 4096;
 constexpr std::string_view kVideoFile = "video.mp4";
 constexpr std::string_view kRecorderLogFile = "recorder.log";
 
@@ -192,7 +193,8 @@ class Supervisor {
     while (out.find('\n') == std::string::npos && Clock::now() < pid_deadline &&
            g_stop_signal == 0) {
       const process::StreamEvent event = stream->wait(kWaitStep);
-      out += event.out;
+      // The pid is a few digits: a shell that prints more before its newline is not ours.
+      if (out.size() < kMaxPidLine) out += event.out.substr(0, kMaxPidLine - out.size());
       if (recorder_log_.size() < kMaxRecorderLog) recorder_log_ += event.err;
       if (event.exited) {
         exited = true;

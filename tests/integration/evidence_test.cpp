@@ -31,15 +31,22 @@ void change_one_byte(const fs::path& path, std::size_t offset) {
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
 }
 
+// The default phone, its bundles in a temporary CLAWPERATOR_EVIDENCE_DIR.
+struct EvidencePhone {
+  Farm farm{std::vector<std::string>{"default"}};
+  TemporaryDirectory root{"evidence"};
+  EvidencePhone() { farm.set_env("CLAWPERATOR_EVIDENCE_DIR", root.path().string()); }
+};
+
 }  // namespace
 
 TEST_CASE(
     "evidence capture: a complete bundle, every artefact hashed, verified, then a changed "
     "byte found",
     "[integration][evidence]") {
-  Farm farm({"default"});
-  TemporaryDirectory root("evidence");
-  farm.set_env("CLAWPERATOR_EVIDENCE_DIR", root.path().string());
+  EvidencePhone phone;
+  Farm& farm = phone.farm;
+  const TemporaryDirectory& root = phone.root;
   const RunResult captured = farm.clawperator(
       {"evidence", "capture", "--label", "checkout", "--context-json", R"({"run":7})"});
   REQUIRE(captured.exit_code == 0);
@@ -247,9 +254,9 @@ TEST_CASE(
     "evidence video: a 3-second recording through the device's screenrecord, pulled, "
     "probed and hashed",
     "[integration][evidence][video]") {
-  Farm farm({"default"});
-  TemporaryDirectory root("evidence");
-  farm.set_env("CLAWPERATOR_EVIDENCE_DIR", root.path().string());
+  EvidencePhone phone;
+  Farm& farm = phone.farm;
+  const TemporaryDirectory& root = phone.root;
   const RunResult started = farm.clawperator({"evidence", "video", "start", "--duration-seconds",
                                               "3", "--size", "360x640", "--label", "login flow"});
   REQUIRE(started.exit_code == 0);
@@ -306,9 +313,8 @@ TEST_CASE(
 
 TEST_CASE("evidence video: stop before the limit finalises a shorter video at once",
           "[integration][evidence][video]") {
-  Farm farm({"default"});
-  TemporaryDirectory root("evidence");
-  farm.set_env("CLAWPERATOR_EVIDENCE_DIR", root.path().string());
+  EvidencePhone phone;
+  Farm& farm = phone.farm;
   const json start =
       single_document(farm.clawperator({"evidence", "video", "start", "--duration-seconds", "60"}));
   REQUIRE(start["status"] == "recording");
@@ -339,9 +345,8 @@ TEST_CASE(
     "evidence video: a killed supervisor leaves a lock that is reported, never taken over, "
     "until recover clears it",
     "[integration][evidence][video]") {
-  Farm farm({"default"});
-  TemporaryDirectory root("evidence");
-  farm.set_env("CLAWPERATOR_EVIDENCE_DIR", root.path().string());
+  EvidencePhone phone;
+  Farm& farm = phone.farm;
   const json start =
       single_document(farm.clawperator({"evidence", "video", "start", "--duration-seconds", "60"}));
   REQUIRE(start["status"] == "recording");
@@ -491,9 +496,8 @@ TEST_CASE("evidence video: refusals before anything is spawned, and a recorder t
 
 TEST_CASE("evidence video: --recorder scrcpy records on the host, finalised by SIGTERM on stop",
           "[integration][evidence][video]") {
-  Farm farm({"default"});
-  TemporaryDirectory root("evidence");
-  farm.set_env("CLAWPERATOR_EVIDENCE_DIR", root.path().string());
+  EvidencePhone phone;
+  Farm& farm = phone.farm;
   // A stand-in for scrcpy 3.x that records ffmpeg's test pattern (tests/integration/
   // fake_scrcpy.sh): what is tested is our side, the version check, the arguments, the stop.
   farm.set_env("SCRCPY_PATH",

@@ -10,7 +10,6 @@ namespace clawperator::evidence {
 struct EvidenceReport {
   Json document;
   int exit_code = 0;
-  bool ok() const { return exit_code == 0; }
 };
 
 inline EvidenceReport report_of(const contract::HostError& error) {
