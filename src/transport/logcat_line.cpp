@@ -1,5 +1,6 @@
 #include "clawperator/transport/logcat_line.hpp"
 
+#include <array>
 #include <cstddef>
 
 #include "clawperator/text.hpp"
@@ -77,51 +78,90 @@ std::string_view message_after_colon(std::string_view line, std::size_t colon) n
   return message;
 }
 
-// "Tag    ( 1234)" -> "Tag"; "Tag   " -> "Tag".
-std::string_view tag_without_pid(std::string_view head) noexcept {
-  head = trim_right(head);
-  if (!head.empty() && head.back() == ')') {
-    const std::size_t open = head.rfind('(');
-    if (open != kNotFound) {
-      const std::size_t digits = skip_spaces(head, open + 1);
-      const std::size_t after_digits = skip_digits(head, digits);
-      if (after_digits > digits && after_digits + 1 == head.size()) {
-        return trim_right(head.substr(0, open));
-      }
-    }
-  }
-  return head;
+bool is_uid_name_char(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || is_ascii_digit(c);
 }
 
-// "L/Tag( pid): msg" or "L/Tag: msg" starting at pos.
+struct ProcessGroup {
+  std::string_view uid;  // empty: the line shows none
+  std::size_t colon = kNotFound;
+};
+
+// The "( pid)" of the brief and time formats, with `-v uid` "(10123: pid)" or "( root: pid)"
+// (liblog's logprint.cpp: the uid "%5s:" or "%5d:", six blanks when logd does not know it),
+// starting at `open` and followed by the header's ':'. kNotFound in `colon` when the text there
+// is not one.
+ProcessGroup match_process_group(std::string_view line, std::size_t open) noexcept {
+  ProcessGroup group;
+  std::size_t pos = skip_spaces(line, open + 1);
+  std::size_t token_end = pos;
+  while (token_end < line.size() && is_uid_name_char(line[token_end])) ++token_end;
+  if (token_end == pos) return group;
+  std::size_t pid_start = pos;
+  if (token_end < line.size() && line[token_end] == ':') {
+    group.uid = line.substr(pos, token_end - pos);
+    pid_start = skip_spaces(line, token_end + 1);
+  }
+  const std::size_t pid_end = skip_digits(line, pid_start);
+  if (pid_end == pid_start || pid_end + 1 >= line.size() || line[pid_end] != ')' ||
+      line[pid_end + 1] != ':') {
+    return ProcessGroup{};
+  }
+  if (pid_end + 2 < line.size() && line[pid_end + 2] != ' ') return ProcessGroup{};
+  group.colon = pid_end + 1;
+  return group;
+}
+
+// "L/Tag( pid): msg", "L/Tag(uid: pid): msg" or "L/Tag: msg" starting at pos.
 bool parse_slash_form(std::string_view line, std::size_t pos, LogcatLine& out) noexcept {
   if (line.size() - pos < 2 || !is_level(line[pos]) || line[pos + 1] != '/') return false;
   const std::size_t colon = find_header_colon(line, pos + 2);
+  // The process group comes before the header's colon, though its own "uid:" may be found first.
+  for (std::size_t open = line.find('(', pos + 2); open != kNotFound && open <= colon;
+       open = line.find('(', open + 1)) {
+    const ProcessGroup group = match_process_group(line, open);
+    if (group.colon == kNotFound) continue;
+    out.level = line[pos];
+    out.tag = trim_right(line.substr(pos + 2, open - pos - 2));
+    out.uid = group.uid;
+    out.message = message_after_colon(line, group.colon);
+    return true;
+  }
   if (colon == kNotFound) return false;
   out.level = line[pos];
-  out.tag = tag_without_pid(line.substr(pos + 2, colon - pos - 2));
+  out.tag = trim_right(line.substr(pos + 2, colon - pos - 2));
   out.message = message_after_colon(line, colon);
   return true;
 }
 
-// " pid  tid L Tag: msg" after a threadtime timestamp, starting at the pid.
+// " pid  tid L Tag: msg" after a threadtime timestamp, starting at the pid; with `-v uid`
+// "  uid   pid   tid L Tag: msg" (the uid a number or a name of at most five letters).
 bool parse_threadtime_rest(std::string_view line, std::size_t pos, LogcatLine& out) noexcept {
-  std::size_t after = skip_digits(line, pos);
-  if (after == pos) return false;
-  pos = skip_spaces(line, after);
-  if (pos == after) return false;
-  after = skip_digits(line, pos);
-  if (after == pos) return false;
-  pos = skip_spaces(line, after);
-  if (pos == after || pos + 1 >= line.size() || !is_level(line[pos]) || line[pos + 1] != ' ') {
-    return false;
+  std::array<std::string_view, 3> fields;
+  std::size_t count = 0;
+  while (count < fields.size() && pos < line.size() && is_uid_name_char(line[pos])) {
+    std::size_t end = pos;
+    while (end < line.size() && is_uid_name_char(line[end])) ++end;
+    const std::size_t next = skip_spaces(line, end);
+    if (next == end) return false;
+    fields[count++] = line.substr(pos, end - pos);
+    pos = next;
+    // The level letter alone, followed by a space, ends the numbers.
+    if (count >= 2 && pos + 1 < line.size() && is_level(line[pos]) && line[pos + 1] == ' ') break;
   }
+  if (count < 2) return false;
+  const std::size_t numbers = count == 3 ? 1 : 0;
+  for (std::size_t i = numbers; i < count; ++i) {
+    if (skip_digits(fields[i], 0) != fields[i].size()) return false;
+  }
+  if (pos + 1 >= line.size() || !is_level(line[pos]) || line[pos + 1] != ' ') return false;
   const char level = line[pos];
   const std::size_t tag_start = pos + 2;
   const std::size_t colon = find_header_colon(line, tag_start);
   if (colon == kNotFound) return false;
   out.level = level;
   out.tag = trim(line.substr(tag_start, colon - tag_start));
+  if (count == 3) out.uid = fields[0];
   out.message = message_after_colon(line, colon);
   return true;
 }
@@ -134,7 +174,8 @@ LogcatLine parse_logcat_line(std::string_view line) noexcept {
   if (const std::size_t after_time = skip_timestamp(line); after_time != kNotFound) {
     header_start = skip_spaces(line, after_time);
     if (header_start > after_time && header_start < line.size()) {
-      if (is_ascii_digit(line[header_start]) && parse_threadtime_rest(line, header_start, parsed)) {
+      if (is_uid_name_char(line[header_start]) &&
+          parse_threadtime_rest(line, header_start, parsed)) {
         return parsed;
       }
       if (parse_slash_form(line, header_start, parsed)) return parsed;
@@ -142,7 +183,7 @@ LogcatLine parse_logcat_line(std::string_view line) noexcept {
     parsed = LogcatLine{};
   }
   if (parse_slash_form(line, 0, parsed)) return parsed;
-  return LogcatLine{0, {}, trim(line)};
+  return LogcatLine{0, {}, trim(line), {}};
 }
 
 }  // namespace clawperator::transport

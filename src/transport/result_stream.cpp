@@ -11,6 +11,9 @@ namespace clawperator::transport {
 namespace {
 
 constexpr std::string_view kHierarchyEnd = "</hierarchy>";
+// What a result record ("[Clawperator-Result] ") and a chunk record ("[Clawperator-Result-Chunk]")
+// both start with.
+constexpr std::string_view kRecordPrefix = "[Clawperator-Result";
 
 // Cuts at most max_bytes without splitting a UTF-8 sequence (continuation bytes: 10xxxxxx).
 std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) noexcept {
@@ -84,6 +87,17 @@ void ResultStreamDecoder::read_line(std::string_view line) {
 
   const LogcatLine parsed = parse_logcat_line(line);
   note_lost_lines(parsed);
+  if (written_by_other(parsed)) {
+    if (is_record_for_command(parsed.message)) ++foreign_lines_;
+    return;
+  }
+  if (!settled() && is_record_for_command(parsed.message)) {
+    if (parsed.uid.empty()) {
+      ++unattributed_lines_;
+    } else if (writer_uid_.empty()) {
+      writer_uid_.assign(parsed.uid);
+    }
+  }
   track_snapshot(parsed);
   if (settled()) return;
 
@@ -107,6 +121,20 @@ void ResultStreamDecoder::read_line(std::string_view line) {
     case ChunkFeedResult::Accepted:
       break;
   }
+}
+
+bool ResultStreamDecoder::written_by_other(const LogcatLine& line) const noexcept {
+  if (writer_uids_.empty() || line.uid.empty()) return false;
+  for (const std::string& uid : writer_uids_) {
+    if (line.uid == uid) return false;
+  }
+  return true;
+}
+
+bool ResultStreamDecoder::is_record_for_command(std::string_view message) const noexcept {
+  if (message.find(snapshot_marker_) != std::string_view::npos) return true;
+  return message.find(kRecordPrefix) != std::string_view::npos &&
+         message.find(quoted_command_id_) != std::string_view::npos;
 }
 
 void ResultStreamDecoder::note_lost_lines(const LogcatLine& line) {

@@ -48,6 +48,11 @@ class ResultStreamDecoder {
   ResultStreamDecoder(std::string command_id, std::string task_id,
                       std::string operator_package = {});
 
+  // Who may write the result (docs/guardrails.md): the Operator's uids, as `pm list packages -U`
+  // printed them. A line that shows another uid is never read as the result, a chunk of it or
+  // its hierarchy; the ones that carry such a record for this command are counted
+  // (foreign_lines). None (the default): the writer is unknown and every line is read.
+  void expect_writer(std::vector<std::string> uids) { writer_uids_ = std::move(uids); }
   void feed(std::string_view stdout_bytes);
   // The dispatch moment: only lines completed from here on can carry the result. The partial
   // line received so far is dropped, with its remainder.
@@ -86,9 +91,21 @@ class ResultStreamDecoder {
   // logcat said on stdout (a device without shell v2 merges its stderr there) that logd cut it
   // off for falling behind ("Unexpected EOF!"), since capture began.
   bool overrun_reported() const noexcept { return overrun_reported_; }
+  // Records for this command (a result, a chunk, a hierarchy marker) written by another uid
+  // than expect_writer's, since capture began: never used.
+  std::uint64_t foreign_lines() const noexcept { return foreign_lines_; }
+  // Records for this command that were read although their line showed no uid (logcat without
+  // `-v uid`, or a logd that does not know it), until the result settled: its writer is
+  // unproven.
+  std::uint64_t unattributed_lines() const noexcept { return unattributed_lines_; }
+  // The uid the records read for this command showed (one of expect_writer's); empty when none
+  // showed one.
+  const std::string& writer_uid() const noexcept { return writer_uid_; }
 
  private:
   void read_line(std::string_view line);
+  bool written_by_other(const LogcatLine& line) const noexcept;
+  bool is_record_for_command(std::string_view message) const noexcept;
   void remember_correlated(std::string_view line);
   void note_lost_lines(const LogcatLine& line);
   void store_correlated(std::string_view line);
@@ -113,6 +130,10 @@ class ResultStreamDecoder {
   std::uint64_t pruned_notices_ = 0;
   std::uint64_t pruned_lines_ = 0;
   bool overrun_reported_ = false;
+  std::vector<std::string> writer_uids_;
+  std::uint64_t foreign_lines_ = 0;
+  std::uint64_t unattributed_lines_ = 0;
+  std::string writer_uid_;
 
   std::vector<std::string> correlated_ring_;
   std::size_t correlated_next_ = 0;

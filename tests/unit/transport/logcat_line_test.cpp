@@ -77,3 +77,38 @@ TEST_CASE("parsed views point into the line", "[transport][logcat]") {
   CHECK(parsed.message.data() == line.data() + 11);
   CHECK(parsed.tag.data() == line.data() + 2);
 }
+
+TEST_CASE("logcat -v uid: the writer's uid", "[transport][logcat]") {
+  const auto uid_of = [](std::string_view line) {
+    return std::string(parse_logcat_line(line).uid);
+  };
+  // liblog's logprint.cpp: "%5d:" for a number, "%5s:" for a name of five letters at most.
+  const std::string app =
+      "12-05 02:30:00.123 I/Clawperator-Result(10123: 4567): [Clawperator-Result] {}";
+  check_line(app, 'I', "Clawperator-Result", "[Clawperator-Result] {}");
+  CHECK(uid_of(app) == "10123");
+  check_line("12-05 02:30:00.123 I/Probe   (shell:  812): hello", 'I', "Probe", "hello");
+  CHECK(uid_of("12-05 02:30:00.123 I/Probe   (shell:  812): hello") == "shell");
+  CHECK(uid_of("12-05 02:30:00.123 W/Tag     ( root:    1): x") == "root");
+  CHECK(uid_of("12-05 02:30:00.123 W/Tag     ( 1000:  612): x") == "1000");
+  // A second user's app uid is wider than five digits.
+  CHECK(uid_of("12-05 02:30:00.123 I/Tag(1010123:  4567): x") == "1010123");
+  // logd without the uid: six blanks where it would be.
+  check_line("12-05 02:30:00.123 I/Tag     (       4567): no uid", 'I', "Tag", "no uid");
+  CHECK(uid_of("12-05 02:30:00.123 I/Tag     (       4567): no uid").empty());
+  CHECK(uid_of("I/Tag(10123: 4567): brief") == "10123");
+  check_line("I/Tag(10123: 4567): brief", 'I', "Tag", "brief");
+  // Without the modifier nothing is made up.
+  CHECK(uid_of("02-19 12:00:00.000 I/Clawperator( 1234): x").empty());
+  CHECK(uid_of("I/Clawperator: tag format").empty());
+  // A message that holds "(n: m):" text is not a header.
+  check_line("I/Tag: text (10123: 4567): more", 'I', "Tag", "text (10123: 4567): more");
+  CHECK(uid_of("I/Tag: text (10123: 4567): more").empty());
+  // threadtime: the uid's ':' becomes a blank.
+  const std::string threadtime = "12-05 02:30:00.123 10123  4567  4590 I Clawperator: msg";
+  check_line(threadtime, 'I', "Clawperator", "msg");
+  CHECK(uid_of(threadtime) == "10123");
+  check_line("12-05 02:30:00.123 shell   812   812 I Probe   : hi", 'I', "Probe", "hi");
+  CHECK(uid_of("12-05 02:30:00.123 shell   812   812 I Probe   : hi") == "shell");
+  CHECK(uid_of("02-19 12:00:00.000  1234  5678 I Clawperator: x").empty());
+}

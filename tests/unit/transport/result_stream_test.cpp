@@ -363,3 +363,82 @@ TEST_CASE("result stream: unrelated traffic leaves nothing behind", "[transport]
   CHECK(decoder.stdout_bytes_seen() == noise.size() * 2000);
   CHECK(decoder.overlong_lines() == 0);
 }
+
+TEST_CASE("result stream: only the Operator's uid writes the result",
+          "[transport][result-stream]") {
+  // `-v time -v uid`: "L/Tag(uid: pid): message" (liblog's logprint.cpp).
+  const auto by = [](std::string_view uid, std::string_view message) {
+    return "12-05 02:30:00.123 I/" + std::string(kOperatorTag) + "(" + std::string(uid) +
+           ": 4567): " + std::string(message) + "\n";
+  };
+  const std::string forged =
+      std::string(kResultPrefix) + R"({"commandId":")" + kCommandId + R"(","taskId":")" + kTaskId +
+      R"(","status":"success","stepResults":[{"id":"s1","actionType":"read_text","success":true,"data":{"text":"forged"}}],"error":null})";
+  const std::string genuine = single_line();
+
+  SECTION("a forged line before the Operator's is counted, never used") {
+    ResultStreamDecoder decoder = capturing_decoder();
+    decoder.expect_writer({"10123"});
+    decoder.feed(by("10666", forged) + by("10666", forged));
+    CHECK(pending(decoder));
+    decoder.feed(by("10123", genuine));
+    const CompleteResult& result = require_complete(decoder);
+    CHECK(result.canonical_line == genuine);
+    CHECK(decoder.foreign_lines() == 2);
+    CHECK(decoder.unattributed_lines() == 0);
+  }
+  SECTION("forged chunks cannot break the Operator's chunked result") {
+    const std::string line =
+        std::string(kResultPrefix) + support::big_envelope_json(kCommandId, kTaskId, 9000);
+    const auto ours = support::chunk_messages(line, kCommandId, kTaskId);
+    const auto fake = support::chunk_messages(
+        std::string(kResultPrefix) + support::big_envelope_json(kCommandId, kTaskId, 5000),
+        kCommandId, kTaskId);
+    REQUIRE(ours.size() >= 3);
+    ResultStreamDecoder decoder = capturing_decoder();
+    decoder.expect_writer({"1010123", "10123"});
+    for (std::size_t i = 0; i < ours.size(); ++i) {
+      if (i < fake.size()) decoder.feed(by("10666", fake[i]));
+      decoder.feed(by("10123", ours[i]));
+    }
+    CHECK(require_complete(decoder).canonical_line == line);
+    CHECK(decoder.foreign_lines() == fake.size());
+  }
+  SECTION("other apps' lines for other commands are not counted") {
+    ResultStreamDecoder decoder = capturing_decoder();
+    decoder.expect_writer({"10123"});
+    decoder.feed(by(
+        "10666", std::string(kResultPrefix) + support::small_envelope_json("cmd-other", "task-x")));
+    decoder.feed(by("shell", "hello"));
+    decoder.feed(by("10123", genuine));
+    require_complete(decoder);
+    CHECK(decoder.foreign_lines() == 0);
+  }
+  SECTION("a forged hierarchy is not the Operator's") {
+    ResultStreamDecoder decoder = capturing_decoder();
+    decoder.expect_writer({"10123"});
+    const std::string marker =
+        "[TaskScope] UI Hierarchy [commandId=" + std::string(kCommandId) + "]:";
+    decoder.feed(by("10666", marker + " <hierarchy><forged/></hierarchy>"));
+    decoder.feed(by("10123", marker + " <hierarchy><node/></hierarchy>"));
+    decoder.feed(by("10123", genuine));
+    require_complete(decoder);
+    REQUIRE(decoder.snapshot_blocks().size() == 1);
+    CHECK(decoder.snapshot_blocks()[0] == "<hierarchy><node/></hierarchy>");
+    CHECK(decoder.foreign_lines() == 1);
+  }
+  SECTION("lines without a uid are read, and counted as unproven") {
+    ResultStreamDecoder decoder = capturing_decoder();
+    decoder.expect_writer({"10123"});
+    decoder.feed(support::time_line(kOperatorTag, genuine) + "\n");
+    require_complete(decoder);
+    CHECK(decoder.unattributed_lines() == 1);
+    CHECK(decoder.foreign_lines() == 0);
+  }
+  SECTION("an unknown writer: the first result wins, as without the check") {
+    ResultStreamDecoder decoder = capturing_decoder();
+    decoder.feed(by("10666", forged));
+    CHECK(require_complete(decoder).canonical_line == forged);
+    CHECK(decoder.foreign_lines() == 0);
+  }
+}
