@@ -190,15 +190,32 @@ contract::Outcome<ShellOutput> run_device_shell_checked(AdbClient& client,
       details));
 }
 
-contract::Outcome<std::set<std::string>> list_packages(AdbClient& client, const std::string& serial,
-                                                       std::string_view flags,
-                                                       std::string_view filter) {
+namespace {
+
+contract::Outcome<ShellOutput> run_package_listing(AdbClient& client, const std::string& serial,
+                                                   std::string_view flags,
+                                                   std::string_view filter) {
   std::string command = "pm list packages";
   if (!flags.empty()) command.append(" ").append(flags);
   if (!filter.empty()) command += " " + quote_for_device_shell(std::string(filter));
-  auto output = run_device_shell_checked(client, serial, {command, "pm list packages"});
+  return run_device_shell_checked(client, serial, {command, "pm list packages"});
+}
+
+}  // namespace
+
+contract::Outcome<std::set<std::string>> list_packages(AdbClient& client, const std::string& serial,
+                                                       std::string_view flags,
+                                                       std::string_view filter) {
+  auto output = run_package_listing(client, serial, flags, filter);
   if (!output) return contract::failed(std::move(output).error());
   return parse_package_list(output->out);
+}
+
+contract::Outcome<std::map<std::string, std::vector<std::string>>> list_package_uids(
+    AdbClient& client, const std::string& serial, std::string_view filter) {
+  auto output = run_package_listing(client, serial, "-U", filter);
+  if (!output) return contract::failed(std::move(output).error());
+  return parse_package_uids(output->out);
 }
 
 }  // namespace clawperator::adb

@@ -8,13 +8,13 @@ namespace clawperator::operator_app {
 using contract::failed;
 using contract::HostError;
 
-contract::Outcome<std::set<std::string>> installed_variants(adb::AdbClient& client,
-                                                            const std::string& serial,
-                                                            const std::string& package) {
+contract::Outcome<InstalledVariants> installed_variants(adb::AdbClient& client,
+                                                        const std::string& serial,
+                                                        const std::string& package) {
   const std::string other = adb::alternate_operator_variant(package);
   // The filter is a substring match: the shorter name lists both variants.
   const std::string& filter = package.size() <= other.size() ? package : other;
-  auto packages = adb::list_packages(client, serial, {}, filter);
+  auto packages = adb::list_package_uids(client, serial, filter);
   if (!packages) {
     HostError error = std::move(packages).error();
     if (error.code == "DEVICE_SHELL_UNAVAILABLE") {
@@ -23,18 +23,23 @@ contract::Outcome<std::set<std::string>> installed_variants(adb::AdbClient& clie
     }
     return failed(std::move(error));
   }
-  std::set<std::string> variants;
+  InstalledVariants variants;
   for (const std::string* name : {&package, &other}) {
-    if (packages->count(*name) != 0) variants.insert(*name);
+    if (const auto found = packages->find(*name); found != packages->end()) {
+      variants.emplace(*name, std::move(found->second));
+    }
   }
   return variants;
 }
 
-contract::Status require_operator(adb::AdbClient& client, const std::string& serial,
-                                  const std::string& package) {
+contract::Outcome<std::vector<std::string>> locate_operator(adb::AdbClient& client,
+                                                            const std::string& serial,
+                                                            const std::string& package) {
   auto variants = installed_variants(client, serial, package);
   if (!variants) return failed(std::move(variants).error());
-  if (variants->count(package) != 0) return {};
+  if (const auto found = variants->find(package); found != variants->end()) {
+    return std::move(found->second);
+  }
 
   const std::string other = adb::alternate_operator_variant(package);
   Json details = Json::object();
@@ -63,6 +68,13 @@ contract::Status require_operator(adb::AdbClient& client, const std::string& ser
                                 details);
   error.hint = "Install it with: " + install;
   return failed(std::move(error));
+}
+
+contract::Status require_operator(adb::AdbClient& client, const std::string& serial,
+                                  const std::string& package) {
+  auto located = locate_operator(client, serial, package);
+  if (!located) return failed(std::move(located).error());
+  return {};
 }
 
 }  // namespace clawperator::operator_app

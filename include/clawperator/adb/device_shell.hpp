@@ -5,10 +5,12 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/contract/outcome.hpp"
@@ -67,5 +69,9 @@ std::optional<contract::HostError> adb_call_failure(const process::Completion& c
 contract::Outcome<std::set<std::string>> list_packages(AdbClient& client, const std::string& serial,
                                                        std::string_view flags = {},
                                                        std::string_view filter = {});
+
+// `pm list packages -U [FILTER]`: the names listed, each with its uids (parse_package_uids).
+contract::Outcome<std::map<std::string, std::vector<std::string>>> list_package_uids(
+    AdbClient& client, const std::string& serial, std::string_view filter = {});
 
 }  // namespace clawperator::adb

@@ -39,7 +39,7 @@ struct Harness {
                   ScriptedRunner::exited(0, "Performing Streamed Install\nSuccess\n"));
   }
   void lists(const std::string& packages, const std::string& filter = kOperator) {
-    runner.on_run(marked_shell("pm list packages '" + filter + "'"),
+    runner.on_run(marked_shell("pm list packages -U '" + filter + "'"),
                   ScriptedRunner::exited(0, marked(packages)));
   }
   void accessibility_already_on() {
