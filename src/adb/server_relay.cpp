@@ -5,7 +5,6 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sys/eventfd.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -19,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "clawperator/io/random_id.hpp"
 #include "clawperator/process/poll_timeout.hpp"
 #include "clawperator/process/unique_fd.hpp"
 
@@ -83,19 +83,8 @@ UniqueFd connect_to_server(const LoopbackTcpServer& server) {
 }
 
 std::string random_socket_name() {
-  std::array<unsigned char, 8> bytes{};
-  if (getrandom(bytes.data(), bytes.size(), GRND_NONBLOCK) != static_cast<ssize_t>(bytes.size())) {
-    // Uniqueness is all the name needs; the bind below retries on a collision.
-    const auto now = static_cast<std::uint64_t>(Clock::now().time_since_epoch().count());
-    std::memcpy(bytes.data(), &now, bytes.size());
-  }
-  std::string name = "clawperator-adb-relay-" + std::to_string(getpid()) + "-";
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (unsigned char byte : bytes) {
-    name += kHex[byte >> 4];
-    name += kHex[byte & 0xf];
-  }
-  return name;
+  // Uniqueness is all the name needs; the bind below retries on a collision.
+  return "clawperator-adb-relay-" + std::to_string(getpid()) + "-" + io::random_hex(8);
 }
 
 // Binds a listening socket in the abstract namespace: nothing on disk to clean up, and the

@@ -1,11 +1,10 @@
 #include "clawperator/cli/action_builders.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <random>
 
 #include "clawperator/contract/action_table.hpp"
+#include "clawperator/io/random_id.hpp"
 
 namespace clawperator::cli {
 namespace {
@@ -51,8 +50,9 @@ Json direct_action(std::string_view prefix, const IdStamp& stamp, double timeout
   return out;
 }
 
-std::string timestamped_id(std::string_view prefix, const IdStamp& stamp) {
-  return std::string(prefix) + std::to_string(stamp.now_ms);
+// The original's "open_app_<ms>" form, its time stamp replaced by the random bits.
+std::string underscored_id(std::string_view prefix, const IdStamp& stamp) {
+  return std::string(prefix) + stamp.random;
 }
 
 bool is_scheme_char(char c) {
@@ -67,19 +67,11 @@ bool is_letter(char c) {
 }  // namespace
 
 IdStamp make_id_stamp() {
-  constexpr std::string_view kDigits = "0123456789abcdefghijklmnopqrstuvwxyz";
-  thread_local std::mt19937_64 generator{std::random_device{}()};
-  std::uniform_int_distribution<std::size_t> digit(0, kDigits.size() - 1);
-  IdStamp stamp;
-  stamp.now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                     std::chrono::system_clock::now().time_since_epoch())
-                     .count();
-  for (int i = 0; i < 7; ++i) stamp.suffix.push_back(kDigits[digit(generator)]);
-  return stamp;
+  return IdStamp{io::random_hex(16)};
 }
 
 std::string stamped_id(std::string_view prefix, const IdStamp& stamp) {
-  return std::string(prefix) + "-" + std::to_string(stamp.now_ms) + "-" + stamp.suffix;
+  return std::string(prefix) + "-" + stamp.random;
 }
 
 Json milliseconds_json(double value) {
@@ -141,10 +133,10 @@ Json build_click(const IdStamp& stamp, const std::optional<Json>& matcher,
 Json build_open(const IdStamp& stamp, const std::string& target) {
   constexpr double kOpenTimeoutMs = 15000;
   if (is_uri_target(target)) {
-    return execution(timestamped_id("open_uri_", stamp), "cli-action-open-uri", kCliSource,
+    return execution(underscored_id("open_uri_", stamp), "cli-action-open-uri", kCliSource,
                      kOpenTimeoutMs, action("a1", ActionType::OpenUri, Json{{"uri", target}}));
   }
-  return execution(timestamped_id("open_app_", stamp), "cli-action-open-app", kCliSource,
+  return execution(underscored_id("open_app_", stamp), "cli-action-open-app", kCliSource,
                    kOpenTimeoutMs,
                    action("a1", ActionType::OpenApp, Json{{"applicationId", target}}));
 }
@@ -175,7 +167,7 @@ Json build_wait(const IdStamp& stamp, const Json& matcher, std::optional<double>
 }
 
 Json build_press_key(const IdStamp& stamp, const std::string& key) {
-  return execution(timestamped_id("press_key_", stamp), "cli-action-press-key", kCliSource, 10000,
+  return execution(underscored_id("press_key_", stamp), "cli-action-press-key", kCliSource, 10000,
                    action("a1", ActionType::PressKey, Json{{"key", key}}));
 }
 

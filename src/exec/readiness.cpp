@@ -6,11 +6,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <random>
 #include <thread>
 
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/contract/execution.hpp"
+#include "clawperator/io/random_id.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/text.hpp"
 #include "dispatch.hpp"
@@ -25,11 +25,8 @@ using contract::Phase;
 }  // namespace
 
 std::string new_probe_command_id() {
-  const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count();
-  std::random_device device;
-  return "doctor-handshake-" + std::to_string(now) + "-" + std::to_string(device() % 1000000);
+  // Unpredictable, as every command id the host makes (docs/guardrails.md).
+  return "doctor-handshake-" + io::random_hex(16);
 }
 
 namespace {

@@ -1,12 +1,12 @@
 #include "clawperator/policy/confirmation.hpp"
 
 #include <fcntl.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include <array>
 #include <cerrno>
 
+#include "clawperator/io/random_id.hpp"
 #include "clawperator/transport/sha256.hpp"
 
 namespace clawperator::policy {
@@ -47,16 +47,8 @@ Expected<IssuedToken, std::string> issue_confirmation(const io::StateDirectory& 
                                                       std::string_view digest,
                                                       std::string_view rule_id,
                                                       std::string_view step_id) {
-  std::array<unsigned char, 16> bytes{};
-  if (::getrandom(bytes.data(), bytes.size(), 0) != static_cast<ssize_t>(bytes.size())) {
-    return Unexpected<std::string>{"no random bytes for a token"};
-  }
-  static constexpr char kHex[] = "0123456789abcdef";
   IssuedToken issued;
-  for (const unsigned char byte : bytes) {
-    issued.token.push_back(kHex[byte >> 4]);
-    issued.token.push_back(kHex[byte & 0xf]);
-  }
+  issued.token = io::random_hex(16);
   issued.expires = std::chrono::system_clock::now() + kConfirmationLifetime;
   // Tokens nobody used are swept when new ones are made.
   state.remove_stale(kPrefix, ".json", kConfirmationLifetime);

@@ -72,7 +72,7 @@ void check_built(const Expected& expected) {
   CHECK(plan["actions"][0] == json::parse(expected.action));
 }
 
-const std::string kStamped = R"(-\d{13}-[0-9a-z]{7})";
+const std::string kStamped = R"(-[0-9a-f]{32})";
 
 std::string stamped(const std::string& prefix) {
   return prefix + kStamped;
@@ -167,14 +167,14 @@ TEST_CASE("click and tap build a click", "[cli][actions]") {
 TEST_CASE("open builds open_app or open_uri", "[cli][actions]") {
   check_built(
       {{"open", "com.android.settings"},
-       R"(open_app_\d{13})",
+       R"(open_app_[0-9a-f]{32})",
        "cli-action-open-app",
        "clawperator-cli",
        false,
        15000,
        R"({"id":"a1","type":"open_app","params":{"applicationId":"com.android.settings"}})"});
   check_built({{"open-url", "--app", "https://example.com"},
-               R"(open_uri_\d{13})",
+               R"(open_uri_[0-9a-f]{32})",
                "cli-action-open-uri",
                "clawperator-cli",
                false,
@@ -182,7 +182,7 @@ TEST_CASE("open builds open_app or open_uri", "[cli][actions]") {
                R"({"id":"a1","type":"open_uri","params":{"uri":"https://example.com"}})"});
   // A leading scheme: is a URI too (a package never holds ':'); the original opened an app.
   check_built({{"open-uri", "tel:123"},
-               R"(open_uri_\d{13})",
+               R"(open_uri_[0-9a-f]{32})",
                "cli-action-open-uri",
                "clawperator-cli",
                false,
@@ -276,8 +276,8 @@ TEST_CASE("wait-for-nav builds wait_for_navigation", "[cli][actions]") {
 
 TEST_CASE("press, back and close build key presses and force-stops", "[cli][actions]") {
   const auto key = [](std::vector<std::string> args, const std::string& name) {
-    check_built({std::move(args), R"(press_key_\d{13})", "cli-action-press-key", "clawperator-cli",
-                 false, 10000,
+    check_built({std::move(args), R"(press_key_[0-9a-f]{32})", "cli-action-press-key",
+                 "clawperator-cli", false, 10000,
                  R"({"id":"a1","type":"press_key","params":{"key":")" + name + R"("}})"});
   };
   key({"press", "home"}, "home");
@@ -285,7 +285,7 @@ TEST_CASE("press, back and close build key presses and force-stops", "[cli][acti
   key({"back"}, "back");
   // The global --timeout is the budget of press too (the original ignored it).
   check_built({{"press", "back", "--timeout", "50000"},
-               R"(press_key_\d{13})",
+               R"(press_key_[0-9a-f]{32})",
                "cli-action-press-key",
                "clawperator-cli",
                false,

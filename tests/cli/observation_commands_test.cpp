@@ -40,7 +40,7 @@ void refused(const std::vector<std::string>& args, const std::string& code, int 
 
 TEST_CASE("query builds query_ui from its flags", "[cli][query]") {
   const json plain = built({"query"});
-  CHECK(std::regex_match(plain["commandId"].get<std::string>(), std::regex("query-\\d+-\\w{7}")));
+  CHECK(std::regex_match(plain["commandId"].get<std::string>(), std::regex("query-[0-9a-f]{32}")));
   CHECK(plain["taskId"] == plain["commandId"]);
   CHECK(plain["source"] == "clawperator-action");
   CHECK(plain["mode"] == "direct");
@@ -79,7 +79,7 @@ TEST_CASE("query flag errors", "[cli][query]") {
 TEST_CASE("swipe and drag build their gestures", "[cli][gesture]") {
   const json swipe =
       built({"swipe", "--start", "540", "1800", "--end", "540", "600", "--duration-ms", "300"});
-  CHECK(std::regex_match(swipe["commandId"].get<std::string>(), std::regex("swipe-\\d+-\\w{7}")));
+  CHECK(std::regex_match(swipe["commandId"].get<std::string>(), std::regex("swipe-[0-9a-f]{32}")));
   CHECK(swipe["mode"] == "direct");
   CHECK(swipe["actions"][0]["params"] ==
         json::parse(R"({"start":{"x":540,"y":1800},"end":{"x":540,"y":600},"durationMs":300})"));
@@ -124,7 +124,7 @@ TEST_CASE("swipe and drag flag errors", "[cli][gesture]") {
 TEST_CASE("toast builds show_toast and cancel_toast", "[cli][toast]") {
   const json shown = built({"toast", "  Hello\n", "--duration", "long"});
   CHECK(std::regex_match(shown["commandId"].get<std::string>(),
-                         std::regex("toast-show-\\d+-\\w{7}")));
+                         std::regex("toast-show-[0-9a-f]{32}")));
   CHECK(shown["taskId"] == "cli-toast-show");
   CHECK(shown["source"] == "clawperator-cli");
   CHECK(shown["actions"][0] == json::parse(R"({"id":"a1","type":"show_toast",)"

@@ -37,8 +37,9 @@ bool is_volatile_key(const std::string& key) {
 
 std::string mask_text(std::string text) {
   static const std::regex kPort(R"(127\.0\.0\.1:[0-9]+)");
-  static const std::regex kStamp(R"(\b([a-z_]+)[-_]1[0-9]{12}(-[0-9a-z]{7})?\b)");
-  static const std::regex kProbe(R"(doctor-handshake-[0-9]+-[0-9]+(-[0-9]+)?)");
+  // Generated command ids: before issue 33 the time and 7 base-36 digits, now 128 random bits.
+  static const std::regex kStamp(R"(\b([a-z_]+)[-_](1[0-9]{12}(-[0-9a-z]{7})?|[0-9a-f]{32})\b)");
+  static const std::regex kProbe(R"(doctor-handshake-([0-9]+-[0-9]+|[0-9a-f]{32})(-[0-9]+)?)");
   static const std::regex kTemp(R"(/tmp/clawperator-it-[A-Za-z0-9]+)");
   static const std::regex kGoldenTemp(R"(/tmp/clawperator-golden-[A-Za-z0-9]+)");
   // The day's log file and a screenshot's default name (its command id and the time).
@@ -48,8 +49,8 @@ std::string mask_text(std::string text) {
   static const std::regex kLogcatTime(
       R"(\b[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}\b)");
   text = std::regex_replace(text, kPort, "127.0.0.1:PORT");
-  text = std::regex_replace(text, kStamp, "$1-STAMP");
   text = std::regex_replace(text, kProbe, "doctor-handshake-ID");
+  text = std::regex_replace(text, kStamp, "$1-STAMP");
   text = std::regex_replace(text, kTemp, "/tmp/clawperator-it-DIR");
   text = std::regex_replace(text, kGoldenTemp, "/tmp/clawperator-golden-DIR");
   text = std::regex_replace(text, kLogFile, "clawperator-DATE.log");

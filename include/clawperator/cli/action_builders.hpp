@@ -12,16 +12,17 @@
 
 namespace clawperator::cli {
 
-// What makes a command id unique: the time and a random suffix.
+// What makes a command id unique and unpredictable: 128 random bits. Not a time stamp: an app
+// on the device that could guess the next id could write its result first
+// (docs/guardrails.md).
 struct IdStamp {
-  long long now_ms = 0;
-  std::string suffix;  // 7 base-36 characters
+  std::string random;  // 32 lowercase hex digits
 };
 
-// The wall clock in ms and a fresh random suffix.
+// Fresh random bits (getrandom(2)).
 IdStamp make_id_stamp();
 
-// "<prefix>-<ms>-<suffix>", e.g. "click-1764500000000-k3x9a0b".
+// "<prefix>-<random>", e.g. "click-9f1c2e4b7a0d4c3e8b6a5f4e3d2c1b0a".
 std::string stamped_id(std::string_view prefix, const IdStamp& stamp);
 
 // A millisecond count as JSON: an integer when it is one (30000, not 30000.0).

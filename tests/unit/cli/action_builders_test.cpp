@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <regex>
+#include <set>
 
 #include "clawperator/contract/payload_validation.hpp"
 
@@ -11,7 +12,7 @@ using namespace clawperator::cli;
 
 namespace {
 
-const IdStamp kStamp{1764500000000, "k3x9a0b"};
+const IdStamp kStamp{"0f1e2d3c4b5a69788796a5b4c3d2e1f0"};
 
 Json parse(const char* text) {
   return Json::parse(text);
@@ -21,18 +22,17 @@ const Json kOk = parse(R"({"textEquals":"OK"})");
 
 }  // namespace
 
-TEST_CASE("ids carry the time and a 7-character base-36 suffix", "[cli][builders]") {
-  CHECK(stamped_id("click", kStamp) == "click-1764500000000-k3x9a0b");
-  const auto before = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          std::chrono::system_clock::now().time_since_epoch())
-                          .count();
+TEST_CASE("ids carry 128 random bits, never the time", "[cli][builders]") {
+  CHECK(stamped_id("click", kStamp) == "click-0f1e2d3c4b5a69788796a5b4c3d2e1f0");
   const IdStamp first = make_id_stamp();
   const IdStamp second = make_id_stamp();
-  CHECK(first.now_ms >= before);
-  CHECK(first.now_ms - before < 60000);
-  CHECK(std::regex_match(first.suffix, std::regex("[0-9a-z]{7}")));
-  CHECK(std::regex_match(second.suffix, std::regex("[0-9a-z]{7}")));
-  CHECK(first.suffix != second.suffix);
+  CHECK(std::regex_match(first.random, std::regex("[0-9a-f]{32}")));
+  CHECK(std::regex_match(second.random, std::regex("[0-9a-f]{32}")));
+  CHECK(first.random != second.random);
+  // Every bit varies: no digit position is fixed (a time stamp's leading digits would be).
+  std::set<std::string> seen;
+  for (int i = 0; i < 64; ++i) seen.insert(make_id_stamp().random.substr(0, 4));
+  CHECK(seen.size() > 48);
 }
 
 TEST_CASE("milliseconds print as integers when they are", "[cli][builders]") {
@@ -57,8 +57,8 @@ TEST_CASE("open tells URIs from package ids", "[cli][builders]") {
 
 TEST_CASE("the element actions are direct clawperator-action executions", "[cli][builders]") {
   CHECK(build_click(kStamp, kOk, std::nullopt, ClickType::Default) ==
-        parse(R"({"commandId":"click-1764500000000-k3x9a0b",
-                  "taskId":"click-1764500000000-k3x9a0b","source":"clawperator-action",
+        parse(R"({"commandId":"click-0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+                  "taskId":"click-0f1e2d3c4b5a69788796a5b4c3d2e1f0","source":"clawperator-action",
                   "expectedFormat":"android-ui-automator","timeoutMs":30000,
                   "actions":[{"id":"click","type":"click",
                               "params":{"matcher":{"textEquals":"OK"}}}],
@@ -70,8 +70,8 @@ TEST_CASE("the element actions are direct clawperator-action executions", "[cli]
         parse(R"({"matcher":{"textEquals":"OK"},"clickType":"focus"})"));
 
   CHECK(build_type(kStamp, kOk, "hi", true, false) ==
-        parse(R"({"commandId":"type-1764500000000-k3x9a0b",
-                  "taskId":"type-1764500000000-k3x9a0b","source":"clawperator-action",
+        parse(R"({"commandId":"type-0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+                  "taskId":"type-0f1e2d3c4b5a69788796a5b4c3d2e1f0","source":"clawperator-action",
                   "expectedFormat":"android-ui-automator","timeoutMs":30000,
                   "actions":[{"id":"type","type":"enter_text",
                               "params":{"matcher":{"textEquals":"OK"},"text":"hi",
@@ -81,12 +81,12 @@ TEST_CASE("the element actions are direct clawperator-action executions", "[cli]
   CHECK(build_read(kStamp, kOk, std::nullopt, false)["actions"] ==
         parse(R"([{"id":"read","type":"read_text","params":{"matcher":{"textEquals":"OK"}}}])"));
   const Json read_all = build_read(kStamp, kOk, parse(R"({"resourceId":"list"})"), true);
-  CHECK(read_all["commandId"] == "read-1764500000000-k3x9a0b");
+  CHECK(read_all["commandId"] == "read-0f1e2d3c4b5a69788796a5b4c3d2e1f0");
   CHECK(read_all["actions"][0]["params"] ==
         parse(R"({"matcher":{"textEquals":"OK"},"all":true,"container":{"resourceId":"list"}})"));
 
   const Json value = build_read_value(kStamp, kOk, true);
-  CHECK(value["commandId"] == "read-value-1764500000000-k3x9a0b");
+  CHECK(value["commandId"] == "read-value-0f1e2d3c4b5a69788796a5b4c3d2e1f0");
   CHECK(value["source"] == "clawperator-action");
   CHECK(value["mode"] == "direct");
   CHECK(value["actions"] == parse(R"([{"id":"read-value","type":"read_key_value_pair",
@@ -95,7 +95,7 @@ TEST_CASE("the element actions are direct clawperator-action executions", "[cli]
 
 TEST_CASE("waits give the execution 5 s more than the wait, at least 30 s", "[cli][builders]") {
   const Json plain = build_wait(kStamp, kOk, std::nullopt);
-  CHECK(plain["commandId"] == "wait-1764500000000-k3x9a0b");
+  CHECK(plain["commandId"] == "wait-0f1e2d3c4b5a69788796a5b4c3d2e1f0");
   CHECK(plain["timeoutMs"] == 30000);
   CHECK(
       plain["actions"] ==
@@ -106,8 +106,8 @@ TEST_CASE("waits give the execution 5 s more than the wait, at least 30 s", "[cl
   CHECK(long_wait["actions"][0]["params"]["timeoutMs"] == 40000);
 
   const Json nav = build_wait_for_navigation(kStamp, "com.x", std::nullopt, 5000);
-  CHECK(nav == parse(R"({"commandId":"wait-for-nav-1764500000000-k3x9a0b",
-                         "taskId":"wait-for-nav-1764500000000-k3x9a0b",
+  CHECK(nav == parse(R"({"commandId":"wait-for-nav-0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+                         "taskId":"wait-for-nav-0f1e2d3c4b5a69788796a5b4c3d2e1f0",
                          "source":"clawperator-action","expectedFormat":"android-ui-automator",
                          "timeoutMs":30000,
                          "actions":[{"id":"wait-for-nav","type":"wait_for_navigation",
@@ -118,8 +118,8 @@ TEST_CASE("waits give the execution 5 s more than the wait, at least 30 s", "[cl
         parse(R"({"expectedNode":{"textEquals":"OK"},"timeoutMs":30000})"));
 
   CHECK(build_sleep(kStamp, 2000, std::nullopt) ==
-        parse(R"({"commandId":"sleep-1764500000000-k3x9a0b",
-                  "taskId":"sleep-1764500000000-k3x9a0b","source":"clawperator-cli",
+        parse(R"({"commandId":"sleep-0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+                  "taskId":"sleep-0f1e2d3c4b5a69788796a5b4c3d2e1f0","source":"clawperator-cli",
                   "expectedFormat":"android-ui-automator","timeoutMs":30000,
                   "actions":[{"id":"sleep","type":"sleep","params":{"durationMs":2000}}]})"));
   CHECK(build_sleep(kStamp, 60000, std::nullopt)["timeoutMs"] == 65000);
@@ -128,32 +128,39 @@ TEST_CASE("waits give the execution 5 s more than the wait, at least 30 s", "[cl
 }
 
 TEST_CASE("the navigation actions keep the original's ids and timeouts", "[cli][builders]") {
-  CHECK(build_open(kStamp, "com.android.settings") ==
-        parse(R"({"commandId":"open_app_1764500000000","taskId":"cli-action-open-app",
+  CHECK(
+      build_open(kStamp, "com.android.settings") ==
+      parse(
+          R"({"commandId":"open_app_0f1e2d3c4b5a69788796a5b4c3d2e1f0","taskId":"cli-action-open-app",
                   "source":"clawperator-cli","expectedFormat":"android-ui-automator",
                   "timeoutMs":15000,
                   "actions":[{"id":"a1","type":"open_app",
                               "params":{"applicationId":"com.android.settings"}}]})"));
-  CHECK(build_open(kStamp, "https://example.com") ==
-        parse(R"({"commandId":"open_uri_1764500000000","taskId":"cli-action-open-uri",
+  CHECK(
+      build_open(kStamp, "https://example.com") ==
+      parse(
+          R"({"commandId":"open_uri_0f1e2d3c4b5a69788796a5b4c3d2e1f0","taskId":"cli-action-open-uri",
                   "source":"clawperator-cli","expectedFormat":"android-ui-automator",
                   "timeoutMs":15000,
                   "actions":[{"id":"a1","type":"open_uri",
                               "params":{"uri":"https://example.com"}}]})"));
-  CHECK(build_press_key(kStamp, "home") ==
-        parse(R"({"commandId":"press_key_1764500000000","taskId":"cli-action-press-key",
+  CHECK(
+      build_press_key(kStamp, "home") ==
+      parse(
+          R"({"commandId":"press_key_0f1e2d3c4b5a69788796a5b4c3d2e1f0","taskId":"cli-action-press-key",
                   "source":"clawperator-cli","expectedFormat":"android-ui-automator",
                   "timeoutMs":10000,
                   "actions":[{"id":"a1","type":"press_key","params":{"key":"home"}}]})"));
   CHECK(build_close(kStamp, "com.x", std::nullopt) ==
-        parse(R"({"commandId":"close-1764500000000-k3x9a0b",
-                  "taskId":"close-1764500000000-k3x9a0b","source":"clawperator-cli",
+        parse(R"({"commandId":"close-0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+                  "taskId":"close-0f1e2d3c4b5a69788796a5b4c3d2e1f0","source":"clawperator-cli",
                   "expectedFormat":"android-ui-automator","timeoutMs":30000,
                   "actions":[{"id":"close","type":"close_app",
                               "params":{"applicationId":"com.x"}}]})"));
   CHECK(build_close(kStamp, "com.x", 5000)["timeoutMs"] == 5000);
-  CHECK(build_scroll(kStamp, "down", std::nullopt, std::nullopt) ==
-        parse(R"({"commandId":"scroll-1764500000000-k3x9a0b","taskId":"cli-action-scroll",
+  CHECK(
+      build_scroll(kStamp, "down", std::nullopt, std::nullopt) ==
+      parse(R"({"commandId":"scroll-0f1e2d3c4b5a69788796a5b4c3d2e1f0","taskId":"cli-action-scroll",
                   "source":"clawperator-cli","expectedFormat":"android-ui-automator",
                   "timeoutMs":30000,
                   "actions":[{"id":"a1","type":"scroll","params":{"direction":"down"}}]})"));
@@ -164,8 +171,8 @@ TEST_CASE("the navigation actions keep the original's ids and timeouts", "[cli][
   ScrollUntilRequest until;
   until.matcher = kOk;
   CHECK(build_scroll_until(kStamp, until) ==
-        parse(R"({"commandId":"scroll-until-1764500000000-k3x9a0b",
-                  "taskId":"scroll-until-1764500000000-k3x9a0b","source":"clawperator-cli",
+        parse(R"({"commandId":"scroll-until-0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+                  "taskId":"scroll-until-0f1e2d3c4b5a69788796a5b4c3d2e1f0","source":"clawperator-cli",
                   "expectedFormat":"android-ui-automator","timeoutMs":30000,
                   "actions":[{"id":"a1","type":"scroll_until",
                               "params":{"direction":"down","matcher":{"textEquals":"OK"}}}]})"));
@@ -181,13 +188,13 @@ TEST_CASE("the navigation actions keep the original's ids and timeouts", "[cli][
 }
 
 TEST_CASE("the observe actions", "[cli][builders]") {
-  CHECK(build_snapshot(kStamp) == parse(R"({"commandId":"snapshot-1764500000000-k3x9a0b",
-                  "taskId":"snapshot-1764500000000-k3x9a0b","source":"clawperator-observe",
+  CHECK(build_snapshot(kStamp) == parse(R"({"commandId":"snapshot-0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+                  "taskId":"snapshot-0f1e2d3c4b5a69788796a5b4c3d2e1f0","source":"clawperator-observe",
                   "expectedFormat":"android-ui-automator","timeoutMs":30000,
                   "actions":[{"id":"snap","type":"snapshot"}],"mode":"direct"})"));
   CHECK(build_screenshot(kStamp, std::nullopt, std::nullopt) ==
-        parse(R"({"commandId":"screenshot-1764500000000-k3x9a0b",
-                  "taskId":"screenshot-1764500000000-k3x9a0b","source":"clawperator-observe",
+        parse(R"({"commandId":"screenshot-0f1e2d3c4b5a69788796a5b4c3d2e1f0",
+                  "taskId":"screenshot-0f1e2d3c4b5a69788796a5b4c3d2e1f0","source":"clawperator-observe",
                   "expectedFormat":"android-ui-automator","timeoutMs":30000,
                   "actions":[{"id":"snap","type":"take_screenshot","params":{}}]})"));
   const Json with_path = build_screenshot(kStamp, std::string("/tmp/s.png"), 5000);

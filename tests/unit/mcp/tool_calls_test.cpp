@@ -9,7 +9,7 @@ namespace {
 using namespace clawperator;
 using namespace clawperator::mcp;
 
-const cli::IdStamp kStamp{1764500000000, "k3x9a0b"};
+const cli::IdStamp kStamp{"0f1e2d3c4b5a69788796a5b4c3d2e1f0"};
 
 ToolPlan plan(const std::string& tool, const std::string& arguments,
               const SessionDefaults& session = {}) {
@@ -43,7 +43,7 @@ TEST_CASE("tools build the CLI's payloads with MCP's ids and source", "[mcp][cal
   const ExecutionCall click = execution("click", R"({"selector":{"text":"OK"}})");
   CHECK(
       dump_json(click.payload) ==
-      R"({"commandId":"mcp-click-1764500000000-k3x9a0b","taskId":"mcp-click-1764500000000-k3x9a0b",)"
+      R"({"commandId":"mcp-click-0f1e2d3c4b5a69788796a5b4c3d2e1f0","taskId":"mcp-click-0f1e2d3c4b5a69788796a5b4c3d2e1f0",)"
       R"("source":"mcp","expectedFormat":"android-ui-automator","timeoutMs":30000,)"
       R"("actions":[{"id":"click","type":"click","params":{"matcher":{"textEquals":"OK"}}}],)"
       R"("mode":"direct"})");
@@ -123,7 +123,7 @@ TEST_CASE("execute runs the caller's actions but never a host path of theirs", "
   const ExecutionCall call =
       execution("execute", R"({"actions":[{"id":"s","type":"sleep","params":{"durationMs":10}}]})");
   CHECK(call.payload["actions"].size() == 1);
-  CHECK(call.payload["commandId"] == "mcp-execute-1764500000000-k3x9a0b");
+  CHECK(call.payload["commandId"] == "mcp-execute-0f1e2d3c4b5a69788796a5b4c3d2e1f0");
   CHECK(argument_error(
             "execute",
             R"({"actions":[{"id":"s","type":"screenshot","params":{"path":"/etc/x"}}]})") ==
@@ -198,7 +198,7 @@ TEST_CASE("query_ui, swipe and drag build what the CLI's query, swipe and drag b
   CHECK(query.payload["actions"] == expected["actions"]);
   CHECK(query.payload["actions"][0]["id"] == "query");
   CHECK(query.payload["mode"] == expected["mode"]);
-  CHECK(query.payload["commandId"] == "mcp-query_ui-1764500000000-k3x9a0b");
+  CHECK(query.payload["commandId"] == "mcp-query_ui-0f1e2d3c4b5a69788796a5b4c3d2e1f0");
   CHECK(query.payload["source"] == "mcp");
   // Nothing given: the Operator's defaults (on_screen, 100).
   CHECK_FALSE(execution("query_ui", "{}").payload["actions"][0].contains("params"));
