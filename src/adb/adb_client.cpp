@@ -159,7 +159,8 @@ process::Completion AdbClient::list_forwards(std::chrono::milliseconds timeout) 
 
 std::unique_ptr<process::Stream> AdbClient::follow_logcat(const std::string& serial,
                                                           int& spawn_errno) {
-  process::StreamSpec spec{device_argv(serial, {"logcat", "-v", "time", "-T", "1"}), {}};
+  process::StreamSpec spec{device_argv(serial, {"logcat", "-v", "time", "-v", "uid", "-T", "1"}),
+                           {}};
   std::unique_ptr<ServerRelay> relay = relay_if_server_runs();
   Json event{{"argv", spec.argv}};
   if (relay) {

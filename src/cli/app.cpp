@@ -58,6 +58,10 @@ void add_global_options(CLI::App& app, RawGlobalFlags& flags) {
                  "How results come back: logcat (default), direct or auto "
                  "(default: $CLAWPERATOR_RESULT_TRANSPORT, else logcat)")
       ->group("Global options");
+  app.add_flag("--require-authentic-result", flags.require_authentic_result,
+               "Refuse before dispatch unless the result can be proven the Operator's own "
+               "(default: $CLAWPERATOR_REQUIRE_AUTHENTIC_RESULT; docs/guardrails.md)")
+      ->group("Global options");
   app.add_option("--policy", flags.policy,
                  "Action policy file: deny or confirm risky steps (default: $CLAWPERATOR_POLICY, "
                  "else ~/.config/clawperator/policy.json when present; docs/guardrails.md)")

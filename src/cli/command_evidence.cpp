@@ -102,6 +102,7 @@ CommandResult run_capture(const EvidenceFlags& flags, const GlobalOptions& optio
     request.device.lock_token = token;
   }
   request.device.result_transport = result_transport(options);
+  request.device.require_authentic_result = options.require_authentic_result;
   request.device.state = state_directory_for_run();
   const auto runner = process::make_system_runner();
   return from_report(evidence::capture_evidence(request, *runner));

@@ -68,6 +68,7 @@ CommandResult run_on_device(contract::Execution execution, const GlobalOptions& 
   // A skill's script: the device its `skills run` holds is ours too (docs/wire-protocol.md §4.3).
   if (const char* token = std::getenv("CLAWPERATOR_DEVICE_LOCK_TOKEN")) request.lock_token = token;
   request.result_transport = result_transport(options);
+  request.require_authentic_result = options.require_authentic_result;
   request.state = state_directory_for_run();
   request.show_progress = ::isatty(STDERR_FILENO) == 1;
   auto policy = load_action_policy(options);

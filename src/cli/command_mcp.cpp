@@ -38,6 +38,7 @@ class CliToolHost final : public mcp::ToolHost {
     request.operator_package = target.operator_package.value_or(options_.operator_package);
     request.adb = adb_settings(options_);
     request.result_transport = result_transport(options_);
+    request.require_authentic_result = options_.require_authentic_result;
     // Calls for one device queue behind each other (and behind a shell script's) for as long
     // as they may take, instead of failing with EXECUTION_CONFLICT_IN_FLIGHT.
     request.lock_wait_ms = static_cast<long>(execution.timeout_ms.value());
@@ -141,6 +142,7 @@ class CliToolHost final : public mcp::ToolHost {
     request.device.operator_package = target.operator_package.value_or(options_.operator_package);
     request.device.adb = adb_settings(options_);
     request.device.result_transport = result_transport(options_);
+    request.device.require_authentic_result = options_.require_authentic_result;
     request.device.state = state_;
     request.device.warm_followers = &warm_followers_;
     if (const auto timeout = arguments.find("timeoutMs"); timeout != arguments.end()) {

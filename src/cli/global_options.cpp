@@ -19,6 +19,14 @@ bool is_log_level(const std::string& level) {
   return level == "debug" || level == "info" || level == "warn" || level == "error";
 }
 
+// An on/off environment variable: on, 1, true, yes or off, 0, false, no, in any case.
+std::optional<bool> parse_switch(const std::string& text) {
+  const std::string value = lowercase(trim(text));
+  if (value == "on" || value == "1" || value == "true" || value == "yes") return true;
+  if (value == "off" || value == "0" || value == "false" || value == "no") return false;
+  return std::nullopt;
+}
+
 template <typename Integer>
 std::optional<Integer> parse_integer(const std::string& text) {
   Integer value{};
@@ -128,13 +136,22 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
   }
 
   if (auto relay = environment("CLAWPERATOR_ADB_RELAY")) {
-    const std::string value = lowercase(trim(*relay));
-    if (value == "off" || value == "0" || value == "false" || value == "no") {
-      out.adb_relay = false;
-    } else if (value != "on" && value != "1" && value != "true" && value != "yes") {
+    const std::optional<bool> on = parse_switch(*relay);
+    if (!on) {
       return GlobalOptionsError{"CLAWPERATOR_ADB_RELAY must be on or off (got '" + *relay + "')",
                                 ""};
     }
+    out.adb_relay = *on;
+  }
+  if (flags.require_authentic_result) {
+    out.require_authentic_result = true;
+  } else if (auto required = environment("CLAWPERATOR_REQUIRE_AUTHENTIC_RESULT")) {
+    const std::optional<bool> on = parse_switch(*required);
+    if (!on) {
+      return GlobalOptionsError{
+          "CLAWPERATOR_REQUIRE_AUTHENTIC_RESULT must be 1 or 0 (got '" + *required + "')", ""};
+    }
+    out.require_authentic_result = *on;
   }
 
   if (!flags.lock_wait.empty()) {
@@ -161,6 +178,13 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
       }
       out.result_transport = value;
     }
+  }
+  if (out.require_authentic_result && out.result_transport == "direct") {
+    // Only logcat shows which app wrote a result line (docs/guardrails.md).
+    return GlobalOptionsError{
+        "--require-authentic-result needs the logcat result transport: the direct transport "
+        "cannot show which app wrote the result",
+        flags.require_authentic_result ? "--require-authentic-result" : "--result-transport"};
   }
 
   if (flags.policy_given) {

@@ -238,6 +238,14 @@ constexpr CatalogEntry kCatalog[] = {
      Delivery::NotDelivered, 3, RecoveryStrategy::None,
      "Do not retry: continue without the step, or ask the person.",
      Origin::Host},
+    {"RESULT_AUTHENTICITY_UNAVAILABLE", "Guardrails",
+     "--require-authentic-result is set and this device cannot show that the result would be the "
+     "Operator's own; nothing was sent.",
+     Delivery::NotDelivered, 3, RecoveryStrategy::None,
+     "`details.reason` says what is missing (the Operator's uid, uids in logcat, or a transport "
+     "that shows them). Use a device whose logcat prints each line's uid, or run without "
+     "--require-authentic-result and check `resultAuthenticity.verified` yourself.",
+     Origin::Host},
 
     // Host
     {"HOST_DEPENDENCY_MISSING", "Host",

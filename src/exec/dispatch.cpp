@@ -26,7 +26,6 @@ using Clock = std::chrono::steady_clock;
 
 // Time the Operator gets beyond the payload's own timeoutMs (docs/wire-protocol.md §8).
 constexpr std::chrono::milliseconds kPumpSlice{250};
-constexpr std::chrono::milliseconds kPresencePoll{2};
 constexpr std::chrono::milliseconds kProgressAfter{1000};
 
 Json chunk_diagnostics_json(const transport::ChunkDiagnostics& diagnostics) {
@@ -100,8 +99,30 @@ Json transport_details(const ResultReader& reader, const transport::ResultStream
   details["stderr"] = reader.stderr_tail();
   details["lastCorrelatedEvents"] = decoder.correlated_lines();
   details["transport"] = chunk_diagnostics_json(decoder.chunk_diagnostics());
+  // Records another app wrote for this command: a forger may be why no result was read.
+  if (decoder.foreign_lines() > 0) details["foreignLines"] = decoder.foreign_lines();
   details["reader"] = reader.timeline();
   return details;
+}
+
+// resultAuthenticity (docs/guardrails.md): the result is the Operator's when its uid is known
+// and every record read showed it.
+Json result_authenticity(const ExecutionTrace& trace,
+                         const transport::ResultStreamDecoder& decoder) {
+  Json out = Json::object();
+  const bool verified = !trace.operator_uids.empty() && decoder.unattributed_lines() == 0;
+  out["verified"] = verified;
+  if (verified) {
+    const std::string& uid =
+        decoder.writer_uid().empty() ? trace.operator_uids.front() : decoder.writer_uid();
+    out["uid"] = std::stoll(uid);
+  } else {
+    out["reason"] = trace.operator_uids.empty()
+                        ? "the Operator's uid is unknown: the package manager did not print it"
+                        : "the device's logcat shows no uid for the result's lines";
+  }
+  out["foreignLines"] = decoder.foreign_lines();
+  return out;
 }
 
 class ProgressLine {
@@ -234,8 +255,9 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
   trace.phase = Phase::Dispatch;
   trace.dispatch_state = DispatchState::NotDispatched;
   // A check that has already proven the Operator absent stops the dispatch itself.
-  if (options.presence != nullptr && options.presence->done()) {
-    if (auto absent = options.presence->proven_absence(trace)) return contract::failed(*absent);
+  PresenceCheck* const presence = options.presence;
+  if (presence != nullptr && presence->done()) {
+    if (auto absent = presence->proven_absence(trace)) return contract::failed(*absent);
   }
   const contract::Outcome<BroadcastRoute> route =
       route_payload(client, serial, payload_json,
@@ -259,6 +281,13 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
   dispatched.dispatch_ms = millis_since(dispatch_start);
   const adb::BroadcastClassification verdict =
       adb::classify_broadcast(broadcast, route->command.size());
+  // The presence check beside the dispatch began before the broadcast, so it is (nearly) done:
+  // no result line is read before its answer says who may have written it.
+  if (presence != nullptr) {
+    if (auto absent = presence->proven_absence(trace)) return contract::failed(*absent);
+    if (auto uids = presence->operator_uids()) trace.operator_uids = std::move(*uids);
+  }
+  decoder.expect_writer(trace.operator_uids);
 
   if (verdict.verdict != adb::BroadcastVerdict::Acknowledged) {
     trace.broadcast_status = "failed: " + verdict.detail;
@@ -320,12 +349,7 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
                        trace, last_action, options);
   }
   ProgressLine progress(options.show_progress, dispatch_start, result_timeout);
-  PresenceCheck* presence = options.presence;
   while (!decoder.settled()) {
-    if (presence != nullptr && presence->done()) {
-      if (auto absent = presence->proven_absence(trace)) return contract::failed(*absent);
-      presence = nullptr;  // present, or the check proved nothing: the result will tell
-    }
     const auto remaining =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
     if (remaining.count() <= 0) {
@@ -348,9 +372,7 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
       }
       return contract::failed(std::move(error));
     }
-    // While the presence check runs, short slices: its answer takes one device round trip.
-    const ResultReader::Wait wait = reader.pump(
-        std::min(remaining, presence != nullptr ? kPresencePoll : kPumpSlice), &decoder);
+    const ResultReader::Wait wait = reader.pump(std::min(remaining, kPumpSlice), &decoder);
     progress.update("waiting for the result");
     if (decoder.settled()) break;
     if (wait.cancelled) {
@@ -384,6 +406,7 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
   // Only the parsed envelope is used from here on: do not hold a large result twice.
   std::string().swap(dispatched.result.canonical_line);
   dispatched.snapshot_blocks = decoder.snapshot_blocks();
+  dispatched.authenticity = result_authenticity(trace, decoder);
   dispatched.result_ms = millis_since(dispatch_start);
   log_envelope_received(dispatched, trace, serial);
   return dispatched;

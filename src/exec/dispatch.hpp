@@ -24,6 +24,8 @@ struct Dispatched {
   long long dispatch_ms = 0;  // the am broadcast call
   long long result_ms = 0;    // from dispatch to the complete result
   Json direct;                // details of the direct session (null: logcat)
+  // Who wrote the result (docs/guardrails.md): {verified, uid | reason, foreignLines}.
+  Json authenticity;
 };
 
 // The payload's last action: a timeout names it (the device's position is unknown).
@@ -41,8 +43,9 @@ struct DispatchOptions {
   std::filesystem::path payload_directory;
   // Set: the result comes over this direct session, not logcat (docs/wire-protocol.md §11).
   DirectReader* direct = nullptr;
-  // Set: the Operator's presence is being asked beside this dispatch; its proof of absence
-  // ends the wait at once (presence_check.hpp).
+  // Set: the Operator's presence is being asked beside this dispatch. It is waited for once the
+  // broadcast returns, before any result line is read: its proof of absence ends the execution,
+  // and its uids say who may write the result (presence_check.hpp).
   PresenceCheck* presence = nullptr;
 };
 

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <set>
 
+#include "authenticity_gate.hpp"
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/adb/server_endpoint.hpp"
 #include "clawperator/contract/action_table.hpp"
@@ -175,6 +176,15 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   const contract::Outcome<std::string> resolved = resolve_device(client, request.device, trace);
   if (!resolved) return report(resolved.error());
   const std::string& serial = *resolved;
+  // Only logcat shows who wrote a result line (docs/guardrails.md).
+  const bool require_authentic = request.require_authentic_result;
+  if (require_authentic && request.result_transport == ResultTransport::Direct) {
+    return report(authenticity_unavailable(
+        trace, serial,
+        "the direct result transport does not show which app wrote the result; use logcat"));
+  }
+  const ResultTransport result_transport =
+      require_authentic ? ResultTransport::Logcat : request.result_transport;
   // The policy, before the lock and anything sent (docs/guardrails.md).
   if (contract::Status allowed = check_policy(request, client, serial, trace); !allowed) {
     return report(allowed.error());
@@ -236,7 +246,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
         "RESULT_TRANSPORT_SPAWN_FAILED",
         "The logcat reader could not start: " + std::string(std::strerror(spawn_errno)), details));
   }
-  ResultReader reader(std::move(stream), warm);
+  ResultReader reader(std::move(stream), warm, kept.shows_uids);
 
   // 4. Preflight: the Operator, the host's force-stops, interactive readiness. They run while
   // the reader attaches, except when the reader is starting the adb server: then after it.
@@ -247,9 +257,11 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   const std::optional<std::string> answered = readiness.fresh_answer();
   const bool needs_probe =
       execution.readiness() == contract::ActionReadiness::Interactive && !answered;
+  // --require-authentic-result needs the Operator's uid before anything is sent.
   const bool presence_beside_dispatch =
-      !needs_probe && ((warm && kept.answered_package == request.operator_package) ||
-                       (answered && *answered == request.operator_package));
+      !needs_probe && !require_authentic &&
+      ((warm && kept.answered_package == request.operator_package) ||
+       (answered && *answered == request.operator_package));
   std::optional<PresenceCheck> presence;
   const auto start_presence_check = [&] {
     if (presence_beside_dispatch) {
@@ -302,6 +314,12 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     start_presence_check();
     if (contract::Status ready = preflight(); !ready) return fail(ready.error());
   }
+  if (require_authentic) {
+    if (contract::Status authentic = require_authentic_source(client, serial, reader, trace);
+        !authentic) {
+      return fail(authentic.error());
+    }
+  }
   if (execution.readiness() != contract::ActionReadiness::Interactive) {
     // Background actions run screen-off and locked: no probe, no wake (wire-protocol §4.4).
     if (contract::Status unlocked = ensure_user_unlocked(client, serial, trace); !unlocked) {
@@ -320,7 +338,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   Json direct_fallback;
   // A forward left by a run that was killed goes first, whichever transport this run uses.
   forwards.sweep_stale(client, request.operator_package + ".result.");
-  if (request.result_transport != ResultTransport::Logcat) {
+  if (result_transport != ResultTransport::Logcat) {
     const auto lifetime = std::min<std::chrono::milliseconds>(
         std::chrono::milliseconds(static_cast<long long>(execution.timeout_ms.value())) +
             kDirectLifetimeGrace,
@@ -335,7 +353,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
       if (failure.interrupted) {
         return fail(interrupted(trace, failure.message + "; nothing was dispatched", details));
       }
-      if (request.result_transport == ResultTransport::Direct) {
+      if (result_transport == ResultTransport::Direct) {
         return fail(trace.fail("RESULT_TRANSPORT_FAILED",
                                "The direct result connection could not be set up (" +
                                    failure.message + "); nothing was dispatched",
@@ -371,8 +389,10 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   // A reader that is still attached serves the device's next execution, unless this one was
   // cancelled (its token is this call's; the next call gets a reader of its own anyway).
   if (request.warm_followers != nullptr && !runner.cancelled()) {
+    const std::optional<bool> shows_uids = reader.shows_uids();
     request.warm_followers->keep(
-        device_key, {reader.keep_warm(), outcome ? request.operator_package : std::string()});
+        device_key,
+        {reader.keep_warm(), outcome ? request.operator_package : std::string(), shows_uids});
   }
   reader.terminate("settled");
   direct.reset();  // the forward goes now, whatever the outcome
@@ -439,9 +459,9 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
 
   const bool ok = contract::envelope_ok(summary);
   if (!ok) readiness.invalidate();
-  // Holds the envelope: must not grow (json.hpp). Seven members always, query and
+  // Holds the envelope: must not grow (json.hpp). Eight members always, query and
   // resultTransport when present, and the failure's.
-  Json document = object_with_capacity(9 + failure.size());
+  Json document = object_with_capacity(10 + failure.size());
   document["ok"] = ok;
   // The failure members lead, as in a host error (docs/contract.md §4); none when ok.
   for (auto& [key, value] : failure.items()) document[key] = std::move(value);
@@ -456,7 +476,15 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   timing["dispatchMs"] = dispatched.dispatch_ms;
   timing["resultMs"] = dispatched.result_ms;
   document["timing"] = std::move(timing);
-  if (request.result_transport != ResultTransport::Logcat) {
+  if (dispatched.direct.is_null()) {
+    document["resultAuthenticity"] = std::move(dispatched.authenticity);
+  } else {
+    Json authenticity = Json::object();
+    authenticity["verified"] = false;
+    authenticity["reason"] = "the direct result transport does not show which app wrote the result";
+    document["resultAuthenticity"] = std::move(authenticity);
+  }
+  if (result_transport != ResultTransport::Logcat) {
     // Which transport carried it; the default output (logcat) stays as it always was.
     Json transport = Json::object();
     transport["used"] = dispatched.direct.is_null() ? "logcat" : "direct";

@@ -24,10 +24,10 @@ contract::Outcome<std::string> resolve_device(adb::AdbClient& client,
 }
 
 contract::Status check_operator_installed(adb::AdbClient& client, const std::string& serial,
-                                          const ExecutionTrace& trace) {
-  contract::Status installed =
-      operator_app::require_operator(client, serial, trace.operator_package);
-  if (!installed) return failed(trace.attach(std::move(installed).error()));
+                                          ExecutionTrace& trace) {
+  auto located = operator_app::locate_operator(client, serial, trace.operator_package);
+  if (!located) return failed(trace.attach(std::move(located).error()));
+  trace.operator_uids = std::move(*located);
   return {};
 }
 

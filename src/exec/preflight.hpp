@@ -17,9 +17,10 @@ contract::Outcome<std::string> resolve_device(adb::AdbClient& client,
                                               const std::optional<std::string>& requested,
                                               ExecutionTrace& trace);
 
-// One `pm list packages` for both variants (its filter is a substring match).
+// One `pm list packages -U` for both variants (its filter is a substring match); the
+// Operator's uids go to trace.operator_uids.
 contract::Status check_operator_installed(adb::AdbClient& client, const std::string& serial,
-                                          const ExecutionTrace& trace);
+                                          ExecutionTrace& trace);
 
 // `am force-stop` for each action whose row asks for it, recorded in trace.earlier_effects.
 contract::Status force_stop_closed_apps(adb::AdbClient& client, const std::string& serial,

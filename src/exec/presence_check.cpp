@@ -11,7 +11,7 @@ PresenceCheck::PresenceCheck(process::Runner& runner, const adb::AdbSettings& ad
                          package = std::move(operator_package)] {
     adb::AdbClient client(runner, adb);
     if (deadline) client.set_deadline(*deadline);
-    answer_ = operator_app::require_operator(client, serial, package);
+    answer_ = operator_app::locate_operator(client, serial, package);
     done_.store(true, std::memory_order_release);
   });
 }
@@ -30,6 +30,11 @@ std::optional<contract::HostError> PresenceCheck::proven_absence(ExecutionTrace&
   contract::HostError error = answer_.error();
   error.details["presenceCheck"] = "beside_dispatch";
   return trace.attach(std::move(error));
+}
+
+std::optional<std::vector<std::string>> PresenceCheck::operator_uids() const {
+  if (!done() || !answer_) return std::nullopt;
+  return *answer_;
 }
 
 }  // namespace clawperator::exec

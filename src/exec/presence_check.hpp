@@ -1,4 +1,4 @@
-// The Operator's presence (`pm list packages`, operator_app::require_operator) asked beside the
+// The Operator's presence (`pm list packages -U`, operator_app::locate_operator) asked beside the
 // dispatch instead of before it: only for a device whose warm reader brought this Operator's
 // result in the previous execution (docs/wire-protocol.md §6.5), so that a warm call costs one
 // device round trip before its result, not two, and a removed Operator is still reported as
@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/contract/outcome.hpp"
@@ -37,9 +38,12 @@ class PresenceCheck {
   // readiness, not dispatched; the details say the broadcast may have gone out). Any other
   // failure of the check proves nothing: the result itself would prove the Operator present.
   std::optional<contract::HostError> proven_absence(ExecutionTrace& trace);
+  // After proven_absence: the Operator's uids when the check found it (possibly none printed),
+  // nullopt when the check itself failed.
+  std::optional<std::vector<std::string>> operator_uids() const;
 
  private:
-  contract::Status answer_;
+  contract::Outcome<std::vector<std::string>> answer_ = std::vector<std::string>{};
   std::atomic<bool> done_{false};
   std::thread thread_;
 };

@@ -3,11 +3,14 @@
 #include <unistd.h>
 
 #include "clawperator/io/utc_time.hpp"
+#include "clawperator/transport/logcat_line.hpp"
 #include "trace.hpp"
 
 namespace clawperator::exec {
-ResultReader::ResultReader(std::unique_ptr<process::Stream> stream, bool warm)
+ResultReader::ResultReader(std::unique_ptr<process::Stream> stream, bool warm,
+                           std::optional<bool> shows_uids)
     : stream_(std::move(stream)),
+      shows_uids_(shows_uids),
       started_(std::chrono::steady_clock::now()),
       started_at_(io::utc_timestamp(std::chrono::system_clock::now())),
       reader_pid_(stream_->pid()),
@@ -52,6 +55,7 @@ ResultReader::Wait ResultReader::pump(std::chrono::milliseconds timeout,
     attached_ = true;
     stdout_bytes_ += event.out.size();
     last_stdout_ms_ = elapsed_ms();
+    if (!shows_uids_) observe_uids(event.out);
     // Without a decoder nobody waits for a result yet: the bytes only prove attachment.
     if (decoder != nullptr) decoder->feed(event.out);
   }
@@ -79,6 +83,15 @@ ResultReader::Wait ResultReader::pump(std::chrono::milliseconds timeout,
   }
   wait.cancelled = event.cancelled;
   return wait;
+}
+
+void ResultReader::observe_uids(std::string_view stdout_bytes) {
+  // Only until the first log line: one look decides it for the reader's lifetime.
+  uid_lines_.feed(stdout_bytes, [this](std::string_view line) {
+    if (shows_uids_) return;
+    const transport::LogcatLine parsed = transport::parse_logcat_line(line);
+    if (parsed.level != 0) shows_uids_ = !parsed.uid.empty();
+  });
 }
 
 ResultReader::Wait ResultReader::wait_attached(std::chrono::milliseconds fallback) {

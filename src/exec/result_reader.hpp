@@ -6,10 +6,13 @@
 #include <chrono>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "clawperator/json.hpp"
 #include "clawperator/process/runner.hpp"
+#include "clawperator/transport/line_splitter.hpp"
 #include "clawperator/transport/result_stream.hpp"
 
 namespace clawperator::exec {
@@ -22,8 +25,10 @@ class ResultReader {
   // long is enough to attach.
   static constexpr std::chrono::milliseconds kAttachFallback{100};
 
-  // `warm`: a reader kept from an earlier execution (WarmFollowers), attached already.
-  explicit ResultReader(std::unique_ptr<process::Stream> stream, bool warm = false);
+  // `warm`: a reader kept from an earlier execution (WarmFollowers), attached already;
+  // `shows_uids`: what that execution learned of its lines (shows_uids()).
+  explicit ResultReader(std::unique_ptr<process::Stream> stream, bool warm = false,
+                        std::optional<bool> shows_uids = std::nullopt);
   ~ResultReader();
   ResultReader(const ResultReader&) = delete;
   ResultReader& operator=(const ResultReader&) = delete;
@@ -44,6 +49,10 @@ class ResultReader {
   // terminated. Either way this object reads no more.
   std::unique_ptr<process::Stream> keep_warm();
 
+  // Whether the device's logcat prints each line's uid (`-v uid`; a logd that does not know
+  // the writer prints blanks): decided by the first log line the reader printed, nullopt
+  // before one (docs/guardrails.md).
+  std::optional<bool> shows_uids() const { return shows_uids_; }
   // Attached: it printed something, now or in an earlier execution.
   bool stdout_observed() const { return attached_; }
   bool exited() const { return exited_; }
@@ -59,7 +68,11 @@ class ResultReader {
   void record(std::string name, Json extra = Json::object());
   long long elapsed_ms() const;
 
+  void observe_uids(std::string_view stdout_bytes);
+
   std::unique_ptr<process::Stream> stream_;
+  std::optional<bool> shows_uids_;
+  transport::LineSplitter uid_lines_{8192};
   std::chrono::steady_clock::time_point started_;
   std::string started_at_;
   std::deque<Json> events_;

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/json.hpp"
@@ -16,6 +17,9 @@ struct ExecutionTrace {
   std::string command_id;
   std::string task_id;
   std::string operator_package;
+  // The Operator's uids from `pm list packages -U` (preflight or the presence check beside the
+  // dispatch): who may write the result (docs/guardrails.md). Empty: not learned.
+  std::vector<std::string> operator_uids;
   std::optional<std::string> device_id;
   contract::Phase phase = contract::Phase::Readiness;
   contract::DispatchState dispatch_state = contract::DispatchState::NotDispatched;

@@ -22,6 +22,7 @@ class IdleReader {
   IdleReader(std::string device_key, WarmFollowers::Reader reader)
       : device_key_(std::move(device_key)),
         answered_package_(std::move(reader.answered_package)),
+        shows_uids_(reader.shows_uids),
         stream_(std::move(reader.stream)) {
     stream_->watch(stop_.token());
     drainer_ = std::thread([this] { drain(); });
@@ -41,7 +42,7 @@ class IdleReader {
       stream_.reset();
       return {};
     }
-    return {std::move(stream_), std::move(answered_package_)};
+    return {std::move(stream_), std::move(answered_package_), shows_uids_};
   }
 
  private:
@@ -65,6 +66,7 @@ class IdleReader {
 
   std::string device_key_;
   std::string answered_package_;
+  std::optional<bool> shows_uids_;
   std::unique_ptr<process::Stream> stream_;
   process::CancelSource stop_;
   bool exited_ = false;

@@ -207,6 +207,7 @@ Reply Backend::run(Json payload, const Json& body) const {
     request.lock_wait_ms = static_cast<long>(request.execution.timeout_ms.value());
     request.state = settings_.state;
     request.result_transport = settings_.result_transport;
+    request.require_authentic_result = settings_.require_authentic_result;
     request.warm_followers = settings_.warm_followers.get();
     request.policy = settings_.policy;
     if (const auto token = body.find("confirmToken"); token != body.end()) {

@@ -84,6 +84,7 @@ Reply Backend::evidence_capture(std::string_view body) const {
   request.device.lock_wait_ms = static_cast<long>(request.timeout.count());
   request.device.state = settings_.state;
   request.device.result_transport = settings_.result_transport;
+  request.device.require_authentic_result = settings_.require_authentic_result;
   request.device.warm_followers = settings_.warm_followers.get();
   const auto runner = process::make_system_runner();
   Reply reply = evidence_reply(evidence::capture_evidence(request, *runner).document);

@@ -80,6 +80,7 @@ cli::CommandResult serve_command(const cli::ServeCommand& command,
   settings.backend.device = options.device;
   settings.backend.state = cli::state_directory_for_run();
   settings.backend.result_transport = cli::result_transport(options);
+  settings.backend.require_authentic_result = options.require_authentic_result;
   settings.backend.warm_followers = std::make_shared<exec::WarmFollowers>();
   settings.backend.skills_registry = command.skills_registry;
   // The action policy, once: a server whose policy does not load does not start.

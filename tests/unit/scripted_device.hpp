@@ -135,8 +135,8 @@ struct ScriptedDevice {
                      "wm density"),
         ScriptedRunner::exited(
             0, marked("34\n14\nPhysical size: 1080x2400\nPhysical density: 420\n")));
-    set("pm-list", marked_shell("pm list packages 'com.clawperator.operator'"),
-        ScriptedRunner::exited(0, marked("package:com.clawperator.operator\n")));
+    set("pm-list", marked_shell("pm list packages -U 'com.clawperator.operator'"),
+        ScriptedRunner::exited(0, marked("package:com.clawperator.operator uid:10123\n")));
     set("dumpsys", marked_shell("dumpsys package 'com.clawperator.operator'"),
         ScriptedRunner::exited(0, marked("Packages:\n  Package [com.clawperator.operator] "
                                          "(a1b2c3):\n    userId=10123\n    versionCode=503 "
@@ -170,7 +170,8 @@ struct ScriptedDevice {
     }
     if (!scrcpy_installed) runner.on_spawn_failure({"scrcpy", "--version"}, ENOENT).repeatedly();
     for (const auto& session : logcat_sessions) {
-      runner.on_start(adb_argv({"-s", kSerial, "logcat", "-v", "time", "-T", "1"}), session);
+      runner.on_start(adb_argv({"-s", kSerial, "logcat", "-v", "time", "-v", "uid", "-T", "1"}),
+                      session);
     }
     runner.on_run(is_broadcast(), "broadcast", acknowledged()).repeatedly();
   }

@@ -75,7 +75,8 @@ class AdbClient {
                                      std::chrono::milliseconds timeout);
   // adb forward --list: "SERIAL tcp:PORT localabstract:NAME" lines, every device's.
   process::Completion list_forwards(std::chrono::milliseconds timeout);
-  // adb -s SERIAL logcat -v time -T 1: follows from the newest line, destroys nothing.
+  // adb -s SERIAL logcat -v time -v uid -T 1: follows from the newest line, destroys nothing;
+  // each line shows its writer's uid (docs/guardrails.md).
   // With relay_logcat, the child reaches the server through a relay that lives as long as
   // the returned stream.
   std::unique_ptr<process::Stream> follow_logcat(const std::string& serial, int& spawn_errno);

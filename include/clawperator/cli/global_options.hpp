@@ -30,6 +30,10 @@ struct GlobalOptions {
   long lock_wait_ms = 0;
   // --result-transport, else CLAWPERATOR_RESULT_TRANSPORT: logcat (default), direct or auto.
   std::string result_transport = "logcat";
+  // --require-authentic-result, else CLAWPERATOR_REQUIRE_AUTHENTIC_RESULT (on/off, 1/0 …):
+  // refuse before dispatch unless the result can be told from any other app's
+  // (docs/guardrails.md). Needs the logcat transport.
+  bool require_authentic_result = false;
   // --policy FILE (docs/guardrails.md); nullopt: $CLAWPERATOR_POLICY, else the default file.
   std::optional<std::string> policy;
   // --confirm TOKEN: the one-time token a CONFIRMATION_REQUIRED gave.
@@ -52,6 +56,7 @@ struct RawGlobalFlags {
   std::string adb_server;
   std::string lock_wait;
   std::string result_transport;
+  bool require_authentic_result = false;
   std::string policy;
   bool policy_given = false;
   std::string confirm;

@@ -51,6 +51,8 @@ class WarmFollowers {
     std::unique_ptr<process::Stream> stream;
     // The Operator package whose result it carried in the execution that kept it.
     std::string answered_package;
+    // Whether its lines show their writer's uid, when that execution learned it.
+    std::optional<bool> shows_uids;
   };
   // The reader kept for `device_key`, now answering to `cancel`; no stream when none is kept
   // or the one kept has exited since (the device went away: the caller starts a new one and
@@ -84,6 +86,10 @@ struct ExecutionRequest {
   // A one-line progress display on stderr while waiting (only for a terminal).
   bool show_progress = false;
   ResultTransport result_transport = ResultTransport::Logcat;
+  // --require-authentic-result (docs/guardrails.md): refuse before dispatch unless the result
+  // can be told from any other app's (RESULT_AUTHENTICITY_UNAVAILABLE). Needs logcat: `auto`
+  // then means logcat, `direct` is refused.
+  bool require_authentic_result = false;
   // The command's wall-clock budget (--timeout, docs/commands.md): the run ends within
   // budget + kResultGrace of its start, adb calls before dispatch and the lock wait included.
   std::optional<std::chrono::milliseconds> budget;

@@ -31,6 +31,7 @@ struct BackendSettings {
   io::StateSelection state;
   std::shared_ptr<ArtifactStore> artifacts;  // where the server's screenshots go
   exec::ResultTransport result_transport = exec::ResultTransport::Logcat;
+  bool require_authentic_result = false;  // --require-authentic-result (docs/guardrails.md)
   // Each device's logcat reader, kept between its requests as `mcp serve` keeps it
   // (docs/serve.md, "What is kept warm"); shared by the server's worker threads.
   std::shared_ptr<exec::WarmFollowers> warm_followers;

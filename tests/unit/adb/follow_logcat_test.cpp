@@ -20,7 +20,7 @@ using clawperator::adb::AdbSettings;
 using clawperator::process::ScriptedRunner;
 using Argv = ScriptedRunner::Argv;
 
-const Argv kFollower{"adb", "-s", "emulator-5554", "logcat", "-v", "time", "-T", "1"};
+const Argv kFollower{"adb", "-s", "emulator-5554", "logcat", "-v", "time", "-v", "uid", "-T", "1"};
 
 // Sets the variables adb reads for the duration of a test, and restores them.
 class ServerEnvironment {
@@ -131,7 +131,7 @@ TEST_CASE("no relay when switched off or with --adb-server", "[adb][relay]") {
   CHECK(with_flags.follower_environment.empty());
   CHECK(with_flags.calls.back().argv == Argv{"adb", "-H", "127.0.0.1", "-P",
                                              std::to_string(server.port()), "-s", "emulator-5554",
-                                             "logcat", "-v", "time", "-T", "1"});
+                                             "logcat", "-v", "time", "-v", "uid", "-T", "1"});
 }
 
 TEST_CASE("a stopped loopback server is noticed, so that nothing races the follower to start it",

@@ -183,6 +183,40 @@ TEST_CASE("CLAWPERATOR_ADB_RELAY turns the logcat relay off, and only accepts on
   CHECK(error->message == "CLAWPERATOR_ADB_RELAY must be on or off (got 'maybe')");
 }
 
+TEST_CASE("--require-authentic-result and its variable; it needs the logcat transport",
+          "[cli][options][authenticity]") {
+  GlobalOptions options;
+  REQUIRE_FALSE(resolve_global_options({}, environment({}), options));
+  CHECK_FALSE(options.require_authentic_result);
+  RawGlobalFlags flag;
+  flag.require_authentic_result = true;
+  GlobalOptions flagged;
+  REQUIRE_FALSE(resolve_global_options(flag, environment({}), flagged));
+  CHECK(flagged.require_authentic_result);
+  for (const auto& [value, on] :
+       std::map<std::string, bool>{{"1", true}, {"on", true}, {"0", false}, {"False", false}}) {
+    CAPTURE(value);
+    GlobalOptions from_environment;
+    REQUIRE_FALSE(resolve_global_options(
+        {}, environment({{"CLAWPERATOR_REQUIRE_AUTHENTIC_RESULT", value}}), from_environment));
+    CHECK(from_environment.require_authentic_result == on);
+  }
+  GlobalOptions invalid;
+  const auto bad = resolve_global_options(
+      {}, environment({{"CLAWPERATOR_REQUIRE_AUTHENTIC_RESULT", "always"}}), invalid);
+  REQUIRE(bad);
+  CHECK(bad->message == "CLAWPERATOR_REQUIRE_AUTHENTIC_RESULT must be 1 or 0 (got 'always')");
+  RawGlobalFlags direct = flag;
+  direct.result_transport = "direct";
+  GlobalOptions conflicting;
+  const auto conflict = resolve_global_options(direct, environment({}), conflicting);
+  REQUIRE(conflict);
+  CHECK(conflict->flag == "--require-authentic-result");
+  GlobalOptions auto_transport;
+  REQUIRE_FALSE(resolve_global_options(
+      flag, environment({{"CLAWPERATOR_RESULT_TRANSPORT", "auto"}}), auto_transport));
+}
+
 TEST_CASE("without HOME the log goes under the passwd home, else nowhere", "[cli][options]") {
   const HomeLookup passwd_home = [] { return std::optional<std::string>("/var/lib/svc"); };
   const HomeLookup no_home = [] { return std::optional<std::string>(); };

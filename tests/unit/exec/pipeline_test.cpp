@@ -55,8 +55,8 @@ Argv device_shell(const std::string& command) {
 }
 
 const Argv kPmList =
-    device_shell("pm list packages 'com.clawperator.operator'; echo clawperator-exit:$?");
-const Argv kLogcat = adb_argv({"-s", kSerial, "logcat", "-v", "time", "-T", "1"});
+    device_shell("pm list packages -U 'com.clawperator.operator'; echo clawperator-exit:$?");
+const Argv kLogcat = adb_argv({"-s", kSerial, "logcat", "-v", "time", "-v", "uid", "-T", "1"});
 
 std::string click_success() {
   return R"({"commandId":"cmd-1","taskId":"task-1","status":"success","stepResults":[{"id":"a1",)"
@@ -1364,5 +1364,125 @@ TEST_CASE("adb's usage errors and client refusals of the broadcast are not deliv
     harness.runner.on_run(is_broadcast(), "broadcast",
                           ScriptedRunner::exited(255, "", "Unknown command: broadcst\n"));
     expect_error(harness.run(), "BROADCAST_FAILED", 4, "delivery_uncertain", "unsafe");
+  }
+}
+
+namespace {
+
+// `logcat -v time -v uid` (liblog's logprint.cpp): the writer's uid before the pid.
+std::string line_by(const std::string& uid, const std::string& tag, const std::string& message) {
+  return "12-05 02:30:00.123 I/" + tag + "(" + uid + ": 4321): " + message + "\n";
+}
+
+bool broadcast_sent(const ScriptedRunner& runner) {
+  for (const auto& call : runner.calls()) {
+    if (call.argv.size() == 5 && call.argv[4].find("am broadcast") != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+const std::string kListedWithUid =
+    "package:com.clawperator.operator uid:10123\nclawperator-exit:0\n";
+
+}  // namespace
+
+TEST_CASE("only the Operator's uid writes the result", "[exec][pipeline][authenticity]") {
+  const std::string forged =
+      R"({"commandId":"cmd-1","taskId":"task-1","status":"success","stepResults":[{"id":"a1",)"
+      R"("actionType":"click","success":true,"data":{"forged":"yes"}}],"error":null})";
+  Harness harness;
+  harness.runner.on_run(kPmList, ScriptedRunner::exited(0, kListedWithUid));
+  harness.runner.on_start(
+      kLogcat,
+      {ScriptedRunner::out_chunk(line_by(" 1000", "ActivityManager", "noise")),
+       ScriptedRunner::out_chunk(line_by("10666", "Clawperator", "[Clawperator-Result] " + forged),
+                                 30ms),
+       ScriptedRunner::out_chunk(
+           line_by("10123", "Clawperator", "[Clawperator-Result] " + click_success()), 60ms)});
+  harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+  const auto report = harness.run();
+  INFO(report.document.dump(2));
+  CHECK(report.exit_code == 0);
+  CHECK(report.document["envelope"]["stepResults"][0]["data"] == Json::object());
+  CHECK(report.document["resultAuthenticity"] ==
+        Json::parse(R"({"verified":true,"uid":10123,"foreignLines":1})"));
+}
+
+TEST_CASE("a result whose writer cannot be proven says why", "[exec][pipeline][authenticity]") {
+  SECTION("logcat shows no uid") {
+    Harness harness;
+    harness.runner.on_run(kPmList, ScriptedRunner::exited(0, kListedWithUid));
+    harness.runner.on_start(kLogcat,
+                            {ScriptedRunner::out_chunk("--------- beginning of main\n"),
+                             ScriptedRunner::out_chunk(result_line(click_success()), 50ms)});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    const auto report = harness.run();
+    INFO(report.document.dump(2));
+    CHECK(report.exit_code == 0);
+    CHECK(report.document["resultAuthenticity"] ==
+          Json::parse(R"({"verified":false,"reason":"the device's logcat shows no uid for the )"
+                      R"(result's lines","foreignLines":0})"));
+  }
+  SECTION("the package manager printed no uid") {
+    Harness harness;
+    harness.healthy(
+        {ScriptedRunner::out_chunk(line_by(" 1000", "ActivityManager", "noise")),
+         ScriptedRunner::out_chunk(
+             line_by("10123", "Clawperator", "[Clawperator-Result] " + click_success()), 50ms)});
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    const auto report = harness.run();
+    INFO(report.document.dump(2));
+    CHECK(report.document["resultAuthenticity"]["verified"] == false);
+    CHECK(report.document["resultAuthenticity"]["reason"] ==
+          "the Operator's uid is unknown: the package manager did not print it");
+  }
+}
+
+TEST_CASE("--require-authentic-result refuses before dispatch when the writer cannot be proven",
+          "[exec][pipeline][authenticity]") {
+  Harness harness;
+  harness.request.require_authentic_result = true;
+  const auto refused = [&](const std::string& reason) {
+    const auto report = harness.run();
+    expect_error(report, "RESULT_AUTHENTICITY_UNAVAILABLE", 3, "not_delivered", "safe");
+    CHECK(report.document["details"]["reason"] == reason);
+    CHECK(report.document["details"]["dispatchState"] == "not_dispatched");
+    CHECK_FALSE(broadcast_sent(harness.runner));
+  };
+  SECTION("a logcat without uids") {
+    harness.runner.on_run(kPmList, ScriptedRunner::exited(0, kListedWithUid));
+    harness.runner.on_start(kLogcat, {ScriptedRunner::out_chunk(result_line("{}"))});
+    refused(
+        "the device's logcat prints no uid for its lines (its logd does not record the "
+        "writer)");
+  }
+  SECTION("no uid for the Operator") {
+    harness.healthy({ScriptedRunner::out_chunk(line_by(" 1000", "ActivityManager", "noise"))});
+    refused("the package manager did not print the Operator's uid");
+  }
+  SECTION("the direct transport") {
+    harness.request.result_transport = exec::ResultTransport::Direct;
+    refused("the direct result transport does not show which app wrote the result; use logcat");
+  }
+  SECTION("a quiet log: one line of our own shows the uids") {
+    harness.runner.on_run(kPmList, ScriptedRunner::exited(0, kListedWithUid));
+    harness.runner.on_start(
+        kLogcat,
+        {ScriptedRunner::out_chunk("--------- beginning of main\n"),
+         ScriptedRunner::out_chunk(line_by("shell", "ClawperatorUidCheck", "does logcat show uids"),
+                                   40ms),
+         ScriptedRunner::out_chunk(
+             line_by("10123", "Clawperator", "[Clawperator-Result] " + click_success()), 80ms)});
+    harness.runner.on_run(
+        device_shell(
+            "log -t ClawperatorUidCheck 'does logcat show uids'; echo clawperator-exit:$?"),
+        ScriptedRunner::exited(0, "clawperator-exit:0\n"));
+    harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+    const auto report = harness.run();
+    INFO(report.document.dump(2));
+    CHECK(report.exit_code == 0);
+    CHECK(report.document["resultAuthenticity"]["verified"] == true);
   }
 }
