@@ -54,3 +54,25 @@ TEST_CASE("serve: the policy denies with 403 and confirms with a one-time token"
 }
 
 }  // namespace clawperator::testing
+
+namespace clawperator::testing {
+
+// Results only the Operator can write, over HTTP (docs/guardrails.md §7): with an app that forges
+// the Operator's result for every command, each reply is the Operator's, the forged lines
+// counted; the second request runs on the warm reader with the presence check beside it.
+TEST_CASE("serve: a forger's envelopes are counted, never taken", "[serve][authenticity]") {
+  Farm farm({"forger"});
+  Served served(farm, {}, {{"CLAWPERATOR_REQUIRE_AUTHENTIC_RESULT", "1"}});
+  for (int round = 0; round < 2; ++round) {
+    CAPTURE(round);
+    const HttpReply reply = served.post("/snapshot", "{}");
+    INFO(reply.text.substr(0, 2000));
+    REQUIRE(reply.status == 200);
+    CHECK(reply.body["ok"] == true);
+    CHECK(reply.body["envelope"].dump().find("forged by") == std::string::npos);
+    CHECK(reply.body["resultAuthenticity"]["verified"] == true);
+    CHECK(reply.body["resultAuthenticity"]["foreignLines"].get<long long>() >= 1);
+  }
+}
+
+}  // namespace clawperator::testing

@@ -1,0 +1,87 @@
+// Results only the Operator can write, through the official MCP TypeScript SDK client
+// (docs/guardrails.md §7): `clawperator mcp serve` against a virtual phone where another app,
+// com.example.forger, logs a forged success envelope for every command before the Operator
+// answers (examples/scenarios/forger.json). Every tool result must be the Operator's, with the
+// forged lines counted. Run inside `clawperator-vdevice with --scenario …/forger.json -- node …`
+// (ctest does).
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const binary = process.env.CLAWPERATOR_BINARY;
+const serials = (process.env.CLAWPERATOR_VDEVICE_SERIALS || "").split(/[\s,]+/).filter(Boolean);
+assert.ok(binary, "CLAWPERATOR_BINARY is not set");
+assert.equal(serials.length, 1, "run inside clawperator-vdevice with one forger scenario");
+const [phone] = serials;
+
+const scratch = mkdtempSync(join(tmpdir(), "mcp-forger-test-"));
+const env = { ...process.env };
+delete env.ANDROID_SERIAL;
+env.CLAWPERATOR_LOG_DIR = join(scratch, "logs");
+env.CLAWPERATOR_STATE_DIR = join(scratch, "state");
+
+const body = (result) => result.structuredContent ?? JSON.parse(result.content[0].text);
+const forged = (document) => JSON.stringify(document.envelope).includes("forged by com.example.forger");
+
+async function connect(args) {
+  const transport = new StdioClientTransport({ command: binary, args, env, stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk) => { stderr += chunk; });
+  const client = new Client({ name: "clawperator-sdk-forger-test", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+let passed = 0;
+async function check(name, run) {
+  try {
+    await run();
+    passed += 1;
+    console.log(`ok - ${name}`);
+  } catch (error) {
+    console.log(`not ok - ${name}\n${error.stack}`);
+    throw error;
+  }
+}
+
+const server = await connect(["mcp", "serve"]);
+try {
+  await check("snapshot, open and read report the Operator's result and count the forged lines", async () => {
+    // Twice each: the second call runs on the warm reader, its presence check beside the dispatch.
+    for (let round = 0; round < 2; round += 1) {
+      for (const [name, args] of [
+        ["snapshot", {}],
+        ["open", { appId: "com.android.settings" }],
+        ["read", { selector: { text: "Network & internet" } }],
+      ]) {
+        const result = await server.client.callTool({ name, arguments: { deviceId: phone, ...args } });
+        const document = body(result);
+        assert.equal(result.isError, undefined, JSON.stringify(document).slice(0, 800));
+        assert.equal(document.ok, true);
+        assert.ok(!forged(document), `${name}: the forged envelope was taken`);
+        assert.equal(document.resultAuthenticity.verified, true, JSON.stringify(document.resultAuthenticity));
+        assert.ok(document.resultAuthenticity.uid >= 10000);
+        assert.ok(document.resultAuthenticity.foreignLines >= 1, `${name}: forged lines not counted`);
+      }
+    }
+  });
+} finally {
+  await server.client.close();
+}
+
+const strict = await connect(["--require-authentic-result", "mcp", "serve"]);
+try {
+  await check("--require-authentic-result passes where uids prove the writer", async () => {
+    const result = await strict.client.callTool({ name: "snapshot", arguments: { deviceId: phone } });
+    const document = body(result);
+    assert.equal(result.isError, undefined, JSON.stringify(document).slice(0, 800));
+    assert.equal(document.resultAuthenticity.verified, true);
+  });
+} finally {
+  await strict.client.close();
+}
+rmSync(scratch, { recursive: true, force: true });
+console.log(`${passed} checks passed`);
