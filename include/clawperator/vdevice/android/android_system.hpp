@@ -64,8 +64,14 @@ class AndroidSystem {
   std::optional<SteadyTime> next_deadline() const;
 
   // Logging (at the current time). The Operator's records may be pruned (logcat.dropRate).
+  // log_line takes the uid from the pid (uid_of); log_line_as is for a writer whose uid the
+  // system does not know by its pid (other apps' noise, a shell command's `log`).
   LogBuffer& log() noexcept { return log_; }
   void log_line(int pid, int tid, char level, std::string tag, std::string message);
+  void log_line_as(int uid, int pid, int tid, char level, std::string tag, std::string message);
+  // The uid of the system's own processes: system_server's (1000), the Operator's (its
+  // installed package's); -1 for any other pid.
+  int uid_of(int pid) const;
   void add_reader(std::weak_ptr<LogReader> reader);
   void end_live_readers();
 
@@ -139,6 +145,11 @@ class AndroidSystem {
   bool remove_components(const std::string& key, const std::string& package);
   // Writes the `chatty` line standing for the Operator's records dropped since the last one.
   void log_dropped_run();
+  // Appends to the buffer.
+  void write_entry(std::int64_t epoch_ms, int uid, int pid, int tid, char level, std::string tag,
+                   std::string message);
+  // The installed Operator whose process logs as operator_behavior.pid: the first one.
+  const PackageSpec* operator_package() const;
 
   Scenario scenario_;
   DeviceClock clock_;
