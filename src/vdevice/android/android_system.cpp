@@ -162,6 +162,7 @@ void AndroidSystem::log_line_as(int uid, int pid, int tid, char level, std::stri
 
 void AndroidSystem::write_entry(std::int64_t epoch_ms, int uid, int pid, int tid, char level,
                                 std::string tag, std::string message) {
+  if (!scenario_.logcat.show_uids) uid = -1;
   log_.append(epoch_ms, uid, pid, tid, level, std::move(tag), std::move(message));
 }
 

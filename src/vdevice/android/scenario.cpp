@@ -717,9 +717,9 @@ Expected<Scenario, std::string> build(const Json& document) {
   }
   if (const Json* logcat = member(document, "logcat")) {
     if (expect_object(problems, *logcat, "logcat")) {
-      check_keys(
-          problems, *logcat, "logcat",
-          {"noiseLinesPerSecond", "bufferLines", "initialLines", "foreignResults", "dropRate"});
+      check_keys(problems, *logcat, "logcat",
+                 {"noiseLinesPerSecond", "bufferLines", "initialLines", "foreignResults",
+                  "dropRate", "showUids"});
       if (const Json* rate = member(*logcat, "noiseLinesPerSecond")) {
         if (!rate->is_number() || rate->get<double>() < 0 || rate->get<double>() > 10000) {
           problems.fail("logcat.noiseLinesPerSecond", "expected a number from 0 to 10000");
@@ -732,6 +732,7 @@ Expected<Scenario, std::string> build(const Json& document) {
       read_integer(problems, *logcat, "initialLines", "logcat", scenario.logcat.initial_lines, 0,
                    100000);
       read(problems, *logcat, "foreignResults", "logcat", scenario.logcat.foreign_results);
+      read(problems, *logcat, "showUids", "logcat", scenario.logcat.show_uids);
       if (const Json* rate = member(*logcat, "dropRate")) {
         if (!rate->is_number() || !(rate->get<double>() >= 0 && rate->get<double>() <= 1)) {
           problems.fail("logcat.dropRate", "expected a number from 0 to 1");

@@ -145,7 +145,7 @@ class AndroidSystem {
   bool remove_components(const std::string& key, const std::string& package);
   // Writes the `chatty` line standing for the Operator's records dropped since the last one.
   void log_dropped_run();
-  // Appends to the buffer.
+  // Appends to the buffer, without the uid when the scenario's logd records none.
   void write_entry(std::int64_t epoch_ms, int uid, int pid, int tid, char level, std::string tag,
                    std::string message);
   // The installed Operator whose process logs as operator_behavior.pid: the first one.

@@ -139,6 +139,10 @@ struct LogcatSpec {
   // The share (0..1) of the Operator's records logd drops, leaving a `chatty` line in their
   // place; which ones depends on the seed only.
   double drop_rate = 0;
+  // false: a logd that records no uid (every entry's is -1; `-v uid` prints blanks), as on a
+  // device whose reader cannot learn them. The host must not trust a result it cannot
+  // attribute.
+  bool show_uids = true;
 };
 
 // How the Operator breaks its side of the direct result transport (docs/vdevice-scenarios.md).

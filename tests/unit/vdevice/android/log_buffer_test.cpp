@@ -200,6 +200,26 @@ TEST_CASE("logcat -v uid shows which uid wrote each line", "[vdevice][android]")
   CHECK(noise.find("(" + operator_uid + ":") == std::string::npos);
 }
 
+TEST_CASE("logcat.showUids false: a logd that records no uid", "[vdevice][android]") {
+  const Scenario scenario = quiet_example_scenario("no-log-uids");
+  Harness harness(scenario);
+  harness.shell("logcat -c");
+  harness.shell("am force-stop com.android.settings");
+  harness.broadcast(payload("ping", Json::array({action("p", "doctor_ping")})));
+  harness.advance(milliseconds(500));
+  const std::string log = harness.shell("logcat -d -v time -v uid").out;
+  CHECK(log.find("I/ActivityManager(        612): Force stopping com.android.settings") !=
+        std::string::npos);
+  REQUIRE(scenario.operator_behavior.pid >= 10000);  // five digits: no padding of its own
+  CHECK(log.find("I/ClawperatorResult(      " + std::to_string(scenario.operator_behavior.pid) +
+                 "): [Clawperator-Result] ") != std::string::npos);
+  // No line names a uid.
+  CHECK(log.find(":  612)") == std::string::npos);
+  CHECK(log.find("(10") == std::string::npos);
+  CHECK(harness.shell("logcat -d -v brief").out.find("I/ActivityManager(  612): Force stopping") !=
+        std::string::npos);
+}
+
 TEST_CASE("logcat -T 1 prints the newest line, then only new ones", "[vdevice][android]") {
   Harness harness;
   harness.shell("am force-stop com.android.settings");

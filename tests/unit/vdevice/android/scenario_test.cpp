@@ -117,6 +117,7 @@ TEST_CASE("scenario errors name the place", "[vdevice][android]") {
   CHECK(error_of(R"({"screens": [{"id": "s", "package": "android", "root": {
                     "children": [{"offscreen": true}]}}]})") ==
         "screens[\"s\"].root.children[0].offscreen: needs a scrollable parent");
+  CHECK(error_of(R"({"logcat": {"showUids": "no"}})") == "logcat.showUids: expected true or false");
   CHECK(error_of(R"({"base": "other"})") == "base: expected \"default\" or \"minimal\"");
   CHECK(error_of(R"({"operator": {"snapshotTransport": "carrier pigeon"}})") ==
         "operator.snapshotTransport: expected \"envelope\" or \"logcat\"");
