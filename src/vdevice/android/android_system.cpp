@@ -9,6 +9,7 @@
 #include "clawperator/vdevice/android/background_services.hpp"
 #include "clawperator/vdevice/android/operator_runtime.hpp"
 #include "clawperator/vdevice/android/recorder.hpp"
+#include "clawperator/vdevice/android/result_forger.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {
@@ -69,6 +70,7 @@ AndroidSystem::AndroidSystem(Scenario scenario, DeviceClock clock)
   recorder_ = std::make_unique<Recorder>(*this);
   ui_.set_observer(recorder_.get());
   operator_ = std::make_unique<OperatorRuntime>(*this);
+  forger_ = std::make_unique<ResultForger>(*this);
   background_ = std::make_unique<BackgroundServices>(scenario_.background, clock.start);
   boot_log();
   schedule_noise();
@@ -127,6 +129,10 @@ int AndroidSystem::uid_of(int pid) const {
   if (pid == kSystemServerPid) return kSystemUid;
   if (pid == scenario_.operator_behavior.pid) {
     const PackageSpec* spec = operator_package();
+    return spec != nullptr ? spec->uid : -1;
+  }
+  if (!scenario_.forger.package.empty() && pid == scenario_.forger.pid) {
+    const PackageSpec* spec = package(scenario_.forger.package);
     return spec != nullptr ? spec->uid : -1;
   }
   return -1;
