@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "clawperator/vdevice/android/operator_runtime.hpp"
+#include "clawperator/vdevice/android/result_forger.hpp"
 #include "clawperator/vdevice/android/shell_command.hpp"
 
 namespace clawperator::vdevice::android {
@@ -176,21 +177,22 @@ CommandResult broadcast(CommandContext& context) {
   context.output.out("Broadcast completed: result=0\n");
   if (prepare) return {0, nullptr};
   const auto result_session = intent.string_extra("result_session");
+  // The Operators get the command; so does the forger, if the scenario has one.
+  auto dispatch = [&system, receivers, payload, faulty, result_session] {
+    for (const std::string& receiver : receivers) {
+      system.operator_runtime().receive(receiver, payload, faulty, result_session);
+    }
+    if (!receivers.empty()) system.forger().overhear(payload);
+  };
   if (faulty && faults.drop_connection_after_dispatch) {
     // The Operator only gets to answer once nobody listens any more.
-    system.events().after(std::chrono::milliseconds(faults.drop_delay_ms),
-                          [&system, receivers, payload, faulty, result_session] {
-                            system.drop_connections();
-                            for (const std::string& receiver : receivers) {
-                              system.operator_runtime().receive(receiver, payload, faulty,
-                                                                result_session);
-                            }
-                          });
+    system.events().after(std::chrono::milliseconds(faults.drop_delay_ms), [&system, dispatch] {
+      system.drop_connections();
+      dispatch();
+    });
     return {0, nullptr};
   }
-  for (const std::string& receiver : receivers) {
-    system.operator_runtime().receive(receiver, payload, faulty, result_session);
-  }
+  dispatch();
   return {0, nullptr};
 }
 

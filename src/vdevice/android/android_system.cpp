@@ -5,9 +5,11 @@
 #include <utility>
 #include <vector>
 
+#include "clawperator/vdevice/android/android_ids.hpp"
 #include "clawperator/vdevice/android/background_services.hpp"
 #include "clawperator/vdevice/android/operator_runtime.hpp"
 #include "clawperator/vdevice/android/recorder.hpp"
+#include "clawperator/vdevice/android/result_forger.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {
@@ -68,6 +70,7 @@ AndroidSystem::AndroidSystem(Scenario scenario, DeviceClock clock)
   recorder_ = std::make_unique<Recorder>(*this);
   ui_.set_observer(recorder_.get());
   operator_ = std::make_unique<OperatorRuntime>(*this);
+  forger_ = std::make_unique<ResultForger>(*this);
   background_ = std::make_unique<BackgroundServices>(scenario_.background, clock.start);
   boot_log();
   schedule_noise();
@@ -120,7 +123,34 @@ std::optional<SteadyTime> AndroidSystem::next_deadline() const {
   return events_.next();
 }
 
+// One function derives the uid for the system's own writers rather than a uid parameter at
+// every call: logd, too, takes it from the writing process, not from what the line says.
+int AndroidSystem::uid_of(int pid) const {
+  if (pid == kSystemServerPid) return kSystemUid;
+  if (pid == scenario_.operator_behavior.pid) {
+    const PackageSpec* spec = operator_package();
+    return spec != nullptr ? spec->uid : -1;
+  }
+  if (!scenario_.forger.package.empty() && pid == scenario_.forger.pid) {
+    const PackageSpec* spec = package(scenario_.forger.package);
+    return spec != nullptr ? spec->uid : -1;
+  }
+  return -1;
+}
+
+const PackageSpec* AndroidSystem::operator_package() const {
+  for (const PackageSpec& spec : scenario_.packages) {
+    if (spec.operator_app) return &spec;
+  }
+  return nullptr;
+}
+
 void AndroidSystem::log_line(int pid, int tid, char level, std::string tag, std::string message) {
+  log_line_as(uid_of(pid), pid, tid, level, std::move(tag), std::move(message));
+}
+
+void AndroidSystem::log_line_as(int uid, int pid, int tid, char level, std::string tag,
+                                std::string message) {
   if (pid == scenario_.operator_behavior.pid) {
     if (pruning_.drop(pid)) {
       if (dropped_.count++ == 0) dropped_.tid = tid;
@@ -133,22 +163,24 @@ void AndroidSystem::log_line(int pid, int tid, char level, std::string tag, std:
     }
     log_dropped_run();
   }
-  log_.append(epoch_ms(), pid, tid, level, std::move(tag), std::move(message));
+  write_entry(epoch_ms(), uid, pid, tid, level, std::move(tag), std::move(message));
+}
+
+void AndroidSystem::write_entry(std::int64_t epoch_ms, int uid, int pid, int tid, char level,
+                                std::string tag, std::string message) {
+  if (!scenario_.logcat.show_uids) uid = -1;
+  log_.append(epoch_ms, uid, pid, tid, level, std::move(tag), std::move(message));
 }
 
 void AndroidSystem::log_dropped_run() {
   if (dropped_.count == 0) return;
-  int uid = 0;
-  std::string package;
-  for (const PackageSpec& spec : scenario_.packages) {
-    if (spec.operator_app) {
-      uid = spec.uid;
-      package = spec.name;
-      break;
-    }
-  }
-  // The Operator's worker threads are Kotlin's (comm truncated to 15 characters).
-  log_.append(epoch_ms(), scenario_.operator_behavior.pid, dropped_.tid, 'I', "chatty",
+  const PackageSpec* spec = operator_package();
+  const int uid = spec != nullptr ? spec->uid : 0;
+  const std::string package = spec != nullptr ? spec->name : "";
+  // The Operator's worker threads are Kotlin's (comm truncated to 15 characters). logd writes
+  // the line as the pruned app's: its uid, pid and tid.
+  const int pid = scenario_.operator_behavior.pid;
+  write_entry(epoch_ms(), uid_of(pid), pid, dropped_.tid, 'I', "chatty",
               chatty_message(uid, package, "DefaultDispatch", dropped_.count));
   dropped_.count = 0;
   ++dropped_.generation;
@@ -173,7 +205,8 @@ void AndroidSystem::schedule_noise() {
   if (gap < 0) return;
   events_.after(std::chrono::milliseconds(gap), [this] {
     NoiseLine line = noise_.next();
-    log_line(line.pid, line.tid, line.level, std::move(line.tag), std::move(line.message));
+    log_line_as(line.uid, line.pid, line.tid, line.level, std::move(line.tag),
+                std::move(line.message));
     schedule_noise();
   });
 }
@@ -184,12 +217,13 @@ void AndroidSystem::boot_log() {
   for (std::size_t i = 0; i < count; ++i) {
     const std::int64_t when = now - static_cast<std::int64_t>(count - i) * 211;
     if (i + 1 == count) {
-      log_.append(when, kSystemServerPid, kSystemServerPid + 27, 'I', "ActivityManager",
+      write_entry(when, kSystemUid, kSystemServerPid, kSystemServerPid + 27, 'I', "ActivityManager",
                   "System now ready");
       continue;
     }
     NoiseLine line = noise_.next();
-    log_.append(when, line.pid, line.tid, line.level, std::move(line.tag), std::move(line.message));
+    write_entry(when, line.uid, line.pid, line.tid, line.level, std::move(line.tag),
+                std::move(line.message));
   }
 }
 

@@ -119,7 +119,7 @@ CommandHandler find_command(std::string_view name) {
       break;
     }
   }
-  static constexpr std::array<std::pair<std::string_view, CommandHandler>, 19> kCommands = {{
+  static constexpr std::array<std::pair<std::string_view, CommandHandler>, 20> kCommands = {{
       {"echo", run_echo},
       {"true", run_true},
       {"false", run_false},
@@ -135,6 +135,7 @@ CommandHandler find_command(std::string_view name) {
       {"dumpsys", run_dumpsys},
       {"am", run_am},
       {"logcat", run_logcat},
+      {"log", run_log},
       {"cat", run_cat},
       {"rm", run_rm},
       {"screenrecord", run_screenrecord},

@@ -4,6 +4,8 @@
 #include <ctime>
 #include <utility>
 
+#include "clawperator/vdevice/android/android_ids.hpp"
+
 namespace clawperator::vdevice::android {
 namespace {
 
@@ -39,23 +41,30 @@ std::string padded_number(int value) {
   return text;
 }
 
-std::string line_prefix(const LogEntry& entry, LogFormat format) {
+// The prefix logprint.cpp writes; `uid` is uid_column's text, or empty without `-v uid`.
+std::string line_prefix(const LogEntry& entry, LogFormat format, const std::string& uid) {
   const std::string level(1, entry.level);
   switch (format) {
     case LogFormat::Brief:
-      return level + "/" + padded_tag(entry.tag) + "(" + padded_number(entry.pid) + "): ";
+      return level + "/" + padded_tag(entry.tag) + "(" + uid + padded_number(entry.pid) + "): ";
     case LogFormat::Tag:
       return level + "/" + padded_tag(entry.tag) + ": ";
     case LogFormat::Process:
-      return level + "(" + padded_number(entry.pid) + ") ";
+      return level + "(" + uid + padded_number(entry.pid) + ") ";
     case LogFormat::Raw:
       return "";
     case LogFormat::Time:
-      return time_prefix(entry.epoch_ms) + " " + level + "/" + padded_tag(entry.tag) + "(" +
+      return time_prefix(entry.epoch_ms) + " " + level + "/" + padded_tag(entry.tag) + "(" + uid +
              padded_number(entry.pid) + "): ";
-    case LogFormat::ThreadTime:
-      return time_prefix(entry.epoch_ms) + " " + padded_number(entry.pid) + " " +
+    case LogFormat::ThreadTime: {
+      // Here the uid is a column of its own: logprint turns its ':' into a blank.
+      std::string column = uid;
+      if (const std::size_t colon = column.find(':'); colon != std::string::npos) {
+        column[colon] = ' ';
+      }
+      return time_prefix(entry.epoch_ms) + " " + column + padded_number(entry.pid) + " " +
              padded_number(entry.tid) + " " + level + " " + padded_tag(entry.tag) + ": ";
+    }
   }
   return "";
 }
@@ -64,7 +73,7 @@ std::string line_prefix(const LogEntry& entry, LogFormat format) {
 
 LogBuffer::LogBuffer(std::size_t capacity) : capacity_(capacity == 0 ? 1 : capacity) {}
 
-const LogEntry& LogBuffer::append(std::int64_t epoch_ms, int pid, int tid, char level,
+const LogEntry& LogBuffer::append(std::int64_t epoch_ms, int uid, int pid, int tid, char level,
                                   std::string tag, std::string message) {
   // logd's payload: priority byte, tag and message, each NUL-terminated.
   const std::size_t overhead = 1 + tag.size() + 1 + 1;
@@ -75,7 +84,7 @@ const LogEntry& LogBuffer::append(std::int64_t epoch_ms, int pid, int tid, char 
     ++first_seq_;
   }
   entries_.push_back(
-      LogEntry{end_seq(), epoch_ms, pid, tid, level, std::move(tag), std::move(message)});
+      LogEntry{end_seq(), epoch_ms, pid, tid, uid, level, std::move(tag), std::move(message)});
   return entries_.back();
 }
 
@@ -94,8 +103,20 @@ std::optional<LogFormat> parse_log_format(std::string_view name) {
   return std::nullopt;
 }
 
-std::string format_log_entry(const LogEntry& entry, LogFormat format) {
-  const std::string prefix = line_prefix(entry, format);
+std::string uid_column(int uid) {
+  if (uid < 0) return std::string(6, ' ');
+  const auto name = android_id_name(uid);
+  char text[24];
+  if (name && name->size() <= 5) {
+    std::snprintf(text, sizeof text, "%5.*s:", static_cast<int>(name->size()), name->data());
+  } else {
+    std::snprintf(text, sizeof text, "%5d:", uid);
+  }
+  return text;
+}
+
+std::string format_log_entry(const LogEntry& entry, LogFormat format, bool with_uid) {
+  const std::string prefix = line_prefix(entry, format, with_uid ? uid_column(entry.uid) : "");
   const std::string suffix =
       format == LogFormat::Process ? "  (" + entry.tag + ")\n" : std::string("\n");
   std::string out;

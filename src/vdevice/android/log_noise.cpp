@@ -4,10 +4,22 @@
 #include <array>
 #include <cmath>
 
+#include "clawperator/vdevice/android/android_ids.hpp"
+
 namespace clawperator::vdevice::android {
 namespace {
 
+// The apps behind the noise. Their uids stay below 10100, where the scenario's own packages
+// start, so that no noise line can pass for the Operator's — except Play services', whose
+// uid its chatty line spells out.
+constexpr int kMediaProviderUid = 10058;
+constexpr int kMapsUid = 10068;
+constexpr int kCrashingAppUid = 10079;
+constexpr int kHelperAppUid = 10087;  // also writes the foreignResults lines
+constexpr int kPlayServicesUid = 10121;
+
 struct NoiseSource {
+  int uid;  // the process's: logd records it per writer, whatever the tag
   int pid;
   char level;
   const char* tag;
@@ -15,22 +27,33 @@ struct NoiseSource {
 };
 
 constexpr std::array<NoiseSource, 16> kSources = {{
-    {612, 'I', "ActivityManager", "Start proc %n:com.google.android.gms.persistent/u0a121"},
-    {612, 'D', "ConnectivityService", "NetworkAgentInfo [WIFI () - 100] validation passed"},
-    {612, 'I', "BatteryStatsService", "In wakeup_callback: resumed from suspend (%n ms)"},
-    {431, 'W', "SurfaceFlinger", "Duplicate layer name: changing com.android.launcher3#%n"},
-    {1204, 'D', "WifiNl80211Manager", "Scan result ready event"},
-    {1204, 'I', "wpa_supplicant", "wlan0: CTRL-EVENT-SIGNAL-CHANGE above=1 signal=-52"},
-    {2211, 'I', "MediaProvider", "Scanned /storage/emulated/0/Music/Beyonc\u00e9 \u2013 %n.mp3"},
-    {1830, 'D', "chatty", "uid=10121(com.google.android.gms) identical %n lines"},
-    {612, 'W', "ActivityTaskManager", "[TaskScope] is not a marker: task %n moved to back"},
-    {3120, 'I', "GmsClient", "Result: ok (%n ms) \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e"},
-    {612, 'V', "WindowManager", "Relayout Window{%n u0 StatusBar}: viewVisibility=0"},
-    {2870, 'E', "AndroidRuntime", "Unexpected value: {\"commandId\":null} ignored (%n)"},
-    {612, 'I', "PowerManagerService", "Going to sleep due to timeout (uid %n)... cancelled"},
-    {1450, 'D', "BluetoothAdapter", "isLeEnabled(): ON"},
-    {612, 'I', "NotificationService", "Cannot find enqueued record for key: 0|android|%n"},
-    {2011, 'I', "ClawperatorHelper", "Payload text mentions [Clawperator-Result-Chunk] %n"},
+    {kSystemUid, 612, 'I', "ActivityManager",
+     "Start proc %n:com.google.android.gms.persistent/u0a121"},
+    {kSystemUid, 612, 'D', "ConnectivityService",
+     "NetworkAgentInfo [WIFI () - 100] validation passed"},
+    {kSystemUid, 612, 'I', "BatteryStatsService",
+     "In wakeup_callback: resumed from suspend (%n ms)"},
+    {kSystemUid, 431, 'W', "SurfaceFlinger",
+     "Duplicate layer name: changing com.android.launcher3#%n"},
+    {kWifiUid, 1204, 'D', "WifiNl80211Manager", "Scan result ready event"},
+    {kWifiUid, 1204, 'I', "wpa_supplicant", "wlan0: CTRL-EVENT-SIGNAL-CHANGE above=1 signal=-52"},
+    {kMediaProviderUid, 2211, 'I', "MediaProvider",
+     "Scanned /storage/emulated/0/Music/Beyonc\u00e9 \u2013 %n.mp3"},
+    // logd writes a chatty line with the uid (and pid) of the app it is about.
+    {kPlayServicesUid, 1830, 'D', "chatty", "uid=10121(com.google.android.gms) identical %n lines"},
+    {kSystemUid, 612, 'W', "ActivityTaskManager",
+     "[TaskScope] is not a marker: task %n moved to back"},
+    {kMapsUid, 3120, 'I', "GmsClient", "Result: ok (%n ms) \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e"},
+    {kSystemUid, 612, 'V', "WindowManager", "Relayout Window{%n u0 StatusBar}: viewVisibility=0"},
+    {kCrashingAppUid, 2870, 'E', "AndroidRuntime",
+     "Unexpected value: {\"commandId\":null} ignored (%n)"},
+    {kSystemUid, 612, 'I', "PowerManagerService",
+     "Going to sleep due to timeout (uid %n)... cancelled"},
+    {kBluetoothUid, 1450, 'D', "BluetoothAdapter", "isLeEnabled(): ON"},
+    {kSystemUid, 612, 'I', "NotificationService",
+     "Cannot find enqueued record for key: 0|android|%n"},
+    {kHelperAppUid, 2011, 'I', "ClawperatorHelper",
+     "Payload text mentions [Clawperator-Result-Chunk] %n"},
 }};
 
 std::string expand(const char* pattern, std::uint64_t number) {
@@ -50,15 +73,19 @@ NoiseLine LogNoise::next() {
   if (foreign_results_ && counter_ % 7 == 0) {
     // Another command's result: a reader must ignore it.
     const std::string id = "other-" + std::to_string(counter_);
-    return {2011, 2034, 'I', "ClawperatorResult",
+    return {kHelperAppUid,
+            2011,
+            2034,
+            'I',
+            "ClawperatorResult",
             "[Clawperator-Result] {\"commandId\":\"" + id + "\",\"taskId\":\"" + id +
                 "\",\"status\":\"success\",\"stepResults\":[],\"error\":null}"};
   }
   std::uniform_int_distribution<std::size_t> pick(0, kSources.size() - 1);
   const NoiseSource& source = kSources[pick(random_)];
   std::uniform_int_distribution<int> thread(0, 40);
-  return {source.pid, source.pid + thread(random_), source.level, source.tag,
-          expand(source.message, counter_)};
+  return {source.uid,   source.pid, source.pid + thread(random_),
+          source.level, source.tag, expand(source.message, counter_)};
 }
 
 long long LogNoise::next_gap_ms(double per_second) {

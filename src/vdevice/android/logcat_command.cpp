@@ -12,6 +12,7 @@ namespace {
 
 struct LogcatOptions {
   LogFormat format = LogFormat::ThreadTime;
+  bool with_uid = false;  // -v uid
   bool dump = false;
   bool clear = false;
   std::optional<std::size_t> tail;
@@ -35,10 +36,11 @@ std::optional<std::string> option_value(const std::vector<std::string>& argv, st
   return argv[++i];
 }
 
-bool is_format_modifier(const std::string& name) {
+// The modifiers logcat accepts that the device ignores (`uid` it honours).
+bool is_ignored_format_modifier(const std::string& name) {
   static const char* const kModifiers[] = {"color",     "descriptive", "epoch", "monotonic",
-                                           "printable", "uid",         "usec",  "UTC",
-                                           "year",      "zone",        "nsec",  "long"};
+                                           "printable", "usec",        "UTC",   "year",
+                                           "zone",      "nsec",        "long"};
   for (const char* modifier : kModifiers) {
     if (name == modifier) return true;
   }
@@ -56,7 +58,9 @@ std::optional<std::string> parse_options(const CommandContext& context, LogcatOp
       if (!name) return "logcat: option requires an argument -- 'v'";
       if (auto format = parse_log_format(*name)) {
         options.format = *format;
-      } else if (!is_format_modifier(*name)) {
+      } else if (*name == "uid") {
+        options.with_uid = true;
+      } else if (!is_ignored_format_modifier(*name)) {
         return "logcat: Invalid parameter \"" + *name + "\" to -v.";
       }
     } else if (arg == "-d") {
@@ -138,7 +142,7 @@ class LogcatSession : public RunningCommand, public LogReader {
       out += "--------- beginning of main\n";
       divider_printed_ = true;
     }
-    out += format_log_entry(entry, options_.format);
+    out += format_log_entry(entry, options_.format, options_.with_uid);
   }
 
  private:

@@ -7,6 +7,7 @@
 
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/transport/sha256.hpp"
+#include "clawperator/vdevice/android/agent_payload.hpp"
 #include "clawperator/vdevice/android/android_system.hpp"
 #include "clawperator/vdevice/android/result_framing.hpp"
 
@@ -16,7 +17,6 @@ namespace {
 using std::chrono::milliseconds;
 
 constexpr const char* kTaskScopeTag = "TaskScopeDefault";
-constexpr const char* kResultTag = "ClawperatorResult";
 constexpr double kDefaultTimeoutMs = 30000;
 
 bool has_command_faults(const FaultSpec& faults) {
@@ -37,11 +37,6 @@ bool is_probe(const std::optional<std::string>& payload) {
     return action.is_object() && action.contains("type") && action["type"].is_string() &&
            contract::normalize_action_type(action["type"].get<std::string>()) == "doctor_ping";
   });
-}
-
-std::string string_member(const Json& object, const char* key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
 // The envelope's data values are strings (docs/wire-protocol.md §7.6); anything else is

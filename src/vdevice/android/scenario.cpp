@@ -584,14 +584,75 @@ void read_faults(Problems& problems, const Json& object, FaultSpec& out) {
   }
 }
 
+// The forger's package is installed like any app of the user's unless the scenario declares
+// it itself; it must not be an Operator.
+void read_forger(Problems& problems, const Json& object, Scenario& scenario) {
+  const std::string path = "forger";
+  if (!expect_object(problems, object, path)) return;
+  ForgerSpec& forger = scenario.forger;
+  check_keys(problems, object, path, {"package", "chunked", "pid"});
+  read(problems, object, "package", path, forger.package);
+  read(problems, object, "chunked", path, forger.chunked);
+  read(problems, object, "pid", path, forger.pid, 0, 32767);
+  if (forger.package.empty()) return problems.fail("forger.package", "expected a package name");
+  const auto declared =
+      std::find_if(scenario.packages.begin(), scenario.packages.end(),
+                   [&](const PackageSpec& package) { return package.name == forger.package; });
+  if (declared != scenario.packages.end()) {
+    if (declared->operator_app) problems.fail("forger.package", "must not be an Operator");
+    return;
+  }
+  const bool uninstalled =
+      std::any_of(scenario.uninstalled_packages.begin(), scenario.uninstalled_packages.end(),
+                  [&](const PackageSpec& package) { return package.name == forger.package; });
+  if (uninstalled) return;
+  PackageSpec package;
+  package.name = forger.package;
+  package.label = forger.package;
+  package.launch_activity = forger.package + "/.MainActivity";
+  scenario.packages.push_back(std::move(package));
+}
+
+// Checks what only the derived pids and uids tell: the forger's are its own.
+void check_forger_identity(Problems& problems, const Scenario& scenario) {
+  const ForgerSpec& forger = scenario.forger;
+  if (forger.package.empty()) return;
+  if (forger.pid == scenario.operator_behavior.pid) {
+    problems.fail("forger.pid", "must differ from the Operator's pid");
+  }
+  const PackageSpec* package = scenario.find_package(forger.package);
+  if (package == nullptr) return;
+  for (const PackageSpec& other : scenario.packages) {
+    if (other.operator_app && other.uid == package->uid) {
+      problems.fail("forger.package", "shares the Operator's uid " + std::to_string(other.uid));
+    }
+  }
+}
+
 Expected<Scenario, std::string> build(const Json& document) {
   Problems problems;
   Scenario scenario;
-  check_keys(
-      problems, document, "",
-      {"name", "description", "seed", "properties", "display", "device", "accessibilityService",
-       "settings", "packages", "screens", "homeScreen", "lockScreen", "recentsScreen",
-       "initialScreen", "operator", "logcat", "faults", "installFailure", "backgroundServices"});
+  check_keys(problems, document, "",
+             {"name",
+              "description",
+              "seed",
+              "properties",
+              "display",
+              "device",
+              "accessibilityService",
+              "settings",
+              "packages",
+              "screens",
+              "homeScreen",
+              "lockScreen",
+              "recentsScreen",
+              "initialScreen",
+              "operator",
+              "logcat",
+              "faults",
+              "installFailure",
+              "backgroundServices",
+              "forger"});
   read(problems, document, "name", "", scenario.name);
   read(problems, document, "description", "", scenario.description);
   read_integer(problems, document, "seed", "", scenario.seed, 0,
@@ -717,9 +778,9 @@ Expected<Scenario, std::string> build(const Json& document) {
   }
   if (const Json* logcat = member(document, "logcat")) {
     if (expect_object(problems, *logcat, "logcat")) {
-      check_keys(
-          problems, *logcat, "logcat",
-          {"noiseLinesPerSecond", "bufferLines", "initialLines", "foreignResults", "dropRate"});
+      check_keys(problems, *logcat, "logcat",
+                 {"noiseLinesPerSecond", "bufferLines", "initialLines", "foreignResults",
+                  "dropRate", "showUids"});
       if (const Json* rate = member(*logcat, "noiseLinesPerSecond")) {
         if (!rate->is_number() || rate->get<double>() < 0 || rate->get<double>() > 10000) {
           problems.fail("logcat.noiseLinesPerSecond", "expected a number from 0 to 10000");
@@ -732,6 +793,7 @@ Expected<Scenario, std::string> build(const Json& document) {
       read_integer(problems, *logcat, "initialLines", "logcat", scenario.logcat.initial_lines, 0,
                    100000);
       read(problems, *logcat, "foreignResults", "logcat", scenario.logcat.foreign_results);
+      read(problems, *logcat, "showUids", "logcat", scenario.logcat.show_uids);
       if (const Json* rate = member(*logcat, "dropRate")) {
         if (!rate->is_number() || !(rate->get<double>() >= 0 && rate->get<double>() <= 1)) {
           problems.fail("logcat.dropRate", "expected a number from 0 to 1");
@@ -743,6 +805,9 @@ Expected<Scenario, std::string> build(const Json& document) {
   }
   if (const Json* faults = member(document, "faults")) {
     read_faults(problems, *faults, scenario.faults);
+  }
+  if (const Json* forger = member(document, "forger")) {
+    read_forger(problems, *forger, scenario);
   }
   if (const Json* background = member(document, "backgroundServices")) {
     if (auto problem = read_background_scenario(*background, scenario.background)) {
@@ -783,6 +848,9 @@ Expected<Scenario, std::string> build(const Json& document) {
   if (scenario.operator_behavior.pid == 0) {
     scenario.operator_behavior.pid = 9000 + static_cast<int>((scenario.seed * 7919) % 20000);
   }
+  if (scenario.forger.pid == 0) scenario.forger.pid = scenario.operator_behavior.pid + 311;
+  check_forger_identity(problems, scenario);
+  if (!problems.ok()) return ScenarioFailure{problems.first()};
   if (scenario.initial_screen.empty()) scenario.initial_screen = scenario.home_screen;
 
   // The accessibility switch is a shorthand for the two secure settings a real device keeps.

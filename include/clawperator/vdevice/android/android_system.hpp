@@ -27,6 +27,7 @@ namespace clawperator::vdevice::android {
 
 class OperatorRuntime;
 class Recorder;
+class ResultForger;
 class BackgroundServices;
 
 // A live `logcat` session, as the system sees it.
@@ -64,8 +65,14 @@ class AndroidSystem {
   std::optional<SteadyTime> next_deadline() const;
 
   // Logging (at the current time). The Operator's records may be pruned (logcat.dropRate).
+  // log_line takes the uid from the pid (uid_of); log_line_as is for a writer whose uid the
+  // system does not know by its pid (other apps' noise, a shell command's `log`).
   LogBuffer& log() noexcept { return log_; }
   void log_line(int pid, int tid, char level, std::string tag, std::string message);
+  void log_line_as(int uid, int pid, int tid, char level, std::string tag, std::string message);
+  // The uid of the system's own processes: system_server's (1000), the Operator's and the
+  // forger's (their installed packages'); -1 for any other pid.
+  int uid_of(int pid) const;
   void add_reader(std::weak_ptr<LogReader> reader);
   void end_live_readers();
 
@@ -107,6 +114,8 @@ class AndroidSystem {
   std::optional<std::string> start_uri(const std::string& uri, const std::string& caller);
   void force_stop(const std::string& package, const std::string& caller);
   OperatorRuntime& operator_runtime() noexcept { return *operator_; }
+  // The scenario's forger app (idle without one); forger().forged() counts its forgeries.
+  ResultForger& forger() noexcept { return *forger_; }
   // Notifications, media sessions, the on-screen log panel.
   BackgroundServices& background() noexcept { return *background_; }
   // The Operator's notification listener is enabled (enabled_notification_listeners).
@@ -139,6 +148,11 @@ class AndroidSystem {
   bool remove_components(const std::string& key, const std::string& package);
   // Writes the `chatty` line standing for the Operator's records dropped since the last one.
   void log_dropped_run();
+  // Appends to the buffer, without the uid when the scenario's logd records none.
+  void write_entry(std::int64_t epoch_ms, int uid, int pid, int tid, char level, std::string tag,
+                   std::string message);
+  // The installed Operator whose process logs as operator_behavior.pid: the first one.
+  const PackageSpec* operator_package() const;
 
   Scenario scenario_;
   DeviceClock clock_;
@@ -163,6 +177,7 @@ class AndroidSystem {
   FileSystem files_;
   AbstractSockets sockets_;
   std::unique_ptr<OperatorRuntime> operator_;
+  std::unique_ptr<ResultForger> forger_;
   std::unique_ptr<BackgroundServices> background_;
   TransportControl* transport_ = nullptr;
   std::unique_ptr<Recorder> recorder_;

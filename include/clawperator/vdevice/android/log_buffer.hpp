@@ -19,6 +19,9 @@ struct LogEntry {
   std::int64_t epoch_ms = 0;  // wall-clock time of the write
   int pid = 0;
   int tid = 0;
+  // The writer's uid as logd took it from the socket's credentials; -1: logd does not know
+  // it (a logd that records none, logcat.showUids false).
+  int uid = -1;
   char level = 'I';  // V D I W E F
   std::string tag;
   std::string message;
@@ -33,8 +36,8 @@ class LogBuffer {
   explicit LogBuffer(std::size_t capacity);
 
   // Cuts the message at kMaxLogPayloadBytes (minus the tag), on a UTF-8 boundary.
-  const LogEntry& append(std::int64_t epoch_ms, int pid, int tid, char level, std::string tag,
-                         std::string message);
+  const LogEntry& append(std::int64_t epoch_ms, int uid, int pid, int tid, char level,
+                         std::string tag, std::string message);
   // `logcat -c`: forgets everything written so far.
   void clear();
 
@@ -56,8 +59,15 @@ enum class LogFormat { Brief, Tag, Process, Raw, Time, ThreadTime };
 std::optional<LogFormat> parse_log_format(std::string_view name);
 
 // The lines logcat prints for the entry, each ending in '\n'. A message with newlines prints
-// as several lines sharing the prefix. Times are the device's (UTC) local time.
-std::string format_log_entry(const LogEntry& entry, LogFormat format);
+// as several lines sharing the prefix. Times are the device's (UTC) local time. `with_uid` is
+// the `uid` format modifier (`-v uid`): brief, process, time and threadtime name the uid
+// before the pid, as liblog's logprint.cpp does; tag and raw have no room for it.
+std::string format_log_entry(const LogEntry& entry, LogFormat format, bool with_uid = false);
+
+// logprint.cpp's uid column: the AID's name when it has at most 5 characters, else the
+// number, right-aligned in 5 columns and followed by ':' ("shell:", "10123:"); six blanks
+// for an unknown uid.
+std::string uid_column(int uid);
 
 // Which entries a reader shows: `TAG:LEVEL` pairs, `*:LEVEL` for the rest (logcat's
 // filterspecs; a bare TAG means TAG:V). Default: everything.

@@ -10,6 +10,7 @@
 namespace clawperator::vdevice::android {
 
 struct NoiseLine {
+  int uid = -1;
   int pid = 0;
   int tid = 0;
   char level = 'I';

@@ -11,6 +11,8 @@
 
 namespace clawperator::vdevice::android {
 
+// The tag the Operator logs its result records under.
+inline constexpr const char* kResultTag = "ClawperatorResult";
 inline constexpr std::size_t kChunkThresholdBytes = 3000;
 inline constexpr std::size_t kChunkSliceBytes = 1024;
 

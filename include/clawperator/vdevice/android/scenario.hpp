@@ -139,6 +139,20 @@ struct LogcatSpec {
   // The share (0..1) of the Operator's records logd drops, leaving a `chatty` line in their
   // place; which ones depends on the seed only.
   double drop_rate = 0;
+  // false: a logd that records no uid (every entry's is -1; `-v uid` prints blanks), as on a
+  // device whose reader cannot learn them. The host must not trust a result it cannot
+  // attribute.
+  bool show_uids = true;
+};
+
+// An app that forges the Operator's results, for tests of the host's authenticity check
+// (docs/vdevice-scenarios.md, `forger`): it hears every agent command the Operator is sent and
+// logs a success envelope for it under the Operator's result tag, before the Operator answers,
+// from its own pid and uid.
+struct ForgerSpec {
+  std::string package;   // installed with a uid of its own; empty: no forger
+  bool chunked = false;  // frames every forgery as chunk records (at least 3)
+  int pid = 0;           // assigned when 0
 };
 
 // How the Operator breaks its side of the direct result transport (docs/vdevice-scenarios.md).
@@ -218,6 +232,7 @@ struct Scenario {
   OperatorBehavior operator_behavior;
   LogcatSpec logcat;
   FaultSpec faults;
+  ForgerSpec forger;
   // An INSTALL_FAILED_… code every `pm install` answers with; empty: installs succeed.
   std::string install_failure;
   // Notifications, media sessions, the on-screen log panel.

@@ -93,6 +93,8 @@ CommandResult run_pm_uninstall(CommandContext& context);
 CommandResult run_dumpsys(CommandContext& context);
 CommandResult run_am(CommandContext& context);
 CommandResult run_logcat(CommandContext& context);
+// `log [-p PRI] [-t TAG] MESSAGE...` (toybox's): one entry as uid 2000 (log_command.cpp).
+CommandResult run_log(CommandContext& context);
 // `cat FILE…` and `rm [-f] FILE…` on the device's FileSystem (what adb push leaves there).
 CommandResult run_cat(CommandContext& context);
 CommandResult run_rm(CommandContext& context);

@@ -6,6 +6,7 @@
 #include "android_test_support.hpp"
 #include "clawperator/transport/logcat_line.hpp"
 
+using namespace clawperator;
 using namespace clawperator::vdevice::android;
 using namespace clawperator::vdevice::android::test;
 
@@ -14,11 +15,12 @@ namespace {
 // 2024-02-19 12:34:56.789 UTC
 constexpr std::int64_t kWhen = 1708346096789;
 
-LogEntry entry(std::string tag, std::string message, char level = 'I') {
+LogEntry entry(std::string tag, std::string message, char level = 'I', int uid = -1) {
   LogEntry out;
   out.epoch_ms = kWhen;
   out.pid = 1234;
   out.tid = 5678;
+  out.uid = uid;
   out.level = level;
   out.tag = std::move(tag);
   out.message = std::move(message);
@@ -42,6 +44,65 @@ TEST_CASE("logcat formats an entry exactly as logcat does", "[vdevice][android]"
         "W/Tag     ( 1234): a\nW/Tag     ( 1234): b\n");
 }
 
+TEST_CASE("-v uid puts the writer's uid before the pid, as logprint does", "[vdevice][android]") {
+  const LogEntry app = entry("Clawperator-Result", "msg", 'I', 10123);
+  CHECK(format_log_entry(app, LogFormat::Time, true) ==
+        "02-19 12:34:56.789 I/Clawperator-Result(10123: 1234): msg\n");
+  CHECK(format_log_entry(app, LogFormat::Brief, true) ==
+        "I/Clawperator-Result(10123: 1234): msg\n");
+  CHECK(format_log_entry(app, LogFormat::Process, true) ==
+        "I(10123: 1234) msg  (Clawperator-Result)\n");
+  // threadtime gives the uid a column of its own: no colon.
+  CHECK(format_log_entry(app, LogFormat::ThreadTime, true) ==
+        "02-19 12:34:56.789 10123  1234  5678 I Clawperator-Result: msg\n");
+  // tag and raw have no room for it.
+  CHECK(format_log_entry(app, LogFormat::Tag, true) == "I/Clawperator-Result: msg\n");
+  CHECK(format_log_entry(app, LogFormat::Raw, true) == "msg\n");
+
+  // A uid with a short AID name prints the name, right-aligned.
+  const LogEntry shell = entry("Probe", "hello", 'I', 2000);
+  CHECK(format_log_entry(shell, LogFormat::Time, true) ==
+        "02-19 12:34:56.789 I/Probe   (shell: 1234): hello\n");
+  CHECK(format_log_entry(shell, LogFormat::Brief, true) == "I/Probe   (shell: 1234): hello\n");
+  CHECK(format_log_entry(shell, LogFormat::Process, true) == "I(shell: 1234) hello  (Probe)\n");
+  CHECK(format_log_entry(shell, LogFormat::ThreadTime, true) ==
+        "02-19 12:34:56.789 shell  1234  5678 I Probe   : hello\n");
+  CHECK(format_log_entry(shell, LogFormat::Tag, true) == "I/Probe   : hello\n");
+  CHECK(format_log_entry(shell, LogFormat::Raw, true) == "hello\n");
+
+  // An unknown uid leaves six blanks where the uid would be.
+  const LogEntry unknown = entry("Probe", "hello", 'W', -1);
+  CHECK(format_log_entry(unknown, LogFormat::Time, true) ==
+        "02-19 12:34:56.789 W/Probe   (       1234): hello\n");
+  CHECK(format_log_entry(unknown, LogFormat::Brief, true) == "W/Probe   (       1234): hello\n");
+  CHECK(format_log_entry(unknown, LogFormat::Process, true) == "W(       1234) hello  (Probe)\n");
+  CHECK(format_log_entry(unknown, LogFormat::ThreadTime, true) ==
+        "02-19 12:34:56.789        1234  5678 W Probe   : hello\n");
+  CHECK(format_log_entry(unknown, LogFormat::Tag, true) == "W/Probe   : hello\n");
+  CHECK(format_log_entry(unknown, LogFormat::Raw, true) == "hello\n");
+
+  // Without the modifier nothing changes, whatever the uid.
+  CHECK(format_log_entry(app, LogFormat::Time) ==
+        "02-19 12:34:56.789 I/Clawperator-Result( 1234): msg\n");
+  CHECK(format_log_entry(shell, LogFormat::ThreadTime) ==
+        "02-19 12:34:56.789  1234  5678 I Probe   : hello\n");
+  // A multi-line message repeats the whole prefix, uid included.
+  CHECK(format_log_entry(entry("T", "a\nb", 'D', 10123), LogFormat::Brief, true) ==
+        "D/T       (10123: 1234): a\nD/T       (10123: 1234): b\n");
+}
+
+TEST_CASE("the uid column: short AID names, else numbers, else blanks", "[vdevice][android]") {
+  CHECK(uid_column(2000) == "shell:");
+  CHECK(uid_column(0) == " root:");
+  CHECK(uid_column(1010) == " wifi:");
+  CHECK(uid_column(1036) == " logd:");
+  // "system" and "bluetooth" are longer than 5 characters, so logcat prints the number.
+  CHECK(uid_column(1000) == " 1000:");
+  CHECK(uid_column(1002) == " 1002:");
+  CHECK(uid_column(10123) == "10123:");
+  CHECK(uid_column(-1) == "      ");
+}
+
 TEST_CASE("the CLI's logcat parser reads every format back", "[vdevice][android]") {
   const LogEntry line = entry("ClawperatorResult", "[Clawperator-Result] {\"x\":1}");
   for (const LogFormat format : {LogFormat::Time, LogFormat::ThreadTime, LogFormat::Brief}) {
@@ -56,7 +117,7 @@ TEST_CASE("the CLI's logcat parser reads every format back", "[vdevice][android]
 
 TEST_CASE("the log buffer is bounded and cuts oversized messages", "[vdevice][android]") {
   LogBuffer buffer(3);
-  for (int i = 0; i < 5; ++i) buffer.append(kWhen, 1, 1, 'I', "T", std::to_string(i));
+  for (int i = 0; i < 5; ++i) buffer.append(kWhen, 10001, 1, 1, 'I', "T", std::to_string(i));
   CHECK(buffer.size() == 3);
   CHECK(buffer.first_seq() == 3);
   CHECK(buffer.end_seq() == 6);
@@ -70,7 +131,7 @@ TEST_CASE("the log buffer is bounded and cuts oversized messages", "[vdevice][an
   const std::size_t room = kMaxLogPayloadBytes - 6;
   std::string long_message(room - 1, 'x');
   long_message += "\xe2\x98\x95";
-  const LogEntry& stored = buffer.append(kWhen, 1, 1, 'I', "Tag", long_message);
+  const LogEntry& stored = buffer.append(kWhen, 10001, 1, 1, 'I', "Tag", long_message);
   CHECK(stored.message == std::string(room - 1, 'x'));
 }
 
@@ -107,6 +168,56 @@ TEST_CASE("logcat -d, -t, -c and formats on the device", "[vdevice][android]") {
   const auto bad = harness.shell("logcat -v fancy");
   CHECK(bad.status == 1);
   CHECK(bad.err.find("fancy") != std::string::npos);
+}
+
+TEST_CASE("logcat -v uid shows which uid wrote each line", "[vdevice][android]") {
+  Scenario scenario = quiet_scenario();
+  scenario.logcat.foreign_results = true;
+  scenario.logcat.noise_lines_per_second = 50;
+  Harness harness(scenario);
+  harness.shell("logcat -c");
+  harness.shell("am force-stop com.android.settings");
+  CHECK(harness.shell("logcat -d -v brief -v uid")
+            .out.find("I/ActivityManager( 1000:  612): Force stopping com.android.settings") !=
+        std::string::npos);
+
+  // The Operator's lines carry its package's uid, as `pm list packages -U` shows it.
+  const std::string listed = harness.shell("pm list packages -U com.clawperator.operator").out;
+  REQUIRE(listed.starts_with("package:com.clawperator.operator uid:"));
+  const std::string operator_uid = listed.substr(listed.find("uid:") + 4, 5);
+  harness.broadcast(payload("ping", Json::array({action("p", "doctor_ping")})));
+  harness.advance(milliseconds(500));
+  const std::string operator_pid = std::to_string(scenario.operator_behavior.pid);
+  CHECK(harness.shell("logcat -d -v brief -v uid -s ClawperatorResult")
+            .out.find("I/ClawperatorResult(" + operator_uid + ":" + operator_pid +
+                      "): [Clawperator-Result] ") != std::string::npos);
+
+  // Other commands' result lines in the noise come from another app's uid.
+  harness.shell("logcat -c");
+  harness.advance(milliseconds(2000));
+  const std::string noise = harness.shell("logcat -d -v brief -v uid -s ClawperatorResult").out;
+  CHECK(noise.find("I/ClawperatorResult(10087: 2011): [Clawperator-Result] ") != std::string::npos);
+  CHECK(noise.find("(" + operator_uid + ":") == std::string::npos);
+}
+
+TEST_CASE("logcat.showUids false: a logd that records no uid", "[vdevice][android]") {
+  const Scenario scenario = quiet_example_scenario("no-log-uids");
+  Harness harness(scenario);
+  harness.shell("logcat -c");
+  harness.shell("am force-stop com.android.settings");
+  harness.broadcast(payload("ping", Json::array({action("p", "doctor_ping")})));
+  harness.advance(milliseconds(500));
+  const std::string log = harness.shell("logcat -d -v time -v uid").out;
+  CHECK(log.find("I/ActivityManager(        612): Force stopping com.android.settings") !=
+        std::string::npos);
+  REQUIRE(scenario.operator_behavior.pid >= 10000);  // five digits: no padding of its own
+  CHECK(log.find("I/ClawperatorResult(      " + std::to_string(scenario.operator_behavior.pid) +
+                 "): [Clawperator-Result] ") != std::string::npos);
+  // No line names a uid.
+  CHECK(log.find(":  612)") == std::string::npos);
+  CHECK(log.find("(10") == std::string::npos);
+  CHECK(harness.shell("logcat -d -v brief").out.find("I/ActivityManager(  612): Force stopping") !=
+        std::string::npos);
 }
 
 TEST_CASE("logcat -T 1 prints the newest line, then only new ones", "[vdevice][android]") {

@@ -117,6 +117,17 @@ TEST_CASE("scenario errors name the place", "[vdevice][android]") {
   CHECK(error_of(R"({"screens": [{"id": "s", "package": "android", "root": {
                     "children": [{"offscreen": true}]}}]})") ==
         "screens[\"s\"].root.children[0].offscreen: needs a scrollable parent");
+  CHECK(error_of(R"({"logcat": {"showUids": "no"}})") == "logcat.showUids: expected true or false");
+  CHECK(error_of(R"({"forger": {}})") == "forger.package: expected a package name");
+  CHECK(error_of(R"({"forger": {"package": "com.clawperator.operator"}})") ==
+        "forger.package: must not be an Operator");
+  CHECK(error_of(R"({"forger": {"package": "com.x", "pid": 4000}, "operator": {"pid": 4000}})") ==
+        "forger.pid: must differ from the Operator's pid");
+  CHECK(error_of(
+            R"({"forger": {"package": "com.x"}, "packages": [{"name": "com.x", "uid": 10100}]})") ==
+        "forger.package: shares the Operator's uid 10100");
+  CHECK(error_of(R"({"forger": {"package": "com.x", "chunky": true}})") ==
+        "forger.chunky: unknown key");
   CHECK(error_of(R"({"base": "other"})") == "base: expected \"default\" or \"minimal\"");
   CHECK(error_of(R"({"operator": {"snapshotTransport": "carrier pigeon"}})") ==
         "operator.snapshotTransport: expected \"envelope\" or \"logcat\"");

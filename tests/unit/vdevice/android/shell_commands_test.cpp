@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include "android_test_support.hpp"
@@ -242,4 +243,48 @@ TEST_CASE("screencap -p writes a valid PNG of the display", "[vdevice][android]"
   // Deflated, not stored: a wireframe is mostly runs of one colour.
   CHECK(stream.output->out.size() < png.pixels.size() / 20);
   CHECK(harness.shell("screencap").status == 1);
+}
+
+TEST_CASE("log writes one entry as the shell's uid, from a process of its own",
+          "[vdevice][android]") {
+  Harness harness;
+  harness.shell("logcat -c");
+  // Under exec the command keeps the shell's pid, which $$ names.
+  const ShellResult logged = harness.shell("echo $$; exec log -t Probe hello");
+  CHECK(logged.status == 0);
+  CHECK(logged.err.empty());
+  const std::string pid = logged.out.substr(0, logged.out.find('\n'));
+  char padded[16];
+  std::snprintf(padded, sizeof padded, "%5d", std::stoi(pid));
+  CHECK(harness.shell("logcat -d -v time -v uid")
+            .out.find(std::string("I/Probe   (shell:") + padded + "): hello\n") !=
+        std::string::npos);
+
+  // Priorities, the default tag, and the message as the remaining words joined by blanks.
+  harness.shell("logcat -c");
+  CHECK(harness.shell("log -p w -t 'Two words' one two  three").status == 0);
+  CHECK(harness.shell("log -pE default tag").status == 0);
+  CHECK(harness.shell("log -p s never written").status == 0);
+  CHECK(harness.shell("log -- -t is a message").status == 0);
+  const std::string tags = harness.shell("logcat -d -v tag").out;
+  CHECK(tags ==
+        "--------- beginning of main\n"
+        "W/Two words: one two three\n"
+        "E/log     : default tag\n"
+        "I/log     : -t is a message\n");
+  // Each run is a process of its own: a fresh pid, the shell's uid.
+  const std::string brief = harness.shell("logcat -d -v brief -v uid").out;
+  CHECK(brief.find("W/Two words(shell: 41") != std::string::npos);
+
+  const ShellResult bare = harness.shell("log -t Probe");
+  CHECK(bare.status == 1);
+  CHECK(bare.err.ends_with("usage: log [-p PRI] [-t TAG] MESSAGE...\n"));
+  const ShellResult bad_priority = harness.shell("log -p x hello");
+  CHECK(bad_priority.status == 1);
+  CHECK(bad_priority.err == "log: bad -p 'x'\n");
+  const ShellResult unknown = harness.shell("log -q hello");
+  CHECK(unknown.status == 1);
+  CHECK(unknown.err == "log: Unknown option 'q'\nusage: log [-p PRI] [-t TAG] MESSAGE...\n");
+  CHECK(harness.shell("log -t").status == 1);
+  CHECK(harness.shell("logcat -d -v tag").out == tags);
 }
