@@ -70,9 +70,6 @@ class AndroidSystem {
   LogBuffer& log() noexcept { return log_; }
   void log_line(int pid, int tid, char level, std::string tag, std::string message);
   void log_line_as(int uid, int pid, int tid, char level, std::string tag, std::string message);
-  // The uid of the system's own processes: system_server's (1000), the Operator's and the
-  // forger's (their installed packages'); -1 for any other pid.
-  int uid_of(int pid) const;
   void add_reader(std::weak_ptr<LogReader> reader);
   void end_live_readers();
 
@@ -151,6 +148,9 @@ class AndroidSystem {
   // Appends to the buffer, without the uid when the scenario's logd records none.
   void write_entry(std::int64_t epoch_ms, int uid, int pid, int tid, char level, std::string tag,
                    std::string message);
+  // The uid of the system's own processes: system_server's (1000), the Operator's and the
+  // forger's (their installed packages'); -1 for any other pid.
+  int uid_of(int pid) const;
   // The installed Operator whose process logs as operator_behavior.pid: the first one.
   const PackageSpec* operator_package() const;
 
