@@ -11,6 +11,7 @@
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/io/atomic_file.hpp"
 #include "clawperator/io/log.hpp"
+#include "clawperator/io/random_id.hpp"
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/io/utc_time.hpp"
 #include "clawperator/process/interrupt.hpp"
@@ -159,6 +160,42 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
   set_step_data(*step, "path", path.string());
 }
 
+// Every on-screen node, for the policy's steps that aim at a point (policy_gate.hpp): a query_ui
+// on the same device, with the same transport, state and budget, and no policy of its own.
+std::optional<Json> query_screen(const ExecutionRequest& request, process::Runner& runner,
+                                 const std::string& serial) {
+  constexpr int kQueryTimeoutMs = 10000;
+  const std::string id = "policy-query-" + io::random_hex(16);
+  const Json payload = {
+      {"commandId", id},
+      {"taskId", id},
+      {"source", "clawperator-policy"},
+      {"expectedFormat", "android-ui-automator"},
+      {"timeoutMs", kQueryTimeoutMs},
+      {"actions",
+       Json::array({{{"id", "screen"}, {"type", "query_ui"}, {"params", {{"limit", 1000}}}}})}};
+  contract::ValidationOutcome validated = contract::validate_execution(payload);
+  if (!validated.valid) return std::nullopt;
+  ExecutionRequest query;
+  query.execution = std::move(*validated.valid);
+  query.device = serial;
+  query.operator_package = request.operator_package;
+  query.adb = request.adb;
+  query.lock_wait_ms = request.lock_wait_ms;
+  query.lock_token = request.lock_token;
+  query.state = request.state;
+  query.result_transport = request.result_transport;
+  query.require_authentic_result = request.require_authentic_result;
+  query.budget = request.budget;
+  query.warm_followers = request.warm_followers;
+  ExecutionReport answer = run_execution(query, runner);
+  const auto found = answer.document.find("query");
+  if (answer.document.value("ok", false) != true || found == answer.document.end()) {
+    return std::nullopt;
+  }
+  return std::move(*found);
+}
+
 ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& runner) {
   const auto started = Clock::now();
   const contract::Execution& execution = request.execution;
@@ -185,8 +222,12 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   }
   const ResultTransport result_transport =
       require_authentic ? ResultTransport::Logcat : request.result_transport;
-  // The policy, before the lock and anything sent (docs/guardrails.md).
-  if (contract::Status allowed = check_policy(request, client, serial, trace); !allowed) {
+  // The policy, before the lock and anything sent (docs/guardrails.md). What lies under a
+  // step's point is read with an execution of its own (one query_ui), which takes and gives back
+  // the device lock before this one waits for it.
+  const ScreenReader read_screen = [&]() { return query_screen(request, runner, serial); };
+  if (contract::Status allowed = check_policy(request, client, serial, trace, read_screen);
+      !allowed) {
     return report(allowed.error());
   }
   const std::string server = lock_server_key(request.adb);

@@ -1,5 +1,7 @@
 #include "policy_gate.hpp"
 
+#include <algorithm>
+
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/io/log.hpp"
 #include "clawperator/io/utc_time.hpp"
@@ -71,7 +73,8 @@ std::string question_of(const policy::Verdict& verdict, const std::string& seria
 }  // namespace
 
 contract::Status check_policy(const ExecutionRequest& request, adb::AdbClient& client,
-                              const std::string& serial, const ExecutionTrace& trace) {
+                              const std::string& serial, const ExecutionTrace& trace,
+                              const ScreenReader& read_screen) {
   if (!request.policy) return {};
   const policy::Policy& policy = *request.policy;
   std::optional<std::string> foreground;
@@ -79,8 +82,16 @@ contract::Status check_policy(const ExecutionRequest& request, adb::AdbClient& c
     const auto dump = adb::run_device_shell(client, serial, {"dumpsys window", "dumpsys window"});
     if (dump) foreground = focused_package(dump->out);
   }
-  const policy::Verdict verdict =
-      policy::evaluate(policy, policy::step_targets(request.execution, foreground));
+  std::vector<policy::StepTarget> steps = policy::step_targets(request.execution, foreground);
+  const bool aims_at_points = std::any_of(
+      steps.begin(), steps.end(), [](const policy::StepTarget& step) { return step.point; });
+  if (aims_at_points && policy.uses_labels() && read_screen) {
+    const std::optional<Json> query = read_screen();
+    if (query) policy::label_points(steps, *query);
+    io::log_event(io::LogLevel::Info, "policy.points",
+                  Json{{"commandId", trace.command_id}, {"screenRead", query.has_value()}});
+  }
+  const policy::Verdict verdict = policy::evaluate(policy, steps);
   if (verdict.decision == policy::Decision::Allow) return {};
   Json details = describe(verdict, policy);
   if (verdict.decision == policy::Decision::Deny) {

@@ -83,6 +83,9 @@ std::vector<StepTarget> step_targets(const contract::Execution& execution,
     if (params.expected_node) add_labels(*params.expected_node, step.labels);
     if (params.label_matcher) add_labels(*params.label_matcher, step.labels);
     step.coordinate = params.coordinate.has_value() || params.start.has_value();
+    if (const auto& at = params.coordinate ? params.coordinate : params.start) {
+      step.point = std::make_pair(at->x.value(), at->y.value());
+    }
     steps.push_back(std::move(step));
   }
   return steps;

@@ -58,6 +58,13 @@ bool Policy::uses_packages() const {
   return false;
 }
 
+bool Policy::uses_labels() const {
+  for (const Rule& rule : rules) {
+    if (!rule.labels.empty()) return true;
+  }
+  return false;
+}
+
 contract::Outcome<Policy> parse_policy(std::string_view text, const std::string& source) {
   const Json document = parse_json(text);
   if (!document.is_object()) return contract::failed(invalid(source, "$", "is not a JSON object"));

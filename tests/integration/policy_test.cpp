@@ -134,3 +134,33 @@ TEST_CASE("policy: a person at a terminal is asked, and a no is CONFIRMATION_DEC
   CHECK(result.out.find("\"ok\":true") != std::string::npos);
   CHECK_FALSE(on_settings_home(farm));
 }
+
+TEST_CASE("policy: a tap at a point is judged by what lies under it", "[integration][policy]") {
+  GuardedPhone phone;
+  const auto center_of = [&](const std::string& text) {
+    const json found = single_document(phone.farm.clawperator({"query", "--text", text}));
+    INFO(found.dump().substr(0, 1500));
+    REQUIRE(found["query"]["nodes"].size() == 1);
+    const json& bounds = found["query"]["nodes"][0]["bounds"];
+    return std::vector<std::string>{
+        std::to_string((bounds["left"].get<int>() + bounds["right"].get<int>()) / 2),
+        std::to_string((bounds["top"].get<int>() + bounds["bottom"].get<int>()) / 2)};
+  };
+  // Over "Network & internet": the deny rule's label, read with one query_ui; nothing is sent.
+  const auto network = center_of("Network & internet");
+  const RunResult denied =
+      phone.farm.clawperator({"click", "--coordinate", network[0], network[1]});
+  CHECK(denied.exit_code == 3);
+  const json failure = single_document(denied);
+  INFO(failure.dump());
+  CHECK(failure["code"] == "POLICY_DENIED");
+  CHECK(failure["details"]["ruleId"] == "no-network");
+  const json& labels = failure["details"]["step"]["labels"];
+  CHECK(std::find(labels.begin(), labels.end(), "Network & internet") != labels.end());
+  CHECK(on_settings_home(phone.farm));
+  // Over a row no rule names: the tap goes.
+  const auto apps = center_of("Apps");
+  const RunResult allowed = phone.farm.clawperator({"click", "--coordinate", apps[0], apps[1]});
+  INFO(allowed.out);
+  CHECK(allowed.exit_code == 0);
+}

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "clawperator/contract/execution.hpp"
@@ -36,6 +37,9 @@ struct Policy {
   // Some rule names packages: a step that names no package of its own acts in the foreground
   // app, which the host then asks the device for.
   bool uses_packages() const;
+  // Some rule names labels: a step aimed at a point is then worth the screen read that tells
+  // what lies under it (label_points).
+  bool uses_labels() const;
 };
 
 // At most this large, this many rules, this many entries per list.
@@ -61,12 +65,21 @@ struct StepTarget {
   std::string action_type;
   std::optional<std::string> package;  // the app it opens or closes, else the foreground app
   std::vector<std::string> labels;     // its matcher's text, content description, resource id
-  bool coordinate = false;             // aimed at a point: no label of its own
+  bool coordinate = false;             // aimed at a point whose label is not known (yet)
+  // The point it aims at (a click's coordinate, a gesture's start), in screen pixels.
+  std::optional<std::pair<double, double>> point;
 };
 
 // The steps of `execution`; `foreground` is the package in front (when the policy needs it).
 std::vector<StepTarget> step_targets(const contract::Execution& execution,
                                      const std::optional<std::string>& foreground);
+
+// The steps aimed at a point get the labels of what lies under it, from one `query_ui` of every
+// on-screen node (its parsed `query`, docs/payload.md §10.1): the smallest node whose bounds
+// hold the point, and the smallest clickable one (what a tap activates); their label, content
+// description and resource id. Such a step is then no longer `coordinate`. A query that is not
+// an object with a `nodes` array changes nothing: the steps keep meeting every label rule.
+void label_points(std::vector<StepTarget>& steps, const Json& query);
 
 struct Verdict {
   Decision decision = Decision::Allow;

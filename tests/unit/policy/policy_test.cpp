@@ -151,6 +151,70 @@ TEST_CASE("policy matching: type, package and label, deny before confirm", "[pol
         policy::Decision::Allow);
 }
 
+TEST_CASE("a step aimed at a point takes the labels of what lies under it", "[policy]") {
+  const policy::Policy guarded = policy_of(R"({"schemaVersion": 1, "rules": [
+      {"id": "no-buy", "decision": "deny", "labels": ["Buy*"]}]})");
+  const Json tap = {
+      {"id", "tap"}, {"type", "click"}, {"params", {{"coordinate", {{"x", 150}, {"y", 520}}}}}};
+  const Json swipe = {
+      {"id", "swipe"},
+      {"type", "swipe"},
+      {"params",
+       {{"start", {{"x", 20}, {"y", 20}}}, {"end", {{"x", 20}, {"y", 900}}}, {"durationMs", 300}}}};
+  std::vector<policy::StepTarget> steps =
+      policy::step_targets(execution_of(Json::array({tap, swipe})), std::nullopt);
+  REQUIRE(steps[0].point == std::make_pair(150.0, 520.0));
+  REQUIRE(steps[1].point == std::make_pair(20.0, 20.0));
+  // Unread, a point meets every label rule.
+  CHECK(policy::evaluate(guarded, steps).decision == policy::Decision::Deny);
+  // query_ui's node summaries (docs/payload.md §10.1): the screen, a clickable row, its text.
+  const auto node = [](const char* label, const char* id, int left, int top, int right, int bottom,
+                       bool clickable) {
+    return Json{{"label", label},
+                {"contentDescription", ""},
+                {"resourceId", id},
+                {"clickable", clickable},
+                {"bounds", {{"left", left}, {"top", top}, {"right", right}, {"bottom", bottom}}}};
+  };
+  const Json query = {
+      {"nodes", Json::array({node("", "android:id/content", 0, 0, 1080, 2400, false),
+                             node("", "shop:id/buy_row", 0, 480, 1080, 600, true),
+                             node("Buy now", "", 40, 500, 400, 560, false),
+                             node("Cart", "", 0, 0, 200, 100, true)})}};
+  SECTION("the smallest node and the smallest clickable one under the point") {
+    policy::label_points(steps, query);
+    CHECK(steps[0].labels == std::vector<std::string>{"Buy now", "shop:id/buy_row"});
+    CHECK_FALSE(steps[0].coordinate);
+    CHECK(steps[1].labels == std::vector<std::string>{"Cart"});
+    const policy::Verdict verdict = policy::evaluate(guarded, steps);
+    CHECK(verdict.decision == policy::Decision::Deny);
+    CHECK(verdict.step.step_id == "tap");
+  }
+  SECTION("a point over nothing labelled is allowed") {
+    std::vector<policy::StepTarget> elsewhere = policy::step_targets(
+        execution_of(Json::array({{{"id", "tap"},
+                                   {"type", "click"},
+                                   {"params", {{"coordinate", {{"x", 900}, {"y", 2000}}}}}}})),
+        std::nullopt);
+    policy::label_points(elsewhere, query);
+    CHECK(elsewhere[0].labels == std::vector<std::string>{"android:id/content"});
+    CHECK(policy::evaluate(guarded, elsewhere).decision == policy::Decision::Allow);
+  }
+  SECTION("an unreadable answer changes nothing") {
+    for (const Json& broken : {Json(nullptr), Json::object(), Json{{"nodes", "x"}},
+                               Json{{"nodes", Json::array({1, Json{{"bounds", "x"}},
+                                                           Json{{"bounds", {{"left", "a"}}}}})}}}) {
+      std::vector<policy::StepTarget> copy = steps;
+      policy::label_points(copy, broken);
+      if (broken.is_object() && broken.contains("nodes") && broken["nodes"].is_array()) {
+        CHECK(copy[0].labels.empty());
+      } else {
+        CHECK(copy[0].coordinate);
+      }
+    }
+  }
+}
+
 TEST_CASE("policy globs", "[policy]") {
   CHECK(policy::glob_match("Buy*", "buy now"));
   CHECK(policy::glob_match("*pay*", "Google Pay"));
