@@ -45,8 +45,7 @@ TEST_CASE("authenticity: a forger's envelopes are counted, never taken",
   // A fresh readiness record: the presence check now runs beside the dispatch, and its uid is
   // still waited for before any result line is read.
   check_authentic(single_document(farm.clawperator({"snapshot"})), 1);
-  check_authentic(
-      single_document(farm.clawperator({"--require-authentic-result", "snapshot"})), 1);
+  check_authentic(single_document(farm.clawperator({"--require-authentic-result", "snapshot"})), 1);
 }
 
 TEST_CASE("authenticity: forged chunks cannot break or replace a chunked result",
@@ -72,8 +71,8 @@ TEST_CASE("authenticity: a logcat without uids proves nothing, and the flag refu
       refused = farm.clawperator({"click", "--text", "Network & internet"});
       farm.set_env("CLAWPERATOR_REQUIRE_AUTHENTIC_RESULT", "0");
     } else {
-      refused = farm.clawperator({"--require-authentic-result", "click", "--text",
-                                  "Network & internet"});
+      refused =
+          farm.clawperator({"--require-authentic-result", "click", "--text", "Network & internet"});
     }
     CHECK(refused.exit_code == 3);
     const json failure = single_document(refused);
@@ -86,8 +85,8 @@ TEST_CASE("authenticity: a logcat without uids proves nothing, and the flag refu
     CHECK_FALSE(device_log_mentions(farm, failure["details"]["commandId"].get<std::string>()));
   }
   // It needs the transport that shows uids.
-  const RunResult direct = farm.clawperator(
-      {"--require-authentic-result", "--result-transport", "direct", "snapshot"});
+  const RunResult direct =
+      farm.clawperator({"--require-authentic-result", "--result-transport", "direct", "snapshot"});
   CHECK(direct.exit_code == 2);
   CHECK(single_document(direct)["code"] == "USAGE");
 }
