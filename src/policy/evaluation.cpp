@@ -82,6 +82,10 @@ std::vector<StepTarget> step_targets(const contract::Execution& execution,
     if (params.matcher) add_labels(*params.matcher, step.labels);
     if (params.expected_node) add_labels(*params.expected_node, step.labels);
     if (params.label_matcher) add_labels(*params.label_matcher, step.labels);
+    // A step that names no node of its own acts on its container (a scroll): that is its label.
+    if (!params.matcher && !params.expected_node && params.container) {
+      add_labels(*params.container, step.labels);
+    }
     step.coordinate = params.coordinate.has_value() || params.start.has_value();
     if (const auto& at = params.coordinate ? params.coordinate : params.start) {
       step.point = std::make_pair(at->x.value(), at->y.value());

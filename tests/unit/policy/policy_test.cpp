@@ -151,6 +151,23 @@ TEST_CASE("policy matching: type, package and label, deny before confirm", "[pol
         policy::Decision::Allow);
 }
 
+TEST_CASE("a step that names only its container is judged by the container's labels", "[policy]") {
+  const policy::Policy guarded = policy_of(R"({"schemaVersion": 1, "rules": [
+      {"id": "no-feed", "decision": "confirm", "actions": ["scroll"], "labels": ["*feed*"]}]})");
+  const auto scroll_in = [](const char* id) {
+    return execution_of(
+        Json::array({{{"id", "s"},
+                      {"type", "scroll"},
+                      {"params", {{"direction", "down"}, {"container", {{"resourceId", id}}}}}}}));
+  };
+  const auto steps = policy::step_targets(scroll_in("app:id/news_feed"), std::nullopt);
+  CHECK(steps[0].labels == std::vector<std::string>{"app:id/news_feed"});
+  CHECK(policy::evaluate(guarded, steps).decision == policy::Decision::Confirm);
+  CHECK(policy::evaluate(guarded,
+                         policy::step_targets(scroll_in("app:id/settings_list"), std::nullopt))
+            .decision == policy::Decision::Allow);
+}
+
 TEST_CASE("a step aimed at a point takes the labels of what lies under it", "[policy]") {
   const policy::Policy guarded = policy_of(R"({"schemaVersion": 1, "rules": [
       {"id": "no-buy", "decision": "deny", "labels": ["Buy*"]}]})");
