@@ -176,10 +176,11 @@ contract::Outcome<ShellOutput> run_device_shell(AdbClient& client, const std::st
   return ShellOutput{std::move(marked.text), completion.err, *marked.exit_code};
 }
 
-contract::Outcome<ShellOutput> run_device_shell_checked(AdbClient& client,
-                                                        const std::string& serial,
-                                                        const ShellCall& call) {
-  contract::Outcome<ShellOutput> output = run_device_shell(client, serial, call);
+namespace {
+
+// A command that ran but exited non-zero is the call's failure.
+contract::Outcome<ShellOutput> require_exit_zero(const ShellCall& call,
+                                                 contract::Outcome<ShellOutput> output) {
   if (!output || output->exit_code == 0) return output;
   Json details = Json::object();
   details["adbCall"] = call.what;
@@ -190,15 +191,28 @@ contract::Outcome<ShellOutput> run_device_shell_checked(AdbClient& client,
       details));
 }
 
+}  // namespace
+
+contract::Outcome<ShellOutput> run_device_shell_checked(AdbClient& client,
+                                                        const std::string& serial,
+                                                        const ShellCall& call) {
+  return require_exit_zero(call, run_device_shell(client, serial, call));
+}
+
 namespace {
+
+std::string package_listing(std::string_view flags, std::string_view filter) {
+  std::string command = "pm list packages";
+  if (!flags.empty()) command.append(" ").append(flags);
+  if (!filter.empty()) command += " " + quote_for_device_shell(std::string(filter));
+  return command;
+}
 
 contract::Outcome<ShellOutput> run_package_listing(AdbClient& client, const std::string& serial,
                                                    std::string_view flags,
                                                    std::string_view filter) {
-  std::string command = "pm list packages";
-  if (!flags.empty()) command.append(" ").append(flags);
-  if (!filter.empty()) command += " " + quote_for_device_shell(std::string(filter));
-  return run_device_shell_checked(client, serial, {command, "pm list packages"});
+  return run_device_shell_checked(client, serial,
+                                  {package_listing(flags, filter), "pm list packages"});
 }
 
 }  // namespace
@@ -213,7 +227,17 @@ contract::Outcome<std::set<std::string>> list_packages(AdbClient& client, const 
 
 contract::Outcome<std::map<std::string, std::vector<std::string>>> list_package_uids(
     AdbClient& client, const std::string& serial, std::string_view filter) {
-  auto output = run_package_listing(client, serial, "-U", filter);
+  const ShellCall call{package_listing("-U", filter), "pm list packages"};
+  auto output = run_device_shell(client, serial, call);
+  if (output && output->exit_code != 0 &&
+      (output->out.find("Unknown option") != std::string::npos ||
+       output->err.find("Unknown option") != std::string::npos)) {
+    // A package manager older than Android 8 knows no -U ("Error: Unknown option: -U"): the
+    // names without uids then, as before (docs/guardrails.md §7: the result stays unproven).
+    output = run_package_listing(client, serial, {}, filter);
+  } else {
+    output = require_exit_zero(call, std::move(output));
+  }
   if (!output) return contract::failed(std::move(output).error());
   return parse_package_uids(output->out);
 }

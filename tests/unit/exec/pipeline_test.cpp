@@ -1486,3 +1486,22 @@ TEST_CASE("--require-authentic-result refuses before dispatch when the writer ca
     CHECK(report.document["resultAuthenticity"]["verified"] == true);
   }
 }
+
+TEST_CASE("a package manager without -U (before Android 8) still finds the Operator",
+          "[exec][pipeline][authenticity]") {
+  Harness harness;
+  harness.runner.on_run(kPmList, ScriptedRunner::exited(0,
+                                                        "Error: Unknown option: -U\n"
+                                                        "clawperator-exit:255\n"));
+  harness.runner.on_run(
+      device_shell("pm list packages 'com.clawperator.operator'; echo clawperator-exit:$?"),
+      ScriptedRunner::exited(0, "package:com.clawperator.operator\nclawperator-exit:0\n"));
+  harness.runner.on_start(kLogcat, {ScriptedRunner::out_chunk("--------- beginning of main\n"),
+                                    ScriptedRunner::out_chunk(result_line(click_success()), 50ms)});
+  harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+  const auto report = harness.run();
+  INFO(report.document.dump(2));
+  CHECK(report.exit_code == 0);
+  CHECK(report.document["resultAuthenticity"]["reason"] ==
+        "the Operator's uid is unknown: the package manager did not print it");
+}
