@@ -36,6 +36,9 @@ struct DoctorContext {
   std::optional<adb::AdbVersion> adb_version;
   std::optional<std::string> serial;  // the device under test, once discovered
   std::optional<exec::InteractiveState> interactive;
+  // The Operator's uids, from readiness.apk.presence's `pm list packages -U` (none printed:
+  // empty).
+  std::vector<std::string> operator_uids;
 };
 
 // " --device S[ --operator-package P]": the flags that point a suggested clawperator
@@ -74,6 +77,8 @@ Check check_smoke(DoctorContext& context);
 exec::ExecutionReport run_check_execution(DoctorContext& context, const Json& payload);
 // A failed execution's code and words as the check's detail and evidence.failureCode.
 void describe_execution_failure(const exec::ExecutionReport& result, Check& check);
+// authenticity_checks.cpp
+Check check_result_authenticity(DoctorContext& context);
 // background_checks.cpp
 Check check_background_observation(DoctorContext& context);
 // emulator_checks.cpp (doctor --capability emulator)

@@ -76,9 +76,16 @@ class Sequence {
 
 std::vector<std::string_view> check_order(bool full, bool background) {
   std::vector<std::string_view> order = {
-      "host.logs.writable", "host.video.dependencies", "host.adb.presence",
-      "host.adb.version",   "host.adb.server",         "device.discovery",
-      "device.capability",  "readiness.apk.presence",  "readiness.version.compatibility",
+      "host.logs.writable",
+      "host.video.dependencies",
+      "host.adb.presence",
+      "host.adb.version",
+      "host.adb.server",
+      "device.discovery",
+      "device.capability",
+      "readiness.apk.presence",
+      "readiness.result.authenticity",
+      "readiness.version.compatibility",
   };
   if (background) {
     order.emplace_back("readiness.background.observation");
@@ -143,6 +150,7 @@ Report run_checks(DoctorContext& context) {
       sequence.run("device.discovery", one(check_device_discovery), true) &&
       sequence.run("device.capability", one(check_device_capability)) &&
       sequence.run("readiness.apk.presence", one(check_operator_presence)) &&
+      sequence.run("readiness.result.authenticity", one(check_result_authenticity)) &&
       sequence.run("readiness.version.compatibility", one(check_operator_version)) &&
       (background
            // Nothing that wakes or unlocks the phone: the checks an observation needs.

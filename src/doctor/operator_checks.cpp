@@ -26,10 +26,10 @@ Check check_operator_presence(DoctorContext& context) {
   check.id = "readiness.apk.presence";
   const std::string& package = context.options.operator_package;
   check.evidence["operatorPackage"] = package;
-  const contract::Status installed =
-      operator_app::require_operator(context.client, *context.serial, package);
+  const auto installed = operator_app::locate_operator(context.client, *context.serial, package);
   const contract::HostError* error = installed ? nullptr : &installed.error();
   if (error == nullptr) {
+    context.operator_uids = *installed;
     check.summary = "The Operator (" + package + ") is installed";
     return check;
   }

@@ -84,6 +84,16 @@ TEST_CASE("authenticity: a logcat without uids proves nothing, and the flag refu
     // The Operator never heard of it.
     CHECK_FALSE(device_log_mentions(farm, failure["details"]["commandId"].get<std::string>()));
   }
+  // doctor says so beforehand, as an advisory warning.
+  const json doctor = single_document(farm.clawperator({"doctor"}));
+  CHECK(doctor["ok"] == true);
+  bool warned = false;
+  for (const json& check : doctor["checks"]) {
+    if (check["id"] != "readiness.result.authenticity") continue;
+    warned = check["status"] == "warn" && check["code"] == "RESULT_AUTHENTICITY_UNAVAILABLE" &&
+             check["evidence"]["logcatShowsUids"] == false;
+  }
+  CHECK(warned);
   // It needs the transport that shows uids.
   const RunResult direct =
       farm.clawperator({"--require-authentic-result", "--result-transport", "direct", "snapshot"});

@@ -137,6 +137,13 @@ struct ScriptedDevice {
             0, marked("34\n14\nPhysical size: 1080x2400\nPhysical density: 420\n")));
     set("pm-list", marked_shell("pm list packages -U 'com.clawperator.operator'"),
         ScriptedRunner::exited(0, marked("package:com.clawperator.operator uid:10123\n")));
+    // doctor's readiness.result.authenticity: a line of its own, read back with its uid.
+    set("uid-check",
+        marked_shell("log -t ClawperatorUidCheck 'doctor: does logcat show uids'; logcat -d -v "
+                     "brief -v uid -t 100 -s ClawperatorUidCheck"),
+        ScriptedRunner::exited(
+            0, marked("--------- beginning of main\nI/ClawperatorUidCheck(shell:  4242): doctor: "
+                      "does logcat show uids\n")));
     set("dumpsys", marked_shell("dumpsys package 'com.clawperator.operator'"),
         ScriptedRunner::exited(0, marked("Packages:\n  Package [com.clawperator.operator] "
                                          "(a1b2c3):\n    userId=10123\n    versionCode=503 "

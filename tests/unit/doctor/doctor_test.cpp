@@ -110,6 +110,7 @@ TEST_CASE("doctor passes every check on a healthy device", "[doctor]") {
                                              "device.discovery",
                                              "device.capability",
                                              "readiness.apk.presence",
+                                             "readiness.result.authenticity",
                                              "readiness.version.compatibility",
                                              "readiness.settings.dev_options",
                                              "readiness.settings.usb_debugging",
@@ -509,7 +510,7 @@ TEST_CASE("doctor's human report", "[doctor][pretty]") {
   CHECK(text.find("[FAIL] readiness.apk.presence") != std::string::npos);
   CHECK(text.find("(OPERATOR_NOT_INSTALLED)") != std::string::npos);
   CHECK(text.find("Advisory checks:\n  [WARN] host.adb.version") != std::string::npos);
-  CHECK(text.find("Skipped checks:\n  - readiness.version.compatibility") != std::string::npos);
+  CHECK(text.find("Skipped checks:\n  - readiness.result.authenticity") != std::string::npos);
   CHECK(text.find(
             "Docs: docs/setup.md#clawperator-operator-setup---apk-file-alias-operator-install") !=
         std::string::npos);
@@ -522,6 +523,50 @@ TEST_CASE("doctor's human report", "[doctor][pretty]") {
   const std::string ok = doctor::render_pretty(healthy.run().report);
   CHECK(ok.find("[OK] Ready to use Clawperator.") != std::string::npos);
   CHECK(ok.find("[FAIL]") == std::string::npos);
+}
+
+TEST_CASE("doctor: readiness.result.authenticity warns when results cannot be proven",
+          "[doctor][authenticity]") {
+  SECTION("uids in pm and in logcat: pass") {
+    Harness harness;
+    const DoctorRun run = harness.run();
+    expect_check(run, "readiness.result.authenticity", "pass");
+    const Json& evidence =
+        find_check(run.document, "readiness.result.authenticity")->at("evidence");
+    CHECK(evidence["operatorUids"] == Json::array({"10123"}));
+    CHECK(evidence["logcatShowsUids"] == true);
+  }
+  SECTION("logcat shows no uid: a warning, and the device still ready") {
+    Harness harness;
+    harness.device.answer(
+        "uid-check",
+        ScriptedRunner::exited(0, marked("I/ClawperatorUidCheck(       4242): doctor: does "
+                                         "logcat show uids\n")));
+    const DoctorRun run = harness.run();
+    expect_check(run, "readiness.result.authenticity", "warn", "RESULT_AUTHENTICITY_UNAVAILABLE");
+    CHECK(find_check(run.document, "readiness.result.authenticity")
+              ->at("evidence")["logcatShowsUids"] == false);
+    CHECK(run.document["ok"] == true);
+    CHECK(run.exit_code == 0);
+  }
+  SECTION("the package manager prints no uid: a warning without asking logcat") {
+    Harness harness;
+    harness.device.answer("pm-list",
+                          ScriptedRunner::exited(0, marked("package:com.clawperator.operator\n")));
+    const DoctorRun run = harness.run();
+    expect_check(run, "readiness.result.authenticity", "warn", "RESULT_AUTHENTICITY_UNAVAILABLE");
+    CHECK(count_calls(run, harness.device.runs.at("uid-check").first) == 0);
+    CHECK(run.document["ok"] == true);
+  }
+  SECTION("our line does not come back: a warning that says so") {
+    Harness harness;
+    harness.device.answer("uid-check", ScriptedRunner::exited(0, marked("")));
+    const DoctorRun run = harness.run();
+    expect_check(run, "readiness.result.authenticity", "warn", "RESULT_AUTHENTICITY_UNAVAILABLE");
+    CHECK(find_check(run.document, "readiness.result.authenticity")
+              ->at("evidence")["logcatShowsUids"]
+              .is_null());
+  }
 }
 
 TEST_CASE("doctor: host.video.dependencies warns without failing the device's readiness",
