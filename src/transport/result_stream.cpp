@@ -1,6 +1,8 @@
 #include "clawperator/transport/result_stream.hpp"
 
+#include <algorithm>
 #include <functional>
+#include <optional>
 #include <utility>
 
 #include "clawperator/json.hpp"
@@ -21,6 +23,19 @@ std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) noexc
   std::size_t cut = max_bytes;
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
   return text.substr(0, cut);
+}
+
+// Android's uid = user id * 100000 + app id (AID_USER_OFFSET); nullopt for a name (root, shell)
+// or anything that is not a decimal uid.
+std::optional<std::uint64_t> app_id_of(std::string_view uid) noexcept {
+  if (uid.empty() || uid.size() > 10) return std::nullopt;
+  std::uint64_t value = 0;
+  for (const char c : uid) {
+    if (c < '0' || c > '9') return std::nullopt;
+    value = value * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  constexpr std::uint64_t kUserOffset = 100000;
+  return value % kUserOffset;
 }
 
 }  // namespace
@@ -123,12 +138,18 @@ void ResultStreamDecoder::read_line(std::string_view line) {
   }
 }
 
-bool ResultStreamDecoder::written_by_other(const LogcatLine& line) const noexcept {
-  if (writer_uids_.empty() || line.uid.empty()) return false;
-  for (const std::string& uid : writer_uids_) {
-    if (line.uid == uid) return false;
+void ResultStreamDecoder::expect_writer(const std::vector<std::string>& uids) {
+  writer_app_ids_.clear();
+  for (const std::string& uid : uids) {
+    if (const auto app_id = app_id_of(uid)) writer_app_ids_.push_back(*app_id);
   }
-  return true;
+}
+
+bool ResultStreamDecoder::written_by_other(const LogcatLine& line) const noexcept {
+  if (writer_app_ids_.empty() || line.uid.empty()) return false;
+  const std::optional<std::uint64_t> app_id = app_id_of(line.uid);
+  return !app_id || std::find(writer_app_ids_.begin(), writer_app_ids_.end(), *app_id) ==
+                        writer_app_ids_.end();
 }
 
 bool ResultStreamDecoder::is_record_for_command(std::string_view message) const noexcept {

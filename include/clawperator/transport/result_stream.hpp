@@ -49,10 +49,12 @@ class ResultStreamDecoder {
                       std::string operator_package = {});
 
   // Who may write the result (docs/guardrails.md): the Operator's uids, as `pm list packages -U`
-  // printed them. A line that shows another uid is never read as the result, a chunk of it or
-  // its hierarchy; the ones that carry such a record for this command are counted
-  // (foreign_lines). None (the default): the writer is unknown and every line is read.
-  void expect_writer(std::vector<std::string> uids) { writer_uids_ = std::move(uids); }
+  // printed them. A line that shows another app's uid is never read as the result, a chunk of
+  // it or its hierarchy; the ones that carry such a record for this command are counted
+  // (foreign_lines). Uids are compared by app id (uid % 100000): the Operator running for
+  // another user (a work profile) is still the Operator. None (the default): the writer is
+  // unknown and every line is read.
+  void expect_writer(const std::vector<std::string>& uids);
   void feed(std::string_view stdout_bytes);
   // The dispatch moment: only lines completed from here on can carry the result. The partial
   // line received so far is dropped, with its remainder.
@@ -130,7 +132,7 @@ class ResultStreamDecoder {
   std::uint64_t pruned_notices_ = 0;
   std::uint64_t pruned_lines_ = 0;
   bool overrun_reported_ = false;
-  std::vector<std::string> writer_uids_;
+  std::vector<std::uint64_t> writer_app_ids_;
   std::uint64_t foreign_lines_ = 0;
   std::uint64_t unattributed_lines_ = 0;
   std::string writer_uid_;

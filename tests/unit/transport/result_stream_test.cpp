@@ -404,6 +404,15 @@ TEST_CASE("result stream: only the Operator's uid writes the result",
     CHECK(require_complete(decoder).canonical_line == line);
     CHECK(decoder.foreign_lines() == fake.size());
   }
+  SECTION("the Operator running for another user (a work profile) is still the Operator") {
+    ResultStreamDecoder decoder = capturing_decoder();
+    decoder.expect_writer({"10123"});
+    decoder.feed(by("1010666", forged));
+    decoder.feed(by("1010123", genuine));
+    CHECK(require_complete(decoder).canonical_line == genuine);
+    CHECK(decoder.foreign_lines() == 1);
+    CHECK(decoder.writer_uid() == "1010123");
+  }
   SECTION("other apps' lines for other commands are not counted") {
     ResultStreamDecoder decoder = capturing_decoder();
     decoder.expect_writer({"10123"});
