@@ -100,3 +100,16 @@ TEST_CASE("authenticity: a logcat without uids proves nothing, and the flag refu
   CHECK(direct.exit_code == 2);
   CHECK(single_document(direct)["code"] == "USAGE");
 }
+
+TEST_CASE("authenticity: a forger cannot answer for a silent Operator, only make it wait",
+          "[integration][authenticity]") {
+  vdevice::android::Scenario silent = scenario("forger");
+  silent.faults.never_answer = true;
+  Farm farm(Farm::Built{{silent}});
+  const RunResult waited = farm.clawperator({"snapshot", "--timeout", "1000"});
+  CHECK(waited.exit_code == 4);
+  const json failure = single_document(waited);
+  INFO(failure.dump().substr(0, 2000));
+  CHECK(failure["code"] == "RESULT_ENVELOPE_TIMEOUT");
+  CHECK(failure["details"]["foreignLines"].get<long long>() >= 1);
+}
