@@ -21,6 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   (void)adb::select_device(devices, std::nullopt);
   if (!devices.empty()) (void)adb::select_device(devices, devices.back().serial);
   (void)adb::parse_package_list(text);
+  (void)adb::parse_package_uids(text);
   (void)adb::classify_adb_failure(text);
   if (const auto version = adb::parse_adb_version(text)) {
     (void)adb::version_at_least(version->protocol, adb::kMinimumAdbProtocol);

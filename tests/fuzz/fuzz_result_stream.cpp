@@ -12,6 +12,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t piece = 1 + data[0] % 97;
   std::string_view stream(reinterpret_cast<const char*>(data) + 1, size - 1);
   clawperator::transport::ResultStreamDecoder decoder("c1", "t1");
+  // Odd piece sizes read as the Operator's uid known (docs/guardrails.md §7), even ones unknown.
+  if (piece % 2 == 1) decoder.expect_writer({"10123", "1010123"});
   decoder.begin_capture();
   while (!stream.empty()) {
     const std::size_t take = stream.size() < piece ? stream.size() : piece;
@@ -20,5 +22,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   decoder.finish();
   (void)decoder.correlated_lines();
+  (void)decoder.foreign_lines();
   return 0;
 }
