@@ -6,7 +6,7 @@
 namespace clawperator::serve {
 
 int http_status_of_code(std::string_view code) {
-  static constexpr std::array<std::pair<std::string_view, int>, 49> kStatus = {{
+  static constexpr std::array<std::pair<std::string_view, int>, 50> kStatus = {{
       // The original's mapping.
       {"EXECUTION_CONFLICT_IN_FLIGHT", 423},
       {"DEVICE_NOT_FOUND", 404},
@@ -69,6 +69,9 @@ int http_status_of_code(std::string_view code) {
       {"CONFIRMATION_REQUIRED", 428},
       {"CONFIRMATION_UNKNOWN", 409},
       {"CONFIRMATION_DECLINED", 409},
+      // --require-authentic-result on a device that cannot prove the writer: like a device that
+      // is not ready, a state of the device the request conflicts with (docs/guardrails.md §7).
+      {"RESULT_AUTHENTICITY_UNAVAILABLE", 409},
   }};
   for (const auto& [name, status] : kStatus) {
     if (name == code) return status;

@@ -75,4 +75,15 @@ TEST_CASE("serve: a forger's envelopes are counted, never taken", "[serve][authe
   }
 }
 
+TEST_CASE("serve: --require-authentic-result on a logcat without uids is 409, nothing sent",
+          "[serve][authenticity]") {
+  Farm farm({"no-log-uids"});
+  Served served(farm, {}, {{"CLAWPERATOR_REQUIRE_AUTHENTIC_RESULT", "1"}});
+  const HttpReply reply = served.post("/snapshot", "{}");
+  INFO(reply.text.substr(0, 2000));
+  CHECK(reply.status == 409);
+  CHECK(reply.body["code"] == "RESULT_AUTHENTICITY_UNAVAILABLE");
+  CHECK(reply.body["details"]["dispatchState"] == "not_dispatched");
+}
+
 }  // namespace clawperator::testing

@@ -15,6 +15,9 @@ using namespace clawperator::serve;
 
 TEST_CASE("status mapping: the original's codes, its newest additions, the default", "[serve]") {
   CHECK(http_status_of_code("EXECUTION_CONFLICT_IN_FLIGHT") == 423);
+  CHECK(http_status_of_code("POLICY_DENIED") == 403);
+  CHECK(http_status_of_code("CONFIRMATION_REQUIRED") == 428);
+  CHECK(http_status_of_code("RESULT_AUTHENTICITY_UNAVAILABLE") == 409);
   CHECK(http_status_of_code("DEVICE_NOT_FOUND") == 404);
   CHECK(http_status_of_code("NO_DEVICES") == 404);
   CHECK(http_status_of_code("MULTIPLE_DEVICES_DEVICE_ID_REQUIRED") == 400);
