@@ -157,6 +157,11 @@ EvidenceReport capture_evidence(const CaptureRequest& request, process::Runner& 
     writer.fail(envelopes, message, code, "execution");
   } else {
     writer.store(envelopes, dump_json(Json::array({*envelope}), true) + "\n", command_id);
+    // The bundle records whether the hierarchy it holds is provably the Operator's.
+    if (const auto authenticity = document.find("resultAuthenticity");
+        authenticity != document.end()) {
+      manifest.result_authenticity = *authenticity;
+    }
     const Json* step = snapshot_step(*envelope);
     const Json* text = step != nullptr && step->contains("data") && (*step)["data"].is_object()
                            ? &(*step)["data"]

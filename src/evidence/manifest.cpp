@@ -90,6 +90,7 @@ Json to_json(const Manifest& manifest) {
       {"startedAt", manifest.started_at},
       {"finishedAt", manifest.finished_at.empty() ? Json(nullptr) : Json(manifest.finished_at)}};
   if (manifest.video) out["video"] = *manifest.video;
+  if (manifest.result_authenticity) out["resultAuthenticity"] = *manifest.result_authenticity;
   out["status"] = manifest.status;
   out["artifacts"] = std::move(artifacts);
   out["errors"] = std::move(errors);

@@ -68,6 +68,8 @@ TEST_CASE(
   CHECK(manifest["context"] == json{{"run", 7}});
   CHECK(manifest["status"] == "complete");
   CHECK(manifest["errors"].empty());
+  // The hierarchy is provably the Operator's (docs/guardrails.md §7).
+  CHECK(manifest["resultAuthenticity"]["verified"] == true);
   const json& device = manifest["device"];
   CHECK(device["serial"] == farm.serials().front());
   CHECK(device["apiLevel"] == 34);

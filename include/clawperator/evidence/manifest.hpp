@@ -67,6 +67,9 @@ struct Manifest {
   DeviceIdentity device;
   std::string started_at, finished_at;  // finished_at empty: null (still running)
   std::optional<Json> video;
+  // Who wrote the captured result: the snapshot execution's resultAuthenticity
+  // (docs/guardrails.md §7); none when no result came back.
+  std::optional<Json> result_authenticity;
   // starting | recording | finalizing | complete | partial | failed
   std::string status = "starting";
   std::vector<Artifact> artifacts;
