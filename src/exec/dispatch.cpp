@@ -240,6 +240,8 @@ contract::Outcome<Dispatched> wait_direct(DirectReader& direct, Dispatched dispa
   std::string().swap(dispatched.result.canonical_line);
   dispatched.result_ms = millis_since(dispatch_start);
   dispatched.direct = direct.details();
+  dispatched.authenticity = {
+      {"verified", false}, {"reason", kDirectTransportUnproven}, {"foreignLines", 0}};
   log_envelope_received(dispatched, trace, serial);
   return dispatched;
 }

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "clawperator/adb/adb_client.hpp"
@@ -17,6 +18,11 @@
 #include "trace.hpp"
 
 namespace clawperator::exec {
+
+// Why a result over the direct transport is never proven the Operator's (docs/guardrails.md §7):
+// the socket's other end is whatever listens on its name.
+inline constexpr std::string_view kDirectTransportUnproven =
+    "the direct result transport does not show which app wrote the result";
 
 struct Dispatched {
   transport::CompleteResult result;

@@ -216,9 +216,8 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   // Only logcat shows who wrote a result line (docs/guardrails.md).
   const bool require_authentic = request.require_authentic_result;
   if (require_authentic && request.result_transport == ResultTransport::Direct) {
-    return report(authenticity_unavailable(
-        trace, serial,
-        "the direct result transport does not show which app wrote the result; use logcat"));
+    return report(authenticity_unavailable(trace, serial,
+                                           std::string(kDirectTransportUnproven) + "; use logcat"));
   }
   const ResultTransport result_transport =
       require_authentic ? ResultTransport::Logcat : request.result_transport;
@@ -517,14 +516,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   timing["dispatchMs"] = dispatched.dispatch_ms;
   timing["resultMs"] = dispatched.result_ms;
   document["timing"] = std::move(timing);
-  if (dispatched.direct.is_null()) {
-    document["resultAuthenticity"] = std::move(dispatched.authenticity);
-  } else {
-    Json authenticity = Json::object();
-    authenticity["verified"] = false;
-    authenticity["reason"] = "the direct result transport does not show which app wrote the result";
-    document["resultAuthenticity"] = std::move(authenticity);
-  }
+  document["resultAuthenticity"] = std::move(dispatched.authenticity);
   if (result_transport != ResultTransport::Logcat) {
     // Which transport carried it; the default output (logcat) stays as it always was.
     Json transport = Json::object();

@@ -69,6 +69,10 @@ TEST_CASE("a result over the direct transport, and no forward left", "[integrati
   const json document = run_direct(farm, "direct");
   expect_outcome(document, "", 0, "delivered_verified");
   CHECK(document["resultTransport"]["used"] == "direct");
+  // The socket does not say which app wrote the result (docs/guardrails.md §7).
+  CHECK(document["resultAuthenticity"] ==
+        json::parse(R"({"verified":false,"reason":"the direct result transport does not show )"
+                    R"(which app wrote the result","foreignLines":0})"));
   CHECK(document["resultTransport"]["direct"]["timeline"].size() > 3);
   CHECK(document["envelope"]["stepResults"][0]["data"]["text"].get<std::string>().find(
             "<hierarchy") != std::string::npos);
