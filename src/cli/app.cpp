@@ -359,20 +359,21 @@ std::unique_ptr<CLI::App> build_cli(RawGlobalFlags& raw, std::vector<Command>& c
   add_global_options(*app, raw);
   // Help lists the groups in registration order, as the original does: Device
   // Interaction, Device Management, Execution, then Utilities.
-  register_action_commands(*app, commands);
-  register_device_commands(*app, commands);
-  register_package_commands(*app, commands);
-  register_exec_commands(*app, commands);
-  register_skills_commands(*app, commands);
-  register_recording_commands(*app, commands);
-  register_emulator_commands(*app, commands);
-  register_evidence_commands(*app, commands);
-  register_serve_commands(*app, commands);
-  register_setup_commands(*app, commands);
-  register_operator_commands(*app, commands);
-  register_catalog_commands(*app, commands);
-  register_log_commands(*app, commands);
-  register_mcp_commands(*app, commands);
+  const CommandLine root(*app);
+  register_action_commands(root, commands);
+  register_device_commands(root, commands);
+  register_package_commands(root, commands);
+  register_exec_commands(root, commands);
+  register_skills_commands(root, commands);
+  register_recording_commands(root, commands);
+  register_emulator_commands(root, commands);
+  register_evidence_commands(root, commands);
+  register_serve_commands(root, commands);
+  register_setup_commands(root, commands);
+  register_operator_commands(root, commands);
+  register_catalog_commands(root, commands);
+  register_log_commands(root, commands);
+  register_mcp_commands(root, commands);
   return app;
 }
 

@@ -4,7 +4,7 @@
 
 namespace clawperator::cli {
 
-void register_action_commands(CLI::App& root, std::vector<Command>& commands) {
+void register_action_commands(CommandLine root, std::vector<Command>& commands) {
   actions::register_observe_commands(root, commands);
   actions::register_element_commands(root, commands);
   actions::register_navigation_commands(root, commands);

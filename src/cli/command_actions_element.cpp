@@ -1,6 +1,5 @@
 // The commands that find one element first: click, type, read, wait,
 // wait-for-nav and read-value.
-#include <CLI/CLI.hpp>
 #include <array>
 #include <memory>
 
@@ -245,21 +244,21 @@ CommandResult run_read_value(const ReadValueState& state, const GlobalOptions& o
 
 }  // namespace
 
-void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
+void register_element_commands(CommandLine root, std::vector<Command>& commands) {
   auto click_state = std::make_shared<ClickState>();
-  CLI::App* click =
+  CommandLine click =
       add_action_command(root, "click", "Tap the first matching UI element", *click_state);
-  click->alias("tap");
-  add_element_flags(*click, click_state->flags);
-  add_container_flags(*click, click_state->flags);
-  add_strict_flag(*click, *click_state);
+  click.alias("tap");
+  add_element_flags(click, click_state->flags);
+  add_container_flags(click, click_state->flags);
+  add_strict_flag(click, *click_state);
   click_state->flags
-      .add(*click, "--coordinate", "<x> <y>", "Tap these screen pixels instead of an element", 2)
-      ->group(kOptionsGroup);
-  click->add_flag("--long", click_state->long_click, "Long press")->group(kOptionsGroup);
-  click->add_flag("--focus", click_state->focus, "Give the element input focus instead of tapping")
-      ->group(kOptionsGroup);
-  set_footer(*click,
+      .add(click, "--coordinate", "<x> <y>", "Tap these screen pixels instead of an element", 2)
+      .group(kOptionsGroup);
+  click.add_flag("--long", click_state->long_click, "Long press").group(kOptionsGroup);
+  click.add_flag("--focus", click_state->focus, "Give the element input focus instead of tapping")
+      .group(kOptionsGroup);
+  set_footer(click,
              "Notes:\n"
              "  One selector (flags combine with AND) or --coordinate is required.\n\n"
              "Examples:\n"
@@ -269,20 +268,20 @@ void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
   add_command(commands, click, click_state, run_click);
 
   auto type_state = std::make_shared<TypeState>();
-  CLI::App* type =
+  CommandLine type =
       add_action_command(root, "type", "Type text into the first matching UI element", *type_state);
-  type->alias("fill");
-  add_positional(*type, type_state->text, "text", "The text to type (or --text)");
+  type.alias("fill");
+  add_positional(type, type_state->text, "text", "The text to type (or --text)");
   type_state->flags
-      .add(*type, "--text", "<text>", "The text to type (not a selector here; or the positional)")
-      ->group(kOptionsGroup);
-  add_element_flags(*type, type_state->flags, false);
-  add_container_flags(*type, type_state->flags);
-  add_strict_flag(*type, *type_state);
-  type->add_flag("--submit", type_state->submit, "Press Enter after typing")->group(kOptionsGroup);
-  type->add_flag("--clear", type_state->clear, "Ask to clear the field first (Operator may ignore)")
-      ->group(kOptionsGroup);
-  set_footer(*type,
+      .add(type, "--text", "<text>", "The text to type (not a selector here; or the positional)")
+      .group(kOptionsGroup);
+  add_element_flags(type, type_state->flags, false);
+  add_container_flags(type, type_state->flags);
+  add_strict_flag(type, *type_state);
+  type.add_flag("--submit", type_state->submit, "Press Enter after typing").group(kOptionsGroup);
+  type.add_flag("--clear", type_state->clear, "Ask to clear the field first (Operator may ignore)")
+      .group(kOptionsGroup);
+  set_footer(type,
              "Notes:\n"
              "  --text is the text to type; find the field with --id, --desc, --desc-contains,\n"
              "  --role, --text-contains or --selector. A text that starts with '-' follows --.\n\n"
@@ -292,27 +291,27 @@ void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
   add_command(commands, type, type_state, run_type);
 
   auto read_state = std::make_shared<ReadState>();
-  CLI::App* read =
+  CommandLine read =
       add_action_command(root, "read", "Read text from the first matching UI element", *read_state);
-  add_element_flags(*read, read_state->flags);
-  add_container_flags(*read, read_state->flags);
-  add_strict_flag(*read, *read_state);
-  read->add_flag("--all", read_state->all, "Read every matching element")->group(kOptionsGroup);
-  set_footer(*read,
+  add_element_flags(read, read_state->flags);
+  add_container_flags(read, read_state->flags);
+  add_strict_flag(read, *read_state);
+  read.add_flag("--all", read_state->all, "Read every matching element").group(kOptionsGroup);
+  set_footer(read,
              "Examples:\n"
              "  clawperator read --id com.example:id/battery_level\n"
              "  clawperator read --text-contains \"%\" --all");
   add_command(commands, read, read_state, run_read);
 
   auto wait_state = std::make_shared<ActionState>();
-  CLI::App* wait =
+  CommandLine wait =
       add_action_command(root, "wait", "Wait until a matching UI element appears", *wait_state);
-  wait_state->flags.add(*wait, "--wait", "<ms>", "How long to wait for the element (> 0)")
-      ->group(kOptionsGroup);
-  add_element_flags(*wait, wait_state->flags);
-  add_container_flags(*wait, wait_state->flags);
-  add_strict_flag(*wait, *wait_state);
-  set_footer(*wait,
+  wait_state->flags.add(wait, "--wait", "<ms>", "How long to wait for the element (> 0)")
+      .group(kOptionsGroup);
+  add_element_flags(wait, wait_state->flags);
+  add_container_flags(wait, wait_state->flags);
+  add_strict_flag(wait, *wait_state);
+  set_footer(wait,
              "Notes:\n"
              "  --wait MS is how long to wait for the element; the budget (--timeout) is then\n"
              "  at least 5 s more, 30 s by default. Without --wait, --timeout MS is the wait, as\n"
@@ -323,14 +322,14 @@ void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
   add_command(commands, wait, wait_state, run_wait);
 
   auto nav_state = std::make_shared<ActionState>();
-  CLI::App* nav = add_action_command(root, "wait-for-nav",
-                                     "Wait until an app or a screen is in front", *nav_state);
-  nav->alias("wait-for-navigation");
-  nav_state->flags.add(*nav, "--app", "<package>", "Package expected in the foreground")
-      ->group(kOptionsGroup);
-  nav_state->flags.add(*nav, "--wait", "<ms>", "How long to wait (1..30000)")->group(kOptionsGroup);
-  add_element_flags(*nav, nav_state->flags);
-  set_footer(*nav,
+  CommandLine nav = add_action_command(root, "wait-for-nav",
+                                       "Wait until an app or a screen is in front", *nav_state);
+  nav.alias("wait-for-navigation");
+  nav_state->flags.add(nav, "--app", "<package>", "Package expected in the foreground")
+      .group(kOptionsGroup);
+  nav_state->flags.add(nav, "--wait", "<ms>", "How long to wait (1..30000)").group(kOptionsGroup);
+  add_element_flags(nav, nav_state->flags);
+  set_footer(nav,
              "Notes:\n"
              "  --app or a selector is required, and --wait MS (1..30000): how long to wait.\n"
              "  The budget (--timeout) is then at least 5 s more, 30 s by default. Without\n"
@@ -342,17 +341,17 @@ void register_element_commands(CLI::App& root, std::vector<Command>& commands) {
   add_command(commands, nav, nav_state, run_wait_for_nav);
 
   auto value_state = std::make_shared<ReadValueState>();
-  CLI::App* value =
+  CommandLine value =
       add_action_command(root, "read-value", "Read the value shown beside a label", *value_state);
-  value->alias("read-kv");
-  value_state->flags.add(*value, "--label", "<text>", "Label with this exact text")
-      ->group("Label selector (combine for AND)");
-  value_state->flags.add(*value, "--label-id", "<resource-id>", "Label with this resource ID")
-      ->group("Label selector (combine for AND)");
-  value_state->flags.add(*value, "--label-desc", "<text>", "Label with this content description")
-      ->group("Label selector (combine for AND)");
-  value->add_flag("--all", value_state->all, "Read every matching pair")->group(kOptionsGroup);
-  set_footer(*value,
+  value.alias("read-kv");
+  value_state->flags.add(value, "--label", "<text>", "Label with this exact text")
+      .group("Label selector (combine for AND)");
+  value_state->flags.add(value, "--label-id", "<resource-id>", "Label with this resource ID")
+      .group("Label selector (combine for AND)");
+  value_state->flags.add(value, "--label-desc", "<text>", "Label with this content description")
+      .group("Label selector (combine for AND)");
+  value.add_flag("--all", value_state->all, "Read every matching pair").group(kOptionsGroup);
+  set_footer(value,
              "Examples:\n"
              "  clawperator read-value --label \"Battery\" --json");
   add_command(commands, value, value_state, run_read_value);

@@ -1,6 +1,5 @@
 // `query`, `swipe`, `drag` and `toast`: the newest Operator's observation and gesture
 // commands (docs/payload.md §10), built and sent like every device command.
-#include <CLI/CLI.hpp>
 #include <array>
 #include <memory>
 
@@ -155,21 +154,21 @@ CommandResult run_toast(const ToastState& state, const GlobalOptions& options) {
 
 }  // namespace
 
-void register_gesture_commands(CLI::App& root, std::vector<Command>& commands) {
+void register_gesture_commands(CommandLine root, std::vector<Command>& commands) {
   auto query_state = std::make_shared<ActionState>();
-  CLI::App* query = add_action_command(
+  CommandLine query = add_action_command(
       root, "query", "List the UI nodes that match, counted and bounded (acts on none)",
       *query_state);
-  add_element_flags(*query, query_state->flags);
-  query_state->flags.add(*query, "--matcher-json", "<json>", "NodeMatcher JSON (as --selector)")
-      ->group("Element selector (combine for AND)");
+  add_element_flags(query, query_state->flags);
+  query_state->flags.add(query, "--matcher-json", "<json>", "NodeMatcher JSON (as --selector)")
+      .group("Element selector (combine for AND)");
   query_state->flags
-      .add(*query, "--visibility", "<on_screen|all>",
+      .add(query, "--visibility", "<on_screen|all>",
            "on_screen (default): what actions can reach; all: scrolled away too")
-      ->group(kOptionsGroup);
-  query_state->flags.add(*query, "--limit", "<1..1000>", "Most nodes returned (default 100)")
-      ->group(kOptionsGroup);
-  set_footer(*query,
+      .group(kOptionsGroup);
+  query_state->flags.add(query, "--limit", "<1..1000>", "Most nodes returned (default 100)")
+      .group(kOptionsGroup);
+  set_footer(query,
              "Notes:\n"
              "  No selector lists every eligible node. The parsed result is the output's\n"
              "  `query`.\n\n"
@@ -179,15 +178,15 @@ void register_gesture_commands(CLI::App& root, std::vector<Command>& commands) {
   add_command(commands, query, query_state, run_query);
 
   auto swipe_state = std::make_shared<ActionState>();
-  CLI::App* swipe =
+  CommandLine swipe =
       add_action_command(root, "swipe", "Swipe between two screen points", *swipe_state);
-  swipe_state->flags.add(*swipe, "--start", "<x> <y>", "Where the finger lands (pixels)", 2)
-      ->group(kOptionsGroup);
-  swipe_state->flags.add(*swipe, "--end", "<x> <y>", "Where it lifts (pixels)", 2)
-      ->group(kOptionsGroup);
-  swipe_state->flags.add(*swipe, "--duration-ms", "<ms>", "How long the swipe takes (1..10000)")
-      ->group(kOptionsGroup);
-  set_footer(*swipe,
+  swipe_state->flags.add(swipe, "--start", "<x> <y>", "Where the finger lands (pixels)", 2)
+      .group(kOptionsGroup);
+  swipe_state->flags.add(swipe, "--end", "<x> <y>", "Where it lifts (pixels)", 2)
+      .group(kOptionsGroup);
+  swipe_state->flags.add(swipe, "--duration-ms", "<ms>", "How long the swipe takes (1..10000)")
+      .group(kOptionsGroup);
+  set_footer(swipe,
              "Notes:\n"
              "  All three flags are required.\n\n"
              "Examples:\n"
@@ -195,17 +194,17 @@ void register_gesture_commands(CLI::App& root, std::vector<Command>& commands) {
   add_command(commands, swipe, swipe_state, run_swipe);
 
   auto drag_state = std::make_shared<ActionState>();
-  CLI::App* drag =
+  CommandLine drag =
       add_action_command(root, "drag", "Press, hold, move and release (Android 8.0+)", *drag_state);
-  drag_state->flags.add(*drag, "--start", "<x> <y>", "Where the finger lands (pixels)", 2)
-      ->group(kOptionsGroup);
-  drag_state->flags.add(*drag, "--end", "<x> <y>", "Where it is released (pixels)", 2)
-      ->group(kOptionsGroup);
-  drag_state->flags.add(*drag, "--hold-duration-ms", "<ms>", "Hold before moving (1..10000)")
-      ->group(kOptionsGroup);
-  drag_state->flags.add(*drag, "--move-duration-ms", "<ms>", "How long the move takes (1..10000)")
-      ->group(kOptionsGroup);
-  set_footer(*drag,
+  drag_state->flags.add(drag, "--start", "<x> <y>", "Where the finger lands (pixels)", 2)
+      .group(kOptionsGroup);
+  drag_state->flags.add(drag, "--end", "<x> <y>", "Where it is released (pixels)", 2)
+      .group(kOptionsGroup);
+  drag_state->flags.add(drag, "--hold-duration-ms", "<ms>", "Hold before moving (1..10000)")
+      .group(kOptionsGroup);
+  drag_state->flags.add(drag, "--move-duration-ms", "<ms>", "How long the move takes (1..10000)")
+      .group(kOptionsGroup);
+  set_footer(drag,
              "Notes:\n"
              "  All four flags are required; below Android API 26 the command is refused\n"
              "  (GESTURE_UNSUPPORTED) before anything is sent.\n\n"
@@ -215,13 +214,13 @@ void register_gesture_commands(CLI::App& root, std::vector<Command>& commands) {
   add_command(commands, drag, drag_state, run_drag);
 
   auto toast_state = std::make_shared<ToastState>();
-  CLI::App* toast = add_action_command(root, "toast", "Show a toast, or cancel it", *toast_state);
-  add_positional(*toast, toast_state->text, "text", "The text to show (verbatim)");
-  toast_state->flags.add(*toast, "--duration", "<short|long>", "How long it shows (default short)")
-      ->group(kOptionsGroup);
-  toast->add_flag("--cancel", toast_state->cancel, "Hide the toast the Operator showed")
-      ->group(kOptionsGroup);
-  set_footer(*toast,
+  CommandLine toast = add_action_command(root, "toast", "Show a toast, or cancel it", *toast_state);
+  add_positional(toast, toast_state->text, "text", "The text to show (verbatim)");
+  toast_state->flags.add(toast, "--duration", "<short|long>", "How long it shows (default short)")
+      .group(kOptionsGroup);
+  toast.add_flag("--cancel", toast_state->cancel, "Hide the toast the Operator showed")
+      .group(kOptionsGroup);
+  set_footer(toast,
              "Notes:\n"
              "  A text that starts with '-' follows --: clawperator toast -- \"-1 left\"\n\n"
              "Examples:\n"

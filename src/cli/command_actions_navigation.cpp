@@ -1,6 +1,5 @@
 // The commands that move around the device: open, press, back, close, sleep,
 // scroll, scroll-until and scroll-and-click.
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -206,28 +205,28 @@ CommandResult run_scroll_until(const ScrollUntilState& state, const GlobalOption
   return execute(build_scroll_until(make_id_stamp(), request), state, options);
 }
 
-void register_scroll_until(CLI::App& root, std::vector<Command>& commands, bool click) {
+void register_scroll_until(CommandLine root, std::vector<Command>& commands, bool click) {
   auto state = std::make_shared<ScrollUntilState>();
   state->command = click ? "scroll-and-click" : "scroll-until";
   state->click_after = click;
-  CLI::App* app = add_action_command(root, state->command,
-                                     click ? "Scroll until an element is visible, then click it"
-                                           : "Scroll until an element is visible",
-                                     *state);
-  add_positional(*app, state->positional, "direction",
+  CommandLine app = add_action_command(root, state->command,
+                                       click ? "Scroll until an element is visible, then click it"
+                                             : "Scroll until an element is visible",
+                                       *state);
+  add_positional(app, state->positional, "direction",
                  "down (default), up, left or right (or --direction)");
-  state->flags.add(*app, "--direction", "<direction>", "down (default), up, left or right")
-      ->group(kOptionsGroup);
+  state->flags.add(app, "--direction", "<direction>", "down (default), up, left or right")
+      .group(kOptionsGroup);
   if (!click) {
-    app->add_flag("--click", state->click_after,
-                  "Click the element once visible (a scroll_and_click action)")
-        ->group(kOptionsGroup);
+    app.add_flag("--click", state->click_after,
+                 "Click the element once visible (a scroll_and_click action)")
+        .group(kOptionsGroup);
   }
-  add_element_flags(*app, state->flags);
-  add_container_flags(*app, state->flags);
-  add_strict_flag(*app, *state);
+  add_element_flags(app, state->flags);
+  add_container_flags(app, state->flags);
+  add_strict_flag(app, *state);
   const std::string example = "\n  clawperator " + state->command;
-  set_footer(*app,
+  set_footer(app,
              "Notes:\n"
              "  A selector is required. Tuning (maxScrolls, ...) is available through exec.\n\n"
              "Examples:" +
@@ -238,17 +237,17 @@ void register_scroll_until(CLI::App& root, std::vector<Command>& commands, bool 
 
 }  // namespace
 
-void register_navigation_commands(CLI::App& root, std::vector<Command>& commands) {
+void register_navigation_commands(CommandLine root, std::vector<Command>& commands) {
   auto open_state = std::make_shared<TargetState>();
-  CLI::App* open =
+  CommandLine open =
       add_action_command(root, "open", "Open an app, a URL or a deep link", *open_state);
-  open->alias("open-uri");
-  open->alias("open-url");
-  add_positional(*open, open_state->positional, "target",
+  open.alias("open-uri");
+  open.alias("open-url");
+  add_positional(open, open_state->positional, "target",
                  "Package id, or a URI with scheme:// (or --app)");
-  open_state->flags.add(*open, "--app", "<target>", "Same as the positional target")
-      ->group(kOptionsGroup);
-  set_footer(*open,
+  open_state->flags.add(open, "--app", "<target>", "Same as the positional target")
+      .group(kOptionsGroup);
+  set_footer(open,
              "Notes:\n"
              "  A target starting with scheme: (tel:123, mailto:a@b.c) or holding scheme:// opens\n"
              "  as a URI (open_uri); anything else as a package (open_app).\n\n"
@@ -260,21 +259,21 @@ void register_navigation_commands(CLI::App& root, std::vector<Command>& commands
   add_command(commands, open, open_state, run_open);
 
   auto press_state = std::make_shared<TargetState>();
-  CLI::App* press =
+  CommandLine press =
       add_action_command(root, "press", "Press a key: back, home or recents", *press_state);
-  press->alias("press-key");
-  add_positional(*press, press_state->positional, "key", "back, home or recents (or --key)");
-  press_state->flags.add(*press, "--key", "<key>", "Same as the positional key")
-      ->group(kOptionsGroup);
-  set_footer(*press,
+  press.alias("press-key");
+  add_positional(press, press_state->positional, "key", "back, home or recents (or --key)");
+  press_state->flags.add(press, "--key", "<key>", "Same as the positional key")
+      .group(kOptionsGroup);
+  set_footer(press,
              "Examples:\n"
              "  clawperator press home",
              "10 s");
   add_command(commands, press, press_state, run_press);
 
   auto back_state = std::make_shared<ActionState>();
-  CLI::App* back = add_action_command(root, "back", "Press the back key", *back_state);
-  set_footer(*back,
+  CommandLine back = add_action_command(root, "back", "Press the back key", *back_state);
+  set_footer(back,
              "Notes:\n"
              "  Same as 'clawperator press back'.\n\n"
              "Examples:\n"
@@ -283,20 +282,20 @@ void register_navigation_commands(CLI::App& root, std::vector<Command>& commands
   add_command(commands, back, back_state, run_back);
 
   auto close_state = std::make_shared<TargetState>();
-  CLI::App* close = add_action_command(root, "close", "Force-stop an application", *close_state);
-  close->alias("close-app");
-  add_positional(*close, close_state->positional, "package", "Package id (or --app)");
-  close_state->flags.add(*close, "--app", "<package>", "Same as the positional package")
-      ->group(kOptionsGroup);
-  set_footer(*close,
+  CommandLine close = add_action_command(root, "close", "Force-stop an application", *close_state);
+  close.alias("close-app");
+  add_positional(close, close_state->positional, "package", "Package id (or --app)");
+  close_state->flags.add(close, "--app", "<package>", "Same as the positional package")
+      .group(kOptionsGroup);
+  set_footer(close,
              "Examples:\n"
              "  clawperator close com.android.settings");
   add_command(commands, close, close_state, run_close);
 
   auto sleep_state = std::make_shared<TargetState>();
-  CLI::App* sleep = add_action_command(root, "sleep", "Pause on the device", *sleep_state);
-  add_positional(*sleep, sleep_state->positional, "ms", "Duration in milliseconds (0..120000)");
-  set_footer(*sleep,
+  CommandLine sleep = add_action_command(root, "sleep", "Pause on the device", *sleep_state);
+  add_positional(sleep, sleep_state->positional, "ms", "Duration in milliseconds (0..120000)");
+  set_footer(sleep,
              "Notes:\n"
              "  A --timeout shorter than the sleep ends it with RESULT_ENVELOPE_TIMEOUT.\n\n"
              "Examples:\n"
@@ -305,15 +304,15 @@ void register_navigation_commands(CLI::App& root, std::vector<Command>& commands
   add_command(commands, sleep, sleep_state, run_sleep);
 
   auto scroll_state = std::make_shared<TargetState>();
-  CLI::App* scroll =
+  CommandLine scroll =
       add_action_command(root, "scroll", "Scroll once in a direction", *scroll_state);
-  add_positional(*scroll, scroll_state->positional, "direction",
+  add_positional(scroll, scroll_state->positional, "direction",
                  "down, up, left or right (or --direction)");
-  scroll_state->flags.add(*scroll, "--direction", "<direction>", "Same as the positional")
-      ->group(kOptionsGroup);
-  add_container_flags(*scroll, scroll_state->flags);
-  add_strict_flag(*scroll, *scroll_state);
-  set_footer(*scroll,
+  scroll_state->flags.add(scroll, "--direction", "<direction>", "Same as the positional")
+      .group(kOptionsGroup);
+  add_container_flags(scroll, scroll_state->flags);
+  add_strict_flag(scroll, *scroll_state);
+  set_footer(scroll,
              "Notes:\n"
              "  Without container flags the default scrollable container scrolls.\n\n"
              "Examples:\n"

@@ -1,5 +1,4 @@
 // `snapshot` and `screenshot`: look at the screen without changing it.
-#include <CLI/CLI.hpp>
 #include <array>
 #include <memory>
 
@@ -90,28 +89,28 @@ CommandResult run_screenshot(const ActionState& state, const GlobalOptions& opti
 
 }  // namespace
 
-void register_observe_commands(CLI::App& root, std::vector<Command>& commands) {
+void register_observe_commands(CommandLine root, std::vector<Command>& commands) {
   auto snapshot_state = std::make_shared<SnapshotState>();
-  CLI::App* snapshot = add_action_command(
+  CommandLine snapshot = add_action_command(
       root, "snapshot", "Print the current UI hierarchy (XML in envelope.stepResults)",
       *snapshot_state);
   snapshot
-      ->add_flag("--compact", snapshot_state->compact,
-                 "Print `compact`: a bounded JSON list of nodes instead of the XML")
-      ->group(kOptionsGroup);
+      .add_flag("--compact", snapshot_state->compact,
+                "Print `compact`: a bounded JSON list of nodes instead of the XML")
+      .group(kOptionsGroup);
   snapshot_state->flags
-      .add(*snapshot, "--max-nodes", "<1..1000>",
+      .add(snapshot, "--max-nodes", "<1..1000>",
            "Compact: most nodes, a preorder prefix (default 100)")
-      ->group(kOptionsGroup);
+      .group(kOptionsGroup);
   snapshot_state->flags
-      .add(*snapshot, "--max-text-chars", "<1..4096>",
+      .add(snapshot, "--max-text-chars", "<1..4096>",
            "Compact: text and content-desc cut to this many characters (256)")
-      ->group(kOptionsGroup);
+      .group(kOptionsGroup);
   snapshot_state->flags
-      .add(*snapshot, "--raw-path", "<file>",
+      .add(snapshot, "--raw-path", "<file>",
            "Compact: also write the raw XML to this new file (mode 0600)")
-      ->group(kOptionsGroup);
-  set_footer(*snapshot,
+      .group(kOptionsGroup);
+  set_footer(snapshot,
              "Examples:\n"
              "  clawperator snapshot\n"
              "  clawperator snapshot --compact --max-nodes 50 --raw-path ./screen.xml\n"
@@ -119,13 +118,13 @@ void register_observe_commands(CLI::App& root, std::vector<Command>& commands) {
   add_command(commands, snapshot, snapshot_state, run_snapshot);
 
   auto screenshot_state = std::make_shared<ActionState>();
-  CLI::App* screenshot =
+  CommandLine screenshot =
       add_action_command(root, "screenshot", "Capture a PNG of the screen", *screenshot_state);
   screenshot_state->flags
-      .add(*screenshot, "--path", "<file>",
+      .add(screenshot, "--path", "<file>",
            "Where to write the PNG (default: a new file in the temp directory)")
-      ->group(kOptionsGroup);
-  set_footer(*screenshot,
+      .group(kOptionsGroup);
+  set_footer(screenshot,
              "Examples:\n"
              "  clawperator screenshot --path screen.png");
   add_command(commands, screenshot, screenshot_state, run_screenshot);

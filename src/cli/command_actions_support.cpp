@@ -1,16 +1,11 @@
 #include "command_actions_support.hpp"
 
-#include <CLI/CLI.hpp>
-
 #include "clawperator/cli/help_text.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/utf8.hpp"
 
 namespace clawperator::cli::actions {
 namespace {
-
-// What CLI11 stores for a flag typed without a value; no one types it.
-const std::string kNoValue = "\x1f<none>";
 
 struct SelectorFlagHelp {
   const char* name;
@@ -40,24 +35,12 @@ constexpr SelectorFlagHelp kContainerHelp[] = {
 
 }  // namespace
 
-CLI::Option* ValueFlags::add(CLI::App& app, const std::string& name, const std::string& value_name,
-                             const std::string& description, int arity) {
-  // Called once per occurrence (trigger_on_parse), with that occurrence's values.
-  auto record = [this, name](const CLI::results_t& results) {
-    FlagOccurrence occurrence;
-    for (const std::string& value : results) {
-      if (value != kNoValue) occurrence.push_back(value);
-    }
-    typed_[name].push_back(std::move(occurrence));
-    return true;
-  };
-  CLI::Option* option = app.add_option(name, CLI::callback_t(record), description);
-  option->expected(0, arity)
-      ->trigger_on_parse()
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-      ->default_str(kNoValue)
-      ->option_text(value_name);
-  return option;
+OptionLine ValueFlags::add(CommandLine command, const std::string& name,
+                           const std::string& value_name, const std::string& description,
+                           int arity) {
+  return command.add_occurrence_option(
+      name, value_name, description, arity,
+      [this, name](FlagOccurrence occurrence) { typed_[name].push_back(std::move(occurrence)); });
 }
 
 std::optional<std::string> ValueFlags::value(std::string_view name) const {
@@ -66,59 +49,47 @@ std::optional<std::string> ValueFlags::value(std::string_view name) const {
   return it->second.front().front();
 }
 
-bool Positional::given() const {
-  return option != nullptr && option->count() > 0;
-}
-
-CLI::App* add_action_command(CLI::App& root, const std::string& name,
-                             const std::string& description, ActionState& state) {
-  CLI::App* app = root.add_subcommand(name, description);
-  app->group(kCommandGroup);
-  app->add_flag("--validate-only", state.validate_only,
-                "Validate and print the execution this command builds; contact no device")
-      ->group(kOptionsGroup);
-  app->add_flag("--dry-run", state.dry_run,
-                "Validate and print the plan (ids, types, params); contact no device")
-      ->group(kOptionsGroup);
+CommandLine add_action_command(CommandLine root, const std::string& name,
+                               const std::string& description, ActionState& state) {
+  CommandLine app = root.add_subcommand(name, description);
+  app.group(kCommandGroup);
+  app.add_flag("--validate-only", state.validate_only,
+               "Validate and print the execution this command builds; contact no device")
+      .group(kOptionsGroup);
+  app.add_flag("--dry-run", state.dry_run,
+               "Validate and print the plan (ids, types, params); contact no device")
+      .group(kOptionsGroup);
   return app;
 }
 
-void set_footer(CLI::App& app, const std::string& notes, const std::string& default_budget) {
+void set_footer(CommandLine app, const std::string& notes, const std::string& default_budget) {
   set_command_footer(app, notes, default_budget);
 }
 
-void add_element_flags(CLI::App& app, ValueFlags& flags, bool with_text) {
+void add_element_flags(CommandLine app, ValueFlags& flags, bool with_text) {
   for (const SelectorFlagHelp& flag : kElementHelp) {
     if (!with_text && std::string_view(flag.name) == "--text") continue;
     flags.add(app, flag.name, flag.value_name, flag.description)
-        ->group("Element selector (combine for AND)");
+        .group("Element selector (combine for AND)");
   }
 }
 
-void add_container_flags(CLI::App& app, ValueFlags& flags) {
+void add_container_flags(CommandLine app, ValueFlags& flags) {
   for (const SelectorFlagHelp& flag : kContainerHelp) {
     flags.add(app, flag.name, flag.value_name, flag.description)
-        ->group("Container selector (optional; combine for AND)");
+        .group("Container selector (optional; combine for AND)");
   }
 }
 
-void add_strict_flag(CLI::App& app, ActionState& state) {
+void add_strict_flag(CommandLine app, ActionState& state) {
   app.add_flag("--strict", state.strict,
                "Refuse an ambiguous target (NODE_AMBIGUOUS) instead of acting on the first match")
-      ->group(kOptionsGroup);
+      .group(kOptionsGroup);
 }
 
-void add_positional(CLI::App& app, Positional& positional, const std::string& name,
+void add_positional(CommandLine app, Positional& positional, const std::string& name,
                     const std::string& description) {
   positional.option = app.add_option(name, positional.value, description);
-}
-
-std::vector<std::string> flag_names(const CLI::App& app) {
-  std::vector<std::string> names;
-  for (const CLI::Option* option : app.get_options()) {
-    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
-  }
-  return names;
 }
 
 contract::HostError usage(std::string message, std::string_view flag) {

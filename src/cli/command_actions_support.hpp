@@ -12,10 +12,6 @@
 #include "clawperator/cli/execution_output.hpp"
 #include "clawperator/cli/selector_flags.hpp"
 
-namespace CLI {
-class Option;
-}
-
 namespace clawperator::cli::actions {
 
 inline constexpr const char* kCommandGroup = "Device Interaction";
@@ -31,8 +27,8 @@ class ValueFlags {
   ValueFlags(const ValueFlags&) = delete;
   ValueFlags& operator=(const ValueFlags&) = delete;
 
-  CLI::Option* add(CLI::App& app, const std::string& name, const std::string& value_name,
-                   const std::string& description, int arity = 1);
+  OptionLine add(CommandLine command, const std::string& name, const std::string& value_name,
+                 const std::string& description, int arity = 1);
   const TypedFlags& typed() const { return typed_; }
   bool contains(std::string_view name) const { return typed_.contains(name); }
   // The value of a flag typed once; nullopt when it was not typed or typed
@@ -46,8 +42,8 @@ class ValueFlags {
 // A positional argument and whether it was given at all ("" is given).
 struct Positional {
   std::string value;
-  CLI::Option* option = nullptr;
-  bool given() const;
+  std::optional<OptionLine> option = std::nullopt;
+  bool given() const { return option && option->given(); }
 };
 
 // What every device-interaction command has: its flags and the two
@@ -61,22 +57,19 @@ struct ActionState {
 };
 
 // A subcommand in the Device Interaction group with --validate-only and --dry-run.
-CLI::App* add_action_command(CLI::App& root, const std::string& name,
-                             const std::string& description, ActionState& state);
+CommandLine add_action_command(CommandLine root, const std::string& name,
+                               const std::string& description, ActionState& state);
 // The command's notes and examples, its default budget (what --timeout replaces), then where
 // the global options are.
-void set_footer(CLI::App& app, const std::string& notes,
+void set_footer(CommandLine app, const std::string& notes,
                 const std::string& default_budget = "30 s");
 // --selector, --text, ... (without --text for `type`, where it is the text).
-void add_element_flags(CLI::App& app, ValueFlags& flags, bool with_text = true);
-void add_container_flags(CLI::App& app, ValueFlags& flags);
+void add_element_flags(CommandLine app, ValueFlags& flags, bool with_text = true);
+void add_container_flags(CommandLine app, ValueFlags& flags);
 // --strict: refuse an ambiguous target (NODE_AMBIGUOUS) instead of acting on the first match.
-void add_strict_flag(CLI::App& app, ActionState& state);
-void add_positional(CLI::App& app, Positional& positional, const std::string& name,
+void add_strict_flag(CommandLine app, ActionState& state);
+void add_positional(CommandLine app, Positional& positional, const std::string& name,
                     const std::string& description);
-
-// The flag names of a command, for "did you mean".
-std::vector<std::string> flag_names(const CLI::App& app);
 
 // A USAGE error; details.flag names the flag at fault, when there is one.
 contract::HostError usage(std::string message, std::string_view flag = {});
@@ -98,21 +91,21 @@ CommandResult execute(const Json& execution, const ActionState& state, const Glo
 
 // Registers a command whose handler reads `state`, which CLI11 fills.
 template <typename State, typename Run>
-void add_command(std::vector<Command>& commands, CLI::App* app, std::shared_ptr<State> state,
+void add_command(std::vector<Command>& commands, CommandLine command, std::shared_ptr<State> state,
                  Run run) {
-  commands.push_back(
-      Command{app, [state, run](const GlobalOptions& options) { return run(*state, options); },
-              flag_names(*app), true});
+  commands.push_back(Command{
+      command.app(), [state, run](const GlobalOptions& options) { return run(*state, options); },
+      command.flag_names(), true});
 }
 
 // One registration function per group of commands, all called by
 // register_action_commands.
-void register_observe_commands(CLI::App& root, std::vector<Command>& commands);
-void register_element_commands(CLI::App& root, std::vector<Command>& commands);
-void register_navigation_commands(CLI::App& root, std::vector<Command>& commands);
+void register_observe_commands(CommandLine root, std::vector<Command>& commands);
+void register_element_commands(CommandLine root, std::vector<Command>& commands);
+void register_navigation_commands(CommandLine root, std::vector<Command>& commands);
 // notifications, media, on-screen-log (command_services.cpp)
-void register_service_commands(CLI::App& root, std::vector<Command>& commands);
+void register_service_commands(CommandLine root, std::vector<Command>& commands);
 // query, swipe, drag, toast.
-void register_gesture_commands(CLI::App& root, std::vector<Command>& commands);
+void register_gesture_commands(CommandLine root, std::vector<Command>& commands);
 
 }  // namespace clawperator::cli::actions

@@ -1,6 +1,4 @@
 // `devices`: every device adb knows, in every state.
-#include <CLI/CLI.hpp>
-
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/adb/device_list.hpp"
 #include "clawperator/adb/device_selection.hpp"
@@ -41,15 +39,15 @@ adb::AdbSettings adb_settings(const GlobalOptions& options) {
   return settings;
 }
 
-void register_device_commands(CLI::App& root, std::vector<Command>& commands) {
-  CLI::App* devices =
+void register_device_commands(CommandLine root, std::vector<Command>& commands) {
+  CommandLine devices =
       root.add_subcommand("devices", "List connected devices with state, product and model");
-  devices->group("Device Management");
-  set_command_footer(*devices,
+  devices.group("Device Management");
+  set_command_footer(devices,
                      "Examples:\n"
                      "  clawperator devices\n"
                      "  clawperator devices --adb-server farm.example:5037");
-  commands.push_back(Command{devices, run_devices, {}});
+  commands.push_back(Command{devices.app(), run_devices, {}});
 }
 
 }  // namespace clawperator::cli

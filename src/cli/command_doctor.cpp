@@ -1,6 +1,5 @@
 // `doctor` and `version`: is this host and device ready, and do the CLI and
 // the Operator speak the same protocol.
-#include <CLI/CLI.hpp>
 #include <set>
 
 #include "clawperator/adb/device_resolution.hpp"
@@ -104,26 +103,25 @@ CommandResult run_version(bool check_compat, const GlobalOptions& options) {
 
 }  // namespace
 
-void register_setup_commands(CLI::App& root, std::vector<Command>& commands) {
+void register_setup_commands(CommandLine root, std::vector<Command>& commands) {
   auto doctor_flags = std::make_shared<DoctorFlags>();
-  CLI::App* doctor =
+  CommandLine doctor =
       root.add_subcommand("doctor", "Check the host, the device and the Operator; say what to fix");
-  doctor->group("Setup");
-  doctor->add_flag(
-      "--fix", doctor_flags->fix,
-      "Run the fix steps of failing checks (adb restart, settings, permission grants), "
-      "then check again");
-  doctor->add_flag("--full", doctor_flags->full,
-                   "Also run a small real execution (close, open and snapshot Settings)");
-  doctor->add_flag("--check-only", doctor_flags->check_only,
-                   "Only check: never change the host or the device (the default; refuses --fix)");
+  doctor.group("Setup");
+  doctor.add_flag("--fix", doctor_flags->fix,
+                  "Run the fix steps of failing checks (adb restart, settings, permission grants), "
+                  "then check again");
+  doctor.add_flag("--full", doctor_flags->full,
+                  "Also run a small real execution (close, open and snapshot Settings)");
+  doctor.add_flag("--check-only", doctor_flags->check_only,
+                  "Only check: never change the host or the device (the default; refuses --fix)");
   doctor
-      ->add_option("--capability", doctor_flags->capability,
-                   "Check one capability instead: background-observation (notifications and "
-                   "media without waking the screen) or emulator (the SDK's tools, KVM and disk "
-                   "space for emulators; no device)")
-      ->each([doctor_flags](const std::string&) { doctor_flags->capability_given = true; });
-  set_command_footer(*doctor,
+      .add_option("--capability", doctor_flags->capability,
+                  "Check one capability instead: background-observation (notifications and "
+                  "media without waking the screen) or emulator (the SDK's tools, KVM and disk "
+                  "space for emulators; no device)")
+      .each([doctor_flags](const std::string&) { doctor_flags->capability_given = true; });
+  set_command_footer(doctor,
                      "Notes:\n"
                      "  Exit status: 0 ready, 1 a check failed, 3 adb is missing.\n\n"
                      "Examples:\n"
@@ -131,24 +129,24 @@ void register_setup_commands(CLI::App& root, std::vector<Command>& commands) {
                      "  clawperator doctor --device emulator-5554 --fix\n"
                      "  clawperator doctor --capability background-observation\n"
                      "  clawperator doctor --capability emulator");
-  commands.push_back(Command{doctor,
+  commands.push_back(Command{doctor.app(),
                              [doctor_flags](const GlobalOptions& options) {
                                return run_doctor_command(*doctor_flags, options);
                              },
                              {"--fix", "--full", "--check-only", "--capability"}});
 
   auto check_compat = std::make_shared<bool>(false);
-  CLI::App* version = root.add_subcommand("version", "Print the CLI version");
-  version->group("Setup");
-  version->add_flag("--check-compat", *check_compat,
-                    "Also check that the installed Operator speaks this CLI's protocol (exit 1 "
-                    "when not)");
-  set_command_footer(*version,
+  CommandLine version = root.add_subcommand("version", "Print the CLI version");
+  version.group("Setup");
+  version.add_flag("--check-compat", *check_compat,
+                   "Also check that the installed Operator speaks this CLI's protocol (exit 1 "
+                   "when not)");
+  set_command_footer(version,
                      "Examples:\n"
                      "  clawperator version\n"
                      "  clawperator version --check-compat --device emulator-5554");
   commands.push_back(Command{
-      version,
+      version.app(),
       [check_compat](const GlobalOptions& options) { return run_version(*check_compat, options); },
       {"--check-compat"}});
 }

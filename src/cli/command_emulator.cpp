@@ -3,7 +3,6 @@
 // the output; the work is src/emulator/'s.
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -203,7 +202,7 @@ CommandResult run_emulator(const EmulatorFlags& flags, const GlobalOptions& opti
   return success(std::move(*document));
 }
 
-void add_image_flags(CLI::App& command, EmulatorFlags& flags) {
+void add_image_flags(CommandLine command, EmulatorFlags& flags) {
   command.add_option("--api", flags.api,
                      "The API level (default 35); list, inspect, status and provision judge "
                      "support against it");
@@ -213,7 +212,7 @@ void add_image_flags(CLI::App& command, EmulatorFlags& flags) {
   command.add_option("--profile", flags.profile, "The device profile (default pixel_7)");
 }
 
-void add_start_flags(CLI::App& command, EmulatorFlags& flags) {
+void add_start_flags(CommandLine command, EmulatorFlags& flags) {
   command.add_flag("--headless", flags.headless,
                    "No window and no audio, software rendering (-no-window -no-audio -gpu "
                    "swiftshader_indirect): CI");
@@ -227,23 +226,23 @@ void add_start_flags(CLI::App& command, EmulatorFlags& flags) {
 
 }  // namespace
 
-void register_emulator_commands(CLI::App& root, std::vector<Command>& commands) {
+void register_emulator_commands(CommandLine root, std::vector<Command>& commands) {
   auto flags = std::make_shared<EmulatorFlags>();
-  CLI::App* command = root.add_subcommand(
+  CommandLine command = root.add_subcommand(
       "emulator", "Create, start, reuse and stop Android emulators (for CI: emulator provision)");
-  command->group("Emulators");
-  command->add_option("action", flags->action, std::string(kSubcommands));
-  command->add_option("name", flags->name, "The AVD (inspect, start, stop, delete)");
-  command->add_option("--name", flags->name_flag,
-                      "create: the AVD's name (default "
-                      "clawperator-pixel)");
-  command->add_flag("--force", flags->force, "create: replace an AVD of that name");
-  command->add_option("--stop-timeout", flags->stop_timeout,
-                      "stop: how long to wait until adb no longer lists it, in ms (default "
-                      "30000)");
-  add_image_flags(*command, *flags);
-  add_start_flags(*command, *flags);
-  set_command_footer(*command,
+  command.group("Emulators");
+  command.add_option("action", flags->action, std::string(kSubcommands));
+  command.add_option("name", flags->name, "The AVD (inspect, start, stop, delete)");
+  command.add_option("--name", flags->name_flag,
+                     "create: the AVD's name (default "
+                     "clawperator-pixel)");
+  command.add_flag("--force", flags->force, "create: replace an AVD of that name");
+  command.add_option("--stop-timeout", flags->stop_timeout,
+                     "stop: how long to wait until adb no longer lists it, in ms (default "
+                     "30000)");
+  add_image_flags(command, *flags);
+  add_start_flags(command, *flags);
+  set_command_footer(command,
                      "Notes:\n"
                      "  No --timeout: start and provision take up to --boot-timeout (180000 ms),\n"
                      "  adb registration included; stop waits up to --stop-timeout (30000 ms).\n"
@@ -255,30 +254,31 @@ void register_emulator_commands(CLI::App& root, std::vector<Command>& commands) 
                      "  clawperator emulator status\n"
                      "  clawperator emulator stop ci-35\n"
                      "  clawperator emulator delete ci-35");
-  commands.push_back(Command{
-      command, [flags](const GlobalOptions& options) { return run_emulator(*flags, options); },
-      std::vector<std::string>{"--name", "--force", "--stop-timeout", "--api", "--target", "--abi",
-                               "--profile", "--headless", "--wipe", "--keep-animations",
-                               "--boot-timeout"},
-      /*takes_timeout=*/false, nullptr,
-      [flags](std::vector<std::string> rest) { flags->emulator_args = std::move(rest); }});
+  commands.push_back(
+      Command{command.app(),
+              [flags](const GlobalOptions& options) { return run_emulator(*flags, options); },
+              std::vector<std::string>{"--name", "--force", "--stop-timeout", "--api", "--target",
+                                       "--abi", "--profile", "--headless", "--wipe",
+                                       "--keep-animations", "--boot-timeout"},
+              /*takes_timeout=*/false, nullptr,
+              [flags](std::vector<std::string> rest) { flags->emulator_args = std::move(rest); }});
 
   // The original's `provision emulator`: the same as `emulator provision`.
   auto provision_flags = std::make_shared<EmulatorFlags>();
   auto provision_what = std::make_shared<std::string>();
-  CLI::App* provision = root.add_subcommand(
+  CommandLine provision = root.add_subcommand(
       "provision", "A booted emulator for CI: `provision emulator` is `emulator provision`");
-  provision->group("Emulators");
-  provision->add_option("what", *provision_what, "emulator");
-  add_image_flags(*provision, *provision_flags);
-  add_start_flags(*provision, *provision_flags);
-  set_command_footer(*provision,
+  provision.group("Emulators");
+  provision.add_option("what", *provision_what, "emulator");
+  add_image_flags(provision, *provision_flags);
+  add_start_flags(provision, *provision_flags);
+  set_command_footer(provision,
                      "Notes:\n"
                      "  The same as `clawperator emulator provision`. See docs/emulator.md.\n\n"
                      "Examples:\n"
                      "  clawperator provision emulator --headless");
   commands.push_back(Command{
-      provision,
+      provision.app(),
       [provision_flags, provision_what](const GlobalOptions& options) {
         if (*provision_what != "emulator") {
           return usage_failure("provision emulator", provision_what->empty()

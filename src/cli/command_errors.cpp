@@ -1,5 +1,4 @@
 // `errors [CODE]`: the public error catalog as JSON.
-#include <CLI/CLI.hpp>
 #include <cctype>
 #include <memory>
 
@@ -82,17 +81,17 @@ CommandResult run_errors(const std::string& typed) {
   return failure(error);
 }
 
-void register_catalog_commands(CLI::App& root, std::vector<Command>& commands) {
+void register_catalog_commands(CommandLine root, std::vector<Command>& commands) {
   auto code = std::make_shared<std::string>();
-  CLI::App* errors = root.add_subcommand("errors", "List the error catalog, or explain one code");
-  errors->group("Utilities");
-  errors->add_option("code", *code, "An error code, e.g. NODE_NOT_FOUND");
-  set_command_footer(*errors,
+  CommandLine errors = root.add_subcommand("errors", "List the error catalog, or explain one code");
+  errors.group("Utilities");
+  errors.add_option("code", *code, "An error code, e.g. NODE_NOT_FOUND");
+  set_command_footer(errors,
                      "Examples:\n"
                      "  clawperator errors\n"
                      "  clawperator errors node_not_found");
   commands.push_back(
-      Command{errors, [code](const GlobalOptions&) { return run_errors(*code); }, {}});
+      Command{errors.app(), [code](const GlobalOptions&) { return run_errors(*code); }, {}});
 }
 
 }  // namespace clawperator::cli

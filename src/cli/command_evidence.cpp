@@ -2,7 +2,6 @@
 // reports to the output; the work is src/evidence/'s.
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <array>
 #include <charconv>
 #include <memory>
@@ -207,32 +206,32 @@ CommandResult run_evidence(const EvidenceFlags& flags, const GlobalOptions& opti
 
 }  // namespace
 
-void register_evidence_commands(CLI::App& root, std::vector<Command>& commands) {
+void register_evidence_commands(CommandLine root, std::vector<Command>& commands) {
   auto flags = std::make_shared<EvidenceFlags>();
-  CLI::App* command = root.add_subcommand(
+  CommandLine command = root.add_subcommand(
       "evidence", "Evidence bundles of the screen (capture, verify) and managed screen video");
-  command->group("Evidence");
-  command->add_option("action", flags->action, "capture | verify DIR | video");
-  command->add_option("words", flags->words,
-                      "verify: the bundle directory; video: start | status ID | stop ID | "
-                      "recover ID");
-  command->add_option("--output-dir", flags->output_dir,
-                      "capture: a new directory for the bundle (default "
-                      "$CLAWPERATOR_EVIDENCE_DIR/bundles/<evidenceId>, else "
-                      "~/.clawperator/evidence/bundles/<evidenceId>)");
-  command->add_option("--label", flags->label,
-                      "capture, video start: a label for the manifest (at most 2048 UTF-16 "
-                      "code units)");
-  command->add_option("--context-json", flags->context_json,
-                      "capture, video start: a JSON object for the manifest (at most 16 KiB)");
-  command->add_option("--duration-seconds", flags->duration_seconds,
-                      "video start: how long to record, 1 to 180 (stop ends it earlier)");
-  command->add_option("--size", flags->size,
-                      "video start: the video's WIDTHxHEIGHT (even, 16..4096)");
-  command->add_option("--recorder", flags->recorder,
-                      "video start: screenrecord (the device's own, default) or scrcpy (3.0+)");
+  command.group("Evidence");
+  command.add_option("action", flags->action, "capture | verify DIR | video");
+  command.add_option("words", flags->words,
+                     "verify: the bundle directory; video: start | status ID | stop ID | "
+                     "recover ID");
+  command.add_option("--output-dir", flags->output_dir,
+                     "capture: a new directory for the bundle (default "
+                     "$CLAWPERATOR_EVIDENCE_DIR/bundles/<evidenceId>, else "
+                     "~/.clawperator/evidence/bundles/<evidenceId>)");
+  command.add_option("--label", flags->label,
+                     "capture, video start: a label for the manifest (at most 2048 UTF-16 "
+                     "code units)");
+  command.add_option("--context-json", flags->context_json,
+                     "capture, video start: a JSON object for the manifest (at most 16 KiB)");
+  command.add_option("--duration-seconds", flags->duration_seconds,
+                     "video start: how long to record, 1 to 180 (stop ends it earlier)");
+  command.add_option("--size", flags->size,
+                     "video start: the video's WIDTHxHEIGHT (even, 16..4096)");
+  command.add_option("--recorder", flags->recorder,
+                     "video start: screenrecord (the device's own, default) or scrcpy (3.0+)");
   set_command_footer(
-      *command,
+      command,
       "Notes:\n"
       "  A bundle holds screenshot.png, hierarchy.xml, capture-envelopes.json and\n"
       "  manifest.json (sizes and SHA-256 of each); verify re-hashes them. Video\n"
@@ -242,10 +241,11 @@ void register_evidence_commands(CLI::App& root, std::vector<Command>& commands) 
       "  clawperator evidence verify ~/.clawperator/evidence/bundles/<evidenceId>\n"
       "  clawperator evidence video start --duration-seconds 30 --size 720x1600\n"
       "  clawperator evidence video stop <sessionId>");
-  commands.push_back(Command{
-      command, [flags](const GlobalOptions& options) { return run_evidence(*flags, options); },
-      std::vector<std::string>{"--output-dir", "--label", "--context-json", "--duration-seconds",
-                               "--size", "--recorder"}});
+  commands.push_back(
+      Command{command.app(),
+              [flags](const GlobalOptions& options) { return run_evidence(*flags, options); },
+              std::vector<std::string>{"--output-dir", "--label", "--context-json",
+                                       "--duration-seconds", "--size", "--recorder"}});
 }
 
 }  // namespace clawperator::cli

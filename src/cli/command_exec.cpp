@@ -1,7 +1,6 @@
 // `exec`: validate a payload, plan it, or run it on a device.
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -156,24 +155,24 @@ CommandResult run_exec(const ExecFlags& flags, const GlobalOptions& options) {
 
 }  // namespace
 
-void register_exec_commands(CLI::App& root, std::vector<Command>& commands) {
+void register_exec_commands(CommandLine root, std::vector<Command>& commands) {
   auto flags = std::make_shared<ExecFlags>();
-  CLI::App* exec = root.add_subcommand("exec", "Validate and run an execution payload");
-  exec->alias("execute");
-  exec->group("Execution");
-  exec->add_option("payload", flags->positional,
-                   "Payload: inline JSON, a file path, or - for stdin");
-  exec->add_option("--payload", flags->payload, "Payload (inline JSON or a file path)");
-  exec->add_option("--execution", flags->execution, "Same as --payload");
-  exec->add_flag("--validate-only", flags->validate_only,
-                 "Validate and print the normalised execution; contact no device");
-  exec->add_flag("--dry-run", flags->dry_run,
-                 "Validate and print the plan (ids, types, params); contact no device");
-  exec->add_option("--skill", flags->skill,
-                   "Run a skill's artifact instead of a payload (with --artifact)");
-  exec->add_option("--artifact", flags->artifact, "With --skill: the artifact, NAME[.recipe.json]");
-  exec->add_option("--vars", flags->vars, "With --skill: the {{NAME}} values, one JSON object");
-  set_command_footer(*exec,
+  CommandLine exec = root.add_subcommand("exec", "Validate and run an execution payload");
+  exec.alias("execute");
+  exec.group("Execution");
+  exec.add_option("payload", flags->positional,
+                  "Payload: inline JSON, a file path, or - for stdin");
+  exec.add_option("--payload", flags->payload, "Payload (inline JSON or a file path)");
+  exec.add_option("--execution", flags->execution, "Same as --payload");
+  exec.add_flag("--validate-only", flags->validate_only,
+                "Validate and print the normalised execution; contact no device");
+  exec.add_flag("--dry-run", flags->dry_run,
+                "Validate and print the plan (ids, types, params); contact no device");
+  exec.add_option("--skill", flags->skill,
+                  "Run a skill's artifact instead of a payload (with --artifact)");
+  exec.add_option("--artifact", flags->artifact, "With --skill: the artifact, NAME[.recipe.json]");
+  exec.add_option("--vars", flags->vars, "With --skill: the {{NAME}} values, one JSON object");
+  set_command_footer(exec,
                      "Notes:\n"
                      "  A payload file whose name starts with '-' follows --.\n\n"
                      "Examples:\n"
@@ -195,7 +194,7 @@ void register_exec_commands(CLI::App& root, std::vector<Command>& commands) {
     return true;
   };
   commands.push_back(
-      Command{exec,
+      Command{exec.app(),
               [flags](const GlobalOptions& options) { return run_exec(*flags, options); },
               {"--payload", "--execution", "--validate-only", "--dry-run", "--skill", "--artifact",
                "--vars"},

@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstdio>
 
@@ -104,20 +103,20 @@ CommandResult run_logs(bool follow, const GlobalOptions& options) {
 
 }  // namespace
 
-void register_log_commands(CLI::App& root, std::vector<Command>& commands) {
+void register_log_commands(CommandLine root, std::vector<Command>& commands) {
   auto no_follow = std::make_shared<bool>(false);
-  CLI::App* logs =
+  CommandLine logs =
       root.add_subcommand("logs", "Print today's log file (NDJSON) and follow it until Ctrl-C");
-  logs->group("Utilities");
-  logs->add_flag("--no-follow", *no_follow, "Print the log and exit instead of following it");
+  logs.group("Utilities");
+  logs.add_flag("--no-follow", *no_follow, "Print the log and exit instead of following it");
   set_command_footer(
-      *logs,
+      logs,
       "Notes:\n"
       "  The log directory is $CLAWPERATOR_LOG_DIR (default ~/.clawperator/logs).\n\n"
       "Examples:\n"
       "  clawperator logs --no-follow | jq -c 'select(.level == \"error\")'");
   commands.push_back(
-      Command{logs,
+      Command{logs.app(),
               [no_follow](const GlobalOptions& options) { return run_logs(!*no_follow, options); },
               {"--no-follow"}});
 }

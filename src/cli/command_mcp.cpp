@@ -3,7 +3,6 @@
 // what the other commands run, with the global options as the session's first defaults.
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <filesystem>
 
 #include "clawperator/cli/command.hpp"
@@ -247,22 +246,22 @@ CommandResult run_mcp_serve(const GlobalOptions& options) {
 
 }  // namespace
 
-void register_mcp_commands(CLI::App& root, std::vector<Command>& commands) {
-  CLI::App* mcp = root.add_subcommand("mcp", "Serve agents over the Model Context Protocol");
-  mcp->group("Utilities");
-  mcp->require_subcommand(1, 1);
-  set_command_footer(*mcp,
+void register_mcp_commands(CommandLine root, std::vector<Command>& commands) {
+  CommandLine mcp = root.add_subcommand("mcp", "Serve agents over the Model Context Protocol");
+  mcp.group("Utilities");
+  mcp.require_subcommand(1, 1);
+  set_command_footer(mcp,
                      "Examples:\n"
                      "  clawperator mcp serve");
-  CLI::App* serve = mcp->add_subcommand(
+  CommandLine serve = mcp.add_subcommand(
       "serve", "Run an MCP server on stdin/stdout (docs/mcp.md); stdout carries only protocol");
-  set_command_footer(*serve,
+  set_command_footer(serve,
                      "Notes:\n"
                      "  The global options are the session's first defaults; a tool call's\n"
                      "  deviceId, or the configure tool, chooses another device.\n\n"
                      "Examples:\n"
                      "  clawperator mcp serve --device emulator-5554");
-  commands.push_back(Command{serve, run_mcp_serve, {}});
+  commands.push_back(Command{serve.app(), run_mcp_serve, {}});
 }
 
 }  // namespace clawperator::cli

@@ -1,6 +1,4 @@
 // `operator setup|install --apk FILE` and `grant-device-permissions`.
-#include <CLI/CLI.hpp>
-
 #include "clawperator/cli/action_words.hpp"
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/help_text.hpp"
@@ -52,36 +50,36 @@ CommandResult run_operator(const OperatorFlags& flags, const GlobalOptions& opti
 
 }  // namespace
 
-void register_operator_commands(CLI::App& root, std::vector<Command>& commands) {
+void register_operator_commands(CommandLine root, std::vector<Command>& commands) {
   auto flags = std::make_shared<OperatorFlags>();
-  CLI::App* operator_command = root.add_subcommand(
+  CommandLine operator_command = root.add_subcommand(
       "operator", "Install the Operator APK and enable its permissions (operator setup)");
-  operator_command->group("Setup");
-  operator_command->add_option("action", flags->action, "setup (alias: install)");
-  operator_command->add_option("--apk", flags->apk, "The Operator APK file to install");
+  operator_command.group("Setup");
+  operator_command.add_option("action", flags->action, "setup (alias: install)");
+  operator_command.add_option("--apk", flags->apk, "The Operator APK file to install");
   set_command_footer(
-      *operator_command,
+      operator_command,
       "Notes:\n"
       "  Installs with 'adb install -r', then enables the accessibility service, the\n"
       "  notification permission and the notification listener.\n\n"
       "Examples:\n"
       "  clawperator operator setup --apk operator-v0.5.3.apk --device emulator-5554");
   commands.push_back(
-      Command{operator_command,
+      Command{operator_command.app(),
               [flags](const GlobalOptions& options) { return run_operator(*flags, options); },
               {"--apk"}});
 
-  CLI::App* grant = root.add_subcommand(
+  CommandLine grant = root.add_subcommand(
       "grant-device-permissions",
       "Enable the Operator's accessibility service, notifications and notification listener");
-  grant->group("Setup");
+  grant.group("Setup");
   set_command_footer(
-      *grant,
+      grant,
       "Notes:\n"
       "  What operator setup does after installing, for an Operator already there.\n\n"
       "Examples:\n"
       "  clawperator grant-device-permissions --device emulator-5554");
-  commands.push_back(Command{grant,
+  commands.push_back(Command{grant.app(),
                              [](const GlobalOptions& options) {
                                const auto runner = process::make_system_runner();
                                return from_report(operator_app::run_permission_grants(

@@ -1,6 +1,4 @@
 // `packages list [--third-party]`: the packages installed on the device.
-#include <CLI/CLI.hpp>
-
 #include "clawperator/adb/device_resolution.hpp"
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/cli/action_words.hpp"
@@ -45,18 +43,19 @@ CommandResult run_packages(const PackagesFlags& flags, const GlobalOptions& opti
 
 }  // namespace
 
-void register_package_commands(CLI::App& root, std::vector<Command>& commands) {
+void register_package_commands(CommandLine root, std::vector<Command>& commands) {
   auto flags = std::make_shared<PackagesFlags>();
-  CLI::App* packages = root.add_subcommand("packages", "List the packages installed on the device");
-  packages->group("Device Management");
-  packages->add_option("action", flags->action, "list");
-  packages->add_flag("--third-party", flags->third_party,
-                     "Only packages the user installed (pm list packages -3)");
-  set_command_footer(*packages,
+  CommandLine packages =
+      root.add_subcommand("packages", "List the packages installed on the device");
+  packages.group("Device Management");
+  packages.add_option("action", flags->action, "list");
+  packages.add_flag("--third-party", flags->third_party,
+                    "Only packages the user installed (pm list packages -3)");
+  set_command_footer(packages,
                      "Examples:\n"
                      "  clawperator packages list --third-party --device emulator-5554");
   commands.push_back(
-      Command{packages,
+      Command{packages.app(),
               [flags](const GlobalOptions& options) { return run_packages(*flags, options); },
               {"--third-party"}});
 }

@@ -3,7 +3,6 @@
 // takes only its own flags: one given to another is refused, never ignored.
 #include "command_recording.hpp"
 
-#include <CLI/CLI.hpp>
 #include <array>
 #include <string_view>
 
@@ -83,38 +82,38 @@ CommandResult run_recording(const RecordingFlags& flags, const GlobalOptions& op
 
 }  // namespace
 
-void register_recording_commands(CLI::App& root, std::vector<Command>& commands) {
+void register_recording_commands(CommandLine root, std::vector<Command>& commands) {
   auto flags = std::make_shared<RecordingFlags>();
-  CLI::App* command = root.add_subcommand(
+  CommandLine command = root.add_subcommand(
       "recording",
       "Record what a person does on the device, and turn it into steps or a replayable payload");
-  command->alias("record");
-  command->group("Recording");
-  command->add_option("action", flags->action, kSubcommands);
-  command->add_option("--session-id", flags->session_id,
-                      "start, stop, pull: the session id ([A-Za-z0-9_-], at most 128; default: "
-                      "start makes one, pull takes the device's latest)");
-  command->add_option("--out", flags->out,
-                      "pull: the directory (default ./recordings); parse, compile, export: the "
-                      "output file");
-  command->add_flag("--force", flags->force, "pull: replace an existing local file");
-  command->add_option("--input", flags->input,
-                      "parse, compile: the recording file; export: a file or a directory (its "
-                      "newest .ndjson)");
-  command->add_flag("--as-execution", flags->as_execution,
-                    "parse: write the replay payload (as compile) instead of the steps file");
-  command->add_flag("--close-app-first", flags->close_app_first,
-                    "compile, parse --as-execution: close the app before opening it, so the "
-                    "replay starts from its launch screen");
-  command->add_option("--snapshots", flags->snapshots,
-                      "export: omit (default) or include each event's UI snapshot");
-  command->add_option("--baseline", flags->baseline, "compare: the recording's export file");
-  command->add_option("--result", flags->result,
-                      "compare: a saved `skills run --json` result (the whole document)");
-  command->add_option("--mode", flags->mode,
-                      "compare: auto (default: semantic for an agent's result, else literal), "
-                      "literal or semantic");
-  set_command_footer(*command,
+  command.alias("record");
+  command.group("Recording");
+  command.add_option("action", flags->action, kSubcommands);
+  command.add_option("--session-id", flags->session_id,
+                     "start, stop, pull: the session id ([A-Za-z0-9_-], at most 128; default: "
+                     "start makes one, pull takes the device's latest)");
+  command.add_option("--out", flags->out,
+                     "pull: the directory (default ./recordings); parse, compile, export: the "
+                     "output file");
+  command.add_flag("--force", flags->force, "pull: replace an existing local file");
+  command.add_option("--input", flags->input,
+                     "parse, compile: the recording file; export: a file or a directory (its "
+                     "newest .ndjson)");
+  command.add_flag("--as-execution", flags->as_execution,
+                   "parse: write the replay payload (as compile) instead of the steps file");
+  command.add_flag("--close-app-first", flags->close_app_first,
+                   "compile, parse --as-execution: close the app before opening it, so the "
+                   "replay starts from its launch screen");
+  command.add_option("--snapshots", flags->snapshots,
+                     "export: omit (default) or include each event's UI snapshot");
+  command.add_option("--baseline", flags->baseline, "compare: the recording's export file");
+  command.add_option("--result", flags->result,
+                     "compare: a saved `skills run --json` result (the whole document)");
+  command.add_option("--mode", flags->mode,
+                     "compare: auto (default: semantic for an agent's result, else literal), "
+                     "literal or semantic");
+  set_command_footer(command,
                      "Examples:\n"
                      "  clawperator recording start --session-id checkout\n"
                      "  clawperator recording stop\n"
@@ -127,12 +126,13 @@ void register_recording_commands(CLI::App& root, std::vector<Command>& commands)
                      "  clawperator recording compare --baseline checkout.export.json --result "
                      "run.json",
                      "start 10000 ms, stop 15000 ms, pull 180000 ms (start, stop, pull only)");
-  commands.push_back(Command{
-      command, [flags](const GlobalOptions& options) { return run_recording(*flags, options); },
-      std::vector<std::string>{"--session-id", "--out", "--force", "--input", "--as-execution",
-                               "--close-app-first", "--snapshots", "--baseline", "--result",
-                               "--mode"},
-      /*takes_timeout=*/true});
+  commands.push_back(
+      Command{command.app(),
+              [flags](const GlobalOptions& options) { return run_recording(*flags, options); },
+              std::vector<std::string>{"--session-id", "--out", "--force", "--input",
+                                       "--as-execution", "--close-app-first", "--snapshots",
+                                       "--baseline", "--result", "--mode"},
+              /*takes_timeout=*/true});
 }
 
 }  // namespace clawperator::cli

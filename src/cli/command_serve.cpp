@@ -1,7 +1,6 @@
 // `serve [--host H] [--port P] [--token T | --no-token]`: the HTTP + SSE API (docs/serve.md).
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -90,28 +89,28 @@ void remember_arguments(int argc, const char* const* argv) {
   g_arguments.assign(argv, argv + argc);
 }
 
-void register_serve_commands(CLI::App& root, std::vector<Command>& commands) {
+void register_serve_commands(CommandLine root, std::vector<Command>& commands) {
   auto flags = std::make_shared<ServeFlags>();
-  CLI::App* serve = root.add_subcommand("serve", "Serve the HTTP + SSE API and the inspector");
-  serve->group("Execution");
-  serve->add_option("--host", flags->host, "Address to listen on (default 127.0.0.1)");
-  serve->add_option("--port", flags->port, "Port to listen on, 1..65535 (default 3000)");
-  serve->add_option("--token", flags->token,
-                    "The token every route but /ping needs (default: $CLAWPERATOR_SERVE_TOKEN, "
-                    "else a random one, printed in the inspector's URL)");
-  serve->add_flag("--no-token", flags->no_token,
-                  "No token at all (loopback only: any local user may then drive the devices)");
-  serve->add_option("--registry", flags->registry,
-                    "The skills registry of the /skills routes (default: "
-                    "$CLAWPERATOR_SKILLS_REGISTRY, else ./skills/skills-registry.json, else the "
-                    "installed one)");
+  CommandLine serve = root.add_subcommand("serve", "Serve the HTTP + SSE API and the inspector");
+  serve.group("Execution");
+  serve.add_option("--host", flags->host, "Address to listen on (default 127.0.0.1)");
+  serve.add_option("--port", flags->port, "Port to listen on, 1..65535 (default 3000)");
+  serve.add_option("--token", flags->token,
+                   "The token every route but /ping needs (default: $CLAWPERATOR_SERVE_TOKEN, "
+                   "else a random one, printed in the inspector's URL)");
+  serve.add_flag("--no-token", flags->no_token,
+                 "No token at all (loopback only: any local user may then drive the devices)");
+  serve.add_option("--registry", flags->registry,
+                   "The skills registry of the /skills routes (default: "
+                   "$CLAWPERATOR_SKILLS_REGISTRY, else ./skills/skills-registry.json, else the "
+                   "installed one)");
   set_command_footer(
-      *serve,
+      serve,
       "Examples:\n"
       "  clawperator serve                      # prints http://127.0.0.1:3000/?token=...\n"
       "  clawperator serve --host 0.0.0.0 --port 8080 --token \"$TOKEN\"");
   commands.push_back(
-      Command{serve,
+      Command{serve.app(),
               [flags](const GlobalOptions& options) { return run_serve(*flags, options); },
               {"--host", "--port", "--token", "--no-token", "--registry"}});
 }

@@ -1,7 +1,6 @@
 // `notifications list|dismiss|action`, `media list|status|observe|play|pause|seek` and
 // `on-screen-log set|clear` (docs/payload.md §8–9): each word builds one action of its row
 // from the flags that word takes, and runs it through exec like every device action.
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -253,20 +252,20 @@ CommandResult run_service(const CommandSpec& command, const ServiceState& state,
 
 }  // namespace
 
-void register_service_commands(CLI::App& root, std::vector<Command>& commands) {
+void register_service_commands(CommandLine root, std::vector<Command>& commands) {
   for (const CommandSpec& spec : kCommands) {
     auto state = std::make_shared<ServiceState>();
-    CLI::App* app =
+    CommandLine app =
         add_action_command(root, std::string(spec.name), std::string(spec.description), *state);
-    app->add_option("word", state->word, words_of(spec.name));
+    app.add_option("word", state->word, words_of(spec.name));
     // Collected for every command so that a stray argument is a USAGE error, not a CLI11 one;
     // shown only where a word takes one.
     const bool takes_one =
         std::any_of(spec.words.begin(), spec.words.end(),
                     [](const WordSpec& word) { return !word.positional.empty(); });
-    CLI::Option* arguments =
-        app->add_option("arguments", state->arguments, std::string(spec.argument_description));
-    if (!takes_one) arguments->group("");
+    OptionLine arguments =
+        app.add_option("arguments", state->arguments, std::string(spec.argument_description));
+    if (!takes_one) arguments.group("");
     for (const FlagSpec& flag : spec.flags) {
       // Only the flags some word of this command takes (media has no --key, notifications no
       // --position-ms); the others stay unknown options.
@@ -275,11 +274,11 @@ void register_service_commands(CLI::App& root, std::vector<Command>& commands) {
       });
       if (!used) continue;
       state->flags
-          .add(*app, std::string(flag.flag), std::string(flag.value_name),
+          .add(app, std::string(flag.flag), std::string(flag.value_name),
                std::string(flag.description))
-          ->group(kOptionsGroup);
+          .group(kOptionsGroup);
     }
-    set_footer(*app, std::string(spec.footer));
+    set_footer(app, std::string(spec.footer));
     const CommandSpec* command = &spec;
     add_command(commands, app, state,
                 [command](const ServiceState& current, const GlobalOptions& options) {

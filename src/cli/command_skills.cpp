@@ -2,8 +2,6 @@
 // handler (docs/skills.md). list, get and search are here; the others have a file each.
 #include "command_skills.hpp"
 
-#include <CLI/CLI.hpp>
-
 #include "clawperator/cli/help_text.hpp"
 #include "clawperator/skills/queries.hpp"
 
@@ -101,41 +99,41 @@ CommandResult run_skills_get(const std::string& skill_id,
   return success(std::move(*document));
 }
 
-void register_skills_commands(CLI::App& root, std::vector<Command>& commands) {
+void register_skills_commands(CommandLine root, std::vector<Command>& commands) {
   auto flags = std::make_shared<SkillsFlags>();
-  CLI::App* command = root.add_subcommand(
+  CommandLine command = root.add_subcommand(
       "skills", "Find, compile, scaffold, validate and run skills (reusable automations)");
-  command->group("Skills");
-  command->add_option("action", flags->action, kSubcommands);
-  command->add_option("target", flags->target, "The skill id (search: the keyword)");
-  command->add_option("--registry", flags->registry,
-                      "The skills registry file (default: $CLAWPERATOR_SKILLS_REGISTRY, else "
-                      "./skills/skills-registry.json, else the installed one)");
-  command->add_option("--app", flags->app, "search: the application id, exactly");
-  command->add_option("--intent", flags->intent, "search: the intent, exactly");
-  command->add_option("--keyword", flags->keyword,
-                      "search: text in the id, summary or application id (any case)");
-  command->add_option("--skill-id", flags->skill_id,
-                      "compile-artifact: the skill id (instead of the word after it)");
-  command->add_option("--artifact", flags->artifact,
-                      "compile-artifact: the artifact, NAME or NAME.recipe.json");
-  command->add_option("--vars", flags->vars,
-                      "compile-artifact: the {{NAME}} values, one JSON object (default {})");
-  command->add_option("--summary", flags->summary, "new: the skill's one-line summary");
-  command->add_flag("--all", flags->all, "validate: every skill of the registry");
-  command->add_flag("--dry-run", flags->dry_run,
-                    "validate: also check every artifact as a payload, placeholders left in");
-  command->add_option("--expect-contains", flags->expect_contains,
-                      "run: fail (SKILL_OUTPUT_ASSERTION_FAILED) unless the script's stdout "
-                      "contains this text");
-  command->add_flag("--skip-validate", flags->skip_validate,
-                    "run: skip the dry-run validation gate");
-  command->add_option("--ref", flags->ref,
-                      "update, sync: the git branch, tag or commit (update: default main)");
-  command->add_option("--repo", flags->repo,
-                      "install: the repository URL (default: $CLAWPERATOR_SKILLS_REPO, else "
-                      "https://github.com/clawperator/clawperator-skills)");
-  set_command_footer(*command,
+  command.group("Skills");
+  command.add_option("action", flags->action, kSubcommands);
+  command.add_option("target", flags->target, "The skill id (search: the keyword)");
+  command.add_option("--registry", flags->registry,
+                     "The skills registry file (default: $CLAWPERATOR_SKILLS_REGISTRY, else "
+                     "./skills/skills-registry.json, else the installed one)");
+  command.add_option("--app", flags->app, "search: the application id, exactly");
+  command.add_option("--intent", flags->intent, "search: the intent, exactly");
+  command.add_option("--keyword", flags->keyword,
+                     "search: text in the id, summary or application id (any case)");
+  command.add_option("--skill-id", flags->skill_id,
+                     "compile-artifact: the skill id (instead of the word after it)");
+  command.add_option("--artifact", flags->artifact,
+                     "compile-artifact: the artifact, NAME or NAME.recipe.json");
+  command.add_option("--vars", flags->vars,
+                     "compile-artifact: the {{NAME}} values, one JSON object (default {})");
+  command.add_option("--summary", flags->summary, "new: the skill's one-line summary");
+  command.add_flag("--all", flags->all, "validate: every skill of the registry");
+  command.add_flag("--dry-run", flags->dry_run,
+                   "validate: also check every artifact as a payload, placeholders left in");
+  command.add_option("--expect-contains", flags->expect_contains,
+                     "run: fail (SKILL_OUTPUT_ASSERTION_FAILED) unless the script's stdout "
+                     "contains this text");
+  command.add_flag("--skip-validate", flags->skip_validate,
+                   "run: skip the dry-run validation gate");
+  command.add_option("--ref", flags->ref,
+                     "update, sync: the git branch, tag or commit (update: default main)");
+  command.add_option("--repo", flags->repo,
+                     "install: the repository URL (default: $CLAWPERATOR_SKILLS_REPO, else "
+                     "https://github.com/clawperator/clawperator-skills)");
+  set_command_footer(command,
                      "Examples:\n"
                      "  clawperator skills list\n"
                      "  clawperator skills search --keyword settings\n"
@@ -145,7 +143,7 @@ void register_skills_commands(CLI::App& root, std::vector<Command>& commands) {
                      "  clawperator skills run com.example.app.check --timeout 60000 -- --verbose\n"
                      "  clawperator skills install",
                      "120000 ms, skills run only: the script's deadline");
-  Command entry{command,
+  Command entry{command.app(),
                 [flags](const GlobalOptions& options) { return run_skills(*flags, options); },
                 {"--registry", "--app", "--intent", "--keyword", "--skill-id", "--artifact",
                  "--vars", "--summary", "--all", "--dry-run", "--expect-contains",

@@ -78,7 +78,7 @@ std::shared_ptr<CLI::Formatter> make_help_formatter() {
   return std::make_shared<HelpFormatter>();
 }
 
-void set_command_footer(CLI::App& app, const std::string& sections,
+void set_command_footer(CommandLine command, const std::string& sections,
                         const std::optional<std::string>& default_budget) {
   std::string footer = sections;
   if (default_budget) {
@@ -86,7 +86,7 @@ void set_command_footer(CLI::App& app, const std::string& sections,
               "); it ends within the budget + 5 s.\n  See docs/commands.md.";
   }
   footer += "\n\n" + std::string(kGlobalOptionsPointer);
-  app.footer(footer);
+  command.app()->footer(footer);
 }
 
 std::string_view help_footer() {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "clawperator/adb/adb_client.hpp"
+#include "clawperator/cli/command_line.hpp"
 #include "clawperator/cli/global_options.hpp"
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/contract/payload_validation.hpp"
@@ -121,31 +122,31 @@ CommandResult run_device_recording_compile(const DeviceRecordingCompile& call,
                                            const process::CancelToken& cancel);
 
 // mcp serve (src/cli/command_mcp.cpp)
-void register_mcp_commands(CLI::App& root, std::vector<Command>& commands);
+void register_mcp_commands(CommandLine root, std::vector<Command>& commands);
 
 // One registration function per command group; each adds its subcommands.
-void register_exec_commands(CLI::App& root, std::vector<Command>& commands);
-void register_catalog_commands(CLI::App& root, std::vector<Command>& commands);
-void register_device_commands(CLI::App& root, std::vector<Command>& commands);
+void register_exec_commands(CommandLine root, std::vector<Command>& commands);
+void register_catalog_commands(CommandLine root, std::vector<Command>& commands);
+void register_device_commands(CommandLine root, std::vector<Command>& commands);
 // snapshot, click, type, read, … (src/cli/command_actions.cpp)
-void register_action_commands(CLI::App& root, std::vector<Command>& commands);
+void register_action_commands(CommandLine root, std::vector<Command>& commands);
 // packages list
-void register_package_commands(CLI::App& root, std::vector<Command>& commands);
+void register_package_commands(CommandLine root, std::vector<Command>& commands);
 // doctor, version
-void register_setup_commands(CLI::App& root, std::vector<Command>& commands);
+void register_setup_commands(CommandLine root, std::vector<Command>& commands);
 // operator setup, grant-device-permissions
-void register_operator_commands(CLI::App& root, std::vector<Command>& commands);
+void register_operator_commands(CommandLine root, std::vector<Command>& commands);
 // logs
-void register_log_commands(CLI::App& root, std::vector<Command>& commands);
+void register_log_commands(CommandLine root, std::vector<Command>& commands);
 // serve (src/cli/command_serve.cpp)
-void register_serve_commands(CLI::App& root, std::vector<Command>& commands);
+void register_serve_commands(CommandLine root, std::vector<Command>& commands);
 // skills list|get|search|… (src/cli/command_skills.cpp)
-void register_skills_commands(CLI::App& root, std::vector<Command>& commands);
+void register_skills_commands(CommandLine root, std::vector<Command>& commands);
 // recording start|stop|pull|parse|compile|export|compare (src/cli/command_recording.cpp)
-void register_recording_commands(CLI::App& root, std::vector<Command>& commands);
-void register_emulator_commands(CLI::App& root, std::vector<Command>& commands);
+void register_recording_commands(CommandLine root, std::vector<Command>& commands);
+void register_emulator_commands(CommandLine root, std::vector<Command>& commands);
 // evidence capture|verify|video … (src/cli/command_evidence.cpp)
-void register_evidence_commands(CLI::App& root, std::vector<Command>& commands);
+void register_evidence_commands(CommandLine root, std::vector<Command>& commands);
 
 // The action policy of this run (--policy, CLAWPERATOR_POLICY, else the default file when it
 // exists; docs/guardrails.md): null when there is none, POLICY_INVALID when it does not load.

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "clawperator/cli/command_line.hpp"
+
 namespace CLI {
 class App;
 class Formatter;
@@ -25,7 +27,7 @@ inline constexpr std::string_view kGlobalOptionsPointer =
 // A command's footer: `sections` ("Words:", "Notes:", "Examples:", in that order, blocks
 // separated by one blank line, lines indented by two spaces), then for a command that takes
 // --timeout the Budget block with its default budget, then kGlobalOptionsPointer.
-void set_command_footer(CLI::App& app, const std::string& sections,
+void set_command_footer(CommandLine command, const std::string& sections,
                         const std::optional<std::string>& default_budget = std::nullopt);
 
 // The exit-code contract (docs/contract.md §7), printed under the top-level help.
