@@ -1,8 +1,9 @@
 // How a command file defines its command line: subcommands, options, flags and positionals,
 // without including CLI11. Every file that includes <CLI/CLI.hpp> compiles its header-only
-// implementation again (about 5 s of g++ -O3 each, its global validators and the App code
-// the file uses; docs/performance.md, "CI time"), so only src/cli/command_line.cpp,
-// src/cli/app.cpp and src/cli/help_text.cpp include it; the command files hold these handles.
+// implementation again (4-7 s of g++ -O3 each: its global validators and the App code the file
+// uses; docs/performance.md, "CI time"), so only src/cli/command_line.cpp (these handles),
+// src/cli/read_command_line.cpp (the parse) and src/cli/help_text.cpp (the help's layout)
+// include it.
 #pragma once
 
 #include <functional>
