@@ -46,11 +46,12 @@ stage "packages (npm)"
 
 jobs=$(nproc)
 # The integration cases mostly wait on adb and the virtual devices (one ctest test per case,
-# tests/integration/CMakeLists.txt): twice as many at once as there are cores in Release. The
-# sanitizer build's binaries are several times slower, and some cases bound a wait to a second:
-# there, one more than there are cores (two at once kept the load at 1.6 on two cores).
-test_jobs=$((jobs * 2))
-sanitizer_test_jobs=$((jobs + 1))
+# tests/integration/CMakeLists.txt): the Release run used a quarter of two cores at four at
+# once, so it runs four per core (105 s -> 65 s; docs/performance.md, "CI time"). The sanitizer
+# build's binaries are several times slower and its run is mostly CPU: two per core (267 s at
+# three at once, 233 s at four); some cases bound a wait to a second, with margins for both.
+test_jobs=$((jobs * 4))
+sanitizer_test_jobs=$((jobs * 2))
 
 source scripts/build-options.sh
 command -v ccache >/dev/null && ccache --zero-stats >/dev/null
