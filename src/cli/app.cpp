@@ -1,6 +1,5 @@
 #include "clawperator/cli/app.hpp"
 
-#include <algorithm>
 #include <ostream>
 #include <string_view>
 

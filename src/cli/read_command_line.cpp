@@ -282,7 +282,6 @@ std::unique_ptr<CLI::App> build_cli(RawGlobalFlags& raw, std::vector<Command>& c
 CommandLineReading::CommandLineReading() = default;
 CommandLineReading::~CommandLineReading() = default;
 CommandLineReading::CommandLineReading(CommandLineReading&&) noexcept = default;
-CommandLineReading& CommandLineReading::operator=(CommandLineReading&&) noexcept = default;
 
 CommandLineReading read_command_line(int argc, const char* const* argv, RawGlobalFlags& raw) {
   CommandLineReading reading;

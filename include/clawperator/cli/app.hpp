@@ -15,8 +15,8 @@ namespace clawperator::cli {
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
 
 // The whole command-line definition: global options bound to `raw`, every
-// command appended to `commands`. The one source for help, completions and the
-// man page.
+// command appended to `commands` (src/cli/read_command_line.cpp). The one source
+// for help, completions and the man page.
 std::unique_ptr<CLI::App> build_cli(RawGlobalFlags& raw, std::vector<Command>& commands);
 
 }  // namespace clawperator::cli

@@ -10,7 +10,6 @@
 #include "clawperator/cli/command_line.hpp"
 
 namespace CLI {
-class App;
 class Formatter;
 }  // namespace CLI
 

@@ -23,7 +23,6 @@ struct CommandLineReading {
   // The tree's type is complete in the .cpp only.
   ~CommandLineReading();
   CommandLineReading(CommandLineReading&&) noexcept;
-  CommandLineReading& operator=(CommandLineReading&&) noexcept;
 
   std::optional<std::string> help;
   std::optional<contract::HostError> refusal;
