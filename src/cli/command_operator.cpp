@@ -32,7 +32,8 @@ CommandResult run_operator(const OperatorFlags& flags, const GlobalOptions& opti
   }
   if (!is_action_word("operator", flags.action)) {
     contract::HostError error = contract::usage_error(
-        "USAGE", "Unknown operator subcommand: " + flags.action + ". Use: setup (alias install)");
+        "USAGE", "Unknown operator subcommand: " + flags.action +
+                     ". Use: clawperator operator setup --apk <path> (alias: operator install)");
     error.details["argument"] = flags.action;
     return failure(error);
   }

@@ -89,10 +89,11 @@ std::optional<contract::HostError> retired_command(std::string_view first,
                                flat_commands_of(first) + ". Use --help for available commands.");
   }
   const std::string replacement(form->replacement);
+  // "Use 'click' instead." is the original's sentence, which scripts and its own tests match.
   contract::HostError error = contract::usage_error(
-      "UNKNOWN_COMMAND", "'" + typed + " " + std::string(second) +
-                             "' has been removed. Use 'clawperator " + replacement +
-                             "' instead. Run 'clawperator " + replacement + " --help' for usage.");
+      "UNKNOWN_COMMAND", "'" + typed + " " + std::string(second) + "' has been removed. Use '" +
+                             replacement + "' instead. Run 'clawperator " + replacement +
+                             " --help' for usage.");
   error.top_level["suggestion"] = replacement;
   return error;
 }

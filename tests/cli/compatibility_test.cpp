@@ -78,9 +78,14 @@ TEST_CASE("the removed observe/action forms name their flat command", "[cli][com
     const json document = usage_refusal(form.args, "UNKNOWN_COMMAND");
     CHECK(document["suggestion"] == form.replacement);
     const std::string message = document["message"];
-    CHECK(message.find("has been removed. Use 'clawperator " + form.replacement + "' instead") !=
+    // The original's words, which its own cliHelp test matches, then where the help is.
+    CHECK(message.find("' has been removed. Use '" + form.replacement +
+                       "' instead. Run 'clawperator " + form.replacement + " --help' for usage.") !=
           std::string::npos);
   }
+  CHECK(usage_refusal({"action", "click", "--selector"}, "UNKNOWN_COMMAND")["message"] ==
+        "'action click' has been removed. Use 'click' instead. Run 'clawperator click --help' for "
+        "usage.");
   // A removed group without a known form lists the flat commands and suggests none of them.
   json group = usage_refusal({"observe"}, "UNKNOWN_COMMAND");
   CHECK(group["message"] ==
@@ -280,4 +285,14 @@ TEST_CASE("type --text without a selector, and scroll sideways: the codes kept a
                      "EXECUTION_VALIDATION_FAILED",
                      2)["details"]["path"] == "actions.0.params.direction");
   usage_refusal({"scroll"}, "MISSING_ARGUMENT");
+}
+
+TEST_CASE("an unknown operator word names the command to type", "[cli][compatibility]") {
+  // The original's message names `operator setup`, and its own test matches that text
+  // (tests/original_suite/run.sh, cliHelp "returns USAGE for unknown operator subcommand").
+  const json document = usage_refusal({"operator", "unknown"}, "USAGE");
+  CHECK(document["message"] ==
+        "Unknown operator subcommand: unknown. Use: clawperator operator setup --apk <path> "
+        "(alias: operator install)");
+  CHECK(document["details"]["argument"] == "unknown");
 }
