@@ -4,6 +4,7 @@
 #include <array>
 #include <climits>
 
+#include "clawperator/contract/hint_catalog.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/text.hpp"
 
@@ -186,9 +187,7 @@ HostError missing_selector(std::string_view command, SelectorChoices choices) {
                                 "Example:\n"
                                 "  clawperator " +
                                 name + " \"hello\" --role textfield");
-    error.hint =
-        "Add a selector such as `--id`, `--role` or `--selector` and rerun (--text is the text "
-        "to type here).";
+    error.hint = contract::hint_text(contract::HintId::TypeTargetSelectorMissing);
     return error;
   }
   std::string message = name + " requires a selector.\n\nUse one of:\n";

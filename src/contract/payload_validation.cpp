@@ -9,6 +9,7 @@
 #include <string>
 
 #include "clawperator/contract/action_table.hpp"
+#include "clawperator/contract/hint_catalog.hpp"
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/contract/on_screen_log.hpp"
 #include "clawperator/contract/payload_normalization.hpp"
@@ -818,7 +819,7 @@ HostError validation_failure(const std::vector<ValidationIssue>& issues) {
     for (const ActionSpec& spec : action_table()) {
       if (spec.from_callers) supported += (supported.empty() ? "" : ", ") + std::string(spec.name);
     }
-    error.hint = "Supported action types: " + supported + ".";
+    error.hint = hint_text(HintId::SupportedActionTypes, {{"supported", supported}});
   }
   return error;
 }

@@ -9,6 +9,7 @@
 #include "clawperator/adb/broadcast.hpp"
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/adb/shell_quote.hpp"
+#include "clawperator/contract/hint_catalog.hpp"
 #include "clawperator/io/log.hpp"
 #include "clawperator/io/utc_time.hpp"
 #include "clawperator/process/interrupt.hpp"
@@ -72,16 +73,10 @@ void explain_lost_lines(HostError& error, const ResultReader& reader,
   if (overrun) transport["logcatOverrun"] = true;
   Json missing = missing_indices(decoder.chunk_diagnostics(), reason);
   if (!missing.empty()) transport["missingIndices"] = std::move(missing);
-  const std::string cause =
-      decoder.pruned_notices() > 0
-          ? "logd dropped " + std::to_string(decoder.pruned_lines()) +
-                " of the Operator's log lines while the result was being logged (its chatty "
-                "pruning)"
-          : "logd cut the logcat reader off for falling behind (\"Unexpected EOF\")";
-  error.hint = cause +
-               ", so the chunked result is incomplete. --result-transport direct (or auto) brings "
-               "results over a socket instead of logcat and avoids this. Inspect device state "
-               "with `clawperator snapshot` before repeating a mutating request.";
+  error.hint = decoder.pruned_notices() > 0
+                   ? contract::hint_text(contract::HintId::ResultLinesPrunedByLogd,
+                                         {{"lines", std::to_string(decoder.pruned_lines())}})
+                   : contract::hint_text(contract::HintId::LogcatReaderCutOff);
 }
 
 // The evidence every result-transport failure carries (docs/contract.md §4.1).
@@ -366,11 +361,8 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
       explain_lost_lines(error, reader, decoder, {});
       if (decoder.correlated_lines().empty() && error.hint.empty()) {
         // Silence from the Operator points elsewhere than the catalog's general advice.
-        error.hint =
-            "No correlated Android log lines were captured. This often indicates an "
-            "APK/CLI version mismatch or an accessibility service issue. Run "
-            "'clawperator doctor --device " +
-            serial + " --operator-package " + trace.operator_package + "' to diagnose.";
+        error.hint = contract::hint_text(contract::HintId::NoCorrelatedLogLines,
+                                         {{"serial", serial}, {"package", trace.operator_package}});
       }
       return contract::failed(std::move(error));
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "clawperator/contract/action_table.hpp"
+#include "clawperator/contract/hint_catalog.hpp"
 #include "payload_decoder.hpp"
 
 namespace clawperator::exec {
@@ -183,11 +184,8 @@ Json render_envelope(Envelope&& envelope, const std::string& device_id) {
                                    *envelope.errorCode == "SERVICE_UNAVAILABLE";
   Json out = transport::to_json(std::move(envelope));
   if (service_unavailable) {
-    out["hint"] = "Accessibility service not running. Run 'clawperator doctor --fix --device " +
-                  device_id +
-                  "' to diagnose and repair, or 'clawperator operator setup --apk "
-                  "<path-to-apk> --device " +
-                  device_id + "' to reinstall.";
+    out["hint"] = contract::hint_text(contract::HintId::ServiceUnavailableRepairOrReinstall,
+                                      {{"serial", device_id}});
   }
   return out;
 }

@@ -3,6 +3,7 @@
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/adb/package_dump.hpp"
 #include "clawperator/adb/shell_quote.hpp"
+#include "clawperator/contract/hint_catalog.hpp"
 #include "clawperator/contract/operator_version.hpp"
 
 namespace clawperator::operator_app {
@@ -43,8 +44,9 @@ CompatibilityReport judge_compatibility(std::string cli_version, std::string ope
     report.remediation = {"Reinstall clawperator from a release build."};
     return report;
   }
-  const std::string reinstall = "Install an Operator release in the range " + range +
-                                " with: " + setup_command(report, serial);
+  const std::string reinstall =
+      contract::hint_text(contract::HintId::InstallCompatibleOperator,
+                          {{"range", range}, {"command", setup_command(report, serial)}});
   if (!report.apk_version || report.apk_version->empty()) {
     report.error = contract::readiness_error(
         "APK_VERSION_UNREADABLE",

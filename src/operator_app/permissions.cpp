@@ -3,6 +3,7 @@
 #include "clawperator/adb/device_settings.hpp"
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/adb/shell_quote.hpp"
+#include "clawperator/contract/hint_catalog.hpp"
 #include "clawperator/operator_app/components.hpp"
 #include "clawperator/text.hpp"
 
@@ -64,9 +65,9 @@ HostError grant_failure(const std::string& package, const std::string& grant,
                                          ? std::string()
                                          : ": " + details["deviceOutput"].get<std::string>()),
                                 details);
-  error.hint = "Enable it on the device (Settings > " +
-               std::string(grant == "accessibility" ? "Accessibility" : "Notifications") +
-               "), or rerun 'clawperator grant-device-permissions'.";
+  error.hint = contract::hint_text(grant == "accessibility"
+                                       ? contract::HintId::EnableAccessibilityInSettings
+                                       : contract::HintId::EnableNotificationsInSettings);
   return error;
 }
 

@@ -2,6 +2,7 @@
 
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/adb/package_list.hpp"
+#include "clawperator/contract/hint_catalog.hpp"
 
 namespace clawperator::operator_app {
 
@@ -47,13 +48,15 @@ contract::Outcome<std::vector<std::string>> locate_operator(adb::AdbClient& clie
   if (variants->count(other) != 0) {
     details["expectedPackage"] = package;
     details["installedPackage"] = other;
-    details["fix"] = "Pass --operator-package " + other +
-                     " to use the installed variant, or install the " + package + " APK.";
+    std::string fix =
+        contract::hint_text(contract::HintId::UseInstalledOperatorVariant,
+                            {{"installed_package", other}, {"expected_package", package}});
+    details["fix"] = fix;
     HostError error = contract::readiness_error(
         "OPERATOR_VARIANT_MISMATCH",
         "Wrong Operator variant installed: expected " + package + " but found " + other, details);
     // The exact flag to pass says more than the catalog's general words.
-    error.hint = details["fix"].get<std::string>();
+    error.hint = std::move(fix);
     return failed(std::move(error));
   }
   const bool debug = package.size() > other.size();
@@ -66,7 +69,8 @@ contract::Outcome<std::vector<std::string>> locate_operator(adb::AdbClient& clie
                                 "Operator APK (" + package + ") is not installed on " + serial +
                                     ". Install it with: " + install,
                                 details);
-  error.hint = "Install it with: " + install;
+  error.hint =
+      contract::hint_text(contract::HintId::InstallOperatorWithCommand, {{"command", install}});
   return failed(std::move(error));
 }
 

@@ -8,6 +8,7 @@
 
 #include "clawperator/adb/device_resolution.hpp"
 #include "clawperator/adb/device_shell.hpp"
+#include "clawperator/contract/hint_catalog.hpp"
 #include "clawperator/io/log.hpp"
 #include "clawperator/operator_app/components.hpp"
 #include "clawperator/operator_app/permissions.hpp"
@@ -101,9 +102,9 @@ std::optional<HostError> install_apk(adb::AdbClient& client, const std::string& 
           (first_words.empty() ? std::string() : ": " + first_words.substr(0, 400)),
       details);
   if (error) failure.signal_exit = error->signal_exit;
-  failure.hint = reason == "INSTALL_FAILED_VERSION_DOWNGRADE"
-                     ? "The device has a newer Operator; uninstall it first or install a newer APK."
-                     : "Read the adb output in details, fix the cause, and rerun operator setup.";
+  failure.hint = contract::hint_text(reason == "INSTALL_FAILED_VERSION_DOWNGRADE"
+                                         ? contract::HintId::InstallRefusedAsDowngrade
+                                         : contract::HintId::InstallFailedSeeAdbOutput);
   return failure;
 }
 
@@ -124,8 +125,8 @@ contract::Outcome<std::string> installed_operator(adb::AdbClient& client, const 
         error_code,
         "The Operator package " + request.operator_package + " is not installed on " + serial,
         details);
-    error.hint = "Install it with 'clawperator operator setup --apk <operator.apk> --device " +
-                 serial + " --operator-package " + request.operator_package + "'.";
+    error.hint = contract::hint_text(contract::HintId::InstallRequestedOperatorPackage,
+                                     {{"serial", serial}, {"package", request.operator_package}});
     return contract::failed(std::move(error));
   }
   const bool release = variants->count(std::string(kReleasePackage)) != 0;
@@ -142,11 +143,11 @@ contract::Outcome<std::string> installed_operator(adb::AdbClient& client, const 
               : "No Operator package (" + std::string(kReleasePackage) + " or " +
                     std::string(kDebugPackage) + ") is installed on " + serial,
       details);
-  error.hint = release ? "Pass --operator-package " + std::string(kReleasePackage) + " or " +
-                             std::string(kDebugPackage) + "."
-                       : "Install it with 'clawperator operator setup --apk <operator.apk> "
-                         "--device " +
-                             serial + "'.";
+  error.hint = release
+                   ? contract::hint_text(
+                         contract::HintId::ChooseOperatorVariant,
+                         {{"release_package", kReleasePackage}, {"debug_package", kDebugPackage}})
+                   : contract::hint_text(contract::HintId::InstallOperator, {{"serial", serial}});
   return contract::failed(std::move(error));
 }
 

@@ -48,7 +48,7 @@ struct ActionProfile {
 struct HostError {
   std::string code;
   std::string message;
-  std::string hint;                 // empty: the catalog row's recovery text
+  std::string hint;                 // hint_text (hint_catalog.hpp); empty: the row's recovery
   Json details = Json::object();    // command-specific evidence
   Json top_level = Json::object();  // extra top-level keys (e.g. "suggestion")
   Phase phase = Phase::Usage;

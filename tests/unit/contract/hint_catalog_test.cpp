@@ -1,11 +1,15 @@
 #include "clawperator/contract/hint_catalog.hpp"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
 #include <regex>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include "clawperator/contract/error_catalog.hpp"
+#include "test_locations.hpp"
 
 using namespace clawperator::contract;
 
@@ -88,4 +92,36 @@ TEST_CASE("errors lists a code's situational hints", "[contract][hints]") {
         std::vector<std::string_view>{hint_row(HintId::InstallRefusedAsDowngrade).text_template,
                                       hint_row(HintId::InstallFailedSeeAdbOutput).text_template});
   CHECK(situation_hints("RESULT_ENVELOPE_TIMEOUT").size() == 3);
+}
+
+// The rule of docs/architecture.md §2: a hint sentence lives in a table, never at the site
+// that raises the error. An assignment to a hint names no string literal but a placeholder's
+// name ({"serial", serial}) or a value it compares with (reason == "…").
+TEST_CASE("no source composes a hint from string literals", "[contract][hints]") {
+  namespace fs = std::filesystem;
+  const fs::path src = fs::path(CLAWPERATOR_SOURCE_DIR) / "src";
+  const std::regex assignment(R"((\.hint|->hint|\["hint"\])\s*=[^=][^;]*;)");
+  const std::regex placeholder_name(R"re(\{"[a-z_]+",)re");
+  const std::regex compared(R"re(==\s*"[^"]*")re");
+  std::size_t files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(src)) {
+    const fs::path relative = entry.path().lexically_relative(src);
+    if (!entry.is_regular_file() || entry.path().extension() != ".cpp" ||
+        *relative.begin() == "vdevice") {
+      continue;
+    }
+    ++files;
+    std::ifstream file(entry.path(), std::ios::binary);
+    std::stringstream text;
+    text << file.rdbuf();
+    const std::string source = text.str();
+    for (std::sregex_iterator it(source.begin(), source.end(), assignment), end; it != end; ++it) {
+      const std::string statement = it->str();
+      std::string value = statement.substr(statement.find('=') + 1);
+      value = std::regex_replace(std::regex_replace(value, placeholder_name, "{"), compared, "");
+      CAPTURE(relative.string(), statement);
+      CHECK(value.find('"') == std::string::npos);
+    }
+  }
+  CHECK(files > 100);
 }
