@@ -6,6 +6,7 @@
 #include "clawperator/cli/help_text.hpp"
 #include "clawperator/cli/suggest.hpp"
 #include "clawperator/contract/error_catalog.hpp"
+#include "clawperator/contract/hint_catalog.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::cli {
@@ -68,6 +69,9 @@ CommandResult run_errors(const std::string& typed) {
   if (const CatalogEntry* row = contract::find_error(code)) {
     Json out = Json::object();
     out["error"] = row_to_json(*row);
+    // The sentences a failure with this code may carry instead of the row's recovery text.
+    const std::vector<std::string_view> hints = contract::situation_hints(row->code);
+    if (!hints.empty()) out["situationHints"] = hints;
     return success(std::move(out));
   }
   std::vector<std::string> codes;

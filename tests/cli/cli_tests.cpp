@@ -275,6 +275,18 @@ TEST_CASE("errors lists the catalog, and one code", "[cli][errors]") {
   CHECK(row["code"] == "NODE_NOT_FOUND");
   CHECK(row["label"] == "Node not found");
   CHECK(row["exitCode"] == 1);
+  CHECK_FALSE(single_document(one).contains("situationHints"));
+  // A code some situations explain in their own words lists those words, placeholders and all.
+  const json install = single_document(run_binary(kBinary, {"errors", "OPERATOR_INSTALL_FAILED"}));
+  CHECK(install["error"]["code"] == "OPERATOR_INSTALL_FAILED");
+  CHECK(install["situationHints"] ==
+        json::array({"The device has a newer Operator; uninstall it first or install a newer APK.",
+                     "Read the adb output in details, fix the cause, and rerun operator setup."}));
+  const json variant =
+      single_document(run_binary(kBinary, {"errors", "OPERATOR_VARIANT_MISMATCH"}));
+  CHECK(variant["situationHints"] ==
+        json::array({"Pass --operator-package {installed_package} to use the installed variant, "
+                     "or install the {expected_package} APK."}));
   const RunResult unknown = run_binary(kBinary, {"errors", "NODE_NOT_FUND"});
   CHECK(expect_error(unknown, "USAGE", 2)["suggestion"] == "NODE_NOT_FOUND");
 }
