@@ -4,6 +4,7 @@
 
 #include "clawperator/adb/server_endpoint.hpp"
 #include "clawperator/adb/server_relay.hpp"
+#include "clawperator/adb/server_shell.hpp"
 #include "clawperator/io/log.hpp"
 
 namespace clawperator::adb {
@@ -116,7 +117,42 @@ process::Completion AdbClient::run(std::vector<std::string> argv,
 
 process::Completion AdbClient::shell(const std::string& serial, const std::string& command,
                                      std::chrono::milliseconds timeout, std::string_view log_form) {
-  return run_logged({device_argv(serial, {"shell", command}), timeout}, log_form);
+  process::CommandSpec spec{device_argv(serial, {"shell", command}), timeout};
+  if (!shell_via_server_ || runner_.cancelled()) return run_logged(std::move(spec), log_form);
+  spec.timeout = within_deadline(spec.timeout);
+  Json argv = spec.argv;
+  if (!log_form.empty()) argv.back() = log_form;
+  io::log_event(io::LogLevel::Debug, "adb.command", Json{{"argv", argv}, {"via", "server"}});
+  auto direct = shell_via_server(*relayed_server_, serial, command, spec.timeout,
+                                 runner_.cancel_token(), spec.max_output_bytes);
+  if (!direct) {
+    // Nothing ran on the device: the adb client runs it, and says in its own words what the
+    // server refused (a device gone offline, …), as every other call does.
+    io::log_event(io::LogLevel::Debug, "adb.server_refused",
+                  Json{{"argv", argv}, {"reason", direct.error().reason}});
+    return run_logged(std::move(spec), log_form);
+  }
+  io::log_event(io::LogLevel::Debug, "adb.complete",
+                Json{{"argv", argv},
+                     {"via", "server"},
+                     {"status", process::to_string(direct->status)},
+                     {"exitCode", direct->exit_code},
+                     {"durationMs", direct->elapsed.count()}});
+  return std::move(*direct);
+}
+
+void AdbClient::allow_shell_via_server() {
+  shell_via_server_ = relayed_server_ && relay_saw_shell_v2_ &&
+                      relay_saw_shell_v2_->load(std::memory_order_acquire);
+}
+
+std::optional<LoopbackTcpServer> AdbClient::shell_server() const {
+  return shell_via_server_ ? relayed_server_ : std::nullopt;
+}
+
+void AdbClient::use_shell_server(LoopbackTcpServer server) {
+  relayed_server_ = server;
+  shell_via_server_ = true;
 }
 
 process::Completion AdbClient::emu(const std::string& serial, const std::vector<std::string>& args,
@@ -170,6 +206,7 @@ std::unique_ptr<process::Stream> AdbClient::follow_logcat(const std::string& ser
   io::log_event(io::LogLevel::Debug, "adb.start", event);
   std::unique_ptr<process::Stream> follower = runner_.start(spec, spawn_errno);
   if (!follower || !relay) return follower;
+  relay_saw_shell_v2_ = relay->shell_v2_requested();
   return std::make_unique<RelayedStream>(std::move(relay), std::move(follower));
 }
 
@@ -184,6 +221,7 @@ std::unique_ptr<ServerRelay> AdbClient::relay_if_server_runs() {
   const std::optional<LoopbackTcpServer> server = loopback_server();
   if (!server) return nullptr;
   std::unique_ptr<ServerRelay> relay = may_relay(settings_) ? ServerRelay::start(*server) : nullptr;
+  if (relay != nullptr) relayed_server_ = *server;
   if (relay == nullptr && settings_.probe_local_server) {
     server_stopped_ = !loopback_server_accepts(*server);
   }

@@ -9,15 +9,20 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <string_view>
 #include <thread>
 #include <vector>
 
+#include "clawperator/adb/loopback_connect.hpp"
 #include "clawperator/io/random_id.hpp"
 #include "clawperator/process/poll_timeout.hpp"
 #include "clawperator/process/unique_fd.hpp"
@@ -35,51 +40,20 @@ constexpr std::size_t kReadSize = std::size_t{64} << 10;
 // stalled reader holds back its writer instead of growing our memory.
 constexpr std::size_t kMaxPending = std::size_t{1} << 20;
 constexpr int kBindAttempts = 8;
+// How much of each connection's first client bytes the relay keeps to see what was asked for:
+// adb's requests are a few hundred bytes at most.
+constexpr std::size_t kRequestHeadBytes = 1024;
+// The service adb asks for a shell on a device that speaks shell protocol v2
+// (`shell,v2,TERM=xterm:…`; docs/wire-protocol.md §2.7).
+constexpr std::string_view kShellV2Service = "shell,v2,";
 
 void set_flag(int fd, int level, int option) noexcept {
   const int on = 1;
   (void)setsockopt(fd, level, option, &on, sizeof on);
 }
 
-UniqueFd connect_within(int family, const sockaddr* address, socklen_t length,
-                        Clock::time_point deadline) {
-  UniqueFd fd(socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-  if (!fd.valid()) return {};
-  if (connect(fd.get(), address, length) != 0) {
-    if (errno != EINPROGRESS) return {};
-    for (;;) {
-      pollfd writable{fd.get(), POLLOUT, 0};
-      const int rc = poll(&writable, 1, process::poll_timeout_ms(deadline, Clock::now()));
-      if (rc > 0) break;
-      if (rc == 0 || errno != EINTR) return {};
-    }
-    int error = 0;
-    socklen_t size = sizeof error;
-    if (getsockopt(fd.get(), SOL_SOCKET, SO_ERROR, &error, &size) != 0 || error != 0) return {};
-  }
-  // Our writes are the client's requests: small, and nothing should hold them back either.
-  set_flag(fd.get(), IPPROTO_TCP, TCP_NODELAY);
-  return fd;
-}
-
 UniqueFd connect_to_server(const LoopbackTcpServer& server) {
-  using Family = LoopbackTcpServer::Family;
-  const Clock::time_point deadline = Clock::now() + ServerRelay::kConnectTimeout;
-  if (server.family != Family::IPv6) {
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(static_cast<std::uint16_t>(server.port));
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    UniqueFd fd = connect_within(AF_INET, reinterpret_cast<const sockaddr*>(&address),
-                                 sizeof address, deadline);
-    if (fd.valid() || server.family == Family::IPv4) return fd;
-  }
-  sockaddr_in6 address{};
-  address.sin6_family = AF_INET6;
-  address.sin6_port = htons(static_cast<std::uint16_t>(server.port));
-  address.sin6_addr = in6addr_loopback;
-  return connect_within(AF_INET6, reinterpret_cast<const sockaddr*>(&address), sizeof address,
-                        deadline);
+  return connect_to_loopback_server(server, Clock::now() + ServerRelay::kConnectTimeout);
 }
 
 std::string random_socket_name() {
@@ -130,13 +104,16 @@ struct Direction {
 struct Connection {
   UniqueFd client, server;
   Direction to_server, to_client;
+  std::string request_head;  // the client's first kRequestHeadBytes
   bool failed = false;
 
   bool finished() const noexcept { return failed || (to_server.done() && to_client.done()); }
 };
 
-// One read from `source` into `direction`; false on a hard error.
-bool read_into(int source, Direction& direction, bool from_server, char* buffer) {
+// One read from `source` into `direction` (and the first bytes into `head`, when given); false
+// on a hard error.
+bool read_into(int source, Direction& direction, bool from_server, char* buffer,
+               std::string* head) {
   const ssize_t n = recv(source, buffer, kReadSize, 0);
   if (from_server) {
     // The point of the relay: acknowledge now, so that the server's next segment leaves at
@@ -152,6 +129,9 @@ bool read_into(int source, Direction& direction, bool from_server, char* buffer)
       direction.written = 0;
     }
     direction.pending.append(buffer, static_cast<std::size_t>(n));
+    if (head != nullptr && head->size() < kRequestHeadBytes) {
+      head->append(buffer, std::min(static_cast<std::size_t>(n), kRequestHeadBytes - head->size()));
+    }
     return true;
   }
   if (n == 0) {
@@ -200,8 +180,9 @@ pollfd poll_entry(int fd, short events) noexcept {
 void service(Connection& connection, int fd, short revents, Direction& incoming,
              Direction& outgoing, bool is_server, char* buffer) {
   if (revents == 0 || connection.failed) return;
+  std::string* head = is_server ? nullptr : &connection.request_head;
   if ((revents & (POLLIN | POLLHUP | POLLERR)) != 0 && incoming.may_read() &&
-      !read_into(fd, incoming, is_server, buffer)) {
+      !read_into(fd, incoming, is_server, buffer, head)) {
     connection.failed = true;
     return;
   }
@@ -250,6 +231,9 @@ class ServerRelay::Impl {
   }
 
   const std::string& spec() const { return spec_; }
+  std::shared_ptr<const std::atomic<bool>> shell_v2_requested() const {
+    return shell_v2_requested_;
+  }
 
  private:
   void run() noexcept {
@@ -284,6 +268,10 @@ class ServerRelay::Impl {
                 buffer.data());
         service(c, c.server.get(), fds[3 + 2 * i].revents, c.to_client, c.to_server, true,
                 buffer.data());
+        if (!shell_v2_requested_->load(std::memory_order_relaxed) &&
+            c.request_head.find(kShellV2Service) != std::string::npos) {
+          shell_v2_requested_->store(true, std::memory_order_release);
+        }
         // Pass on what just arrived without waiting for the next poll.
         if (!c.failed && !write_from(c.server.get(), c.to_server)) c.failed = true;
         if (!c.failed && !write_from(c.client.get(), c.to_client)) c.failed = true;
@@ -310,6 +298,7 @@ class ServerRelay::Impl {
   UniqueFd listener_, stop_, first_upstream_;
   std::string spec_;
   std::vector<Connection> connections_;
+  std::shared_ptr<std::atomic<bool>> shell_v2_requested_ = std::make_shared<std::atomic<bool>>();
   std::thread thread_;
 };
 
@@ -341,6 +330,10 @@ ServerRelay::~ServerRelay() = default;
 
 const std::string& ServerRelay::socket_spec() const {
   return impl_->spec();
+}
+
+std::shared_ptr<const std::atomic<bool>> ServerRelay::shell_v2_requested() const {
+  return impl_->shell_v2_requested();
 }
 
 }  // namespace clawperator::adb

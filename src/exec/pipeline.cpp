@@ -305,7 +305,8 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   std::optional<PresenceCheck> presence;
   const auto start_presence_check = [&] {
     if (presence_beside_dispatch) {
-      presence.emplace(runner, request.adb, client.deadline(), serial, request.operator_package);
+      presence.emplace(runner, request.adb, client.deadline(), serial, request.operator_package,
+                       client.shell_server());
     }
   };
   const auto preflight = [&]() -> contract::Status {
@@ -322,8 +323,13 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     return force_stop_closed_apps(client, serial, execution, trace);
   };
   const bool preflight_first = !client.server_stopped();
+  // Through a relay the check may speak to the server once the follower attached, costing a
+  // device round trip and no adb process competing with the follower's start: it waits for
+  // that. Otherwise it starts now, so that an Operator proven absent meanwhile stops the
+  // execution before anything is sent.
+  const bool presence_after_attach = !preflight_first || client.relays_logcat();
   if (preflight_first) {
-    start_presence_check();
+    if (!presence_after_attach) start_presence_check();
     if (contract::Status ready = preflight(); !ready) return fail(ready.error());
   }
   ResultReader::Wait attached = reader.wait_attached(ResultReader::kAttachFallback);
@@ -350,8 +356,12 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
                                std::to_string(reader.exit_code()) + ")",
                            details));
   }
+  // The follower printed through its relay: this adb executable reached the server, and the
+  // device answered it, so the calls from here on (the broadcast first) may speak to that
+  // server without starting an adb process each (adb/server_shell.hpp, wire-protocol §2.7).
+  if (reader.stdout_observed()) client.allow_shell_via_server();
+  if (presence_after_attach) start_presence_check();
   if (!preflight_first) {
-    start_presence_check();
     if (contract::Status ready = preflight(); !ready) return fail(ready.error());
   }
   if (require_authentic) {

@@ -6,11 +6,13 @@ namespace clawperator::exec {
 
 PresenceCheck::PresenceCheck(process::Runner& runner, const adb::AdbSettings& adb,
                              std::optional<std::chrono::steady_clock::time_point> deadline,
-                             std::string serial, std::string operator_package) {
+                             std::string serial, std::string operator_package,
+                             std::optional<adb::LoopbackTcpServer> shell_server) {
   thread_ = std::thread([this, &runner, adb, deadline, serial = std::move(serial),
-                         package = std::move(operator_package)] {
+                         package = std::move(operator_package), shell_server] {
     adb::AdbClient client(runner, adb);
     if (deadline) client.set_deadline(*deadline);
+    if (shell_server) client.use_shell_server(*shell_server);
     answer_ = operator_app::locate_operator(client, serial, package);
     done_.store(true, std::memory_order_release);
   });

@@ -22,10 +22,12 @@ namespace clawperator::exec {
 class PresenceCheck {
  public:
   // Starts the check on a thread of its own, with its own adb client over `runner` (so it is
-  // cancelled with the execution) and the execution's deadline.
+  // cancelled with the execution) and the execution's deadline; speaking to `shell_server`
+  // when the execution's client may (AdbClient::shell_server).
   PresenceCheck(process::Runner& runner, const adb::AdbSettings& adb,
                 std::optional<std::chrono::steady_clock::time_point> deadline, std::string serial,
-                std::string operator_package);
+                std::string operator_package,
+                std::optional<adb::LoopbackTcpServer> shell_server = std::nullopt);
   // Waits for the check: it is bounded by adb's shell timeout and the deadline.
   ~PresenceCheck();
   PresenceCheck(const PresenceCheck&) = delete;

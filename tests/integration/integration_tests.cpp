@@ -318,6 +318,46 @@ TEST_CASE("the logcat follower goes through the relay unless told not to", "[int
   CHECK(single_document(invalid)["code"] == "USAGE");
 }
 
+TEST_CASE("after the relayed follower attached, shell calls speak to the server itself",
+          "[integration][relay]") {
+  // docs/wire-protocol.md §2.7: the relay saw this adb ask the server for shell v2, so the
+  // broadcast (and a presence check beside it) need no adb process; without the relay, every
+  // call is an adb process as before.
+  Farm farm({"default"});
+  farm.set_env("CLAWPERATOR_LOG_LEVEL", "debug");
+  const json snapshot = json::array({{{"id", "snap"}, {"type", "snapshot"}}});
+  const auto calls_of = [&](std::string_view fragment) {
+    std::vector<json> found;
+    for (json& call : logged_events(farm, "adb.command")) {
+      if (call["argv"].back().get<std::string>().find(fragment) != std::string::npos) {
+        found.push_back(std::move(call));
+      }
+    }
+    return found;
+  };
+  // The first exec probes the Operator (a fresh device); the second finds the record fresh, so
+  // its presence check runs beside the dispatch.
+  for (int run = 0; run < 2; ++run) REQUIRE(single_document(farm.exec(snapshot))["ok"] == true);
+  std::vector<json> broadcasts = calls_of("am broadcast");
+  REQUIRE(broadcasts.size() >= 2);
+  CHECK(broadcasts.back().value("via", "") == "server");
+  const std::vector<json> listings = calls_of("pm list packages");
+  REQUIRE(!listings.empty());
+  CHECK(listings.back().value("via", "") == "server");
+  // What the call brought back is what adb would have: the execution succeeded, and each call
+  // spoken to the server completed with the device's exit status.
+  for (const json& completed : logged_events(farm, "adb.complete")) {
+    if (completed.value("via", "") == "server") CHECK(completed["exitCode"] == 0);
+  }
+
+  farm.set_env("CLAWPERATOR_ADB_RELAY", "off");
+  const std::size_t before = broadcasts.size();
+  REQUIRE(single_document(farm.exec(snapshot))["ok"] == true);
+  broadcasts = calls_of("am broadcast");
+  REQUIRE(broadcasts.size() > before);
+  CHECK_FALSE(broadcasts.back().contains("via"));
+}
+
 TEST_CASE("a first exec with --device starts a stopped adb server once", "[integration][relay]") {
   Farm farm({"default"});
   const json snapshot = json::array({{{"id", "snap"}, {"type", "snapshot"}}});

@@ -3,18 +3,19 @@
 // on the host.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "clawperator/adb/server_endpoint.hpp"
 #include "clawperator/process/runner.hpp"
 
 namespace clawperator::adb {
 
 class ServerRelay;
-struct LoopbackTcpServer;
 
 struct AdbSettings {
   std::string executable = "adb";
@@ -91,6 +92,18 @@ class AdbClient {
   bool server_stopped() const { return server_stopped_; }
   // Whether the loopback server accepts connections now (true when it is not on the loopback).
   bool local_server_accepts() const;
+  // Called once the logcat follower attached: from now on shell() speaks to the server itself
+  // (server_shell.hpp) when the follower's relay saw this adb executable ask that server for
+  // shell protocol v2 for the device; otherwise it has no effect. Any refusal before the
+  // command starts falls back to the adb client (docs/wire-protocol.md §2.7).
+  void allow_shell_via_server();
+  // follow_logcat started its follower through a relay (relay_logcat and a loopback server).
+  bool relays_logcat() const { return relayed_server_.has_value(); }
+  // The server shell() speaks to once allowed, for another client of the same execution (the
+  // presence check's, on its own thread); nullopt otherwise.
+  std::optional<LoopbackTcpServer> shell_server() const;
+  // shell() speaks to `server`, as the client that was allowed to does.
+  void use_shell_server(LoopbackTcpServer server);
 
   const AdbSettings& settings() const { return settings_; }
   // argv of a call for a device, e.g. for "adb -s X shell …" in diagnostics.
@@ -117,6 +130,10 @@ class AdbClient {
   process::Runner& runner_;
   AdbSettings settings_;
   bool server_stopped_ = false;
+  // Set by follow_logcat when it relayed: the server and what its relay saw.
+  std::optional<LoopbackTcpServer> relayed_server_;
+  std::shared_ptr<const std::atomic<bool>> relay_saw_shell_v2_;
+  bool shell_via_server_ = false;
   std::optional<std::chrono::steady_clock::time_point> deadline_;
 };
 

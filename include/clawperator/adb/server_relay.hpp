@@ -8,6 +8,7 @@
 // sends at once (TCP_QUICKACK after every read). Bytes pass unchanged in both directions.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -36,6 +37,13 @@ class ServerRelay {
 
   // For the client's environment: "localabstract:NAME".
   const std::string& socket_spec() const;
+
+  // Set once a client asked this relay's server for a shell over shell protocol v2
+  // (`shell,v2,…`). adb asks for it only after reading the device's features, so it shows that
+  // the adb executable the follower runs talks to this server and that the device speaks v2:
+  // what AdbClient needs before it speaks to the server itself (server_shell.hpp). Shared, so
+  // that it outlives the relay.
+  std::shared_ptr<const std::atomic<bool>> shell_v2_requested() const;
 
   class Impl;
 

@@ -16,40 +16,17 @@
 #include <thread>
 #include <utility>
 
-#include "clawperator/process/unique_fd.hpp"
+#include "loopback_sockets.hpp"
 
 namespace {
 
 using clawperator::adb::LoopbackTcpServer;
 using clawperator::adb::ServerRelay;
-
-// The runner's owner of one descriptor.
-using Fd = clawperator::process::UniqueFd;
-
-// A TCP listener on 127.0.0.1 with an ephemeral port.
-struct TcpListener {
-  Fd fd{socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)};
-  int port = 0;
-
-  TcpListener() {
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(bind(fd.get(), reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
-    REQUIRE(listen(fd.get(), 8) == 0);
-    socklen_t size = sizeof address;
-    REQUIRE(getsockname(fd.get(), reinterpret_cast<sockaddr*>(&address), &size) == 0);
-    port = ntohs(address.sin_port);
-  }
-
-  LoopbackTcpServer server() const { return {LoopbackTcpServer::Family::IPv4, port}; }
-
-  Fd accept_one() const {
-    pollfd ready{fd.get(), POLLIN, 0};
-    REQUIRE(poll(&ready, 1, 5000) == 1);
-    return Fd(accept4(fd.get(), nullptr, nullptr, SOCK_CLOEXEC));
-  }
-};
+using clawperator::testing::at_end_of_stream;
+using clawperator::testing::Fd;
+using clawperator::testing::read_up_to;
+using clawperator::testing::send_all;
+using clawperator::testing::TcpListener;
 
 // A Unix socket and what connect(2) to localabstract:NAME returned for it.
 std::pair<Fd, int> connect_abstract(const std::string& socket_spec) {
@@ -69,38 +46,6 @@ Fd connect_to(const std::string& socket_spec) {
   auto [fd, rc] = connect_abstract(socket_spec);
   REQUIRE(rc == 0);
   return std::move(fd);
-}
-
-void send_all(int fd, const std::string& bytes) {
-  std::size_t sent = 0;
-  while (sent < bytes.size()) {
-    const ssize_t n = send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-    REQUIRE(n > 0);
-    sent += static_cast<std::size_t>(n);
-  }
-}
-
-// Reads until `count` bytes or end of stream, with a deadline so that a bug fails, not hangs.
-std::string read_up_to(int fd, std::size_t count) {
-  std::string bytes;
-  char buffer[65536];
-  while (bytes.size() < count) {
-    pollfd ready{fd, POLLIN, 0};
-    REQUIRE(poll(&ready, 1, 10000) == 1);
-    const ssize_t n = recv(fd, buffer, std::min(sizeof buffer, count - bytes.size()), 0);
-    REQUIRE(n >= 0);
-    if (n == 0) break;
-    bytes.append(buffer, static_cast<std::size_t>(n));
-  }
-  return bytes;
-}
-
-// True when the peer has ended its side: a read returns 0 (within the deadline).
-bool at_end_of_stream(int fd) {
-  pollfd ready{fd, POLLIN, 0};
-  if (poll(&ready, 1, 10000) != 1) return false;
-  char byte;
-  return recv(fd, &byte, 1, 0) == 0;
 }
 
 std::string pattern(std::size_t size) {
@@ -231,4 +176,38 @@ TEST_CASE("stopping the relay closes every connection at once", "[adb][relay]") 
   CHECK(at_end_of_stream(server.get()));
   // The abstract name went with the listener.
   CHECK(connect_abstract(spec).second != 0);
+}
+
+TEST_CASE("the relay tells when a client asked for shell protocol v2", "[adb][relay]") {
+  const TcpListener listener;
+  auto relay = ServerRelay::start(listener.server());
+  REQUIRE(relay != nullptr);
+  const auto requested = relay->shell_v2_requested();
+  const Fd first_server = listener.accept_one();
+  const Fd version = connect_to(relay->socket_spec());
+  send_all(version.get(), "000chost:version");
+  CHECK(read_up_to(first_server.get(), 16) == "000chost:version");
+  CHECK_FALSE(requested->load());
+
+  // A legacy shell (a device without shell_v2) proves nothing about v2.
+  const Fd legacy = connect_to(relay->socket_spec());
+  const Fd legacy_server = listener.accept_one();
+  send_all(legacy.get(), "0014shell:logcat -T 1 -v");
+  CHECK(read_up_to(legacy_server.get(), 24) == "0014shell:logcat -T 1 -v");
+  CHECK_FALSE(requested->load());
+
+  // The follower's request, split in two writes, after its transport request.
+  const Fd follower = connect_to(relay->socket_spec());
+  const Fd follower_server = listener.accept_one();
+  const std::string transport = "001chost:transport:emulator-5554";
+  const std::string service = "0030shell,v2,TERM=xterm:exec logcat '-v' 'time'";
+  send_all(follower.get(), transport + service.substr(0, 10));
+  CHECK(read_up_to(follower_server.get(), transport.size() + 10) ==
+        transport + service.substr(0, 10));
+  send_all(follower.get(), service.substr(10));
+  CHECK(read_up_to(follower_server.get(), service.size() - 10) == service.substr(10));
+  CHECK(requested->load());
+  // It outlives the relay.
+  relay.reset();
+  CHECK(requested->load());
 }
