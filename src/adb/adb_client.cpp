@@ -142,8 +142,9 @@ process::Completion AdbClient::shell(const std::string& serial, const std::strin
 }
 
 void AdbClient::allow_shell_via_server() {
-  shell_via_server_ = relayed_server_ && relay_saw_shell_v2_ &&
-                      relay_saw_shell_v2_->load(std::memory_order_acquire);
+  // A client given a proven server (use_shell_server) keeps it.
+  shell_via_server_ = shell_via_server_ || (relayed_server_ && relay_saw_shell_v2_ &&
+                                            relay_saw_shell_v2_->load(std::memory_order_acquire));
 }
 
 std::optional<LoopbackTcpServer> AdbClient::shell_server() const {

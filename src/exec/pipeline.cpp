@@ -268,6 +268,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     kept = request.warm_followers->take(device_key, runner.cancel_token());
   }
   const bool warm = kept.stream != nullptr;
+  if (warm && kept.shell_server) client.use_shell_server(*kept.shell_server);
   std::unique_ptr<process::Stream> stream =
       warm ? std::move(kept.stream) : client.follow_logcat(serial, spawn_errno);
   if (!stream) {
@@ -323,11 +324,12 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     return force_stop_closed_apps(client, serial, execution, trace);
   };
   const bool preflight_first = !client.server_stopped();
-  // Through a relay the check may speak to the server once the follower attached, costing a
-  // device round trip and no adb process competing with the follower's start: it waits for
-  // that. Otherwise it starts now, so that an Operator proven absent meanwhile stops the
-  // execution before anything is sent.
-  const bool presence_after_attach = !preflight_first || client.relays_logcat();
+  // Through a relay (or with a kept reader whose relay proved the server) the check may speak
+  // to the server once the follower attached, costing a device round trip and no adb process
+  // competing with the follower's start: it waits for that. Otherwise it starts now, so that an
+  // Operator proven absent meanwhile stops the execution before anything is sent.
+  const bool presence_after_attach =
+      !preflight_first || client.relays_logcat() || client.shell_server().has_value();
   if (preflight_first) {
     if (!presence_after_attach) start_presence_check();
     if (contract::Status ready = preflight(); !ready) return fail(ready.error());
@@ -441,8 +443,8 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   if (request.warm_followers != nullptr && !runner.cancelled()) {
     const std::optional<bool> shows_uids = reader.shows_uids();
     request.warm_followers->keep(
-        device_key,
-        {reader.keep_warm(), outcome ? request.operator_package : std::string(), shows_uids});
+        device_key, {reader.keep_warm(), outcome ? request.operator_package : std::string(),
+                     shows_uids, client.shell_server()});
   }
   reader.terminate("settled");
   direct.reset();  // the forward goes now, whatever the outcome

@@ -23,6 +23,7 @@ class IdleReader {
       : device_key_(std::move(device_key)),
         answered_package_(std::move(reader.answered_package)),
         shows_uids_(reader.shows_uids),
+        shell_server_(reader.shell_server),
         stream_(std::move(reader.stream)) {
     stream_->watch(stop_.token());
     drainer_ = std::thread([this] { drain(); });
@@ -42,7 +43,7 @@ class IdleReader {
       stream_.reset();
       return {};
     }
-    return {std::move(stream_), std::move(answered_package_), shows_uids_};
+    return {std::move(stream_), std::move(answered_package_), shows_uids_, shell_server_};
   }
 
  private:
@@ -67,6 +68,7 @@ class IdleReader {
   std::string device_key_;
   std::string answered_package_;
   std::optional<bool> shows_uids_;
+  std::optional<adb::LoopbackTcpServer> shell_server_;
   std::unique_ptr<process::Stream> stream_;
   process::CancelSource stop_;
   bool exited_ = false;

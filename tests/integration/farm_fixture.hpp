@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -159,6 +160,19 @@ class Farm {
   // Set for every later run of the binary.
   void set_env(const std::string& name, const std::string& value) { extra_env_[name] = value; }
   std::string log_dir() const { return dir_ + "/logs"; }
+  // The events named `name` in the log files of every run so far, in order within each file.
+  std::vector<json> logged_events(std::string_view name) const {
+    std::vector<json> events;
+    if (!std::filesystem::exists(log_dir())) return events;
+    for (const auto& file : std::filesystem::directory_iterator(log_dir())) {
+      std::ifstream in(file.path());
+      for (std::string line; std::getline(in, line);) {
+        const json event = json::parse(line, nullptr, false);
+        if (!event.is_discarded() && event.value("event", "") == name) events.push_back(event);
+      }
+    }
+    return events;
+  }
   RunResult clawperator(const std::vector<std::string>& args) const {
     return run_binary(kBinary, args, environment());
   }

@@ -224,15 +224,7 @@ bool accepts_connections(int port) {
 
 // The log's lines of one event, in order.
 std::vector<json> logged_events(const Farm& farm, std::string_view name) {
-  std::vector<json> events;
-  for (const auto& file : std::filesystem::directory_iterator(farm.log_dir())) {
-    std::istringstream lines(read_file(file.path().string()));
-    for (std::string line; std::getline(lines, line);) {
-      const json event = json::parse(line, nullptr, false);
-      if (!event.is_discarded() && event.value("event", "") == name) events.push_back(event);
-    }
-  }
-  return events;
+  return farm.logged_events(name);
 }
 
 // The debug log's "adb.start" events of the logcat follower, in order.

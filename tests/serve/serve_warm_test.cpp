@@ -46,6 +46,27 @@ TEST_CASE("serve: a device's logcat reader stays warm between requests and is re
   CHECK(processes_mentioning(serial) == 0);
 }
 
+TEST_CASE("serve: a kept reader's server takes the next requests' shell calls", "[serve][api]") {
+  // docs/wire-protocol.md §2.7: the relay of the reader kept warm proved the adb server, so the
+  // next requests' broadcasts are spoken to it, not run as adb processes.
+  Farm farm({"default"});
+  Served served(farm, {}, {{"CLAWPERATOR_LOG_LEVEL", "debug"}});
+  for (const char* id : {"server-1", "server-2", "server-3"}) {
+    CHECK(served.post("/execute", json{{"execution", snapshot_payload(id)}}.dump()).status == 200);
+  }
+  CHECK(served.stop(SIGTERM) == 0);
+  std::vector<json> broadcasts;
+  for (json& call : farm.logged_events("adb.command")) {
+    if (call["argv"].back().get<std::string>().find("am broadcast") != std::string::npos) {
+      broadcasts.push_back(std::move(call));
+    }
+  }
+  REQUIRE(broadcasts.size() >= 3);
+  // The last request's reader was kept by the one before it.
+  CHECK(broadcasts.back().value("via", "") == "server");
+  CHECK(broadcasts[broadcasts.size() - 2].value("via", "") == "server");
+}
+
 TEST_CASE("serve: --result-transport and CLAWPERATOR_RESULT_TRANSPORT reach its executions",
           "[serve][api]") {
   Farm farm({"default"});

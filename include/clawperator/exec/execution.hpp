@@ -53,6 +53,10 @@ class WarmFollowers {
     std::string answered_package;
     // Whether its lines show their writer's uid, when that execution learned it.
     std::optional<bool> shows_uids;
+    // The adb server its relay proved for shell calls spoken to it, when one did
+    // (AdbClient::shell_server, docs/wire-protocol.md §2.7): the next execution's calls go
+    // there too.
+    std::optional<adb::LoopbackTcpServer> shell_server;
   };
   // The reader kept for `device_key`, now answering to `cancel`; no stream when none is kept
   // or the one kept has exited since (the device went away: the caller starts a new one and
