@@ -97,6 +97,8 @@ std::string smart_socket_request(std::string_view text) {
 Expected<void, ServerShellRefusal> ask_server(int fd, std::string_view text,
                                               Clock::time_point deadline,
                                               const process::CancelToken& token) {
+  // Four hex digits of length: a longer request (a serial of 64 KiB) is not adb's to send.
+  if (text.size() > 0xffff) return Unexpected(ServerShellRefusal{"the request is too long"});
   if (!send_to_server(fd, smart_socket_request(text), deadline, token)) {
     return Unexpected(ServerShellRefusal{"closed"});
   }
@@ -121,6 +123,11 @@ Expected<process::Completion, ServerShellRefusal> shell_via_server(
     const LoopbackTcpServer& server, const std::string& serial, const std::string& command,
     std::chrono::milliseconds timeout, const process::CancelToken& token,
     std::size_t max_output_bytes) {
+  // The service string adb 29 sends for `adb shell COMMAND` (adb-facts: TERM=xterm, raw).
+  const std::string service = "shell,v2,TERM=xterm,raw:" + command;
+  if (service.size() > kMaxServerShellRequest) {
+    return Unexpected(ServerShellRefusal{"the command is longer than one packet"});
+  }
   const Clock::time_point started = Clock::now();
   const Clock::time_point deadline = started + timeout;
   UniqueFd fd = connect_to_loopback_server(server, deadline);
@@ -136,9 +143,7 @@ Expected<process::Completion, ServerShellRefusal> shell_via_server(
   process::Completion completion;
   completion.status = process::Completion::Status::Exited;
   completion.exit_code = 0;
-  // The service string adb 29 sends for `adb shell COMMAND` (adb-facts: TERM=xterm, raw).
-  if (auto service = ask_server(fd.get(), "shell,v2,TERM=xterm,raw:" + command, deadline, token);
-      !service) {
+  if (auto opened = ask_server(fd.get(), service, deadline, token); !opened) {
     if (process::stop_requested(token)) {
       completion.status = process::Completion::Status::Cancelled;
       completion.exit_code = -1;
@@ -147,7 +152,7 @@ Expected<process::Completion, ServerShellRefusal> shell_via_server(
       completion.exit_code = -1;
     } else {
       completion.exit_code = 1;
-      completion.err = "error: " + service.error().reason + "\n";
+      completion.err = "error: " + opened.error().reason + "\n";
     }
     completion.elapsed =
         std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);

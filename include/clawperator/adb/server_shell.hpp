@@ -27,6 +27,11 @@ struct ServerShellRefusal {
   std::string reason;
 };
 
+// The longest service request spoken to the server: it travels to the device in one packet, and
+// the smallest packet a device announces is 4096 bytes (payload_route.hpp). A longer command is
+// refused before anything is sent, so that the adb client runs it and applies its own limits.
+inline constexpr std::size_t kMaxServerShellRequest = 4096;
+
 // Runs `command` within `timeout`; stops at once when `token` is cancelled or an interrupt
 // arrives (Completion::Status::Cancelled), at the timeout with TimedOut, keeping what arrived.
 Expected<process::Completion, ServerShellRefusal> shell_via_server(

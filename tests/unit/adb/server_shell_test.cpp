@@ -156,6 +156,20 @@ TEST_CASE("a refused transport is a refusal: nothing was asked of the device",
     REQUIRE_FALSE(outcome);
     CHECK(outcome.error().reason == "device offline");
   }
+  SECTION("a command longer than one packet: the adb client runs it, with its own limits") {
+    const TcpListener listener;  // never accepts: nothing is sent
+    const auto outcome =
+        shell_via_server(listener.server(), "s", std::string(5000, 'x'), 2000ms, {}, 1 << 20);
+    REQUIRE_FALSE(outcome);
+    CHECK(outcome.error().reason == "the command is longer than one packet");
+  }
+  SECTION("a serial adb could not frame") {
+    const TcpListener listener;
+    const auto outcome =
+        shell_via_server(listener.server(), std::string(70000, 's'), kCommand, 2000ms, {}, 1 << 20);
+    REQUIRE_FALSE(outcome);
+    CHECK(outcome.error().reason == "the request is too long");
+  }
   SECTION("no server listens") {
     int port = 0;
     {
