@@ -1,6 +1,8 @@
 #include "clawperator/cli/help_text.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <vector>
 
 namespace clawperator::cli {
 namespace {
@@ -33,14 +35,156 @@ class HelpFormatter : public CLI::Formatter {
     return out + "\n";
   }
 
+  // One action word's page (`skills run --help`): the usage with the word, the family's
+  // description, the arguments after the word, the options of every action and those whose
+  // description names this one, the examples that use it, then the rest of the footer.
+  std::string make_action_help(const CLI::App* app, std::string_view action) const {
+    std::string out;
+    auto block = [&out](std::string text) {
+      while (!text.empty() && text.back() == '\n') text.pop_back();
+      if (text.empty()) return;
+      out += (out.empty() ? "" : "\n\n") + text;
+    };
+    // "Usage: clawperator skills [OPTIONS] [action] [target]" becomes
+    // "Usage: clawperator skills run [OPTIONS] [target]".
+    const std::string head = "Usage: " + command_path(app);
+    std::string rest = usage_line(app).substr(head.size());
+    const CLI::Option* action_option = action_positional(app);
+    const std::string action_slot = " [" + action_option->get_name(true, false) + "]";
+    if (const std::size_t slot = rest.find(action_slot); slot != std::string::npos) {
+      rest.erase(slot, action_slot.size());
+    }
+    block(head + " " + std::string(action) + rest);
+    block(app->get_description());
+    std::string arguments;
+    for (const CLI::Option* opt : app->get_options([&](const CLI::Option* option) {
+           return option->get_positional() && !option->get_group().empty() &&
+                  option != action_option;
+         })) {
+      arguments += make_option(opt, true);
+    }
+    if (!arguments.empty()) block(get_label("Positionals") + ":\n" + arguments);
+    for (const std::string& group : app->get_groups()) {
+      block(option_group(app, group, CLI::AppFormatMode::Normal, action));
+    }
+    block(footer_for_action(app->get_footer(), app->get_name(), action));
+    return out + "\n";
+  }
+
+  // The positional that takes the action word: its description lists them, "a|b|c" or
+  // "a | b DIR | c" or "setup (alias: install)".
+  static const CLI::Option* action_positional(const CLI::App* app) {
+    const auto options = app->get_options([](const CLI::Option* option) {
+      return option->get_positional() && option->get_name(true, false) == "action";
+    });
+    return options.empty() ? nullptr : options.front();
+  }
+
+  static std::vector<std::string> actions_of(const CLI::App* app) {
+    std::vector<std::string> actions;
+    const CLI::Option* option = action_positional(app);
+    if (option == nullptr) return actions;
+    const std::string& text = option->get_description();
+    std::size_t at = 0;
+    while (at <= text.size()) {
+      const std::size_t bar = std::min(text.find('|', at), text.size());
+      std::string_view piece(text.data() + at, bar - at);
+      while (!piece.empty() && piece.front() == ' ') piece.remove_prefix(1);
+      const std::size_t word_end = piece.find_first_of(" (");
+      if (!piece.empty()) actions.emplace_back(piece.substr(0, word_end));
+      at = bar + 1;
+    }
+    if (const std::size_t alias = text.find("alias: "); alias != std::string::npos) {
+      const std::size_t start = alias + std::string_view("alias: ").size();
+      actions.push_back(text.substr(start, text.find_first_of(" )", start) - start));
+    }
+    return actions;
+  }
+
+ public:
+  // Whether an option described by `description` belongs on `action`'s page: it names no
+  // action ("--registry: the registry file"), or one of its "ACTION, ACTION …:" prefixes
+  // (segments separated by "; ") names this one.
+  static bool applies_to(std::string_view description, std::string_view action,
+                         const std::vector<std::string>& actions) {
+    bool names_any = false;
+    for (std::size_t at = 0; at <= description.size();) {
+      const std::size_t end = std::min(description.find("; ", at), description.size());
+      const std::string_view segment = description.substr(at, end - at);
+      const std::size_t colon = segment.find(':');
+      if (colon != std::string_view::npos) {
+        std::vector<std::string_view> named;
+        bool all_actions = true;
+        for (std::size_t entry = 0; entry < colon;) {
+          const std::size_t comma = std::min(segment.find(',', entry), colon);
+          std::string_view word = segment.substr(entry, comma - entry);
+          while (!word.empty() && word.front() == ' ') word.remove_prefix(1);
+          word = word.substr(0, word.find(' '));
+          if (std::find(actions.begin(), actions.end(), word) == actions.end()) all_actions = false;
+          named.push_back(word);
+          entry = comma + 1;
+        }
+        if (all_actions && !named.empty()) {
+          names_any = true;
+          if (std::find(named.begin(), named.end(), action) != named.end()) return true;
+        }
+      }
+      at = end + 2;
+    }
+    return !names_any;
+  }
+
+ private:
+  // The footer with only the examples that use `action` ("clawperator NAME ACTION ...").
+  static std::string footer_for_action(const std::string& footer, const std::string& name,
+                                       std::string_view action) {
+    const std::string used = "clawperator " + name + " " + std::string(action);
+    std::string out;
+    std::size_t at = 0;
+    while (at < footer.size()) {
+      std::size_t end = footer.find("\n\n", at);
+      if (end == std::string::npos) end = footer.size();
+      std::string section = footer.substr(at, end - at);
+      if (section.rfind("Examples:", 0) == 0) {
+        std::string kept = "Examples:";
+        std::size_t line_at = section.find('\n');
+        while (line_at != std::string::npos && line_at < section.size()) {
+          const std::size_t line_end = std::min(section.find('\n', line_at + 1), section.size());
+          const std::string line = section.substr(line_at + 1, line_end - line_at - 1);
+          const std::size_t found = line.find(used);
+          if (found != std::string::npos &&
+              (found + used.size() == line.size() || line[found + used.size()] == ' ')) {
+            kept += "\n" + line;
+          }
+          line_at = line_end < section.size() ? line_end : std::string::npos;
+        }
+        section = kept == "Examples:" ? std::string() : kept;
+      }
+      if (!section.empty()) out += (out.empty() ? "" : "\n\n") + section;
+      at = end + 2;
+    }
+    return out;
+  }
+
+ public:
+  static bool takes_action(const CLI::App* app, std::string_view action) {
+    const std::vector<std::string> actions = actions_of(app);
+    return std::find(actions.begin(), actions.end(), action) != actions.end();
+  }
+
+ private:
  private:
   // "Usage: clawperator mcp serve [OPTIONS] [ARGS] [COMMAND]": the path from the program down.
-  static std::string usage_line(const CLI::App* app) {
+  static std::string command_path(const CLI::App* app) {
     std::string path;
     for (const CLI::App* at = app; at != nullptr; at = at->get_parent()) {
       path = at->get_name() + (path.empty() ? "" : " " + path);
     }
-    std::string out = "Usage: " + path;
+    return path;
+  }
+
+  static std::string usage_line(const CLI::App* app) {
+    std::string out = "Usage: " + command_path(app);
     if (!app->get_options([](const CLI::Option* opt) { return opt->nonpositional(); }).empty()) {
       out += " [OPTIONS]";
     }
@@ -57,14 +201,16 @@ class HelpFormatter : public CLI::Formatter {
     return out;
   }
 
-  std::string option_group(const CLI::App* app, const std::string& group,
-                           CLI::AppFormatMode mode) const {
+  std::string option_group(const CLI::App* app, const std::string& group, CLI::AppFormatMode mode,
+                           std::string_view action = {}) const {
     if (group.empty()) return {};
     std::string out;
     for (const CLI::Option* opt : app->get_options([&](const CLI::Option* option) {
            return option->get_group() == group && option->nonpositional() &&
                   (mode != CLI::AppFormatMode::Sub ||
-                   (app->get_help_ptr() != option && app->get_help_all_ptr() != option));
+                   (app->get_help_ptr() != option && app->get_help_all_ptr() != option)) &&
+                  (action.empty() ||
+                   applies_to(option->get_description(), action, actions_of(app)));
          })) {
       out += make_option(opt, false);
     }
@@ -76,6 +222,16 @@ class HelpFormatter : public CLI::Formatter {
 
 std::shared_ptr<CLI::Formatter> make_help_formatter() {
   return std::make_shared<HelpFormatter>();
+}
+
+std::optional<std::string> action_help(const CLI::App& command, std::string_view action) {
+  if (!HelpFormatter::takes_action(&command, action)) return std::nullopt;
+  return HelpFormatter().make_action_help(&command, action);
+}
+
+bool option_applies_to_action(std::string_view description, std::string_view action,
+                              const std::vector<std::string>& actions) {
+  return HelpFormatter::applies_to(description, action, actions);
 }
 
 void set_command_footer(CommandLine command, const std::string& sections,
@@ -114,7 +270,8 @@ Environment:
   CLAWPERATOR_STATE_DIR  the private directory of device locks and readiness records
   CLAWPERATOR_RESULT_TRANSPORT  logcat, direct or auto, as --result-transport
   CLAWPERATOR_ADB_RELAY  off: the logcat reader talks to the adb server directly, not through
-      the in-process relay that avoids its 40 ms delayed ACKs (docs/wire-protocol.md §6.3)
+      the in-process relay that avoids its 40 ms delayed ACKs, and every adb call is an adb
+      process (docs/wire-protocol.md §6.3, §2.7)
   CLAWPERATOR_SERVE_TOKEN  serve: the bearer token, as --token
   ADB_SERVER_SOCKET  the adb server (tcp:HOST:PORT), as adb reads it; --adb-server overrides
   ANDROID_ADB_SERVER_ADDRESS  the adb server's host, as adb reads it

@@ -115,6 +115,17 @@ const CLI::App* help_topic(std::string_view word, const CLI::App& app,
   return &app;
 }
 
+// The help of `topic` (help_topic of `word`): an action word's own page when `action` is one
+// of its words (`skills run --help`), operator setup's for the original's `setup` and
+// `install`, else the topic's.
+std::string help_page(const CLI::App& topic, std::string_view word, std::string_view action) {
+  if (names_operator_setup(word)) action = "setup";
+  if (!action.empty()) {
+    if (std::optional<std::string> page = action_help(topic, action)) return *page;
+  }
+  return topic.help();
+}
+
 // `words` are command_words(): the first is no command.
 HostError unknown_command(const std::vector<std::string>& words,
                           const std::vector<Command>& commands) {
@@ -291,7 +302,7 @@ CommandLineReading read_command_line(int argc, const char* const* argv, RawGloba
 
   if (argc <= 1 || std::string_view(argv[1]) == "help") {
     const CLI::App* topic = argc > 2 ? help_topic(argv[2], app, commands) : &app;
-    reading.help = topic->help();
+    reading.help = help_page(*topic, argc > 2 ? argv[2] : "", argc > 3 ? argv[3] : "");
     return reading;
   }
 
@@ -310,9 +321,11 @@ CommandLineReading read_command_line(int argc, const char* const* argv, RawGloba
       const CLI::App* topic = help_topic(words.front(), app, commands);
       // Else the overview would describe the command CLI11 parsed later (`snapshot`).
       if (topic == &app) app.clear();
-      reading.help = topic->help();
+      reading.help = help_page(*topic, words.front(), "");
+    } else if (command != nullptr) {
+      reading.help = help_page(*command->app, words.front(), words.size() > 1 ? words[1] : "");
     } else {
-      reading.help = command != nullptr ? command->app->help() : app.help();
+      reading.help = app.help();
     }
     return reading;
   } catch (const CLI::CallForAllHelp&) {

@@ -47,14 +47,47 @@ TEST_CASE("setup and install name operator setup, the canonical command", "[cli]
   CHECK(usage_refusal({"--device", "emulator-5554", "setup", "snapshot"}, "USAGE")["canonical"] ==
         canonical);
 
-  // Their help is operator setup's, as in the original.
+  // Their help is operator setup's page, as in the original.
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
            {"setup", "--help"}, {"install", "-h"}, {"help", "setup"}, {"help", "install"}}) {
     CAPTURE(args);
     const RunResult help = run_binary(kBinary, args);
     CHECK(help.exit_code == 0);
-    CHECK(help.out.rfind("Usage: clawperator operator [OPTIONS] [action]", 0) == 0);
+    CHECK(help.out.rfind("Usage: clawperator operator setup [OPTIONS]\n", 0) == 0);
+    CHECK(help.out.find("  --apk TEXT") != std::string::npos);
   }
+}
+
+TEST_CASE("an action word's --help is its own page, as in the original", "[cli][compatibility]") {
+  struct Asked {
+    std::vector<std::string> args;
+    std::string usage;
+  };
+  for (const Asked& asked : std::vector<Asked>{
+           {{"skills", "run", "--help"}, "Usage: clawperator skills run [OPTIONS] [target]\n"},
+           {{"skills", "run", "com.example.check", "-h"},
+            "Usage: clawperator skills run [OPTIONS] [target]\n"},
+           {{"help", "skills", "compile-artifact"},
+            "Usage: clawperator skills compile-artifact [OPTIONS] [target]\n"},
+           {{"operator", "setup", "--help"}, "Usage: clawperator operator setup [OPTIONS]\n"},
+           {{"recording", "pull", "--help"}, "Usage: clawperator recording pull [OPTIONS]\n"},
+           {{"record", "pull", "--help"}, "Usage: clawperator recording pull [OPTIONS]\n"},
+           {{"emulator", "start", "--help"},
+            "Usage: clawperator emulator start [OPTIONS] [name]\n"},
+           // No such word: the family's page, which lists the words.
+           {{"skills", "frobnicate", "--help"},
+            "Usage: clawperator skills [OPTIONS] [action] [target]\n"},
+           {{"skills", "--help"}, "Usage: clawperator skills [OPTIONS] [action] [target]\n"},
+       }) {
+    CAPTURE(asked.args);
+    const RunResult help = run_binary(kBinary, asked.args);
+    CHECK(help.exit_code == 0);
+    CHECK(help.err.empty());
+    CHECK(help.out.rfind(asked.usage, 0) == 0);
+  }
+  const RunResult run = run_binary(kBinary, {"skills", "run", "--help"});
+  CHECK(run.out.find("--expect-contains") != std::string::npos);
+  CHECK(run.out.find("--artifact") == std::string::npos);
 }
 
 TEST_CASE("the removed observe/action forms name their flat command", "[cli][compatibility]") {

@@ -6,10 +6,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "clawperator/cli/command_line.hpp"
 
 namespace CLI {
+class App;
 class Formatter;
 }  // namespace CLI
 
@@ -17,6 +19,17 @@ namespace clawperator::cli {
 
 // The one layout of every --help (docs/commands.md "Help").
 std::shared_ptr<CLI::Formatter> make_help_formatter();
+
+// The page of one action word of a command that takes one (`skills run --help`, `help
+// operator setup`), in the same layout: only the options of every action and those whose
+// description names this one ("run: …"), and only the examples that use it. nullopt when
+// `command` takes no such word.
+std::optional<std::string> action_help(const CLI::App& command, std::string_view action);
+
+// Whether an option whose description is `description` belongs on `action`'s page, `actions`
+// being every action word of its command. Pure; for the tests.
+bool option_applies_to_action(std::string_view description, std::string_view action,
+                              const std::vector<std::string>& actions);
 
 // The last line of every command's help.
 inline constexpr std::string_view kGlobalOptionsPointer =
