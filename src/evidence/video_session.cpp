@@ -169,25 +169,6 @@ std::string self_executable() {
 
 }  // namespace
 
-std::optional<std::string> video_size_problem(std::string_view size) {
-  const std::size_t x = size.find('x');
-  int width = 0, height = 0;
-  const auto whole = [](std::string_view text, int& value) {
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    return error == std::errc() && end == text.data() + text.size() && !text.empty() &&
-           text.front() != '-' && text.front() != '+';
-  };
-  if (x == std::string_view::npos || !whole(size.substr(0, x), width) ||
-      !whole(size.substr(x + 1), height)) {
-    return "the size must be WIDTHxHEIGHT, such as 720x1280";
-  }
-  if (width < 16 || height < 16 || width > 4096 || height > 4096 || width % 2 != 0 ||
-      height % 2 != 0) {
-    return "the width and height must be even numbers from 16 to 4096";
-  }
-  return std::nullopt;
-}
-
 EvidenceReport start_video(const VideoStartRequest& request, process::Runner& runner) {
   // 1. Nothing is spawned before the host programs, the device, the lock and the storage are
   //    known to be usable.
