@@ -36,6 +36,28 @@ bool may_relay(const AdbSettings& settings) {
   return settings.relay_logcat && !settings.server_host && !settings.server_port;
 }
 
+// A call's argv as the log shows it: `log_form` in place of a command that carries a payload.
+Json logged_argv(const process::CommandSpec& spec, std::string_view log_form) {
+  Json argv = spec.argv;
+  if (!log_form.empty()) argv.back() = log_form;
+  return argv;
+}
+
+// The adb.command and adb.complete lines of one call; `via` names how it was made when it was
+// not an adb process ("server", wire-protocol §2.7).
+Json call_event(const Json& argv, std::string_view via) {
+  Json event{{"argv", argv}};
+  if (!via.empty()) event["via"] = via;
+  return event;
+}
+
+void log_completion(Json event, const process::Completion& completion) {
+  event["status"] = process::to_string(completion.status);
+  event["exitCode"] = completion.exit_code;
+  event["durationMs"] = completion.elapsed.count();
+  io::log_event(io::LogLevel::Debug, "adb.complete", event);
+}
+
 }  // namespace
 
 AdbClient::AdbClient(process::Runner& runner, AdbSettings settings)
@@ -70,15 +92,10 @@ std::chrono::milliseconds AdbClient::within_deadline(std::chrono::milliseconds t
 
 process::Completion AdbClient::run_logged(process::CommandSpec spec, std::string_view log_form) {
   spec.timeout = within_deadline(spec.timeout);
-  Json argv = spec.argv;
-  if (!log_form.empty()) argv.back() = log_form;
-  io::log_event(io::LogLevel::Debug, "adb.command", Json{{"argv", argv}});
+  const Json event = call_event(logged_argv(spec, log_form), {});
+  io::log_event(io::LogLevel::Debug, "adb.command", event);
   process::Completion completion = runner_.run(spec);
-  io::log_event(io::LogLevel::Debug, "adb.complete",
-                Json{{"argv", argv},
-                     {"status", process::to_string(completion.status)},
-                     {"exitCode", completion.exit_code},
-                     {"durationMs", completion.elapsed.count()}});
+  log_completion(event, completion);
   return completion;
 }
 
@@ -119,25 +136,19 @@ process::Completion AdbClient::shell(const std::string& serial, const std::strin
                                      std::chrono::milliseconds timeout, std::string_view log_form) {
   process::CommandSpec spec{device_argv(serial, {"shell", command}), timeout};
   if (!shell_via_server_ || runner_.cancelled()) return run_logged(std::move(spec), log_form);
-  spec.timeout = within_deadline(spec.timeout);
-  Json argv = spec.argv;
-  if (!log_form.empty()) argv.back() = log_form;
-  io::log_event(io::LogLevel::Debug, "adb.command", Json{{"argv", argv}, {"via", "server"}});
-  auto direct = shell_via_server(*relayed_server_, serial, command, spec.timeout,
+  const Json event = call_event(logged_argv(spec, log_form), "server");
+  io::log_event(io::LogLevel::Debug, "adb.command", event);
+  auto direct = shell_via_server(*relayed_server_, serial, command, within_deadline(spec.timeout),
                                  runner_.cancel_token(), spec.max_output_bytes);
   if (!direct) {
     // Nothing ran on the device: the adb client runs it, and says in its own words what the
     // server refused (a device gone offline, …), as every other call does.
-    io::log_event(io::LogLevel::Debug, "adb.server_refused",
-                  Json{{"argv", argv}, {"reason", direct.error().reason}});
+    Json refused = event;
+    refused["reason"] = direct.error().reason;
+    io::log_event(io::LogLevel::Debug, "adb.server_refused", refused);
     return run_logged(std::move(spec), log_form);
   }
-  io::log_event(io::LogLevel::Debug, "adb.complete",
-                Json{{"argv", argv},
-                     {"via", "server"},
-                     {"status", process::to_string(direct->status)},
-                     {"exitCode", direct->exit_code},
-                     {"durationMs", direct->elapsed.count()}});
+  log_completion(event, *direct);
   return std::move(*direct);
 }
 

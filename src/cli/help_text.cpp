@@ -2,10 +2,74 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <functional>
+#include <sstream>
 #include <vector>
 
 namespace clawperator::cli {
 namespace {
+
+// `text` as one block of a help page: one blank line before it unless it is the first, none of
+// its own at either end; an empty block adds nothing.
+void append_block(std::string& page, std::string text) {
+  while (!text.empty() && text.front() == '\n') text.erase(text.begin());
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  if (text.empty()) return;
+  page += (page.empty() ? "" : "\n\n") + text;
+}
+
+// The positional that takes a command's action word, when it has one.
+const CLI::Option* action_positional(const CLI::App* app) {
+  const auto options = app->get_options([](const CLI::Option* option) {
+    return option->get_positional() && option->get_name(true, false) == "action";
+  });
+  return options.empty() ? nullptr : options.front();
+}
+
+// The action words its description lists: "a|b|c", "a | b DIR | c", "setup (alias: install)".
+std::vector<std::string> actions_of(const CLI::App* app) {
+  std::vector<std::string> actions;
+  const CLI::Option* option = action_positional(app);
+  if (option == nullptr) return actions;
+  const std::string& text = option->get_description();
+  for (std::size_t at = 0; at <= text.size();) {
+    const std::size_t bar = std::min(text.find('|', at), text.size());
+    std::string_view piece(text.data() + at, bar - at);
+    while (!piece.empty() && piece.front() == ' ') piece.remove_prefix(1);
+    if (!piece.empty()) actions.emplace_back(piece.substr(0, piece.find_first_of(" (")));
+    at = bar + 1;
+  }
+  if (const std::size_t alias = text.find("alias: "); alias != std::string::npos) {
+    const std::size_t start = alias + std::string_view("alias: ").size();
+    actions.push_back(text.substr(start, text.find_first_of(" )", start) - start));
+  }
+  return actions;
+}
+
+// The footer with only the examples that use `used` ("clawperator skills run"); an Examples
+// block left empty goes.
+std::string footer_for_action(const std::string& footer, const std::string& used) {
+  std::string out;
+  for (std::size_t at = 0; at < footer.size();) {
+    const std::size_t end = std::min(footer.find("\n\n", at), footer.size());
+    std::string section = footer.substr(at, end - at);
+    if (section.rfind("Examples:", 0) == 0) {
+      std::string kept;
+      std::istringstream lines(section.substr(section.find('\n') + 1));
+      for (std::string line; std::getline(lines, line);) {
+        const std::size_t found = line.find(used);
+        const std::size_t after = found + used.size();
+        if (found != std::string::npos && (after == line.size() || line[after] == ' ')) {
+          kept += "\n" + line;
+        }
+      }
+      section = kept.empty() ? std::string() : "Examples:" + kept;
+    }
+    append_block(out, std::move(section));
+    at = end + 2;
+  }
+  return out;
+}
 
 // One layout for every command's --help (docs/commands.md "Help"): the usage line with the
 // whole command path, the description, the arguments, each option group, the command groups,
@@ -20,18 +84,14 @@ class HelpFormatter : public CLI::Formatter {
   std::string make_help(const CLI::App* app, std::string, CLI::AppFormatMode mode) const override {
     if (mode == CLI::AppFormatMode::Sub) return make_expanded(app);
     std::string out;
-    auto block = [&out](std::string text) {
-      while (!text.empty() && text.front() == '\n') text.erase(text.begin());
-      while (!text.empty() && text.back() == '\n') text.pop_back();
-      if (text.empty()) return;
-      out += (out.empty() ? "" : "\n\n") + text;
-    };
-    block(usage_line(app));
-    block(app->get_description());
-    block(make_positionals(app));
-    for (const std::string& group : app->get_groups()) block(option_group(app, group, mode));
-    block(make_subcommands(app, mode));
-    block(app->get_footer());
+    append_block(out, usage_line(app));
+    append_block(out, app->get_description());
+    append_block(out, make_positionals(app));
+    for (const std::string& group : app->get_groups()) {
+      append_block(out, option_group(app, group, mode));
+    }
+    append_block(out, make_subcommands(app, mode));
+    append_block(out, app->get_footer());
     return out + "\n";
   }
 
@@ -39,23 +99,18 @@ class HelpFormatter : public CLI::Formatter {
   // description, the arguments after the word, the options of every action and those whose
   // description names this one, the examples that use it, then the rest of the footer.
   std::string make_action_help(const CLI::App* app, std::string_view action) const {
-    std::string out;
-    auto block = [&out](std::string text) {
-      while (!text.empty() && text.back() == '\n') text.pop_back();
-      if (text.empty()) return;
-      out += (out.empty() ? "" : "\n\n") + text;
-    };
+    const CLI::Option* action_option = action_positional(app);
     // "Usage: clawperator skills [OPTIONS] [action] [target]" becomes
     // "Usage: clawperator skills run [OPTIONS] [target]".
     const std::string head = "Usage: " + command_path(app);
     std::string rest = usage_line(app).substr(head.size());
-    const CLI::Option* action_option = action_positional(app);
     const std::string action_slot = " [" + action_option->get_name(true, false) + "]";
     if (const std::size_t slot = rest.find(action_slot); slot != std::string::npos) {
       rest.erase(slot, action_slot.size());
     }
-    block(head + " " + std::string(action) + rest);
-    block(app->get_description());
+    std::string out;
+    append_block(out, head + " " + std::string(action) + rest);
+    append_block(out, app->get_description());
     std::string arguments;
     for (const CLI::Option* opt : app->get_options([&](const CLI::Option* option) {
            return option->get_positional() && !option->get_group().empty() &&
@@ -63,118 +118,21 @@ class HelpFormatter : public CLI::Formatter {
          })) {
       arguments += make_option(opt, true);
     }
-    if (!arguments.empty()) block(get_label("Positionals") + ":\n" + arguments);
+    if (!arguments.empty()) append_block(out, get_label("Positionals") + ":\n" + arguments);
+    const std::vector<std::string> actions = actions_of(app);
     for (const std::string& group : app->get_groups()) {
-      block(option_group(app, group, CLI::AppFormatMode::Normal, action));
+      append_block(
+          out, option_group(app, group, CLI::AppFormatMode::Normal, [&](const CLI::Option* option) {
+            return option_applies_to_action(option->get_description(), action, actions);
+          }));
     }
-    block(footer_for_action(app->get_footer(), app->get_name(), action));
+    append_block(
+        out, footer_for_action(app->get_footer(), command_path(app) + " " + std::string(action)));
     return out + "\n";
   }
 
-  // The positional that takes the action word: its description lists them, "a|b|c" or
-  // "a | b DIR | c" or "setup (alias: install)".
-  static const CLI::Option* action_positional(const CLI::App* app) {
-    const auto options = app->get_options([](const CLI::Option* option) {
-      return option->get_positional() && option->get_name(true, false) == "action";
-    });
-    return options.empty() ? nullptr : options.front();
-  }
-
-  static std::vector<std::string> actions_of(const CLI::App* app) {
-    std::vector<std::string> actions;
-    const CLI::Option* option = action_positional(app);
-    if (option == nullptr) return actions;
-    const std::string& text = option->get_description();
-    std::size_t at = 0;
-    while (at <= text.size()) {
-      const std::size_t bar = std::min(text.find('|', at), text.size());
-      std::string_view piece(text.data() + at, bar - at);
-      while (!piece.empty() && piece.front() == ' ') piece.remove_prefix(1);
-      const std::size_t word_end = piece.find_first_of(" (");
-      if (!piece.empty()) actions.emplace_back(piece.substr(0, word_end));
-      at = bar + 1;
-    }
-    if (const std::size_t alias = text.find("alias: "); alias != std::string::npos) {
-      const std::size_t start = alias + std::string_view("alias: ").size();
-      actions.push_back(text.substr(start, text.find_first_of(" )", start) - start));
-    }
-    return actions;
-  }
-
- public:
-  // Whether an option described by `description` belongs on `action`'s page: it names no
-  // action ("--registry: the registry file"), or one of its "ACTION, ACTION …:" prefixes
-  // (segments separated by "; ") names this one.
-  static bool applies_to(std::string_view description, std::string_view action,
-                         const std::vector<std::string>& actions) {
-    bool names_any = false;
-    for (std::size_t at = 0; at <= description.size();) {
-      const std::size_t end = std::min(description.find("; ", at), description.size());
-      const std::string_view segment = description.substr(at, end - at);
-      const std::size_t colon = segment.find(':');
-      if (colon != std::string_view::npos) {
-        std::vector<std::string_view> named;
-        bool all_actions = true;
-        for (std::size_t entry = 0; entry < colon;) {
-          const std::size_t comma = std::min(segment.find(',', entry), colon);
-          std::string_view word = segment.substr(entry, comma - entry);
-          while (!word.empty() && word.front() == ' ') word.remove_prefix(1);
-          word = word.substr(0, word.find(' '));
-          if (std::find(actions.begin(), actions.end(), word) == actions.end()) all_actions = false;
-          named.push_back(word);
-          entry = comma + 1;
-        }
-        if (all_actions && !named.empty()) {
-          names_any = true;
-          if (std::find(named.begin(), named.end(), action) != named.end()) return true;
-        }
-      }
-      at = end + 2;
-    }
-    return !names_any;
-  }
-
  private:
-  // The footer with only the examples that use `action` ("clawperator NAME ACTION ...").
-  static std::string footer_for_action(const std::string& footer, const std::string& name,
-                                       std::string_view action) {
-    const std::string used = "clawperator " + name + " " + std::string(action);
-    std::string out;
-    std::size_t at = 0;
-    while (at < footer.size()) {
-      std::size_t end = footer.find("\n\n", at);
-      if (end == std::string::npos) end = footer.size();
-      std::string section = footer.substr(at, end - at);
-      if (section.rfind("Examples:", 0) == 0) {
-        std::string kept = "Examples:";
-        std::size_t line_at = section.find('\n');
-        while (line_at != std::string::npos && line_at < section.size()) {
-          const std::size_t line_end = std::min(section.find('\n', line_at + 1), section.size());
-          const std::string line = section.substr(line_at + 1, line_end - line_at - 1);
-          const std::size_t found = line.find(used);
-          if (found != std::string::npos &&
-              (found + used.size() == line.size() || line[found + used.size()] == ' ')) {
-            kept += "\n" + line;
-          }
-          line_at = line_end < section.size() ? line_end : std::string::npos;
-        }
-        section = kept == "Examples:" ? std::string() : kept;
-      }
-      if (!section.empty()) out += (out.empty() ? "" : "\n\n") + section;
-      at = end + 2;
-    }
-    return out;
-  }
-
- public:
-  static bool takes_action(const CLI::App* app, std::string_view action) {
-    const std::vector<std::string> actions = actions_of(app);
-    return std::find(actions.begin(), actions.end(), action) != actions.end();
-  }
-
- private:
- private:
-  // "Usage: clawperator mcp serve [OPTIONS] [ARGS] [COMMAND]": the path from the program down.
+  // "clawperator mcp serve": the path from the program down.
   static std::string command_path(const CLI::App* app) {
     std::string path;
     for (const CLI::App* at = app; at != nullptr; at = at->get_parent()) {
@@ -183,6 +141,7 @@ class HelpFormatter : public CLI::Formatter {
     return path;
   }
 
+  // "Usage: clawperator mcp serve [OPTIONS] [ARGS] [COMMAND]".
   static std::string usage_line(const CLI::App* app) {
     std::string out = "Usage: " + command_path(app);
     if (!app->get_options([](const CLI::Option* opt) { return opt->nonpositional(); }).empty()) {
@@ -201,16 +160,16 @@ class HelpFormatter : public CLI::Formatter {
     return out;
   }
 
+  // The options of `group` (those `shown` keeps, when given).
   std::string option_group(const CLI::App* app, const std::string& group, CLI::AppFormatMode mode,
-                           std::string_view action = {}) const {
+                           const std::function<bool(const CLI::Option*)>& shown = {}) const {
     if (group.empty()) return {};
     std::string out;
     for (const CLI::Option* opt : app->get_options([&](const CLI::Option* option) {
            return option->get_group() == group && option->nonpositional() &&
                   (mode != CLI::AppFormatMode::Sub ||
                    (app->get_help_ptr() != option && app->get_help_all_ptr() != option)) &&
-                  (action.empty() ||
-                   applies_to(option->get_description(), action, actions_of(app)));
+                  (!shown || shown(option));
          })) {
       out += make_option(opt, false);
     }
@@ -225,13 +184,38 @@ std::shared_ptr<CLI::Formatter> make_help_formatter() {
 }
 
 std::optional<std::string> action_help(const CLI::App& command, std::string_view action) {
-  if (!HelpFormatter::takes_action(&command, action)) return std::nullopt;
+  const std::vector<std::string> actions = actions_of(&command);
+  if (std::find(actions.begin(), actions.end(), action) == actions.end()) return std::nullopt;
   return HelpFormatter().make_action_help(&command, action);
 }
 
 bool option_applies_to_action(std::string_view description, std::string_view action,
                               const std::vector<std::string>& actions) {
-  return HelpFormatter::applies_to(description, action, actions);
+  const auto is_action = [&](std::string_view word) {
+    return std::find(actions.begin(), actions.end(), word) != actions.end();
+  };
+  // Segments "ACTION, ACTION …: text" separated by "; "; one whose prefix is not all action
+  // words ("Note: …") names none.
+  bool names_any = false;
+  for (std::size_t at = 0; at <= description.size();) {
+    const std::size_t end = std::min(description.find("; ", at), description.size());
+    const std::string_view segment = description.substr(at, end - at);
+    at = end + 2;
+    const std::size_t colon = segment.find(':');
+    if (colon == std::string_view::npos) continue;
+    std::vector<std::string_view> named;
+    for (std::size_t entry = 0; entry < colon;) {
+      const std::size_t comma = std::min(segment.find(',', entry), colon);
+      std::string_view word = segment.substr(entry, comma - entry);
+      while (!word.empty() && word.front() == ' ') word.remove_prefix(1);
+      named.push_back(word.substr(0, word.find(' ')));
+      entry = comma + 1;
+    }
+    if (!std::all_of(named.begin(), named.end(), is_action)) continue;
+    names_any = true;
+    if (std::find(named.begin(), named.end(), action) != named.end()) return true;
+  }
+  return !names_any;
 }
 
 void set_command_footer(CommandLine command, const std::string& sections,
