@@ -2,17 +2,16 @@
 // emulator is `clawperator-vdevice emulator`: create, start, status, exec, stop and delete;
 // provision's paths; every fault with its code, exit code and disposition; and no emulator
 // left running after a start that failed or was interrupted (docs/emulator.md).
-#include <dirent.h>
 #include <signal.h>
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "emulator_process.hpp"
 #include "farm_fixture.hpp"
+#include "proc_files.hpp"
 #include "test_files.hpp"
 #include "test_locations.hpp"
 
@@ -30,19 +29,16 @@ using clawperator::testing::RunResult;
 using clawperator::testing::TemporaryDirectory;
 
 // The processes that have `needle` in their command line (/proc/*/cmdline, NULs as spaces).
+// A process may exit between the listing and the read: tests/support/proc_files.hpp reads it
+// as empty rather than throwing, as an ifstream would (ESRCH from underflow).
 std::vector<pid_t> processes_with(const std::string& needle) {
   std::vector<pid_t> found;
-  DIR* proc = ::opendir("/proc");
-  if (proc == nullptr) return found;
-  while (const dirent* entry = ::readdir(proc)) {
-    const std::string name = entry->d_name;
-    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in("/proc/" + name + "/cmdline", std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const pid_t pid : clawperator::testing::all_pids()) {
+    std::string cmdline =
+        clawperator::testing::read_proc_file("/proc/" + std::to_string(pid) + "/cmdline");
     for (char& c : cmdline) c = c == '\0' ? ' ' : c;
-    if (cmdline.find(needle) != std::string::npos) found.push_back(std::stoi(name));
+    if (cmdline.find(needle) != std::string::npos) found.push_back(pid);
   }
-  ::closedir(proc);
   return found;
 }
 

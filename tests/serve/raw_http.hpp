@@ -9,9 +9,11 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <fstream>
+#include <sstream>
 #include <string>
 #include <string_view>
+
+#include "proc_files.hpp"
 
 namespace clawperator::testing {
 
@@ -77,7 +79,7 @@ inline bool closed_within(int fd, std::chrono::milliseconds limit) {
 
 // The resident set of a process, in KiB (VmRSS).
 inline long resident_kib(pid_t pid) {
-  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::istringstream status(read_proc_file("/proc/" + std::to_string(pid) + "/status"));
   for (std::string line; std::getline(status, line);) {
     if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
   }
