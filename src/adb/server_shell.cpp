@@ -6,12 +6,12 @@
 #include <array>
 #include <cerrno>
 #include <charconv>
-#include <cstdio>
 #include <optional>
 #include <string_view>
 
 #include "clawperator/adb/loopback_connect.hpp"
 #include "clawperator/adb/shell_v2.hpp"
+#include "clawperator/adb/smart_socket.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/process/poll_timeout.hpp"
 
@@ -86,19 +86,13 @@ std::optional<std::string> read_from_server(int fd, std::size_t size, Clock::tim
   return bytes;
 }
 
-// adb's smart-socket request: four hex digits of length, then the text.
-std::string smart_socket_request(std::string_view text) {
-  std::array<char, 5> length{};
-  std::snprintf(length.data(), length.size(), "%04zx", text.size());
-  return std::string(length.data(), 4) + std::string(text);
-}
-
 // OKAY, or the refusal in the server's words.
 Expected<void, ServerShellRefusal> ask_server(int fd, std::string_view text,
                                               Clock::time_point deadline,
                                               const process::CancelToken& token) {
   // Four hex digits of length: a longer request (a serial of 64 KiB) is not adb's to send.
-  if (text.size() > 0xffff) return Unexpected(ServerShellRefusal{"the request is too long"});
+  if (text.size() > kMaxSmartSocketRequest)
+    return Unexpected(ServerShellRefusal{"the request is too long"});
   if (!send_to_server(fd, smart_socket_request(text), deadline, token)) {
     return Unexpected(ServerShellRefusal{"closed"});
   }

@@ -5,10 +5,10 @@
 #include <sys/time.h>
 
 #include <cerrno>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "clawperator/adb/smart_socket.hpp"
 #include "clawperator/process/unique_fd.hpp"
 
 namespace clawperator::vdevice::emulator {
@@ -24,10 +24,7 @@ std::string registration_failure(const char* what, std::uint16_t port, int error
 }  // namespace
 
 std::string emulator_registration_request(std::uint16_t adb_port) {
-  const std::string service = "host:emulator:" + std::to_string(adb_port);
-  char length[5];
-  std::snprintf(length, sizeof length, "%04zx", service.size());
-  return length + service;
+  return adb::smart_socket_request("host:emulator:" + std::to_string(adb_port));
 }
 
 Expected<void, std::string> register_with_adb_server(std::uint16_t server_port,

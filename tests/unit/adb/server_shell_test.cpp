@@ -7,11 +7,11 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
-#include <cstdio>
 #include <string>
 #include <thread>
 
 #include "clawperator/adb/shell_v2.hpp"
+#include "clawperator/adb/smart_socket.hpp"
 #include "clawperator/process/cancel.hpp"
 #include "loopback_sockets.hpp"
 
@@ -20,6 +20,7 @@ using clawperator::adb::shell_v2_packet;
 using clawperator::adb::shell_via_server;
 using clawperator::adb::ShellV2Decoder;
 using clawperator::adb::ShellV2Id;
+using clawperator::adb::smart_socket_request;
 using clawperator::process::CancelSource;
 using clawperator::process::CancelToken;
 using clawperator::process::Completion;
@@ -31,20 +32,13 @@ using clawperator::testing::TcpListener;
 
 namespace {
 
-// adb's framing: four hex digits of length, then the text.
-std::string framed(const std::string& text) {
-  char length[5];
-  std::snprintf(length, sizeof length, "%04zx", text.size());
-  return std::string(length) + text;
-}
-
 const std::string kCommand = "am broadcast -a 'X' -p 'Y'";
-const std::string kTransport = framed("host:transport:127.0.0.1:5555");
-const std::string kService = framed("shell,v2,TERM=xterm,raw:" + kCommand);
+const std::string kTransport = smart_socket_request("host:transport:127.0.0.1:5555");
+const std::string kService = smart_socket_request("shell,v2,TERM=xterm,raw:" + kCommand);
 const std::string kCloseStdin = std::string("\x04\x00\x00\x00\x00", 5);
 
 std::string fail(const std::string& message) {
-  return "FAIL" + framed(message);
+  return "FAIL" + smart_socket_request(message);
 }
 
 // The server's side up to the command's start: the transport accepted, the service answered
