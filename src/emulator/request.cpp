@@ -53,7 +53,74 @@ contract::Outcome<bool> boolean(const Json& value, std::string_view key) {
   return value.get<bool>();
 }
 
+// The emulator flags a caller of the HTTP server or MCP may add (docs/serve.md, "Emulators"):
+// none takes a host path or names a program, so a caller cannot make the emulator read or
+// write a file of ours (`-logcat-output`, `-tcpdump`, `-qemu -chardev file,path=…` and every
+// other flag are refused). The CLI's `emulator start -- ARGS` is not checked: its user is this
+// host's user.
+enum class FlagValue { None, Number, Word };
+struct CallerFlag {
+  std::string_view name;
+  FlagValue value;
+};
+constexpr std::array<CallerFlag, 19> kCallerFlags = {{
+    {"-no-window", FlagValue::None},        {"-no-snapshot", FlagValue::None},
+    {"-no-snapshot-load", FlagValue::None}, {"-no-snapshot-save", FlagValue::None},
+    {"-wipe-data", FlagValue::None},        {"-no-boot-anim", FlagValue::None},
+    {"-no-audio", FlagValue::None},         {"-read-only", FlagValue::None},
+    {"-no-metrics", FlagValue::None},       {"-gpu", FlagValue::Word},
+    {"-memory", FlagValue::Number},         {"-cores", FlagValue::Number},
+    {"-partition-size", FlagValue::Number}, {"-camera-back", FlagValue::Word},
+    {"-camera-front", FlagValue::Word},     {"-accel", FlagValue::Word},
+    {"-netdelay", FlagValue::Word},         {"-netspeed", FlagValue::Word},
+    {"-screen", FlagValue::Word},
+}};
+
+// A mode word (`swiftshader_indirect`, `multi-touch`, `none`): lower-case letters, digits, '_'
+// and '-', not starting with '-'; a count: up to 9 digits.
+bool valid_flag_value(FlagValue kind, std::string_view value) {
+  if (value.empty() || value.size() > 32) return false;
+  if (kind == FlagValue::Number) {
+    return value.size() <= 9 &&
+           std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+  }
+  return value.front() != '-' && std::all_of(value.begin(), value.end(), [](char c) {
+           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+         });
+}
+
+contract::HostError flag_error(std::string message, std::string_view flag) {
+  contract::HostError error = body_error(std::move(message), "emulatorArgs");
+  error.details["flag"] = std::string(flag);
+  return error;
+}
+
 }  // namespace
+
+contract::Status check_caller_emulator_args(const std::vector<std::string>& args) {
+  for (std::size_t at = 0; at < args.size(); ++at) {
+    const std::string& flag = args[at];
+    const auto known = std::find_if(kCallerFlags.begin(), kCallerFlags.end(),
+                                    [&flag](const CallerFlag& f) { return f.name == flag; });
+    if (known == kCallerFlags.end()) {
+      return contract::failed(
+          flag_error("emulatorArgs may not contain " + quote_json(flag) +
+                         ": a caller may add only flags that name no host path or program (" +
+                         "docs/serve.md, \"Emulators\")",
+                     flag));
+    }
+    if (known->value == FlagValue::None) continue;
+    if (at + 1 >= args.size() || !valid_flag_value(known->value, args[at + 1])) {
+      return contract::failed(flag_error(
+          "emulatorArgs: " + flag + " needs " +
+              (known->value == FlagValue::Number ? std::string("a whole number")
+                                                 : std::string("a mode word ([a-z0-9_-])")),
+          flag));
+    }
+    ++at;
+  }
+  return {};
+}
 
 contract::Outcome<EmulatorRequest> request_from_json(std::string action, std::string name,
                                                      const Json& body) {
@@ -122,6 +189,10 @@ contract::Outcome<EmulatorRequest> request_from_json(std::string action, std::st
             key));
       }
       for (const Json& arg : value) request.start.emulator_args.push_back(arg.get<std::string>());
+      if (contract::Status allowed = check_caller_emulator_args(request.start.emulator_args);
+          !allowed) {
+        return contract::failed(allowed.error());
+      }
     }
   }
   return request;

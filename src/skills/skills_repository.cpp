@@ -131,29 +131,47 @@ contract::Outcome<fs::path> skills_directory() {
       std::move(details)));
 }
 
-contract::Status check_skills_ref(std::string_view ref) {
+namespace {
+
+// A value of `flag` that reaches git's argv: refused when git could read it as an option or
+// when it holds a control byte. `what` names the value in the message ("a git ref").
+contract::Status check_git_value(std::string_view value, std::string_view flag,
+                                 std::string_view detail_key, std::string_view what) {
   const auto refuse = [&](std::string message) {
     HostError error = contract::usage_error("USAGE", std::move(message));
-    error.details["flag"] = "--ref";
-    error.details["ref"] = std::string(ref);
+    error.details["flag"] = std::string(flag);
+    error.details[std::string(detail_key)] = std::string(value);
     return contract::failed(std::move(error));
   };
-  if (ref.empty()) return refuse("--ref requires a git ref (a branch, tag or commit)");
-  if (ref.front() == '-') {
-    return refuse("--ref '" + std::string(ref) +
+  if (value.empty()) return refuse(std::string(flag) + " requires " + std::string(what));
+  if (value.front() == '-') {
+    return refuse(std::string(flag) + " '" + std::string(value) +
                   "' starts with '-': git would read it as an option");
   }
-  for (const char c : ref) {
+  for (const char c : value) {
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-      return refuse("--ref holds a control character");
+      return refuse(std::string(flag) + " holds a control character");
     }
   }
   return {};
 }
 
+}  // namespace
+
+contract::Status check_skills_ref(std::string_view ref) {
+  return check_git_value(ref, "--ref", "ref", "a git ref (a branch, tag or commit)");
+}
+
+contract::Status check_skills_repository(std::string_view repository) {
+  return check_git_value(repository, "--repo", "repository", "a git repository (a URL or a path)");
+}
+
 contract::Outcome<Json> sync_skills(const SyncRequest& request, process::Runner& runner) {
   if (contract::Status ref = check_skills_ref(request.ref); !ref) {
     return contract::failed(ref.error());
+  }
+  if (contract::Status repository = check_skills_repository(request.repository); !repository) {
+    return contract::failed(repository.error());
   }
   io::log_event(io::LogLevel::Info, "skills.sync.start",
                 Json{{"directory", request.directory.string()}, {"ref", request.ref}});
@@ -181,7 +199,8 @@ contract::Outcome<Json> sync_skills(const SyncRequest& request, process::Runner&
   std::error_code error;
   if (fs::exists(request.directory / ".git", error)) {
     if (!succeeded(git.run({"-C", dir, "remote", "get-url", "origin"}))) {
-      if (Completion added = git.run({"-C", dir, "remote", "add", "origin", request.repository});
+      if (Completion added =
+              git.run({"-C", dir, "remote", "add", "--", "origin", request.repository});
           !succeeded(added)) {
         return contract::failed(git.failure(added));
       }
@@ -190,25 +209,25 @@ contract::Outcome<Json> sync_skills(const SyncRequest& request, process::Runner&
         !succeeded(fetched)) {
       return contract::failed(git.failure(fetched));
     }
-    if (Completion checked_out = git.run({"-C", dir, "checkout", request.ref});
+    if (Completion checked_out = git.run({"-C", dir, "checkout", request.ref, "--"});
         !succeeded(checked_out)) {
       return contract::failed(git.failure(checked_out));
     }
     // A tag or a commit leaves HEAD detached: nothing to fast-forward.
     if (succeeded(git.run({"-C", dir, "symbolic-ref", "HEAD"}, kGitSymbolicRefTimeout))) {
       if (Completion merged =
-              git.run({"-C", dir, "merge", "--ff-only", "--quiet", "origin/" + request.ref});
+              git.run({"-C", dir, "merge", "--ff-only", "--quiet", "--", "origin/" + request.ref});
           !succeeded(merged)) {
         return contract::failed(git.failure(merged));
       }
     }
   } else {
     fs::create_directories(request.directory.parent_path(), error);
-    if (Completion cloned = git.run({"clone", request.repository, dir}); !succeeded(cloned)) {
+    if (Completion cloned = git.run({"clone", "--", request.repository, dir}); !succeeded(cloned)) {
       return contract::failed(git.failure(cloned));
     }
     if (request.ref != kDefaultSkillsRef) {
-      if (Completion checked_out = git.run({"-C", dir, "checkout", request.ref});
+      if (Completion checked_out = git.run({"-C", dir, "checkout", request.ref, "--"});
           !succeeded(checked_out)) {
         return contract::failed(git.failure(checked_out));
       }

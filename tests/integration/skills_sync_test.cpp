@@ -103,7 +103,7 @@ TEST_CASE("skills install, update and sync against a local repository", "[integr
   const RunResult bad = fixture.clawperator({"skills", "sync", "--ref", "no-such-ref"});
   const json failed = expect_error(bad, "SKILLS_SYNC_FAILED", 3);
   CHECK(failed["details"]["argv"] ==
-        json::array({"git", "-C", fixture.installed(), "checkout", "no-such-ref"}));
+        json::array({"git", "-C", fixture.installed(), "checkout", "no-such-ref", "--"}));
   CHECK(failed["details"]["stderr"].get<std::string>().find("no-such-ref") != std::string::npos);
   CHECK(failed["details"]["exitCode"] != 0);
 
@@ -111,6 +111,13 @@ TEST_CASE("skills install, update and sync against a local repository", "[integr
       fixture.clawperator({"skills", "sync", "--ref", "--upload-pack=touch"}), "USAGE", 2);
   CHECK(option["details"]["flag"] == "--ref");
   expect_error(fixture.clawperator({"skills", "sync"}), "USAGE", 2);
+  // A repository git would read as an option never reaches git: nothing runs the command.
+  const fs::path witness = fs::path(fixture.home()) / "upload-pack-ran";
+  const json repository = expect_error(
+      fixture.clawperator({"skills", "install", "--repo=--upload-pack=touch " + witness.string()}),
+      "USAGE", 2);
+  CHECK(repository["details"]["flag"] == "--repo");
+  CHECK_FALSE(fs::exists(witness));
 }
 
 TEST_CASE("skills install: no git on PATH, a clone that fails, a registry missing",

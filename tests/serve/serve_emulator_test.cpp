@@ -91,6 +91,19 @@ TEST_CASE("serve: an /android body is checked field by field before any tool run
       {"/android/emulators/x/stop", R"({"api": 35})", "INVALID_BODY", "api"},
       {"/android/emulators/x/start", R"({"bootTimeoutMs": 10})", "INVALID_BODY", "bootTimeoutMs"},
       {"/android/emulators/x/start", R"({"emulatorArgs": [""]})", "INVALID_BODY", "emulatorArgs"},
+      // Flags that name a host file or program: refused before the SDK is even looked for
+      // (it is missing here, which would be 503).
+      {"/android/emulators/x/start", R"({"emulatorArgs": ["-logcat-output", "/root/.bashrc"]})",
+       "INVALID_BODY", "emulatorArgs"},
+      {"/android/provision/emulator", R"({"emulatorArgs": ["-tcpdump", "/tmp/capture"]})",
+       "INVALID_BODY", "emulatorArgs"},
+      {"/android/provision/emulator",
+       R"({"emulatorArgs": ["-no-window", "-qemu", "-chardev", "file,path=/tmp/x,id=c"]})",
+       "INVALID_BODY", "emulatorArgs"},
+      {"/android/provision/emulator", R"({"emulatorArgs": ["-gpu", "-logcat-output"]})",
+       "INVALID_BODY", "emulatorArgs"},
+      {"/android/provision/emulator", R"({"emulatorArgs": ["-memory", "2048x"]})", "INVALID_BODY",
+       "emulatorArgs"},
       {"/android/provision/emulator", R"({"wipe": "yes"})", "INVALID_BODY", "wipe"},
       {"/android/provision/emulator", R"({"path": "/etc"})", "INVALID_BODY", "path"},
       {"/android/provision/emulator", "{", "INVALID_JSON", ""},
@@ -101,7 +114,18 @@ TEST_CASE("serve: an /android body is checked field by field before any tool run
     CHECK(reply.status == 400);
     CHECK(reply.body["code"] == code);
     if (!field.empty()) CHECK(reply.body["details"]["field"] == field);
+    if (body.find("-logcat-output") != std::string::npos) {
+      CHECK(reply.body["details"]["flag"] ==
+            (body.find("-gpu") != std::string::npos ? "-gpu" : "-logcat-output"));
+    }
   }
+  // The flags on the list pass the check, and the request goes on to find no SDK.
+  HttpReply listed =
+      served.post("/android/provision/emulator",
+                  R"({"emulatorArgs": ["-no-window", "-gpu", "swiftshader_indirect", "-memory",
+                         "2048", "-camera-back", "none", "-no-snapshot"]})");
+  CHECK(listed.status == 503);
+  CHECK(listed.body["code"] == "ANDROID_SDK_TOOL_MISSING");
   // A name that is no AVD name, and a host without the SDK.
   HttpReply reply = served.post("/android/emulators/-rf/start", "{}");
   CHECK(reply.status == 400);

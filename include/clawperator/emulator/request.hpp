@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/contract/outcome.hpp"
@@ -35,6 +36,11 @@ inline constexpr long long kMinBootTimeoutMs = 1000;
 inline constexpr long long kMaxBootTimeoutMs = 3600000;
 inline constexpr long long kMinStopTimeoutMs = 1000;
 inline constexpr long long kMaxStopTimeoutMs = 600000;
+
+// The flags a caller of the HTTP server or MCP may pass to the emulator (`emulatorArgs`): a
+// fixed list of flags that name no host path or program, each with its value checked;
+// INVALID_BODY (details.field "emulatorArgs", details.flag) for anything else.
+contract::Status check_caller_emulator_args(const std::vector<std::string>& args);
 
 // A JSON object's image and start fields (api, target, abi, profile; headless, wipe,
 // keepAnimations, bootTimeoutMs; name and force for create; stopTimeoutMs for stop) over the

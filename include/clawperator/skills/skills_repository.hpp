@@ -43,6 +43,9 @@ contract::Outcome<std::filesystem::path> skills_directory();
 // USAGE unless `ref` is a usable git ref: not empty, not starting with '-' (git would read it
 // as an option), no NUL or control byte.
 contract::Status check_skills_ref(std::string_view ref);
+// The same for `--repo` (details.flag "--repo"): `--upload-pack=…` never reaches git as an
+// option. git also gets `--` before every caller value (skills_repository.cpp).
+contract::Status check_skills_repository(std::string_view repository);
 
 // `git --version` (SKILLS_GIT_NOT_FOUND when it cannot run); then, for a directory with a
 // .git: `git -C DIR remote get-url origin` (else `remote add origin URL`), `fetch origin
