@@ -67,6 +67,15 @@ contract::Outcome<std::shared_ptr<const policy::Policy>> load_action_policy(
       std::make_shared<policy::Policy>(std::move(**loaded)));
 }
 
+skills::ScriptGuard script_guard(const GlobalOptions& options,
+                                 const std::shared_ptr<const policy::Policy>& policy) {
+  skills::ScriptGuard guard;
+  if (policy) guard.policy_file = policy->file;
+  guard.require_authentic_result = options.require_authentic_result;
+  guard.result_transport = options.result_transport;
+  return guard;
+}
+
 std::function<bool(const std::string&)> terminal_confirmation() {
   // A script's run (stdin or stderr not a terminal) is never held up by a question.
   if (::isatty(STDIN_FILENO) != 1 || ::isatty(STDERR_FILENO) != 1) return {};

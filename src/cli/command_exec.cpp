@@ -74,7 +74,11 @@ CommandResult run_on_device(contract::Execution execution, const GlobalOptions& 
   if (!policy) return failure(policy.error());
   request.policy = std::move(*policy);
   request.confirm_token = options.confirm_token;
-  request.ask_person = terminal_confirmation();
+  if (options.withhold_confirmation) {
+    request.hand_out_tokens = false;
+  } else {
+    request.ask_person = terminal_confirmation();
+  }
   // One meaning of --timeout: the execution's timeoutMs is the command's budget, so the command
   // ends within it plus the result grace, whatever it waits on (docs/commands.md).
   request.budget = std::chrono::milliseconds(

@@ -105,6 +105,8 @@ class CliToolHost final : public mcp::ToolHost {
     call.state = state_;
     // Queued behind the device's other calls, as an execution is, for up to its own deadline.
     call.lock_wait_ms = static_cast<long>(arguments.value("timeoutMs", 120000LL));
+    if (!policy_) return contract::to_json(policy_.error());
+    call.guard = script_guard(options_, *policy_);
     return run_skill_call(call, cancel).document;
   }
 

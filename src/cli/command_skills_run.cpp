@@ -46,6 +46,7 @@ CommandResult run_skill_call(const SkillRunCall& call, const process::CancelToke
   request.device.lock_wait_ms = call.lock_wait_ms;
   request.device.state = call.state;
   request.device.lock_token = call.lock_token;
+  request.guard = call.guard;
   const auto runner = process::make_system_runner(cancel);
   skills::SkillRunReport report = skills::run_skill(*registry, request, *runner);
   return {std::move(report.document), report.exit_code};
@@ -60,7 +61,12 @@ CommandResult run_skills_run(const SkillsFlags& flags, const GlobalOptions& opti
   }
   // Ctrl-C or SIGTERM: the script's group is stopped and reaped, the JSON error still printed.
   process::install_interrupt_handlers();
+  // The policy the script's own calls will load: one that does not load refuses the run here,
+  // before the device is touched, as it refuses an exec.
+  auto policy = load_action_policy(options);
+  if (!policy) return failure(policy.error());
   SkillRunCall call;
+  call.guard = script_guard(options, *policy);
   call.skill_id = flags.target;
   // As the original: the global --device value first, when one was given.
   if (options.device_explicit && options.device) call.script_args.push_back(*options.device);

@@ -143,6 +143,14 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
     }
     out.adb_relay = *on;
   }
+  if (auto confirmation = environment("CLAWPERATOR_CONFIRMATION")) {
+    const std::string value = lowercase(trim(*confirmation));
+    if (value != "ask" && value != "withhold") {
+      return GlobalOptionsError{
+          "CLAWPERATOR_CONFIRMATION must be ask or withhold (got '" + *confirmation + "')", ""};
+    }
+    out.withhold_confirmation = value == "withhold";
+  }
   if (flags.require_authentic_result) {
     out.require_authentic_result = true;
   } else if (auto required = environment("CLAWPERATOR_REQUIRE_AUTHENTIC_RESULT")) {

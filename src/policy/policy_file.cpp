@@ -173,6 +173,9 @@ contract::Outcome<std::optional<Policy>> load_policy(const std::optional<std::st
   }
   auto policy = parse_policy(text, path.string());
   if (!policy) return contract::failed(policy.error());
+  std::error_code no_cwd;
+  policy->file = std::filesystem::absolute(path, no_cwd);
+  if (no_cwd) policy->file = path;
   return std::optional<Policy>(std::move(*policy));
 }
 

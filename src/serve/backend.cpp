@@ -90,6 +90,7 @@ Reply Backend::run_skill(std::string_view id, std::string_view body) const {
   // A busy device is waited for, as an execution waits, for up to the run's own deadline.
   call.lock_wait_ms = static_cast<long>(options->timeout_ms.value_or(120000));
   call.registry = settings_.skills_registry;
+  call.guard = settings_.script_guard;
   cli::CommandResult result = cli::run_skill_call(call, {});
   const int status = http_status_of(result.document);
   Json event = Json::object();

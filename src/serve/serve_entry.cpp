@@ -87,6 +87,7 @@ cli::CommandResult serve_command(const cli::ServeCommand& command,
   auto policy = cli::load_action_policy(options);
   if (!policy) return cli::failure(policy.error());
   settings.backend.policy = std::move(*policy);
+  settings.backend.script_guard = cli::script_guard(options, settings.backend.policy);
 
   // Kept beyond run_server, which takes the settings: the token file is removed after it.
   const io::StateSelection state = settings.backend.state;

@@ -347,6 +347,18 @@ SkillRunReport run_script(const ScriptRun& run, const SkillRunRequest& request,
   return {std::move(document), contract::exit_code::kSuccess};
 }
 
+std::vector<std::string> guard_environment(const ScriptGuard& guard) {
+  std::vector<std::string> variables = {
+      // An empty CLAWPERATOR_POLICY means "unset" (policy/policy_file.cpp): the script then
+      // finds what this process found, the default file or nothing.
+      "CLAWPERATOR_POLICY=" + (guard.policy_file ? guard.policy_file->string() : std::string()),
+      std::string("CLAWPERATOR_REQUIRE_AUTHENTIC_RESULT=") +
+          (guard.require_authentic_result ? "1" : "0"),
+      "CLAWPERATOR_RESULT_TRANSPORT=" + guard.result_transport,
+      "CLAWPERATOR_CONFIRMATION=withhold"};
+  return variables;
+}
+
 SkillRunReport run_skill(const Registry& registry, const SkillRunRequest& request,
                          process::Runner& runner) {
   const SkillEntry* skill = registry.find(request.skill_id);
@@ -392,6 +404,9 @@ SkillRunReport run_skill(const Registry& registry, const SkillRunRequest& reques
                      // The script's own clawperator and adb calls reach the same device.
                      "ANDROID_SERIAL=" + session->serial, "CLAWPERATOR_SKILL_ID=" + skill->id,
                      "ADB=" + device.adb.executable};
+  for (std::string& variable : guard_environment(request.guard)) {
+    run.environment.push_back(std::move(variable));
+  }
   if (!session->lock_token.empty()) {
     run.environment.push_back("CLAWPERATOR_DEVICE_LOCK_TOKEN=" + session->lock_token);
   }

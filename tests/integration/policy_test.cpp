@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "farm_fixture.hpp"
+#include "skills_repo.hpp"
 #include "test_files.hpp"
 
 using namespace clawperator::testing;
@@ -163,4 +164,66 @@ TEST_CASE("policy: a tap at a point is judged by what lies under it", "[integrat
   const RunResult allowed = phone.farm.clawperator({"click", "--coordinate", apps[0], apps[1]});
   INFO(allowed.out);
   CHECK(allowed.exit_code == 0);
+}
+
+TEST_CASE("policy: a skill's own clawperator calls run under the --policy its run was given",
+          "[integration][policy][skills]") {
+  Farm farm({"default"});
+  TemporaryDirectory root("policy");
+  write_file(root.path() / "policy.json", kPolicy);
+  open_settings(farm);
+  SkillsRepo repo;
+  // Each call's document and exit code, a line each, and what the script was handed.
+  repo.add("com.test.guarded",
+           "\"$CLAWPERATOR_BIN\" click --text 'Network & internet'; echo \"rc=$?\"\n"
+           "\"$CLAWPERATOR_BIN\" click --text Display; echo \"rc=$?\"\n"
+           "echo \"policy=$CLAWPERATOR_POLICY confirmation=$CLAWPERATOR_CONFIRMATION "
+           "authentic=$CLAWPERATOR_REQUIRE_AUTHENTIC_RESULT\"\n");
+  // The flag, not the environment: the environment's policy would reach the script anyway.
+  const std::string policy = (root.path() / "policy.json").string();
+  const RunResult run =
+      farm.clawperator({"skills", "--registry", repo.registry(), "run", "com.test.guarded",
+                        "--policy", policy, "--require-authentic-result"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const std::string output = single_document(run)["output"];
+  std::istringstream lines(output);
+  std::vector<json> documents;
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line.front() == '{') documents.push_back(json::parse(line));
+  }
+  REQUIRE(documents.size() == 2);
+  CHECK(documents[0]["code"] == "POLICY_DENIED");
+  CHECK(documents[0]["details"]["ruleId"] == "no-network");
+  CHECK(documents[0]["disposition"]["delivery"] == "not_delivered");
+  // A confirm rule inside a skill: refused with no token, since the script is not a person.
+  CHECK(documents[1]["code"] == "CONFIRMATION_REQUIRED");
+  CHECK(documents[1]["details"]["ruleId"] == "confirm-display");
+  CHECK_FALSE(documents[1]["details"].contains("token"));
+  CHECK(documents[1]["message"].get<std::string>().find("--confirm") == std::string::npos);
+  // Each call exited 3 (refused before dispatch), and the script went on.
+  std::size_t exits_of_3 = 0;
+  for (auto at = output.find("\nrc=3\n"); at != std::string::npos;
+       at = output.find("\nrc=3\n", at + 1)) {
+    ++exits_of_3;
+  }
+  CHECK(exits_of_3 == 2);
+  CHECK(output.find("policy=" + fs::absolute(policy).string() +
+                    " confirmation=withhold authentic=1") != std::string::npos);
+  CHECK(on_settings_home(farm));
+
+  // A policy that does not load refuses the skill before its script starts.
+  write_file(root.path() / "broken.json", R"({"schemaVersion": 1, "rules": [{"id": "x"}]})");
+  const RunResult broken =
+      farm.clawperator({"skills", "--registry", repo.registry(), "run", "com.test.guarded",
+                        "--policy", (root.path() / "broken.json").string()});
+  CHECK(broken.exit_code == 2);
+  const json refused = single_document(broken);
+  CHECK(refused["code"] == "POLICY_INVALID");
+  CHECK(refused["disposition"]["delivery"] == "not_delivered");
+  // An unknown CLAWPERATOR_CONFIRMATION is a usage error, never a silent default.
+  farm.set_env("CLAWPERATOR_CONFIRMATION", "sometimes");
+  const RunResult unknown = farm.clawperator({"snapshot"});
+  CHECK(unknown.exit_code == 2);
+  CHECK(single_document(unknown)["code"] == "USAGE");
 }

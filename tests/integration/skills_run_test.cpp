@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "farm_fixture.hpp"
+#include "skills_repo.hpp"
 
 using clawperator::testing::expect_error;
 using clawperator::testing::Farm;
@@ -16,54 +17,11 @@ using clawperator::testing::kSnapshot;
 using clawperator::testing::read_file;
 using clawperator::testing::RunResult;
 using clawperator::testing::single_document;
+using clawperator::testing::SkillsRepo;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A skills repository of its own in a temp directory: repo/skills/skills-registry.json and one
-// folder per skill, each with one script, its SKILL.md and its skill.json.
-class SkillsRepo {
- public:
-  SkillsRepo() {
-    char pattern[] = "/tmp/clawperator-skills-it-XXXXXX";
-    REQUIRE(::mkdtemp(pattern) != nullptr);
-    root_ = pattern;
-    fs::create_directories(root_ / "skills");
-  }
-  ~SkillsRepo() {
-    std::error_code ignored;
-    fs::remove_all(root_, ignored);
-  }
-  SkillsRepo(const SkillsRepo&) = delete;
-  SkillsRepo& operator=(const SkillsRepo&) = delete;
-
-  void add(const std::string& id, const std::string& body) {
-    const std::string folder = "skills/" + id;
-    const std::string script = folder + "/scripts/run.sh";
-    fs::create_directories(root_ / folder / "scripts");
-    std::ofstream(root_ / script) << "#!/bin/sh\n" << body;
-    ::chmod((root_ / script).c_str(), 0755);
-    std::ofstream(root_ / folder / "SKILL.md") << "---\nname: " << id << "\n---\n";
-    entries_.push_back({{"id", id},
-                        {"applicationId", "com.test"},
-                        {"intent", "run"},
-                        {"summary", "test skill"},
-                        {"path", folder},
-                        {"skillFile", folder + "/SKILL.md"},
-                        {"scripts", {script}},
-                        {"artifacts", json::array()}});
-    // skill.json is a copy of the entry: the dry-run gate of `skills run` checks it.
-    std::ofstream(root_ / folder / "skill.json") << entries_.back().dump(2) << "\n";
-    std::ofstream(registry()) << json{{"skills", entries_}}.dump();
-  }
-  std::string registry() const { return (root_ / "skills" / "skills-registry.json").string(); }
-  std::string path(const std::string& name) const { return (root_ / name).string(); }
-
- private:
-  fs::path root_;
-  std::vector<json> entries_;
-};
 
 RunResult run_skill(const Farm& farm, const SkillsRepo& repo, std::vector<std::string> args) {
   // --registry first: after a `--` in `args` it would be the script's.

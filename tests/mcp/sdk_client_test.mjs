@@ -164,6 +164,46 @@ await check("skills_list, skills_get and skills_run through the shipped skills",
   assert.ok(refused && refused.code === -32602, String(refused));
 });
 
+await check("skills_run: the script's own calls run under the server's --policy", async () => {
+  // A registry of one skill whose script clicks what the policy denies, then what it wants
+  // confirmed, printing each document; a server of its own started with --policy as a flag.
+  const repo = mkdtempSync(join(scratch, "guarded-"));
+  const folder = "skills/com.test.guarded";
+  execFileSync("mkdir", ["-p", join(repo, folder, "scripts")]);
+  writeFileSync(join(repo, folder, "scripts", "run.sh"),
+    "#!/bin/sh\n\"$CLAWPERATOR_BIN\" click --text 'Network & internet'; echo \"rc=$?\"\n" +
+    "\"$CLAWPERATOR_BIN\" click --text Display; echo \"rc=$?\"\n", { mode: 0o755 });
+  writeFileSync(join(repo, folder, "SKILL.md"), "---\nname: com.test.guarded\n---\n");
+  const entry = { id: "com.test.guarded", applicationId: "com.android.settings", intent: "run",
+                  summary: "clicks what the policy guards", path: folder,
+                  skillFile: `${folder}/SKILL.md`, scripts: [`${folder}/scripts/run.sh`], artifacts: [] };
+  writeFileSync(join(repo, folder, "skill.json"), JSON.stringify(entry));
+  writeFileSync(join(repo, "skills", "skills-registry.json"), JSON.stringify({ skills: [entry] }));
+  writeFileSync(join(repo, "policy.json"), JSON.stringify({ schemaVersion: 1, rules: [
+    { id: "no-network", decision: "deny", actions: ["click"], labels: ["network*"] },
+    { id: "confirm-display", decision: "confirm", labels: ["Display"] }] }));
+  const guardedEnv = { ...env, CLAWPERATOR_SKILLS_REGISTRY: join(repo, "skills", "skills-registry.json") };
+  delete guardedEnv.CLAWPERATOR_POLICY;
+  const guardedTransport = new StdioClientTransport({
+    command: binary, args: ["mcp", "serve", "--policy", join(repo, "policy.json")], env: guardedEnv,
+    stderr: "pipe" });
+  const guarded = new Client({ name: "clawperator-sdk-policy-test", version: "1.0.0" });
+  await guarded.connect(guardedTransport);
+  try {
+    const result = await guarded.callTool({ name: "skills_run",
+                                            arguments: { skillId: "com.test.guarded", deviceId: first } });
+    scan("skills_run", result);
+    const run = body(result);
+    assert.equal(run.ok, true, JSON.stringify(run));
+    assert.match(run.output, /"code":"POLICY_DENIED"/);
+    assert.match(run.output, /"code":"CONFIRMATION_REQUIRED"/);
+    assert.doesNotMatch(run.output, /"token"/, "a skill's script is handed no confirmation token");
+    assert.equal(run.output.match(/^rc=3$/gm)?.length, 2, run.output);
+  } finally {
+    await guarded.close();
+  }
+});
+
 await check("recording_start, a person's taps, recording_stop, recording_compile, execute", async () => {
   const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
   assert.equal(byName.recording_compile.annotations.readOnlyHint, true);
@@ -209,7 +249,10 @@ await check("emulator_provision is listed, idempotent, and its bounds refuse bef
   assert.equal(tool.annotations.readOnlyHint, false);
   assert.equal(tool.annotations.idempotentHint, true);
   assert.equal(tool.inputSchema.additionalProperties, false);
-  for (const args of [{ api: 7 }, { target: "playstore" }, { bootTimeoutMs: 10 }, { name: "x" }]) {
+  // emulatorArgs is no argument of the tool: a caller never hands the emulator a flag, least of
+  // all one that names a host file (docs/mcp.md).
+  for (const args of [{ api: 7 }, { target: "playstore" }, { bootTimeoutMs: 10 }, { name: "x" },
+                      { emulatorArgs: ["-logcat-output", join(scratch, "bashrc")] }]) {
     const refused = await client.callTool({ name: "emulator_provision", arguments: args })
       .then(() => null, (error) => error);
     assert.ok(refused && refused.code === -32602, JSON.stringify(args) + " " + String(refused));

@@ -169,4 +169,36 @@ TEST_CASE("serve: POST /skills/:id/run runs the script as skills run does", "[se
   std::filesystem::remove_all(repository);
 }
 
+TEST_CASE("serve: a skill's own calls run under the policy the server was started with",
+          "[serve][skills][policy]") {
+  Farm farm({"default"});
+  const std::string repository = temp_repository();
+  std::ofstream(repository + "/policy.json") << R"({"schemaVersion": 1, "rules": [
+      {"id": "no-network", "decision": "deny", "actions": ["click"], "labels": ["network*"]},
+      {"id": "confirm-display", "decision": "confirm", "labels": ["Display"]}]})";
+  const std::string registry =
+      write_registry(repository,
+                     "\"$CLAWPERATOR_BIN\" click --text 'Network & internet'; echo \"rc=$?\"\n"
+                     "\"$CLAWPERATOR_BIN\" click --text Display; echo \"rc=$?\"\n");
+  // --policy as a flag: the script's calls get it although nothing set CLAWPERATOR_POLICY.
+  Served served(farm, {"--registry", registry, "--policy", repository + "/policy.json"});
+  const HttpReply ran = served.post("/skills/com.android.settings.capture/run", "{}");
+  INFO(ran.text);
+  REQUIRE(ran.status == 200);
+  const std::string output = ran.body["output"];
+  CHECK(output.find("\"code\":\"POLICY_DENIED\"") != std::string::npos);
+  CHECK(output.find("\"code\":\"CONFIRMATION_REQUIRED\"") != std::string::npos);
+  // The script is not the person a confirm rule asks: it gets no token.
+  CHECK(output.find("\"token\"") == std::string::npos);
+  // Each call exited 3 (refused before dispatch), and the script went on.
+  std::size_t exits_of_3 = 0;
+  for (auto at = output.find("\nrc=3\n"); at != std::string::npos;
+       at = output.find("\nrc=3\n", at + 1)) {
+    ++exits_of_3;
+  }
+  CHECK(exits_of_3 == 2);
+  CHECK(served.stop() == 0);
+  std::filesystem::remove_all(repository);
+}
+
 }  // namespace clawperator::testing

@@ -15,6 +15,7 @@
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/json.hpp"
+#include "clawperator/skills/script_guard.hpp"
 
 namespace CLI {
 class App;
@@ -105,6 +106,9 @@ struct SkillRunCall {
   bool stream_output = false;           // echo the script's output on our stdout/stderr
   // The lock token a skill's script hands its own `clawperator` calls (the environment's).
   std::string lock_token;
+  // The policy, authenticity demand and result transport in force for the caller: the
+  // script's own calls run under them (script_guard below).
+  skills::ScriptGuard guard;
 };
 CommandResult run_skill_call(const SkillRunCall& call, const process::CancelToken& cancel);
 
@@ -155,6 +159,10 @@ contract::Outcome<std::shared_ptr<const policy::Policy>> load_action_policy(
 // Asks the person at this terminal (/dev/tty) about a step that needs confirmation, when stdin
 // and stderr are terminals; empty otherwise (the run then refuses with a token).
 std::function<bool(const std::string&)> terminal_confirmation();
+// What a skill's script inherits of this run's rules: `policy` (loaded by load_action_policy),
+// the authenticity demand and the result transport of `options`.
+skills::ScriptGuard script_guard(const GlobalOptions& options,
+                                 const std::shared_ptr<const policy::Policy>& policy);
 
 // The adb executable and server the global options name.
 adb::AdbSettings adb_settings(const GlobalOptions& options);

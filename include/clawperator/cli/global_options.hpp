@@ -38,6 +38,10 @@ struct GlobalOptions {
   std::optional<std::string> policy;
   // --confirm TOKEN: the one-time token a CONFIRMATION_REQUIRED gave.
   std::optional<std::string> confirm_token;
+  // CLAWPERATOR_CONFIRMATION=withhold (a skill's script, docs/skills.md): a step the policy
+  // wants confirmed is refused without asking and without a token; `ask` (the default): a
+  // terminal is asked, else the refusal carries a token.
+  bool withhold_confirmation = false;
   // CLAWPERATOR_LOG_DIR, else ~/.clawperator/logs; "~" is $HOME, else the passwd entry's home.
   // Empty when there is no home: never a literal "~" relative to the working directory.
   std::string log_dir;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,7 +34,10 @@ struct Rule {
 
 struct Policy {
   std::vector<Rule> rules;
-  std::string source;  // the file it came from
+  std::string source;  // the file it came from, as named
+  // The same file, absolute: what a skill's script is handed so that its own clawperator calls
+  // load this policy wherever the script runs from (docs/skills.md, "The script's environment").
+  std::filesystem::path file;
   // Some rule names packages: a step that names no package of its own acts in the foreground
   // app, which the host then asks the device for.
   bool uses_packages() const;

@@ -17,6 +17,7 @@
 #include "clawperator/json.hpp"
 #include "clawperator/serve/artifact_store.hpp"
 #include "clawperator/serve/event_hub.hpp"
+#include "clawperator/skills/script_guard.hpp"
 
 namespace clawperator::policy {
 struct Policy;  // clawperator/policy/policy.hpp
@@ -38,6 +39,8 @@ struct BackendSettings {
   // The action policy (docs/guardrails.md); null: none. A step it wants confirmed is refused
   // with a token that the same request's `confirmToken` spends.
   std::shared_ptr<const policy::Policy> policy;
+  // The same rules for a skill's script (POST /skills/:id/run): its own calls run under them.
+  skills::ScriptGuard script_guard;
   // serve --registry (nullopt: the lookup of docs/skills.md in the server's environment).
   std::optional<std::string> skills_registry;
 };

@@ -17,6 +17,7 @@
 #include "clawperator/json.hpp"
 #include "clawperator/process/runner.hpp"
 #include "clawperator/skills/registry.hpp"
+#include "clawperator/skills/script_guard.hpp"
 #include "clawperator/skills/skill_validation.hpp"
 
 namespace clawperator::skills {
@@ -59,6 +60,7 @@ struct SkillRunRequest {
   // CLAWPERATOR_BIN for the script; empty: this executable (/proc/self/exe).
   std::string clawperator_bin;
   std::chrono::milliseconds terminate_grace = kSkillTerminateGrace;
+  ScriptGuard guard;
 };
 
 struct SkillRunReport {
