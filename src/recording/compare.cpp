@@ -703,8 +703,11 @@ contract::Outcome<Baseline> read_compare_baseline(const std::filesystem::path& p
     return compare_error(
         "The compare baseline " + path.string() + " is a directory; name the export file", where);
   }
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rbe"),
-                                                       &std::fclose);
+  // A FIFO or a device is refused at once, never waited on (io/bounded_file.hpp).
+  const io::OpenedFile opened = io::open_regular_file(path);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(
+      opened.fd >= 0 ? ::fdopen(opened.fd, "rb") : nullptr, &std::fclose);
+  if (opened.fd >= 0 && !file) ::close(opened.fd);
   // The size of the file opened, not of the name: it cannot grow past the check unseen.
   struct stat status {};
   if (file && ::fstat(::fileno(file.get()), &status) == 0 &&
@@ -716,12 +719,12 @@ contract::Outcome<Baseline> read_compare_baseline(const std::filesystem::path& p
                          std::move(details));
   }
   if (!file) {
-    const int number = errno;
+    const int number = opened.fd < 0 ? opened.error : errno;
     Json details = where;
     details["errno"] = number;
-    return compare_error(
-        "Cannot read the compare baseline " + path.string() + ": " + std::strerror(number),
-        std::move(details));
+    return compare_error("Cannot read the compare baseline " + path.string() + ": " +
+                             io::describe_open_error(number),
+                         std::move(details));
   }
   return read_baseline(file.get(), where);
 }

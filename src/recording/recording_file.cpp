@@ -10,6 +10,7 @@
 #include <optional>
 #include <vector>
 
+#include "clawperator/io/bounded_file.hpp"
 #include "clawperator/process/unique_fd.hpp"
 #include "clawperator/text.hpp"
 #include "clawperator/utf8.hpp"
@@ -202,22 +203,15 @@ bool RecordingFile::in_seq_order() const {
 
 contract::Outcome<RecordingFile> RecordingFile::open(const std::filesystem::path& path,
                                                      std::size_t max_line_bytes) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    const int error_number = errno;
-    return contract::failed(recording_error(
-        "RECORDING_PARSE_FAILED",
-        "Cannot open recording file " + path.string() + ": " + std::strerror(error_number),
-        Json{{"path", path.string()}, {"errno", error_number}}));
+  // A FIFO, a device or a directory is refused at once (io/bounded_file.hpp).
+  const io::OpenedFile opened = io::open_regular_file(path);
+  if (opened.fd < 0) {
+    return contract::failed(recording_error("RECORDING_PARSE_FAILED",
+                                            "Cannot open recording file " + path.string() + ": " +
+                                                io::describe_open_error(opened.error),
+                                            Json{{"path", path.string()}, {"errno", opened.error}}));
   }
-  struct stat status {};
-  if (::fstat(fd, &status) == 0 && S_ISDIR(status.st_mode)) {
-    ::close(fd);
-    return contract::failed(recording_error(
-        "RECORDING_PARSE_FAILED",
-        "Cannot read recording file " + path.string() + ": " + std::strerror(EISDIR),
-        Json{{"path", path.string()}, {"errno", EISDIR}}));
-  }
+  const int fd = opened.fd;
   auto state = std::make_unique<State>(path, fd, max_line_bytes);
   auto got = state->next_line();
   if (!got) return contract::failed(std::move(got).error());

@@ -1,5 +1,6 @@
 // The built binary, as scripts and agents see it: one JSON document on stdout,
 // a documented exit code, nothing else.
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -523,4 +524,51 @@ TEST_CASE("with HOME unset nothing is written to the working directory", "[cli][
     CHECK(logs.err.rfind("No log file: HOME is unset", 0) == 0);
   }
   CHECK(std::filesystem::is_empty(here));
+}
+
+TEST_CASE("files named from outside: a FIFO, a link to one, a directory are refused at once",
+          "[cli][files]") {
+  TempDir dir;
+  const std::string fifo = dir.path() + "/fifo";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  const std::string link = dir.path() + "/link";
+  REQUIRE(symlink(fifo.c_str(), link.c_str()) == 0);
+  const std::string result = dir.file("result.json", "{}");
+  // A command that opened one of these blocking would wait for a writer for ever: the guard
+  // kills it, and the test fails on the signal rather than hanging.
+  RunOptions guarded;
+  guarded.extra_env = {{"ADB", "/nonexistent/adb"},
+                       {"CLAWPERATOR_LOG_DIR", dir.path() + "/logs"},
+                       {"CLAWPERATOR_STATE_DIR", dir.path() + "/state"}};
+  guarded.signal = SIGKILL;
+  guarded.signal_after_ms = 20000;
+  struct Refusal {
+    std::vector<std::string> args;
+    std::string code;
+    int exit_code;
+    std::string reason;
+  };
+  for (const std::string& named : {fifo, link}) {
+    for (const Refusal& refusal : std::vector<Refusal>{
+             {{"skills", "list", "--registry", named}, "REGISTRY_READ_FAILED", 3,
+              "not a regular file"},
+             {{"snapshot", "--policy", named}, "POLICY_INVALID", 2, "not a regular file"},
+             {{"recording", "parse", "--input", named}, "RECORDING_PARSE_FAILED", 3,
+              "not a regular file"},
+             {{"recording", "compile", "--input", named}, "RECORDING_PARSE_FAILED", 3,
+              "not a regular file"},
+             {{"recording", "compare", "--baseline", named, "--result", result},
+              "RECORDING_COMPARE_FAILED", 3, "not a regular file"},
+             {{"skills", "list", "--registry", dir.path()}, "REGISTRY_READ_FAILED", 3,
+              "Is a directory"},
+             {{"recording", "parse", "--input", dir.path()}, "RECORDING_PARSE_FAILED", 3,
+              "Is a directory"},
+         }) {
+      INFO(named << " " << refusal.args[0] << " " << refusal.args[1]);
+      const RunResult run = run_binary(kBinary, refusal.args, guarded);
+      REQUIRE(run.signal == 0);
+      const json refused = expect_error(run, refusal.code, refusal.exit_code);
+      CHECK(refused["message"].get<std::string>().find(refusal.reason) != std::string::npos);
+    }
+  }
 }

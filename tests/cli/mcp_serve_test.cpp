@@ -1,4 +1,6 @@
 // `clawperator mcp serve` as a client starts it: stdin in, nothing but JSON-RPC out.
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -117,4 +119,49 @@ TEST_CASE("mcp serve refuses extra arguments before speaking any protocol", "[mc
   const Json document = Json::parse(result.out, nullptr, false);
   REQUIRE(document.is_object());
   CHECK(document["code"] == "USAGE");
+}
+
+TEST_CASE("mcp serve: a skills registry that is a FIFO fails at once, and the server ends with "
+          "its stdin",
+          "[mcp][files]") {
+  char pattern[] = "/tmp/clawperator-mcp-fifo-XXXXXX";
+  REQUIRE(mkdtemp(pattern) != nullptr);
+  const std::filesystem::path dir = pattern;
+  const std::filesystem::path fifo = dir / "registry.json";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  const std::filesystem::path input = dir / "input.jsonl";
+  {
+    std::ofstream out(input);
+    out << kInitialize << '\n'
+        << R"({"jsonrpc":"2.0","method":"notifications/initialized"})" << '\n'
+        << R"({"jsonrpc":"2.0","id":"list","method":"tools/call","params":{"name":"skills_list","arguments":{}}})"
+        << '\n';
+  }
+  RunOptions options;
+  options.stdin_path = input.string();
+  options.extra_env = {{"ADB", "/nonexistent/adb"},
+                       {"CLAWPERATOR_SKILLS_REGISTRY", fifo.string()},
+                       {"CLAWPERATOR_LOG_DIR", (dir / "logs").string()},
+                       {"CLAWPERATOR_STATE_DIR", (dir / "state").string()}};
+  // A worker stuck opening the FIFO would keep the server alive past its stdin: the guard kills
+  // it, and the test fails on the signal.
+  options.signal = SIGKILL;
+  options.signal_after_ms = 20000;
+  const auto result = run_binary(kBinary, {"mcp", "serve"}, options);
+  REQUIRE(result.signal == 0);
+  CHECK(result.exit_code == 0);
+  bool answered = false;
+  std::istringstream lines(result.out);
+  for (std::string line; std::getline(lines, line);) {
+    const Json message = Json::parse(line, nullptr, false);
+    if (!message.is_object() || message.value("id", Json()) != "list") continue;
+    answered = true;
+    INFO(line);
+    CHECK(message["result"]["isError"] == true);
+    const Json document = message["result"]["structuredContent"];
+    CHECK(document["code"] == "REGISTRY_READ_FAILED");
+    CHECK(document["details"]["reason"] == "not a regular file");
+  }
+  CHECK(answered);
+  std::filesystem::remove_all(dir);
 }
