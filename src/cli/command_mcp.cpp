@@ -13,6 +13,7 @@
 #include "clawperator/evidence/video.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/io/atomic_file.hpp"
+#include "clawperator/io/host_roots.hpp"
 #include "clawperator/io/log.hpp"
 #include "clawperator/mcp/result.hpp"
 #include "clawperator/mcp/server.hpp"
@@ -191,28 +192,7 @@ class CliToolHost final : public mcp::ToolHost {
 
   // What mcp::redact keeps out of every result (docs/mcp.md, "Redaction").
   std::vector<std::string> host_roots() const {
-    const io::StateEnvironment environment = io::process_state_environment();
-    std::vector<std::string> roots = {options_.log_dir, io::temp_directory(environment).string()};
-    if (state_.directory) roots.push_back(state_.directory->path().string());
-    if (state_.refused) roots.push_back(state_.refused->path.string());
-    roots.push_back(io::default_state_dir(environment).string());
-    if (auto home = io::home_state_dir(environment)) roots.push_back(home->string());
-    if (const char* home = environment.variable("HOME")) roots.emplace_back(home);
-    std::error_code ignored;
-    roots.push_back(std::filesystem::read_symlink("/proc/self/exe", ignored).parent_path());
-    const std::string& adb = adb_settings(options_).executable;
-    if (adb.find('/') != std::string::npos) {
-      roots.push_back(std::filesystem::absolute(adb, ignored).string());
-    } else if (const char* search = environment.variable("PATH")) {
-      for (std::string_view rest = search; !rest.empty();) {
-        const auto colon = rest.find(':');
-        const std::filesystem::path candidate =
-            std::filesystem::path(std::string(rest.substr(0, colon))) / adb;
-        if (::access(candidate.c_str(), X_OK) == 0) roots.push_back(candidate.string());
-        rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
-      }
-    }
-    return roots;
+    return io::host_roots(options_.log_dir, state_, adb_settings(options_).executable);
   }
 
   std::optional<std::string> artifact_path(const std::string& name) override {

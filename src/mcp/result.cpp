@@ -4,6 +4,7 @@
 
 #include "clawperator/contract/error_catalog.hpp"
 #include "clawperator/contract/outcome.hpp"
+#include "clawperator/contract/redaction.hpp"
 #include "clawperator/image/png_scale.hpp"
 #include "clawperator/text.hpp"
 #include "clawperator/transport/base64.hpp"
@@ -11,73 +12,9 @@
 namespace clawperator::mcp {
 namespace {
 
-bool redacted_key(std::string_view key) {
-  const std::string lower = lowercase(key);
-  constexpr std::string_view kPath = "path";
-  if (lower.size() >= kPath.size() &&
-      lower.compare(lower.size() - kPath.size(), kPath.size(), kPath) == 0) {
-    return true;
-  }
-  return lower == "command" || lower == "stdout" || lower == "stderr" || lower == "stack";
-}
-
-std::vector<std::string>& host_roots() {
-  static std::vector<std::string> roots;
-  return roots;
-}
-
-// Where a path mentioned in text starts and ends: after a separator, up to the next one.
-bool path_boundary(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '"' || c == '\'' || c == '(' || c == ')' ||
-         c == ',' || c == ';' || c == '=' || c == '[' || c == ']' || c == '<' || c == '>';
-}
-
-bool under_root(std::string_view text, std::size_t at, const std::string& root) {
-  if (text.compare(at, root.size(), root) != 0) return false;
-  const std::size_t end = at + root.size();
-  return end == text.size() || text[end] == '/' || path_boundary(text[end]) || text[end] == ':';
-}
-
-void scrub_host_paths(std::string& text) {
-  if (text.find('/') == std::string::npos) return;
-  std::string out;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    const bool token_start = at == 0 || path_boundary(text[at - 1]) || text[at - 1] == ':';
-    bool replaced = false;
-    if (token_start && text[at] == '/') {
-      for (const std::string& root : host_roots()) {
-        if (!under_root(text, at, root)) continue;
-        std::size_t end = at;
-        while (end < text.size() && !path_boundary(text[end])) ++end;
-        // A trailing ':' or '.' is the sentence's, not the path's.
-        while (end > at + root.size() && (text[end - 1] == ':' || text[end - 1] == '.')) --end;
-        out += "<host path>";
-        at = end;
-        replaced = true;
-        break;
-      }
-    }
-    if (!replaced) out += text[at++];
-  }
-  text = std::move(out);
-}
-
-void redact_in_place(Json& value) {
-  if (value.is_string()) {
-    scrub_host_paths(value.get_ref<std::string&>());
-  } else if (value.is_object()) {
-    for (auto it = value.begin(); it != value.end();) {
-      if (redacted_key(it.key())) {
-        it = value.erase(it);
-      } else {
-        redact_in_place(it.value());
-        ++it;
-      }
-    }
-  } else if (value.is_array()) {
-    for (Json& item : value) redact_in_place(item);
-  }
+contract::HostRedaction& host_redaction() {
+  static contract::HostRedaction redaction;
+  return redaction;
 }
 
 bool supports_structured_content(std::string_view protocol_version) {
@@ -91,21 +28,11 @@ Json text_item(const Json& document) {
 }  // namespace
 
 void set_host_roots(std::vector<std::string> roots) {
-  std::vector<std::string>& kept = host_roots();
-  kept.clear();
-  for (std::string& root : roots) {
-    while (root.size() > 1 && root.back() == '/') root.pop_back();
-    if (root.size() > 1 && root.front() == '/') kept.push_back(std::move(root));
-  }
-  // The longest first: a root inside another is replaced whole.
-  std::sort(kept.begin(), kept.end(),
-            [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
-  kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+  host_redaction() = contract::HostRedaction(std::move(roots));
 }
 
 Json redact(Json document) {
-  redact_in_place(document);
-  return document;
+  return host_redaction().apply(std::move(document));
 }
 
 Json with_failure_summary(Json document) {

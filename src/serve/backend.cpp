@@ -175,9 +175,10 @@ Reply Backend::query(std::string_view body) const {
   out["deviceId"] = snapshot.document["deviceId"];
   out["matcher"] = *matcher;
   out["count"] = (*nodes)["count"];
-  out["matches"] = std::move((*nodes)["matches"]);
   out["snapshotCommandId"] = snapshot.document["envelope"].value("commandId", "");
-  return {200, std::move(out)};
+  Reply reply{200, std::move(out)};
+  reply.kept["matches"] = std::move((*nodes)["matches"]);
+  return reply;
 }
 
 std::optional<std::string> Backend::artifact(std::string_view id) const {

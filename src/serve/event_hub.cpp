@@ -79,7 +79,7 @@ std::shared_ptr<Subscription> EventHub::subscribe() {
 }
 
 void EventHub::publish(std::string_view name, const Json& data) {
-  const std::string text = format_sse(name, data);
+  const std::string text = format_sse(name, redaction_.apply(data));
   std::lock_guard lock(mutex_);
   for (Subscription* subscription : subscribers_) subscription->push(text);
 }

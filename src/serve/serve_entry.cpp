@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "clawperator/io/host_roots.hpp"
 #include "clawperator/io/log.hpp"
 #include "clawperator/serve/access_guard.hpp"
 #include "clawperator/serve/artifact_store.hpp"
@@ -88,6 +89,8 @@ cli::CommandResult serve_command(const cli::ServeCommand& command,
   if (!policy) return cli::failure(policy.error());
   settings.backend.policy = std::move(*policy);
   settings.backend.script_guard = cli::script_guard(options, settings.backend.policy);
+  settings.redaction = contract::HostRedaction(
+      io::host_roots(options.log_dir, settings.backend.state, settings.backend.adb.executable));
 
   // Kept beyond run_server, which takes the settings: the token file is removed after it.
   const io::StateSelection state = settings.backend.state;

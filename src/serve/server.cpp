@@ -47,13 +47,21 @@ constexpr std::chrono::milliseconds kEventPoll{500};
 constexpr int kKeepAliveComments = 30;  // one ": keep-alive" per 15 s without events
 constexpr std::chrono::milliseconds kWriteTimeout{5000};
 
-void send(Response& response, int status, const Json& document) {
+// The server's one redaction (ServerSettings::redaction), set by run_server before it serves.
+contract::HostRedaction& body_redaction() {
+  static contract::HostRedaction redaction;
+  return redaction;
+}
+
+void send(Response& response, int status, const Json& document, const Json& kept = Json::object()) {
   response.status = status;
-  response.set_content(dump_json(document) + "\n", kJson);
+  Json body = body_redaction().apply(document);
+  for (const auto& [key, value] : kept.items()) body[key] = value;
+  response.set_content(dump_json(body) + "\n", kJson);
 }
 
 void send(Response& response, const Reply& reply) {
-  send(response, reply.status, reply.document);
+  send(response, reply.status, reply.document, reply.kept);
 }
 
 void send_error(Response& response, const contract::HostError& error) {
@@ -473,7 +481,9 @@ int run_server(ServerSettings settings) {
                  std::strerror(errno));
     return 1;
   }
+  body_redaction() = settings.redaction;
   EventHub hub(settings.sse_clients);
+  hub.set_redaction(settings.redaction);
   Backend backend(settings.backend, hub);
   Router router;
   router.set_payload_max_length(kMaxBodyBytes);

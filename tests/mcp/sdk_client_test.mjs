@@ -9,7 +9,7 @@ import { ElicitRequestSchema, LATEST_PROTOCOL_VERSION } from "@modelcontextproto
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -63,7 +63,9 @@ const body = (result) => result.structuredContent ?? JSON.parse(result.content[0
 // places, and adb's own words. The one path a tool exists to hand over, the compact snapshot's
 // saveRaw file, is taken out first.
 const adbPath = execFileSync("sh", ["-c", "command -v adb"], { encoding: "utf8" }).trim();
-const hostRoots = [scratch, tmpdir(), homedir(), dirname(binary), adbPath]
+// adb where it really lives too: Debian's /usr/bin/adb is a link, and doctor's installedAs
+// names where it leads.
+const hostRoots = [scratch, tmpdir(), homedir(), dirname(binary), adbPath, realpathSync(adbPath)]
   .filter((root) => root && root.length > 1);
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const hostPath = new RegExp(`(^|[\\s"'(=:,;\\[<>])(${hostRoots.map(escape).join("|")})(?=$|[/\\s"'),;:\\]<>])`);

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -23,6 +24,31 @@ inline json snapshot_payload(const std::string& id, int timeout_ms = 30000) {
       {"commandId", id},         {"taskId", id},
       {"source", "serve-test"},  {"expectedFormat", "android-ui-automator"},
       {"timeoutMs", timeout_ms}, {"actions", json::array({{{"id", "s"}, {"type", "snapshot"}}})}};
+}
+
+// The first place of this host named in `text` (the temporary directory, the home, this
+// build's binaries, adb where it really lives), at the start of a token as a path would be:
+// "/data/local/tmp" on the phone is not "/tmp" here.
+inline std::optional<std::string> host_path_in(const std::string& text) {
+  std::vector<std::string> roots = {"/tmp", std::filesystem::path(kBinary).parent_path().string()};
+  if (const char* home = std::getenv("HOME"); home != nullptr && std::string(home).size() > 1) {
+    roots.emplace_back(home);
+  }
+  std::error_code missing;
+  const auto adb = std::filesystem::canonical("/usr/bin/adb", missing);
+  if (!missing) roots.push_back(adb.string());
+  for (const std::string& root : roots) {
+    for (auto at = text.find(root); at != std::string::npos; at = text.find(root, at + 1)) {
+      const char before = at == 0 ? ' ' : text[at - 1];
+      const std::size_t end = at + root.size();
+      const char after = end < text.size() ? text[end] : '"';
+      if (std::string_view(" \"'(=:,[<>\t\n").find(before) != std::string_view::npos &&
+          std::string_view("/\"' ,:)]>\t\n").find(after) != std::string_view::npos) {
+        return text.substr(at, std::min<std::size_t>(120, text.size() - at));
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 class Served {
@@ -78,15 +104,17 @@ class Served {
     std::ofstream(path, std::ios::binary) << text;
     return path;
   }
+  // Every reply of a test is also scanned: no body names a place of this host (docs/serve.md
+  // §4, contract::HostRedaction).
   HttpReply get(const std::string& path, const std::vector<std::string>& headers = {}) const {
-    return curl(url(path), "GET", "", authorized(headers));
+    return scanned(curl(url(path), "GET", "", authorized(headers)));
   }
   HttpReply post(const std::string& path, const std::string& text,
                  const std::vector<std::string>& headers = {}, int max_seconds = 60) {
-    return curl(url(path), "POST", body(text), authorized(headers), max_seconds);
+    return scanned(curl(url(path), "POST", body(text), authorized(headers), max_seconds));
   }
   HttpReply del(const std::string& path) const {
-    return curl(url(path), "DELETE", "", authorized({}));
+    return scanned(curl(url(path), "DELETE", "", authorized({})));
   }
   // Without the token.
   HttpReply anonymous_get(const std::string& path,
@@ -101,6 +129,13 @@ class Served {
   const std::string& dir() const { return dir_; }
 
  private:
+  static HttpReply scanned(HttpReply reply) {
+    if (const std::optional<std::string> found = host_path_in(reply.text)) {
+      FAIL_CHECK("a host path (" << *found << ") in " << reply.text.substr(0, 2000));
+    }
+    return reply;
+  }
+
   int port_;
   std::string dir_;
   std::string token_;

@@ -48,6 +48,10 @@ struct BackendSettings {
 struct Reply {
   int status = 200;
   Json document;
+  // Set after the body's redaction (contract::HostRedaction): what the server itself made for
+  // the caller whose keys end in "path" but name no host file (/query's matches, whose `path`
+  // is a node's place in the hierarchy).
+  Json kept = Json::object();
 };
 
 class Backend {

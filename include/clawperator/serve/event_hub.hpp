@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "clawperator/contract/redaction.hpp"
 #include "clawperator/json.hpp"
 
 namespace clawperator::serve {
@@ -58,7 +59,9 @@ class EventHub {
   // nullptr when max_subscribers are connected or the hub is closed. The first event of
   // every subscription is the `heartbeat`.
   std::shared_ptr<Subscription> subscribe();
+  // `data` goes out redacted (set_redaction): an event is a body too (docs/serve.md §4).
   void publish(std::string_view name, const Json& data);
+  void set_redaction(contract::HostRedaction redaction) { redaction_ = std::move(redaction); }
   // Ends every subscription (shutdown); later subscribe() calls get nullptr.
   void close();
   std::size_t subscribers() const;
@@ -68,6 +71,7 @@ class EventHub {
  private:
   friend class Subscription;
   void forget(Subscription* subscription);
+  contract::HostRedaction redaction_;
 
   const std::size_t max_subscribers_;
   const std::size_t queue_bytes_;

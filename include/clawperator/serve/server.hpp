@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "clawperator/contract/redaction.hpp"
 #include "clawperator/serve/backend.hpp"
 #include "clawperator/serve/connection_gate.hpp"
 
@@ -18,6 +19,8 @@ struct ServerSettings {
   bool print_token = false;          // the server made it: the startup line's URL carries it
   std::filesystem::path token_file;  // where scripts find it (for the log)
   BackendSettings backend;
+  // Every JSON body and event goes through it: no host path, no adb output (docs/serve.md §4).
+  contract::HostRedaction redaction;
   GateLimits limits;
   std::size_t workers = 16;      // requests handled at once (executions included)
   std::size_t sse_clients = 16;  // event streams at once

@@ -22,8 +22,21 @@ TEST_CASE("redaction drops local paths and adb's raw output, never codes or ids"
   CHECK(redacted["code"] == "RESULT_TRANSPORT_EXITED");
   CHECK(redacted["details"] == Json::parse(R"({"commandId": "c1", "taskId": "t1", "deviceId": "d",
       "phase": "dispatch", "dispatchState": "unknown", "exitCode": 1, "reader": [{"event": "e"}]})"));
-  CHECK(redacted["envelope"]["stepResults"][0]["data"] == Json::object());
+  // A node's place in the hierarchy is no host path: it stays.
+  CHECK(redacted["envelope"]["stepResults"][0]["data"] == Json::parse(R"({"nodePath": "0.1"})"));
   CHECK(redacted["disposition"] == document["disposition"]);
+}
+
+TEST_CASE("redaction keeps a relative path: a validation error's field, a bundle's file",
+          "[mcp][result]") {
+  const Json document = Json::parse(R"({
+    "ok": false, "code": "EXECUTION_VALIDATION_FAILED",
+    "details": {"path": "actions.0.params.text", "issues": [{"path": "timeoutMs"}],
+                "policyPath": "~/.config/clawperator/policy.json", "argvPath": ["/usr/bin/x"],
+                "skillPath": "skills/com.example.x", "nullPath": null}})");
+  const Json redacted = redact(document);
+  CHECK(redacted["details"] == Json::parse(R"({"path": "actions.0.params.text",
+      "issues": [{"path": "timeoutMs"}], "skillPath": "skills/com.example.x", "nullPath": null})"));
 }
 
 TEST_CASE("a success is text content plus structuredContent where the version has it",
