@@ -16,6 +16,7 @@
 #include "clawperator/serve/backend.hpp"
 #include "clawperator/serve/http_status.hpp"
 #include "clawperator/serve/request_body.hpp"
+#include "clawperator/text.hpp"
 
 namespace clawperator::serve {
 
@@ -133,11 +134,30 @@ Reply Backend::evidence_video_start(std::string_view body) const {
   request.adb = settings_.adb;
   request.state = settings_.state;
   const auto runner = process::make_system_runner();
-  return evidence_reply(evidence::start_video(request, *runner).document);
+  Json started = evidence::start_video(request, *runner).document;
+  if (const auto id = started.find("sessionId");
+      started.value("ok", false) && id != started.end() && id->is_string()) {
+    std::lock_guard lock(evidence_ids_->mutex);
+    evidence_ids_->ids.insert(id->get<std::string>());
+  }
+  return evidence_reply(std::move(started));
 }
 
 Reply Backend::evidence_video(std::string_view action, std::string_view session_id) const {
   const std::string id(session_id);
+  bool ours = false;
+  {
+    std::lock_guard lock(evidence_ids_->mutex);
+    ours = evidence_ids_->ids.count(id) != 0;
+  }
+  // Only the sessions this server started: the CLI's and another server's, in the same state
+  // directory, are not a caller's to read or stop (docs/serve.md, "Evidence").
+  if (!ours) {
+    return evidence_reply(contract::to_json(
+        contract::make_error(contract::Phase::Usage, "EVIDENCE_SESSION_NOT_FOUND",
+                             "No video session " + quote_json(id) + " was started by this server",
+                             {{"sessionId", id}})));
+  }
   return evidence_reply(action == "stop" ? evidence::stop_video(id, settings_.state).document
                                          : evidence::video_status(id, settings_.state).document);
 }

@@ -104,6 +104,26 @@ TEST_CASE("serve: a video session started, refused a second time, stopped and fe
     fetched_video = true;
   }
   CHECK(fetched_video);
+
+  // A session the CLI started in the same state directory is not the server's to read, stop
+  // or serve: the answer is the one for a session that does not exist.
+  farm.set_env("CLAWPERATOR_EVIDENCE_DIR", root.path().string());
+  const json cli_started =
+      single_document(farm.clawperator({"evidence", "video", "start", "--duration-seconds", "30"}));
+  INFO(cli_started.dump());
+  REQUIRE(cli_started["ok"] == true);
+  const std::string cli_id = cli_started["sessionId"];
+  for (const HttpReply& foreign : {served.get("/evidence/video/" + cli_id),
+                                   served.post("/evidence/video/" + cli_id + "/stop", ""),
+                                   served.get("/evidence/" + cli_id + "/manifest.json")}) {
+    CHECK(foreign.status == 404);
+  }
+  CHECK(served.get("/evidence/video/" + cli_id).body["code"] == "EVIDENCE_SESSION_NOT_FOUND");
+  // Still recording: the server's refusal stopped nothing.
+  const json cli_status =
+      single_document(farm.clawperator({"evidence", "video", "status", cli_id}));
+  CHECK(cli_status["status"] == "recording");
+  CHECK(single_document(farm.clawperator({"evidence", "video", "stop", cli_id}))["ok"] == true);
 }
 
 }  // namespace clawperator::testing
