@@ -59,8 +59,10 @@ cli::CommandResult serve_command(const cli::ServeCommand& command,
                  "--no-token");
   }
   if (command.no_token && !command.token.empty()) {
-    return usage("--no-token and a token (--token, CLAWPERATOR_SERVE_TOKEN) exclude each other",
-                 "--no-token");
+    return usage(
+        "--no-token and a token (--token, --token-file, CLAWPERATOR_SERVE_TOKEN) exclude each "
+        "other",
+        "--no-token");
   }
   ServerSettings settings;
   settings.host = command.host;
