@@ -436,8 +436,9 @@ class Workers {
   std::vector<std::thread> threads_;
 };
 
-// A listening socket on host:port (getaddrinfo: a name or an address, v4 or v6); -1 with errno.
-int listen_on(const std::string& host, int port) {
+}  // namespace
+
+int listen_socket(const std::string& host, int port) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -465,8 +466,6 @@ int listen_on(const std::string& host, int port) {
   return fd;
 }
 
-}  // namespace
-
 int run_server(ServerSettings settings) {
   if (!process::install_interrupt_handlers()) {
     std::fprintf(stderr, "Failed to start server: cannot install signal handlers: %s\n",
@@ -485,12 +484,7 @@ int run_server(ServerSettings settings) {
   add_guards(router, AccessPolicy{settings.host, settings.port, settings.token});
   add_routes(router, backend, hub);
 
-  const int listen_fd = listen_on(settings.host, settings.port);
-  if (listen_fd < 0) {
-    std::fprintf(stderr, "Failed to start server: cannot listen on %s:%d: %s\n",
-                 settings.host.c_str(), settings.port, std::strerror(errno));
-    return 1;
-  }
+  const int listen_fd = settings.listen_fd;
   std::string url = "http://" + url_host(settings.host) + ":" + std::to_string(settings.port);
   if (settings.print_token) url += "/?token=" + settings.token;
   std::fprintf(stderr, "Clawperator API server listening on %s\n", url.c_str());
@@ -528,7 +522,6 @@ int run_server(ServerSettings settings) {
   gate.stop();
   listener.join();
   workers->stop();
-  ::close(listen_fd);
   io::log_event(io::LogLevel::Info, "serve.server.stopped",
                 Json{{"signal", process::interrupted_signal()}});
   return 0;
