@@ -194,7 +194,7 @@ void register_serve_commands(CommandLine root, std::vector<Command>& commands) {
   set_command_footer(
       serve,
       "Examples:\n"
-      "  clawperator serve                      # prints http://127.0.0.1:3000/?token=...\n"
+      "  clawperator serve                      # prints http://127.0.0.1:3000/#token=...\n"
       "  clawperator serve --host 0.0.0.0 --port 8080 --token-file ~/.config/clawperator/token");
   commands.push_back(
       Command{serve.app(),

@@ -17,7 +17,7 @@ std::string token_file_name(int port);
 // token file, runs the server until SIGINT or SIGTERM and returns its exit code (nothing on
 // stdout), removing the token file only while it still holds this server's token. Without a
 // token given or --no-token, the server makes one (256 random bits) and prints the inspector's
-// URL with it.
+// URL with it in the fragment.
 cli::CommandResult serve_command(const cli::ServeCommand& command,
                                  const cli::GlobalOptions& options);
 

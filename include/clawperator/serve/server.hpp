@@ -16,7 +16,7 @@ struct ServerSettings {
   int port = 3000;
   int listen_fd = -1;        // bound and listening on host:port (listen_socket); not closed here
   std::string token;         // empty: none (--no-token, loopback only)
-  bool print_token = false;  // the server made it: the URL printed carries it
+  bool print_token = false;  // the server made it: the URL printed carries it (#token=)
   std::filesystem::path token_file;  // where scripts find it (for the log)
   BackendSettings backend;
   GateLimits limits;
