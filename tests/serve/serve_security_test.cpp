@@ -191,8 +191,7 @@ TEST_CASE("serve: without the token every route but /ping and the inspector's fi
   CHECK(served.anonymous_get("/ping").status == 200);
   // The inspector's page and files hold no data: a browser loads them without the token, which
   // the page then reads from the URL's fragment (src/serve/inspector/inspector.js).
-  for (const std::string path :
-       {"/", "/inspector/index.html", "/inspector/inspector.js", "/inspector/inspector.css"}) {
+  for (const std::string path : {"/", "/inspector/inspector.js", "/inspector/inspector.css"}) {
     INFO(path);
     const HttpReply page = served.anonymous_get(path);
     CHECK(page.status == 200);
