@@ -817,11 +817,13 @@ constexpr CatalogEntry kCatalog[] = {
      "Leave `deviceId` out to use the only device, or give a serial from GET /devices.",
      Origin::Host},
     {"UNAUTHORIZED", "HTTP server",
-     "The request carried no token, or the wrong one: every route but /ping needs the server's "
-     "token, on loopback too (unless it was started with --no-token).",
+     "The request carried no token, or the wrong one, or one in its query string: every route "
+     "but /ping and the inspector's files needs the server's token as a bearer token, on "
+     "loopback too (unless it was started with --no-token).",
      Delivery::NotDelivered, 2, RecoveryStrategy::None,
      "Send `Authorization: Bearer <token>` with the server's token (the one it printed, or "
-     "the one in `serve-<port>.token` in the state directory), or open the URL it printed.",
+     "the one in `serve-<port>.token` in the state directory, read from a file such as `curl "
+     "-H @FILE`, never put in an argv or a URL's query), or open the URL it printed.",
      Origin::Host},
     {"FORBIDDEN_ORIGIN", "HTTP server",
      "The request's `Origin` or `Host` is not the server's own: a page of another site, or a "

@@ -74,8 +74,19 @@ std::optional<HostError> check_access(const AccessPolicy& policy, const RequestF
       return forbidden("The Origin of this request is another site", "Origin");
     }
   }
-  if (policy.token.empty() || request.path == "/ping") return std::nullopt;
-  const auto token = presented_token(policy, request);
+  if (request.token_in_query) {
+    // Never a credential, whatever else the request carries: a query string lands in access
+    // logs, proxies and the browser's history. Refused rather than ignored, so that the
+    // mistake shows at once (docs/serve.md §4, "The token").
+    HostError error = contract::usage_error(
+        "UNAUTHORIZED",
+        "A token in the query string is never accepted (it would land in logs and history): "
+        "send Authorization: Bearer <token>, or open the URL the server printed (#token=...)");
+    error.details["parameter"] = "token";
+    return error;
+  }
+  if (policy.token.empty() || is_public_path(request.path)) return std::nullopt;
+  const auto token = presented_token(request);
   if (!token) {
     return contract::usage_error(
         "UNAUTHORIZED",
@@ -87,36 +98,19 @@ std::optional<HostError> check_access(const AccessPolicy& policy, const RequestF
   return std::nullopt;
 }
 
-std::string token_cookie_name(int port) {
-  return "clawperator_token_" + std::to_string(port);
+bool is_public_path(std::string_view path) {
+  if (path == "/ping" || path == "/") return true;
+  constexpr std::string_view kInspector = "/inspector/";
+  return path.starts_with(kInspector) && path.size() > kInspector.size() &&
+         path.substr(kInspector.size()).find('/') == std::string_view::npos;
 }
 
-std::string token_cookie(const AccessPolicy& policy) {
-  return token_cookie_name(policy.port) + "=" + policy.token +
-         "; Path=/; HttpOnly; SameSite=Strict";
-}
-
-std::optional<std::string_view> presented_token(const AccessPolicy& policy,
-                                                const RequestFacts& request) {
-  if (request.authorization) {
-    std::string_view value = trim(*request.authorization);
-    constexpr std::string_view kBearer = "bearer ";
-    if (value.size() > kBearer.size() && lowercase(value.substr(0, kBearer.size())) == kBearer) {
-      return trim(value.substr(kBearer.size()));
-    }
-  }
-  if (request.cookie) {
-    const std::string name = token_cookie_name(policy.port);
-    std::string_view rest = *request.cookie;
-    while (!rest.empty()) {
-      const auto end = rest.find(';');
-      const std::string_view pair = trim(rest.substr(0, end));
-      rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
-      const auto equals = pair.find('=');
-      if (equals != std::string_view::npos && pair.substr(0, equals) == name) {
-        return pair.substr(equals + 1);
-      }
-    }
+std::optional<std::string_view> presented_token(const RequestFacts& request) {
+  if (!request.authorization) return std::nullopt;
+  std::string_view value = trim(*request.authorization);
+  constexpr std::string_view kBearer = "bearer ";
+  if (value.size() > kBearer.size() && lowercase(value.substr(0, kBearer.size())) == kBearer) {
+    return trim(value.substr(kBearer.size()));
   }
   return std::nullopt;
 }

@@ -7,7 +7,7 @@ namespace clawperator::serve {
 std::span<const HeaderField> security_headers() {
   static constexpr std::array<HeaderField, 5> kHeaders = {{
       {"Content-Security-Policy",
-       "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; "
+       "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
        "frame-ancestors 'none'"},
       {"X-Frame-Options", "DENY"},

@@ -2,13 +2,18 @@
 // its token, and its private files in the state directory.
 #include "clawperator/serve/serve_entry.hpp"
 
+#include <fcntl.h>
 #include <openssl/rand.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "clawperator/io/host_roots.hpp"
 #include "clawperator/io/log.hpp"
+#include "clawperator/process/unique_fd.hpp"
 #include "clawperator/serve/access_guard.hpp"
 #include "clawperator/serve/artifact_store.hpp"
 #include "clawperator/serve/server.hpp"
@@ -45,6 +50,25 @@ std::optional<std::string> random_token() {
   return token;
 }
 
+// Whether the file `name` in `directory` (a regular file of ours, not a link) holds exactly
+// `contents`.
+bool file_holds(const io::StateDirectory& directory, const std::string& name,
+                const std::string& contents) {
+  auto file = directory.open_file(name, O_RDONLY);
+  if (!file) return false;
+  const process::UniqueFd fd(file->fd);
+  if (file->status.st_size != static_cast<off_t>(contents.size())) return false;
+  std::string held(contents.size() + 1, '\0');
+  std::size_t got = 0;
+  while (got < held.size()) {
+    const ssize_t n = ::read(fd.get(), held.data() + got, held.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  return got == contents.size() && tokens_equal(std::string_view(held).substr(0, got), contents);
+}
+
 }  // namespace
 
 std::string token_file_name(int port) {
@@ -60,8 +84,10 @@ cli::CommandResult serve_command(const cli::ServeCommand& command,
                  "--no-token");
   }
   if (command.no_token && !command.token.empty()) {
-    return usage("--no-token and a token (--token, CLAWPERATOR_SERVE_TOKEN) exclude each other",
-                 "--no-token");
+    return usage(
+        "--no-token and a token (--token, --token-file, CLAWPERATOR_SERVE_TOKEN) exclude each "
+        "other",
+        "--no-token");
   }
   ServerSettings settings;
   settings.host = command.host;
@@ -100,6 +126,18 @@ cli::CommandResult serve_command(const cli::ServeCommand& command,
         Json{{"stateDir", state.refused->path.string()}, {"problem", state.refused->problem}});
   }
   if (!state.directory) return no_private_directory("none is usable", Json::object());
+  // The port first: a second server on a port in use stops here, before it writes anything (it
+  // once replaced the running server's token file, then removed it on its way out).
+  const process::UniqueFd listener(listen_socket(settings.host, settings.port));
+  if (!listener.valid()) {
+    std::fprintf(stderr, "Failed to start server: cannot listen on %s:%d: %s\n",
+                 settings.host.c_str(), settings.port, std::strerror(errno));
+    cli::CommandResult result;
+    result.exit_code = 1;
+    result.already_written = true;
+    return result;
+  }
+  settings.listen_fd = listener.get();
   auto artifacts = ArtifactStore::create(*state.directory);
   if (!artifacts) {
     return no_private_directory(
@@ -108,10 +146,12 @@ cli::CommandResult serve_command(const cli::ServeCommand& command,
              {"problem", artifacts.error().problem}});
   }
   settings.backend.artifacts = std::move(*artifacts);
-  // For scripts: the token of the server on this port, readable by this user only.
+  // For scripts: the token of the server on this port, readable by this user only; written
+  // now that the port is ours, so no other server of this port is running.
   const std::string token_file = token_file_name(command.port);
+  const std::string token_line = settings.token + "\n";
   if (!settings.token.empty()) {
-    if (!state.directory->replace_file(token_file, settings.token + "\n")) {
+    if (!state.directory->replace_file(token_file, token_line)) {
       return no_private_directory("its token file cannot be written there",
                                   Json{{"stateDir", state.directory->path().string()}});
     }
@@ -121,10 +161,15 @@ cli::CommandResult serve_command(const cli::ServeCommand& command,
     io::emit_warning(
         "--no-token: any process of any local user can drive the devices through this server");
   }
+  const bool wrote_token_file = !settings.token.empty();
   cli::CommandResult result;
   result.exit_code = run_server(std::move(settings));
   result.already_written = true;
-  if (!command.no_token) state.directory->remove(token_file);
+  // Still listening, so no other server of this port can have started and written its own
+  // token file; whatever holds another token now is someone else's all the same, and stays.
+  if (wrote_token_file && file_holds(*state.directory, token_file, token_line)) {
+    state.directory->remove(token_file);
+  }
   return result;
 }
 

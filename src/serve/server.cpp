@@ -266,22 +266,7 @@ void add_routes(httplib::Server& server, const Backend& backend, EventHub& hub) 
 void add_guards(httplib::Server& server, const AccessPolicy& policy) {
   server.set_pre_routing_handler([policy](const Request& request, Response& response) {
     const RequestFacts facts{request.path, header(request, "Host"), header(request, "Origin"),
-                             header(request, "Authorization"), header(request, "Cookie")};
-    // The inspector's first visit, by the URL the server printed: the token becomes a cookie
-    // and leaves the address bar (and the history, and any Referer).
-    if (request.path == "/" && request.has_param("token") && !policy.token.empty()) {
-      RequestFacts bearer = facts;
-      const std::string presented = "Bearer " + request.get_param_value("token");
-      bearer.authorization = presented;
-      bearer.cookie.reset();
-      if (auto refused = check_access(policy, bearer)) {
-        send_error(response, *refused);
-      } else {
-        response.set_header("Set-Cookie", token_cookie(policy));
-        response.set_redirect("/", 303);
-      }
-      return httplib::Server::HandlerResponse::Handled;
-    }
+                             header(request, "Authorization"), request.has_param("token")};
     if (auto refused = check_access(policy, facts)) {
       send_error(response, *refused);
       return httplib::Server::HandlerResponse::Handled;
@@ -444,8 +429,9 @@ class Workers {
   std::vector<std::thread> threads_;
 };
 
-// A listening socket on host:port (getaddrinfo: a name or an address, v4 or v6); -1 with errno.
-int listen_on(const std::string& host, int port) {
+}  // namespace
+
+int listen_socket(const std::string& host, int port) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -473,8 +459,6 @@ int listen_on(const std::string& host, int port) {
   return fd;
 }
 
-}  // namespace
-
 int run_server(ServerSettings settings) {
   if (!process::install_interrupt_handlers()) {
     std::fprintf(stderr, "Failed to start server: cannot install signal handlers: %s\n",
@@ -495,14 +479,11 @@ int run_server(ServerSettings settings) {
   add_guards(router, AccessPolicy{settings.host, settings.port, settings.token});
   add_routes(router, backend, hub);
 
-  const int listen_fd = listen_on(settings.host, settings.port);
-  if (listen_fd < 0) {
-    std::fprintf(stderr, "Failed to start server: cannot listen on %s:%d: %s\n",
-                 settings.host.c_str(), settings.port, std::strerror(errno));
-    return 1;
-  }
+  const int listen_fd = settings.listen_fd;
+  // The token in the fragment: a browser never sends it to any server, so it reaches no log,
+  // no proxy and no Referer; the inspector takes it from there (src/serve/inspector/inspector.js).
   std::string url = "http://" + url_host(settings.host) + ":" + std::to_string(settings.port);
-  if (settings.print_token) url += "/?token=" + settings.token;
+  if (settings.print_token) url += "/#token=" + settings.token;
   std::fprintf(stderr, "Clawperator API server listening on %s\n", url.c_str());
   std::fflush(stderr);
   Json started = {
@@ -538,7 +519,6 @@ int run_server(ServerSettings settings) {
   gate.stop();
   listener.join();
   workers->stop();
-  ::close(listen_fd);
   io::log_event(io::LogLevel::Info, "serve.server.stopped",
                 Json{{"signal", process::interrupted_signal()}});
   return 0;

@@ -1,15 +1,19 @@
 // The inspector in Debian's chromium, headless, driven by puppeteer-core, against
 // `clawperator serve` on a virtual device:
 //   node inspector.test.mjs <clawperator-vdevice> <clawperator> <screenshot.png>
-// The server listens beyond loopback with the token it made: without it the page is 401; the
-// URL it printed sets an HttpOnly, SameSite=Strict cookie and redirects to / without the
-// token, and from then on the page, its fetches and its EventSource work by the cookie, under
-// the server's Content-Security-Policy. The page loads with the screenshot and a box per node;
-// clicking a box shows a selector that a following POST /query resolves to exactly that node;
-// the Click button changes what the next screenshot shows. Saves a screenshot of the page.
+// The browser opens exactly the URL the server printed, its token in the fragment (never sent
+// to a server): the page takes the token out of the address bar, keeps it in sessionStorage,
+// and every request it makes, the event stream read through fetch included, carries
+// `Authorization: Bearer`; no cookie exists anywhere in the browser. A page of another loopback
+// port, visited after the inspector, receives no Authorization and no Cookie. Without the token
+// the page loads (its files hold no data) but the data routes are 401 and the page asks for
+// it. The page loads with the screenshot and a box per node; clicking a box shows a selector
+// that a following POST /query resolves to exactly that node; the Click button changes what
+// the next screenshot shows. Saves a screenshot of the page.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { networkInterfaces, tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import net from 'node:net';
 import puppeteer from 'puppeteer-core';
@@ -36,27 +40,35 @@ const freePort = () => new Promise((resolve) => {
   });
 });
 
-// An address of this host beyond loopback, so that the token is what lets the page in.
-const address = Object.values(networkInterfaces()).flat()
-  .find((entry) => entry && entry.family === 'IPv4' && !entry.internal)?.address || '127.0.0.1';
 const port = await freePort();
-const base = `http://${address}:${port}`;
+const base = `http://127.0.0.1:${port}`;
 const work = mkdtempSync(join(tmpdir(), 'clawperator-browser-'));
-const farm = spawn(vdevice, ['with', '--', clawperator, 'serve', '--host', '0.0.0.0',
-                             '--port', String(port)], {
+const farm = spawn(vdevice, ['with', '--', clawperator, 'serve', '--port', String(port)], {
   stdio: ['ignore', 'inherit', 'pipe'],
   env: { ...process.env, CLAWPERATOR_STATE_DIR: join(work, 'state'), CLAWPERATOR_LOG_DIR: join(work, 'logs'), ANDROID_SERIAL: '' },
 });
 let serverText = '';
 farm.stderr.on('data', (chunk) => { serverText += chunk; });
+
+// Another local server on another loopback port: it records what every request brought.
+const seenElsewhere = [];
+const elsewhere = http.createServer((request, response) => {
+  seenElsewhere.push({ url: request.url, headers: request.headers });
+  response.writeHead(200, { 'Content-Type': 'text/html' });
+  response.end('<!doctype html><title>elsewhere</title><p>another local server</p>');
+});
+await new Promise((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+const elsewhereUrl = `http://127.0.0.1:${elsewhere.address().port}/`;
+
 let browser;
 try {
   for (let i = 0; i < 300 && !serverText.includes('listening on'); i += 1) {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  const started = /listening on http:\/\/0\.0\.0\.0:(\d+)\/\?token=([0-9a-f]{64})\n/.exec(serverText);
-  check(started !== null && started[1] === String(port), `serve started with a token (${address})`);
-  const token = started[2];
+  const started = /listening on (http:\/\/127\.0\.0\.1:(\d+)\/#token=([0-9a-f]{64}))\n/.exec(serverText);
+  check(started !== null && started[2] === String(port), 'serve started with a token in the URL\'s fragment');
+  const printed = started[1];
+  const token = started[3];
   const bearer = { Authorization: 'Bearer ' + token };
 
   browser = await puppeteer.launch({
@@ -69,33 +81,49 @@ try {
   const page = await browser.newPage();
   await page.setViewport({ width: 1400, height: 1000 });
   const foreign = [];
+  const ours = [];
   page.on('request', (request) => {
-    if (!request.url().startsWith(base)) foreign.push(request.url());
+    if (request.url().startsWith(base)) ours.push(request);
+    else if (!request.url().startsWith('blob:')) foreign.push(request.url());
   });
   const refusals = [];
   page.on('console', (message) => {
     if (/Content Security Policy|Refused to/.test(message.text())) refusals.push(message.text());
   });
-  const anonymous = await page.goto(base + '/', { waitUntil: 'load' });
-  check(anonymous.status() === 401, 'without the token the page is 401');
+  const client = await page.target().createCDPSession();
+  const allCookies = async () => (await client.send('Network.getAllCookies')).cookies;
 
-  const visit = await page.goto(base + '/?token=' + token, { waitUntil: 'load' });
-  check(visit.status() === 200 && page.url() === base + '/',
-        'the printed URL lands on / without the token in the address bar');
-  check(visit.request().redirectChain().length === 1 &&
-        visit.request().redirectChain()[0].response().status() === 303, 'by one 303 redirect');
-  const cookies = await page.cookies();
-  const cookie = cookies.find((each) => each.name === `clawperator_token_${port}`);
-  check(cookie && cookie.value === token && cookie.httpOnly && cookie.sameSite === 'Strict',
-        'the token is an HttpOnly, SameSite=Strict cookie');
-  check(!(await page.evaluate(() => document.cookie)).includes(token), 'that no script can read');
+  // Without the token: the page loads, its data does not, and it asks for the token.
+  const anonymous = await page.goto(base + '/', { waitUntil: 'load' });
+  check(anonymous.status() === 200, 'without the token the page itself loads (it holds no data)');
+  await page.waitForFunction(() => !document.querySelector('#token-form').hidden, { timeout: 30000 });
+  check(ours.some((request) => request.url() === base + '/devices' && request.response()?.status() === 401),
+        'its data is 401, and the page asks for the token');
+  const unauthorized = await fetch(base + '/devices').then((response) => response.status);
+  check(unauthorized === 401, 'a data route without the token is 401');
+  const queried = await fetch(base + '/devices?token=' + token).then((response) => response.status);
+  check(queried === 401, 'a token in the query string is refused');
+
+  // From elsewhere, so that the printed URL is a new document, not a change of fragment.
+  await page.goto('about:blank');
+  ours.length = 0;
+  const visit = await page.goto(printed, { waitUntil: 'load' });
+  check(visit.status() === 200, 'the printed URL opens the page');
+  await page.waitForFunction(() => document.body.dataset.refreshed === '1', { timeout: 60000 });
+  check(page.url() === base + '/', 'the token left the address bar');
+  check(await page.evaluate(() => sessionStorage.getItem('clawperator.token')) === token,
+        'the page keeps the token in sessionStorage');
+  check((await page.cookies()).length === 0 && (await allCookies()).length === 0,
+        'no cookie exists in the browser');
+  check(await page.evaluate(() => document.cookie) === '', 'document.cookie is empty');
+  check(visit.headers()['set-cookie'] === undefined, 'the page set no cookie');
   const policy = visit.headers()['content-security-policy'] || '';
   check(policy.includes("frame-ancestors 'none'") && visit.headers()['x-frame-options'] === 'DENY',
         'the page forbids framing');
-  await page.waitForFunction(() => document.body.dataset.refreshed === '1', { timeout: 60000 });
   const boxes = await page.$$eval('.box', (all) => all.length);
-  const loaded = await page.$eval('#screenshot', (image) => image.complete && image.naturalWidth > 0);
-  check(loaded, 'the screenshot is shown');
+  const loaded = await page.$eval('#screenshot', (image) => image.complete && image.naturalWidth > 0 &&
+                                  image.src.startsWith('blob:'));
+  check(loaded, 'the screenshot is shown, from a blob: URL');
   check(boxes > 3, `a box per node is drawn over it (${boxes})`);
 
   // The launcher's Settings icon: click its box.
@@ -117,12 +145,12 @@ try {
   }).then((response) => response.json());
   check(query.count === 1 && query.matches[0].path === path, 'POST /query resolves it to exactly that node');
 
-  const before = await page.$eval('#screenshot', (image) => image.src);
-  const beforeBytes = await fetch(before, { headers: bearer }).then((response) => response.arrayBuffer());
+  const before = await page.$eval('#screenshot', (image) => image.dataset.artifact);
+  const beforeBytes = await fetch(base + before, { headers: bearer }).then((response) => response.arrayBuffer());
   await page.click('#click-button');
   await page.waitForFunction(() => document.body.dataset.refreshed === '2', { timeout: 60000 });
-  const after = await page.$eval('#screenshot', (image) => image.src);
-  const afterBytes = await fetch(after, { headers: bearer }).then((response) => response.arrayBuffer());
+  const after = await page.$eval('#screenshot', (image) => image.dataset.artifact);
+  const afterBytes = await fetch(base + after, { headers: bearer }).then((response) => response.arrayBuffer());
   check(after !== before && Buffer.compare(Buffer.from(beforeBytes), Buffer.from(afterBytes)) !== 0,
         'the click changed what the next screenshot shows');
   const panel = await page.$eval('#attributes', (table) => table.rows.length);
@@ -132,10 +160,36 @@ try {
   check(events.some((text) => text.includes('inspector-click')), 'the event list shows the click execution');
   check(foreign.length === 0, 'nothing was loaded from another host');
   check(refusals.length === 0, `the page runs under its CSP without a refusal ${refusals.join(' | ')}`);
+  const stream = ours.filter((request) => request.url() === base + '/events');
+  check(stream.length > 0 && stream.every((request) => request.resourceType() === 'fetch' &&
+                                                       request.headers().authorization === 'Bearer ' + token),
+        'the event stream is a fetch with the bearer token, not an EventSource');
+  check(await page.evaluate(() => document.body.dataset.stream) === 'open', 'and it is open');
+  const bare = ours.filter((request) => request.url().startsWith(base + '/') &&
+                                        !['/', '/inspector/inspector.css', '/inspector/inspector.js', '/favicon.ico']
+                                          .includes(new URL(request.url()).pathname) &&
+                                        request.headers().authorization !== 'Bearer ' + token);
+  check(bare.length === 0, `every data request carried the bearer token ${bare.map((request) => request.url()).join(' ')}`);
+  check(ours.every((request) => request.headers().cookie === undefined), 'no request carried a cookie');
+  check((await allCookies()).length === 0, 'still no cookie at the end');
+  const logs = readdirSync(join(work, 'logs')).map((name) => readFileSync(join(work, 'logs', name), 'utf8')).join('');
+  check(logs.includes('serve.http.request') && !logs.includes(token),
+        'the server\'s access log never saw the token (the fragment is not sent)');
   await page.screenshot({ path: picture });
   console.log('saved ' + picture);
+
+  // Another local server's page, in the same browser, after the inspector: nothing of ours.
+  const other = await browser.newPage();
+  const otherVisit = await other.goto(elsewhereUrl, { waitUntil: 'load' });
+  check(otherVisit.status() === 200 && seenElsewhere.length > 0, 'a page of another loopback port was visited');
+  await page.goto(elsewhereUrl, { waitUntil: 'load' });
+  const leaked = seenElsewhere.filter((request) => request.headers.authorization !== undefined ||
+                                                   request.headers.cookie !== undefined ||
+                                                   JSON.stringify(request).includes(token));
+  check(leaked.length === 0, `it received no Authorization, no Cookie, no token (${seenElsewhere.length} requests)`);
 } finally {
   if (browser) await browser.close();
+  elsewhere.close();
   farm.kill('SIGTERM');
   await new Promise((resolve) => farm.on('exit', resolve));
   rmSync(work, { recursive: true, force: true });

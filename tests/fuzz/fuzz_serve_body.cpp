@@ -66,7 +66,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const serve::AccessPolicy policy{"0.0.0.0", 3000, "token"};
   const std::string_view half = text.substr(0, text.size() / 2);
-  (void)serve::check_access(policy, {"/execute", half, text.substr(half.size()), text, text});
+  (void)serve::check_access(
+      policy, {"/execute", half, text.substr(half.size()), text, text.size() % 2 == 1});
   frame(text);
   return 0;
 }

@@ -24,7 +24,7 @@ TEST_CASE("serve: the read-only routes and the errors catalog", "[serve][api]") 
   CHECK(served.token().find_first_not_of("0123456789abcdef") == std::string::npos);
   CHECK(served.stderr_text() ==
         "Clawperator API server listening on http://127.0.0.1:" + std::to_string(served.port()) +
-            "/?token=" + served.token() + "\n");
+            "/#token=" + served.token() + "\n");
   const std::string token_file =
       served.state_dir() + "/serve-" + std::to_string(served.port()) + ".token";
   CHECK(slurp(token_file) == served.token() + "\n");

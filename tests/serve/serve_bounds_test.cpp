@@ -171,26 +171,40 @@ TEST_CASE("the gate's own responses carry the security headers", "[serve][bounds
   CHECK(response.find("Connection: close\r\n") != std::string::npos);
 }
 
-TEST_CASE("access guard: the token by bearer in any case or by the port's cookie",
-          "[serve][bounds]") {
+TEST_CASE("access guard: the token by bearer in any case, never by a query", "[serve][bounds]") {
   const AccessPolicy policy{"127.0.0.1", 3000, "s3cret"};
-  auto facts = [](std::optional<std::string_view> authorization,
-                  std::optional<std::string_view> cookie) {
-    return RequestFacts{"/devices", "127.0.0.1:3000", std::nullopt, authorization, cookie};
+  auto facts = [](std::string_view path, std::optional<std::string_view> authorization,
+                  bool token_in_query = false) {
+    return RequestFacts{path, "127.0.0.1:3000", std::nullopt, authorization, token_in_query};
   };
-  CHECK_FALSE(check_access(policy, facts("Bearer s3cret", std::nullopt)));
-  CHECK_FALSE(check_access(policy, facts("BEARER   s3cret ", std::nullopt)));
-  CHECK_FALSE(check_access(policy, facts(std::nullopt, "x=1; clawperator_token_3000=s3cret")));
-  CHECK(check_access(policy, facts(std::nullopt, "clawperator_token_3001=s3cret"))->code ==
-        "UNAUTHORIZED");
-  CHECK(check_access(policy, facts("Basic s3cret", std::nullopt))->code == "UNAUTHORIZED");
-  CHECK(check_access(policy, facts("Bearer s3cre", std::nullopt))->code == "UNAUTHORIZED");
-  CHECK(check_access(policy, facts(std::nullopt, std::nullopt))->code == "UNAUTHORIZED");
-  CHECK(token_cookie(policy) == "clawperator_token_3000=s3cret; Path=/; HttpOnly; SameSite=Strict");
-  // /ping needs none; --no-token (an empty token) none anywhere.
-  CHECK_FALSE(check_access(
-      policy, RequestFacts{"/ping", "127.0.0.1:3000", std::nullopt, std::nullopt, std::nullopt}));
-  CHECK_FALSE(check_access(AccessPolicy{"127.0.0.1", 3000, ""}, facts(std::nullopt, std::nullopt)));
+  CHECK_FALSE(check_access(policy, facts("/devices", "Bearer s3cret")));
+  CHECK_FALSE(check_access(policy, facts("/devices", "BEARER   s3cret ")));
+  CHECK(check_access(policy, facts("/devices", "Basic s3cret"))->code == "UNAUTHORIZED");
+  CHECK(check_access(policy, facts("/devices", "Bearer s3cre"))->code == "UNAUTHORIZED");
+  CHECK(check_access(policy, facts("/devices", std::nullopt))->code == "UNAUTHORIZED");
+  // ?token= is refused even beside the right bearer, on a public path and without a token.
+  for (const AccessPolicy& each : {policy, AccessPolicy{"127.0.0.1", 3000, ""}}) {
+    for (const char* path : {"/devices", "/", "/ping"}) {
+      INFO(path);
+      auto refused = check_access(each, facts(path, "Bearer s3cret", true));
+      REQUIRE(refused);
+      CHECK(refused->code == "UNAUTHORIZED");
+      CHECK(refused->details["parameter"] == "token");
+    }
+  }
+  // /ping and the inspector's own files need none; --no-token (an empty token) none anywhere.
+  for (const char* path : {"/ping", "/", "/inspector/inspector.js", "/inspector/index.html"}) {
+    INFO(path);
+    CHECK(is_public_path(path));
+    CHECK_FALSE(check_access(policy, facts(path, std::nullopt)));
+  }
+  for (const char* path : {"/inspector/", "/inspector/a/b", "/inspector", "/events", "/version",
+                           "/artifacts/shot-1", "//", "/ping/"}) {
+    INFO(path);
+    CHECK_FALSE(is_public_path(path));
+    CHECK(check_access(policy, facts(path, std::nullopt))->code == "UNAUTHORIZED");
+  }
+  CHECK_FALSE(check_access(AccessPolicy{"127.0.0.1", 3000, ""}, facts("/devices", std::nullopt)));
 }
 
 TEST_CASE("caller paths: every alias of path on every alias of take_screenshot",

@@ -43,7 +43,7 @@ TEST_CASE("access guard: Host, Origin, token", "[serve]") {
   auto facts = [](std::string_view path, std::optional<std::string_view> host,
                   std::optional<std::string_view> origin = std::nullopt,
                   std::optional<std::string_view> authorization = std::nullopt) {
-    return RequestFacts{path, host, origin, authorization, std::nullopt};
+    return RequestFacts{path, host, origin, authorization, false};
   };
   CHECK_FALSE(check_access(loopback, facts("/devices", "127.0.0.1:3000")));
   CHECK_FALSE(check_access(loopback, facts("/devices", "localhost:3000")));

@@ -73,7 +73,7 @@ class Served {
     INFO(started);
     REQUIRE(started.find(":" + std::to_string(port_)) != std::string::npos);
     // The token the server made (printed in the inspector's URL), else the one it was given.
-    if (const auto at = started.find("?token="); at != std::string::npos) {
+    if (const auto at = started.find("#token="); at != std::string::npos) {
       token_ = started.substr(at + 7, started.find('\n', at) - at - 7);
     } else if (const auto given = environment.find("CLAWPERATOR_SERVE_TOKEN");
                given != environment.end()) {

@@ -12,10 +12,12 @@ namespace clawperator::serve {
 std::string token_file_name(int port);
 
 // USAGE for --no-token beyond loopback or beside a token; STATE_DIRECTORY_UNSAFE without a
-// private state directory (the token file and the screenshots live there); otherwise runs the
-// server until SIGINT or SIGTERM and returns its exit code (nothing on stdout). Without a
+// private state directory (the token file and the screenshots live there); exit 1 with a line
+// on stderr when the port cannot be bound, before anything is written; otherwise writes the
+// token file, runs the server until SIGINT or SIGTERM and returns its exit code (nothing on
+// stdout), removing the token file only while it still holds this server's token. Without a
 // token given or --no-token, the server makes one (256 random bits) and prints the inspector's
-// URL with it.
+// URL with it in the fragment.
 cli::CommandResult serve_command(const cli::ServeCommand& command,
                                  const cli::GlobalOptions& options);
 

@@ -15,8 +15,9 @@ namespace clawperator::serve {
 struct ServerSettings {
   std::string host = "127.0.0.1";
   int port = 3000;
-  std::string token;                 // empty: none (--no-token, loopback only)
-  bool print_token = false;          // the server made it: the startup line's URL carries it
+  int listen_fd = -1;        // bound and listening on host:port (listen_socket); not closed here
+  std::string token;         // empty: none (--no-token, loopback only)
+  bool print_token = false;  // the server made it: the URL printed carries it (#token=)
   std::filesystem::path token_file;  // where scripts find it (for the log)
   BackendSettings backend;
   // Every JSON body and event goes through it: no host path, no adb output (docs/serve.md §4).
@@ -26,7 +27,14 @@ struct ServerSettings {
   std::size_t sse_clients = 16;  // event streams at once
 };
 
-// 0 after a clean shutdown; 1 when the port could not be bound (a line on stderr says why).
+// A socket listening on host:port (getaddrinfo: a name or an address, v4 or v6), close-on-exec;
+// -1 with errno. Bound before the server writes anything of its own (serve_entry.cpp): a
+// second server on a port in use must fail before it could touch the first one's files.
+int listen_socket(const std::string& host, int port);
+
+// Serves on settings.listen_fd until SIGINT or SIGTERM: 0 after a clean shutdown, 1 when the
+// signal handlers cannot be installed (a line on stderr says why). The caller closes the
+// socket, after removing what must go while the port is still ours.
 int run_server(ServerSettings settings);
 
 }  // namespace clawperator::serve

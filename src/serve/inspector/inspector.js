@@ -1,10 +1,36 @@
 // The Clawperator inspector: the screen with a box per node of its hierarchy, the hierarchy
 // as a tree, both linked; the selected node's attributes and a selector that a POST /query
 // resolves to exactly that node; click / type / read on it; the server's live events.
+//
+// The token (docs/serve.md §4, "The token"): the URL the server prints carries it in the
+// fragment (#token=...), which a browser never sends to any server. The page keeps it in
+// sessionStorage (this origin, this tab), takes it out of the address bar, and sends it as
+// `Authorization: Bearer` with every request, the event stream included: hence fetch and a
+// stream parser rather than EventSource, which cannot send a header. No cookie: a browser sends
+// the cookies of 127.0.0.1 to every port of it, so another local server would receive one.
 'use strict';
 
 const $ = (id) => document.getElementById(id);
-const state = { nodes: [], selected: null, screenWidth: 0, busy: false };
+const state = { nodes: [], selected: null, screenWidth: 0, busy: false, listening: false };
+const TOKEN_KEY = 'clawperator.token';
+
+function takeToken() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const given = fragment.get('token');
+  if (given) {
+    sessionStorage.setItem(TOKEN_KEY, given);
+    fragment.delete('token');
+    const rest = fragment.toString();
+    history.replaceState(null, '', location.pathname + location.search + (rest ? '#' + rest : ''));
+  }
+  return sessionStorage.getItem(TOKEN_KEY) || '';
+}
+
+let token = takeToken();
+
+function authorization() {
+  return token ? { Authorization: 'Bearer ' + token } : {};
+}
 
 function setStatus(text, bad) {
   $('status').textContent = text;
@@ -12,7 +38,7 @@ function setStatus(text, bad) {
 }
 
 async function call(method, path, body) {
-  const options = { method, headers: {} };
+  const options = { method, headers: authorization(), cache: 'no-store' };
   if (body !== undefined) {
     options.headers['Content-Type'] = 'application/json';
     options.body = JSON.stringify(body);
@@ -279,12 +305,7 @@ async function refresh() {
   const roots = state.nodes.filter((node) => !node.parent && node.bounds);
   state.screenWidth = Math.max(1, ...roots.map((node) => node.bounds.x + node.bounds.w));
   const shotStep = (shot.document.envelope.stepResults || []).find((step) => step.data && step.data.artifactUrl);
-  const image = $('screenshot');
-  await new Promise((resolve) => {
-    image.onload = resolve;
-    image.onerror = resolve;
-    image.src = shotStep.data.artifactUrl;
-  });
+  await showScreenshot(shotStep.data.artifactUrl);
   state.selected = null;
   drawBoxes();
   drawTree();
@@ -298,27 +319,128 @@ async function refresh() {
   document.body.dataset.refreshed = String(Number(document.body.dataset.refreshed || 0) + 1);
 }
 
-function listenToEvents() {
-  const source = new EventSource('/events');
-  const add = (text, failed) => {
-    const item = document.createElement('li');
-    item.textContent = new Date().toLocaleTimeString() + ' ' + text;
-    if (failed) item.className = 'failed';
-    $('events').prepend(item);
-    while ($('events').children.length > 200) $('events').lastChild.remove();
-  };
-  source.addEventListener('clawperator:execution', (event) => {
-    const data = JSON.parse(event.data);
-    add('execution ' + data.commandId + ' on ' + data.deviceId + ': ' + data.status +
-        (data.result && data.result.code ? ' ' + data.result.code : ''), !data.ok);
+// An <img> cannot send a header: the PNG is fetched with the token and shown from a blob: URL
+// (the server's Content-Security-Policy allows img-src blob:).
+async function showScreenshot(url) {
+  const response = await fetch(url, { headers: authorization(), cache: 'no-store' });
+  if (!response.ok) return;
+  const blob = await response.blob();
+  const image = $('screenshot');
+  const previous = image.src;
+  await new Promise((resolve) => {
+    image.onload = resolve;
+    image.onerror = resolve;
+    image.src = URL.createObjectURL(blob);
   });
-  source.addEventListener('clawperator:result', (event) => {
-    const data = JSON.parse(event.data);
-    add('result ' + data.envelope.commandId + ' ' + data.envelope.status, data.envelope.status !== 'success');
-  });
+  if (previous.startsWith('blob:')) URL.revokeObjectURL(previous);
+  image.dataset.artifact = url;
 }
 
-async function start() {
+// Server-Sent Events read from a fetch body: `dispatch(type, data)` per event, as EventSource
+// would (lines end in CRLF, LF or CR; `data` lines joined by LF; comments and other fields
+// ignored). Returns when the stream ends.
+async function readEventStream(body, dispatch) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  let type = '';
+  let data = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value;
+    // A CR at the very end may be the first half of a CRLF: it waits for the next piece.
+    const end = buffer.endsWith('\r') ? buffer.length - 1 : buffer.length;
+    const lines = buffer.slice(0, end).split(/\r\n|\r|\n/);
+    buffer = lines.pop() + buffer.slice(end);
+    for (const line of lines) {
+      if (line === '') {
+        if (data.length) dispatch(type || 'message', data.join('\n'));
+        type = '';
+        data = [];
+        continue;
+      }
+      if (line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      const field = colon < 0 ? line : line.slice(0, colon);
+      let text = colon < 0 ? '' : line.slice(colon + 1);
+      if (text.startsWith(' ')) text = text.slice(1);
+      if (field === 'event') type = text;
+      else if (field === 'data') data.push(text);
+    }
+  }
+}
+
+function addEvent(text, failed) {
+  const item = document.createElement('li');
+  item.textContent = new Date().toLocaleTimeString() + ' ' + text;
+  if (failed) item.className = 'failed';
+  $('events').prepend(item);
+  while ($('events').children.length > 200) $('events').lastChild.remove();
+}
+
+function onEvent(type, text) {
+  if (type === 'heartbeat') {
+    document.body.dataset.stream = 'open';
+    return;
+  }
+  const data = JSON.parse(text);
+  if (type === 'clawperator:execution') {
+    addEvent('execution ' + data.commandId + ' on ' + data.deviceId + ': ' + data.status +
+             (data.result && data.result.code ? ' ' + data.result.code : ''), !data.ok);
+  } else if (type === 'clawperator:result') {
+    addEvent('result ' + data.envelope.commandId + ' ' + data.envelope.status,
+             data.envelope.status !== 'success');
+  }
+}
+
+// Follows /events for as long as the page is open, reconnecting as EventSource would: after
+// the stream ended (a `dropped` subscriber, a restart) or was refused (503 at the server's
+// limit), 3 s later. A 401 stops it until a token is given.
+async function listenToEvents() {
+  state.listening = true;
+  for (;;) {
+    try {
+      const response = await fetch('/events', {
+        headers: { Accept: 'text/event-stream', ...authorization() }, cache: 'no-store',
+      });
+      if (response.status === 401) {
+        state.listening = false;
+        askForToken('The event stream needs the server\'s token');
+        return;
+      }
+      if (response.ok && response.body) await readEventStream(response.body, onEvent);
+    } catch (error) {
+      // The connection failed or broke: retried below.
+    }
+    document.body.dataset.stream = 'closed';
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+  }
+}
+
+// A server started with a token of its user's (--token-file, CLAWPERATOR_SERVE_TOKEN) prints
+// no URL with it: the page asks for it.
+function askForToken(message) {
+  $('token-form').hidden = false;
+  setStatus(message, true);
+}
+
+async function begin() {
+  const { status, document } = await call('GET', '/devices');
+  if (status === 401) {
+    askForToken(document.message || 'This server needs its token');
+    return;
+  }
+  $('token-form').hidden = true;
+  $('device').textContent = '';
+  for (const entry of document.devices || []) {
+    const option = new Option(entry.serial + ' (' + entry.state + ')', entry.serial);
+    $('device').add(option);
+  }
+  if (!state.listening) listenToEvents();
+  await refresh();
+}
+
+function start() {
   $('refresh').addEventListener('click', refresh);
   $('device').addEventListener('change', refresh);
   $('click-button').addEventListener('click', () => {
@@ -334,14 +456,15 @@ async function start() {
     const node = state.selected;
     act('read_text', target(node) || { matcher: { textEquals: node.attributes.text } });
   });
+  $('token-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    token = $('token-input').value.trim();
+    $('token-input').value = '';
+    if (token) sessionStorage.setItem(TOKEN_KEY, token);
+    begin();
+  });
   window.addEventListener('resize', drawBoxes);
-  listenToEvents();
-  const { document } = await call('GET', '/devices');
-  for (const entry of document.devices || []) {
-    const option = new Option(entry.serial + ' (' + entry.state + ')', entry.serial);
-    $('device').add(option);
-  }
-  await refresh();
+  begin();
 }
 
 start();
