@@ -746,6 +746,12 @@ constexpr CatalogEntry kCatalog[] = {
      "Split the actions into smaller executions or narrow the query, then send the smaller "
      "request.",
      Origin::Both},
+    {"JSON_TOO_DEEP", "Execution & State",
+     "The JSON sent nests arrays and objects deeper than 64 levels (an execution payload, an "
+     "HTTP request body); nothing was run.",
+     Delivery::NotDelivered, 2, RecoveryStrategy::None,
+     "Send JSON that nests at most 64 levels deep; a payload needs about ten.",
+     Origin::Host},
     {"DOCTOR_FAILED", "Execution & State",
      "One or more doctor checks failed.",
      Delivery::NotDelivered, 1, RecoveryStrategy::None,

@@ -46,6 +46,14 @@ HostError invalid_json(std::string message, std::string source, std::string pars
 
 contract::Outcome<Json> parse_text(std::string_view text, const std::string& source,
                                    const std::string& prefix) {
+  if (json_nesting_depth(text, contract::limits::kMaxJsonDepth) > contract::limits::kMaxJsonDepth) {
+    HostError error = contract::validation_error(
+        "JSON_TOO_DEEP", "The payload (" + source + ") nests deeper than " +
+                             std::to_string(contract::limits::kMaxJsonDepth) + " levels");
+    error.details["source"] = source;
+    error.details["maxDepth"] = contract::limits::kMaxJsonDepth;
+    return contract::failed(std::move(error));
+  }
   Json parsed = Json::parse(text, nullptr, false);
   if (!parsed.is_discarded()) return parsed;
   const std::string error = parse_error_text(text);

@@ -1,5 +1,6 @@
 // parse_json: a recursive reader that builds nlohmann values directly, with
 // nlohmann's own parser as the fallback for documents nested too deeply.
+#include <algorithm>
 #include <charconv>
 #include <clocale>
 #include <cmath>
@@ -472,6 +473,29 @@ Json parse_json(std::string_view text) {
   }
   result = Json();  // release the partial document before nlohmann builds its own
   return Json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
+
+std::size_t json_nesting_depth(std::string_view text, std::size_t limit) {
+  std::size_t depth = 0, deepest = 0;
+  bool in_string = false;
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    const char c = text[at];
+    if (in_string) {
+      if (c == '\\') {
+        ++at;  // the escaped byte, a quote included
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest > limit) return deepest;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
 }
 
 }  // namespace clawperator

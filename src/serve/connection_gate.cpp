@@ -23,6 +23,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr std::chrono::milliseconds kNoDescriptorPause{50};
 constexpr int kSendBuffer = 64 * 1024;
+// Connections refused for being over the caps that are kept open for the linger, reading to
+// discard, so that their 503 arrives whole instead of a reset (a socket closed with the
+// request unread sends RST, and the client may lose the 503 with it). Beyond this many at once
+// a refused connection is closed at once: an attacker cannot hold descriptors through refusals.
+constexpr std::size_t kMaxLingeringRefusals = 64;
 
 std::pair<std::string, int> address_of(const sockaddr_storage& address) {
   char text[INET6_ADDRSTRLEN] = {};
@@ -55,6 +60,7 @@ struct ConnectionGate::Pending {
   RequestFramer framer;
   Clock::time_point deadline;
   bool draining = false;  // refused: reading only to discard, until EOF or the deadline
+  bool admitted = true;   // counted by admit(): false for a connection over the caps
 };
 
 ConnectionGate::ConnectionGate(int listen_fd, GateLimits limits,
@@ -105,9 +111,14 @@ void ConnectionGate::run() {
   std::vector<pollfd> fds;
   std::vector<Pending*> owners;
   std::vector<char> chunk(16 * 1024);
-  auto close_pending = [this](Pending& connection) {
+  std::size_t lingering_refusals = 0;
+  auto close_pending = [this, &lingering_refusals](Pending& connection) {
     ::close(connection.fd);
-    release(connection.remote);
+    if (connection.admitted) {
+      release(connection.remote);
+    } else {
+      --lingering_refusals;
+    }
   };
   auto refuse = [this](Pending& connection, int status, const std::string& code,
                        const std::string& message) {
@@ -207,7 +218,19 @@ void ConnectionGate::run() {
         send_now(fd, refusal(503, "TOO_MANY_CONNECTIONS",
                              "This client, or all clients together, hold as many connections as "
                              "the server allows"));
-        ::close(fd);
+        if (lingering_refusals >= kMaxLingeringRefusals) {
+          ::close(fd);
+          continue;
+        }
+        ::shutdown(fd, SHUT_WR);
+        ++lingering_refusals;
+        Pending& refused = pending.emplace_back();
+        refused.fd = fd;
+        refused.remote = std::move(remote);
+        refused.remote_port = port;
+        refused.admitted = false;
+        refused.draining = true;
+        refused.deadline = Clock::now() + limits_.linger;
         continue;
       }
       // Fixed, not autotuned to megabytes: a peer that stops reading (a stalled event stream)

@@ -6,7 +6,7 @@
 namespace clawperator::serve {
 
 int http_status_of_code(std::string_view code) {
-  static constexpr std::array<std::pair<std::string_view, int>, 50> kStatus = {{
+  static constexpr std::array<std::pair<std::string_view, int>, 51> kStatus = {{
       // The original's mapping.
       {"EXECUTION_CONFLICT_IN_FLIGHT", 423},
       {"DEVICE_NOT_FOUND", 404},
@@ -33,6 +33,7 @@ int http_status_of_code(std::string_view code) {
       {"ANDROID_SYSTEM_IMAGE_INSTALL_FAILED", 502},
       // The route-local request errors.
       {"INVALID_JSON", 400},
+      {"JSON_TOO_DEEP", 400},
       {"INVALID_BODY", 400},
       {"MISSING_EXECUTION", 400},
       {"INVALID_DEVICE_ID", 400},

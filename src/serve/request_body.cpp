@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 
+#include "clawperator/contract/limits.hpp"
 #include "clawperator/skills/remote_limits.hpp"
 #include "clawperator/text.hpp"
 
@@ -49,6 +50,12 @@ std::optional<HostError> check_matcher(const Json& matcher, const std::string& f
 contract::Outcome<Json> parse_body(std::string_view body,
                                    std::initializer_list<std::string_view> allowed) {
   if (trim(body).empty()) return Json::object();
+  if (json_nesting_depth(body, contract::limits::kMaxJsonDepth) > contract::limits::kMaxJsonDepth) {
+    return failed(body_error("JSON_TOO_DEEP",
+                             "The request body nests deeper than " +
+                                 std::to_string(contract::limits::kMaxJsonDepth) + " levels",
+                             ""));
+  }
   Json parsed = parse_json(body);
   if (parsed.is_discarded()) {
     return failed(body_error("INVALID_JSON", "The request body is not valid JSON", ""));

@@ -394,6 +394,19 @@ TEST_CASE("serve: one address may hold 96 connections, the next is 503", "[serve
   }
   CHECK(status_of(refused) == 503);
   CHECK(body_of(refused)["code"] == "TOO_MANY_CONNECTIONS");
+  // Every refusal arrives whole, and the client may finish sending: a socket closed with the
+  // request unread answers the rest with a reset, and a client still sending (curl with a body)
+  // fails on its write and never reads the 503. 4 MiB outgrows the loopback's buffers.
+  for (int i = 0; i < 5; ++i) {
+    CAPTURE(i);
+    const int fd = connect_local(served.port());
+    CHECK(send_all(fd, request_head("POST", "/execute", served.port(), served.token()) +
+                           std::string(4 << 20, 'x')));
+    const std::string reply = receive(fd, milliseconds(3000));
+    ::close(fd);
+    CHECK(status_of(reply) == 503);
+    CHECK(body_of(reply)["code"] == "TOO_MANY_CONNECTIONS");
+  }
   for (const int fd : idle) ::close(fd);
   int status = 0;
   for (int attempt = 0; attempt < 50 && status != 200; ++attempt) {
@@ -454,6 +467,31 @@ TEST_CASE("serve: a stalled event-stream subscriber is dropped with memory bound
   CHECK(receive(reader, milliseconds(3000)).find("event: heartbeat") != std::string::npos);
   ::close(reader);
   CHECK(served.stop() == 0);
+}
+
+}  // namespace clawperator::testing
+
+namespace clawperator::testing {
+
+TEST_CASE("serve: a body nested past 64 levels is JSON_TOO_DEEP, however small",
+          "[serve][security]") {
+  Farm farm({"default"});
+  Served served(farm);
+  // 14 KB nested 7,000 deep, inside the body limit: refused for its depth, not its size.
+  const std::string deep =
+      R"({"execution":)" + std::string(7000, '[') + std::string(7000, ']') + "}";
+  for (const std::string route : {"/execute", "/snapshot", "/evidence/capture"}) {
+    CAPTURE(route);
+    const HttpReply reply = served.post(route, deep);
+    CHECK(reply.status == 400);
+    CHECK(reply.body["code"] == "JSON_TOO_DEEP");
+    CHECK(reply.body["message"] == "The request body nests deeper than 64 levels");
+    CHECK(reply.body["disposition"]["delivery"] == "not_delivered");
+  }
+  // 64 levels is still a body (the execution's value is an array: the route's own refusal).
+  const std::string at_limit =
+      R"({"execution":)" + std::string(63, '[') + std::string(63, ']') + "}";
+  CHECK(served.post("/execute", at_limit).body["code"] == "INVALID_BODY");
 }
 
 }  // namespace clawperator::testing

@@ -15,6 +15,10 @@ inline constexpr std::size_t kMaxPayloadBytes = 64000;
 // kMaxPayloadBytes so that an indented payload still fits; anything above it is
 // refused without being read whole.
 inline constexpr std::size_t kMaxPayloadInputBytes = 1024 * 1024;
+// How deep arrays and objects may nest in JSON a caller sends (a payload, an HTTP body):
+// JSON_TOO_DEEP beyond. A payload nests about ten deep (execution, actions, params, a matcher
+// and its ancestors); an evidence context is the caller's own object, 16 KiB at most.
+inline constexpr std::size_t kMaxJsonDepth = 64;
 inline constexpr std::size_t kMaxIdLength = 128;
 inline constexpr std::size_t kMaxSourceLength = 64;
 inline constexpr std::size_t kMaxActionTypeLength = 64;

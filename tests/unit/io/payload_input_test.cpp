@@ -8,6 +8,8 @@
 #include <random>
 
 #include "../scripted_device.hpp"
+#include "clawperator/contract/limits.hpp"
+#include "clawperator/json.hpp"
 #include "clawperator/utf8.hpp"
 
 using clawperator::find_invalid_utf8;
@@ -178,5 +180,38 @@ TEST_CASE("payloads that are not UTF-8 are refused with the byte's offset", "[io
     const auto loaded = io::load_payload(path);
     REQUIRE(loaded.has_value());
     CHECK((*loaded)["actions"][0]["params"]["text"] == "caf\xC3\xA9");
+  }
+}
+
+TEST_CASE("JSON nested past the limit is JSON_TOO_DEEP, not too large and not invalid",
+          "[io][payload][depth]") {
+  using clawperator::json_nesting_depth;
+  namespace limits = clawperator::contract::limits;
+  CHECK(json_nesting_depth("{}", 64) == 1);
+  CHECK(json_nesting_depth(R"({"a":[{"b":[]}]})", 64) == 4);
+  // Brackets inside strings, escaped quotes included, are text.
+  CHECK(json_nesting_depth(R"({"a":"[[[{{{\"[[["})", 64) == 1);
+  CHECK(json_nesting_depth(std::string(10000, '[') + std::string(10000, ']'), 64) == 65);
+
+  const auto nested = [](std::size_t depth) {
+    std::string text = kPayloadHead + "x" + kPayloadTail;
+    text.pop_back();  // the closing brace: a member nested `depth` deep goes before it
+    std::string deep;
+    for (std::size_t i = 0; i < depth; ++i) deep += '[';
+    for (std::size_t i = 0; i < depth; ++i) deep += ']';
+    return text + R"(,"extra":)" + deep + "}";
+  };
+  // Exactly at the limit (the payload object is the first level): parsed, then judged by the
+  // validator as any other payload.
+  CHECK(io::load_payload(nested(limits::kMaxJsonDepth - 1)).has_value());
+  // One past it, and 7,000 deep in 14 KB: this code, this message, exit 2.
+  for (const std::size_t depth : {limits::kMaxJsonDepth, std::size_t{7000}}) {
+    const auto loaded = io::load_payload(nested(depth));
+    REQUIRE_FALSE(loaded);
+    const HostError& error = loaded.error();
+    CHECK(error.code == "JSON_TOO_DEEP");
+    CHECK(error.message == "The payload (inline) nests deeper than 64 levels");
+    CHECK(error.details["maxDepth"] == 64);
+    CHECK(contract::exit_code_of(error) == 2);
   }
 }
