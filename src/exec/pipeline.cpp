@@ -229,9 +229,9 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
       !allowed) {
     return report(allowed.error());
   }
-  const std::string server = lock_server_key(request.adb);
-  const std::string device_key = lock_file_name(server, serial);
-  const ReadinessCache readiness(request.state.directory.get(), device_key);
+  // One key for this device however its adb server was named (docs/wire-protocol.md §4.3).
+  const std::string device_key = adb::device_key(request.adb, serial);
+  const ReadinessCache readiness(request.state.directory.get(), lock_file_name(device_key));
   auto fail = [&](const HostError& error) {
     readiness.invalidate();
     return report(error);
@@ -239,7 +239,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
 
   // 2. One execution per device.
   DeviceLock lock;
-  switch (lock.acquire(request.state.directory.get(), server, serial,
+  switch (lock.acquire(request.state.directory, device_key,
                        client.within_deadline(std::chrono::milliseconds(request.lock_wait_ms)),
                        runner.cancel_token(), request.lock_token)) {
     case DeviceLock::Outcome::Acquired:
@@ -385,7 +385,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   }
 
   // 5. The direct session, when asked for: set up before anything is dispatched.
-  const ForwardRegistry forwards(request.state.directory.get(), server, serial);
+  const ForwardRegistry forwards(request.state.directory.get(), device_key, serial);
   std::unique_ptr<DirectReader> direct;
   Json direct_fallback;
   // A forward left by a run that was killed goes first, whichever transport this run uses.
