@@ -129,8 +129,7 @@ HostError recovery_required(const Session& session, const std::optional<video::L
 EvidenceReport describe(const Session& session, const io::StateSelection& state) {
   const std::string status = session.status();
   if (!is_terminal(status)) {
-    const auto owner = video::read_lock(
-        *state.directory, video::lock_name(session.record.adb, session.record.serial));
+    const auto owner = video::read_lock(*state.directory, session.record.lock);
     const bool ours = owner && owner->session_id == session.record.session_id;
     if (!ours || !video::owner_alive(*owner)) {
       HostError error = recovery_required(session, ours ? owner : std::nullopt);
@@ -202,8 +201,9 @@ EvidenceReport start_video(const VideoStartRequest& request, process::Runner& ru
   record.operator_package = request.operator_package;
   record.adb = request.adb;
   record.created_at = io::utc_timestamp(std::chrono::system_clock::now());
+  record.lock = video::lock_name(request.adb, *serial);
 
-  const std::string lock = video::lock_name(request.adb, *serial);
+  const std::string& lock = record.lock;
   std::optional<video::LockOwner> holder;
   switch (video::create_lock(state, lock, video::self_owner(record.session_id, *serial), holder)) {
     case video::LockResult::Acquired:
@@ -336,7 +336,7 @@ EvidenceReport stop_video(const std::string& session_id, const io::StateSelectio
   auto session = load_session(session_id, state);
   if (!session) return report_of(session.error());
   if (is_terminal(session->status())) return describe(*session, state);
-  const std::string lock = video::lock_name(session->record.adb, session->record.serial);
+  const std::string lock = session->record.lock;
   const auto owner = video::read_lock(*state.directory, lock);
   if (!owner || owner->session_id != session_id || !video::owner_alive(*owner)) {
     return describe(*session, state);
@@ -358,7 +358,7 @@ EvidenceReport recover_video(const std::string& session_id, const io::StateSelec
                              process::Runner& runner) {
   auto session = load_session(session_id, state);
   if (!session) return report_of(session.error());
-  const std::string lock = video::lock_name(session->record.adb, session->record.serial);
+  const std::string lock = session->record.lock;
   const auto owner = video::read_lock(*state.directory, lock);
   const bool locked = owner && owner->session_id == session_id;
   if (locked && video::owner_alive(*owner)) {

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <fstream>
 
+#include "clawperator/adb/server_endpoint.hpp"
 #include "clawperator/io/atomic_file.hpp"
 #include "clawperator/io/utc_time.hpp"
 
@@ -56,6 +57,16 @@ std::optional<LockOwner> owner_from_text(std::string_view text) {
   return owner;
 }
 
+// The lock name of a session started before the record kept it (lock_name before it was
+// keyed by adb::device_key): the --adb-server flag's host and port, and the serial, so that
+// such a session is still stopped or recovered by its own lock.
+std::string legacy_lock_name(const adb::AdbSettings& adb, std::string_view serial) {
+  std::string server = adb.server_host.value_or("") + ":" +
+                       (adb.server_port ? std::to_string(*adb.server_port) : std::string());
+  return "evidence-video-lock-" + io::escape_file_name(server + "-" + std::string(serial)) +
+         ".json";
+}
+
 }  // namespace
 
 std::string record_name(std::string_view session_id) {
@@ -72,10 +83,7 @@ void remove_old_records(const io::StateDirectory& state) {
 }
 
 std::string lock_name(const adb::AdbSettings& adb, std::string_view serial) {
-  std::string server = adb.server_host.value_or("") + ":" +
-                       (adb.server_port ? std::to_string(*adb.server_port) : std::string());
-  return "evidence-video-lock-" + io::escape_file_name(server + "-" + std::string(serial)) +
-         ".json";
+  return "evidence-video-lock-" + adb::device_key(adb, serial) + ".json";
 }
 
 bool write_record(const io::StateDirectory& state, const SessionRecord& record) {
@@ -92,7 +100,8 @@ bool write_record(const io::StateDirectory& state, const SessionRecord& record) 
                      {"context", record.context},
                      {"operatorPackage", record.operator_package},
                      {"adb", adb},
-                     {"createdAt", record.created_at}};
+                     {"createdAt", record.created_at},
+                     {"lockName", record.lock}};
   return state.replace_file(record_name(record.session_id), dump_json(json) + "\n");
 }
 
@@ -126,6 +135,11 @@ std::optional<SessionRecord> read_record(const io::StateDirectory& state,
     record.adb.server_port = adb["serverPort"].get<int>();
   }
   record.created_at = json.value("createdAt", "");
+  if (json.value("lockName", Json()).is_string()) {
+    record.lock = json["lockName"].get<std::string>();
+  } else {
+    record.lock = legacy_lock_name(record.adb, record.serial);
+  }
   return record;
 }
 

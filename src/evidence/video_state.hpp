@@ -31,6 +31,9 @@ struct SessionRecord {
   std::string operator_package;
   adb::AdbSettings adb;
   std::string created_at;
+  // The name of the device's video lock, fixed at start (lock_name): status, stop, recover and
+  // the supervisor find the lock by it whatever environment they run in.
+  std::string lock;
 };
 
 // Records and supervisor logs are named "evidence-video-session-<id>.{json,log}"; locks
@@ -42,7 +45,10 @@ std::string record_name(std::string_view session_id);
 std::string log_name(std::string_view session_id);
 // The records and logs of sessions started more than kRecordLifetime ago (their bundles stay).
 void remove_old_records(const io::StateDirectory& state);
-// One lock per adb server and serial: two servers may each have an emulator-5554.
+// One lock per device (adb::device_key: the adb server however it was named, and the serial),
+// the key the execution lock uses: two servers may each have an emulator-5554, and one server
+// named two ways is one. For the current environment: a session keeps the name it started
+// with (SessionRecord::lock).
 std::string lock_name(const adb::AdbSettings& adb, std::string_view serial);
 
 bool write_record(const io::StateDirectory& state, const SessionRecord& record);

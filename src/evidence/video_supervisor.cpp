@@ -68,7 +68,7 @@ class Supervisor {
         manifest_(std::move(manifest)),
         runner_(process::make_system_runner()),
         client_(*runner_, record_.adb),
-        lock_(video::lock_name(record_.adb, record_.serial)) {}
+        lock_(record_.lock) {}
 
   // `starter`: the `evidence video start` that spawned us, which holds the lock until now.
   int run(pid_t starter) {

@@ -8,8 +8,8 @@
 #include <cerrno>
 #include <cstring>
 #include <thread>
+#include <vector>
 
-#include "clawperator/adb/server_endpoint.hpp"
 #include "clawperator/io/atomic_file.hpp"
 #include "clawperator/process/interrupt.hpp"
 
@@ -19,18 +19,37 @@ namespace {
 constexpr std::chrono::milliseconds kPollInterval{25};
 // holder() reads this much; a longer file is not a record of ours.
 constexpr std::size_t kMaxHolderBytes = 1024;
+constexpr std::string_view kLockFilePrefix = "device-";
+constexpr std::string_view kLockFileSuffix = ".lock";
+
+bool same_file(const struct stat& a, const struct stat& b) {
+  return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
 
 }  // namespace
 
-std::string lock_server_key(const adb::AdbSettings& adb) {
-  const std::optional<adb::ServerEndpoint> endpoint =
-      adb::resolve_server_endpoint(adb, adb::raw_process_environment);
-  // Values adb refuses: every call fails the same way, so any key will do.
-  return endpoint ? endpoint->spec : "unresolved";
+std::string lock_file_name(const std::string& device_key) {
+  return std::string(kLockFilePrefix) + device_key + std::string(kLockFileSuffix);
 }
 
-std::string lock_file_name(const std::string& server_key, const std::string& serial) {
-  return "device-" + io::escape_file_name(server_key + "-" + serial) + ".lock";
+std::size_t remove_idle_lock_files(const io::StateDirectory& directory, std::size_t keep) {
+  const std::vector<std::string> names = directory.names_with(kLockFilePrefix, kLockFileSuffix);
+  if (names.size() <= keep) return 0;
+  std::size_t removed = 0;
+  for (const std::string& name : names) {
+    // Never created here (no O_CREAT): a name gone since the listing stays gone.
+    auto opened = directory.open_file(name, O_RDWR);
+    if (!opened) continue;
+    // Held by a live execution: it stays. Free: the same protocol as a holder's release, under
+    // the flock and only while the name is still this file's, so that nobody can be holding a
+    // lock on the file that has the name when it goes.
+    if (::flock(opened->fd, LOCK_EX | LOCK_NB) == 0) {
+      const std::optional<struct stat> named = directory.status_of(name);
+      if (named && same_file(*named, opened->status) && directory.remove(name)) ++removed;
+    }
+    ::close(opened->fd);  // releases the flock
+  }
+  return removed;
 }
 
 contract::HostError state_directory_refused(const ExecutionTrace& trace,
@@ -63,29 +82,57 @@ contract::HostError lock_busy_error(const ExecutionTrace& trace, const DeviceLoc
 }
 
 DeviceLock::~DeviceLock() {
-  if (fd_ >= 0) ::close(fd_);  // closing releases the flock
+  if (fd_ < 0) return;
+  // Removed while still locked, so that nobody finds the name free and the file locked. A
+  // process waiting on this file gets its flock once we close it, sees that the file has lost
+  // its name (names_lock_file) and opens the name again.
+  if (held_) directory_->remove(name_);
+  ::close(fd_);  // closing releases the flock
+  if (held_) remove_idle_lock_files(*directory_);
 }
 
-DeviceLock::Outcome DeviceLock::acquire(const io::StateDirectory* directory,
-                                        const std::string& server_key, const std::string& serial,
+bool DeviceLock::names_lock_file() const {
+  struct stat opened {};
+  if (::fstat(fd_, &opened) != 0) return false;
+  const std::optional<struct stat> named = directory_->status_of(name_);
+  return named && same_file(*named, opened);
+}
+
+DeviceLock::Outcome DeviceLock::acquire(std::shared_ptr<const io::StateDirectory> directory,
+                                        const std::string& device_key,
                                         std::chrono::milliseconds wait,
                                         const process::CancelToken& cancel,
                                         std::string_view inherited_token) {
   if (directory == nullptr) return Outcome::NoDirectory;
-  const std::string name = lock_file_name(server_key, serial);
-  path_ = directory->path() / name;
-  auto opened = directory->open_file(name, O_RDWR | O_CREAT);
-  if (!opened) {
-    error_ = std::move(opened.error());
-    return Outcome::Unavailable;
-  }
-  fd_ = opened->fd;
+  directory_ = std::move(directory);
+  name_ = lock_file_name(device_key);
+  path_ = directory_->path() / name_;
   const auto deadline = std::chrono::steady_clock::now() + wait;
   while (true) {
-    if (::flock(fd_, LOCK_EX | LOCK_NB) == 0) return Outcome::Acquired;
-    if (errno != EWOULDBLOCK && errno != EINTR) {
+    if (fd_ < 0) {
+      auto opened = directory_->open_file(name_, O_RDWR | O_CREAT);
+      if (!opened) {
+        error_ = std::move(opened.error());
+        return Outcome::Unavailable;
+      }
+      fd_ = opened->fd;
+    }
+    const bool locked = ::flock(fd_, LOCK_EX | LOCK_NB) == 0;
+    if (!locked && errno != EWOULDBLOCK && errno != EINTR) {
       error_ = std::strerror(errno);
       return Outcome::Unavailable;
+    }
+    // The file lost its name since we opened it (its holder released it, or a release over the
+    // cap removed it): the lock is whatever the name holds now. Another process had to remove
+    // it in between, so this loop goes on only as long as others make progress.
+    if (!names_lock_file()) {
+      ::close(fd_);
+      fd_ = -1;
+      continue;
+    }
+    if (locked) {
+      held_ = true;
+      return Outcome::Acquired;
     }
     if (!inherited_token.empty()) {
       if (const std::optional<Json> record = holder_record()) {

@@ -30,11 +30,9 @@ bool process_gone(pid_t pid) {
 
 }  // namespace
 
-ForwardRegistry::ForwardRegistry(const io::StateDirectory* directory, const std::string& server_key,
+ForwardRegistry::ForwardRegistry(const io::StateDirectory* directory, const std::string& device_key,
                                  const std::string& serial)
-    : directory_(directory),
-      serial_(serial),
-      prefix_("forward-" + io::escape_file_name(server_key + "-" + serial) + "-") {}
+    : directory_(directory), serial_(serial), prefix_("forward-" + device_key + "-") {}
 
 std::string ForwardRegistry::name_of(int port) const {
   return prefix_ + std::to_string(port);

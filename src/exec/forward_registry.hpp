@@ -1,7 +1,6 @@
 // The adb forwards this CLI creates, recorded in the private state directory so that one
 // left behind by a run that was killed (SIGKILL: no cleanup ran) is removed by the next run
-// on that device (docs/wire-protocol.md §11.4). Keyed like the device lock: adb server and
-// serial.
+// on that device (docs/wire-protocol.md §11.4). Keyed like the device lock (adb::device_key).
 #pragma once
 
 #include <string>
@@ -14,10 +13,10 @@ namespace clawperator::exec {
 class ForwardRegistry {
  public:
   // No directory: nothing is recorded (and nothing can be swept).
-  ForwardRegistry(const io::StateDirectory* directory, const std::string& server_key,
+  ForwardRegistry(const io::StateDirectory* directory, const std::string& device_key,
                   const std::string& serial);
 
-  // "forward-<server-serial>-<port>" holding this process's pid.
+  // "forward-<device key>-<port>" holding this process's pid.
   void record(int port) const;
   void forget(int port) const;
   // Forwards recorded for this device whose owner process is gone: removed from adb (when

@@ -161,21 +161,23 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
 }
 
 // Every on-screen node, for the policy's steps that aim at a point (policy_gate.hpp): a query_ui
-// on the same device, with the same transport, state and budget, and no policy of its own.
-std::optional<Json> query_screen(const ExecutionRequest& request, process::Runner& runner,
-                                 const std::string& serial) {
-  constexpr int kQueryTimeoutMs = 10000;
+// on the same device, with the same transport and state, no policy of its own, and a budget of
+// its own (kPolicyScreenReadBudget), never the checked execution's.
+Expected<Json, ScreenReadFailure> query_screen(const ExecutionRequest& request,
+                                               process::Runner& runner, const std::string& serial) {
   const std::string id = "policy-query-" + io::random_hex(16);
   const Json payload = {
       {"commandId", id},
       {"taskId", id},
       {"source", "clawperator-policy"},
       {"expectedFormat", "android-ui-automator"},
-      {"timeoutMs", kQueryTimeoutMs},
+      {"timeoutMs", static_cast<long long>(kPolicyScreenReadBudget.count())},
       {"actions",
        Json::array({{{"id", "screen"}, {"type", "query_ui"}, {"params", {{"limit", 1000}}}}})}};
   contract::ValidationOutcome validated = contract::validate_execution(payload);
-  if (!validated.valid) return std::nullopt;
+  if (!validated.valid) {
+    return Unexpected(ScreenReadFailure{"EXECUTION_VALIDATION_FAILED", "invalid query payload"});
+  }
   ExecutionRequest query;
   query.execution = std::move(*validated.valid);
   query.device = serial;
@@ -186,14 +188,28 @@ std::optional<Json> query_screen(const ExecutionRequest& request, process::Runne
   query.state = request.state;
   query.result_transport = request.result_transport;
   query.require_authentic_result = request.require_authentic_result;
-  query.budget = request.budget;
+  query.budget = kPolicyScreenReadBudget;
   query.warm_followers = request.warm_followers;
   ExecutionReport answer = run_execution(query, runner);
-  const auto found = answer.document.find("query");
-  if (answer.document.value("ok", false) != true || found == answer.document.end()) {
-    return std::nullopt;
+  const Json& document = answer.document;
+  const auto found = document.find("query");
+  if (document.value("ok", false) == true && found != document.end()) return std::move(*found);
+  // The read's error, or, when the Operator answered without a screen, the envelope's (whose
+  // error and errorCode may be null).
+  const auto text = [](const Json& object, const char* key) {
+    const auto member = object.find(key);
+    return member != object.end() && member->is_string() ? member->get<std::string>()
+                                                         : std::string();
+  };
+  ScreenReadFailure failure{text(document, "code"), text(document, "message")};
+  if (const auto envelope = document.find("envelope");
+      failure.code.empty() && envelope != document.end() && envelope->is_object()) {
+    failure.code = text(*envelope, "errorCode");
+    failure.message = text(*envelope, "error");
   }
-  return std::move(*found);
+  if (failure.code.empty()) failure.code = "ACTION_FAILED";
+  if (failure.message.empty()) failure.message = "the Operator's query_ui gave no screen";
+  return Unexpected(std::move(failure));
 }
 
 ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& runner) {
@@ -229,9 +245,9 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
       !allowed) {
     return report(allowed.error());
   }
-  const std::string server = lock_server_key(request.adb);
-  const std::string device_key = lock_file_name(server, serial);
-  const ReadinessCache readiness(request.state.directory.get(), device_key);
+  // One key for this device however its adb server was named (docs/wire-protocol.md §4.3).
+  const std::string device_key = adb::device_key(request.adb, serial);
+  const ReadinessCache readiness(request.state.directory.get(), lock_file_name(device_key));
   auto fail = [&](const HostError& error) {
     readiness.invalidate();
     return report(error);
@@ -239,7 +255,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
 
   // 2. One execution per device.
   DeviceLock lock;
-  switch (lock.acquire(request.state.directory.get(), server, serial,
+  switch (lock.acquire(request.state.directory, device_key,
                        client.within_deadline(std::chrono::milliseconds(request.lock_wait_ms)),
                        runner.cancel_token(), request.lock_token)) {
     case DeviceLock::Outcome::Acquired:
@@ -385,7 +401,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   }
 
   // 5. The direct session, when asked for: set up before anything is dispatched.
-  const ForwardRegistry forwards(request.state.directory.get(), server, serial);
+  const ForwardRegistry forwards(request.state.directory.get(), device_key, serial);
   std::unique_ptr<DirectReader> direct;
   Json direct_fallback;
   // A forward left by a run that was killed goes first, whichever transport this run uses.

@@ -1,6 +1,7 @@
 #include "policy_gate.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/io/log.hpp"
@@ -85,15 +86,31 @@ contract::Status check_policy(const ExecutionRequest& request, adb::AdbClient& c
   std::vector<policy::StepTarget> steps = policy::step_targets(request.execution, foreground);
   const bool aims_at_points = std::any_of(
       steps.begin(), steps.end(), [](const policy::StepTarget& step) { return step.point; });
+  std::optional<ScreenReadFailure> unread;
   if (aims_at_points && policy.uses_labels() && read_screen) {
-    const std::optional<Json> query = read_screen();
-    if (query) policy::label_points(steps, *query);
-    io::log_event(io::LogLevel::Info, "policy.points",
-                  Json{{"commandId", trace.command_id}, {"screenRead", query.has_value()}});
+    const auto reading = std::chrono::steady_clock::now();
+    const Expected<Json, ScreenReadFailure> screen = read_screen();
+    // The read had a budget of its own (kPolicyScreenReadBudget): the time it took is given
+    // back to this execution, whose budget still counts from its start otherwise.
+    if (const auto deadline = client.deadline()) {
+      client.set_deadline(*deadline + (std::chrono::steady_clock::now() - reading));
+    }
+    if (screen) {
+      policy::label_points(steps, *screen);
+    } else {
+      unread = screen.error();
+    }
+    Json event{{"commandId", trace.command_id}, {"screenRead", screen.has_value()}};
+    if (unread) event["screenReadCode"] = unread->code;
+    io::log_event(io::LogLevel::Info, "policy.points", event);
   }
   const policy::Verdict verdict = policy::evaluate(policy, steps);
   if (verdict.decision == policy::Decision::Allow) return {};
   Json details = describe(verdict, policy);
+  // Why the step's point has no labels, when the read failed: every label rule met it.
+  if (unread) {
+    details["screenRead"] = {{"ok", false}, {"code", unread->code}, {"message", unread->message}};
+  }
   if (verdict.decision == policy::Decision::Deny) {
     log_decision(verdict, policy, trace, "denied");
     return contract::failed(trace.fail("POLICY_DENIED",

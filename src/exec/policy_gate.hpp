@@ -3,6 +3,7 @@
 // terminal, MCP elicitation) or a one-time token issued for this very payload.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -10,17 +11,33 @@
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/exec/execution.hpp"
+#include "clawperator/expected.hpp"
 #include "trace.hpp"
 
 namespace clawperator::exec {
+
+// The policy's own screen read (one query_ui, docs/guardrails.md §3) is an execution of its own
+// with this budget, whatever the checked execution's: like any execution it ends within its
+// budget plus kResultGrace (8 s in all). It is the policy's work, so it never spends the
+// checked execution's budget (check_policy moves that deadline on by the read's time): before,
+// a read that took the execution's budget left the step itself a few milliseconds
+// ("pm list packages did not finish within 3 ms", tests/integration/policy_test.cpp).
+inline constexpr std::chrono::milliseconds kPolicyScreenReadBudget{3000};
+
+// Why the screen read gave no screen: the read's own error code (RESULT_ENVELOPE_TIMEOUT,
+// EXECUTION_CONFLICT_IN_FLIGHT, UI_TREE_UNAVAILABLE, ...) and message.
+struct ScreenReadFailure {
+  std::string code;
+  std::string message;
+};
 
 // Allowed (or confirmed): success. Else POLICY_DENIED, CONFIRMATION_REQUIRED (with the token
 // when the front end hands tokens out), CONFIRMATION_UNKNOWN or CONFIRMATION_DECLINED; all
 // before dispatch. Every decision is logged ("policy.decision").
 // `read_screen`: one query_ui of every on-screen node (its parsed `query`), asked only when a
-// rule matches labels and a step aims at a point; nullopt when the screen could not be read
-// (such a step then meets every label rule).
-using ScreenReader = std::function<std::optional<Json>()>;
+// rule matches labels and a step aims at a point; a failure when the screen could not be read
+// (such a step then meets every label rule, and a refusal says why in details.screenRead).
+using ScreenReader = std::function<Expected<Json, ScreenReadFailure>()>;
 contract::Status check_policy(const ExecutionRequest& request, adb::AdbClient& client,
                               const std::string& serial, const ExecutionTrace& trace,
                               const ScreenReader& read_screen);

@@ -2,6 +2,7 @@
 // program that then drives the device itself (a skill's script) while the lock is held for it.
 #include <cstring>
 
+#include "clawperator/adb/server_endpoint.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/io/log.hpp"
 #include "clawperator/io/random_id.hpp"
@@ -80,11 +81,11 @@ contract::Outcome<ScriptDeviceSession> prepare_device_for_script(const ScriptDev
 
   ScriptDeviceSession session;
   session.serial = *resolved;
-  const std::string server = lock_server_key(request.adb);
-  const ReadinessCache readiness(request.state.directory.get(), lock_file_name(server, *resolved));
+  const std::string device_key = adb::device_key(request.adb, *resolved);
+  const ReadinessCache readiness(request.state.directory.get(), lock_file_name(device_key));
   session.lock = std::make_unique<DeviceLock>();
   DeviceLock& lock = *session.lock;
-  switch (lock.acquire(request.state.directory.get(), server, *resolved,
+  switch (lock.acquire(request.state.directory, device_key,
                        std::chrono::milliseconds(request.lock_wait_ms), runner.cancel_token(),
                        request.lock_token)) {
     case DeviceLock::Outcome::Acquired:

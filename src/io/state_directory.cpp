@@ -228,35 +228,49 @@ std::optional<std::string> StateDirectory::create_file(std::string_view name,
   return std::string(std::strerror(error));
 }
 
-std::size_t StateDirectory::remove_stale(std::string_view prefix, std::string_view suffix,
-                                         std::chrono::seconds older_than) const {
+std::optional<struct stat> StateDirectory::status_of(std::string_view name) const {
+  if (!is_file_name(name)) return std::nullopt;
+  struct stat status {};
+  if (::fstatat(fd_, std::string(name).c_str(), &status, AT_SYMLINK_NOFOLLOW) != 0) {
+    return std::nullopt;
+  }
+  return status;
+}
+
+std::vector<std::string> StateDirectory::names_with(std::string_view prefix,
+                                                    std::string_view suffix) const {
+  std::vector<std::string> names;
   const int listing = ::dup(fd_);
-  if (listing < 0) return 0;
+  if (listing < 0) return names;
   DIR* directory = ::fdopendir(listing);
   if (directory == nullptr) {
     ::close(listing);
-    return 0;
+    return names;
   }
   // The directory's own descriptor was read before (a lock's, a cache's): list from its start.
   ::rewinddir(directory);
-  const auto now = std::chrono::system_clock::now();
-  std::vector<std::string> stale;
   while (const dirent* entry = ::readdir(directory)) {
     const std::string_view name = entry->d_name;
-    if (name.size() < prefix.size() + suffix.size() || name.substr(0, prefix.size()) != prefix ||
-        name.substr(name.size() - suffix.size()) != suffix) {
-      continue;
+    if (name.size() >= prefix.size() + suffix.size() && name.substr(0, prefix.size()) == prefix &&
+        name.substr(name.size() - suffix.size()) == suffix) {
+      names.emplace_back(name);
     }
-    struct stat status {};
-    if (::fstatat(fd_, entry->d_name, &status, AT_SYMLINK_NOFOLLOW) != 0 ||
-        !S_ISREG(status.st_mode) || status.st_uid != owner_) {
-      continue;
-    }
-    const auto written =
-        std::chrono::system_clock::time_point(std::chrono::seconds(status.st_mtim.tv_sec));
-    if (now - written > older_than) stale.emplace_back(name);
   }
   ::closedir(directory);  // closes `listing`
+  return names;
+}
+
+std::size_t StateDirectory::remove_stale(std::string_view prefix, std::string_view suffix,
+                                         std::chrono::seconds older_than) const {
+  const auto now = std::chrono::system_clock::now();
+  std::vector<std::string> stale;
+  for (std::string& name : names_with(prefix, suffix)) {
+    const std::optional<struct stat> status = status_of(name);
+    if (!status || !S_ISREG(status->st_mode) || status->st_uid != owner_) continue;
+    const auto written =
+        std::chrono::system_clock::time_point(std::chrono::seconds(status->st_mtim.tv_sec));
+    if (now - written > older_than) stale.push_back(std::move(name));
+  }
   for (const std::string& name : stale) ::unlinkat(fd_, name.c_str(), 0);
   return stale.size();
 }

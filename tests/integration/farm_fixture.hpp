@@ -11,6 +11,7 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <cctype>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -147,11 +148,34 @@ class Farm {
 
   const std::vector<std::string>& serials() const { return farm_->serials(); }
   vdevice::VirtualDeviceFarm& farm() { return *farm_; }
+  int adb_server_port() const { return farm_->adb_server_port(); }
+  std::string state_dir() const { return dir_ + "/state"; }
+  // The name of `serial`'s execution lock file in the state directory, spelt out as
+  // docs/wire-protocol.md §4.3 gives it (adb::device_key: this host's server is "loopback"
+  // however a run names it; each part %-escaped, "+" between them), so that a test that finds
+  // the file finds it by the documented name.
+  std::string lock_file_name(const std::string& serial) const {
+    const auto escape = [](const std::string& text) {
+      std::string out;
+      for (const char c : text) {
+        if (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == '-' || c == '_') {
+          out += c;
+        } else {
+          char hex[4];
+          std::snprintf(hex, sizeof hex, "%%%02X", static_cast<unsigned char>(c));
+          out += hex;
+        }
+      }
+      return out;
+    };
+    return "device-" + escape("tcp:loopback:" + std::to_string(adb_server_port())) + "+" +
+           escape(serial) + ".lock";
+  }
 
   RunOptions environment() const {
     RunOptions options;
     options.extra_env = {{"ANDROID_ADB_SERVER_PORT", std::to_string(farm_->adb_server_port())},
-                         {"CLAWPERATOR_STATE_DIR", dir_ + "/state"},
+                         {"CLAWPERATOR_STATE_DIR", state_dir()},
                          {"CLAWPERATOR_LOG_DIR", log_dir()},
                          {"ANDROID_SERIAL", ""}};
     for (const auto& [name, value] : extra_env_) options.extra_env[name] = value;

@@ -1,6 +1,7 @@
 // The action policy through the real adb against the virtual device (docs/guardrails.md): a
 // denied click is never sent, a confirm rule without a terminal gives a one-time token that the
 // same call spends once, a person at a terminal is asked, and a broken policy refuses.
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -226,4 +227,118 @@ TEST_CASE("policy: a skill's own clawperator calls run under the --policy its ru
   const RunResult unknown = farm.clawperator({"snapshot"});
   CHECK(unknown.exit_code == 2);
   CHECK(single_document(unknown)["code"] == "USAGE");
+}
+
+// Where a tap lands on `text`'s node (its centre), read before any policy applies.
+std::vector<std::string> centre_of(const Farm& farm, const std::string& text) {
+  const json found = single_document(farm.clawperator({"query", "--text", text}));
+  INFO(found.dump().substr(0, 1500));
+  REQUIRE(found["query"]["nodes"].size() == 1);
+  const json& bounds = found["query"]["nodes"][0]["bounds"];
+  return {std::to_string((bounds["left"].get<int>() + bounds["right"].get<int>()) / 2),
+          std::to_string((bounds["top"].get<int>() + bounds["bottom"].get<int>()) / 2)};
+}
+
+// Settings in front from boot, so that no command is spent to get there (faults count the
+// Operator's commands from the first).
+vdevice::android::Scenario settings_in_front() {
+  vdevice::android::Scenario phone = scenario("default");
+  phone.initial_screen = "settings.main";
+  return phone;
+}
+
+const char* const kConfirmDisplay = R"({"schemaVersion": 1, "rules": [
+  {"id": "confirm-display", "decision": "confirm", "labels": ["Display"],
+   "reason": "display settings change what the user sees"}]})";
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+TEST_CASE("policy: a screen read that never finishes costs its own budget and never the tap's",
+          "[integration][policy]") {
+  // Where "Display" lies, on a phone that answers.
+  std::vector<std::string> point;
+  {
+    Farm plain(Farm::Built{{settings_in_front()}});
+    point = centre_of(plain, "Display");
+  }
+  // A phone whose Operator leaves its first two commands unanswered: the policy's screen reads
+  // of both calls below. The tap itself (the third) is answered.
+  vdevice::android::Scenario silent = settings_in_front();
+  silent.faults.never_answer = true;
+  silent.faults.count = 2;
+  Farm farm(Farm::Built{{silent}});
+  TemporaryDirectory root("policy");
+  write_file(root.path() / "policy.json", kConfirmDisplay);
+  farm.set_env("CLAWPERATOR_POLICY", (root.path() / "policy.json").string());
+  // The shortest budget a payload may have (1 s): the screen read must not spend it.
+  const std::vector<std::string> tap = {"click",  "--coordinate", point[0],
+                                        point[1], "--timeout",    "1000"};
+
+  // The unread screen errs on the side of asking, and says why: the read's own code.
+  auto started = Clock::now();
+  const RunResult asked = farm.clawperator(tap);
+  const double asked_seconds = seconds_since(started);
+  INFO(asked.out);
+  const json refused = single_document(asked);
+  CHECK(asked.exit_code == 3);
+  REQUIRE(refused["code"] == "CONFIRMATION_REQUIRED");
+  CHECK(refused["disposition"]["delivery"] == "not_delivered");
+  CHECK(refused["details"]["dispatchState"] == "not_dispatched");
+  CHECK(refused["details"]["screenRead"]["ok"] == false);
+  CHECK(refused["details"]["screenRead"]["code"] == "RESULT_ENVELOPE_TIMEOUT");
+  CHECK(refused["details"]["step"]["labels"] == json::array());
+  // Within the read's own budget and the result grace (docs/guardrails.md §3), and a margin.
+  CHECK(asked_seconds < 3.0 + 5.0 + 2.0);
+  REQUIRE(refused["details"].contains("token"));
+
+  // Confirmed: the read fails the same way, and the tap still has its whole budget.
+  std::vector<std::string> confirmed = tap;
+  confirmed.insert(confirmed.end(), {"--confirm", refused["details"]["token"].get<std::string>()});
+  started = Clock::now();
+  const RunResult result = farm.clawperator(confirmed);
+  INFO(result.out);
+  const json document = single_document(result);
+  CHECK(document.value("code", "") != "DEVICE_SHELL_UNAVAILABLE");
+  CHECK(result.exit_code == 0);
+  CHECK(document["ok"] == true);
+  CHECK(document["envelope"]["status"] == "success");
+  CHECK(seconds_since(started) < 3.0 + 5.0 + 1.0 + 5.0 + 2.0);
+  CHECK_FALSE(on_settings_home(farm));  // the tap opened Display
+}
+
+TEST_CASE("policy: a screen the Operator cannot read meets every label rule and says why",
+          "[integration][policy]") {
+  // The accessibility service gets no window root: the policy's query_ui fails on the device.
+  Farm farm({"ui-tree-unavailable"});
+  TemporaryDirectory root("policy");
+  write_file(root.path() / "confirm.json", kConfirmDisplay);
+  write_file(root.path() / "deny.json", kPolicy);
+  const std::vector<std::string> tap = {"click", "--coordinate", "540", "900"};
+
+  std::vector<std::string> args = tap;
+  args.insert(args.end(), {"--policy", (root.path() / "confirm.json").string()});
+  RunResult result = farm.clawperator(args);
+  INFO(result.out);
+  json refused = expect_error(result, "CONFIRMATION_REQUIRED", 3);
+  CHECK(refused["details"]["phase"] == "readiness");
+  CHECK(refused["details"]["dispatchState"] == "not_dispatched");
+  CHECK(refused["details"]["screenRead"]["ok"] == false);
+  CHECK(refused["details"]["screenRead"]["code"] == "UI_TREE_UNAVAILABLE");
+  CHECK(refused["details"]["step"]["labels"] == json::array());
+
+  // Where a deny rule matches labels, the unread point meets it too: denied, and why.
+  args = tap;
+  args.insert(args.end(), {"--policy", (root.path() / "deny.json").string()});
+  result = farm.clawperator(args);
+  INFO(result.out);
+  refused = single_document(result);
+  CHECK(result.exit_code == 3);
+  CHECK(refused["code"] == "POLICY_DENIED");
+  CHECK(refused["disposition"]["delivery"] == "not_delivered");
+  CHECK(refused["details"]["ruleId"] == "no-network");
+  CHECK(refused["details"]["screenRead"]["code"] == "UI_TREE_UNAVAILABLE");
 }

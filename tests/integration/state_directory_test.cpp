@@ -46,18 +46,6 @@ std::set<std::string> names_in(const fs::path& dir) {
   return names;
 }
 
-// The lock file's name for `serial` in `dir`, as the CLI made it.
-std::string lock_name(const fs::path& dir, std::string serial) {
-  serial.replace(serial.find(':'), 1, "%3A");
-  for (const std::string& name : names_in(dir)) {
-    if (name.rfind("device-", 0) == 0 && name.find("-" + serial + ".lock") != std::string::npos) {
-      return name;
-    }
-  }
-  FAIL("no lock file for " << serial << " in " << dir);
-  return "";
-}
-
 // A file of ours that a planted link points at; `age` sets its mtime back.
 fs::path victim_file(const fs::path& dir, const std::string& name = "victim",
                      std::chrono::seconds age = std::chrono::seconds(0)) {
@@ -122,8 +110,8 @@ TEST_CASE("another user's state directory in TMPDIR is never used", "[integratio
   const RunResult locked = exec_on(farm, 1, kSnapshotActions);
   CHECK(single_document(locked)["code"] == "DEVICE_NOT_INTERACTIVE");
   CHECK(fs::is_empty(foreign));
-  const std::string awake_lock = lock_name(ours, farm.serials()[0]);
-  const std::string locked_lock = lock_name(ours, farm.serials()[1]);
+  const std::string awake_lock = farm.lock_file_name(farm.serials()[0]);
+  const std::string locked_lock = farm.lock_file_name(farm.serials()[1]);
 
   // The other user plants: links named like readiness records, pointing at a file of ours
   // (fresh by its mtime), and holds the lock file of a device.
@@ -161,8 +149,8 @@ TEST_CASE("links planted in our own state directory are never followed",
   CHECK((status.st_mode & 07777) == 0700);
   const RunResult locked = exec_on(farm, 1, kSnapshotActions);
   CHECK(single_document(locked)["code"] == "DEVICE_NOT_INTERACTIVE");
-  const std::string awake_lock = lock_name(state, farm.serials()[0]);
-  const std::string locked_lock = lock_name(state, farm.serials()[1]);
+  const std::string awake_lock = farm.lock_file_name(farm.serials()[0]);
+  const std::string locked_lock = farm.lock_file_name(farm.serials()[1]);
 
   // One link looks fresh (its target was just written), the other stale: a stale record is
   // stored again after the probe, which used to truncate the file behind the link.

@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "clawperator/expected.hpp"
 
@@ -97,6 +98,12 @@ class StateDirectory {
   // neither a planted link nor a file that is there already is ever written through. nullopt,
   // or what went wrong (strerror text).
   std::optional<std::string> create_file(std::string_view name, std::string_view contents) const;
+  // What `name` is now (fstatat, a link itself, never what it points to); nullopt when nothing
+  // is there, or `name` is no file name.
+  std::optional<struct stat> status_of(std::string_view name) const;
+  // The names of the entries that start with `prefix` and end with `suffix`, whatever they are:
+  // the caller opens each as it needs.
+  std::vector<std::string> names_with(std::string_view prefix, std::string_view suffix) const;
   // Removes the regular files of ours whose names start with `prefix` and end with `suffix` and
   // were last written more than `older_than` ago: what a killed run left behind, never a
   // running one's file. How many were removed.

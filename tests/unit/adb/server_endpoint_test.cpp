@@ -1,8 +1,14 @@
 #include "clawperator/adb/server_endpoint.hpp"
 
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "clawperator/adb/adb_client.hpp"
 
@@ -116,4 +122,165 @@ TEST_CASE("loopback TCP socket specs", "[adb][server]") {
     CAPTURE(spec);
     CHECK_FALSE(parse_loopback_tcp_spec(spec));
   }
+}
+
+namespace {
+
+// A resolver with a fixed table that counts its lookups, so that a test needs no DNS and can
+// tell which names were looked up at all.
+struct TableResolver {
+  std::map<std::string, std::string> table;
+  std::shared_ptr<std::vector<std::string>> asked = std::make_shared<std::vector<std::string>>();
+  HostResolver resolver() const {
+    return [table = table, asked = asked](const std::string& name) -> std::optional<std::string> {
+      asked->push_back(name);
+      const auto it = table.find(name);
+      if (it == table.end()) return std::nullopt;
+      return it->second;
+    };
+  }
+};
+
+}  // namespace
+
+TEST_CASE("one adb server is one key, however it was named", "[adb][server][lock]") {
+  TableResolver names{
+      {{"phone-host", "127.0.1.1"}, {"farm.example", "10.0.0.5"}, {"six.example", "2001:db8::7"}}};
+  const HostResolver resolve = names.resolver();
+  // Every spelling of this host's server on port 6001.
+  for (const char* spec :
+       {"tcp:6001", "tcp:localhost:6001", "tcp:LocalHost:6001", "tcp:localhost.:6001",
+        "tcp:127.0.0.1:6001", "tcp:127.0.0.2:6001", "tcp:127.255.255.254:6001", "tcp:0.0.0.0:6001",
+        "tcp:::1:6001", "tcp:[::1]:6001", "tcp:[0:0:0:0:0:0:0:1]:6001", "tcp:[::]:6001",
+        "tcp:[::ffff:127.0.0.1]:6001", "tcp:phone-host:6001"}) {
+    CAPTURE(spec);
+    CHECK(canonical_server(spec, resolve) == "tcp:loopback:6001");
+  }
+  // Only the name that is neither a numeric literal nor localhost was looked up.
+  CHECK(*names.asked == std::vector<std::string>{"phone-host"});
+  // Other hosts: their address in one spelling.
+  for (const auto& [spec, canonical] : std::vector<std::pair<const char*, const char*>>{
+           {"tcp:10.0.0.5:5037", "tcp:10.0.0.5:5037"},
+           {"tcp:farm.example:5037", "tcp:10.0.0.5:5037"},
+           {"tcp:FARM.example:5037", "tcp:10.0.0.5:5037"},
+           {"tcp:[::ffff:10.0.0.5]:5037", "tcp:10.0.0.5:5037"},
+           {"tcp:[2001:DB8:0::7]:5037", "tcp:[2001:db8::7]:5037"},
+           {"tcp:2001:db8::7:5037", "tcp:[2001:db8::7]:5037"},
+           {"tcp:six.example:5037", "tcp:[2001:db8::7]:5037"},
+           {"tcp:[fe80::1%ETH0]:5037", "tcp:[fe80::1%eth0]:5037"},
+           // A name that does not resolve: itself, in lower case, so that the lock still works.
+           {"tcp:Gone.Example:5037", "tcp:gone.example:5037"},
+           {"tcp:gone.example.:5037", "tcp:gone.example:5037"}}) {
+    CAPTURE(spec);
+    CHECK(canonical_server(spec, resolve) == canonical);
+  }
+  // A port is part of the server.
+  CHECK(canonical_server("tcp:6002", resolve) != canonical_server("tcp:6001", resolve));
+}
+
+TEST_CASE("socket specs that are not TCP", "[adb][server][lock]") {
+  const HostResolver never = [](const std::string& name) -> std::optional<std::string> {
+    FAIL("looked up " << name);
+    return std::nullopt;
+  };
+  // adb's host reads local: as localfilesystem:; the path is made absolute and normal.
+  const std::string cwd = std::filesystem::current_path().string();
+  CHECK(canonical_server("local:/run/adb.sock", never) == "localfilesystem:/run/adb.sock");
+  CHECK(canonical_server("localfilesystem:/run//x/../adb.sock", never) ==
+        "localfilesystem:/run/adb.sock");
+  CHECK(canonical_server("localfilesystem:adb.sock", never) ==
+        "localfilesystem:" + (std::filesystem::path(cwd) / "adb.sock").string());
+  // A link to the socket's directory is the directory.
+  const auto root =
+      std::filesystem::temp_directory_path() / ("clawperator-spec-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(root / "real");
+  std::filesystem::create_directory_symlink(root / "real", root / "link");
+  CHECK(canonical_server("localfilesystem:" + (root / "link" / "adb.sock").string(), never) ==
+        "localfilesystem:" + (root / "real" / "adb.sock").string());
+  std::filesystem::remove_all(root);
+  for (const char* spec : {"localabstract:adb", "localreserved:adb", "vsock:2:5037", "acme:5037",
+                           "tcp:", "tcp:localhost", "tcp:localhost:", "tcp:localhost:0",
+                           "tcp:host:65536", "tcp::5037", "TCP:5037"}) {
+    CAPTURE(spec);
+    CHECK(canonical_server(spec, never) == spec);
+  }
+}
+
+TEST_CASE("the device key: every way of naming the server, and the serial", "[adb][server][lock]") {
+  TableResolver names{{{"phone-host", "127.0.0.1"}}};
+  const HostResolver resolve = names.resolver();
+  const std::string expected = "tcp%3Aloopback%3A6001+emulator-5554";
+  struct Spelling {
+    const char* what;
+    AdbSettings settings;
+    std::map<std::string, std::string> environment;
+  };
+  const std::vector<Spelling> spellings = {
+      {"ANDROID_ADB_SERVER_PORT", {}, {{"ANDROID_ADB_SERVER_PORT", "6001"}}},
+      {"--adb-server 127.0.0.1:P", with_server("127.0.0.1", 6001), {}},
+      {"--adb-server localhost:P", with_server("localhost", 6001), {}},
+      {"--adb-server [::1]:P", with_server("::1", 6001), {}},
+      {"--adb-server name:P", with_server("phone-host", 6001), {}},
+      {"-H without -P: the port variable",
+       with_server("localhost", {}),
+       {{"ANDROID_ADB_SERVER_PORT", "6001"}}},
+      {"ANDROID_ADB_SERVER_ADDRESS and PORT",
+       {},
+       {{"ANDROID_ADB_SERVER_ADDRESS", "127.0.0.1"}, {"ANDROID_ADB_SERVER_PORT", "6001"}}},
+      {"ADB_SERVER_SOCKET tcp:P", {}, {{"ADB_SERVER_SOCKET", "tcp:6001"}}},
+      {"ADB_SERVER_SOCKET tcp:localhost:P", {}, {{"ADB_SERVER_SOCKET", "tcp:localhost:6001"}}},
+      {"ADB_SERVER_SOCKET over the port variable",
+       {},
+       {{"ADB_SERVER_SOCKET", "tcp:[::1]:6001"}, {"ANDROID_ADB_SERVER_PORT", "7000"}}},
+      {"--adb-server over ADB_SERVER_SOCKET",
+       with_server("127.0.0.1", 6001),
+       {{"ADB_SERVER_SOCKET", "tcp:7000"}}},
+  };
+  for (const Spelling& spelling : spellings) {
+    CAPTURE(spelling.what);
+    CHECK(device_key(spelling.settings, "emulator-5554", environment(spelling.environment),
+                     resolve) == expected);
+  }
+  // Without anything: adb's default server.
+  CHECK(device_key({}, "emulator-5554", environment({}), resolve) ==
+        "tcp%3Aloopback%3A5037+emulator-5554");
+  // Another serial, another server: another key.
+  CHECK(device_key(with_server("localhost", 6001), "emulator-5556", environment({}), resolve) !=
+        expected);
+  CHECK(device_key(with_server("localhost", 6002), "emulator-5554", environment({}), resolve) !=
+        expected);
+  // Values adb refuses: one key for them all, as every call fails alike.
+  CHECK(device_key({}, "emulator-5554", environment({{"ANDROID_ADB_SERVER_PORT", "abc"}}),
+                   resolve) == "unresolved+emulator-5554");
+  // The two parts cannot run into each other: "+" only ever separates them.
+  CHECK(device_key({}, "a+b", environment({{"ADB_SERVER_SOCKET", "localabstract:x"}}), resolve) ==
+        "localabstract%3Ax+a%2Bb");
+  CHECK(device_key({}, "b", environment({{"ADB_SERVER_SOCKET", "localabstract:x+a"}}), resolve) ==
+        "localabstract%3Ax%2Ba+b");
+}
+
+TEST_CASE("a device key always fits in a file name", "[adb][server][lock]") {
+  const auto env = environment({{"ADB_SERVER_SOCKET", "localabstract:" + std::string(200, '/')}});
+  const std::string key = device_key({}, "emulator-5554", env, {});
+  CHECK(key.size() == 7 + 64);
+  CHECK(key.rfind("sha256-", 0) == 0);
+  CHECK(key.find_first_not_of("sha256-0123456789abcdef") == std::string::npos);
+  // Still one key per device.
+  CHECK(device_key({}, "emulator-5554", env, {}) == key);
+  CHECK(device_key({}, "emulator-5556", env, {}) != key);
+  // At the limit it is the key itself.
+  const std::string serial(kMaxDeviceKeyBytes - std::string("tcp%3Aloopback%3A5037+").size(), 's');
+  CHECK(device_key({}, serial, environment({}), {}) == "tcp%3Aloopback%3A5037+" + serial);
+}
+
+TEST_CASE("the system resolver: a host name from /etc/hosts", "[adb][server][lock]") {
+  // "localhost" is never looked up; the system resolver still knows it, from /etc/hosts.
+  const std::optional<std::string> address = resolve_host_address("localhost");
+  REQUIRE(address);
+  CHECK((*address == "127.0.0.1" || *address == "::1"));
+  CHECK(canonical_server("tcp:" + *address + ":5037") == "tcp:loopback:5037");
+  // A numeric literal is its own answer (getaddrinfo never asks DNS for one).
+  CHECK(resolve_host_address("10.0.0.5") == std::optional<std::string>("10.0.0.5"));
+  // (A name that does not resolve is the table resolver's case above: asking DNS for one here
+  // could wait for a resolver that a machine without network never answers.)
 }

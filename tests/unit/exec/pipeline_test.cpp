@@ -83,7 +83,7 @@ struct Harness {
 
   const io::StateDirectory* state_dir() const { return request.state.directory.get(); }
   exec::ReadinessCache readiness() const {
-    return exec::ReadinessCache(state_dir(), "device-tcp%3A5037-emulator-5554.lock");
+    return exec::ReadinessCache(state_dir(), "device-tcp%3Aloopback%3A5037+emulator-5554.lock");
   }
 
   // A healthy device up to dispatch; the logcat reader says `script`.
@@ -321,8 +321,8 @@ TEST_CASE("preflight outcomes", "[exec][pipeline][preflight]") {
   SECTION("another process holds the device") {
     Harness harness;
     exec::DeviceLock holder;
-    REQUIRE(holder.acquire(harness.state_dir(), "tcp:5037", kSerial, 0ms) ==
-            exec::DeviceLock::Outcome::Acquired);
+    REQUIRE(holder.acquire(harness.request.state.directory, "tcp%3Aloopback%3A5037+" + kSerial,
+                           0ms) == exec::DeviceLock::Outcome::Acquired);
     const auto report = harness.run();
     expect_error(report, "EXECUTION_CONFLICT_IN_FLIGHT", 3, "not_delivered", "safe");
     CHECK(report.document["recovery"]["strategy"] == "wait_then_retry_original");

@@ -6,8 +6,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <thread>
+#include <vector>
 
 #include "exec/device_lock.hpp"
 #include "exec/readiness.hpp"
@@ -18,7 +21,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const std::string kKey = "device-tcp%3A5037-emulator-5554.lock";
+// adb::device_key of emulator-5554 on the default server, and its lock file's name.
+const std::string kDevice = "tcp%3Aloopback%3A5037+emulator-5554";
+const std::string kKey = "device-" + kDevice + ".lock";
 
 struct StateFiles {
   test::TempDir dir{"state-files-exec"};
@@ -26,6 +31,7 @@ struct StateFiles {
   std::filesystem::path state_path = dir.path() / "state";
 
   const io::StateDirectory* directory() const { return state.directory.get(); }
+  const std::shared_ptr<const io::StateDirectory>& shared() const { return state.directory; }
   exec::ReadinessCache readiness() const { return exec::ReadinessCache(directory(), kKey); }
 
   // "precious", behind a link named `name` in the state directory.
@@ -102,8 +108,7 @@ TEST_CASE("the device lock file", "[exec][lock][state-dir]") {
   StateFiles files;
   exec::DeviceLock lock;
   SECTION("a regular file of ours, mode 0600") {
-    CHECK(lock.acquire(files.directory(), "tcp:5037", "emulator-5554", 0ms) ==
-          exec::DeviceLock::Outcome::Acquired);
+    CHECK(lock.acquire(files.shared(), kDevice, 0ms) == exec::DeviceLock::Outcome::Acquired);
     CHECK(lock.path() == files.state_path / kKey);
     struct stat status {};
     REQUIRE(::lstat(lock.path().c_str(), &status) == 0);
@@ -111,22 +116,19 @@ TEST_CASE("the device lock file", "[exec][lock][state-dir]") {
   }
   SECTION("a planted link is not followed: unavailable, its target unchanged") {
     const auto victim = files.plant_link(kKey);
-    CHECK(lock.acquire(files.directory(), "tcp:5037", "emulator-5554", 0ms) ==
-          exec::DeviceLock::Outcome::Unavailable);
+    CHECK(lock.acquire(files.shared(), kDevice, 0ms) == exec::DeviceLock::Outcome::Unavailable);
     CHECK(lock.error() == "is a symlink");
     CHECK(test::file_text(victim) == "precious");
   }
   SECTION("a planted FIFO is unavailable, at once") {
     REQUIRE(::mkfifo((files.state_path / kKey).c_str(), 0600) == 0);
-    CHECK(lock.acquire(files.directory(), "tcp:5037", "emulator-5554", 0ms) ==
-          exec::DeviceLock::Outcome::Unavailable);
+    CHECK(lock.acquire(files.shared(), kDevice, 0ms) == exec::DeviceLock::Outcome::Unavailable);
     CHECK(lock.error() == "not a regular file");
   }
   SECTION("the holder's record replaces the last one's whole") {
     std::ofstream(files.state_path / kKey)
         << R"({"pid":1234567,"commandId":"an-earlier-and-much-longer-command-id"})";
-    REQUIRE(lock.acquire(files.directory(), "tcp:5037", "emulator-5554", 0ms) ==
-            exec::DeviceLock::Outcome::Acquired);
+    REQUIRE(lock.acquire(files.shared(), kDevice, 0ms) == exec::DeviceLock::Outcome::Acquired);
     lock.record_holder("c1");
     const std::string text = test::file_text(files.state_path / kKey);
     const Json expected{{"pid", static_cast<long long>(::getpid())}, {"commandId", "c1"}};
@@ -140,24 +142,162 @@ TEST_CASE("the device lock file", "[exec][lock][state-dir]") {
     CHECK(Json::parse(test::file_text(files.state_path / kKey))["commandId"] == "c2");
   }
   SECTION("a busy lock lets through the holder's token only, and never shows it") {
-    REQUIRE(lock.acquire(files.directory(), "tcp:5037", "emulator-5554", 0ms) ==
-            exec::DeviceLock::Outcome::Acquired);
+    REQUIRE(lock.acquire(files.shared(), kDevice, 0ms) == exec::DeviceLock::Outcome::Acquired);
     lock.record_holder("skill-run-1", "secret-token");
     exec::DeviceLock child;
-    CHECK(child.acquire(files.directory(), "tcp:5037", "emulator-5554", 0ms, {}, "secret-token") ==
+    CHECK(child.acquire(files.shared(), kDevice, 0ms, {}, "secret-token") ==
           exec::DeviceLock::Outcome::Inherited);
     exec::DeviceLock stranger;
-    CHECK(stranger.acquire(files.directory(), "tcp:5037", "emulator-5554", 0ms, {},
-                           "another-token") == exec::DeviceLock::Outcome::Busy);
+    CHECK(stranger.acquire(files.shared(), kDevice, 0ms, {}, "another-token") ==
+          exec::DeviceLock::Outcome::Busy);
     REQUIRE(stranger.holder());
     CHECK(stranger.holder()->value("commandId", "") == "skill-run-1");
     CHECK_FALSE(stranger.holder()->contains("token"));
     exec::DeviceLock tokenless;
-    CHECK(tokenless.acquire(files.directory(), "tcp:5037", "emulator-5554", 0ms) ==
-          exec::DeviceLock::Outcome::Busy);
+    CHECK(tokenless.acquire(files.shared(), kDevice, 0ms) == exec::DeviceLock::Outcome::Busy);
   }
   SECTION("without a state directory: no lock") {
-    CHECK(lock.acquire(nullptr, "tcp:5037", "emulator-5554", 0ms) ==
-          exec::DeviceLock::Outcome::NoDirectory);
+    CHECK(lock.acquire(nullptr, kDevice, 0ms) == exec::DeviceLock::Outcome::NoDirectory);
+  }
+}
+
+namespace {
+
+std::size_t lock_files_in(const std::filesystem::path& dir) {
+  std::size_t count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("device-", 0) == 0 && name.size() > 5 &&
+        name.compare(name.size() - 5, 5, ".lock") == 0) {
+      ++count;
+    }
+  }
+  return count;
+}
+
+// A lock file a killed run left: "device-left-N.lock", nobody holding it.
+void leave_lock_file(const std::filesystem::path& dir, int n) {
+  std::ofstream(dir / ("device-left-" + std::to_string(n) + ".lock"))
+      << R"({"pid":1,"commandId":"killed"})";
+}
+
+}  // namespace
+
+TEST_CASE("a released lock takes its file with it", "[exec][lock][state-dir]") {
+  StateFiles files;
+  const auto path = files.state_path / kKey;
+  {
+    exec::DeviceLock lock;
+    REQUIRE(lock.acquire(files.shared(), kDevice, 0ms) == exec::DeviceLock::Outcome::Acquired);
+    lock.record_holder("c1", "token");
+    CHECK(std::filesystem::exists(path));
+    {
+      // A caller refused, and one let through by the token, leave the holder's file alone.
+      exec::DeviceLock refused;
+      CHECK(refused.acquire(files.shared(), kDevice, 0ms) == exec::DeviceLock::Outcome::Busy);
+      exec::DeviceLock child;
+      CHECK(child.acquire(files.shared(), kDevice, 0ms, {}, "token") ==
+            exec::DeviceLock::Outcome::Inherited);
+    }
+    CHECK(std::filesystem::exists(path));
+  }
+  CHECK_FALSE(std::filesystem::exists(path));
+  CHECK(lock_files_in(files.state_path) == 0);
+  // One that could not be taken made no file to leave behind either.
+  exec::DeviceLock none;
+  CHECK(none.acquire(nullptr, kDevice, 0ms) == exec::DeviceLock::Outcome::NoDirectory);
+}
+
+TEST_CASE("a waiter whose file lost its name takes the lock at the name, never beside it",
+          "[exec][lock][state-dir]") {
+  StateFiles files;
+  SECTION("the holder releases while the waiter polls its old file") {
+    auto holder = std::make_unique<exec::DeviceLock>();
+    REQUIRE(holder->acquire(files.shared(), kDevice, 0ms) == exec::DeviceLock::Outcome::Acquired);
+    exec::DeviceLock waiter;
+    std::thread release([&] {
+      std::this_thread::sleep_for(100ms);
+      holder.reset();  // removes the file the waiter has open, then unlocks it
+    });
+    CHECK(waiter.acquire(files.shared(), kDevice, 5000ms) == exec::DeviceLock::Outcome::Acquired);
+    release.join();
+    // The waiter holds the file at the name: a third caller is refused.
+    REQUIRE(std::filesystem::exists(files.state_path / kKey));
+    exec::DeviceLock third;
+    CHECK(third.acquire(files.shared(), kDevice, 0ms) == exec::DeviceLock::Outcome::Busy);
+  }
+  SECTION("many callers, removing and making the file all the while: one holder at a time") {
+    constexpr int kThreads = 4;
+    constexpr int kRounds = 25;
+    std::atomic<int> inside{0};
+    std::atomic<int> most{0};
+    std::atomic<int> acquired{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&] {
+        for (int round = 0; round < kRounds; ++round) {
+          exec::DeviceLock lock;
+          if (lock.acquire(files.shared(), kDevice, 20000ms) !=
+              exec::DeviceLock::Outcome::Acquired) {
+            continue;
+          }
+          ++acquired;
+          const int now = ++inside;
+          int seen = most.load();
+          while (now > seen && !most.compare_exchange_weak(seen, now)) {
+          }
+          std::this_thread::sleep_for(1ms);
+          --inside;
+        }
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    CHECK(acquired == kThreads * kRounds);
+    CHECK(most == 1);
+    CHECK(lock_files_in(files.state_path) == 0);
+  }
+}
+
+TEST_CASE("lock files nobody holds are bounded in number", "[exec][lock][state-dir]") {
+  StateFiles files;
+  // A live holder of another device: its file must survive every sweep.
+  exec::DeviceLock other;
+  REQUIRE(other.acquire(files.shared(), "tcp%3Aloopback%3A5037+emulator-5556", 0ms) ==
+          exec::DeviceLock::Outcome::Acquired);
+  // A link planted under a lock's name is not ours to remove (nor to follow).
+  const auto victim = files.plant_link("device-planted.lock");
+  SECTION("at the cap, nothing is swept") {
+    for (int n = 0; n < static_cast<int>(exec::kMaxIdleLockFiles) - 2; ++n) {
+      leave_lock_file(files.state_path, n);
+    }
+    REQUIRE(lock_files_in(files.state_path) == exec::kMaxIdleLockFiles);
+    {
+      exec::DeviceLock lock;
+      REQUIRE(lock.acquire(files.shared(), kDevice, 0ms) == exec::DeviceLock::Outcome::Acquired);
+    }
+    CHECK(lock_files_in(files.state_path) == exec::kMaxIdleLockFiles);
+  }
+  SECTION("over the cap, a release removes every file nobody holds") {
+    for (int n = 0; n < 100; ++n) leave_lock_file(files.state_path, n);
+    {
+      exec::DeviceLock lock;
+      REQUIRE(lock.acquire(files.shared(), kDevice, 0ms) == exec::DeviceLock::Outcome::Acquired);
+      CHECK(lock_files_in(files.state_path) == 103);
+    }
+    // The held one and the planted link are left, nothing else.
+    CHECK(lock_files_in(files.state_path) == 2);
+    CHECK(std::filesystem::exists(other.path()));
+    CHECK(std::filesystem::is_symlink(files.state_path / "device-planted.lock"));
+    CHECK(test::file_text(victim) == "precious");
+    // The holder still holds: its file is the one at the name.
+    exec::DeviceLock again;
+    CHECK(again.acquire(files.shared(), "tcp%3Aloopback%3A5037+emulator-5556", 0ms) ==
+          exec::DeviceLock::Outcome::Busy);
+  }
+  SECTION("the sweep on its own: only over `keep`, and never a held file") {
+    for (int n = 0; n < 3; ++n) leave_lock_file(files.state_path, n);
+    CHECK(exec::remove_idle_lock_files(*files.directory(), 5) == 0);
+    CHECK(exec::remove_idle_lock_files(*files.directory(), 4) == 3);
+    CHECK(lock_files_in(files.state_path) == 2);
   }
 }
