@@ -368,10 +368,12 @@ class Supervisor {
       all_complete = all_complete && artifact.value("status", "") == "complete";
     }
     const bool clean = manifest_["errors"].empty();
+    // The device is free before the final status says so: whoever reads "failed" or "complete"
+    // (the start that waits for it, a caller about to record again) finds no lock left.
+    video::release_lock(state_, lock_, record_.session_id);
     set_status(video_kept && all_complete && clean ? "complete"
                : video_kept                        ? "partial"
                                                    : "failed");
-    video::release_lock(state_, lock_, record_.session_id);
     return video_kept ? 0 : 1;
   }
 
