@@ -41,10 +41,10 @@ void dump_json_to(const Json& value, bool pretty, const JsonSink& sink);
 // time, so megabyte strings cost little more than a copy. Throws only std::bad_alloc.
 Json parse_json(std::string_view text);
 
-// How deep arrays and objects nest in `text`, read as JSON would be (brackets inside strings,
-// escapes included, do not count); stops counting past `limit` + 1. Text that is no JSON gets
-// some number: parse it to know. For a limit of our own on what a caller sends (contract
-// kMaxJsonDepth), checked before the document is built.
+// How deep arrays and objects nest in `text` as JSON reads it (brackets in strings do not count,
+// nor bytes after a NUL, where the parser stops); stops counting past `limit` + 1. Text that is
+// no JSON gets some number: parse it to know. For a limit of our own on what a caller sends
+// (contract kMaxJsonDepth), checked before the document is built.
 std::size_t json_nesting_depth(std::string_view text, std::size_t limit);
 
 namespace detail {

@@ -480,6 +480,7 @@ std::size_t json_nesting_depth(std::string_view text, std::size_t limit) {
   bool in_string = false;
   for (std::size_t at = 0; at < text.size(); ++at) {
     const char c = text[at];
+    if (c == '\0') break;  // where parse_json stops reading, as nlohmann does
     if (in_string) {
       if (c == '\\') {
         ++at;  // the escaped byte, a quote included

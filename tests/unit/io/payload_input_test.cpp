@@ -192,6 +192,8 @@ TEST_CASE("JSON nested past the limit is JSON_TOO_DEEP, not too large and not in
   // Brackets inside strings, escaped quotes included, are text.
   CHECK(json_nesting_depth(R"({"a":"[[[{{{\"[[["})", 64) == 1);
   CHECK(json_nesting_depth(std::string(10000, '[') + std::string(10000, ']'), 64) == 65);
+  // The parser stops at a NUL byte, and so does the count.
+  CHECK(json_nesting_depth(std::string("[1]\0[[[[", 8), 64) == 1);
 
   const auto nested = [](std::size_t depth) {
     std::string text = kPayloadHead + "x" + kPayloadTail;
