@@ -130,6 +130,14 @@ FileOutcome read_payload_file(std::string_view path) {
   struct stat info {};
   if (::fstat(fd.get(), &info) != 0) return {contract::failed(read_failure(path, errno))};
   if (S_ISDIR(info.st_mode)) return {contract::failed(read_failure(path, EISDIR))};
+  // A device or a socket is no payload (/dev/zero, a terminal): refused before any read. A pipe
+  // is one, read as `cat` would (`exec <(…)`).
+  if (!S_ISREG(info.st_mode) && !S_ISFIFO(info.st_mode)) {
+    HostError error = read_failure(path, EINVAL);
+    error.message =
+        "Failed to read execution file: " + std::string(path) + ": not a regular file or a pipe";
+    return {contract::failed(std::move(error))};
+  }
   if (S_ISREG(info.st_mode) &&
       static_cast<std::size_t>(info.st_size) > contract::limits::kMaxPayloadInputBytes) {
     return {contract::failed(too_large("file", path))};

@@ -206,10 +206,11 @@ contract::Outcome<RecordingFile> RecordingFile::open(const std::filesystem::path
   // A FIFO, a device or a directory is refused at once (io/bounded_file.hpp).
   const io::OpenedFile opened = io::open_regular_file(path);
   if (opened.fd < 0) {
-    return contract::failed(recording_error("RECORDING_PARSE_FAILED",
-                                            "Cannot open recording file " + path.string() + ": " +
-                                                io::describe_open_error(opened.error),
-                                            Json{{"path", path.string()}, {"errno", opened.error}}));
+    return contract::failed(
+        recording_error("RECORDING_PARSE_FAILED",
+                        "Cannot open recording file " + path.string() + ": " +
+                            io::describe_open_error(opened.error),
+                        Json{{"path", path.string()}, {"errno", opened.error}}));
   }
   const int fd = opened.fd;
   auto state = std::make_unique<State>(path, fd, max_line_bytes);

@@ -207,6 +207,14 @@ TEST_CASE("bad inputs: exactly one JSON document and exit 2", "[cli][exec][input
     REQUIRE(mkfifo(path.c_str(), 0600) == 0);
     expect_error(run_binary(kBinary, {"exec", path}), "EXECUTION_VALIDATION_FAILED", 2);
   }
+  SECTION("a device is no payload: refused before any read") {
+    for (const char* device : {"/dev/zero", "/dev/null"}) {
+      const json d =
+          expect_error(run_binary(kBinary, {"exec", device}), "EXECUTION_VALIDATION_FAILED", 2);
+      CHECK(d["message"] == std::string("Failed to read execution file: ") + device +
+                                ": not a regular file or a pipe");
+    }
+  }
   SECTION("a payload too large once normalised") {
     json payload = json::parse(kValidPayload);
     payload["actions"] = json::array();
@@ -550,18 +558,30 @@ TEST_CASE("files named from outside: a FIFO, a link to one, a directory are refu
   };
   for (const std::string& named : {fifo, link}) {
     for (const Refusal& refusal : std::vector<Refusal>{
-             {{"skills", "list", "--registry", named}, "REGISTRY_READ_FAILED", 3,
+             {{"skills", "list", "--registry", named},
+              "REGISTRY_READ_FAILED",
+              3,
               "not a regular file"},
              {{"snapshot", "--policy", named}, "POLICY_INVALID", 2, "not a regular file"},
-             {{"recording", "parse", "--input", named}, "RECORDING_PARSE_FAILED", 3,
+             {{"recording", "parse", "--input", named},
+              "RECORDING_PARSE_FAILED",
+              3,
               "not a regular file"},
-             {{"recording", "compile", "--input", named}, "RECORDING_PARSE_FAILED", 3,
+             {{"recording", "compile", "--input", named},
+              "RECORDING_PARSE_FAILED",
+              3,
               "not a regular file"},
              {{"recording", "compare", "--baseline", named, "--result", result},
-              "RECORDING_COMPARE_FAILED", 3, "not a regular file"},
-             {{"skills", "list", "--registry", dir.path()}, "REGISTRY_READ_FAILED", 3,
+              "RECORDING_COMPARE_FAILED",
+              3,
+              "not a regular file"},
+             {{"skills", "list", "--registry", dir.path()},
+              "REGISTRY_READ_FAILED",
+              3,
               "Is a directory"},
-             {{"recording", "parse", "--input", dir.path()}, "RECORDING_PARSE_FAILED", 3,
+             {{"recording", "parse", "--input", dir.path()},
+              "RECORDING_PARSE_FAILED",
+              3,
               "Is a directory"},
          }) {
       INFO(named << " " << refusal.args[0] << " " << refusal.args[1]);

@@ -121,9 +121,10 @@ TEST_CASE("mcp serve refuses extra arguments before speaking any protocol", "[mc
   CHECK(document["code"] == "USAGE");
 }
 
-TEST_CASE("mcp serve: a skills registry that is a FIFO fails at once, and the server ends with "
-          "its stdin",
-          "[mcp][files]") {
+TEST_CASE(
+    "mcp serve: a skills registry that is a FIFO fails at once, and the server ends with "
+    "its stdin",
+    "[mcp][files]") {
   char pattern[] = "/tmp/clawperator-mcp-fifo-XXXXXX";
   REQUIRE(mkdtemp(pattern) != nullptr);
   const std::filesystem::path dir = pattern;

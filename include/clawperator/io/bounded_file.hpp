@@ -15,15 +15,16 @@ namespace clawperator::io {
 // close-on-exec), or the open's errno, EISDIR for a directory, EINVAL for anything else that is
 // not a regular file (describe_open_error words it).
 struct OpenedFile {
-  int fd = -1;     // the caller closes it
-  int error = 0;   // when fd < 0
+  int fd = -1;    // the caller closes it
+  int error = 0;  // when fd < 0
 };
 OpenedFile open_regular_file(const std::filesystem::path& path);
 // The words for open_regular_file's error: strerror, or "not a regular file" for EINVAL.
 std::string describe_open_error(int error);
 
-// Reads at most `limit` bytes of the regular file `path` (open_regular_file) into `bytes`. nullopt on success, else
-// what went wrong, in words ("No such file or directory", "larger than 1048576 bytes").
+// Reads at most `limit` bytes of the regular file `path` (open_regular_file) into `bytes`. nullopt
+// on success, else what went wrong, in words ("No such file or directory", "larger than 1048576
+// bytes").
 std::optional<std::string> read_regular_file(const std::filesystem::path& path, std::size_t limit,
                                              std::string& bytes);
 
