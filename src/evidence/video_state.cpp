@@ -122,9 +122,17 @@ std::optional<SessionRecord> read_record(const io::StateDirectory& state,
   record.bundle_dir = json["bundleDir"].get<std::string>();
   record.recorder = json.value("recorder", "screenrecord");
   record.duration_seconds = json["durationSeconds"].get<int>();
-  if (json["size"].is_string()) record.size = json["size"].get<std::string>();
-  if (json["label"].is_string()) record.label = json["label"].get<std::string>();
-  if (json["context"].is_object()) record.context = json["context"];
+  // find, never a const operator[]: a member a record lacks (an older version's, a damaged
+  // file) is absent, not undefined behaviour.
+  if (const auto size = json.find("size"); size != json.end() && size->is_string()) {
+    record.size = size->get<std::string>();
+  }
+  if (const auto label = json.find("label"); label != json.end() && label->is_string()) {
+    record.label = label->get<std::string>();
+  }
+  if (const auto context = json.find("context"); context != json.end() && context->is_object()) {
+    record.context = *context;
+  }
   record.operator_package = json.value("operatorPackage", "");
   const Json& adb = json["adb"];
   record.adb.executable = adb.value("executable", "adb");
