@@ -11,12 +11,14 @@
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/execution_output.hpp"
 #include "clawperator/cli/help_text.hpp"
+#include "clawperator/cli/session.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/io/log.hpp"
 #include "clawperator/io/payload_input.hpp"
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "clawperator/service/execution.hpp"
 #include "clawperator/skills/artifact_compiler.hpp"
 #include "clawperator/text.hpp"
 
@@ -58,33 +60,15 @@ exec::ResultTransport result_transport(const GlobalOptions& options) {
 CommandResult run_on_device(contract::Execution execution, const GlobalOptions& options) {
   // Ctrl-C now means: stop the children, reap them, still print the JSON error.
   process::install_interrupt_handlers();
-  exec::ExecutionRequest request;
-  request.execution = std::move(execution);
-  request.device = options.device;
-  request.operator_package = options.operator_package;
-  request.adb = adb_settings(options);
-  request.lock_wait_ms = options.lock_wait_ms;
-  // A skill's script: the device its `skills run` holds is ours too (docs/wire-protocol.md §4.3).
-  if (const char* token = std::getenv("CLAWPERATOR_DEVICE_LOCK_TOKEN")) request.lock_token = token;
-  request.result_transport = result_transport(options);
-  request.require_authentic_result = options.require_authentic_result;
-  request.state = state_directory_for_run();
-  request.show_progress = ::isatty(STDERR_FILENO) == 1;
   auto policy = load_action_policy(options);
   if (!policy) return failure(policy.error());
-  request.policy = std::move(*policy);
-  request.confirm_token = options.confirm_token;
-  if (options.withhold_confirmation) {
-    request.hand_out_tokens = false;
-  } else {
-    request.ask_person = terminal_confirmation();
-  }
-  // One meaning of --timeout: the execution's timeoutMs is the command's budget, so the command
-  // ends within it plus the result grace, whatever it waits on (docs/commands.md).
-  request.budget = std::chrono::milliseconds(
-      static_cast<long long>(std::ceil(request.execution.timeout_ms.value())));
+  const service::Session session = session_of(options, std::move(*policy));
+  service::ExecutionCall call;
+  call.execution = std::move(execution);
+  call.confirm_token = options.confirm_token;
+  if (session.hand_out_tokens) call.ask_person = terminal_confirmation();
   const auto runner = process::make_system_runner();
-  exec::ExecutionReport report = exec::run_execution(request, *runner);
+  exec::ExecutionReport report = service::run_execution(session, std::move(call), *runner);
   return {std::move(report.document), report.exit_code};
 }
 

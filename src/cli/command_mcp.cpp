@@ -7,6 +7,7 @@
 
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/help_text.hpp"
+#include "clawperator/cli/session.hpp"
 #include "clawperator/doctor/doctor.hpp"
 #include "clawperator/emulator/request.hpp"
 #include "clawperator/evidence/capture.hpp"
@@ -18,6 +19,7 @@
 #include "clawperator/mcp/result.hpp"
 #include "clawperator/mcp/server.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "clawperator/service/execution.hpp"
 #include "clawperator/skills/queries.hpp"
 
 namespace clawperator::cli {
@@ -28,30 +30,29 @@ class CliToolHost final : public mcp::ToolHost {
   explicit CliToolHost(const GlobalOptions& options)
       : options_(options),
         state_(state_directory_for_run()),
-        policy_(load_action_policy(options)) {}
+        policy_(load_action_policy(options)),
+        session_(session_of(options, policy_ ? *policy_ : nullptr)) {
+    session_.state = state_;
+    // Calls for one device queue behind each other (and behind a shell script's) for as long
+    // as they may take, instead of failing with EXECUTION_CONFLICT_IN_FLIGHT.
+    session_.lock_wait_ms.reset();
+    session_.warm_followers = &warm_followers_;
+    // A step the policy wants confirmed is refused without a token: nothing a model can send
+    // confirms it (docs/guardrails.md); a person may, through the client's elicitation.
+    session_.hand_out_tokens = false;
+    session_.show_progress = false;
+  }
 
   Json run_execution(const contract::Execution& execution, const mcp::CallTarget& target,
                      const process::CancelToken& cancel) override {
-    exec::ExecutionRequest request;
-    request.execution = execution;
-    request.device = target.device_id ? target.device_id : options_.device;
-    request.operator_package = target.operator_package.value_or(options_.operator_package);
-    request.adb = adb_settings(options_);
-    request.result_transport = result_transport(options_);
-    request.require_authentic_result = options_.require_authentic_result;
-    // Calls for one device queue behind each other (and behind a shell script's) for as long
-    // as they may take, instead of failing with EXECUTION_CONFLICT_IN_FLIGHT.
-    request.lock_wait_ms = static_cast<long>(execution.timeout_ms.value());
-    request.state = state_;
-    request.warm_followers = &warm_followers_;
-    // The server's policy applies to every tool that sends a payload. A step it wants confirmed
-    // is refused without a token: nothing a model can send confirms it (docs/guardrails.md).
+    // The server's policy applies to every tool that sends a payload.
     if (!policy_) return contract::to_json(policy_.error());
-    request.policy = *policy_;
-    request.hand_out_tokens = false;
-    request.ask_person = target.ask_person;
+    service::ExecutionCall call;
+    call.execution = execution;
+    call.target = {target.device_id, target.operator_package};
+    call.ask_person = target.ask_person;
     const auto runner = process::make_system_runner(cancel);
-    return exec::run_execution(request, *runner).document;
+    return service::run_execution(session_, std::move(call), *runner).document;
   }
 
   Json devices() override { return run_devices(options_).document; }
@@ -206,6 +207,7 @@ class CliToolHost final : public mcp::ToolHost {
   // Each device's logcat reader, kept between its calls (docs/mcp.md, "What is kept warm").
   exec::WarmFollowers warm_followers_;
   contract::Outcome<std::shared_ptr<const policy::Policy>> policy_;
+  service::Session session_;  // after the members it is made from
 };
 
 CommandResult run_mcp_serve(const GlobalOptions& options) {

@@ -12,6 +12,7 @@
 #include "clawperator/serve/http_status.hpp"
 #include "clawperator/serve/node_query.hpp"
 #include "clawperator/serve/request_body.hpp"
+#include "clawperator/service/execution.hpp"
 #include "clawperator/skills/queries.hpp"
 
 namespace clawperator::serve {
@@ -37,7 +38,20 @@ Json action_types(const Json& payload) {
 }  // namespace
 
 Backend::Backend(BackendSettings settings, EventHub& hub)
-    : settings_(std::move(settings)), hub_(hub), evidence_ids_(std::make_shared<EvidenceIds>()) {}
+    : settings_(std::move(settings)), hub_(hub), evidence_ids_(std::make_shared<EvidenceIds>()) {
+  session_.adb = settings_.adb;
+  session_.device = settings_.device;
+  session_.operator_package = settings_.operator_package;
+  session_.state = settings_.state;
+  session_.result_transport = settings_.result_transport;
+  session_.require_authentic_result = settings_.require_authentic_result;
+  session_.policy = settings_.policy;
+  session_.warm_followers = settings_.warm_followers.get();
+  // Requests for a busy device queue on its lock, within their own budget; a confirm rule's
+  // refusal carries the token the same request's confirmToken spends (docs/serve.md).
+  session_.lock_wait_ms.reset();
+  session_.hand_out_tokens = true;
+}
 
 Reply Backend::devices() const {
   cli::CommandResult result = cli::list_devices(settings_.adb);
@@ -200,24 +214,15 @@ Reply Backend::run(Json payload, const Json& body) const {
   } else if (auto too_large = contract::check_payload_size(*outcome.valid)) {
     reply = error_reply(*too_large);
   } else {
-    exec::ExecutionRequest request;
-    request.execution = std::move(*outcome.valid);
-    request.device = target->device ? target->device : settings_.device;
-    request.operator_package = target->operator_package.value_or(settings_.operator_package);
-    request.adb = settings_.adb;
-    // Requests for a busy device queue on its lock for as long as their own budget.
-    request.lock_wait_ms = static_cast<long>(request.execution.timeout_ms.value());
-    request.state = settings_.state;
-    request.result_transport = settings_.result_transport;
-    request.require_authentic_result = settings_.require_authentic_result;
-    request.warm_followers = settings_.warm_followers.get();
-    request.policy = settings_.policy;
+    service::ExecutionCall call;
+    call.execution = std::move(*outcome.valid);
+    call.target = {target->device, target->operator_package};
     if (const auto token = body.find("confirmToken"); token != body.end()) {
-      request.confirm_token = token->is_string() ? token->get<std::string>() : std::string();
+      call.confirm_token = token->is_string() ? token->get<std::string>() : std::string();
     }
-    if (settings_.artifacts) settings_.artifacts->direct_screenshots(request.execution);
+    if (settings_.artifacts) settings_.artifacts->direct_screenshots(call.execution);
     const auto runner = process::make_system_runner();
-    exec::ExecutionReport report = exec::run_execution(request, *runner);
+    exec::ExecutionReport report = service::run_execution(session_, std::move(call), *runner);
     reply.status = http_status_of(report.document);
     reply.document = std::move(report.document);
     if (settings_.artifacts) settings_.artifacts->adopt(reply.document);

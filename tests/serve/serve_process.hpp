@@ -47,9 +47,10 @@ inline int free_port() {
 
 class Background {
  public:
+  // `stdin_fd`: the child's standard input (the read end of a test's pipe); -1: ours.
   Background(const std::string& path, const std::vector<std::string>& args,
              const std::map<std::string, std::string>& env, const std::string& out_path,
-             const std::string& err_path) {
+             const std::string& err_path, int stdin_fd = -1) {
     std::vector<std::string> env_storage;
     for (char** entry = environ; *entry != nullptr; ++entry) {
       const std::string item = *entry;
@@ -71,6 +72,7 @@ class Background {
       if (out == nullptr || err == nullptr) _exit(125);
       ::dup2(fileno(out), 1);
       ::dup2(fileno(err), 2);
+      if (stdin_fd >= 0) ::dup2(stdin_fd, 0);
       ::execve(path.c_str(), argv.data(), envp.data());
       _exit(127);
     }

@@ -17,6 +17,7 @@
 #include "clawperator/json.hpp"
 #include "clawperator/serve/artifact_store.hpp"
 #include "clawperator/serve/event_hub.hpp"
+#include "clawperator/service/session.hpp"
 #include "clawperator/skills/script_guard.hpp"
 
 namespace clawperator::policy {
@@ -102,6 +103,7 @@ class Backend {
   Reply evidence_reply(Json document) const;
 
   BackendSettings settings_;
+  service::Session session_;  // what every execution shares, from settings_
   EventHub& hub_;
   // The bundles this server made: the only ones its file route serves.
   struct EvidenceIds {

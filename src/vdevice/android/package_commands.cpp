@@ -1,4 +1,5 @@
 // pm and dumpsys: what the package manager and the system services tell the shell.
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -74,6 +75,9 @@ CommandResult list_packages(CommandContext& context, std::size_t first) {
     if (installers) out += package.system ? "  installer=null" : "  installer=com.android.shell";
     if (uids) out += " uid:" + std::to_string(package.uid);
     out += "\n";
+  }
+  if (const int delay = context.system.scenario().faults.package_list_delay_ms; delay > 0) {
+    return answer_later(context, std::move(out), std::chrono::milliseconds(delay));
   }
   context.output.out(out);
   return {0, nullptr};

@@ -550,6 +550,7 @@ void read_faults(Problems& problems, const Json& object, FaultSpec& out) {
               "includeProbes",
               "count",
               "screencapDelayMs",
+              "packageListDelayMs",
               "screenrecordFails",
               "screenrecordKilledAfterMs",
               "direct",
@@ -557,6 +558,7 @@ void read_faults(Problems& problems, const Json& object, FaultSpec& out) {
   read(problems, object, "neverAnswer", path, out.never_answer);
   read(problems, object, "answerLateMs", path, out.answer_late_ms, 0, 3600000);
   read(problems, object, "screencapDelayMs", path, out.screencap_delay_ms, 0, 600000);
+  read(problems, object, "packageListDelayMs", path, out.package_list_delay_ms, 0, 600000);
   read(problems, object, "screenrecordFails", path, out.screenrecord_fails);
   read(problems, object, "screenrecordKilledAfterMs", path, out.screenrecord_killed_after_ms, 0,
        180000);

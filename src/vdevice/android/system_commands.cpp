@@ -273,34 +273,6 @@ CommandResult run_cmd(CommandContext& context) {
 
 // A capture that takes a while (a busy GPU): the image arrives after the delay,
 // unless the host went away first.
-class DelayedCapture : public RunningCommand {
- public:
-  DelayedCapture(CommandContext& context, std::string image)
-      : output_(context.output), finish_(context.finish), image_(std::move(image)) {}
-
-  static std::shared_ptr<DelayedCapture> start(CommandContext& context, std::string image,
-                                               std::chrono::milliseconds delay) {
-    auto capture = std::make_shared<DelayedCapture>(context, std::move(image));
-    std::weak_ptr<DelayedCapture> weak = capture;
-    context.system.events().after(delay, [weak] {
-      if (auto alive = weak.lock(); alive && !alive->stopped_) {
-        alive->stopped_ = true;
-        alive->output_.out(alive->image_);
-        alive->finish_(0);
-      }
-    });
-    return capture;
-  }
-
-  void stop() override { stopped_ = true; }
-
- private:
-  CommandOutput& output_;
-  std::function<void(int)> finish_;
-  std::string image_;
-  bool stopped_ = false;
-};
-
 CommandResult run_screencap(CommandContext& context) {
   bool png = false;
   for (std::size_t i = 1; i < context.argv.size(); ++i) {
@@ -324,10 +296,47 @@ CommandResult run_screencap(CommandContext& context) {
   auto tree = system.ui().tree(system.now());
   std::string image = render_screenshot(*tree, system.scenario().display, system.screen_on());
   if (const int delay = system.scenario().faults.screencap_delay_ms; delay > 0) {
-    return {0, DelayedCapture::start(context, std::move(image), std::chrono::milliseconds(delay))};
+    return answer_later(context, std::move(image), std::chrono::milliseconds(delay));
   }
   context.output.out(image);
   return {0, nullptr};
+}
+
+namespace {
+
+class DelayedAnswer : public RunningCommand {
+ public:
+  DelayedAnswer(CommandContext& context, std::string text)
+      : output_(context.output), finish_(context.finish), text_(std::move(text)) {}
+
+  static std::shared_ptr<DelayedAnswer> start(CommandContext& context, std::string text,
+                                              std::chrono::milliseconds delay) {
+    auto capture = std::make_shared<DelayedAnswer>(context, std::move(text));
+    std::weak_ptr<DelayedAnswer> weak = capture;
+    context.system.events().after(delay, [weak] {
+      if (auto alive = weak.lock(); alive && !alive->stopped_) {
+        alive->stopped_ = true;
+        alive->output_.out(alive->text_);
+        alive->finish_(0);
+      }
+    });
+    return capture;
+  }
+
+  void stop() override { stopped_ = true; }
+
+ private:
+  CommandOutput& output_;
+  std::function<void(int)> finish_;
+  std::string text_;
+  bool stopped_ = false;
+};
+
+}  // namespace
+
+CommandResult answer_later(CommandContext& context, std::string text,
+                           std::chrono::milliseconds delay) {
+  return {0, DelayedAnswer::start(context, std::move(text), delay)};
 }
 
 }  // namespace clawperator::vdevice::android

@@ -171,6 +171,8 @@ enum class DirectFault {
 struct FaultSpec {
   bool never_answer = false;
   int screencap_delay_ms = 0;  // screencap answers this late (not an Operator fault)
+  // `pm list packages` answers this late: the host's presence check waits on the device.
+  int package_list_delay_ms = 0;
   // screenrecord cannot configure its encoder: an error, a non-zero status, no video.
   bool screenrecord_fails = false;
   // screenrecord is killed (SIGKILL) this long after it starts, leaving an MP4 without `moov`;

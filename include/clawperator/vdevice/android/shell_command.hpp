@@ -3,6 +3,7 @@
 // handle whose status arrives later.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <map>
@@ -75,6 +76,11 @@ CommandResult fail(CommandContext& context, const std::string& message, int stat
 // what the device prints on stderr, with exit status 255.
 CommandResult java_exception(CommandContext& context, const std::string& verb,
                              std::string_view type, const std::string& message);
+
+// `text` on stdout, then status 0, `delay` from now (a command a scenario makes answer late:
+// screencap, `pm list packages`); one the shell stopped meanwhile writes nothing.
+CommandResult answer_later(CommandContext& context, std::string text,
+                           std::chrono::milliseconds delay);
 
 // nullptr for a name the device does not have. `/system/bin/NAME` finds NAME too.
 CommandHandler find_command(std::string_view name);

@@ -1,0 +1,37 @@
+// One execution, the same from every front end (docs/architecture.md §1): the one place an
+// exec::ExecutionRequest is filled, so that a rule (the budget, the lock wait, who may confirm)
+// holds for the CLI, MCP and HTTP alike.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "clawperator/contract/execution.hpp"
+#include "clawperator/exec/execution.hpp"
+#include "clawperator/process/runner.hpp"
+#include "clawperator/service/session.hpp"
+
+namespace clawperator::service {
+
+struct ExecutionCall {
+  contract::Execution execution;  // validated
+  Target target;
+  // A token a CONFIRMATION_REQUIRED gave (the CLI's --confirm, an HTTP body's confirmToken;
+  // never MCP's).
+  std::optional<std::string> confirm_token;
+  // A person to ask about a step the policy wants confirmed (the CLI's terminal, an MCP
+  // client's elicitation); empty: nobody.
+  std::function<bool(const std::string& question)> ask_person;
+};
+
+// The request: the session's rules, the call's choices, and the execution's timeoutMs as its
+// budget (the run ends within it plus the result grace, adb calls before dispatch and the lock
+// wait included: docs/commands.md, "--timeout"). Pure.
+exec::ExecutionRequest execution_request(const Session& session, ExecutionCall call);
+
+// execution_request, run.
+exec::ExecutionReport run_execution(const Session& session, ExecutionCall call,
+                                    process::Runner& runner);
+
+}  // namespace clawperator::service

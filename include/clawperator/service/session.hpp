@@ -1,0 +1,58 @@
+// The service layer (docs/architecture.md §1): what the three front ends call, so that a
+// capability is decided once. A Session is what a front end knows before any request (its
+// options, the server's settings); a request names only what it may choose itself. The CLI
+// builds one per run, `mcp serve` and `serve` one per server.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "clawperator/adb/adb_client.hpp"
+#include "clawperator/exec/execution.hpp"
+#include "clawperator/io/state_directory.hpp"
+
+namespace clawperator::policy {
+struct Policy;  // clawperator/policy/policy.hpp
+}  // namespace clawperator::policy
+
+namespace clawperator::service {
+
+struct Session {
+  adb::AdbSettings adb;
+  std::optional<std::string> device;  // --device / ANDROID_SERIAL: a request's default
+  std::string operator_package;       // the same
+  io::StateSelection state;
+  exec::ResultTransport result_transport = exec::ResultTransport::Logcat;
+  bool require_authentic_result = false;
+  // The action policy (docs/guardrails.md); null: none. Loaded by the front end, which knows
+  // when a policy that does not load must stop it.
+  std::shared_ptr<const policy::Policy> policy;
+  // Readers kept between executions (a server's); null: each execution starts and stops its own.
+  exec::WarmFollowers* warm_followers = nullptr;
+  // CLAWPERATOR_DEVICE_LOCK_TOKEN: the lock of the `skills run` whose script this process is.
+  std::string lock_token;
+  // How long an execution waits for a busy device: --lock-wait on the CLI; nullopt: as long as
+  // its own timeoutMs (a server queues its callers).
+  std::optional<long> lock_wait_ms;
+  // CONFIRMATION_REQUIRED carries a token: off for MCP (a model must never confirm for itself)
+  // and under CLAWPERATOR_CONFIRMATION=withhold.
+  bool hand_out_tokens = true;
+  bool show_progress = false;  // a progress line on stderr (the CLI on a terminal)
+};
+
+// What one request chose for itself: an HTTP body's deviceId and operatorPackage, an MCP call's
+// (after `configure`).
+struct Target {
+  std::optional<std::string> device;
+  std::optional<std::string> operator_package;
+};
+
+struct DeviceChoice {
+  std::optional<std::string> device;
+  std::string operator_package;
+};
+// The request's device and package, else the session's.
+DeviceChoice choose_device(const Session& session, const Target& target);
+
+}  // namespace clawperator::service

@@ -1,0 +1,36 @@
+#include "clawperator/service/execution.hpp"
+
+#include <cmath>
+
+namespace clawperator::service {
+
+exec::ExecutionRequest execution_request(const Session& session, ExecutionCall call) {
+  exec::ExecutionRequest request;
+  const double timeout_ms = call.execution.timeout_ms.value();
+  request.execution = std::move(call.execution);
+  DeviceChoice chosen = choose_device(session, call.target);
+  request.device = std::move(chosen.device);
+  request.operator_package = std::move(chosen.operator_package);
+  request.adb = session.adb;
+  request.lock_wait_ms = session.lock_wait_ms.value_or(static_cast<long>(timeout_ms));
+  request.lock_token = session.lock_token;
+  request.state = session.state;
+  request.show_progress = session.show_progress;
+  request.result_transport = session.result_transport;
+  request.require_authentic_result = session.require_authentic_result;
+  request.warm_followers = session.warm_followers;
+  request.policy = session.policy;
+  request.hand_out_tokens = session.hand_out_tokens;
+  request.confirm_token = std::move(call.confirm_token);
+  request.ask_person = std::move(call.ask_person);
+  // One meaning of the execution's timeoutMs on every front end: the command's budget.
+  request.budget = std::chrono::milliseconds(static_cast<long long>(std::ceil(timeout_ms)));
+  return request;
+}
+
+exec::ExecutionReport run_execution(const Session& session, ExecutionCall call,
+                                    process::Runner& runner) {
+  return exec::run_execution(execution_request(session, std::move(call)), runner);
+}
+
+}  // namespace clawperator::service
