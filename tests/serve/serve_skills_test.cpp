@@ -95,11 +95,11 @@ TEST_CASE("serve: GET /skills and /skills/:id answer with the CLI's documents", 
   std::filesystem::remove_all(repository);
 }
 
-TEST_CASE("serve: a registry that cannot be read is REGISTRY_READ_FAILED, 500", "[serve][skills]") {
+TEST_CASE("serve: a registry that cannot be read is REGISTRY_READ_FAILED, 503", "[serve][skills]") {
   Farm farm({"default"});
   Served served(farm, {"--registry", "/nonexistent/skills/skills-registry.json"});
   const HttpReply listed = served.get("/skills");
-  CHECK(listed.status == 500);
+  CHECK(listed.status == 503);
   CHECK(listed.body["code"] == "REGISTRY_READ_FAILED");
   CHECK(listed.body["details"]["registrySource"] == "flag");
   CHECK(served.get("/skills/com.example.any").body["code"] == "REGISTRY_READ_FAILED");

@@ -30,7 +30,15 @@ TEST_CASE("status mapping: the original's codes, its newest additions, the defau
   CHECK(http_status_of_code("UNAUTHORIZED") == 401);
   CHECK(http_status_of_code("FORBIDDEN_ORIGIN") == 403);
   CHECK(http_status_of_code("SSE_CLIENT_LIMIT") == 503);
-  CHECK(http_status_of_code("RESULT_TRANSPORT_EXITED") == 500);
+  // The codes that fell to 500 before the catalog gave each one a status (issue 45).
+  CHECK(http_status_of_code("RESULT_TRANSPORT_EXITED") == 502);
+  CHECK(http_status_of_code("ADB_NOT_FOUND") == 503);
+  CHECK(http_status_of_code("OPERATOR_NOT_INSTALLED") == 409);
+  CHECK(http_status_of_code("REGISTRY_READ_FAILED") == 503);
+  CHECK(http_status_of_code("NODE_NOT_FOUND") == 502);
+  CHECK(http_status_of_code("WAIT_TIMEOUT") == 504);
+  CHECK(http_status_of_code("INTERNAL_ERROR") == 500);
+  CHECK(http_status_of_code("NO_SUCH_CODE") == 500);
   CHECK(http_status_of(Json{{"ok", true}}) == 200);
   // A failed envelope is a terminal result: its failure is in the envelope.
   CHECK(http_status_of(Json{{"ok", false}, {"envelope", {{"status", "failed"}}}}) == 200);

@@ -41,6 +41,10 @@ struct CatalogEntry {
   RecoveryStrategy strategy;
   std::string_view recovery;  // what to do next, for a person
   Origin origin;
+  // The HTTP status `serve` answers with when a request fails with this code outside an
+  // envelope (a result, ok or not, is 200: docs/serve.md §2). Every code has one, and only
+  // INTERNAL_ERROR is 500 (tests/unit/contract/error_catalog_test.cpp).
+  int http_status;
 };
 
 // Every row, in catalog order.

@@ -65,3 +65,20 @@ TEST_CASE("docs/errors.md is generated from the catalog table", "[contract][cata
   INFO("regenerate with: cmake --build build --target docs");
   CHECK(text.str() == render_error_catalog_markdown());
 }
+
+TEST_CASE("every code has an HTTP status, and only INTERNAL_ERROR is 500", "[contract][catalog]") {
+  std::size_t rows = 0;
+  for (const CatalogEntry& row : error_catalog()) {
+    ++rows;
+    CAPTURE(row.code);
+    CHECK(row.http_status >= 200);
+    CHECK(row.http_status <= 599);
+    CHECK((row.http_status == 500) == (row.code == "INTERNAL_ERROR"));
+    // A request a caller must change is 4xx, never the server's fault. POLICY_INVALID is the
+    // CLI user's own --policy (exit 2) but a server's policy over HTTP, never the request's.
+    if (row.exit_code == 2 && row.code != "POLICY_INVALID") {
+      CHECK((row.http_status >= 400 && row.http_status < 500));
+    }
+  }
+  CHECK(rows > 160);
+}
