@@ -20,6 +20,7 @@
 #include "clawperator/mcp/server.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/service/execution.hpp"
+#include "clawperator/service/skills.hpp"
 #include "clawperator/skills/queries.hpp"
 
 namespace clawperator::cli {
@@ -89,24 +90,22 @@ class CliToolHost final : public mcp::ToolHost {
 
   Json skills_run(const Json& arguments, const mcp::CallTarget& target,
                   const process::CancelToken& cancel) override {
+    // The same reader as POST /skills/:id/run: the schema let through what JSON can say (a NUL
+    // in an argument), the service refuses what an argv cannot carry.
+    auto read = service::read_skill_run(arguments);
+    if (!read) return contract::to_json(read.error());
     SkillRunCall call;
     call.skill_id = arguments.value("skillId", std::string());
-    if (const auto args = arguments.find("args"); args != arguments.end() && args->is_array()) {
-      for (const Json& arg : *args) call.script_args.push_back(arg.get<std::string>());
-    }
-    if (const auto expect = arguments.find("expectContains"); expect != arguments.end()) {
-      call.expect_contains = expect->get<std::string>();
-    }
-    call.skip_validate = arguments.value("skipValidate", false);
-    if (const auto timeout = arguments.find("timeoutMs"); timeout != arguments.end()) {
-      call.timeout = std::to_string(timeout->get<long long>());
-    }
+    call.script_args = std::move(read->args);
+    call.expect_contains = std::move(read->expect_contains);
+    call.skip_validate = read->skip_validate;
+    if (read->timeout_ms) call.timeout = std::to_string(*read->timeout_ms);
     call.device = target.device_id ? target.device_id : options_.device;
     call.operator_package = target.operator_package.value_or(options_.operator_package);
     call.adb = adb_settings(options_);
     call.state = state_;
     // Queued behind the device's other calls, as an execution is, for up to its own deadline.
-    call.lock_wait_ms = static_cast<long>(arguments.value("timeoutMs", 120000LL));
+    call.lock_wait_ms = service::skill_run_lock_wait_ms(*read);
     if (!policy_) return contract::to_json(policy_.error());
     call.guard = script_guard(options_, *policy_);
     return run_skill_call(call, cancel).document;

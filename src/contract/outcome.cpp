@@ -95,6 +95,12 @@ HostError validation_error(std::string code, std::string message, Json details) 
   return make_error(Phase::Validation, std::move(code), std::move(message), std::move(details));
 }
 
+HostError field_error(std::string code, std::string message, std::string_view field) {
+  HostError error = validation_error(std::move(code), std::move(message));
+  if (!field.empty()) error.details["field"] = std::string(field);
+  return error;
+}
+
 HostError readiness_error(std::string code, std::string message, Json details) {
   return make_error(Phase::Readiness, std::move(code), std::move(message), std::move(details));
 }

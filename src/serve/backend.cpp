@@ -13,6 +13,7 @@
 #include "clawperator/serve/node_query.hpp"
 #include "clawperator/serve/request_body.hpp"
 #include "clawperator/service/execution.hpp"
+#include "clawperator/service/skills.hpp"
 #include "clawperator/skills/queries.hpp"
 
 namespace clawperator::serve {
@@ -89,7 +90,7 @@ Reply Backend::run_skill(std::string_view id, std::string_view body) const {
   if (!parsed) return error_reply(parsed.error());
   auto target = read_target(*parsed);
   if (!target) return error_reply(target.error());
-  auto options = read_skill_run(*parsed);
+  auto options = service::read_skill_run(*parsed);
   if (!options) return error_reply(options.error());
   cli::SkillRunCall call;
   call.skill_id = std::string(id);
@@ -101,8 +102,7 @@ Reply Backend::run_skill(std::string_view id, std::string_view body) const {
   call.operator_package = target->operator_package.value_or(settings_.operator_package);
   call.adb = settings_.adb;
   call.state = settings_.state;
-  // A busy device is waited for, as an execution waits, for up to the run's own deadline.
-  call.lock_wait_ms = static_cast<long>(options->timeout_ms.value_or(120000));
+  call.lock_wait_ms = service::skill_run_lock_wait_ms(*options);
   call.registry = settings_.skills_registry;
   call.guard = settings_.script_guard;
   cli::CommandResult result = cli::run_skill_call(call, {});

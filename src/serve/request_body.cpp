@@ -13,17 +13,13 @@ namespace {
 using contract::failed;
 using contract::HostError;
 
-HostError body_error(std::string code, std::string message, std::string_view field) {
-  HostError error = contract::validation_error(std::move(code), std::move(message));
-  if (!field.empty()) error.details["field"] = std::string(field);
-  return error;
-}
+using contract::field_error;
 
 constexpr std::array<std::string_view, 5> kMatcherFields = {
     "resourceId", "textEquals", "textContains", "contentDescEquals", "contentDescContains"};
 
 std::optional<HostError> check_matcher(const Json& matcher, const std::string& field, bool nested) {
-  if (!matcher.is_object()) return body_error("INVALID_BODY", field + " must be an object", field);
+  if (!matcher.is_object()) return field_error("INVALID_BODY", field + " must be an object", field);
   bool any = false;
   for (const auto& [key, value] : matcher.items()) {
     const std::string path = field + "." + key;
@@ -32,15 +28,15 @@ std::optional<HostError> check_matcher(const Json& matcher, const std::string& f
       continue;
     }
     if (std::find(kMatcherFields.begin(), kMatcherFields.end(), key) == kMatcherFields.end()) {
-      return body_error("INVALID_BODY", "Unknown matcher field " + path, path);
+      return field_error("INVALID_BODY", "Unknown matcher field " + path, path);
     }
     if (!value.is_string() || trim(value.get_ref<const std::string&>()).empty()) {
-      return body_error("INVALID_BODY", path + " must be a non-blank string", path);
+      return field_error("INVALID_BODY", path + " must be a non-blank string", path);
     }
     any = true;
   }
   if (!any) {
-    return body_error("INVALID_BODY", field + " must have at least one matcher field", field);
+    return field_error("INVALID_BODY", field + " must have at least one matcher field", field);
   }
   return std::nullopt;
 }
@@ -51,21 +47,21 @@ contract::Outcome<Json> parse_body(std::string_view body,
                                    std::initializer_list<std::string_view> allowed) {
   if (trim(body).empty()) return Json::object();
   if (json_nesting_depth(body, contract::limits::kMaxJsonDepth) > contract::limits::kMaxJsonDepth) {
-    return failed(body_error("JSON_TOO_DEEP",
-                             "The request body nests deeper than " +
-                                 std::to_string(contract::limits::kMaxJsonDepth) + " levels",
-                             ""));
+    return failed(field_error("JSON_TOO_DEEP",
+                              "The request body nests deeper than " +
+                                  std::to_string(contract::limits::kMaxJsonDepth) + " levels",
+                              ""));
   }
   Json parsed = parse_json(body);
   if (parsed.is_discarded()) {
-    return failed(body_error("INVALID_JSON", "The request body is not valid JSON", ""));
+    return failed(field_error("INVALID_JSON", "The request body is not valid JSON", ""));
   }
   if (!parsed.is_object()) {
-    return failed(body_error("INVALID_BODY", "The request body must be a JSON object", ""));
+    return failed(field_error("INVALID_BODY", "The request body must be a JSON object", ""));
   }
   for (const auto& [key, value] : parsed.items()) {
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
-      return failed(body_error("INVALID_BODY", "Unknown field " + key, key));
+      return failed(field_error("INVALID_BODY", "Unknown field " + key, key));
     }
   }
   return parsed;
@@ -76,81 +72,28 @@ contract::Outcome<Target> read_target(const Json& body) {
   if (const auto device = body.find("deviceId"); device != body.end()) {
     if (!device->is_string() || trim(device->get_ref<const std::string&>()).empty()) {
       return failed(
-          body_error("INVALID_DEVICE_ID", "deviceId must be a non-blank string", "deviceId"));
+          field_error("INVALID_DEVICE_ID", "deviceId must be a non-blank string", "deviceId"));
     }
     target.device = std::string(trim(device->get_ref<const std::string&>()));
   }
   if (const auto package = body.find("operatorPackage"); package != body.end()) {
     if (!package->is_string() || trim(package->get_ref<const std::string&>()).empty()) {
-      return failed(body_error("INVALID_BODY", "operatorPackage must be a non-blank string",
-                               "operatorPackage"));
+      return failed(field_error("INVALID_BODY", "operatorPackage must be a non-blank string",
+                                "operatorPackage"));
     }
     target.operator_package = std::string(trim(package->get_ref<const std::string&>()));
   }
   return target;
 }
 
-contract::Outcome<SkillRunOptions> read_skill_run(const Json& body) {
-  SkillRunOptions options;
-  const auto bounded_text = [](const Json& value) {
-    return value.is_string() &&
-           value.get_ref<const std::string&>().size() <= skills::kMaxRemoteSkillArgBytes &&
-           value.get_ref<const std::string&>().find('\0') == std::string::npos;
-  };
-  if (const auto args = body.find("args"); args != body.end()) {
-    if (!args->is_array() || args->size() > skills::kMaxRemoteSkillArgs) {
-      return failed(body_error("INVALID_BODY",
-                               "args must be an array of at most " +
-                                   std::to_string(skills::kMaxRemoteSkillArgs) + " strings",
-                               "args"));
-    }
-    for (std::size_t i = 0; i < args->size(); ++i) {
-      if (!bounded_text((*args)[i])) {
-        return failed(body_error("INVALID_BODY",
-                                 "args." + std::to_string(i) + " must be a string of at most " +
-                                     std::to_string(skills::kMaxRemoteSkillArgBytes) +
-                                     " bytes, without NUL",
-                                 "args." + std::to_string(i)));
-      }
-      options.args.push_back((*args)[i].get<std::string>());
-    }
-  }
-  if (const auto expect = body.find("expectContains"); expect != body.end()) {
-    if (!bounded_text(*expect) || expect->get_ref<const std::string&>().empty()) {
-      return failed(body_error("INVALID_BODY",
-                               "expectContains must be a non-empty string of at most " +
-                                   std::to_string(skills::kMaxRemoteSkillArgBytes) + " bytes",
-                               "expectContains"));
-    }
-    options.expect_contains = expect->get<std::string>();
-  }
-  if (const auto skip = body.find("skipValidate"); skip != body.end()) {
-    if (!skip->is_boolean()) {
-      return failed(body_error("INVALID_BODY", "skipValidate must be a boolean", "skipValidate"));
-    }
-    options.skip_validate = skip->get<bool>();
-  }
-  if (const auto timeout = body.find("timeoutMs"); timeout != body.end()) {
-    if (!timeout->is_number_integer() || timeout->get<long long>() < 1 ||
-        timeout->get<long long>() > skills::kMaxRemoteSkillTimeoutMs) {
-      return failed(body_error("INVALID_BODY",
-                               "timeoutMs must be an integer from 1 to " +
-                                   std::to_string(skills::kMaxRemoteSkillTimeoutMs),
-                               "timeoutMs"));
-    }
-    options.timeout_ms = timeout->get<long long>();
-  }
-  return options;
-}
-
 contract::Outcome<Json> read_execution(const Json& body) {
   const auto execution = body.find("execution");
   if (execution == body.end() || execution->is_null()) {
     return failed(
-        body_error("MISSING_EXECUTION", "The body needs an execution object", "execution"));
+        field_error("MISSING_EXECUTION", "The body needs an execution object", "execution"));
   }
   if (!execution->is_object()) {
-    return failed(body_error("INVALID_BODY", "execution must be an object", "execution"));
+    return failed(field_error("INVALID_BODY", "execution must be an object", "execution"));
   }
   return *execution;
 }
@@ -158,7 +101,7 @@ contract::Outcome<Json> read_execution(const Json& body) {
 contract::Outcome<Json> read_matcher(const Json& body) {
   const auto matcher = body.find("matcher");
   if (matcher == body.end()) {
-    return failed(body_error("INVALID_BODY", "The body needs a matcher object", "matcher"));
+    return failed(field_error("INVALID_BODY", "The body needs a matcher object", "matcher"));
   }
   if (auto error = check_matcher(*matcher, "matcher", false)) return failed(*error);
   return *matcher;

@@ -166,3 +166,45 @@ TEST_CASE(
   CHECK(answered);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("mcp serve: a NUL in a skill's argument is refused, as over HTTP", "[mcp][skills]") {
+  char pattern[] = "/tmp/clawperator-mcp-nul-XXXXXX";
+  REQUIRE(mkdtemp(pattern) != nullptr);
+  const std::filesystem::path dir = pattern;
+  const std::filesystem::path input = dir / "input.jsonl";
+  {
+    Json call = {{"jsonrpc", "2.0"},
+                 {"id", "run"},
+                 {"method", "tools/call"},
+                 {"params",
+                  {{"name", "skills_run"},
+                   {"arguments",
+                    {{"skillId", "com.example.any"},
+                     {"args", Json::array({"ok", std::string("a\0b", 3)})}}}}}};
+    std::ofstream out(input);
+    out << kInitialize << '\n'
+        << R"({"jsonrpc":"2.0","method":"notifications/initialized"})" << '\n'
+        << call.dump() << '\n';
+  }
+  RunOptions options;
+  options.stdin_path = input.string();
+  options.extra_env = {{"ADB", "/nonexistent/adb"},
+                       {"CLAWPERATOR_LOG_DIR", (dir / "logs").string()},
+                       {"CLAWPERATOR_STATE_DIR", (dir / "state").string()}};
+  const auto result = run_binary(kBinary, {"mcp", "serve"}, options);
+  CHECK(result.exit_code == 0);
+  bool answered = false;
+  std::istringstream lines(result.out);
+  for (std::string line; std::getline(lines, line);) {
+    const Json message = Json::parse(line, nullptr, false);
+    if (!message.is_object() || message.value("id", Json()) != "run") continue;
+    answered = true;
+    INFO(line);
+    const Json document = message["result"]["structuredContent"];
+    CHECK(message["result"]["isError"] == true);
+    CHECK(document["code"] == "INVALID_BODY");
+    CHECK(document["details"]["field"] == "args.1");
+  }
+  CHECK(answered);
+  std::filesystem::remove_all(dir);
+}

@@ -64,6 +64,9 @@ HostError make_error(Phase phase, std::string code, std::string message,
                      Json details = Json::object());
 HostError usage_error(std::string code, std::string message);
 HostError validation_error(std::string code, std::string message, Json details = Json::object());
+// A request's member that is wrong (an HTTP body's, an MCP call's): validation_error with
+// details.field naming it ("args.2"), none when `field` is empty.
+HostError field_error(std::string code, std::string message, std::string_view field);
 HostError readiness_error(std::string code, std::string message, Json details = Json::object());
 // Ctrl-C or SIGTERM (`signal`) stopped the run: RESULT_TRANSPORT_CANCELLED, exit 130/143.
 // `signal` 0: the caller cancelled this one run (process/cancel.hpp); no signal exit.

@@ -32,18 +32,6 @@ contract::Outcome<Target> read_target(const Json& body);
 // POST /execute's `execution`: MISSING_EXECUTION when absent, INVALID_BODY when not an object.
 contract::Outcome<Json> read_execution(const Json& body);
 
-// POST /skills/:id/run's options: `args` (at most skills::kMaxRemoteSkillArgs strings of at most
-// kMaxRemoteSkillArgBytes each, no NUL), `expectContains` (a non-empty string of at most
-// kMaxRemoteSkillArgBytes), `skipValidate` (a boolean) and `timeoutMs` (an integer,
-// 1..kMaxRemoteSkillTimeoutMs: a run holds one of the server's workers). INVALID_BODY otherwise.
-struct SkillRunOptions {
-  std::vector<std::string> args;
-  std::optional<std::string> expect_contains;
-  bool skip_validate = false;
-  std::optional<long long> timeout_ms;
-};
-contract::Outcome<SkillRunOptions> read_skill_run(const Json& body);
-
 // POST /query's `matcher`: an object of NodeMatcher fields (resourceId, textEquals,
 // textContains, contentDescEquals, contentDescContains) and optionally `ancestor`, a matcher
 // of the same form; at least one field. INVALID_BODY otherwise.

@@ -1,0 +1,67 @@
+#include "clawperator/service/skills.hpp"
+
+#include "clawperator/skills/remote_limits.hpp"
+#include "clawperator/skills/skill_run.hpp"
+
+namespace clawperator::service {
+using contract::failed;
+using contract::field_error;
+
+contract::Outcome<SkillRunArguments> read_skill_run(const Json& body) {
+  SkillRunArguments options;
+  const auto bounded_text = [](const Json& value) {
+    return value.is_string() &&
+           value.get_ref<const std::string&>().size() <= skills::kMaxRemoteSkillArgBytes &&
+           value.get_ref<const std::string&>().find('\0') == std::string::npos;
+  };
+  if (const auto args = body.find("args"); args != body.end()) {
+    if (!args->is_array() || args->size() > skills::kMaxRemoteSkillArgs) {
+      return failed(field_error("INVALID_BODY",
+                                "args must be an array of at most " +
+                                    std::to_string(skills::kMaxRemoteSkillArgs) + " strings",
+                                "args"));
+    }
+    for (std::size_t i = 0; i < args->size(); ++i) {
+      if (!bounded_text((*args)[i])) {
+        return failed(field_error("INVALID_BODY",
+                                  "args." + std::to_string(i) + " must be a string of at most " +
+                                      std::to_string(skills::kMaxRemoteSkillArgBytes) +
+                                      " bytes, without NUL",
+                                  "args." + std::to_string(i)));
+      }
+      options.args.push_back((*args)[i].get<std::string>());
+    }
+  }
+  if (const auto expect = body.find("expectContains"); expect != body.end()) {
+    if (!bounded_text(*expect) || expect->get_ref<const std::string&>().empty()) {
+      return failed(field_error("INVALID_BODY",
+                                "expectContains must be a non-empty string of at most " +
+                                    std::to_string(skills::kMaxRemoteSkillArgBytes) + " bytes",
+                                "expectContains"));
+    }
+    options.expect_contains = expect->get<std::string>();
+  }
+  if (const auto skip = body.find("skipValidate"); skip != body.end()) {
+    if (!skip->is_boolean()) {
+      return failed(field_error("INVALID_BODY", "skipValidate must be a boolean", "skipValidate"));
+    }
+    options.skip_validate = skip->get<bool>();
+  }
+  if (const auto timeout = body.find("timeoutMs"); timeout != body.end()) {
+    if (!timeout->is_number_integer() || timeout->get<long long>() < 1 ||
+        timeout->get<long long>() > skills::kMaxRemoteSkillTimeoutMs) {
+      return failed(field_error("INVALID_BODY",
+                                "timeoutMs must be an integer from 1 to " +
+                                    std::to_string(skills::kMaxRemoteSkillTimeoutMs),
+                                "timeoutMs"));
+    }
+    options.timeout_ms = timeout->get<long long>();
+  }
+  return options;
+}
+
+long skill_run_lock_wait_ms(const SkillRunArguments& arguments) {
+  return static_cast<long>(arguments.timeout_ms.value_or(skills::kDefaultSkillTimeout.count()));
+}
+
+}  // namespace clawperator::service
