@@ -3,9 +3,9 @@
 #include <array>
 #include <memory>
 
-#include "clawperator/cli/action_builders.hpp"
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/service/actions.hpp"
 #include "clawperator/text.hpp"
 #include "command_actions_support.hpp"
 
@@ -50,13 +50,14 @@ CommandResult run_click(const ClickState& state, const GlobalOptions& options) {
   if (coordinate && state.focus) {
     return failure(invalid_flags("--focus is not supported with --coordinate", "--focus"));
   }
-  const ClickType click_type = state.long_click ? ClickType::LongClick
-                               : state.focus    ? ClickType::Focus
-                                                : ClickType::Default;
+  const service::ClickType click_type = state.long_click ? service::ClickType::LongClick
+                                        : state.focus    ? service::ClickType::Focus
+                                                         : service::ClickType::Default;
   const SelectorResolution container = resolve_selector(typed, SelectorScope::Container);
   if (!container) return failure(container.error());
-  return execute(with_selection(build_click(make_id_stamp(), matcher, coordinate, click_type),
-                                false, *container),
+  return execute(service::with_selection(service::build_click(service::make_id_stamp(), matcher,
+                                                              coordinate, click_type),
+                                         false, *container),
                  state, options);
 }
 
@@ -94,10 +95,10 @@ CommandResult run_type(const TypeState& state, const GlobalOptions& options) {
   if (!element) return failure(element.error());
   const SelectorResolution container = resolve_selector(selector_flags, SelectorScope::Container);
   if (!container) return failure(container.error());
-  return execute(
-      with_selection(build_type(make_id_stamp(), **element, text, state.submit, state.clear), false,
-                     *container),
-      state, options);
+  return execute(service::with_selection(service::build_type(service::make_id_stamp(), **element,
+                                                             text, state.submit, state.clear),
+                                         false, *container),
+                 state, options);
 }
 
 struct ReadState : ActionState {
@@ -110,7 +111,8 @@ CommandResult run_read(const ReadState& state, const GlobalOptions& options) {
   if (!element) return failure(element.error());
   const SelectorResolution container = resolve_selector(typed, SelectorScope::Container);
   if (!container) return failure(container.error());
-  return execute(build_read(make_id_stamp(), **element, *container, state.all), state, options);
+  return execute(service::build_read(service::make_id_stamp(), **element, *container, state.all),
+                 state, options);
 }
 
 // How long wait and wait-for-nav wait: --wait MS; without it the global --timeout, as in the
@@ -148,8 +150,10 @@ CommandResult run_wait(const ActionState& state, const GlobalOptions& options) {
   const SelectorResolution container =
       resolve_selector(state.flags.typed(), SelectorScope::Container);
   if (!container) return failure(container.error());
-  return execute(with_selection(build_wait(make_id_stamp(), **element, wait_ms), false, *container),
-                 state, options, wait.timeout);
+  return execute(
+      service::with_selection(service::build_wait(service::make_id_stamp(), **element, wait_ms),
+                              false, *container),
+      state, options, wait.timeout);
 }
 
 constexpr const char* kWaitForNavUsage =
@@ -199,7 +203,8 @@ CommandResult run_wait_for_nav(const ActionState& state, const GlobalOptions& op
         std::string("wait-for-nav requires --app or a selector, and --timeout.") +
             kWaitForNavUsage));
   }
-  return execute(build_wait_for_navigation(make_id_stamp(), package, expected_node, *timeout),
+  return execute(service::build_wait_for_navigation(service::make_id_stamp(), package,
+                                                    expected_node, *timeout),
                  state, options, wait.timeout);
 }
 
@@ -238,8 +243,8 @@ CommandResult run_read_value(const ReadValueState& state, const GlobalOptions& o
         "--json\n\nExample:\n  clawperator read-value --label \"Battery\" --json"));
   }
   // The global --timeout overrides the execution timeout, range-checked there.
-  return execute(build_read_value(make_id_stamp(), label_matcher, state.all), state, options,
-                 TimeoutOverride::Apply);
+  return execute(service::build_read_value(service::make_id_stamp(), label_matcher, state.all),
+                 state, options, TimeoutOverride::Apply);
 }
 
 }  // namespace

@@ -3,8 +3,8 @@
 #include <array>
 #include <memory>
 
-#include "clawperator/cli/action_builders.hpp"
 #include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/service/actions.hpp"
 #include "clawperator/text.hpp"
 #include "command_actions_support.hpp"
 
@@ -47,7 +47,7 @@ DurationReading duration_flag(const ValueFlags& flags, std::string_view flag) {
   return static_cast<long long>(*number);
 }
 
-using PointReading = contract::Outcome<Coordinate>;
+using PointReading = contract::Outcome<service::Coordinate>;
 PointReading point_flag(const ValueFlags& flags, std::string_view flag) {
   const CoordinateResolution point = resolve_point(flags.typed(), flag);
   if (!point) return contract::failed(point.error());
@@ -58,7 +58,7 @@ PointReading point_flag(const ValueFlags& flags, std::string_view flag) {
 }
 
 CommandResult run_query(const ActionState& state, const GlobalOptions& options) {
-  QueryRequest request;
+  service::QueryRequest request;
   const SingleValue visibility = single_flag(state.flags, "--visibility");
   if (!visibility) return failure(visibility.error());
   request.visibility = *visibility;
@@ -91,7 +91,8 @@ CommandResult run_query(const ActionState& state, const GlobalOptions& options) 
         "--matcher-json {} matches nothing; to list every node, run query without a matcher",
         "--matcher-json"));
   }
-  return execute(build_query(make_id_stamp(), request), state, options, TimeoutOverride::Apply);
+  return execute(service::build_query(service::make_id_stamp(), request), state, options,
+                 TimeoutOverride::Apply);
 }
 
 CommandResult run_swipe(const ActionState& state, const GlobalOptions& options) {
@@ -103,7 +104,8 @@ CommandResult run_swipe(const ActionState& state, const GlobalOptions& options) 
   if (!end) return failure(end.error());
   const DurationReading duration = duration_flag(state.flags, "--duration-ms");
   if (!duration) return failure(duration.error());
-  return execute(build_swipe(make_id_stamp(), *start, *end, *duration, *timeout), state, options);
+  return execute(service::build_swipe(service::make_id_stamp(), *start, *end, *duration, *timeout),
+                 state, options);
 }
 
 CommandResult run_drag(const ActionState& state, const GlobalOptions& options) {
@@ -117,8 +119,8 @@ CommandResult run_drag(const ActionState& state, const GlobalOptions& options) {
   if (!hold) return failure(hold.error());
   const DurationReading move = duration_flag(state.flags, "--move-duration-ms");
   if (!move) return failure(move.error());
-  const DragRequest request{*start, *end, *hold, *move};
-  return execute(build_drag(make_id_stamp(), request, *timeout), state, options);
+  const service::DragRequest request{*start, *end, *hold, *move};
+  return execute(service::build_drag(service::make_id_stamp(), request, *timeout), state, options);
 }
 
 struct ToastState : ActionState {
@@ -135,8 +137,8 @@ CommandResult run_toast(const ToastState& state, const GlobalOptions& options) {
       return failure(
           contract::usage_error("USAGE", "toast --cancel takes no text and no --duration"));
     }
-    return execute(build_toast(make_id_stamp(), std::nullopt, std::nullopt), state, options,
-                   TimeoutOverride::Apply);
+    return execute(service::build_toast(service::make_id_stamp(), std::nullopt, std::nullopt),
+                   state, options, TimeoutOverride::Apply);
   }
   if (!state.text.given()) {
     return failure(contract::usage_error(
@@ -148,8 +150,8 @@ CommandResult run_toast(const ToastState& state, const GlobalOptions& options) {
     return failure(usage("--duration must be short or long", "--duration"));
   }
   // The text goes as typed (surrounding whitespace included); validation judges it.
-  return execute(build_toast(make_id_stamp(), state.text.value, duration_value), state, options,
-                 TimeoutOverride::Apply);
+  return execute(service::build_toast(service::make_id_stamp(), state.text.value, duration_value),
+                 state, options, TimeoutOverride::Apply);
 }
 
 }  // namespace

@@ -4,9 +4,9 @@
 #include <array>
 #include <memory>
 
-#include "clawperator/cli/action_builders.hpp"
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/service/actions.hpp"
 #include "clawperator/text.hpp"
 #include "command_actions_support.hpp"
 
@@ -55,7 +55,7 @@ CommandResult run_open(const TargetState& state, const GlobalOptions& options) {
                               "Examples:\n  clawperator open com.android.settings\n"
                               "  clawperator open https://example.com"));
   }
-  return execute(build_open(make_id_stamp(), value), state, options);
+  return execute(service::build_open(service::make_id_stamp(), value), state, options);
 }
 
 CommandResult run_press(const TargetState& state, const GlobalOptions& options) {
@@ -72,11 +72,11 @@ CommandResult run_press(const TargetState& state, const GlobalOptions& options) 
         "press requires a key name.\n\nValid keys: back, home, recents\n\nExample:\n"
         "  clawperator press back"));
   }
-  return execute(build_press_key(make_id_stamp(), value), state, options);
+  return execute(service::build_press_key(service::make_id_stamp(), value), state, options);
 }
 
 CommandResult run_back(const ActionState& state, const GlobalOptions& options) {
-  return execute(build_press_key(make_id_stamp(), "back"), state, options);
+  return execute(service::build_press_key(service::make_id_stamp(), "back"), state, options);
 }
 
 CommandResult run_close(const TargetState& state, const GlobalOptions& options) {
@@ -96,7 +96,7 @@ CommandResult run_close(const TargetState& state, const GlobalOptions& options) 
         "  clawperator close com.android.settings\n"
         "  clawperator close com.google.android.apps.chromecast.app --json"));
   }
-  return execute(build_close(make_id_stamp(), value, *timeout), state, options);
+  return execute(service::build_close(service::make_id_stamp(), value, *timeout), state, options);
 }
 
 CommandResult run_sleep(const TargetState& state, const GlobalOptions& options) {
@@ -112,12 +112,13 @@ CommandResult run_sleep(const TargetState& state, const GlobalOptions& options) 
     return failure(invalid_flags("Duration must be a non-negative number (got: " + text + ")"));
   }
   if (*duration > contract::limits::kMaxSleepMs) {
-    return failure(invalid_flags(
-        "Duration must be <= 120000ms (got: " + dump_json(milliseconds_json(*duration)) + "ms)"));
+    return failure(invalid_flags("Duration must be <= 120000ms (got: " +
+                                 dump_json(service::milliseconds_json(*duration)) + "ms)"));
   }
   const TimeoutReading timeout = finite_global_timeout(options);
   if (!timeout) return failure(timeout.error());
-  return execute(build_sleep(make_id_stamp(), *duration, *timeout), state, options);
+  return execute(service::build_sleep(service::make_id_stamp(), *duration, *timeout), state,
+                 options);
 }
 
 CommandResult run_scroll(const TargetState& state, const GlobalOptions& options) {
@@ -146,7 +147,8 @@ CommandResult run_scroll(const TargetState& state, const GlobalOptions& options)
   const SelectorResolution container =
       resolve_selector(state.flags.typed(), SelectorScope::Container);
   if (!container) return failure(container.error());
-  return execute(build_scroll(make_id_stamp(), value, *container, *timeout), state, options);
+  return execute(service::build_scroll(service::make_id_stamp(), value, *container, *timeout),
+                 state, options);
 }
 
 struct ScrollUntilState : TargetState {
@@ -180,7 +182,7 @@ CommandResult run_scroll_until(const ScrollUntilState& state, const GlobalOption
           state.command + " --help"));
     }
   }
-  ScrollUntilRequest request;
+  service::ScrollUntilRequest request;
   if (flag_direction) {
     request.direction = *flag_direction;
   } else if (state.positional.given()) {
@@ -202,7 +204,7 @@ CommandResult run_scroll_until(const ScrollUntilState& state, const GlobalOption
   request.container = *container;
   request.click_after = state.click_after;
   request.timeout_ms = *timeout;
-  return execute(build_scroll_until(make_id_stamp(), request), state, options);
+  return execute(service::build_scroll_until(service::make_id_stamp(), request), state, options);
 }
 
 void register_scroll_until(CommandLine root, std::vector<Command>& commands, bool click) {

@@ -2,10 +2,10 @@
 #include <array>
 #include <memory>
 
-#include "clawperator/cli/action_builders.hpp"
 #include "clawperator/cli/compact_snapshot_document.hpp"
 #include "clawperator/cli/snapshot_text.hpp"
 #include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/service/actions.hpp"
 #include "clawperator/text.hpp"
 #include "command_actions_support.hpp"
 
@@ -61,8 +61,8 @@ CommandResult run_snapshot(const SnapshotState& state, const GlobalOptions& opti
     }
   }
   // The global --timeout overrides the execution timeout, range-checked there.
-  CommandResult result =
-      execute(build_snapshot(make_id_stamp()), state, options, TimeoutOverride::Apply);
+  CommandResult result = execute(service::build_snapshot(service::make_id_stamp()), state, options,
+                                 TimeoutOverride::Apply);
   if (state.compact && !state.validate_only && !state.dry_run) {
     return compact_result(std::move(result), compact, raw_path);
   }
@@ -84,7 +84,8 @@ CommandResult run_screenshot(const ActionState& state, const GlobalOptions& opti
       return failure(usage("--path requires a value", "--path"));
     }
   }
-  return execute(build_screenshot(make_id_stamp(), path, *timeout), state, options);
+  return execute(service::build_screenshot(service::make_id_stamp(), path, *timeout), state,
+                 options);
 }
 
 }  // namespace

@@ -123,7 +123,7 @@ CommandResult execute(const Json& execution, const ActionState& state, const Glo
         std::move(details)));
   }
   contract::ValidationOutcome outcome = contract::validate_execution(
-      state.strict ? with_selection(execution, true, std::nullopt) : execution);
+      state.strict ? service::with_selection(execution, true, std::nullopt) : execution);
   if (!outcome.valid) return failure(contract::validation_failure(outcome.issues));
   contract::Execution& valid = *outcome.valid;
   if (timeout == TimeoutOverride::Apply && options.timeout) {

@@ -8,10 +8,10 @@
 #include <filesystem>
 
 #include "clawperator/adb/device_resolution.hpp"
-#include "clawperator/cli/action_builders.hpp"
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/recording/compile.hpp"
 #include "clawperator/recording/pull.hpp"
+#include "clawperator/service/actions.hpp"
 #include "command_actions_support.hpp"
 #include "command_recording.hpp"
 
@@ -33,11 +33,12 @@ std::optional<CommandResult> refuse_empty_session_id(const RecordingFlags& flags
 
 CommandResult run_recording_control(const RecordingFlags& flags, const GlobalOptions& options) {
   if (auto refused = refuse_empty_session_id(flags)) return std::move(*refused);
-  const RecordingControl control =
-      flags.action == "start" ? RecordingControl::Start : RecordingControl::Stop;
+  const service::RecordingControl control =
+      flags.action == "start" ? service::RecordingControl::Start : service::RecordingControl::Stop;
   static const actions::ActionState kNoModes;
-  return actions::execute(build_recording_control(make_id_stamp(), control, flags.session_id),
-                          kNoModes, options);
+  return actions::execute(
+      service::build_recording_control(service::make_id_stamp(), control, flags.session_id),
+      kNoModes, options);
 }
 
 CommandResult run_recording_pull(const RecordingFlags& flags, const GlobalOptions& options) {

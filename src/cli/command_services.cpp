@@ -7,8 +7,8 @@
 #include <memory>
 #include <span>
 
-#include "clawperator/cli/action_builders.hpp"
 #include "clawperator/cli/action_words.hpp"
+#include "clawperator/service/actions.hpp"
 #include "command_actions_support.hpp"
 
 namespace clawperator::cli::actions {
@@ -243,10 +243,10 @@ CommandResult run_service(const CommandSpec& command, const ServiceState& state,
   }
   double timeout_ms = kDefaultTimeoutMs;
   if (word->observe && params.contains("durationMs")) {
-    timeout_ms = observe_timeout_ms(params["durationMs"].get<double>());
+    timeout_ms = service::observe_timeout_ms(params["durationMs"].get<double>());
   }
-  return execute(build_service_action(command.name, word->word, make_id_stamp(), word->type,
-                                      std::move(params), timeout_ms),
+  return execute(service::build_service_action(command.name, word->word, service::make_id_stamp(),
+                                               word->type, std::move(params), timeout_ms),
                  state, options, TimeoutOverride::Apply);
 }
 

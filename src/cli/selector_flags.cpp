@@ -154,7 +154,7 @@ CoordinateResolution resolve_coordinate(const TypedFlags& typed) {
 
 CoordinateResolution resolve_point(const TypedFlags& typed, std::string_view flag) {
   const auto* typed_values = occurrences(typed, flag);
-  if (typed_values == nullptr) return std::optional<Coordinate>{};
+  if (typed_values == nullptr) return std::optional<service::Coordinate>{};
   const std::string name(flag);
   if (typed_values->size() > 1) {
     return contract::failed(invalid_flags(name + " must not appear more than once", flag));
@@ -166,7 +166,7 @@ CoordinateResolution resolve_point(const TypedFlags& typed, std::string_view fla
     return contract::failed(
         invalid_flags(name + " requires two non-negative integers (x y)", flag));
   }
-  return std::optional<Coordinate>{Coordinate{*x, *y}};
+  return std::optional<service::Coordinate>{service::Coordinate{*x, *y}};
 }
 
 HostError missing_selector(std::string_view command, SelectorChoices choices) {

@@ -344,7 +344,7 @@ class Server {
       const std::lock_guard<std::mutex> guard(mutex_);
       session = session_;
     }
-    ToolPlan plan = plan_tool_call(*tool, arguments, session, cli::make_id_stamp());
+    ToolPlan plan = plan_tool_call(*tool, arguments, session, service::make_id_stamp());
     if (!plan) {
       invalid_params(plan.error().message);
       return;

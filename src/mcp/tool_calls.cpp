@@ -29,9 +29,9 @@ std::optional<long long> integer_argument(const Json& arguments, const char* key
   return found->get<long long>();
 }
 
-cli::Coordinate point_argument(const Json& arguments, const char* key) {
+service::Coordinate point_argument(const Json& arguments, const char* key) {
   const Json& point = arguments.at(key);
-  return cli::Coordinate{point.at("x").get<long long>(), point.at("y").get<long long>()};
+  return service::Coordinate{point.at("x").get<long long>(), point.at("y").get<long long>()};
 }
 
 std::optional<Json> selector_argument(const Json& arguments, const char* key) {
@@ -41,8 +41,8 @@ std::optional<Json> selector_argument(const Json& arguments, const char* key) {
 }
 
 // MCP's ids and source (the original's createMcpExecutionIds): the builders' shape stays.
-Json with_mcp_metadata(Json payload, const std::string& tool, const cli::IdStamp& stamp) {
-  const std::string id = cli::stamped_id("mcp-" + tool, stamp);
+Json with_mcp_metadata(Json payload, const std::string& tool, const service::IdStamp& stamp) {
+  const std::string id = service::stamped_id("mcp-" + tool, stamp);
   payload["commandId"] = id;
   payload["taskId"] = id;
   payload["source"] = "mcp";
@@ -72,25 +72,25 @@ Json generic_payload(Json actions) {
 // query_ui, swipe and drag as `clawperator query`, `swipe` and `drag` build them; a row tool
 // the CLI has no builder for sends the row with the arguments (but the common options) as
 // its params.
-Json row_payload(const ToolDefinition& tool, const Json& a, const cli::IdStamp& stamp) {
+Json row_payload(const ToolDefinition& tool, const Json& a, const service::IdStamp& stamp) {
   switch (tool.rows.front()->type) {
     case contract::ActionType::QueryUi: {
-      cli::QueryRequest request;
+      service::QueryRequest request;
       if (a.contains("matcher")) request.matcher = a["matcher"];
       request.visibility = string_argument(a, "visibility");
       request.limit = integer_argument(a, "limit");
-      return cli::build_query(stamp, request);
+      return service::build_query(stamp, request);
     }
     case contract::ActionType::Swipe:
-      return cli::build_swipe(stamp, point_argument(a, "start"), point_argument(a, "end"),
-                              *integer_argument(a, "durationMs"), std::nullopt);
+      return service::build_swipe(stamp, point_argument(a, "start"), point_argument(a, "end"),
+                                  *integer_argument(a, "durationMs"), std::nullopt);
     case contract::ActionType::Drag: {
-      cli::DragRequest request;
+      service::DragRequest request;
       request.start = point_argument(a, "start");
       request.end = point_argument(a, "end");
       request.hold_duration_ms = *integer_argument(a, "holdDurationMs");
       request.move_duration_ms = *integer_argument(a, "moveDurationMs");
-      return cli::build_drag(stamp, request, std::nullopt);
+      return service::build_drag(stamp, request, std::nullopt);
     }
     default:
       break;
@@ -103,7 +103,7 @@ Json row_payload(const ToolDefinition& tool, const Json& a, const cli::IdStamp& 
       Json::array({{{"id", "a1"}, {"type", tool.name}, {"params", std::move(params)}}}));
 }
 
-// The element tools' strict and container (cli::with_selection); the payload's rules refuse
+// The element tools' strict and container (service::with_selection); the payload's rules refuse
 // them where they do not apply (a coordinate click).
 bool takes_selection(ToolKind kind) {
   switch (kind) {
@@ -135,16 +135,16 @@ std::optional<std::string> snapshot_mode_problem(const Json& a) {
   return std::nullopt;
 }
 
-Json build_payload(const ToolDefinition& tool, const Json& a, const cli::IdStamp& stamp) {
+Json build_payload(const ToolDefinition& tool, const Json& a, const service::IdStamp& stamp) {
   switch (tool.kind) {
     case ToolKind::Snapshot:
-      return cli::build_snapshot(stamp);
+      return service::build_snapshot(stamp);
     case ToolKind::Screenshot:
-      return cli::build_screenshot(stamp, std::nullopt, std::nullopt);
+      return service::build_screenshot(stamp, std::nullopt, std::nullopt);
     case ToolKind::Open: {
       const bool app = a.contains("appId");
       const std::string target = *string_argument(a, app ? "appId" : "uri");
-      Json payload = cli::build_open(stamp, target);
+      Json payload = service::build_open(stamp, target);
       // build_open picks by the target's look; here the caller said which it is.
       Json& action = payload["actions"][0];
       action["type"] = app ? "open_app" : "open_uri";
@@ -152,51 +152,51 @@ Json build_payload(const ToolDefinition& tool, const Json& a, const cli::IdStamp
       return payload;
     }
     case ToolKind::Click: {
-      std::optional<cli::Coordinate> point;
+      std::optional<service::Coordinate> point;
       if (a.contains("coordinate")) point = point_argument(a, "coordinate");
       const std::string type = string_argument(a, "clickType").value_or("default");
-      return cli::build_click(stamp, selector_argument(a, "selector"), point,
-                              type == "long_click" ? cli::ClickType::LongClick
-                              : type == "focus"    ? cli::ClickType::Focus
-                                                   : cli::ClickType::Default);
+      return service::build_click(stamp, selector_argument(a, "selector"), point,
+                                  type == "long_click" ? service::ClickType::LongClick
+                                  : type == "focus"    ? service::ClickType::Focus
+                                                       : service::ClickType::Default);
     }
     case ToolKind::Type:
-      return cli::build_type(stamp, *selector_argument(a, "selector"), a["text"].get<std::string>(),
-                             flag(a, "submit"), flag(a, "clear"));
+      return service::build_type(stamp, *selector_argument(a, "selector"),
+                                 a["text"].get<std::string>(), flag(a, "submit"), flag(a, "clear"));
     case ToolKind::Read: {
-      Json payload = cli::build_read(stamp, *selector_argument(a, "selector"),
-                                     selector_argument(a, "container"), flag(a, "all"));
+      Json payload = service::build_read(stamp, *selector_argument(a, "selector"),
+                                         selector_argument(a, "container"), flag(a, "all"));
       Json& params = payload["actions"][0]["params"];
       if (a.contains("validator")) params["validator"] = a["validator"];
       if (a.contains("validatorPattern")) params["validatorPattern"] = a["validatorPattern"];
       return payload;
     }
     case ToolKind::Press:
-      return cli::build_press_key(stamp, *string_argument(a, "key"));
+      return service::build_press_key(stamp, *string_argument(a, "key"));
     case ToolKind::Wait: {
       std::optional<double> wait_ms;
       if (a.contains("timeoutMs")) wait_ms = a["timeoutMs"].get<double>();
-      return cli::build_wait(stamp, *selector_argument(a, "selector"), wait_ms);
+      return service::build_wait(stamp, *selector_argument(a, "selector"), wait_ms);
     }
     case ToolKind::Scroll:
-      return cli::build_scroll(stamp, *string_argument(a, "direction"),
-                               selector_argument(a, "container"), std::nullopt);
+      return service::build_scroll(stamp, *string_argument(a, "direction"),
+                                   selector_argument(a, "container"), std::nullopt);
     case ToolKind::ScrollUntil:
     case ToolKind::ScrollAndClick: {
-      cli::ScrollUntilRequest request;
+      service::ScrollUntilRequest request;
       request.direction = *string_argument(a, "direction");
       request.matcher = *selector_argument(a, "selector");
       request.container = selector_argument(a, "container");
       request.click_after = flag(a, "clickAfter", tool.kind == ToolKind::ScrollAndClick);
-      return cli::build_scroll_until(stamp, request);
+      return service::build_scroll_until(stamp, request);
     }
     case ToolKind::RecordingStart:
     case ToolKind::RecordingStop:
-      return cli::build_recording_control(stamp,
-                                          tool.kind == ToolKind::RecordingStart
-                                              ? cli::RecordingControl::Start
-                                              : cli::RecordingControl::Stop,
-                                          string_argument(a, "sessionId"));
+      return service::build_recording_control(stamp,
+                                              tool.kind == ToolKind::RecordingStart
+                                                  ? service::RecordingControl::Start
+                                                  : service::RecordingControl::Stop,
+                                              string_argument(a, "sessionId"));
     case ToolKind::Execute:
       return generic_payload(a["actions"]);
     case ToolKind::Row:
@@ -229,7 +229,7 @@ Json to_json(const SessionDefaults& session) {
   Json out = Json::object();
   if (session.device_id) out["deviceId"] = *session.device_id;
   if (session.operator_package) out["operatorPackage"] = *session.operator_package;
-  if (session.timeout_ms) out["timeoutMs"] = cli::milliseconds_json(*session.timeout_ms);
+  if (session.timeout_ms) out["timeoutMs"] = service::milliseconds_json(*session.timeout_ms);
   return out;
 }
 
@@ -243,7 +243,7 @@ SessionDefaults configured(SessionDefaults session, const Json& arguments) {
 }
 
 ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
-                        const SessionDefaults& session, const cli::IdStamp& stamp) {
+                        const SessionDefaults& session, const service::IdStamp& stamp) {
   if (auto problem = check_against_schema(tool.input_schema, arguments)) {
     return argument_error(*problem);
   }
@@ -290,13 +290,13 @@ ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
   ExecutionCall call;
   Json payload = build_payload(tool, arguments, stamp);
   if (takes_selection(tool.kind)) {
-    payload = cli::with_selection(std::move(payload), flag(arguments, "strict"),
-                                  selector_argument(arguments, "container"));
+    payload = service::with_selection(std::move(payload), flag(arguments, "strict"),
+                                      selector_argument(arguments, "container"));
   }
   call.payload = with_mcp_metadata(std::move(payload), tool.name, stamp);
   // wait's timeoutMs is the wait; its execution's timeout follows from it (the builder).
   if (tool.kind != ToolKind::Wait && merged.timeout_ms) {
-    call.payload["timeoutMs"] = cli::milliseconds_json(*merged.timeout_ms);
+    call.payload["timeoutMs"] = service::milliseconds_json(*merged.timeout_ms);
   }
   call.device_id = merged.device_id;
   call.operator_package = merged.operator_package;

@@ -188,7 +188,7 @@ class InputSchema {
   InputSchema& param(const ActionSpec& spec, std::string_view key) {
     return add(key, param_property(spec, key), required_by(spec, key));
   }
-  // strict and container, as the element actions take them (cli::with_selection).
+  // strict and container, as the element actions take them (service::with_selection).
   InputSchema& selection(const ActionSpec& spec) {
     param(spec, "strict");
     return add("container", container_schema());

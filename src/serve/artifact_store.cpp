@@ -5,8 +5,8 @@
 
 #include <cerrno>
 
-#include "clawperator/cli/action_builders.hpp"
 #include "clawperator/contract/action_table.hpp"
+#include "clawperator/service/actions.hpp"
 
 namespace clawperator::serve {
 namespace {
@@ -60,8 +60,8 @@ ArtifactStore::~ArtifactStore() {
 void ArtifactStore::direct_screenshots(contract::Execution& execution) const {
   for (contract::Action& action : execution.actions) {
     if (!is_screenshot(action)) continue;
-    const cli::IdStamp stamp = cli::make_id_stamp();
-    const std::string id = cli::stamped_id("shot", stamp);
+    const service::IdStamp stamp = service::make_id_stamp();
+    const std::string id = service::stamped_id("shot", stamp);
     if (!action.params) action.params.emplace();
     action.params->path = (absolute_ / (id + std::string(kExtension))).string();
   }

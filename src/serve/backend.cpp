@@ -2,7 +2,6 @@
 
 #include <atomic>
 
-#include "clawperator/cli/action_builders.hpp"
 #include "clawperator/cli/command.hpp"
 #include "clawperator/contract/caller_paths.hpp"
 #include "clawperator/contract/payload_validation.hpp"
@@ -12,6 +11,7 @@
 #include "clawperator/serve/http_status.hpp"
 #include "clawperator/serve/node_query.hpp"
 #include "clawperator/serve/request_body.hpp"
+#include "clawperator/service/actions.hpp"
 #include "clawperator/service/execution.hpp"
 #include "clawperator/service/skills.hpp"
 #include "clawperator/skills/queries.hpp"
@@ -163,14 +163,15 @@ Reply Backend::execute(std::string_view body) const {
 Reply Backend::snapshot(std::string_view body) const {
   auto parsed = parse_body(body, {"deviceId", "operatorPackage"});
   if (!parsed) return error_reply(parsed.error());
-  return run(cli::build_snapshot(cli::make_id_stamp()), *parsed);
+  return run(service::build_snapshot(service::make_id_stamp()), *parsed);
 }
 
 Reply Backend::screenshot(std::string_view body) const {
   auto parsed = parse_body(body, {"deviceId", "operatorPackage"});
   if (!parsed) return error_reply(parsed.error());
   // Always into the server's own store: a caller never names a file on this host.
-  return run(cli::build_screenshot(cli::make_id_stamp(), std::nullopt, std::nullopt), *parsed);
+  return run(service::build_screenshot(service::make_id_stamp(), std::nullopt, std::nullopt),
+             *parsed);
 }
 
 Reply Backend::query(std::string_view body) const {
@@ -180,7 +181,7 @@ Reply Backend::query(std::string_view body) const {
   if (!matcher) return error_reply(matcher.error());
   Json query_body = *parsed;
   query_body.erase("matcher");
-  Reply snapshot = run(cli::build_snapshot(cli::make_id_stamp()), query_body);
+  Reply snapshot = run(service::build_snapshot(service::make_id_stamp()), query_body);
   if (snapshot.status != 200 || snapshot.document.value("ok", false) != true) return snapshot;
   auto nodes = query_nodes(snapshot_xml(snapshot.document), *matcher);
   if (!nodes) return error_reply(nodes.error());

@@ -40,7 +40,7 @@ void handle(std::string_view line) {
   if (tool == nullptr) return;
   const Json arguments = request->params.value("arguments", Json::object());
   if (!arguments.is_object()) return;
-  (void)mcp::plan_tool_call(*tool, arguments, {}, cli::IdStamp{std::string(32, 'a')});
+  (void)mcp::plan_tool_call(*tool, arguments, {}, service::IdStamp{std::string(32, 'a')});
 }
 
 }  // namespace

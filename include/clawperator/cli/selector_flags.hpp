@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "clawperator/cli/action_builders.hpp"
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/json.hpp"
+#include "clawperator/service/actions.hpp"
 
 namespace clawperator::cli {
 
@@ -36,7 +36,7 @@ using SelectorResolution = contract::Outcome<std::optional<Json>>;
 SelectorResolution resolve_selector(const TypedFlags& typed, SelectorScope scope);
 
 // `--coordinate X Y`, or nullopt when it was not typed.
-using CoordinateResolution = contract::Outcome<std::optional<Coordinate>>;
+using CoordinateResolution = contract::Outcome<std::optional<service::Coordinate>>;
 CoordinateResolution resolve_coordinate(const TypedFlags& typed);
 // Any two-value pixel flag (`--start X Y`, `--end X Y`) the way --coordinate is read.
 CoordinateResolution resolve_point(const TypedFlags& typed, std::string_view flag);

@@ -1,5 +1,5 @@
 // tools/call arguments → what to do: an execution payload built the way the CLI's builders
-// build it (cli/action_builders.hpp), with MCP's ids and source, or a call that needs no
+// build it (service/actions.hpp), with MCP's ids and source, or a call that needs no
 // execution, or the -32602 the arguments earn. Pure but for the id stamp the caller passes.
 #pragma once
 
@@ -7,11 +7,11 @@
 #include <string>
 #include <variant>
 
-#include "clawperator/cli/action_builders.hpp"
 #include "clawperator/cli/compact_snapshot.hpp"
 #include "clawperator/expected.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/mcp/tools.hpp"
+#include "clawperator/service/actions.hpp"
 
 namespace clawperator::mcp {
 
@@ -54,7 +54,7 @@ using ToolPlan = Expected<ToolCall, ArgumentError>;
 // Checks `arguments` against the tool's inputSchema, then builds. `stamp` makes the ids
 // ("mcp-<tool>-<ms>-<suffix>").
 ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
-                        const SessionDefaults& session, const cli::IdStamp& stamp);
+                        const SessionDefaults& session, const service::IdStamp& stamp);
 
 // configure: the new defaults (arguments already checked against its schema).
 SessionDefaults configured(SessionDefaults session, const Json& arguments);

@@ -9,7 +9,7 @@ namespace {
 using namespace clawperator;
 using namespace clawperator::mcp;
 
-const cli::IdStamp kStamp{"0f1e2d3c4b5a69788796a5b4c3d2e1f0"};
+const service::IdStamp kStamp{"0f1e2d3c4b5a69788796a5b4c3d2e1f0"};
 
 ToolPlan plan(const std::string& tool, const std::string& arguments,
               const SessionDefaults& session = {}) {
@@ -190,11 +190,11 @@ TEST_CASE("query_ui, swipe and drag build what the CLI's query, swipe and drag b
       "query_ui",
       R"({"matcher":{"textContains":"Wi","ancestor":{"resourceId":"list"}},"visibility":"all",)"
       R"("limit":5})");
-  cli::QueryRequest request;
+  service::QueryRequest request;
   request.matcher = Json::parse(R"({"textContains":"Wi","ancestor":{"resourceId":"list"}})");
   request.visibility = "all";
   request.limit = 5;
-  Json expected = cli::build_query(kStamp, request);
+  Json expected = service::build_query(kStamp, request);
   CHECK(query.payload["actions"] == expected["actions"]);
   CHECK(query.payload["actions"][0]["id"] == "query");
   CHECK(query.payload["mode"] == expected["mode"]);
@@ -206,7 +206,7 @@ TEST_CASE("query_ui, swipe and drag build what the CLI's query, swipe and drag b
   const ExecutionCall swipe = execution(
       "swipe", R"({"start":{"x":500,"y":1500},"end":{"x":500,"y":300},"durationMs":250})");
   CHECK(swipe.payload["actions"] ==
-        cli::build_swipe(kStamp, {500, 1500}, {500, 300}, 250, std::nullopt)["actions"]);
+        service::build_swipe(kStamp, {500, 1500}, {500, 300}, 250, std::nullopt)["actions"]);
   const ExecutionCall drag = execution(
       "drag",
       R"({"start":{"x":1,"y":2},"end":{"x":3,"y":4},"holdDurationMs":600,"moveDurationMs":400,)"

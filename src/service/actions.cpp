@@ -1,4 +1,4 @@
-#include "clawperator/cli/action_builders.hpp"
+#include "clawperator/service/actions.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/io/random_id.hpp"
 
-namespace clawperator::cli {
+namespace clawperator::service {
 namespace {
 
 constexpr double kDefaultTimeoutMs = 30000;
@@ -310,4 +310,4 @@ Json with_selection(Json execution, bool strict, const std::optional<Json>& cont
   return execution;
 }
 
-}  // namespace clawperator::cli
+}  // namespace clawperator::service

@@ -1,4 +1,5 @@
-// The execution payload each device-interaction command sends (docs/payload.md §7):
+// The execution payload each device-interaction command sends (docs/payload.md §7), the same
+// from the CLI, MCP and HTTP (the service layer, docs/architecture.md §1):
 // ids, task ids, sources and timeouts as the original CLI built them, so that
 // logs and Operator traces read the same. Pure except make_id_stamp().
 #pragma once
@@ -10,7 +11,7 @@
 #include "clawperator/contract/action_type.hpp"
 #include "clawperator/json.hpp"
 
-namespace clawperator::cli {
+namespace clawperator::service {
 
 // What makes a command id unique and unpredictable: 128 random bits. Not a time stamp: an app
 // on the device that could guess the next id could write its result first
@@ -110,4 +111,4 @@ Json build_recording_control(const IdStamp& stamp, RecordingControl control,
 // --container-*) added to its params.
 Json with_selection(Json execution, bool strict, const std::optional<Json>& container);
 
-}  // namespace clawperator::cli
+}  // namespace clawperator::service
