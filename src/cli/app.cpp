@@ -6,6 +6,7 @@
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/read_command_line.hpp"
 #include "clawperator/io/log.hpp"
+#include "clawperator/service/document.hpp"
 
 namespace clawperator::cli {
 namespace {
@@ -111,10 +112,12 @@ int emit(std::ostream& out, std::ostream& err, const CommandResult& result, Outp
 }  // namespace
 
 CommandResult success(Json document) {
-  Json out = Json::object();
-  out["ok"] = true;
-  for (auto& [key, value] : document.items()) out[key] = std::move(value);
-  return {std::move(out), contract::exit_code::kSuccess};
+  return {service::success_document(std::move(document)), contract::exit_code::kSuccess};
+}
+
+CommandResult result_of(contract::Outcome<Json> outcome) {
+  if (!outcome) return failure(outcome.error());
+  return success(std::move(*outcome));
 }
 
 CommandResult failure(const HostError& error) {

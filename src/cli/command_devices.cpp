@@ -5,6 +5,7 @@
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/help_text.hpp"
+#include "clawperator/service/devices.hpp"
 
 namespace clawperator::cli {
 
@@ -13,20 +14,7 @@ CommandResult run_devices(const GlobalOptions& options) {
 }
 
 CommandResult list_devices(const adb::AdbSettings& settings) {
-  const auto runner = process::make_system_runner();
-  adb::AdbClient client(*runner, settings);
-  const process::Completion completion = client.devices();
-  if (auto error = adb::adb_call_failure(completion, client.settings(), "adb devices",
-                                         "ADB_SERVER_FAILED")) {
-    return failure(*error);
-  }
-  Json devices = Json::array();
-  for (const adb::DeviceEntry& device : adb::parse_device_list(completion.out)) {
-    devices.push_back(adb::device_to_json(device));
-  }
-  Json out = Json::object();
-  out["devices"] = std::move(devices);
-  return success(std::move(out));
+  return result_of(service::list_devices(settings));
 }
 
 adb::AdbSettings adb_settings(const GlobalOptions& options) {

@@ -19,6 +19,7 @@
 #include "clawperator/mcp/result.hpp"
 #include "clawperator/mcp/server.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "clawperator/service/document.hpp"
 #include "clawperator/service/execution.hpp"
 #include "clawperator/service/skills.hpp"
 #include "clawperator/skills/queries.hpp"
@@ -81,11 +82,11 @@ class CliToolHost final : public mcp::ToolHost {
         *field = it->get<std::string>();
       }
     }
-    return run_skills_list(filter, std::nullopt).document;
+    return service::document_of(service::skills_list(session_, filter));
   }
 
   Json skills_get(const std::string& skill_id) override {
-    return run_skills_get(skill_id, std::nullopt).document;
+    return service::document_of(service::skills_get(session_, skill_id));
   }
 
   Json skills_run(const Json& arguments, const mcp::CallTarget& target,
@@ -94,21 +95,12 @@ class CliToolHost final : public mcp::ToolHost {
     // in an argument), the service refuses what an argv cannot carry.
     auto read = service::read_skill_run(arguments);
     if (!read) return contract::to_json(read.error());
-    SkillRunCall call;
-    call.skill_id = arguments.value("skillId", std::string());
-    call.script_args = std::move(read->args);
-    call.expect_contains = std::move(read->expect_contains);
-    call.skip_validate = read->skip_validate;
-    if (read->timeout_ms) call.timeout = std::to_string(*read->timeout_ms);
-    call.device = target.device_id ? target.device_id : options_.device;
-    call.operator_package = target.operator_package.value_or(options_.operator_package);
-    call.adb = adb_settings(options_);
-    call.state = state_;
-    // Queued behind the device's other calls, as an execution is, for up to its own deadline.
-    call.lock_wait_ms = service::skill_run_lock_wait_ms(*read);
     if (!policy_) return contract::to_json(policy_.error());
-    call.guard = script_guard(options_, *policy_);
-    return run_skill_call(call, cancel).document;
+    service::SkillRun run;
+    run.skill_id = arguments.value("skillId", std::string());
+    run.arguments = std::move(*read);
+    run.target = {target.device_id, target.operator_package};
+    return service::run_skill(session_, run, cancel).document;
   }
 
   Json recording_compile(const Json& arguments, const mcp::CallTarget& target,

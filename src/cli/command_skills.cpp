@@ -3,6 +3,7 @@
 #include "command_skills.hpp"
 
 #include "clawperator/cli/help_text.hpp"
+#include "clawperator/service/skills.hpp"
 #include "clawperator/skills/queries.hpp"
 
 namespace clawperator::cli {
@@ -81,22 +82,16 @@ contract::Outcome<skills::Registry> load_skills_registry(const SkillsFlags& flag
 
 CommandResult run_skills_list(const skills::SearchFilter& filter,
                               const std::optional<std::string>& registry_flag) {
-  SkillsFlags flags;
-  flags.registry = registry_flag;
-  const auto registry = load_skills_registry(flags);
-  if (!registry) return failure(registry.error());
-  return success(skills::search_document(*registry, filter));
+  service::Session session;
+  session.skills_registry = registry_flag;
+  return result_of(service::skills_list(session, filter));
 }
 
 CommandResult run_skills_get(const std::string& skill_id,
                              const std::optional<std::string>& registry_flag) {
-  SkillsFlags flags;
-  flags.registry = registry_flag;
-  const auto registry = load_skills_registry(flags);
-  if (!registry) return failure(registry.error());
-  auto document = skills::get_document(*registry, skill_id);
-  if (!document) return failure(document.error());
-  return success(std::move(*document));
+  service::Session session;
+  session.skills_registry = registry_flag;
+  return result_of(service::skills_get(session, skill_id));
 }
 
 void register_skills_commands(CommandLine root, std::vector<Command>& commands) {

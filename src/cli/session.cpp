@@ -17,6 +17,7 @@ service::Session session_of(const GlobalOptions& options,
   session.state = state_directory_for_run();
   session.result_transport = result_transport(options);
   session.require_authentic_result = options.require_authentic_result;
+  session.script_guard = script_guard(options, policy);
   session.policy = std::move(policy);
   session.lock_wait_ms = options.lock_wait_ms;
   // A skill's script: the device its `skills run` holds is ours too (docs/wire-protocol.md §4.3).

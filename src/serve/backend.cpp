@@ -2,7 +2,6 @@
 
 #include <atomic>
 
-#include "clawperator/cli/command.hpp"
 #include "clawperator/contract/caller_paths.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/emulator/request.hpp"
@@ -12,6 +11,8 @@
 #include "clawperator/serve/node_query.hpp"
 #include "clawperator/serve/request_body.hpp"
 #include "clawperator/service/actions.hpp"
+#include "clawperator/service/devices.hpp"
+#include "clawperator/service/document.hpp"
 #include "clawperator/service/execution.hpp"
 #include "clawperator/service/skills.hpp"
 #include "clawperator/skills/queries.hpp"
@@ -52,12 +53,23 @@ Backend::Backend(BackendSettings settings, EventHub& hub)
   // refusal carries the token the same request's confirmToken spends (docs/serve.md).
   session_.lock_wait_ms.reset();
   session_.hand_out_tokens = true;
+  session_.script_guard = settings_.script_guard;
+  session_.skills_registry = settings_.skills_registry;
 }
 
+namespace {
+
+// A service's answer as a reply: the document every front end sends, with its catalog status.
+Reply reply_of(contract::Outcome<Json> outcome) {
+  Json document = service::document_of(std::move(outcome));
+  const int status = http_status_of(document);
+  return {status, std::move(document)};
+}
+
+}  // namespace
+
 Reply Backend::devices() const {
-  cli::CommandResult result = cli::list_devices(settings_.adb);
-  const int status = http_status_of(result.document);
-  return {status, std::move(result.document)};
+  return reply_of(service::list_devices(settings_.adb));
 }
 
 Reply Backend::skills(const std::optional<std::string>& app,
@@ -67,18 +79,14 @@ Reply Backend::skills(const std::optional<std::string>& app,
   filter.app = app;
   filter.intent = intent;
   filter.keyword = keyword;
-  cli::CommandResult result = cli::run_skills_list(filter, settings_.skills_registry);
-  const int status = http_status_of(result.document);
-  return {status, std::move(result.document)};
+  return reply_of(service::skills_list(session_, filter));
 }
 
 Reply Backend::skill(std::string_view id) const {
   if (contract::Status usable = skills::check_skill_id(id); !usable) {
     return error_reply(usable.error());
   }
-  cli::CommandResult result = cli::run_skills_get(std::string(id), settings_.skills_registry);
-  const int status = http_status_of(result.document);
-  return {status, std::move(result.document)};
+  return reply_of(service::skills_get(session_, std::string(id)));
 }
 
 Reply Backend::run_skill(std::string_view id, std::string_view body) const {
@@ -92,23 +100,14 @@ Reply Backend::run_skill(std::string_view id, std::string_view body) const {
   if (!target) return error_reply(target.error());
   auto options = service::read_skill_run(*parsed);
   if (!options) return error_reply(options.error());
-  cli::SkillRunCall call;
-  call.skill_id = std::string(id);
-  call.script_args = std::move(options->args);
-  call.expect_contains = std::move(options->expect_contains);
-  call.skip_validate = options->skip_validate;
-  if (options->timeout_ms) call.timeout = std::to_string(*options->timeout_ms);
-  call.device = target->device ? target->device : settings_.device;
-  call.operator_package = target->operator_package.value_or(settings_.operator_package);
-  call.adb = settings_.adb;
-  call.state = settings_.state;
-  call.lock_wait_ms = service::skill_run_lock_wait_ms(*options);
-  call.registry = settings_.skills_registry;
-  call.guard = settings_.script_guard;
-  cli::CommandResult result = cli::run_skill_call(call, {});
+  service::SkillRun run;
+  run.skill_id = std::string(id);
+  run.arguments = std::move(*options);
+  run.target = {target->device, target->operator_package};
+  skills::SkillRunReport result = service::run_skill(session_, run, {});
   const int status = http_status_of(result.document);
   Json event = Json::object();
-  event["skillId"] = call.skill_id;
+  event["skillId"] = run.skill_id;
   event["deviceId"] = result.document.value("deviceId", Json(nullptr));
   event["status"] = status;
   event["ok"] = result.document.value("ok", false);

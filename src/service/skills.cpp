@@ -1,5 +1,7 @@
 #include "clawperator/service/skills.hpp"
 
+#include "clawperator/process/runner.hpp"
+#include "clawperator/skills/registry.hpp"
 #include "clawperator/skills/remote_limits.hpp"
 #include "clawperator/skills/skill_run.hpp"
 
@@ -62,6 +64,55 @@ contract::Outcome<SkillRunArguments> read_skill_run(const Json& body) {
 
 long skill_run_lock_wait_ms(const SkillRunArguments& arguments) {
   return static_cast<long>(arguments.timeout_ms.value_or(skills::kDefaultSkillTimeout.count()));
+}
+
+namespace {
+
+contract::Outcome<skills::Registry> registry_of(const Session& session) {
+  return skills::load_registry(
+      skills::locate_registry(skills::process_registry_lookup(session.skills_registry)));
+}
+
+}  // namespace
+
+contract::Outcome<Json> skills_list(const Session& session, const skills::SearchFilter& filter) {
+  const auto registry = registry_of(session);
+  if (!registry) return failed(registry.error());
+  return skills::search_document(*registry, filter);
+}
+
+contract::Outcome<Json> skills_get(const Session& session, const std::string& skill_id) {
+  const auto registry = registry_of(session);
+  if (!registry) return failed(registry.error());
+  return skills::get_document(*registry, skill_id);
+}
+
+skills::SkillRunReport run_skill(const Session& session, const SkillRun& run,
+                                 const process::CancelToken& cancel) {
+  const auto report_of = [](const contract::HostError& error) {
+    return skills::SkillRunReport{contract::to_json(error), contract::exit_code_of(error)};
+  };
+  const auto registry = registry_of(session);
+  if (!registry) return report_of(registry.error());
+  skills::SkillRunRequest request;
+  request.skill_id = run.skill_id;
+  request.script_args = run.arguments.args;
+  request.expect_contains = run.arguments.expect_contains;
+  request.skip_validate = run.arguments.skip_validate;
+  if (run.arguments.timeout_ms)
+    request.timeout = std::chrono::milliseconds(*run.arguments.timeout_ms);
+  request.on_output = run.on_output;
+  const DeviceChoice chosen = choose_device(session, run.target);
+  request.device.device = chosen.device;
+  request.device.operator_package = chosen.operator_package;
+  request.device.adb = session.adb;
+  request.device.lock_wait_ms =
+      session.lock_wait_ms.value_or(skill_run_lock_wait_ms(run.arguments));
+  request.device.state = session.state;
+  request.device.lock_token = session.lock_token;
+  request.guard = session.script_guard;
+  const auto runner = process::make_system_runner(cancel);
+  return skills::run_skill(*registry, request, *runner);
 }
 
 }  // namespace clawperator::service

@@ -47,6 +47,8 @@ struct CommandResult {
 
 CommandResult success(Json document);
 CommandResult failure(const contract::HostError& error);
+// A service's answer (src/service/) as the CLI's result: success() or failure().
+CommandResult result_of(contract::Outcome<Json> outcome);
 // A USAGE failure (exit 2) with `details` ({"flag": …}, {"argument": …}) beside its phase.
 CommandResult usage_failure(std::string message, Json details = Json::object());
 
@@ -87,30 +89,6 @@ CommandResult run_skills_list(const skills::SearchFilter& filter,
                               const std::optional<std::string>& registry);
 CommandResult run_skills_get(const std::string& skill_id,
                              const std::optional<std::string>& registry);
-
-// One `skills run` as the CLI, mcp serve's skills_run and serve's POST /skills/:id/run make it
-// (src/cli/command_skills_run.cpp): the skill, the script's arguments, the device and the
-// registry, and where its output goes live (pretty mode only).
-struct SkillRunCall {
-  std::string skill_id;
-  std::vector<std::string> script_args;  // verbatim
-  std::optional<std::string> expect_contains;
-  bool skip_validate = false;
-  std::optional<std::string> timeout;  // raw milliseconds (skills::parse_skill_timeout)
-  std::optional<std::string> device;
-  std::string operator_package;
-  adb::AdbSettings adb;
-  io::StateSelection state;
-  long lock_wait_ms = 0;
-  std::optional<std::string> registry;  // --registry; nullopt: the lookup of docs/skills.md
-  bool stream_output = false;           // echo the script's output on our stdout/stderr
-  // The lock token a skill's script hands its own `clawperator` calls (the environment's).
-  std::string lock_token;
-  // The policy, authenticity demand and result transport in force for the caller: the
-  // script's own calls run under them (script_guard below).
-  skills::ScriptGuard guard;
-};
-CommandResult run_skill_call(const SkillRunCall& call, const process::CancelToken& cancel);
 
 // A recording on the device, pulled into a private temporary directory, compiled into the
 // payload that replays it and the copy removed (mcp serve's recording_compile,

@@ -11,6 +11,7 @@
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/io/state_directory.hpp"
+#include "clawperator/skills/script_guard.hpp"
 
 namespace clawperator::policy {
 struct Policy;  // clawperator/policy/policy.hpp
@@ -39,6 +40,10 @@ struct Session {
   // and under CLAWPERATOR_CONFIRMATION=withhold.
   bool hand_out_tokens = true;
   bool show_progress = false;  // a progress line on stderr (the CLI on a terminal)
+  // What a skill's script inherits of these rules (docs/skills.md, "The script's environment").
+  skills::ScriptGuard script_guard;
+  // The skills registry (--registry); nullopt: the lookup of docs/skills.md.
+  std::optional<std::string> skills_registry;
 };
 
 // What one request chose for itself: an HTTP body's deviceId and operatorPackage, an MCP call's

@@ -9,6 +9,10 @@
 
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/json.hpp"
+#include "clawperator/process/cancel.hpp"
+#include "clawperator/service/session.hpp"
+#include "clawperator/skills/queries.hpp"
+#include "clawperator/skills/skill_run.hpp"
 
 namespace clawperator::service {
 
@@ -28,5 +32,22 @@ contract::Outcome<SkillRunArguments> read_skill_run(const Json& arguments);
 // How long a remote skill run waits for its device: as long as its own deadline (the default
 // deadline when it names none), as an execution queues.
 long skill_run_lock_wait_ms(const SkillRunArguments& arguments);
+
+// `skills list` (an empty filter) and `skills search`, and `skills get ID`, from the session's
+// registry: the documents without "ok" (a front end adds it, or makes the failure its own).
+contract::Outcome<Json> skills_list(const Session& session, const skills::SearchFilter& filter);
+contract::Outcome<Json> skills_get(const Session& session, const std::string& skill_id);
+
+// One `skills run`, the same from the CLI, MCP and HTTP: the skill, its arguments, the device the
+// call chose (else the session's), the session's rules for the script (script_guard) and its
+// lock wait (nullopt: skill_run_lock_wait_ms), output passed live to `on_output` when set.
+struct SkillRun {
+  std::string skill_id;
+  SkillRunArguments arguments;
+  Target target;
+  skills::OutputCallback on_output;
+};
+skills::SkillRunReport run_skill(const Session& session, const SkillRun& run,
+                                 const process::CancelToken& cancel);
 
 }  // namespace clawperator::service

@@ -29,7 +29,6 @@ const std::set<std::string> kKnownEdges = {
     "src/mcp/server.cpp -> clawperator/cli/compact_snapshot_document.hpp",
     "src/mcp/tool_definitions.cpp -> clawperator/cli/compact_snapshot.hpp",
     "src/recording/snapshot_nodes.cpp -> clawperator/cli/xml_attribute_whitespace.hpp",
-    "src/serve/backend.cpp -> clawperator/cli/command.hpp",
     "src/serve/node_query.cpp -> clawperator/cli/xml_attribute_whitespace.hpp",
     "src/serve/server.cpp -> clawperator/cli/command.hpp",
 };
