@@ -20,6 +20,7 @@
 #include "clawperator/mcp/server.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/service/document.hpp"
+#include "clawperator/service/errors.hpp"
 #include "clawperator/service/execution.hpp"
 #include "clawperator/service/skills.hpp"
 #include "clawperator/skills/queries.hpp"
@@ -71,7 +72,9 @@ class CliToolHost final : public mcp::ToolHost {
     return doctor::to_json(doctor::run_doctor(request, *runner));
   }
 
-  Json explain_error(const std::string& code) override { return run_errors(code).document; }
+  Json explain_error(const std::string& code) override {
+    return service::document_of(service::errors_document(code));
+  }
 
   Json skills_list(const Json& arguments) override {
     skills::SearchFilter filter;

@@ -8,7 +8,7 @@
 #include "clawperator/cli/help_text.hpp"
 #include "clawperator/cli/retired_commands.hpp"
 #include "clawperator/cli/serve_command.hpp"
-#include "clawperator/cli/suggest.hpp"
+#include "clawperator/suggest.hpp"
 
 namespace clawperator::cli {
 namespace {

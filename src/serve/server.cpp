@@ -24,7 +24,6 @@
 #include <thread>
 #include <vector>
 
-#include "clawperator/cli/command.hpp"
 #include "clawperator/io/log.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/process/unique_fd.hpp"
@@ -35,6 +34,8 @@
 #include "clawperator/serve/request_body.hpp"
 #include "clawperator/serve/response_headers.hpp"
 #include "clawperator/serve/static_files.hpp"
+#include "clawperator/service/document.hpp"
+#include "clawperator/service/errors.hpp"
 
 namespace clawperator::serve {
 namespace {
@@ -151,12 +152,13 @@ void add_routes(httplib::Server& server, const Backend& backend, EventHub& hub) 
   server.Get("/devices",
              [&backend](const Request&, Response& response) { send(response, backend.devices()); });
   server.Get("/errors", [](const Request&, Response& response) {
-    send(response, 200, cli::run_errors("").document);
+    send(response, 200, service::document_of(service::errors_document("")));
   });
   server.Get(R"(/errors/([^/]+))", [](const Request& request, Response& response) {
-    const cli::CommandResult result = cli::run_errors(request.matches[1].str());
+    auto found = service::errors_document(request.matches[1].str());
     // An unknown code is the CLI's USAGE document, answered as a missing resource.
-    send(response, result.exit_code == 0 ? 200 : 404, result.document);
+    const int status = found ? 200 : 404;
+    send(response, status, service::document_of(std::move(found)));
   });
   server.Post("/execute", [&backend](const Request& request, Response& response) {
     send(response, backend.execute(request.body));

@@ -30,7 +30,6 @@ const std::set<std::string> kKnownEdges = {
     "src/mcp/tool_definitions.cpp -> clawperator/cli/compact_snapshot.hpp",
     "src/recording/snapshot_nodes.cpp -> clawperator/cli/xml_attribute_whitespace.hpp",
     "src/serve/node_query.cpp -> clawperator/cli/xml_attribute_whitespace.hpp",
-    "src/serve/server.cpp -> clawperator/cli/command.hpp",
 };
 
 // The folder a source or header belongs to: src/<folder>/… or include/clawperator/<folder>/….

@@ -1,8 +1,8 @@
-#include "clawperator/cli/suggest.hpp"
+#include "clawperator/suggest.hpp"
 
 #include <catch2/catch.hpp>
 
-using namespace clawperator::cli;
+using namespace clawperator;
 
 TEST_CASE("edit distance", "[cli][suggest]") {
   CHECK(edit_distance("", "") == 0);

@@ -1,9 +1,9 @@
-#include "clawperator/cli/suggest.hpp"
+#include "clawperator/suggest.hpp"
 
 #include <algorithm>
 #include <vector>
 
-namespace clawperator::cli {
+namespace clawperator {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::size_t> row(b.size() + 1);
@@ -51,4 +51,4 @@ std::optional<std::string> suggest_flag(std::string_view typed,
   return best;
 }
 
-}  // namespace clawperator::cli
+}  // namespace clawperator

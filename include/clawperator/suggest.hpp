@@ -1,4 +1,4 @@
-// "Did you mean …?" for mistyped commands and flags (docs/contract.md §1.4).
+// "Did you mean …?" for mistyped commands, flags and error codes (docs/contract.md §1.4). Pure.
 #pragma once
 
 #include <optional>
@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace clawperator::cli {
+namespace clawperator {
 
 std::size_t edit_distance(std::string_view a, std::string_view b);
 
@@ -19,4 +19,4 @@ std::optional<std::string> suggest_command(std::string_view typed,
 std::optional<std::string> suggest_flag(std::string_view typed,
                                         std::span<const std::string> candidates);
 
-}  // namespace clawperator::cli
+}  // namespace clawperator
