@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "clawperator/cli/xml_attribute_whitespace.hpp"
+#include "clawperator/hierarchy/xml_attribute_whitespace.hpp"
 
 namespace clawperator::cli {
 namespace {
@@ -140,7 +140,7 @@ Expected<Json, std::string> project_compact_snapshot(std::string_view raw_xml,
                                                      const CompactOptions& options) {
   // A literal TAB or line break in a text attribute must read back as the Operator wrote it.
   // (A malformed document's error line then counts lines outside attribute values only.)
-  const std::optional<std::string> escaped = escape_attribute_whitespace(raw_xml);
+  const std::optional<std::string> escaped = hierarchy::escape_attribute_whitespace(raw_xml);
   const std::string_view xml = escaped ? std::string_view(*escaped) : raw_xml;
   if (xml.size() > static_cast<std::size_t>(INT_MAX)) {
     return Unexpected{std::string("the hierarchy is too large to parse")};

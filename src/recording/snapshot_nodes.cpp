@@ -6,7 +6,7 @@
 #include <memory>
 #include <optional>
 
-#include "clawperator/cli/xml_attribute_whitespace.hpp"
+#include "clawperator/hierarchy/xml_attribute_whitespace.hpp"
 
 namespace clawperator::recording {
 namespace {
@@ -50,7 +50,7 @@ struct SnapshotCollector {
 
 Expected<std::vector<SnapshotNode>, std::string> read_snapshot_nodes(std::string_view raw_xml) {
   // A literal TAB or line break in a text attribute reads back as the Operator wrote it.
-  const std::optional<std::string> escaped = cli::escape_attribute_whitespace(raw_xml);
+  const std::optional<std::string> escaped = hierarchy::escape_attribute_whitespace(raw_xml);
   const std::string_view xml = escaped ? std::string_view(*escaped) : raw_xml;
   if (xml.size() > static_cast<std::size_t>(INT_MAX)) {
     return Unexpected{std::string("the snapshot is too large to parse")};

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "clawperator/cli/xml_attribute_whitespace.hpp"
 #include "clawperator/contract/matcher_text.hpp"
+#include "clawperator/hierarchy/xml_attribute_whitespace.hpp"
 
 namespace clawperator::serve {
 namespace {
@@ -98,7 +98,7 @@ contract::Outcome<Json> query_nodes(std::string_view xml, const Json& matcher) {
   XML_SetElementHandler(parser.get(), on_start, on_end);
   // A literal TAB, CR or LF in a text must read back as the dump holds it, not as the space
   // the parser's attribute normalisation makes of it (docs/contract.md §3.3).
-  const std::optional<std::string> escaped = cli::escape_attribute_whitespace(xml);
+  const std::optional<std::string> escaped = hierarchy::escape_attribute_whitespace(xml);
   const std::string_view document = escaped ? std::string_view(*escaped) : xml;
   if (XML_Parse(parser.get(), document.data(), static_cast<int>(document.size()), 1) ==
       XML_STATUS_ERROR) {

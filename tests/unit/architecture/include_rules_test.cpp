@@ -28,8 +28,6 @@ const std::set<std::string> kKnownEdges = {
     "include/clawperator/mcp/tool_calls.hpp -> clawperator/cli/compact_snapshot.hpp",
     "src/mcp/server.cpp -> clawperator/cli/compact_snapshot_document.hpp",
     "src/mcp/tool_definitions.cpp -> clawperator/cli/compact_snapshot.hpp",
-    "src/recording/snapshot_nodes.cpp -> clawperator/cli/xml_attribute_whitespace.hpp",
-    "src/serve/node_query.cpp -> clawperator/cli/xml_attribute_whitespace.hpp",
 };
 
 // The folder a source or header belongs to: src/<folder>/… or include/clawperator/<folder>/….

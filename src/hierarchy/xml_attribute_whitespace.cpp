@@ -1,6 +1,6 @@
-#include "clawperator/cli/xml_attribute_whitespace.hpp"
+#include "clawperator/hierarchy/xml_attribute_whitespace.hpp"
 
-namespace clawperator::cli {
+namespace clawperator::hierarchy {
 namespace {
 
 std::string_view reference_of(char c) {
@@ -58,4 +58,4 @@ std::optional<std::string> escape_attribute_whitespace(std::string_view xml) {
   return out;
 }
 
-}  // namespace clawperator::cli
+}  // namespace clawperator::hierarchy

@@ -9,11 +9,11 @@
 #include <string>
 #include <string_view>
 
-namespace clawperator::cli {
+namespace clawperator::hierarchy {
 
 // `xml` with every literal TAB, CR and LF inside a start tag's quoted attribute value written
 // as its character reference; nullopt when there is none (the usual case: nothing is copied).
 // Comments, CDATA sections, processing instructions, declarations and text are left alone.
 std::optional<std::string> escape_attribute_whitespace(std::string_view xml);
 
-}  // namespace clawperator::cli
+}  // namespace clawperator::hierarchy
