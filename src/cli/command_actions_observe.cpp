@@ -2,10 +2,10 @@
 #include <array>
 #include <memory>
 
-#include "clawperator/cli/compact_snapshot_document.hpp"
 #include "clawperator/cli/snapshot_text.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/service/actions.hpp"
+#include "clawperator/service/compact_snapshot.hpp"
 #include "clawperator/text.hpp"
 #include "command_actions_support.hpp"
 
@@ -34,20 +34,21 @@ OptionReading compact_option(const SnapshotState& state, std::string_view flag, 
 
 // The snapshot step's XML projected (docs/contract.md §3.3); the envelope keeps everything
 // but that XML.
-CommandResult compact_result(CommandResult result, const CompactOptions& compact,
+CommandResult compact_result(CommandResult result, const hierarchy::CompactOptions& compact,
                              const std::optional<std::string>& raw_path) {
   if (result.exit_code != 0 || !result.document.contains("envelope")) return result;
-  auto document = compact_snapshot_document(std::move(result.document), compact, raw_path);
+  auto document = service::compact_snapshot_document(std::move(result.document), compact, raw_path);
   if (!document) return failure(document.error());
   result.document = std::move(*document);
   return result;
 }
 
 CommandResult run_snapshot(const SnapshotState& state, const GlobalOptions& options) {
-  CompactOptions compact;
-  const OptionReading max_nodes = compact_option(state, "--max-nodes", kMaxCompactNodes);
+  hierarchy::CompactOptions compact;
+  const OptionReading max_nodes = compact_option(state, "--max-nodes", hierarchy::kMaxCompactNodes);
   if (!max_nodes) return failure(max_nodes.error());
-  const OptionReading max_chars = compact_option(state, "--max-text-chars", kMaxCompactTextChars);
+  const OptionReading max_chars =
+      compact_option(state, "--max-text-chars", hierarchy::kMaxCompactTextChars);
   if (!max_chars) return failure(max_chars.error());
   compact.max_nodes = max_nodes->value_or(compact.max_nodes);
   compact.max_text_chars = max_chars->value_or(compact.max_text_chars);

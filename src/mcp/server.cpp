@@ -20,7 +20,6 @@
 #include <thread>
 #include <vector>
 
-#include "clawperator/cli/compact_snapshot_document.hpp"
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/io/log.hpp"
@@ -28,6 +27,7 @@
 #include "clawperator/mcp/lifecycle.hpp"
 #include "clawperator/mcp/result.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "clawperator/service/compact_snapshot.hpp"
 #include "clawperator/transport/line_splitter.hpp"
 
 namespace clawperator::mcp {
@@ -566,7 +566,8 @@ class Server {
         return tool_result(contract::to_json(error), job.protocol_version);
       }
     }
-    auto compacted = cli::compact_snapshot_document(std::move(document), *call.compact, raw_path);
+    auto compacted =
+        service::compact_snapshot_document(std::move(document), *call.compact, raw_path);
     if (!compacted) return tool_result(contract::to_json(compacted.error()), job.protocol_version);
     Json kept = {{"compact", (*compacted)["compact"]}};
     return tool_result(std::move(*compacted), job.protocol_version, kept);

@@ -307,7 +307,7 @@ ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
     call.max_dimension = integer_argument(arguments, "maxDimension");
   }
   if (tool.kind == ToolKind::Snapshot && flag(arguments, "compact")) {
-    cli::CompactOptions compact;
+    hierarchy::CompactOptions compact;
     compact.max_nodes =
         static_cast<int>(integer_argument(arguments, "maxNodes").value_or(compact.max_nodes));
     compact.max_text_chars = static_cast<int>(

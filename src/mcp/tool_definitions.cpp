@@ -6,11 +6,11 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "clawperator/cli/compact_snapshot.hpp"
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/emulator/request.hpp"
 #include "clawperator/evidence/manifest.hpp"
 #include "clawperator/evidence/video.hpp"
+#include "clawperator/hierarchy/compact_snapshot.hpp"
 #include "clawperator/mcp/tools.hpp"
 #include "clawperator/recording/device_recordings.hpp"
 #include "clawperator/skills/remote_limits.hpp"
@@ -347,11 +347,11 @@ std::vector<ToolDefinition> build_tools() {
                             "(default false)"}});
     schema.add("maxNodes", {{"type", "integer"},
                             {"minimum", 1},
-                            {"maximum", cli::kMaxCompactNodes},
+                            {"maximum", hierarchy::kMaxCompactNodes},
                             {"description", "Compact: most nodes returned (default 100)"}});
     schema.add("maxTextChars", {{"type", "integer"},
                                 {"minimum", 1},
-                                {"maximum", cli::kMaxCompactTextChars},
+                                {"maximum", hierarchy::kMaxCompactTextChars},
                                 {"description",
                                  "Compact: text and content-desc cut at this many characters "
                                  "(default 256)"}});

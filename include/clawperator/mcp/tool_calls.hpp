@@ -7,8 +7,8 @@
 #include <string>
 #include <variant>
 
-#include "clawperator/cli/compact_snapshot.hpp"
 #include "clawperator/expected.hpp"
+#include "clawperator/hierarchy/compact_snapshot.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/mcp/tools.hpp"
 #include "clawperator/service/actions.hpp"
@@ -28,9 +28,9 @@ struct ExecutionCall {
   std::optional<std::string> device_id;
   std::optional<std::string> operator_package;
   std::optional<long long> max_chars;  // snapshot: cut data.text
-  // snapshot compact: project data.text (cli/compact_snapshot_document.hpp); save_raw keeps
+  // snapshot compact: project data.text (service/compact_snapshot.hpp); save_raw keeps
   // the XML in a new private file of the state directory first.
-  std::optional<cli::CompactOptions> compact;
+  std::optional<hierarchy::CompactOptions> compact;
   bool save_raw = false;
   std::optional<long long> max_dimension;  // screenshot: scale the PNG down to fit
 };

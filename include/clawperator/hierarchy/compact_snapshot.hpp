@@ -10,7 +10,7 @@
 #include "clawperator/expected.hpp"
 #include "clawperator/json.hpp"
 
-namespace clawperator::cli {
+namespace clawperator::hierarchy {
 
 // The largest options a caller may ask for (--max-nodes, --max-text-chars, MCP's maxNodes,
 // maxTextChars).
@@ -27,4 +27,4 @@ struct CompactOptions {
 Expected<Json, std::string> project_compact_snapshot(std::string_view xml,
                                                      const CompactOptions& options);
 
-}  // namespace clawperator::cli
+}  // namespace clawperator::hierarchy

@@ -6,17 +6,18 @@
 #include <optional>
 #include <string>
 
-#include "clawperator/cli/compact_snapshot.hpp"
 #include "clawperator/contract/outcome.hpp"
+#include "clawperator/hierarchy/compact_snapshot.hpp"
 #include "clawperator/json.hpp"
 
-namespace clawperator::cli {
+namespace clawperator::service {
 
 // `document` is a successful snapshot execution's (it has an envelope). `raw_path`, when set,
 // receives the raw XML as a new file (exclusive create, mode 0600) and is reported as
 // compact.rawArtifactPath. Failures: SNAPSHOT_EXTRACTION_FAILED (no XML, or XML that cannot
 // be projected), SNAPSHOT_ARTIFACT_WRITE_FAILED (the raw file).
-contract::Outcome<Json> compact_snapshot_document(Json document, const CompactOptions& options,
+contract::Outcome<Json> compact_snapshot_document(Json document,
+                                                  const hierarchy::CompactOptions& options,
                                                   const std::optional<std::string>& raw_path);
 
-}  // namespace clawperator::cli
+}  // namespace clawperator::service

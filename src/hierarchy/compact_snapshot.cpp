@@ -1,4 +1,4 @@
-#include "clawperator/cli/compact_snapshot.hpp"
+#include "clawperator/hierarchy/compact_snapshot.hpp"
 
 #include <expat.h>
 
@@ -9,7 +9,7 @@
 
 #include "clawperator/hierarchy/xml_attribute_whitespace.hpp"
 
-namespace clawperator::cli {
+namespace clawperator::hierarchy {
 namespace {
 
 struct ParserDeleter {
@@ -191,4 +191,4 @@ Expected<Json, std::string> project_compact_snapshot(std::string_view raw_xml,
   return out;
 }
 
-}  // namespace clawperator::cli
+}  // namespace clawperator::hierarchy

@@ -1,8 +1,8 @@
-#include "clawperator/cli/compact_snapshot_document.hpp"
+#include "clawperator/service/compact_snapshot.hpp"
 
 #include "clawperator/io/atomic_file.hpp"
 
-namespace clawperator::cli {
+namespace clawperator::service {
 namespace {
 
 contract::HostError compact_failure(std::string code, std::string message, Json envelope,
@@ -20,7 +20,8 @@ contract::HostError compact_failure(std::string code, std::string message, Json 
 
 }  // namespace
 
-contract::Outcome<Json> compact_snapshot_document(Json document, const CompactOptions& options,
+contract::Outcome<Json> compact_snapshot_document(Json document,
+                                                  const hierarchy::CompactOptions& options,
                                                   const std::optional<std::string>& raw_path) {
   Json& envelope = document["envelope"];
   Json* data = nullptr;
@@ -44,7 +45,7 @@ contract::Outcome<Json> compact_snapshot_document(Json document, const CompactOp
                           std::move(envelope), std::nullopt));
     }
   }
-  auto projected = project_compact_snapshot(xml, options);
+  auto projected = hierarchy::project_compact_snapshot(xml, options);
   if (!projected) {
     return contract::failed(
         compact_failure("SNAPSHOT_EXTRACTION_FAILED",
@@ -63,4 +64,4 @@ contract::Outcome<Json> compact_snapshot_document(Json document, const CompactOp
   return document;
 }
 
-}  // namespace clawperator::cli
+}  // namespace clawperator::service

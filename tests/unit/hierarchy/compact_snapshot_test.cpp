@@ -1,11 +1,11 @@
-#include "clawperator/cli/compact_snapshot.hpp"
+#include "clawperator/hierarchy/compact_snapshot.hpp"
 
 #include <catch2/catch.hpp>
 
 #include "clawperator/hierarchy/xml_attribute_whitespace.hpp"
 
 using clawperator::Json;
-using namespace clawperator::cli;
+using namespace clawperator::hierarchy;
 
 namespace {
 
@@ -99,13 +99,11 @@ TEST_CASE("compact snapshot: literal tabs and line breaks in attributes survive"
 }
 
 TEST_CASE("attribute white space escaping touches attribute values only", "[cli][compact]") {
-  CHECK_FALSE(clawperator::hierarchy::escape_attribute_whitespace(
-      "<hierarchy>\n\t<node text=\"a b\"/>\n</hierarchy>"));
-  CHECK(*clawperator::hierarchy::escape_attribute_whitespace(
-            "<a x=\"1\t2\" y='3\n'>\n<b z=\"\r\"/></a>") ==
+  CHECK_FALSE(escape_attribute_whitespace("<hierarchy>\n\t<node text=\"a b\"/>\n</hierarchy>"));
+  CHECK(*escape_attribute_whitespace("<a x=\"1\t2\" y='3\n'>\n<b z=\"\r\"/></a>") ==
         "<a x=\"1&#9;2\" y='3&#10;'>\n<b z=\"&#13;\"/></a>");
   // A quote of the other kind does not end the value; comments, CDATA and PIs stay as they are.
-  CHECK(*clawperator::hierarchy::escape_attribute_whitespace(
+  CHECK(*escape_attribute_whitespace(
             "<?pi \"\n\"?><!--\"\n--><a x=\"it's\n\"><![CDATA[\"\n]]></a>") ==
         "<?pi \"\n\"?><!--\"\n--><a x=\"it's&#10;\"><![CDATA[\"\n]]></a>");
 }
