@@ -90,20 +90,7 @@ CommandResult run_skills_list(const skills::SearchFilter& filter,
 CommandResult run_skills_get(const std::string& skill_id,
                              const std::optional<std::string>& registry);
 
-// A recording on the device, pulled into a private temporary directory, compiled into the
-// payload that replays it and the copy removed (mcp serve's recording_compile,
-// src/cli/command_recording_device.cpp): compile's document, no host path in it.
-struct DeviceRecordingCompile {
-  std::optional<std::string> session_id;  // nullopt: the device's latest
-  bool close_app_first = false;
-  std::optional<std::string> device;
-  std::string operator_package;
-  adb::AdbSettings adb;
-};
-CommandResult run_device_recording_compile(const DeviceRecordingCompile& call,
-                                           const process::CancelToken& cancel);
-
-// mcp serve (src/cli/command_mcp.cpp)
+// mcp serve (src/cli/command_mcp.cpp: the start; the server is src/mcp/host.cpp)
 void register_mcp_commands(CommandLine root, std::vector<Command>& commands);
 
 // One registration function per command group; each adds its subcommands.

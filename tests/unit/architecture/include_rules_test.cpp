@@ -21,10 +21,12 @@ const std::set<std::string> kKnownEdges = {
     // The composition roots: each program's main wires its front ends together.
     "src/main.cpp -> clawperator/cli/app.hpp",
     "src/serve/main.cpp -> clawperator/cli/app.hpp",
+    "src/main.cpp -> clawperator/cli/mcp_command.hpp",
+    "src/main.cpp -> clawperator/mcp/host.hpp",
+    "src/serve/main.cpp -> clawperator/cli/mcp_command.hpp",
+    "src/serve/main.cpp -> clawperator/mcp/host.hpp",
+    // serve's entry hook names the CLI's serve command (cli/serve_command.hpp).
     "include/clawperator/serve/serve_entry.hpp -> clawperator/cli/serve_command.hpp",
-    // To be moved below the front ends (issue 45, "the service layer").
-    "src/cli/command_mcp.cpp -> clawperator/mcp/result.hpp",
-    "src/cli/command_mcp.cpp -> clawperator/mcp/server.hpp",
 };
 
 // The folder a source or header belongs to: src/<folder>/… or include/clawperator/<folder>/….

@@ -1,0 +1,25 @@
+// What a long-lived front end starts with (`mcp serve` today): the session its calls share and
+// what the server itself needs beside it. Made by the CLI from its global options, handed to
+// the server through the program's composition root (src/main.cpp), so that neither front end
+// includes the other (docs/architecture.md §1).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "clawperator/contract/outcome.hpp"
+#include "clawperator/service/session.hpp"
+
+namespace clawperator::service {
+
+struct ServerStart {
+  Session session;
+  std::string log_dir;  // doctor's, and one of the places no result names
+  // A policy that did not load: every tool that sends a payload answers with it.
+  std::optional<contract::HostError> policy_error;
+  // The session's package was named (--operator-package, CLAWPERATOR_OPERATOR_PACKAGE), not
+  // the default: `configure` then reports it as chosen.
+  bool operator_package_explicit = false;
+};
+
+}  // namespace clawperator::service

@@ -1,0 +1,221 @@
+#include "clawperator/mcp/host.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "clawperator/doctor/doctor.hpp"
+#include "clawperator/emulator/request.hpp"
+#include "clawperator/evidence/capture.hpp"
+#include "clawperator/evidence/video.hpp"
+#include "clawperator/exec/execution.hpp"
+#include "clawperator/io/atomic_file.hpp"
+#include "clawperator/io/host_roots.hpp"
+#include "clawperator/io/log.hpp"
+#include "clawperator/mcp/result.hpp"
+#include "clawperator/mcp/server.hpp"
+#include "clawperator/process/interrupt.hpp"
+#include "clawperator/service/devices.hpp"
+#include "clawperator/service/document.hpp"
+#include "clawperator/service/errors.hpp"
+#include "clawperator/service/execution.hpp"
+#include "clawperator/service/recording.hpp"
+#include "clawperator/service/skills.hpp"
+#include "clawperator/skills/queries.hpp"
+
+namespace clawperator::mcp {
+namespace {
+
+class ServiceToolHost final : public ToolHost {
+ public:
+  explicit ServiceToolHost(const service::ServerStart& start)
+      : session_(start.session), log_dir_(start.log_dir), policy_error_(start.policy_error) {
+    // Each device's reader is kept between its calls (docs/mcp.md, "What is kept warm").
+    session_.warm_followers = &warm_followers_;
+    // Calls for one device queue behind each other (and behind a shell script's) for as long
+    // as they may take, instead of failing with EXECUTION_CONFLICT_IN_FLIGHT.
+    session_.lock_wait_ms.reset();
+    // A step the policy wants confirmed is refused without a token: nothing a model can send
+    // confirms it (docs/guardrails.md); a person may, through the client's elicitation.
+    session_.hand_out_tokens = false;
+    session_.show_progress = false;
+  }
+
+  Json run_execution(const contract::Execution& execution, const CallTarget& target,
+                     const process::CancelToken& cancel) override {
+    // The server's policy applies to every tool that sends a payload.
+    if (policy_error_) return contract::to_json(*policy_error_);
+    service::ExecutionCall call;
+    call.execution = execution;
+    call.target = target_of(target);
+    call.ask_person = target.ask_person;
+    const auto runner = process::make_system_runner(cancel);
+    return service::run_execution(session_, std::move(call), *runner).document;
+  }
+
+  Json devices() override { return service::document_of(service::list_devices(session_.adb)); }
+
+  Json doctor(const CallTarget& target, bool full) override {
+    doctor::DoctorOptions request;
+    const service::DeviceChoice chosen = service::choose_device(session_, target_of(target));
+    request.device = chosen.device;
+    request.operator_package = chosen.operator_package;
+    request.adb = session_.adb;
+    request.log_dir = log_dir_;
+    if (full) request.state = session_.state;
+    request.full = full;
+    const auto runner = process::make_system_runner();
+    return doctor::to_json(doctor::run_doctor(request, *runner));
+  }
+
+  Json explain_error(const std::string& code) override {
+    return service::document_of(service::errors_document(code));
+  }
+
+  Json skills_list(const Json& arguments) override {
+    skills::SearchFilter filter;
+    for (const auto& [key, field] :
+         {std::pair{"app", &filter.app}, std::pair{"intent", &filter.intent},
+          std::pair{"keyword", &filter.keyword}}) {
+      if (const auto it = arguments.find(key); it != arguments.end() && it->is_string()) {
+        *field = it->get<std::string>();
+      }
+    }
+    return service::document_of(service::skills_list(session_, filter));
+  }
+
+  Json skills_get(const std::string& skill_id) override {
+    return service::document_of(service::skills_get(session_, skill_id));
+  }
+
+  Json skills_run(const Json& arguments, const CallTarget& target,
+                  const process::CancelToken& cancel) override {
+    // The same reader as POST /skills/:id/run: the schema let through what JSON can say (a NUL
+    // in an argument), the service refuses what an argv cannot carry.
+    auto read = service::read_skill_run(arguments);
+    if (!read) return contract::to_json(read.error());
+    if (policy_error_) return contract::to_json(*policy_error_);
+    service::SkillRun run;
+    run.skill_id = arguments.value("skillId", std::string());
+    run.arguments = std::move(*read);
+    run.target = target_of(target);
+    return service::run_skill(session_, run, cancel).document;
+  }
+
+  Json recording_compile(const Json& arguments, const CallTarget& target,
+                         const process::CancelToken& cancel) override {
+    service::DeviceRecordingCompile call;
+    if (const auto id = arguments.find("sessionId"); id != arguments.end() && id->is_string()) {
+      call.session_id = id->get<std::string>();
+    }
+    call.close_app_first = arguments.value("closeAppFirst", false);
+    call.target = target_of(target);
+    return service::document_of(service::compile_device_recording(session_, call, cancel));
+  }
+
+  Json emulator_provision(const Json& arguments, const process::CancelToken& cancel) override {
+    // The schema has checked every argument; request_from_json reads them as serve's body.
+    auto request = emulator::request_from_json("provision", "", arguments);
+    if (!request) return contract::to_json(request.error());
+    const auto runner = process::make_system_runner(cancel);
+    adb::AdbClient client(*runner, session_.adb);
+    std::optional<std::filesystem::path> log_directory;
+    if (session_.state.directory) log_directory = session_.state.directory->path();
+    return service::document_of(emulator::run_request(*request, *runner, client, log_directory));
+  }
+
+  Json evidence_capture(const Json& arguments, const CallTarget& target,
+                        const process::CancelToken& cancel) override {
+    evidence::CaptureRequest request;
+    const service::DeviceChoice chosen = service::choose_device(session_, target_of(target));
+    request.device.device = chosen.device;
+    request.device.operator_package = chosen.operator_package;
+    request.device.adb = session_.adb;
+    request.device.result_transport = session_.result_transport;
+    request.device.require_authentic_result = session_.require_authentic_result;
+    request.device.state = session_.state;
+    request.device.warm_followers = &warm_followers_;
+    if (const auto timeout = arguments.find("timeoutMs"); timeout != arguments.end()) {
+      request.timeout = std::chrono::milliseconds(timeout->get<long long>());
+    }
+    // Queued behind the device's other calls, as an execution is.
+    request.device.lock_wait_ms = static_cast<long>(request.timeout.count());
+    if (const auto label = arguments.find("label"); label != arguments.end()) {
+      request.label = label->get<std::string>();
+    }
+    if (const auto context = arguments.find("context"); context != arguments.end()) {
+      request.context = *context;
+    }
+    const auto runner = process::make_system_runner(cancel);
+    return evidence::capture_evidence(request, *runner).document;
+  }
+
+  Json evidence_video(std::string_view action, const Json& arguments,
+                      const CallTarget& target) override {
+    if (action != "start") {
+      const std::string id = arguments.value("sessionId", std::string());
+      return action == "status" ? evidence::video_status(id, session_.state).document
+                                : evidence::stop_video(id, session_.state).document;
+    }
+    evidence::VideoStartRequest request;
+    const service::DeviceChoice chosen = service::choose_device(session_, target_of(target));
+    request.device = chosen.device;
+    request.operator_package = chosen.operator_package;
+    request.adb = session_.adb;
+    request.state = session_.state;
+    request.duration_seconds = arguments.value("durationSeconds", 0);
+    if (const auto size = arguments.find("size"); size != arguments.end()) {
+      request.size = size->get<std::string>();
+    }
+    if (const auto label = arguments.find("label"); label != arguments.end()) {
+      request.label = label->get<std::string>();
+    }
+    if (const auto context = arguments.find("context"); context != arguments.end()) {
+      request.context = *context;
+    }
+    request.recorder = evidence::parse_recorder(arguments.value("recorder", "screenrecord"))
+                           .value_or(evidence::Recorder::Screenrecord);
+    const auto runner = process::make_system_runner();
+    return evidence::start_video(request, *runner).document;
+  }
+
+  // What redact keeps out of every result (docs/mcp.md, "Redaction").
+  std::vector<std::string> host_roots() const {
+    return io::host_roots(log_dir_, session_.state, session_.adb.executable);
+  }
+
+  std::optional<std::string> artifact_path(const std::string& name) override {
+    if (!session_.state.directory) return std::nullopt;
+    return (session_.state.directory->path() / io::escape_file_name(name)).string();
+  }
+
+ private:
+  static service::Target target_of(const CallTarget& target) {
+    return {target.device_id, target.operator_package};
+  }
+
+  service::Session session_;
+  std::string log_dir_;
+  std::optional<contract::HostError> policy_error_;
+  // Each device's logcat reader, kept between its calls (docs/mcp.md, "What is kept warm").
+  exec::WarmFollowers warm_followers_;
+};
+
+}  // namespace
+
+int serve_stdio(const service::ServerStart& start) {
+  // SIGINT/SIGTERM: every call in flight is cancelled and answered, then the server exits.
+  process::install_interrupt_handlers();
+  ServiceToolHost host(start);
+  set_host_roots(host.host_roots());
+  ServerOptions server;
+  server.input_fd = STDIN_FILENO;
+  server.output_fd = STDOUT_FILENO;
+  if (start.session.device) server.session.device_id = start.session.device;
+  if (start.operator_package_explicit) {
+    server.session.operator_package = start.session.operator_package;
+  }
+  return serve(server, host);
+}
+
+}  // namespace clawperator::mcp
