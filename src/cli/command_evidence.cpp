@@ -8,12 +8,14 @@
 
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/help_text.hpp"
+#include "clawperator/cli/session.hpp"
 #include "clawperator/evidence/capture.hpp"
 #include "clawperator/evidence/manifest.hpp"
 #include "clawperator/evidence/verify.hpp"
 #include "clawperator/evidence/video.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "clawperator/service/execution.hpp"
 #include "clawperator/word_list.hpp"
 
 namespace clawperator::cli {
@@ -93,16 +95,10 @@ CommandResult run_capture(const EvidenceFlags& flags, const GlobalOptions& optio
     request.output_dir = std::filesystem::path(*flags.output_dir);
   }
   process::install_interrupt_handlers();
-  request.device.device = options.device;
-  request.device.operator_package = options.operator_package;
-  request.device.adb = adb_settings(options);
-  request.device.lock_wait_ms = options.lock_wait_ms;
-  if (const char* token = std::getenv("CLAWPERATOR_DEVICE_LOCK_TOKEN")) {
-    request.device.lock_token = token;
-  }
-  request.device.result_transport = result_transport(options);
-  request.device.require_authentic_result = options.require_authentic_result;
-  request.device.state = state_directory_for_run();
+  // The capture's snapshot shows no progress line of its own (the capture is one step).
+  service::Session session = session_of(options, nullptr);
+  session.show_progress = false;
+  request.device = service::execution_base(session, {}, request.timeout);
   const auto runner = process::make_system_runner();
   return from_report(evidence::capture_evidence(request, *runner));
 }

@@ -127,19 +127,11 @@ class ServiceToolHost final : public ToolHost {
   Json evidence_capture(const Json& arguments, const CallTarget& target,
                         const process::CancelToken& cancel) override {
     evidence::CaptureRequest request;
-    const service::DeviceChoice chosen = service::choose_device(session_, target_of(target));
-    request.device.device = chosen.device;
-    request.device.operator_package = chosen.operator_package;
-    request.device.adb = session_.adb;
-    request.device.result_transport = session_.result_transport;
-    request.device.require_authentic_result = session_.require_authentic_result;
-    request.device.state = session_.state;
-    request.device.warm_followers = &warm_followers_;
     if (const auto timeout = arguments.find("timeoutMs"); timeout != arguments.end()) {
       request.timeout = std::chrono::milliseconds(timeout->get<long long>());
     }
     // Queued behind the device's other calls, as an execution is.
-    request.device.lock_wait_ms = static_cast<long>(request.timeout.count());
+    request.device = service::execution_base(session_, target_of(target), request.timeout);
     if (const auto label = arguments.find("label"); label != arguments.end()) {
       request.label = label->get<std::string>();
     }

@@ -16,6 +16,7 @@
 #include "clawperator/serve/backend.hpp"
 #include "clawperator/serve/http_status.hpp"
 #include "clawperator/serve/request_body.hpp"
+#include "clawperator/service/execution.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::serve {
@@ -79,14 +80,8 @@ Reply Backend::evidence_capture(std::string_view body) const {
     }
     request.timeout = std::chrono::milliseconds(*value);
   }
-  request.device.device = target->device ? target->device : settings_.device;
-  request.device.operator_package = target->operator_package.value_or(settings_.operator_package);
-  request.device.adb = settings_.adb;
-  request.device.lock_wait_ms = static_cast<long>(request.timeout.count());
-  request.device.state = settings_.state;
-  request.device.result_transport = settings_.result_transport;
-  request.device.require_authentic_result = settings_.require_authentic_result;
-  request.device.warm_followers = settings_.warm_followers.get();
+  request.device = service::execution_base(session_, {target->device, target->operator_package},
+                                           request.timeout);
   const auto runner = process::make_system_runner();
   Reply reply = evidence_reply(evidence::capture_evidence(request, *runner).document);
   Json event = {{"evidenceId", reply.document.value("evidenceId", Json())},

@@ -4,21 +4,28 @@
 
 namespace clawperator::service {
 
-exec::ExecutionRequest execution_request(const Session& session, ExecutionCall call) {
+exec::ExecutionRequest execution_base(const Session& session, const Target& target,
+                                      std::chrono::milliseconds queue_for) {
   exec::ExecutionRequest request;
-  const double timeout_ms = call.execution.timeout_ms.value();
-  request.execution = std::move(call.execution);
-  DeviceChoice chosen = choose_device(session, call.target);
+  DeviceChoice chosen = choose_device(session, target);
   request.device = std::move(chosen.device);
   request.operator_package = std::move(chosen.operator_package);
   request.adb = session.adb;
-  request.lock_wait_ms = session.lock_wait_ms.value_or(static_cast<long>(timeout_ms));
+  request.lock_wait_ms = session.lock_wait_ms.value_or(static_cast<long>(queue_for.count()));
   request.lock_token = session.lock_token;
   request.state = session.state;
   request.show_progress = session.show_progress;
   request.result_transport = session.result_transport;
   request.require_authentic_result = session.require_authentic_result;
   request.warm_followers = session.warm_followers;
+  return request;
+}
+
+exec::ExecutionRequest execution_request(const Session& session, ExecutionCall call) {
+  const double timeout_ms = call.execution.timeout_ms.value();
+  exec::ExecutionRequest request = execution_base(
+      session, call.target, std::chrono::milliseconds(static_cast<long long>(timeout_ms)));
+  request.execution = std::move(call.execution);
   request.policy = session.policy;
   request.hand_out_tokens = session.hand_out_tokens;
   request.confirm_token = std::move(call.confirm_token);

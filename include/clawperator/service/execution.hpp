@@ -3,6 +3,7 @@
 // holds for the CLI, MCP and HTTP alike.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -24,6 +25,14 @@ struct ExecutionCall {
   // client's elicitation); empty: nobody.
   std::function<bool(const std::string& question)> ask_person;
 };
+
+// What every execution of the session shares before its payload (an evidence capture's snapshot
+// takes it as it is): the device and package the target chose, else the session's, adb, the
+// state directory, the result transport, the authenticity demand, the kept readers, the skill's
+// lock token, and the lock wait (the session's, else `queue_for`: a server's callers queue for
+// as long as their own deadline). No policy: a capture only reads.
+exec::ExecutionRequest execution_base(const Session& session, const Target& target,
+                                      std::chrono::milliseconds queue_for);
 
 // The request: the session's rules, the call's choices, and the execution's timeoutMs as its
 // budget (the run ends within it plus the result grace, adb calls before dispatch and the lock

@@ -66,3 +66,26 @@ TEST_CASE("execution_request: the request's own device and package win over the 
   CHECK(defaults.device == "default-serial");
   CHECK(defaults.operator_package == "com.clawperator.operator");
 }
+
+TEST_CASE("execution_base: what an evidence capture's snapshot shares with every execution",
+          "[service]") {
+  service::Session server;
+  server.device = "default-serial";
+  server.operator_package = "com.clawperator.operator";
+  server.result_transport = exec::ResultTransport::Auto;
+  server.require_authentic_result = true;
+  server.lock_token = "0123";
+  const exec::ExecutionRequest base = service::execution_base(
+      server, {std::string("chosen"), std::nullopt}, std::chrono::milliseconds(30000));
+  CHECK(base.device == "chosen");
+  CHECK(base.operator_package == "com.clawperator.operator");
+  CHECK(base.result_transport == exec::ResultTransport::Auto);
+  CHECK(base.require_authentic_result);
+  CHECK(base.lock_token == "0123");
+  CHECK(base.lock_wait_ms == 30000);  // a server's caller queues for its own deadline
+  CHECK_FALSE(base.policy);           // a capture only reads
+  CHECK_FALSE(base.budget);           // the capture sets its own (evidence/capture.cpp)
+  service::Session cli = server;
+  cli.lock_wait_ms = 250;  // --lock-wait
+  CHECK(service::execution_base(cli, {}, std::chrono::milliseconds(30000)).lock_wait_ms == 250);
+}
