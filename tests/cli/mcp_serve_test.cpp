@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -121,6 +122,48 @@ TEST_CASE("mcp serve refuses extra arguments before speaking any protocol", "[mc
   CHECK(document["code"] == "USAGE");
 }
 
+namespace {
+
+// One tools/call through `mcp serve` run to the end of its input (initialize first), with
+// `env` added, under a guard that kills a server that outlives its input; the call's answer.
+Json answer_to(const Json& call, const std::filesystem::path& dir,
+               std::map<std::string, std::string> env) {
+  const std::filesystem::path input = dir / "input.jsonl";
+  {
+    std::ofstream out(input);
+    out << kInitialize << '\n'
+        << R"({"jsonrpc":"2.0","method":"notifications/initialized"})" << '\n'
+        << call.dump() << '\n';
+  }
+  RunOptions options;
+  options.stdin_path = input.string();
+  options.extra_env = std::move(env);
+  options.extra_env["ADB"] = "/nonexistent/adb";
+  options.extra_env["CLAWPERATOR_LOG_DIR"] = (dir / "logs").string();
+  options.extra_env["CLAWPERATOR_STATE_DIR"] = (dir / "state").string();
+  options.signal = SIGKILL;
+  options.signal_after_ms = 20000;
+  const auto result = run_binary(kBinary, {"mcp", "serve"}, options);
+  REQUIRE(result.signal == 0);
+  CHECK(result.exit_code == 0);
+  std::istringstream lines(result.out);
+  for (std::string line; std::getline(lines, line);) {
+    const Json message = Json::parse(line, nullptr, false);
+    if (message.is_object() && message.value("id", Json()) == call["id"]) return message;
+  }
+  FAIL("no answer to " << call.dump() << " in " << result.out.substr(0, 2000));
+  return Json();
+}
+
+Json tool_call(const std::string& name, Json arguments) {
+  return {{"jsonrpc", "2.0"},
+          {"id", "call"},
+          {"method", "tools/call"},
+          {"params", {{"name", name}, {"arguments", std::move(arguments)}}}};
+}
+
+}  // namespace
+
 TEST_CASE(
     "mcp serve: a skills registry that is a FIFO fails at once, and the server ends with "
     "its stdin",
@@ -130,40 +173,15 @@ TEST_CASE(
   const std::filesystem::path dir = pattern;
   const std::filesystem::path fifo = dir / "registry.json";
   REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
-  const std::filesystem::path input = dir / "input.jsonl";
-  {
-    std::ofstream out(input);
-    out << kInitialize << '\n'
-        << R"({"jsonrpc":"2.0","method":"notifications/initialized"})" << '\n'
-        << R"({"jsonrpc":"2.0","id":"list","method":"tools/call","params":{"name":"skills_list","arguments":{}}})"
-        << '\n';
-  }
-  RunOptions options;
-  options.stdin_path = input.string();
-  options.extra_env = {{"ADB", "/nonexistent/adb"},
-                       {"CLAWPERATOR_SKILLS_REGISTRY", fifo.string()},
-                       {"CLAWPERATOR_LOG_DIR", (dir / "logs").string()},
-                       {"CLAWPERATOR_STATE_DIR", (dir / "state").string()}};
   // A worker stuck opening the FIFO would keep the server alive past its stdin: the guard kills
   // it, and the test fails on the signal.
-  options.signal = SIGKILL;
-  options.signal_after_ms = 20000;
-  const auto result = run_binary(kBinary, {"mcp", "serve"}, options);
-  REQUIRE(result.signal == 0);
-  CHECK(result.exit_code == 0);
-  bool answered = false;
-  std::istringstream lines(result.out);
-  for (std::string line; std::getline(lines, line);) {
-    const Json message = Json::parse(line, nullptr, false);
-    if (!message.is_object() || message.value("id", Json()) != "list") continue;
-    answered = true;
-    INFO(line);
-    CHECK(message["result"]["isError"] == true);
-    const Json document = message["result"]["structuredContent"];
-    CHECK(document["code"] == "REGISTRY_READ_FAILED");
-    CHECK(document["details"]["reason"] == "not a regular file");
-  }
-  CHECK(answered);
+  const Json answer = answer_to(tool_call("skills_list", Json::object()), dir,
+                                {{"CLAWPERATOR_SKILLS_REGISTRY", fifo.string()}});
+  INFO(answer.dump());
+  CHECK(answer["result"]["isError"] == true);
+  const Json& document = answer["result"]["structuredContent"];
+  CHECK(document["code"] == "REGISTRY_READ_FAILED");
+  CHECK(document["details"]["reason"] == "not a regular file");
   std::filesystem::remove_all(dir);
 }
 
@@ -171,40 +189,14 @@ TEST_CASE("mcp serve: a NUL in a skill's argument is refused, as over HTTP", "[m
   char pattern[] = "/tmp/clawperator-mcp-nul-XXXXXX";
   REQUIRE(mkdtemp(pattern) != nullptr);
   const std::filesystem::path dir = pattern;
-  const std::filesystem::path input = dir / "input.jsonl";
-  {
-    Json call = {{"jsonrpc", "2.0"},
-                 {"id", "run"},
-                 {"method", "tools/call"},
-                 {"params",
-                  {{"name", "skills_run"},
-                   {"arguments",
-                    {{"skillId", "com.example.any"},
-                     {"args", Json::array({"ok", std::string("a\0b", 3)})}}}}}};
-    std::ofstream out(input);
-    out << kInitialize << '\n'
-        << R"({"jsonrpc":"2.0","method":"notifications/initialized"})" << '\n'
-        << call.dump() << '\n';
-  }
-  RunOptions options;
-  options.stdin_path = input.string();
-  options.extra_env = {{"ADB", "/nonexistent/adb"},
-                       {"CLAWPERATOR_LOG_DIR", (dir / "logs").string()},
-                       {"CLAWPERATOR_STATE_DIR", (dir / "state").string()}};
-  const auto result = run_binary(kBinary, {"mcp", "serve"}, options);
-  CHECK(result.exit_code == 0);
-  bool answered = false;
-  std::istringstream lines(result.out);
-  for (std::string line; std::getline(lines, line);) {
-    const Json message = Json::parse(line, nullptr, false);
-    if (!message.is_object() || message.value("id", Json()) != "run") continue;
-    answered = true;
-    INFO(line);
-    const Json document = message["result"]["structuredContent"];
-    CHECK(message["result"]["isError"] == true);
-    CHECK(document["code"] == "INVALID_BODY");
-    CHECK(document["details"]["field"] == "args.1");
-  }
-  CHECK(answered);
+  const Json answer =
+      answer_to(tool_call("skills_run", {{"skillId", "com.example.any"},
+                                         {"args", Json::array({"ok", std::string("a\0b", 3)})}}),
+                dir, {});
+  INFO(answer.dump());
+  CHECK(answer["result"]["isError"] == true);
+  const Json& document = answer["result"]["structuredContent"];
+  CHECK(document["code"] == "INVALID_BODY");
+  CHECK(document["details"]["field"] == "args.1");
   std::filesystem::remove_all(dir);
 }
