@@ -2,7 +2,6 @@
 // the real binary (skills_run_test.cpp, policy_test.cpp).
 #pragma once
 
-#include <stdlib.h>
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>
@@ -12,24 +11,15 @@
 #include <string>
 #include <vector>
 
+#include "test_files.hpp"
+
 namespace clawperator::testing {
 
 // A skills repository of its own in a temp directory: repo/skills/skills-registry.json and one
 // folder per skill, each with one script, its SKILL.md and its skill.json.
 class SkillsRepo {
  public:
-  SkillsRepo() {
-    char pattern[] = "/tmp/clawperator-skills-it-XXXXXX";
-    REQUIRE(::mkdtemp(pattern) != nullptr);
-    root_ = pattern;
-    std::filesystem::create_directories(root_ / "skills");
-  }
-  ~SkillsRepo() {
-    std::error_code ignored;
-    std::filesystem::remove_all(root_, ignored);
-  }
-  SkillsRepo(const SkillsRepo&) = delete;
-  SkillsRepo& operator=(const SkillsRepo&) = delete;
+  SkillsRepo() { std::filesystem::create_directories(root_ / "skills"); }
 
   void add(const std::string& id, const std::string& body) {
     const std::string folder = "skills/" + id;
@@ -54,7 +44,8 @@ class SkillsRepo {
   std::string path(const std::string& name) const { return (root_ / name).string(); }
 
  private:
-  std::filesystem::path root_;
+  TemporaryDirectory directory_{"skills-it"};
+  const std::filesystem::path& root_ = directory_.path();
   std::vector<nlohmann::json> entries_;
 };
 
