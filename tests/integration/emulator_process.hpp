@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -37,11 +38,17 @@ inline bool port_bindable(std::uint16_t port) {
   return ok;
 }
 
-// An even console port whose next port is free too, never in 5554-5585.
+// An even console port whose next port is free too, never in 5554-5585. Drawn below the
+// kernel's ephemeral range (32768-60999 here, /proc/sys/net/ipv4/ip_local_port_range): a port
+// the kernel handed out once may go to the next outgoing connection, and with tests running side
+// by side an adb or curl connection can take it between this choice and the emulator's bind
+// (seen once in a fresh-clone CI run, stop 52: EMULATOR_START_FAILED after 0.7 s).
 inline std::uint16_t free_console_port() {
+  static thread_local std::mt19937 random{std::random_device{}()};
+  std::uniform_int_distribution<int> pick(10000 / 2, 32766 / 2 - 1);
   for (int attempt = 0; attempt < 200; ++attempt) {
-    const auto port = static_cast<std::uint16_t>(vdevice::free_local_port() & ~1U);
-    if (port < 1024 || port >= 65534 || (port >= 5554 && port <= 5585)) continue;
+    const auto port = static_cast<std::uint16_t>(pick(random) * 2);
+    if (port >= 5554 && port <= 5585) continue;
     if (port_bindable(port) && port_bindable(static_cast<std::uint16_t>(port + 1))) return port;
   }
   FAIL("no free even port pair");
