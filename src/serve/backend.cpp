@@ -41,20 +41,13 @@ Json action_types(const Json& payload) {
 
 Backend::Backend(BackendSettings settings, EventHub& hub)
     : settings_(std::move(settings)), hub_(hub), evidence_ids_(std::make_shared<EvidenceIds>()) {
-  session_.adb = settings_.adb;
-  session_.device = settings_.device;
-  session_.operator_package = settings_.operator_package;
-  session_.state = settings_.state;
-  session_.result_transport = settings_.result_transport;
-  session_.require_authentic_result = settings_.require_authentic_result;
-  session_.policy = settings_.policy;
+  session_ = settings_.session;
   session_.warm_followers = settings_.warm_followers.get();
   // Requests for a busy device queue on its lock, within their own budget; a confirm rule's
   // refusal carries the token the same request's confirmToken spends (docs/serve.md).
   session_.lock_wait_ms.reset();
   session_.hand_out_tokens = true;
-  session_.script_guard = settings_.script_guard;
-  session_.skills_registry = settings_.skills_registry;
+  session_.show_progress = false;
 }
 
 namespace {
@@ -69,7 +62,7 @@ Reply reply_of(contract::Outcome<Json> outcome) {
 }  // namespace
 
 Reply Backend::devices() const {
-  return reply_of(service::list_devices(settings_.adb));
+  return reply_of(service::list_devices(session_.adb));
 }
 
 Reply Backend::skills(const std::optional<std::string>& app,
@@ -120,9 +113,9 @@ Reply Backend::emulator(std::string_view action, std::string_view name, const Js
   auto request = emulator::request_from_json(std::string(action), std::string(name), options);
   if (!request) return error_reply(request.error());
   const auto runner = process::make_system_runner();
-  adb::AdbClient client(*runner, settings_.adb);
+  adb::AdbClient client(*runner, session_.adb);
   std::optional<std::filesystem::path> log_directory;
-  if (settings_.state.directory) log_directory = settings_.state.directory->path();
+  if (session_.state.directory) log_directory = session_.state.directory->path();
   auto document = emulator::run_request(*request, *runner, client, log_directory);
   if (!document) return error_reply(document.error());
   Json out = Json::object();

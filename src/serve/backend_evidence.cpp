@@ -124,10 +124,12 @@ Reply Backend::evidence_video_start(std::string_view body) const {
   if (auto refused = read_label_and_context(*parsed, request.label, request.context)) {
     return evidence_error(*refused);
   }
-  request.device = target->device ? target->device : settings_.device;
-  request.operator_package = target->operator_package.value_or(settings_.operator_package);
-  request.adb = settings_.adb;
-  request.state = settings_.state;
+  const service::DeviceChoice chosen =
+      service::choose_device(session_, {target->device, target->operator_package});
+  request.device = chosen.device;
+  request.operator_package = chosen.operator_package;
+  request.adb = session_.adb;
+  request.state = session_.state;
   const auto runner = process::make_system_runner();
   Json started = evidence::start_video(request, *runner).document;
   if (const auto id = started.find("sessionId");
@@ -153,8 +155,8 @@ Reply Backend::evidence_video(std::string_view action, std::string_view session_
                              "No video session " + quote_json(id) + " was started by this server",
                              {{"sessionId", id}})));
   }
-  return evidence_reply(action == "stop" ? evidence::stop_video(id, settings_.state).document
-                                         : evidence::video_status(id, settings_.state).document);
+  return evidence_reply(action == "stop" ? evidence::stop_video(id, session_.state).document
+                                         : evidence::video_status(id, session_.state).document);
 }
 
 Reply Backend::evidence_reply(Json document) const {

@@ -102,24 +102,25 @@ cli::CommandResult serve_command(const cli::ServeCommand& command,
     settings.token = std::move(*token);
     settings.print_token = true;
   }
-  settings.backend.adb = cli::adb_settings(options);
-  settings.backend.operator_package = options.operator_package;
-  settings.backend.device = options.device;
-  settings.backend.state = cli::state_directory_for_run();
-  settings.backend.result_transport = cli::result_transport(options);
-  settings.backend.require_authentic_result = options.require_authentic_result;
+  service::Session& session = settings.backend.session;
+  session.adb = cli::adb_settings(options);
+  session.operator_package = options.operator_package;
+  session.device = options.device;
+  session.state = cli::state_directory_for_run();
+  session.result_transport = cli::result_transport(options);
+  session.require_authentic_result = options.require_authentic_result;
+  session.skills_registry = command.skills_registry;
   settings.backend.warm_followers = std::make_shared<exec::WarmFollowers>();
-  settings.backend.skills_registry = command.skills_registry;
   // The action policy, once: a server whose policy does not load does not start.
   auto policy = cli::load_action_policy(options);
   if (!policy) return cli::failure(policy.error());
-  settings.backend.policy = std::move(*policy);
-  settings.backend.script_guard = cli::script_guard(options, settings.backend.policy);
+  session.policy = std::move(*policy);
+  session.script_guard = cli::script_guard(options, session.policy);
   settings.redaction = contract::HostRedaction(
-      io::host_roots(options.log_dir, settings.backend.state, settings.backend.adb.executable));
+      io::host_roots(options.log_dir, session.state, session.adb.executable));
 
   // Kept beyond run_server, which takes the settings: the token file is removed after it.
-  const io::StateSelection state = settings.backend.state;
+  const io::StateSelection state = session.state;
   if (state.refused) {
     return no_private_directory(
         "CLAWPERATOR_STATE_DIR is not one (" + state.refused->problem + ")",

@@ -27,23 +27,16 @@ struct Policy;  // clawperator/policy/policy.hpp
 namespace clawperator::serve {
 
 struct BackendSettings {
-  adb::AdbSettings adb;
-  std::string operator_package;       // when a request names none
-  std::optional<std::string> device;  // when a request names none (--device, ANDROID_SERIAL)
-  io::StateSelection state;
+  // What every request shares: adb, the default device and package, the state directory, the
+  // result transport, the authenticity demand, the policy (null: none; a step it wants confirmed
+  // is refused with a token the same request's confirmToken spends), a skill script's guard and
+  // the registry (serve --registry). The backend sets what a server decides itself: its callers
+  // queue on a busy device, and its kept readers.
+  service::Session session;
   std::shared_ptr<ArtifactStore> artifacts;  // where the server's screenshots go
-  exec::ResultTransport result_transport = exec::ResultTransport::Logcat;
-  bool require_authentic_result = false;  // --require-authentic-result (docs/guardrails.md)
   // Each device's logcat reader, kept between its requests as `mcp serve` keeps it
   // (docs/serve.md, "What is kept warm"); shared by the server's worker threads.
   std::shared_ptr<exec::WarmFollowers> warm_followers;
-  // The action policy (docs/guardrails.md); null: none. A step it wants confirmed is refused
-  // with a token that the same request's `confirmToken` spends.
-  std::shared_ptr<const policy::Policy> policy;
-  // The same rules for a skill's script (POST /skills/:id/run): its own calls run under them.
-  skills::ScriptGuard script_guard;
-  // serve --registry (nullopt: the lookup of docs/skills.md in the server's environment).
-  std::optional<std::string> skills_registry;
 };
 
 struct Reply {
