@@ -10,9 +10,8 @@ set(allowed
   "src/main.cpp -> clawperator/mcp/host.hpp"
   "src/serve/main.cpp -> clawperator/cli/app.hpp"
   "src/serve/main.cpp -> clawperator/cli/mcp_command.hpp"
-  "src/serve/main.cpp -> clawperator/mcp/host.hpp"
-  # serve's entry hook names the CLI's serve command (cli/serve_command.hpp).
-  "include/clawperator/serve/serve_entry.hpp -> clawperator/cli/serve_command.hpp")
+  "src/serve/main.cpp -> clawperator/cli/serve_command.hpp"
+  "src/serve/main.cpp -> clawperator/mcp/host.hpp")
 
 file(GLOB_RECURSE sources RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/src/*.cpp" "${SOURCE_DIR}/src/*.hpp"
      "${SOURCE_DIR}/include/*.hpp")

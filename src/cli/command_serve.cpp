@@ -12,6 +12,7 @@
 #include "clawperator/cli/help_text.hpp"
 #include "clawperator/cli/serve_command.hpp"
 #include "clawperator/cli/serve_token.hpp"
+#include "clawperator/cli/session.hpp"
 #include "clawperator/io/log.hpp"
 #include "clawperator/text.hpp"
 
@@ -153,13 +154,25 @@ CommandResult run_serve(const ServeFlags& flags, const GlobalOptions& options) {
   auto token = resolve_token(flags);
   if (!token) return std::move(token.error());
   if (g_entry == nullptr) return exec_server(*token);
-  ServeCommand command;
-  command.host = std::string(trim(flags.host));
-  command.port = *port;
-  command.token = std::move(*token);
-  command.no_token = flags.no_token;
-  command.skills_registry = flags.registry;
-  return g_entry(command, options);
+  service::HttpServerStart server;
+  auto policy = load_action_policy(options);
+  if (!policy) server.start.policy_error = policy.error();
+  server.start.session = session_of(options, policy ? *policy : nullptr);
+  // --registry: the skills registry of the /skills routes (nullopt: the lookup of
+  // docs/skills.md in the server's own environment; a caller never names one).
+  server.start.session.skills_registry = flags.registry;
+  server.start.log_dir = options.log_dir;
+  server.start.operator_package_explicit = options.operator_package_explicit;
+  server.host = std::string(trim(flags.host));
+  server.port = *port;
+  server.token = std::move(*token);
+  server.no_token = flags.no_token;
+  auto exit_code = g_entry(server);
+  if (!exit_code) return failure(exit_code.error());
+  CommandResult result;
+  result.exit_code = *exit_code;
+  result.already_written = true;
+  return result;
 }
 
 }  // namespace

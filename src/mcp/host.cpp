@@ -35,6 +35,8 @@ class ServiceToolHost final : public ToolHost {
     // Calls for one device queue behind each other (and behind a shell script's) for as long
     // as they may take, instead of failing with EXECUTION_CONFLICT_IN_FLIGHT.
     session_.lock_wait_ms.reset();
+    // A skill's lock token (CLAWPERATOR_DEVICE_LOCK_TOKEN) is its script's, not the client's.
+    session_.lock_token.clear();
     // A step the policy wants confirmed is refused without a token: nothing a model can send
     // confirms it (docs/guardrails.md); a person may, through the client's elicitation.
     session_.hand_out_tokens = false;

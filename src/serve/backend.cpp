@@ -46,6 +46,8 @@ Backend::Backend(BackendSettings settings, EventHub& hub)
   // Requests for a busy device queue on its lock, within their own budget; a confirm rule's
   // refusal carries the token the same request's confirmToken spends (docs/serve.md).
   session_.lock_wait_ms.reset();
+  // A skill's lock token (CLAWPERATOR_DEVICE_LOCK_TOKEN) is its script's, not its callers'.
+  session_.lock_token.clear();
   session_.hand_out_tokens = true;
   session_.show_progress = false;
 }

@@ -21,20 +21,20 @@
 namespace clawperator::serve {
 namespace {
 
-cli::CommandResult usage(const std::string& message, const char* flag) {
+Unexpected<contract::HostError> usage(const std::string& message, const char* flag) {
   contract::HostError error = contract::usage_error("USAGE", message);
   error.details["flag"] = flag;
-  return cli::failure(error);
+  return contract::failed(std::move(error));
 }
 
-cli::CommandResult no_private_directory(const std::string& why, const Json& details) {
+Unexpected<contract::HostError> no_private_directory(const std::string& why, const Json& details) {
   contract::HostError error = contract::usage_error(
       "STATE_DIRECTORY_UNSAFE",
       "Failed to start server: it keeps its token and screenshots in a private state directory, "
       "and " +
           why);
   error.details = details;
-  return cli::failure(error);
+  return contract::failed(std::move(error));
 }
 
 // 256 random bits, as 64 hex digits.
@@ -75,8 +75,7 @@ std::string token_file_name(int port) {
   return "serve-" + std::to_string(port) + ".token";
 }
 
-cli::CommandResult serve_command(const cli::ServeCommand& command,
-                                 const cli::GlobalOptions& options) {
+contract::Outcome<int> serve(const service::HttpServerStart& command) {
   const bool loopback = is_loopback_host(command.host);
   if (command.no_token && !loopback) {
     return usage("--no-token is only for a loopback bind: --host " + command.host +
@@ -96,28 +95,19 @@ cli::CommandResult serve_command(const cli::ServeCommand& command,
   if (settings.token.empty() && !command.no_token) {
     auto token = random_token();
     if (!token) {
-      return cli::failure(contract::usage_error(
+      return contract::failed(contract::usage_error(
           "INTERNAL_ERROR", "Failed to start server: no random bytes for its token"));
     }
     settings.token = std::move(*token);
     settings.print_token = true;
   }
-  service::Session& session = settings.backend.session;
-  session.adb = cli::adb_settings(options);
-  session.operator_package = options.operator_package;
-  session.device = options.device;
-  session.state = cli::state_directory_for_run();
-  session.result_transport = cli::result_transport(options);
-  session.require_authentic_result = options.require_authentic_result;
-  session.skills_registry = command.skills_registry;
-  settings.backend.warm_followers = std::make_shared<exec::WarmFollowers>();
   // The action policy, once: a server whose policy does not load does not start.
-  auto policy = cli::load_action_policy(options);
-  if (!policy) return cli::failure(policy.error());
-  session.policy = std::move(*policy);
-  session.script_guard = cli::script_guard(options, session.policy);
+  if (command.start.policy_error) return contract::failed(*command.start.policy_error);
+  settings.backend.session = command.start.session;
+  const service::Session& session = settings.backend.session;
+  settings.backend.warm_followers = std::make_shared<exec::WarmFollowers>();
   settings.redaction = contract::HostRedaction(
-      io::host_roots(options.log_dir, session.state, session.adb.executable));
+      io::host_roots(command.start.log_dir, session.state, session.adb.executable));
 
   // Kept beyond run_server, which takes the settings: the token file is removed after it.
   const io::StateSelection state = session.state;
@@ -133,10 +123,7 @@ cli::CommandResult serve_command(const cli::ServeCommand& command,
   if (!listener.valid()) {
     std::fprintf(stderr, "Failed to start server: cannot listen on %s:%d: %s\n",
                  settings.host.c_str(), settings.port, std::strerror(errno));
-    cli::CommandResult result;
-    result.exit_code = 1;
-    result.already_written = true;
-    return result;
+    return 1;
   }
   settings.listen_fd = listener.get();
   auto artifacts = ArtifactStore::create(*state.directory);
@@ -163,15 +150,13 @@ cli::CommandResult serve_command(const cli::ServeCommand& command,
         "--no-token: any process of any local user can drive the devices through this server");
   }
   const bool wrote_token_file = !settings.token.empty();
-  cli::CommandResult result;
-  result.exit_code = run_server(std::move(settings));
-  result.already_written = true;
+  const int exit_code = run_server(std::move(settings));
   // Still listening, so no other server of this port can have started and written its own
   // token file; whatever holds another token now is someone else's all the same, and stays.
   if (wrote_token_file && file_holds(*state.directory, token_file, token_line)) {
     state.directory->remove(token_file);
   }
-  return result;
+  return exit_code;
 }
 
 }  // namespace clawperator::serve

@@ -60,6 +60,22 @@ namespace clawperator::testing {
 // Results only the Operator can write, over HTTP (docs/guardrails.md §7): with an app that forges
 // the Operator's result for every command, each reply is the Operator's, the forged lines
 // counted; the second request runs on the warm reader with the presence check beside it.
+TEST_CASE("serve: a server whose policy does not load does not start", "[serve][policy]") {
+  Farm farm({"default"});
+  const TemporaryDirectory root{"serve-bad-policy"};
+  write_file(root.path() / "policy.json",
+             R"({"schemaVersion": 1, "rules": [{"id": "x", "decision": "maybe"}]})");
+  // --policy (a global option): the CLI loads it and hands the failure to the server, which
+  // refuses before it binds or writes a token file.
+  const RunResult refused = farm.clawperator(
+      {"serve", "--port", "1", "--policy", (root.path() / "policy.json").string()});
+  CHECK(refused.exit_code == 2);
+  const json document = json::parse(refused.out);
+  CHECK(document["code"] == "POLICY_INVALID");
+  CHECK(document["details"]["path"] == "rules[0].decision");
+  CHECK(document["disposition"]["retry"] == "safe");
+}
+
 TEST_CASE("serve: a forger's envelopes are counted, never taken", "[serve][authenticity]") {
   Farm farm({"forger"});
   Served served(farm, {}, {{"CLAWPERATOR_REQUIRE_AUTHENTIC_RESULT", "1"}});

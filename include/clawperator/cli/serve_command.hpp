@@ -9,22 +9,13 @@
 #include <string>
 
 #include "clawperator/cli/command.hpp"
+#include "clawperator/service/server_start.hpp"
 
 namespace clawperator::cli {
 
-struct ServeCommand {
-  std::string host;
-  int port = 0;
-  // --token, --token-file, the pipe of `clawperator serve`, else CLAWPERATOR_SERVE_TOKEN; may
-  // be empty.
-  std::string token;
-  bool no_token = false;  // --no-token: none at all (loopback only)
-  // --registry: the skills registry of the /skills routes (nullopt: the lookup of
-  // docs/skills.md in the server's own environment; a caller never names one).
-  std::optional<std::string> skills_registry;
-};
-
-using ServeEntry = CommandResult (*)(const ServeCommand& command, const GlobalOptions& options);
+// The server's answer: the exit code of a server that ran (or could not bind: it said why on
+// stderr), or the failure that stopped it before it started.
+using ServeEntry = contract::Outcome<int> (*)(const service::HttpServerStart& start);
 
 // Called by clawperator-serve's main before run().
 void set_serve_entry(ServeEntry entry);

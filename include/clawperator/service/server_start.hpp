@@ -1,7 +1,7 @@
-// What a long-lived front end starts with (`mcp serve` today): the session its calls share and
-// what the server itself needs beside it. Made by the CLI from its global options, handed to
-// the server through the program's composition root (src/main.cpp), so that neither front end
-// includes the other (docs/architecture.md §1).
+// What a long-lived front end starts with (`mcp serve`, `serve`): the session its calls share
+// and what the server itself needs beside it. Made by the CLI from its global options, handed
+// to the server through the program's composition root (src/main.cpp, src/serve/main.cpp), so
+// that no front end includes another (docs/architecture.md §1).
 #pragma once
 
 #include <optional>
@@ -20,6 +20,18 @@ struct ServerStart {
   // The session's package was named (--operator-package, CLAWPERATOR_OPERATOR_PACKAGE), not
   // the default: `configure` then reports it as chosen.
   bool operator_package_explicit = false;
+};
+
+// `serve`'s start: the HTTP server's address and token beside the shared start. The server
+// refuses a start whose policy did not load (start.policy_error), before it binds.
+struct HttpServerStart {
+  ServerStart start;
+  std::string host;
+  int port = 0;
+  // --token, --token-file, the pipe of `clawperator serve`, else CLAWPERATOR_SERVE_TOKEN; may
+  // be empty (the server makes one unless no_token).
+  std::string token;
+  bool no_token = false;  // --no-token: none at all (loopback only)
 };
 
 }  // namespace clawperator::service
