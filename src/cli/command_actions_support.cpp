@@ -1,40 +1,12 @@
 #include "command_actions_support.hpp"
 
 #include "clawperator/cli/help_text.hpp"
+#include "clawperator/cli/selector_flags.hpp"
+#include "clawperator/contract/matcher_fields.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/utf8.hpp"
 
 namespace clawperator::cli::actions {
-namespace {
-
-struct SelectorFlagHelp {
-  const char* name;
-  const char* value_name;
-  const char* description;
-};
-
-constexpr SelectorFlagHelp kElementHelp[] = {
-    {"--selector", "<json>", "Raw NodeMatcher JSON (advanced; not with the flags below)"},
-    {"--text", "<text>", "Exact visible text"},
-    {"--text-contains", "<text>", "Partial text match"},
-    {"--id", "<resource-id>", "Android resource ID"},
-    {"--desc", "<text>", "Exact content description"},
-    {"--desc-contains", "<text>", "Partial content description"},
-    {"--role", "<role>", "Element role"},
-};
-
-constexpr SelectorFlagHelp kContainerHelp[] = {
-    {"--container-selector", "<json>", "Container as raw NodeMatcher JSON (not with the below)"},
-    {"--container-text", "<text>", "Container with exact visible text"},
-    {"--container-text-contains", "<text>", "Container with partial text match"},
-    {"--container-id", "<resource-id>", "Container by Android resource ID"},
-    {"--container-desc", "<text>", "Container by exact content description"},
-    {"--container-desc-contains", "<text>", "Container by partial content description"},
-    {"--container-role", "<role>", "Container by element role"},
-};
-
-}  // namespace
-
 OptionLine ValueFlags::add(CommandLine command, const std::string& name,
                            const std::string& value_name, const std::string& description,
                            int arity) {
@@ -67,17 +39,30 @@ void set_footer(CommandLine app, const std::string& notes, const std::string& de
 }
 
 void add_element_flags(CommandLine app, ValueFlags& flags, bool with_text) {
-  for (const SelectorFlagHelp& flag : kElementHelp) {
-    if (!with_text && std::string_view(flag.name) == "--text") continue;
-    flags.add(app, flag.name, flag.value_name, flag.description)
-        .group("Element selector (combine for AND)");
+  const std::string group = "Element selector (combine for AND)";
+  flags
+      .add(app, "--selector", "<json>", "Raw NodeMatcher JSON (advanced; not with the flags below)")
+      .group(group);
+  for (const contract::MatcherField field : shorthand_fields()) {
+    const contract::MatcherFieldRow& row = contract::matcher_field_row(field);
+    if (!with_text && field == contract::MatcherField::TextEquals) continue;
+    flags.add(app, std::string(row.flag), std::string(row.value_name), std::string(row.help))
+        .group(group);
   }
 }
 
 void add_container_flags(CommandLine app, ValueFlags& flags) {
-  for (const SelectorFlagHelp& flag : kContainerHelp) {
-    flags.add(app, flag.name, flag.value_name, flag.description)
-        .group("Container selector (optional; combine for AND)");
+  const std::string group = "Container selector (optional; combine for AND)";
+  flags
+      .add(app, "--container-selector", "<json>",
+           "Container as raw NodeMatcher JSON (not with the below)")
+      .group(group);
+  for (const contract::MatcherField field : shorthand_fields()) {
+    const contract::MatcherFieldRow& row = contract::matcher_field_row(field);
+    flags
+        .add(app, std::string(row.container_flag), std::string(row.value_name),
+             std::string(row.container_help))
+        .group(group);
   }
 }
 

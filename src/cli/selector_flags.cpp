@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <tuple>
 
 #include "clawperator/contract/hint_catalog.hpp"
+#include "clawperator/contract/matcher_fields.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/text.hpp"
 
@@ -13,34 +15,24 @@ namespace {
 
 using contract::HostError;
 
-struct Shorthand {
-  std::string_view element;
-  std::string_view container;
-  std::string_view matcher_key;
+// The shorthands in the order the original checked and mapped them (and lists them in help);
+// what each one is comes from the matcher table (contract/matcher_fields.hpp).
+constexpr std::array<contract::MatcherField, 6> kShorthandOrder = {
+    contract::MatcherField::TextEquals,          contract::MatcherField::TextContains,
+    contract::MatcherField::ResourceId,          contract::MatcherField::ContentDescEquals,
+    contract::MatcherField::ContentDescContains, contract::MatcherField::Role,
 };
 
-// --selector/--container-selector first, then the shorthands in the order the
-// original checked and mapped them.
-constexpr std::array<Shorthand, 6> kShorthands = {{
-    {"--text", "--container-text", "textEquals"},
-    {"--text-contains", "--container-text-contains", "textContains"},
-    {"--id", "--container-id", "resourceId"},
-    {"--desc", "--container-desc", "contentDescEquals"},
-    {"--desc-contains", "--container-desc-contains", "contentDescContains"},
-    {"--role", "--container-role", "role"},
-}};
-
-constexpr std::array<std::string_view, 7> kElementFlags = {
-    "--selector", "--text", "--text-contains", "--id", "--desc", "--desc-contains", "--role",
-};
-constexpr std::array<std::string_view, 7> kContainerFlags = {
-    "--container-selector", "--container-text", "--container-text-contains",
-    "--container-id",       "--container-desc", "--container-desc-contains",
-    "--container-role",
-};
-
-std::string_view shorthand_name(const Shorthand& shorthand, SelectorScope scope) {
-  return scope == SelectorScope::Element ? shorthand.element : shorthand.container;
+// The JSON flag, then the shorthands in kShorthandOrder.
+using FlagNames = std::array<std::string_view, kShorthandOrder.size() + 1>;
+FlagNames flag_names(SelectorScope scope) {
+  FlagNames names{};
+  names[0] = scope == SelectorScope::Element ? "--selector" : "--container-selector";
+  for (std::size_t i = 0; i < kShorthandOrder.size(); ++i) {
+    const contract::MatcherFieldRow& row = contract::matcher_field_row(kShorthandOrder[i]);
+    names[i + 1] = scope == SelectorScope::Element ? row.flag : row.container_flag;
+  }
+  return names;
 }
 
 const std::vector<FlagOccurrence>* occurrences(const TypedFlags& typed, std::string_view name) {
@@ -79,7 +71,13 @@ constexpr std::string_view kSelectorChoice = "  --selector <json>       Raw JSON
 
 }  // namespace
 
+std::span<const contract::MatcherField> shorthand_fields() {
+  return kShorthandOrder;
+}
+
 std::span<const std::string_view> selector_flag_names(SelectorScope scope) {
+  static const FlagNames kElementFlags = flag_names(SelectorScope::Element);
+  static const FlagNames kContainerFlags = flag_names(SelectorScope::Container);
   if (scope == SelectorScope::Element) return kElementFlags;
   return kContainerFlags;
 }
@@ -95,7 +93,7 @@ SelectorResolution resolve_selector(const TypedFlags& typed, SelectorScope scope
   const auto names = selector_flag_names(scope);
   if (auto error = repeated_flag(typed, names)) return contract::failed(*error);
 
-  std::array<std::optional<std::string>, kElementFlags.size()> values;
+  std::array<std::optional<std::string>, std::tuple_size_v<FlagNames>> values;
   bool any = false;
   for (std::size_t i = 0; i < names.size(); ++i) {
     const auto* typed_values = occurrences(typed, names[i]);
@@ -136,14 +134,14 @@ SelectorResolution resolve_selector(const TypedFlags& typed, SelectorScope scope
   }
 
   Json matcher = Json::object();
-  for (std::size_t i = 0; i < kShorthands.size(); ++i) {
+  for (std::size_t i = 0; i < kShorthandOrder.size(); ++i) {
     const std::optional<std::string>& value = values[i + 1];
     if (!value) continue;
-    const std::string_view name = shorthand_name(kShorthands[i], scope);
+    const std::string_view name = names[i + 1];
     if (is_blank(*value)) {  // Unicode white space too: the Operator would ignore the field
       return contract::failed(invalid_flags(std::string(name) + " value must not be blank", name));
     }
-    matcher[std::string(kShorthands[i].matcher_key)] = *value;
+    matcher[std::string(contract::matcher_field_row(kShorthandOrder[i]).key)] = *value;
   }
   return std::optional<Json>{std::move(matcher)};
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "clawperator/contract/action_table.hpp"
+#include "clawperator/contract/matcher_fields.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::contract {
@@ -103,21 +104,7 @@ Json Number::to_json() const {
 }
 
 std::string_view to_string(MatcherField field) {
-  switch (field) {
-    case MatcherField::ResourceId:
-      return "resourceId";
-    case MatcherField::Role:
-      return "role";
-    case MatcherField::TextEquals:
-      return "textEquals";
-    case MatcherField::TextContains:
-      return "textContains";
-    case MatcherField::ContentDescEquals:
-      return "contentDescEquals";
-    case MatcherField::ContentDescContains:
-      break;
-  }
-  return "contentDescContains";
+  return matcher_field_row(field).key;
 }
 
 const std::string* NodePredicate::get(MatcherField field) const {

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "clawperator/contract/action_table.hpp"
+#include "clawperator/contract/matcher_fields.hpp"
 
 namespace clawperator::contract {
 namespace {
@@ -63,20 +64,6 @@ constexpr std::array<KeyAlias, 38> kParamAliases = {{
     {"label_selector", "labelMatcher"},
 }};
 
-constexpr std::array<KeyAlias, 11> kMatcherAliases = {{
-    {"resource_id", "resourceId"},
-    {"id", "resourceId"},
-    {"text", "textEquals"},
-    {"text_contains", "textContains"},
-    {"content_desc", "contentDescEquals"},
-    {"content_desc_equals", "contentDescEquals"},
-    {"description", "contentDescEquals"},
-    {"accessibility_label", "contentDescEquals"},
-    {"content_desc_contains", "contentDescContains"},
-    {"description_contains", "contentDescContains"},
-    {"accessibility_label_contains", "contentDescContains"},
-}};
-
 // The params whose value is a matcher whose own keys are aliased (not its relations).
 constexpr std::array<std::string_view, 4> kMatcherParams = {"matcher", "container", "expectedNode",
                                                             "labelMatcher"};
@@ -99,12 +86,13 @@ LongPress long_press_value(const Json& value) {
 
 // The object with its alias keys renamed, in the order the keys first appear. The canonical
 // key, when written, wins over every alias; among aliases of one key the last one wins.
-template <std::size_t N>
-Json rename_keys(const Json& object, const std::array<KeyAlias, N>& aliases) {
+// `canonical_key` names the key an alias stands for, or is empty.
+template <typename CanonicalKey>
+Json rename_keys(const Json& object, CanonicalKey canonical_key) {
   Json out = Json::object();
   for (const auto& item : object.items()) {
     const std::string& key = item.key();
-    const std::string_view canonical = canonical_of(key, aliases);
+    const std::string_view canonical = canonical_key(key);
     if (canonical.empty()) {
       out[key] = item.value();  // a canonical or unknown key; a later alias never replaces it
       continue;
@@ -125,11 +113,20 @@ Json rename_keys(const Json& object, const std::array<KeyAlias, N>& aliases) {
   return out;
 }
 
+}  // namespace
+
+Json normalize_matcher(const Json& matcher) {
+  return matcher.is_object() ? rename_keys(matcher, matcher_key_of_alias) : matcher;
+}
+
+namespace {
+
 Json normalize_params(const Json& params) {
-  Json out = rename_keys(params, kParamAliases);
+  Json out =
+      rename_keys(params, [](std::string_view key) { return canonical_of(key, kParamAliases); });
   for (const std::string_view key : kMatcherParams) {
     const auto it = out.find(key);
-    if (it != out.end() && it->is_object()) *it = rename_keys(*it, kMatcherAliases);
+    if (it != out.end()) *it = normalize_matcher(*it);
   }
   return out;
 }
@@ -152,7 +149,8 @@ Json normalize_action(const Json& action) {
 
 Json normalize_payload(const Json& payload) {
   if (!payload.is_object()) return payload;
-  Json out = rename_keys(payload, kTopLevelAliases);
+  Json out = rename_keys(payload,
+                         [](std::string_view key) { return canonical_of(key, kTopLevelAliases); });
   const auto actions = out.find("actions");
   if (actions != out.end() && actions->is_array()) {
     for (Json& action : *actions) action = normalize_action(action);

@@ -11,6 +11,7 @@
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/contract/hint_catalog.hpp"
 #include "clawperator/contract/limits.hpp"
+#include "clawperator/contract/matcher_fields.hpp"
 #include "clawperator/contract/on_screen_log.hpp"
 #include "clawperator/contract/payload_normalization.hpp"
 #include "clawperator/text.hpp"
@@ -21,16 +22,8 @@ namespace {
 // The original's words for an unknown action type; validation_failure keys its code on them.
 constexpr std::string_view kUnsupportedTypeMessage = "All action types must be supported";
 
-constexpr std::array<MatcherField, 6> kMatcherFields = {
-    MatcherField::ResourceId,        MatcherField::Role,
-    MatcherField::TextEquals,        MatcherField::TextContains,
-    MatcherField::ContentDescEquals, MatcherField::ContentDescContains,
-};
-
 std::optional<MatcherField> matcher_field(std::string_view key) {
-  for (const MatcherField field : kMatcherFields) {
-    if (to_string(field) == key) return field;
-  }
+  if (const MatcherFieldRow* row = matcher_field_by_key(key)) return row->field;
   return std::nullopt;
 }
 
@@ -113,6 +106,13 @@ std::string join_values(std::span<const std::string_view> values) {
 
 class Validator {
  public:
+  Expected<NodeMatcher, std::vector<ValidationIssue>> read_matcher(const Json& value,
+                                                                   const std::string& path) {
+    auto matcher = check_matcher(value, path);
+    if (!matcher || !issues_.empty()) return Unexpected{std::move(issues_)};
+    return std::move(*matcher);
+  }
+
   ValidationOutcome run(const Json& payload) {
     ValidationOutcome outcome;
     if (!payload.is_object()) {
@@ -506,11 +506,11 @@ class Validator {
     bool relations_valid = true;
     for (const auto& item : value.items()) {
       const std::string& key = item.key();
-      if (key != "ancestor" && key != "descendant") continue;
+      if (key != kAncestorKey && key != kDescendantKey) continue;
       auto predicate = check_predicate(item.value(), join(path, key));
       if (!predicate) {
         relations_valid = false;
-      } else if (key == "ancestor") {
+      } else if (key == kAncestorKey) {
         matcher.ancestor = std::move(*predicate);
       } else {
         matcher.descendant = std::move(*predicate);
@@ -544,22 +544,21 @@ class Validator {
   bool check_predicate_fields(const Json& value, const std::string& path, bool relations,
                               NodePredicate& out) {
     const std::size_t issues_before = issues_.size();
-    for (const MatcherField field : kMatcherFields) {
-      const Json* item = find(value, to_string(field));
+    for (const MatcherFieldRow& row : matcher_fields()) {
+      const Json* item = find(value, row.key);
       if (item == nullptr) continue;
-      const std::string field_path = join(path, to_string(field));
+      const std::string field_path = join(path, row.key);
       if (check_string_value(*item, field_path, 0, limits::kMaxMatcherValueLength) &&
           is_blank(item->get_ref<const std::string&>())) {
         // The Operator ignores a blank field, so it would match what the caller did not mean.
-        add(field_path,
-            std::string(to_string(field)) + " must not be blank: omit it to leave it open");
+        add(field_path, std::string(row.key) + " must not be blank: omit it to leave it open");
       }
     }
     report_unknown_keys(
         value,
         [&](const std::string& key) {
           return matcher_field(key).has_value() ||
-                 (relations && (key == "ancestor" || key == "descendant"));
+                 (relations && (key == kAncestorKey || key == kDescendantKey));
         },
         path);
     if (issues_.size() != issues_before) return false;
@@ -763,6 +762,11 @@ Json issue_to_json(const ValidationIssue& issue) {
 
 ValidationOutcome validate_execution(const Json& payload) {
   return Validator().run(normalize_payload(payload));
+}
+
+Expected<NodeMatcher, std::vector<ValidationIssue>> read_node_matcher(const Json& value,
+                                                                      std::string_view path) {
+  return Validator().read_matcher(normalize_matcher(value), std::string(path));
 }
 
 namespace {

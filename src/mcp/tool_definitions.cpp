@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "clawperator/contract/limits.hpp"
+#include "clawperator/contract/matcher_fields.hpp"
 #include "clawperator/emulator/request.hpp"
 #include "clawperator/evidence/manifest.hpp"
 #include "clawperator/evidence/video.hpp"
@@ -41,9 +42,9 @@ Json number_json(double value) {
 
 Json predicate_schema() {
   Json properties = Json::object();
-  for (const char* key : {"resourceId", "role", "textEquals", "textContains", "contentDescEquals",
-                          "contentDescContains"}) {
-    properties[key] = {{"type", "string"}, {"maxLength", contract::limits::kMaxMatcherValueLength}};
+  for (const contract::MatcherFieldRow& row : contract::matcher_fields()) {
+    properties[std::string(row.key)] = {{"type", "string"},
+                                        {"maxLength", contract::limits::kMaxMatcherValueLength}};
   }
   return {
       {"type", "object"}, {"properties", std::move(properties)}, {"additionalProperties", false}};
@@ -52,8 +53,8 @@ Json predicate_schema() {
 // The canonical NodeMatcher of docs/payload.md, for the tools that take one as it is.
 Json matcher_schema(std::string_view description) {
   Json schema = predicate_schema();
-  schema["properties"]["ancestor"] = predicate_schema();
-  schema["properties"]["descendant"] = predicate_schema();
+  schema["properties"][std::string(contract::kAncestorKey)] = predicate_schema();
+  schema["properties"][std::string(contract::kDescendantKey)] = predicate_schema();
   schema["minProperties"] = 1;
   if (!description.empty()) schema["description"] = std::string(description);
   return schema;
@@ -688,39 +689,21 @@ const ToolDefinition* find_tool(std::string_view name) {
   return nullptr;
 }
 
-namespace {
-
-// The selector's short keys and the payload's own (docs/payload.md "Matchers"), which an agent
-// that learned the payload writes: both are accepted, one of a pair at a time.
-struct SelectorKey {
-  const char* short_key;
-  const char* payload_key;  // the same as short_key when the two names agree
-  const char* description;
-};
-constexpr SelectorKey kSelectorKeys[] = {
-    {"id", "resourceId", "resource id (resourceId)"},
-    {"role", "role", "role"},
-    {"text", "textEquals", "exact text (textEquals)"},
-    {"textContains", "textContains", "text contains (textContains)"},
-    {"desc", "contentDescEquals", "exact content description (contentDescEquals)"},
-    {"descContains", "contentDescContains", "content description contains (contentDescContains)"},
-};
-
-}  // namespace
-
 Json selector_schema() {
   Json properties = Json::object();
-  for (const SelectorKey& key : kSelectorKeys) {
-    Json schema = nonblank_string(key.description);
+  // The selector's short keys and the payload's own (docs/payload.md "Matchers"), which an
+  // agent that learned the payload writes: both are accepted, one of a pair at a time.
+  for (const contract::MatcherFieldRow& row : contract::matcher_fields()) {
+    Json schema = nonblank_string(row.selector_help);
     schema["maxLength"] = contract::limits::kMaxMatcherValueLength;
-    properties[key.short_key] = schema;
-    if (std::string_view(key.short_key) != key.payload_key) {
-      schema["description"] = std::string("the same as ") + key.short_key;
-      properties[key.payload_key] = std::move(schema);
+    properties[std::string(row.short_key)] = schema;
+    if (row.short_key != row.key) {
+      schema["description"] = "the same as " + std::string(row.short_key);
+      properties[std::string(row.key)] = std::move(schema);
     }
   }
-  properties["ancestor"] = predicate_schema();
-  properties["descendant"] = predicate_schema();
+  properties[std::string(contract::kAncestorKey)] = predicate_schema();
+  properties[std::string(contract::kDescendantKey)] = predicate_schema();
   return {{"type", "object"},
           {"properties", std::move(properties)},
           {"additionalProperties", false},
@@ -729,11 +712,11 @@ Json selector_schema() {
 }
 
 std::optional<std::string> selector_problem(const Json& selector, std::string_view path) {
-  for (const SelectorKey& key : kSelectorKeys) {
-    if (std::string_view(key.short_key) != key.payload_key && selector.contains(key.short_key) &&
-        selector.contains(key.payload_key)) {
-      return std::string("give ") + key.short_key + " or " + key.payload_key +
-             ", not both (path: " + std::string(path) + "." + key.payload_key + ")";
+  for (const contract::MatcherFieldRow& row : contract::matcher_fields()) {
+    if (row.short_key != row.key && selector.contains(row.short_key) &&
+        selector.contains(row.key)) {
+      return "give " + std::string(row.short_key) + " or " + std::string(row.key) +
+             ", not both (path: " + std::string(path) + "." + std::string(row.key) + ")";
     }
   }
   return std::nullopt;
@@ -743,12 +726,12 @@ Json selector_to_matcher(const Json& selector) {
   Json matcher = Json::object();
   // In the caller's order: the payload keeps it (docs/payload.md "Matchers").
   for (const auto& [key, value] : selector.items()) {
-    if (key == "ancestor" || key == "descendant") {
+    if (key == contract::kAncestorKey || key == contract::kDescendantKey) {
       matcher[key] = value;
       continue;
     }
-    for (const SelectorKey& known : kSelectorKeys) {
-      if (key == known.short_key || key == known.payload_key) matcher[known.payload_key] = value;
+    for (const contract::MatcherFieldRow& row : contract::matcher_fields()) {
+      if (key == row.short_key || key == row.key) matcher[std::string(row.key)] = value;
     }
   }
   return matcher;

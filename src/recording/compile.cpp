@@ -6,8 +6,9 @@
 
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/hierarchy/tree.hpp"
+#include "clawperator/recording/exact_matcher.hpp"
 #include "clawperator/recording/recording_file.hpp"
-#include "clawperator/recording/snapshot_nodes.hpp"
 #include "clawperator/recording/warnings.hpp"
 #include "clawperator/text.hpp"
 
@@ -36,11 +37,7 @@ bool usable_matcher_value(const std::string* value) {
 }
 
 Json matcher_json(const ExactMatcher& matcher) {
-  Json json = Json::object();
-  if (!matcher.resource_id.empty()) json["resourceId"] = matcher.resource_id;
-  if (!matcher.text.empty()) json["textEquals"] = matcher.text;
-  if (!matcher.content_desc.empty()) json["contentDescEquals"] = matcher.content_desc;
-  return json;
+  return contract::to_json(node_matcher(matcher));
 }
 
 std::string describe_matcher(const ExactMatcher& matcher) {
@@ -49,13 +46,13 @@ std::string describe_matcher(const ExactMatcher& matcher) {
 
 // A node of `nodes` that names its screen on its own: the first with a resource-id no other
 // node has, else such a text, else such a content-desc.
-std::optional<ExactMatcher> landmark_of(const std::vector<SnapshotNode>& nodes) {
+std::optional<ExactMatcher> landmark_of(const hierarchy::Tree& nodes) {
   for (int field = 0; field < 3; ++field) {
-    for (const SnapshotNode& node : nodes) {
+    for (const hierarchy::Node& node : nodes.nodes) {
       ExactMatcher candidate;
-      const std::string& value = field == 0   ? node.resource_id
-                                 : field == 1 ? node.text
-                                              : node.content_desc;
+      const std::string value(node.attribute(field == 0   ? "resource-id"
+                                             : field == 1 ? "text"
+                                                          : "content-desc"));
       if (!usable_matcher_value(&value)) continue;
       (field == 0   ? candidate.resource_id
        : field == 1 ? candidate.text
@@ -75,15 +72,15 @@ class RecordingCompiler {
     where_ = "line " + std::to_string(event.line) + " (seq " + number_text(event.seq_json()) + ")";
     // The screen's nodes as this event saw them: for a click, the screen before it; for the
     // step before, the screen that step led to. Parsed only when one of the two is needed.
-    std::optional<std::vector<SnapshotNode>> nodes;
+    std::optional<hierarchy::Tree> nodes;
     const std::string* snapshot = event.snapshot();
     if (snapshot != nullptr && (event.type == EventType::Click ||
                                 event.type == EventType::WindowChange || awaiting_anchor_)) {
-      auto read = read_snapshot_nodes(*snapshot);
+      auto read = hierarchy::parse(*snapshot);
       if (read) {
         nodes = std::move(*read);
       } else {
-        warn("snapshot is not a readable hierarchy (" + read.error() + "); not used");
+        warn("snapshot is not a readable hierarchy (" + read.error().message + "); not used");
       }
     }
     if (awaiting_anchor_ && nodes) {
@@ -157,8 +154,7 @@ class RecordingCompiler {
     awaiting_anchor_ = true;
   }
 
-  void window_change(const RecordingEvent& event,
-                     const std::optional<std::vector<SnapshotNode>>& nodes) {
+  void window_change(const RecordingEvent& event, const std::optional<hierarchy::Tree>& nodes) {
     if (nodes) focus_on_new_screen(*nodes);
     if (opened_app_) return;
     const std::string_view package = event.package_name();
@@ -175,7 +171,7 @@ class RecordingCompiler {
     after_step();
   }
 
-  void click(const RecordingEvent& event, const std::optional<std::vector<SnapshotNode>>& nodes) {
+  void click(const RecordingEvent& event, const std::optional<hierarchy::Tree>& nodes) {
     flush_text();
     const std::string* resource_id = event.optional_string("resourceId");
     const std::string* text = event.optional_string("text");
@@ -242,18 +238,20 @@ class RecordingCompiler {
   // whatever was clicked to reach it: the Operator's text_change names no field
   // (docs/recording.md, "compile"). The field is named by its resource-id (its text is what
   // changes), with its content-desc when the id alone is not unique.
-  void focus_on_new_screen(const std::vector<SnapshotNode>& nodes) {
-    const auto field = std::find_if(nodes.begin(), nodes.end(),
-                                    [](const SnapshotNode& node) { return node.focused; });
-    if (field == nodes.end()) return;
+  void focus_on_new_screen(const hierarchy::Tree& nodes) {
+    const auto field = std::find_if(
+        nodes.nodes.begin(), nodes.nodes.end(),
+        [](const hierarchy::Node& node) { return node.attribute("focused") == "true"; });
+    if (field == nodes.nodes.end()) return;
     flush_text();
+    const std::string resource_id(field->attribute("resource-id"));
+    const std::string content_desc(field->attribute("content-desc"));
     std::vector<ExactMatcher> candidates;
-    if (usable_matcher_value(&field->resource_id))
-      candidates.push_back({field->resource_id, "", ""});
-    if (usable_matcher_value(&field->content_desc)) {
-      candidates.push_back({"", "", field->content_desc});
+    if (usable_matcher_value(&resource_id)) candidates.push_back({resource_id, "", ""});
+    if (usable_matcher_value(&content_desc)) {
+      candidates.push_back({"", "", content_desc});
       if (!candidates.front().resource_id.empty()) {
-        candidates.push_back({field->resource_id, "", field->content_desc});
+        candidates.push_back({resource_id, "", content_desc});
       }
     }
     for (const ExactMatcher& candidate : candidates) {
@@ -344,7 +342,7 @@ class RecordingCompiler {
   std::vector<Json> actions_;
   bool opened_app_ = false;
   bool awaiting_anchor_ = false;
-  std::optional<std::vector<SnapshotNode>> anchor_nodes_;
+  std::optional<hierarchy::Tree> anchor_nodes_;
   std::optional<ExactMatcher> focused_;
   std::optional<std::string> pending_text_;
   bool screen_before_text_ = false;

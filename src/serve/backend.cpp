@@ -182,7 +182,7 @@ Reply Backend::query(std::string_view body) const {
   Json out = Json::object();
   out["ok"] = true;
   out["deviceId"] = snapshot.document["deviceId"];
-  out["matcher"] = *matcher;
+  out["matcher"] = contract::to_json(*matcher);
   out["count"] = (*nodes)["count"];
   out["snapshotCommandId"] = snapshot.document["envelope"].value("commandId", "");
   Reply reply{200, std::move(out)};

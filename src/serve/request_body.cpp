@@ -4,6 +4,7 @@
 #include <array>
 
 #include "clawperator/contract/limits.hpp"
+#include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/skills/remote_limits.hpp"
 #include "clawperator/text.hpp"
 
@@ -14,32 +15,6 @@ using contract::failed;
 using contract::HostError;
 
 using contract::field_error;
-
-constexpr std::array<std::string_view, 5> kMatcherFields = {
-    "resourceId", "textEquals", "textContains", "contentDescEquals", "contentDescContains"};
-
-std::optional<HostError> check_matcher(const Json& matcher, const std::string& field, bool nested) {
-  if (!matcher.is_object()) return field_error("INVALID_BODY", field + " must be an object", field);
-  bool any = false;
-  for (const auto& [key, value] : matcher.items()) {
-    const std::string path = field + "." + key;
-    if (key == "ancestor" && !nested) {
-      if (auto error = check_matcher(value, path, true)) return error;
-      continue;
-    }
-    if (std::find(kMatcherFields.begin(), kMatcherFields.end(), key) == kMatcherFields.end()) {
-      return field_error("INVALID_BODY", "Unknown matcher field " + path, path);
-    }
-    if (!value.is_string() || trim(value.get_ref<const std::string&>()).empty()) {
-      return field_error("INVALID_BODY", path + " must be a non-blank string", path);
-    }
-    any = true;
-  }
-  if (!any) {
-    return field_error("INVALID_BODY", field + " must have at least one matcher field", field);
-  }
-  return std::nullopt;
-}
 
 }  // namespace
 
@@ -98,13 +73,22 @@ contract::Outcome<Json> read_execution(const Json& body) {
   return *execution;
 }
 
-contract::Outcome<Json> read_matcher(const Json& body) {
+contract::Outcome<contract::NodeMatcher> read_matcher(const Json& body) {
   const auto matcher = body.find("matcher");
   if (matcher == body.end()) {
     return failed(field_error("INVALID_BODY", "The body needs a matcher object", "matcher"));
   }
-  if (auto error = check_matcher(*matcher, "matcher", false)) return failed(*error);
-  return *matcher;
+  // The payload's own rules for a matcher (contract/payload_validation.hpp): /query selects
+  // what an action's `matcher` would.
+  auto read = contract::read_node_matcher(*matcher, "matcher");
+  if (!read) {
+    const contract::ValidationIssue& first = read.error().front();
+    // An unknown key is named itself (matcher.label), not the object holding it.
+    const std::string field =
+        first.invalid_keys.empty() ? first.path : first.path + "." + first.invalid_keys.front();
+    return failed(field_error("INVALID_BODY", first.path + ": " + first.message, field));
+  }
+  return std::move(*read);
 }
 
 }  // namespace clawperator::serve

@@ -7,15 +7,17 @@
 #include <cstdint>
 #include <string_view>
 
+#include "clawperator/hierarchy/tree.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/recording/compare.hpp"
 #include "clawperator/recording/events.hpp"
-#include "clawperator/recording/snapshot_nodes.hpp"
+#include "clawperator/recording/exact_matcher.hpp"
 #include "clawperator/utf8.hpp"
 
 namespace {
 
 namespace recording = clawperator::recording;
+namespace hierarchy = clawperator::hierarchy;
 using clawperator::Json;
 
 void compare_readers(std::string_view text) {
@@ -62,11 +64,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)event->package_name();
     (void)recording::number_text(event->seq_json());
     if (const std::string* snapshot = event->snapshot()) {
-      auto nodes = recording::read_snapshot_nodes(*snapshot);
-      if (nodes && !nodes->empty()) {
-        const recording::SnapshotNode& first = nodes->front();
-        (void)recording::count_matching_nodes(*nodes,
-                                              {first.resource_id, first.text, first.content_desc});
+      auto tree = hierarchy::parse(*snapshot);
+      if (tree && !tree->nodes.empty()) {
+        const hierarchy::Node& first = tree->nodes.front();
+        (void)recording::count_matching_nodes(
+            *tree,
+            {std::string(first.attribute("resource-id")), std::string(first.attribute("text")),
+             std::string(first.attribute("content-desc"))});
       }
     }
   }

@@ -153,6 +153,17 @@ TEST_CASE("event hub: heartbeat first, fan-out, bounded subscribers, close", "[s
   CHECK_FALSE(hub.subscribe());
 }
 
+namespace {
+
+// /query's matcher read as the route reads it, then the nodes it selects.
+contract::Outcome<Json> query_json(std::string_view xml, const Json& matcher) {
+  auto read = read_matcher(Json{{"matcher", matcher}});
+  if (!read) return contract::failed(read.error());
+  return query_nodes(xml, *read);
+}
+
+}  // namespace
+
 TEST_CASE("query_nodes: matchers against a UI Automator dump", "[serve]") {
   const std::string xml =
       R"(<?xml version="1.0"?><hierarchy rotation="0">)"
@@ -161,20 +172,20 @@ TEST_CASE("query_nodes: matchers against a UI Automator dump", "[serve]") {
       R"(<node class="T" resource-id="app:id/row" text="Display &amp; more" content-desc="d" bounds="[0,5][5,10]"/>)"
       R"(</node><node class="B" resource-id="" text="Wi-Fi" content-desc="" bounds="[1,1][2,2]"/>)"
       R"(</hierarchy>)";
-  const auto rows = query_nodes(xml, Json{{"resourceId", "app:id/row"}});
+  const auto rows = query_json(xml, Json{{"resourceId", "app:id/row"}});
   REQUIRE(rows);
   CHECK((*rows)["count"] == 2);
   CHECK((*rows)["matches"][1]["path"] == "0.1");
   CHECK((*rows)["matches"][1]["text"] == "Display & more");
-  CHECK(query_nodes(xml, Json{{"textEquals", "Wi-Fi"}}).value()["count"] == 2);
-  const auto scoped = query_nodes(
-      xml, Json{{"textEquals", "Wi-Fi"}, {"ancestor", {{"resourceId", "app:id/list"}}}});
+  CHECK(query_json(xml, Json{{"textEquals", "Wi-Fi"}}).value()["count"] == 2);
+  const auto scoped =
+      query_json(xml, Json{{"textEquals", "Wi-Fi"}, {"ancestor", {{"resourceId", "app:id/list"}}}});
   CHECK(scoped.value()["count"] == 1);
   CHECK(scoped.value()["matches"][0]["path"] == "0.0");
-  CHECK(query_nodes(xml, Json{{"textContains", "more"}}).value()["matches"][0]["bounds"] ==
+  CHECK(query_json(xml, Json{{"textContains", "more"}}).value()["matches"][0]["bounds"] ==
         "[0,5][5,10]");
-  CHECK(query_nodes(xml, Json{{"contentDescEquals", "nothing"}}).value()["count"] == 0);
-  CHECK(query_nodes("<hierarchy><node", Json{{"textEquals", "x"}}).error().code ==
+  CHECK(query_json(xml, Json{{"contentDescEquals", "nothing"}}).value()["count"] == 0);
+  CHECK(query_json("<hierarchy><node", Json{{"textEquals", "x"}}).error().code ==
         "SNAPSHOT_EXTRACTION_FAILED");
 }
 
@@ -191,29 +202,81 @@ TEST_CASE("query_nodes: texts as the dump holds them, …Contains ignoring case 
       "<node class=\"T\" resource-id=\"c\" text=\"\xc3\x9c"
       "ber uns\" content-desc=\"Network &amp; Internet\" bounds=\"[0,2][1,3]\"/>"
       "</hierarchy>";
-  const auto tab = query_nodes(xml, Json{{"textEquals", "Total\t42"}});
+  const auto tab = query_json(xml, Json{{"textEquals", "Total\t42"}});
   REQUIRE(tab);
   REQUIRE(tab.value()["count"] == 1);
   CHECK(tab.value()["matches"][0]["text"] == "Total\t42");
   CHECK(tab.value()["matches"][0]["contentDesc"] == "line one\nline two");
-  CHECK(query_nodes(xml, Json{{"textEquals", "Total 42"}}).value()["count"] == 0);
-  CHECK(query_nodes(xml, Json{{"contentDescContains", "one\nLINE"}}).value()["count"] == 1);
-  CHECK(query_nodes(xml, Json{{"textEquals", "Carriage\rreturn"}}).value()["count"] == 1);
+  CHECK(query_json(xml, Json{{"textEquals", "Total 42"}}).value()["count"] == 0);
+  CHECK(query_json(xml, Json{{"contentDescContains", "one\nLINE"}}).value()["count"] == 1);
+  CHECK(query_json(xml, Json{{"textEquals", "Carriage\rreturn"}}).value()["count"] == 1);
 
   // textContains / contentDescContains: case-blind per character (Kotlin's ignoreCase);
   // the equals fields and resourceId are not.
-  CHECK(query_nodes(xml, Json{{"textContains", "TOTAL"}}).value()["matches"][0]["resourceId"] ==
+  CHECK(query_json(xml, Json{{"textContains", "TOTAL"}}).value()["matches"][0]["resourceId"] ==
         "a");
-  CHECK(query_nodes(xml, Json{{"textContains",
-                               "\xc3\xbc"
-                               "BER"}})
+  CHECK(query_json(xml, Json{{"textContains",
+                              "\xc3\xbc"
+                              "BER"}})
             .value()["count"] == 1);  // üBER in Über uns
-  CHECK(query_nodes(xml, Json{{"contentDescContains", "network & INTERNET"}}).value()["count"] ==
-        1);
-  CHECK(query_nodes(xml, Json{{"textEquals", "total\t42"}}).value()["count"] == 0);
-  CHECK(query_nodes(xml, Json{{"contentDescEquals", "network & internet"}}).value()["count"] == 0);
-  CHECK(query_nodes(xml, Json{{"textContains", "absent"}}).value()["count"] == 0);
-  CHECK(query_nodes(xml, Json{{"resourceId", "A"}}).value()["count"] == 0);
+  CHECK(query_json(xml, Json{{"contentDescContains", "network & INTERNET"}}).value()["count"] == 1);
+  CHECK(query_json(xml, Json{{"textEquals", "total\t42"}}).value()["count"] == 0);
+  CHECK(query_json(xml, Json{{"contentDescEquals", "network & internet"}}).value()["count"] == 0);
+  CHECK(query_json(xml, Json{{"textContains", "absent"}}).value()["count"] == 0);
+  CHECK(query_json(xml, Json{{"resourceId", "A"}}).value()["count"] == 0);
+}
+
+TEST_CASE("query_nodes: role and descendant, as an action's matcher takes them", "[serve]") {
+  const std::string xml =
+      R"(<hierarchy rotation="0">)"
+      R"(<node class="android.widget.LinearLayout" resource-id="row" text="" content-desc="">)"
+      R"(<node class="android.widget.TextView" resource-id="" text="Wi-Fi" content-desc=""/>)"
+      R"(<node class="android.widget.Switch" resource-id="toggle" text="" content-desc=""/>)"
+      R"(</node><node class="android.widget.Button" resource-id="ok" text="OK" content-desc=""/>)"
+      R"(</hierarchy>)";
+  // role: the Operator's role of the class, or the class's simple name, in any case.
+  CHECK(query_json(xml, Json{{"role", "switch"}}).value()["matches"][0]["resourceId"] == "toggle");
+  CHECK(query_json(xml, Json{{"role", "BUTTON"}}).value()["matches"][0]["resourceId"] == "ok");
+  CHECK(query_json(xml, Json{{"role", "linearlayout"}}).value()["count"] == 1);
+  // descendant: some strict descendant satisfies it; the node itself does not count.
+  const auto row =
+      query_json(xml, Json{{"resourceId", "row"}, {"descendant", {{"textEquals", "Wi-Fi"}}}});
+  REQUIRE(row);
+  CHECK(row.value()["count"] == 1);
+  CHECK(row.value()["matches"][0]["path"] == "0");
+  CHECK(query_json(xml, Json{{"textEquals", "Wi-Fi"}, {"descendant", {{"textEquals", "Wi-Fi"}}}})
+            .value()["count"] == 0);
+  // The payload's aliases too (contract/matcher_fields.hpp).
+  CHECK(query_json(xml, Json{{"resource_id", "ok"}}).value()["count"] == 1);
+}
+
+TEST_CASE("query_nodes: a matcher the payload would refuse is INVALID_BODY naming the field",
+          "[serve]") {
+  const std::string xml = R"(<hierarchy><node text="x"/></hierarchy>)";
+  const auto unknown = query_json(xml, Json{{"bogus", "x"}});
+  REQUIRE_FALSE(unknown);
+  CHECK(unknown.error().code == "INVALID_BODY");
+  const auto blank = query_json(xml, Json{{"textEquals", " "}});
+  REQUIRE_FALSE(blank);
+  CHECK(blank.error().code == "INVALID_BODY");
+  CHECK(blank.error().details["field"] == "matcher.textEquals");
+  const auto nested = query_json(xml, Json{{"ancestor", {{"ancestor", {{"textEquals", "x"}}}}}});
+  REQUIRE_FALSE(nested);
+  CHECK(nested.error().details["field"] == "matcher.ancestor.ancestor");  // relations do not nest
+  CHECK(read_matcher(Json::object()).error().details["field"] == "matcher");
+}
+
+TEST_CASE("query_nodes: what is not a hierarchy is SNAPSHOT_EXTRACTION_FAILED", "[serve]") {
+  const auto matcher = read_matcher(Json{{"matcher", {{"textEquals", "x"}}}}).value();
+  for (const char* xml :
+       {"<root><node text=\"x\"/></root>", "<!DOCTYPE hierarchy [<!ENTITY x \"y\">]><hierarchy/>",
+        "<hierarchy><widget/></hierarchy>", "<hierarchy><node"}) {
+    INFO(xml);
+    const auto failed = query_nodes(xml, matcher);
+    REQUIRE_FALSE(failed);
+    CHECK(failed.error().code == "SNAPSHOT_EXTRACTION_FAILED");
+    CHECK(failed.error().details["reason"].get<std::string>() != "");
+  }
 }
 
 TEST_CASE("access log fields never carry the query string", "[serve]") {

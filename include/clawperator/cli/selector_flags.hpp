@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "clawperator/contract/execution.hpp"
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/service/actions.hpp"
@@ -25,7 +26,11 @@ using TypedFlags = std::map<std::string, std::vector<FlagOccurrence>, std::less<
 
 enum class SelectorScope { Element, Container };
 
-// The flags of a scope: the JSON flag, then the shorthands in mapping order.
+// The matcher fields the shorthand flags set, in the order the original checked them
+// (--text, --text-contains, --id, --desc, --desc-contains, --role).
+std::span<const contract::MatcherField> shorthand_fields();
+
+// The flags of a scope: the JSON flag, then the shorthands in that order.
 std::span<const std::string_view> selector_flag_names(SelectorScope scope);
 
 bool has_selector_flag(const TypedFlags& typed, SelectorScope scope);

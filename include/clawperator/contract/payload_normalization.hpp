@@ -17,6 +17,10 @@ namespace clawperator::contract {
 // (validation refuses them); anything that is not an object is left as it is.
 Json normalize_payload(const Json& payload);
 
+// One matcher's alias keys renamed (its own, not its relations'), by the same rule; anything
+// that is not an object as it is.
+Json normalize_matcher(const Json& matcher);
+
 // The canonical name of a params key: "filePath" -> "path"; a canonical or unknown key as
 // it is.
 std::string_view canonical_param_key(std::string_view key);

@@ -30,6 +30,11 @@ struct ValidationOutcome {
 
 ValidationOutcome validate_execution(const Json& payload);
 
+// A NodeMatcher on its own (serve's /query), read by the payload's rules for a `matcher`
+// param: its aliases renamed, the six fields and the two relations, every problem at `path`.
+Expected<NodeMatcher, std::vector<ValidationIssue>> read_node_matcher(const Json& value,
+                                                                      std::string_view path);
+
 // EXECUTION_VALIDATION_FAILED carrying the first issue in message/details.path
 // and all of them in details.issues. `issues` must not be empty.
 HostError validation_failure(const std::vector<ValidationIssue>& issues);

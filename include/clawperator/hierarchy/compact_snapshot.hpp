@@ -1,7 +1,8 @@
 // snapshot --compact (docs/contract.md §3.3): the UI hierarchy XML
 // projected on the host into a bounded JSON list of nodes for an agent's context window.
-// Pure: the XML in, the projection or why there is none out. Parsed with expat; a DTD, an
-// entity declaration, stray text or any element other than <hierarchy>/<node> is refused.
+// Pure: the XML in, the projection or why there is none out (hierarchy/tree.hpp's reading, so a
+// DTD, an entity declaration, stray text or any element other than <hierarchy>/<node> is
+// refused).
 #pragma once
 
 #include <string>

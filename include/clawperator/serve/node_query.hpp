@@ -1,10 +1,11 @@
 // POST /query's answer, computed on the host from a snapshot: the nodes of a UI Automator
-// XML dump that a matcher (request_body.hpp's read_matcher form) selects. The inspector
+// XML dump (hierarchy/tree.hpp) that a matcher selects (hierarchy/match.hpp). The inspector
 // checks every selector it shows with it. Pure.
 #pragma once
 
 #include <string_view>
 
+#include "clawperator/contract/execution.hpp"
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/json.hpp"
 
@@ -12,8 +13,8 @@ namespace clawperator::serve {
 
 // {count, matches:[{path, class, resourceId, text, contentDesc, bounds}]}, `path` being the
 // node's child indices from the root ("0.2.1"), as the inspector numbers them.
-// SNAPSHOT_EXTRACTION_FAILED when the XML does not parse.
-contract::Outcome<Json> query_nodes(std::string_view xml, const Json& matcher);
+// SNAPSHOT_EXTRACTION_FAILED (details.line, details.reason) when the XML is not a hierarchy.
+contract::Outcome<Json> query_nodes(std::string_view xml, const contract::NodeMatcher& matcher);
 
 // The hierarchy text of the first snapshot step of an execution document; empty when none.
 std::string_view snapshot_xml(const Json& document);

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "clawperator/contract/execution.hpp"
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/json.hpp"
 
@@ -32,9 +33,9 @@ contract::Outcome<Target> read_target(const Json& body);
 // POST /execute's `execution`: MISSING_EXECUTION when absent, INVALID_BODY when not an object.
 contract::Outcome<Json> read_execution(const Json& body);
 
-// POST /query's `matcher`: an object of NodeMatcher fields (resourceId, textEquals,
-// textContains, contentDescEquals, contentDescContains) and optionally `ancestor`, a matcher
-// of the same form; at least one field. INVALID_BODY otherwise.
-contract::Outcome<Json> read_matcher(const Json& body);
+// POST /query's `matcher`: a NodeMatcher as an action's `matcher` param takes it (the six
+// fields of contract/matcher_fields.hpp, their aliases, `ancestor` and `descendant`).
+// INVALID_BODY naming the first problem (details.field) otherwise.
+contract::Outcome<contract::NodeMatcher> read_matcher(const Json& body);
 
 }  // namespace clawperator::serve

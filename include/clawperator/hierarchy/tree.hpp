@@ -1,0 +1,50 @@
+// The one reader of the screen's UI hierarchy (the UI Automator XML the Operator dumps, in a
+// snapshot step's text and in a recording's snapshots): the document into a tree of nodes, read
+// the same way by the compact snapshot, recordings, serve's /query and the pretty snapshot
+// (docs/architecture.md §1). Parsed with expat. What a hierarchy is, once: a <hierarchy> root
+// holding only <node> elements and white space between them; a DTD or an entity declaration is
+// refused (nothing is ever expanded), as is stray text or any other element. Pure.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "clawperator/expected.hpp"
+
+namespace clawperator::hierarchy {
+
+using Attributes = std::vector<std::pair<std::string, std::string>>;
+
+struct Node {
+  Attributes attributes;  // as the dump holds them, in its order
+  int parent = -1;        // index of the parent node; -1 directly under <hierarchy>
+  // Child indices from the root, "0.2.1": the first index counts <hierarchy>'s children. The
+  // compact snapshot's nodePath and /query's path.
+  std::string path;
+  std::size_t depth = 0;        // 0 directly under <hierarchy>
+  std::size_t subtree_end = 0;  // one past the node's last descendant: nodes are in preorder
+
+  // The attribute's value; nullptr when the node has none.
+  const std::string* find(std::string_view name) const;
+  // The attribute's value; empty when the node has none.
+  std::string_view attribute(std::string_view name) const;
+};
+
+struct Tree {
+  std::vector<Node> nodes;  // in document order (preorder)
+  Attributes root;          // <hierarchy>'s own (rotation)
+};
+
+struct ParseError {
+  // The whole sentence: "malformed XML at line 3: mismatched tag", "a DTD is not accepted".
+  std::string message;
+  long line = 0;       // the line expat stopped at
+  std::string reason;  // expat's words ("mismatched tag"), or the message for a refused shape
+};
+
+Expected<Tree, ParseError> parse(std::string_view xml);
+
+}  // namespace clawperator::hierarchy
