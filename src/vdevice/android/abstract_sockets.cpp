@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/abstract_sockets.hpp"
+#include "vdevice/android/abstract_sockets.hpp"
 
 #include <utility>
 

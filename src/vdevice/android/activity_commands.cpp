@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "clawperator/vdevice/android/operator_runtime.hpp"
-#include "clawperator/vdevice/android/result_forger.hpp"
-#include "clawperator/vdevice/android/shell_command.hpp"
+#include "vdevice/android/operator_runtime.hpp"
+#include "vdevice/android/result_forger.hpp"
+#include "vdevice/android/shell_command.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

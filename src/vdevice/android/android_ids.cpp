@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/android_ids.hpp"
+#include "vdevice/android/android_ids.hpp"
 
 namespace clawperator::vdevice::android {
 

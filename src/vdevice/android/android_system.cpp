@@ -1,15 +1,15 @@
-#include "clawperator/vdevice/android/android_system.hpp"
+#include "vdevice/android/android_system.hpp"
 
 #include <algorithm>
 #include <sstream>
 #include <utility>
 #include <vector>
 
-#include "clawperator/vdevice/android/android_ids.hpp"
-#include "clawperator/vdevice/android/background_services.hpp"
-#include "clawperator/vdevice/android/operator_runtime.hpp"
-#include "clawperator/vdevice/android/recorder.hpp"
-#include "clawperator/vdevice/android/result_forger.hpp"
+#include "vdevice/android/android_ids.hpp"
+#include "vdevice/android/background_services.hpp"
+#include "vdevice/android/operator_runtime.hpp"
+#include "vdevice/android/recorder.hpp"
+#include "vdevice/android/result_forger.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/background_scenario.hpp"
+#include "vdevice/android/background_scenario.hpp"
 
 #include <algorithm>
 #include <initializer_list>

@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/background_services.hpp"
+#include "vdevice/android/background_services.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -7,8 +7,8 @@
 #include <memory>
 
 #include "clawperator/contract/on_screen_log.hpp"
-#include "clawperator/vdevice/android/android_system.hpp"
-#include "clawperator/vdevice/android/unicode_text.hpp"
+#include "vdevice/android/android_system.hpp"
+#include "vdevice/android/unicode_text.hpp"
 
 namespace clawperator::vdevice::android {
 

@@ -1,6 +1,6 @@
 #include <string>
 
-#include "clawperator/vdevice/android/shell_command.hpp"
+#include "vdevice/android/shell_command.hpp"
 
 namespace clawperator::vdevice::android {
 

@@ -2,7 +2,7 @@
 #include <string>
 #include <utility>
 
-#include "clawperator/vdevice/android/shell_command.hpp"
+#include "vdevice/android/shell_command.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

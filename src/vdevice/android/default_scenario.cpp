@@ -4,7 +4,7 @@
 #include <set>
 #include <string>
 
-#include "clawperator/vdevice/android/scenario.hpp"
+#include "vdevice/android/scenario.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/direct_results.hpp"
+#include "vdevice/android/direct_results.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -7,8 +7,8 @@
 
 #include "clawperator/json.hpp"
 #include "clawperator/transport/sha256.hpp"
-#include "clawperator/vdevice/android/android_system.hpp"
-#include "clawperator/vdevice/android/result_frames.hpp"
+#include "vdevice/android/android_system.hpp"
+#include "vdevice/android/result_frames.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/event_queue.hpp"
+#include "vdevice/android/event_queue.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/file_system.hpp"
+#include "vdevice/android/file_system.hpp"
 
 #include <cerrno>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/h264_writer.hpp"
+#include "vdevice/android/h264_writer.hpp"
 
 #include <algorithm>
 #include <array>

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "clawperator/vdevice/android/process_table.hpp"
-#include "clawperator/vdevice/android/shell_command.hpp"
+#include "vdevice/android/process_table.hpp"
+#include "vdevice/android/shell_command.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

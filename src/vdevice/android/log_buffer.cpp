@@ -1,10 +1,10 @@
-#include "clawperator/vdevice/android/log_buffer.hpp"
+#include "vdevice/android/log_buffer.hpp"
 
 #include <cstdio>
 #include <ctime>
 #include <utility>
 
-#include "clawperator/vdevice/android/android_ids.hpp"
+#include "vdevice/android/android_ids.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

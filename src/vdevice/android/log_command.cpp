@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
-#include "clawperator/vdevice/android/android_ids.hpp"
-#include "clawperator/vdevice/android/shell_command.hpp"
+#include "vdevice/android/android_ids.hpp"
+#include "vdevice/android/shell_command.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

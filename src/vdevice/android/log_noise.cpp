@@ -1,10 +1,10 @@
-#include "clawperator/vdevice/android/log_noise.hpp"
+#include "vdevice/android/log_noise.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 
-#include "clawperator/vdevice/android/android_ids.hpp"
+#include "vdevice/android/android_ids.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

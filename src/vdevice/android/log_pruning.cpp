@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/log_pruning.hpp"
+#include "vdevice/android/log_pruning.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

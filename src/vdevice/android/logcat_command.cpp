@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "clawperator/vdevice/android/shell_command.hpp"
+#include "vdevice/android/shell_command.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

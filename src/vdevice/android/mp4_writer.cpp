@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/mp4_writer.hpp"
+#include "vdevice/android/mp4_writer.hpp"
 
 #include <limits>
 #include <stdexcept>

@@ -1,6 +1,6 @@
-#include "clawperator/vdevice/android/node_summary.hpp"
+#include "vdevice/android/node_summary.hpp"
 
-#include "clawperator/vdevice/android/unicode_text.hpp"
+#include "vdevice/android/unicode_text.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

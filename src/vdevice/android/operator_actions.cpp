@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/operator_actions.hpp"
+#include "vdevice/android/operator_actions.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "clawperator/contract/action_table.hpp"
-#include "clawperator/vdevice/android/background_services.hpp"
-#include "clawperator/vdevice/android/node_summary.hpp"
-#include "clawperator/vdevice/android/recorder.hpp"
-#include "clawperator/vdevice/android/ui_xml.hpp"
+#include "vdevice/android/background_services.hpp"
+#include "vdevice/android/node_summary.hpp"
+#include "vdevice/android/recorder.hpp"
+#include "vdevice/android/ui_xml.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/operator_runtime.hpp"
+#include "vdevice/android/operator_runtime.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,9 +7,9 @@
 
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/transport/sha256.hpp"
-#include "clawperator/vdevice/android/agent_payload.hpp"
-#include "clawperator/vdevice/android/android_system.hpp"
-#include "clawperator/vdevice/android/result_framing.hpp"
+#include "vdevice/android/agent_payload.hpp"
+#include "vdevice/android/android_system.hpp"
+#include "vdevice/android/result_framing.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

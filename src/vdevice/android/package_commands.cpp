@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "clawperator/vdevice/android/shell_command.hpp"
+#include "vdevice/android/shell_command.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "clawperator/vdevice/android/shell_command.hpp"
-#include "clawperator/vdevice/android/virtual_apk.hpp"
+#include "vdevice/android/shell_command.hpp"
+#include "vdevice/android/virtual_apk.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/png.hpp"
+#include "vdevice/android/png.hpp"
 
 #include <zlib.h>
 

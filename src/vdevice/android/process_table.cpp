@@ -1,11 +1,11 @@
-#include "clawperator/vdevice/android/process_table.hpp"
+#include "vdevice/android/process_table.hpp"
 
 #include <array>
 #include <cctype>
 #include <string>
 #include <utility>
 
-#include "clawperator/vdevice/android/shell_command.hpp"
+#include "vdevice/android/shell_command.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

@@ -1,12 +1,12 @@
-#include "clawperator/vdevice/android/recorder.hpp"
+#include "vdevice/android/recorder.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <random>
 
-#include "clawperator/vdevice/android/android_system.hpp"
-#include "clawperator/vdevice/android/ui_xml.hpp"
+#include "vdevice/android/android_system.hpp"
+#include "vdevice/android/ui_xml.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

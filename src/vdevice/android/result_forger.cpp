@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/result_forger.hpp"
+#include "vdevice/android/result_forger.hpp"
 
 #include <chrono>
 #include <memory>
@@ -6,9 +6,9 @@
 
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/json.hpp"
-#include "clawperator/vdevice/android/agent_payload.hpp"
-#include "clawperator/vdevice/android/android_system.hpp"
-#include "clawperator/vdevice/android/result_framing.hpp"
+#include "vdevice/android/agent_payload.hpp"
+#include "vdevice/android/android_system.hpp"
+#include "vdevice/android/result_framing.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

@@ -1,6 +1,6 @@
-#include "clawperator/vdevice/android/result_frames.hpp"
+#include "vdevice/android/result_frames.hpp"
 
-#include "clawperator/vdevice/buffer_compaction.hpp"
+#include "vdevice/buffer_compaction.hpp"
 
 namespace clawperator::vdevice::android {
 

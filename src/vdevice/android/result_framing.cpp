@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/result_framing.hpp"
+#include "vdevice/android/result_framing.hpp"
 
 #include <algorithm>
 #include <utility>

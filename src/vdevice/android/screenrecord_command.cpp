@@ -21,10 +21,10 @@
 #include <variant>
 #include <vector>
 
-#include "clawperator/vdevice/android/h264_writer.hpp"
-#include "clawperator/vdevice/android/mp4_writer.hpp"
-#include "clawperator/vdevice/android/screenshot.hpp"
-#include "clawperator/vdevice/android/shell_command.hpp"
+#include "vdevice/android/h264_writer.hpp"
+#include "vdevice/android/mp4_writer.hpp"
+#include "vdevice/android/screenshot.hpp"
+#include "vdevice/android/shell_command.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

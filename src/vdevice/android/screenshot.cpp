@@ -1,8 +1,8 @@
-#include "clawperator/vdevice/android/screenshot.hpp"
+#include "vdevice/android/screenshot.hpp"
 
 #include <algorithm>
 
-#include "clawperator/vdevice/android/png.hpp"
+#include "vdevice/android/png.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/shell_session.hpp"
+#include "vdevice/android/shell_session.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -11,8 +11,8 @@
 #include <string_view>
 #include <utility>
 
-#include "clawperator/vdevice/android/shell_command.hpp"
-#include "clawperator/vdevice/android/shell_parser.hpp"
+#include "vdevice/android/shell_command.hpp"
+#include "vdevice/android/shell_parser.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/sync_service.hpp"
+#include "vdevice/android/sync_service.hpp"
 
 #include <cerrno>
 #include <charconv>
@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "clawperator/vdevice/adb/sync_protocol.hpp"
+#include "vdevice/adb/sync_protocol.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "clawperator/vdevice/android/screenshot.hpp"
-#include "clawperator/vdevice/android/shell_command.hpp"
+#include "vdevice/android/screenshot.hpp"
+#include "vdevice/android/shell_command.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/ui_model.hpp"
+#include "vdevice/android/ui_model.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -6,7 +6,7 @@
 #include <functional>
 #include <utility>
 
-#include "clawperator/vdevice/android/unicode_text.hpp"
+#include "vdevice/android/unicode_text.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

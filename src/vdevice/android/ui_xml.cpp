@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/ui_xml.hpp"
+#include "vdevice/android/ui_xml.hpp"
 
 #include <cstdio>
 

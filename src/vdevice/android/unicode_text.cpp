@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/unicode_text.hpp"
+#include "vdevice/android/unicode_text.hpp"
 
 #include <string>
 

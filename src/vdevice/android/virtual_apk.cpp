@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/virtual_apk.hpp"
+#include "vdevice/android/virtual_apk.hpp"
 
 #include <cctype>
 #include <limits>
@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "clawperator/vdevice/android/zip_archive.hpp"
+#include "vdevice/android/zip_archive.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

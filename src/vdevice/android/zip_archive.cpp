@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/zip_archive.hpp"
+#include "vdevice/android/zip_archive.hpp"
 
 #include <zip.h>
 

@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-#include "clawperator/vdevice/android/png.hpp"
+#include "vdevice/android/png.hpp"
 
 namespace clawperator::vdevice::android::h264 {
 

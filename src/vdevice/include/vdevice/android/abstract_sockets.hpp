@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "clawperator/vdevice/device.hpp"
+#include "vdevice/device.hpp"
 
 namespace clawperator::vdevice::android {
 

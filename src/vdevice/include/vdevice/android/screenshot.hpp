@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "clawperator/vdevice/android/png.hpp"
-#include "clawperator/vdevice/android/scenario.hpp"
-#include "clawperator/vdevice/android/ui_model.hpp"
+#include "vdevice/android/png.hpp"
+#include "vdevice/android/scenario.hpp"
+#include "vdevice/android/ui_model.hpp"
 
 namespace clawperator::vdevice::android {
 

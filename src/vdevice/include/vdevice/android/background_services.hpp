@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "clawperator/json.hpp"
-#include "clawperator/vdevice/android/background_scenario.hpp"
-#include "clawperator/vdevice/android/operator_actions.hpp"
-#include "clawperator/vdevice/android/ui_model.hpp"
+#include "vdevice/android/background_scenario.hpp"
+#include "vdevice/android/operator_actions.hpp"
+#include "vdevice/android/ui_model.hpp"
 
 namespace clawperator::vdevice::android {
 

@@ -4,8 +4,8 @@
 
 #include <memory>
 
-#include "clawperator/vdevice/android/android_system.hpp"
-#include "clawperator/vdevice/device.hpp"
+#include "vdevice/android/android_system.hpp"
+#include "vdevice/device.hpp"
 
 namespace clawperator::vdevice::android {
 

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "clawperator/vdevice/android/scenario.hpp"
-#include "clawperator/vdevice/android/ui_observer.hpp"
+#include "vdevice/android/scenario.hpp"
+#include "vdevice/android/ui_observer.hpp"
 
 namespace clawperator::vdevice::android {
 

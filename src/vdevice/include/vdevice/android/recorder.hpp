@@ -10,7 +10,7 @@
 #include <string>
 
 #include "clawperator/json.hpp"
-#include "clawperator/vdevice/android/ui_observer.hpp"
+#include "vdevice/android/ui_observer.hpp"
 
 namespace clawperator::vdevice::android {
 

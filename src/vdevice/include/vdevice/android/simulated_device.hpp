@@ -5,8 +5,8 @@
 #include <memory>
 #include <optional>
 
-#include "clawperator/vdevice/android/scenario.hpp"
-#include "clawperator/vdevice/device.hpp"
+#include "vdevice/android/scenario.hpp"
+#include "vdevice/device.hpp"
 
 namespace clawperator::vdevice::android {
 

@@ -12,8 +12,8 @@
 #include <string_view>
 #include <vector>
 
-#include "clawperator/vdevice/adb/connection.hpp"
-#include "clawperator/vdevice/device.hpp"
+#include "vdevice/adb/connection.hpp"
+#include "vdevice/device.hpp"
 
 namespace clawperator::vdevice::adb {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "clawperator/json.hpp"
-#include "clawperator/vdevice/android/ui_model.hpp"
+#include "vdevice/android/ui_model.hpp"
 
 namespace clawperator::vdevice::android {
 

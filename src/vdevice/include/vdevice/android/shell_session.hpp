@@ -5,8 +5,8 @@
 #include <memory>
 #include <string>
 
-#include "clawperator/vdevice/android/android_system.hpp"
-#include "clawperator/vdevice/device.hpp"
+#include "vdevice/android/android_system.hpp"
+#include "vdevice/device.hpp"
 
 namespace clawperator::vdevice::android {
 

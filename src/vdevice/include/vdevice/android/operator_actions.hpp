@@ -10,7 +10,7 @@
 #include <string>
 
 #include "clawperator/json.hpp"
-#include "clawperator/vdevice/android/android_system.hpp"
+#include "vdevice/android/android_system.hpp"
 
 namespace clawperator::vdevice::android {
 

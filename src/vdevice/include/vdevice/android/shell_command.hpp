@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "clawperator/vdevice/android/android_system.hpp"
+#include "vdevice/android/android_system.hpp"
 
 namespace clawperator::vdevice::android {
 

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "clawperator/vdevice/emulator/console.hpp"
+#include "vdevice/emulator/console.hpp"
 
 namespace clawperator::vdevice::emulator {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "clawperator/vdevice/device.hpp"
+#include "vdevice/device.hpp"
 
 namespace clawperator::vdevice::adb {
 

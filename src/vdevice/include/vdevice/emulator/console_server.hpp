@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "clawperator/process/unique_fd.hpp"
-#include "clawperator/vdevice/emulator/console.hpp"
+#include "vdevice/emulator/console.hpp"
 
 namespace clawperator::vdevice::emulator {
 

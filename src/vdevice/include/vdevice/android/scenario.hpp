@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "clawperator/expected.hpp"
-#include "clawperator/vdevice/android/background_scenario.hpp"
+#include "vdevice/android/background_scenario.hpp"
 
 namespace clawperator::vdevice::android {
 

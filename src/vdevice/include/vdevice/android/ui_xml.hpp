@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "clawperator/vdevice/android/ui_model.hpp"
+#include "vdevice/android/ui_model.hpp"
 
 namespace clawperator::vdevice::android {
 

@@ -13,10 +13,10 @@
 #include <string>
 #include <string_view>
 
-#include "clawperator/vdevice/adb/message.hpp"
-#include "clawperator/vdevice/adb/shell_protocol.hpp"
-#include "clawperator/vdevice/adb/stream_output.hpp"
-#include "clawperator/vdevice/device.hpp"
+#include "vdevice/adb/message.hpp"
+#include "vdevice/adb/shell_protocol.hpp"
+#include "vdevice/adb/stream_output.hpp"
+#include "vdevice/device.hpp"
 
 namespace clawperator::vdevice::adb {
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "clawperator/expected.hpp"
-#include "clawperator/vdevice/adb/server.hpp"
-#include "clawperator/vdevice/android/scenario.hpp"
+#include "vdevice/adb/server.hpp"
+#include "vdevice/android/scenario.hpp"
 
 namespace clawperator::vdevice {
 

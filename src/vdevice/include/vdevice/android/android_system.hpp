@@ -12,16 +12,16 @@
 #include <string>
 #include <vector>
 
-#include "clawperator/vdevice/android/abstract_sockets.hpp"
-#include "clawperator/vdevice/android/event_queue.hpp"
-#include "clawperator/vdevice/android/file_system.hpp"
-#include "clawperator/vdevice/android/log_buffer.hpp"
-#include "clawperator/vdevice/android/log_noise.hpp"
-#include "clawperator/vdevice/android/log_pruning.hpp"
-#include "clawperator/vdevice/android/process_table.hpp"
-#include "clawperator/vdevice/android/scenario.hpp"
-#include "clawperator/vdevice/android/ui_model.hpp"
-#include "clawperator/vdevice/device.hpp"
+#include "vdevice/android/abstract_sockets.hpp"
+#include "vdevice/android/event_queue.hpp"
+#include "vdevice/android/file_system.hpp"
+#include "vdevice/android/log_buffer.hpp"
+#include "vdevice/android/log_noise.hpp"
+#include "vdevice/android/log_pruning.hpp"
+#include "vdevice/android/process_table.hpp"
+#include "vdevice/android/scenario.hpp"
+#include "vdevice/android/ui_model.hpp"
+#include "vdevice/device.hpp"
 
 namespace clawperator::vdevice::android {
 

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "clawperator/json.hpp"
-#include "clawperator/vdevice/android/direct_results.hpp"
-#include "clawperator/vdevice/android/operator_actions.hpp"
+#include "vdevice/android/direct_results.hpp"
+#include "vdevice/android/operator_actions.hpp"
 
 namespace clawperator::vdevice::android {
 
