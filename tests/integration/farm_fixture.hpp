@@ -27,7 +27,7 @@
 #include "proc_files.hpp"
 #include "run_binary.hpp"
 #include "test_locations.hpp"
-#include "vdevice/android/scenario.hpp"
+#include "vdevice/android/scenario/scenario.hpp"
 #include "vdevice/farm.hpp"
 
 namespace clawperator::testing {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "farm_fixture.hpp"
-#include "vdevice/android/virtual_apk.hpp"
+#include "vdevice/android/formats/virtual_apk.hpp"
 
 using clawperator::testing::Farm;
 using clawperator::testing::RunResult;

@@ -4,9 +4,9 @@
 #include <string>
 #include <utility>
 
-#include "vdevice/android/android_system.hpp"
-#include "vdevice/android/shell_session.hpp"
-#include "vdevice/android/sync_service.hpp"
+#include "vdevice/android/shell/shell_session.hpp"
+#include "vdevice/android/system/android_system.hpp"
+#include "vdevice/android/system/sync_service.hpp"
 #include "vdevice/banner.hpp"
 
 namespace clawperator::vdevice::android {

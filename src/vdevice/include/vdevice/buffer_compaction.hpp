@@ -1,5 +1,5 @@
 // The virtual device reads its byte buffers from the front, an index past the bytes consumed:
-// the decoders of src/vdevice/adb/ and android/result_frames.cpp, and the output queues of
+// the decoders of src/vdevice/adb/ and android/operator/result_frames.cpp, and the output queues of
 // adb/connection.cpp and adb/stream_output.cpp.
 #pragma once
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "vdevice/android/virtual_apk.hpp"
+#include "vdevice/android/formats/virtual_apk.hpp"
 
 namespace CLI {
 class App;

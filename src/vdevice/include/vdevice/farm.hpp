@@ -14,7 +14,7 @@
 
 #include "clawperator/expected.hpp"
 #include "vdevice/adb/server.hpp"
-#include "vdevice/android/scenario.hpp"
+#include "vdevice/android/scenario/scenario.hpp"
 
 namespace clawperator::vdevice {
 

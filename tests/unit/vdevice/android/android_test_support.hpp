@@ -16,9 +16,9 @@
 #include "clawperator/json.hpp"
 #include "clawperator/transport/result_stream.hpp"
 #include "test_locations.hpp"
-#include "vdevice/android/scenario.hpp"
+#include "vdevice/android/scenario/scenario.hpp"
 #include "vdevice/android/simulated_device.hpp"
-#include "vdevice/android/ui_model.hpp"
+#include "vdevice/android/ui/ui_model.hpp"
 #include "vdevice/device.hpp"
 
 namespace clawperator::vdevice::android::test {

@@ -14,8 +14,8 @@
 
 #include "android_test_support.hpp"
 #include "media_probe.hpp"
-#include "vdevice/android/h264_writer.hpp"
-#include "vdevice/android/mp4_writer.hpp"
+#include "vdevice/android/formats/h264_writer.hpp"
+#include "vdevice/android/formats/mp4_writer.hpp"
 #include "video_test_support.hpp"
 
 using namespace clawperator::vdevice::android;

@@ -5,7 +5,7 @@
 #include <memory>
 #include <optional>
 
-#include "vdevice/android/scenario.hpp"
+#include "vdevice/android/scenario/scenario.hpp"
 #include "vdevice/device.hpp"
 
 namespace clawperator::vdevice::android {

@@ -11,7 +11,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "vdevice/android/scenario.hpp"
+#include "vdevice/android/scenario/scenario.hpp"
 
 namespace clawperator::vdevice::emulator {
 
