@@ -19,7 +19,7 @@
 #include "clawperator/cli/app.hpp"
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/contract/error_catalog.hpp"
-#include "clawperator/vdevice/cli.hpp"
+#include "vdevice/cli.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/banner.hpp"
+#include "vdevice/banner.hpp"
 
 namespace clawperator::vdevice {
 

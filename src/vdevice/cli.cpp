@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/cli.hpp"
+#include "vdevice/cli.hpp"
 
 #include <CLI/CLI.hpp>
 

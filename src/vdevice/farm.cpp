@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/farm.hpp"
+#include "vdevice/farm.hpp"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -16,7 +16,7 @@
 
 #include "clawperator/adb/device_list.hpp"
 #include "clawperator/process/runner.hpp"
-#include "clawperator/vdevice/android/simulated_device.hpp"
+#include "vdevice/android/simulated_device.hpp"
 
 namespace clawperator::vdevice {
 namespace {

@@ -34,14 +34,14 @@
 
 #include "clawperator/io/atomic_file.hpp"
 #include "clawperator/json.hpp"
-#include "clawperator/vdevice/adb/server.hpp"
-#include "clawperator/vdevice/android/scenario.hpp"
-#include "clawperator/vdevice/android/simulated_device.hpp"
-#include "clawperator/vdevice/android/virtual_apk.hpp"
-#include "clawperator/vdevice/cli.hpp"
-#include "clawperator/vdevice/emulator/adb_registration.hpp"
-#include "clawperator/vdevice/emulator/emulator.hpp"
-#include "clawperator/vdevice/farm.hpp"
+#include "vdevice/adb/server.hpp"
+#include "vdevice/android/formats/virtual_apk.hpp"
+#include "vdevice/android/scenario/scenario.hpp"
+#include "vdevice/android/simulated_device.hpp"
+#include "vdevice/cli.hpp"
+#include "vdevice/emulator/adb_registration.hpp"
+#include "vdevice/emulator/emulator.hpp"
+#include "vdevice/farm.hpp"
 
 extern char** environ;
 

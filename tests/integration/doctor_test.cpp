@@ -1,7 +1,7 @@
 // doctor, version --check-compat, packages and grant-device-permissions through
 // the real adb against virtual devices.
-#include "clawperator/vdevice/android/virtual_apk.hpp"
 #include "farm_fixture.hpp"
+#include "vdevice/android/formats/virtual_apk.hpp"
 
 using clawperator::testing::Farm;
 using clawperator::testing::RunResult;

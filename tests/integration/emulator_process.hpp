@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "clawperator/process/runner.hpp"
-#include "clawperator/vdevice/farm.hpp"
 #include "farm_fixture.hpp"
+#include "vdevice/farm.hpp"
 
 namespace clawperator::testing {
 

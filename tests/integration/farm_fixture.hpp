@@ -23,12 +23,12 @@
 #include <utility>
 #include <vector>
 
-#include "clawperator/vdevice/android/scenario.hpp"
-#include "clawperator/vdevice/farm.hpp"
 #include "cli_expectations.hpp"
 #include "proc_files.hpp"
 #include "run_binary.hpp"
 #include "test_locations.hpp"
+#include "vdevice/android/scenario/scenario.hpp"
+#include "vdevice/farm.hpp"
 
 namespace clawperator::testing {
 

@@ -169,7 +169,7 @@ TEST_CASE("a payload file with a byte 0xFF is refused and nothing reaches the de
   Farm farm({"default"});
   const std::string serial = farm.serials().front();
   // The simulated Operator logs every broadcast it receives, accepted or rejected
-  // (src/vdevice/android/operator_runtime.cpp): the device's logcat shows what arrived.
+  // (src/vdevice/android/operator/operator_runtime.cpp): the device's logcat shows what arrived.
   const auto operator_log = [&farm, &serial] {
     const RunResult dump = farm.adb({"-s", serial, "logcat", "-d", "-s", "TaskScopeDefault"});
     REQUIRE(dump.exit_code == 0);

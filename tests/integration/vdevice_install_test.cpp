@@ -8,8 +8,8 @@
 #include <fstream>
 #include <string>
 
-#include "clawperator/vdevice/android/virtual_apk.hpp"
 #include "farm_fixture.hpp"
+#include "vdevice/android/formats/virtual_apk.hpp"
 
 using clawperator::testing::Farm;
 using clawperator::testing::RunResult;

@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/adb/connection.hpp"
+#include "vdevice/adb/connection.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "clawperator/vdevice/buffer_compaction.hpp"
+#include "vdevice/buffer_compaction.hpp"
 
 namespace clawperator::vdevice::adb {
 namespace {

@@ -1,9 +1,9 @@
-#include "clawperator/vdevice/adb/message.hpp"
+#include "vdevice/adb/message.hpp"
 
 #include <array>
 #include <cstdio>
 
-#include "clawperator/vdevice/buffer_compaction.hpp"
+#include "vdevice/buffer_compaction.hpp"
 
 namespace clawperator::vdevice::adb {
 namespace {

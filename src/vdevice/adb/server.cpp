@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/adb/server.hpp"
+#include "vdevice/adb/server.hpp"
 
 #include <arpa/inet.h>
 #include <fcntl.h>

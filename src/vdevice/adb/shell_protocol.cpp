@@ -1,6 +1,6 @@
-#include "clawperator/vdevice/adb/shell_protocol.hpp"
+#include "vdevice/adb/shell_protocol.hpp"
 
-#include "clawperator/vdevice/buffer_compaction.hpp"
+#include "vdevice/buffer_compaction.hpp"
 
 namespace clawperator::vdevice::adb {
 

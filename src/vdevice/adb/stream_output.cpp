@@ -1,9 +1,9 @@
-#include "clawperator/vdevice/adb/stream_output.hpp"
+#include "vdevice/adb/stream_output.hpp"
 
 #include <algorithm>
 
-#include "clawperator/vdevice/adb/shell_protocol.hpp"
-#include "clawperator/vdevice/buffer_compaction.hpp"
+#include "vdevice/adb/shell_protocol.hpp"
+#include "vdevice/buffer_compaction.hpp"
 
 namespace clawperator::vdevice::adb {
 

@@ -1,13 +1,13 @@
-#include "clawperator/vdevice/android/simulated_device.hpp"
+#include "vdevice/android/simulated_device.hpp"
 
 #include <exception>
 #include <string>
 #include <utility>
 
-#include "clawperator/vdevice/android/android_system.hpp"
-#include "clawperator/vdevice/android/shell_session.hpp"
-#include "clawperator/vdevice/android/sync_service.hpp"
-#include "clawperator/vdevice/banner.hpp"
+#include "vdevice/android/shell/shell_session.hpp"
+#include "vdevice/android/system/android_system.hpp"
+#include "vdevice/android/system/sync_service.hpp"
+#include "vdevice/banner.hpp"
 
 namespace clawperator::vdevice::android {
 namespace {

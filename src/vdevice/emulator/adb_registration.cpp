@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/emulator/adb_registration.hpp"
+#include "vdevice/emulator/adb_registration.hpp"
 
 #include <netinet/in.h>
 #include <sys/socket.h>

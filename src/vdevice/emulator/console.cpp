@@ -1,7 +1,7 @@
 // The texts are the emulator's own (android/console.cpp in the emulator's sources): adb's
 // `emu` prints what follows the second "OK\r\n" it reads, and Android Studio matches the
 // banner's first line exactly.
-#include "clawperator/vdevice/emulator/console.hpp"
+#include "vdevice/emulator/console.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/emulator/console_server.hpp"
+#include "vdevice/emulator/console_server.hpp"
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>

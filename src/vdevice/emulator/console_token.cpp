@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/emulator/console_token.hpp"
+#include "vdevice/emulator/console_token.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

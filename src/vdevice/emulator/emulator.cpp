@@ -1,15 +1,15 @@
-#include "clawperator/vdevice/emulator/emulator.hpp"
+#include "vdevice/emulator/emulator.hpp"
 
 #include <exception>
 #include <memory>
 #include <ostream>
 #include <thread>
 
-#include "clawperator/vdevice/adb/server.hpp"
-#include "clawperator/vdevice/android/simulated_device.hpp"
-#include "clawperator/vdevice/emulator/adb_registration.hpp"
-#include "clawperator/vdevice/emulator/console_server.hpp"
-#include "clawperator/vdevice/emulator/console_token.hpp"
+#include "vdevice/adb/server.hpp"
+#include "vdevice/android/simulated_device.hpp"
+#include "vdevice/emulator/adb_registration.hpp"
+#include "vdevice/emulator/console_server.hpp"
+#include "vdevice/emulator/console_token.hpp"
 
 namespace clawperator::vdevice::emulator {
 

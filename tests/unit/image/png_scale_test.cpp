@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cstring>
 
-#include "clawperator/vdevice/android/png.hpp"
+#include "vdevice/android/formats/png.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 
 #include "clawperator/image/png_scale.hpp"
 #include "clawperator/transport/base64.hpp"
-#include "clawperator/vdevice/android/png.hpp"
+#include "vdevice/android/formats/png.hpp"
 
 using namespace clawperator;
 using namespace clawperator::mcp;

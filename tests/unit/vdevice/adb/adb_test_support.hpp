@@ -21,10 +21,10 @@
 #include <utility>
 #include <vector>
 
-#include "clawperator/vdevice/adb/message.hpp"
-#include "clawperator/vdevice/adb/server.hpp"
-#include "clawperator/vdevice/adb/shell_protocol.hpp"
-#include "clawperator/vdevice/device.hpp"
+#include "vdevice/adb/message.hpp"
+#include "vdevice/adb/server.hpp"
+#include "vdevice/adb/shell_protocol.hpp"
+#include "vdevice/device.hpp"
 
 namespace clawperator::vdevice::adb::test {
 

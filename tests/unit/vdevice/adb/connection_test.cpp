@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/adb/connection.hpp"
+#include "vdevice/adb/connection.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

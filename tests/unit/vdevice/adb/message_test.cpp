@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/adb/message.hpp"
+#include "vdevice/adb/message.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>

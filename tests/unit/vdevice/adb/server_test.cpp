@@ -1,6 +1,6 @@
 // The server over real loopback sockets, with a hand-driven host: socket-level behaviour that
 // the real adb never provokes on purpose (tiny reads, full socket buffers, garbage, drops).
-#include "clawperator/vdevice/adb/server.hpp"
+#include "vdevice/adb/server.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "adb_test_support.hpp"
-#include "clawperator/vdevice/adb/connection.hpp"
+#include "vdevice/adb/connection.hpp"
 
 namespace {
 

@@ -1,10 +1,10 @@
-#include "clawperator/vdevice/adb/shell_protocol.hpp"
+#include "vdevice/adb/shell_protocol.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
-#include "clawperator/vdevice/adb/stream_output.hpp"
+#include "vdevice/adb/stream_output.hpp"
 
 namespace {
 

@@ -15,11 +15,11 @@
 #include "clawperator/adb/shell_quote.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/transport/result_stream.hpp"
-#include "clawperator/vdevice/android/scenario.hpp"
-#include "clawperator/vdevice/android/simulated_device.hpp"
-#include "clawperator/vdevice/android/ui_model.hpp"
-#include "clawperator/vdevice/device.hpp"
 #include "test_locations.hpp"
+#include "vdevice/android/scenario/scenario.hpp"
+#include "vdevice/android/simulated_device.hpp"
+#include "vdevice/android/ui/ui_model.hpp"
+#include "vdevice/device.hpp"
 
 namespace clawperator::vdevice::android::test {
 

@@ -6,7 +6,7 @@
 
 #include "android_test_support.hpp"
 #include "clawperator/transport/envelope.hpp"
-#include "clawperator/vdevice/android/unicode_text.hpp"
+#include "vdevice/android/operator/unicode_text.hpp"
 
 using namespace clawperator;
 using namespace clawperator::vdevice::android;

@@ -1,7 +1,7 @@
 // The Operator's side of the direct result transport, driven through the Device interface as
 // the adb transport drives it: the prepare broadcast, a connection to the abstract socket
 // (what `adb forward` opens), the frames, and the scenario faults.
-#include "clawperator/vdevice/android/direct_results.hpp"
+#include "vdevice/android/operator/direct_results.hpp"
 
 #include <catch2/catch.hpp>
 #include <memory>
@@ -11,7 +11,7 @@
 
 #include "android_test_support.hpp"
 #include "clawperator/transport/sha256.hpp"
-#include "clawperator/vdevice/android/result_frames.hpp"
+#include "vdevice/android/operator/result_frames.hpp"
 
 using namespace clawperator;
 using namespace clawperator::vdevice::android;

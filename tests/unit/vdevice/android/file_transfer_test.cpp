@@ -6,8 +6,8 @@
 
 #include "android_test_support.hpp"
 #include "clawperator/transport/sha256.hpp"
-#include "clawperator/vdevice/adb/sync_protocol.hpp"
-#include "clawperator/vdevice/android/file_system.hpp"
+#include "vdevice/adb/sync_protocol.hpp"
+#include "vdevice/android/system/file_system.hpp"
 
 using namespace clawperator;
 using namespace clawperator::vdevice::android;

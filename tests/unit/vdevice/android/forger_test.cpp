@@ -8,9 +8,9 @@
 
 #include "android_test_support.hpp"
 #include "clawperator/adb/shell_quote.hpp"
-#include "clawperator/vdevice/android/android_system.hpp"
-#include "clawperator/vdevice/android/result_forger.hpp"
-#include "clawperator/vdevice/android/shell_session.hpp"
+#include "vdevice/android/operator/result_forger.hpp"
+#include "vdevice/android/shell/shell_session.hpp"
+#include "vdevice/android/system/android_system.hpp"
 
 using namespace clawperator;
 using namespace clawperator::vdevice::android;

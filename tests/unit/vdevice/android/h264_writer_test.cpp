@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/h264_writer.hpp"
+#include "vdevice/android/formats/h264_writer.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstdint>

@@ -7,8 +7,8 @@
 
 #include "android_test_support.hpp"
 #include "clawperator/transport/envelope.hpp"
-#include "clawperator/vdevice/android/virtual_apk.hpp"
-#include "clawperator/vdevice/android/zip_archive.hpp"
+#include "vdevice/android/formats/virtual_apk.hpp"
+#include "vdevice/android/formats/zip_archive.hpp"
 
 using namespace clawperator;
 using namespace clawperator::vdevice::android;

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "android_test_support.hpp"
-#include "clawperator/vdevice/android/process_table.hpp"
+#include "vdevice/android/system/process_table.hpp"
 
 using namespace clawperator::vdevice::android;
 using namespace clawperator::vdevice::android::test;

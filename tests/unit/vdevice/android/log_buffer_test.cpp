@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/log_buffer.hpp"
+#include "vdevice/android/system/log_buffer.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>

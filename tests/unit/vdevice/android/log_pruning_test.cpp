@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/log_pruning.hpp"
+#include "vdevice/android/system/log_pruning.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>

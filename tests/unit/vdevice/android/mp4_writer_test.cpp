@@ -1,10 +1,10 @@
-#include "clawperator/vdevice/android/mp4_writer.hpp"
+#include "vdevice/android/formats/mp4_writer.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <string>
 
-#include "clawperator/vdevice/android/h264_writer.hpp"
+#include "vdevice/android/formats/h264_writer.hpp"
 #include "video_test_support.hpp"
 
 using namespace clawperator::vdevice::android;

@@ -1,7 +1,7 @@
 // The virtual Operator's recorder: the NDJSON lines key for key as RecordingManager.kt writes
 // them, its start/stop answers, its filter, the latest pointer and the cap
 // (docs/recording.md, "The virtual device records").
-#include "clawperator/vdevice/android/recorder.hpp"
+#include "vdevice/android/operator/recorder.hpp"
 
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "clawperator/recording/events.hpp"
-#include "clawperator/vdevice/android/android_system.hpp"
-#include "clawperator/vdevice/android/scenario.hpp"
+#include "vdevice/android/scenario/scenario.hpp"
+#include "vdevice/android/system/android_system.hpp"
 
 using namespace clawperator;
 using namespace clawperator::vdevice::android;

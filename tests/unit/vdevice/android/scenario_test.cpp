@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/scenario.hpp"
+#include "vdevice/android/scenario/scenario.hpp"
 
 #include <unistd.h>
 

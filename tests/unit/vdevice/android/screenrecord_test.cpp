@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "android_test_support.hpp"
-#include "clawperator/vdevice/android/h264_writer.hpp"
-#include "clawperator/vdevice/android/mp4_writer.hpp"
 #include "media_probe.hpp"
+#include "vdevice/android/formats/h264_writer.hpp"
+#include "vdevice/android/formats/mp4_writer.hpp"
 #include "video_test_support.hpp"
 
 using namespace clawperator::vdevice::android;

@@ -9,9 +9,9 @@
 
 #include "android_test_support.hpp"
 #include "clawperator/transport/envelope.hpp"
-#include "clawperator/vdevice/android/node_summary.hpp"
-#include "clawperator/vdevice/android/ui_model.hpp"
-#include "clawperator/vdevice/android/unicode_text.hpp"
+#include "vdevice/android/operator/node_summary.hpp"
+#include "vdevice/android/operator/unicode_text.hpp"
+#include "vdevice/android/ui/ui_model.hpp"
 
 using namespace clawperator;
 using namespace clawperator::vdevice::android;

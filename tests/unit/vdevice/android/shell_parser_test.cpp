@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/shell_parser.hpp"
+#include "vdevice/android/shell/shell_parser.hpp"
 
 #include <catch2/catch.hpp>
 #include <random>

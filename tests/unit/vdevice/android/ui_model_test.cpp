@@ -1,12 +1,12 @@
-#include "clawperator/vdevice/android/ui_model.hpp"
+#include "vdevice/android/ui/ui_model.hpp"
 
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <string>
 
 #include "android_test_support.hpp"
-#include "clawperator/vdevice/android/result_framing.hpp"
-#include "clawperator/vdevice/android/ui_xml.hpp"
+#include "vdevice/android/operator/result_framing.hpp"
+#include "vdevice/android/ui/ui_xml.hpp"
 
 using namespace clawperator::vdevice::android;
 using clawperator::vdevice::android::test::kUiModelStart;

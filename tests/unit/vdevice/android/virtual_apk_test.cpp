@@ -1,4 +1,4 @@
-#include "clawperator/vdevice/android/virtual_apk.hpp"
+#include "vdevice/android/formats/virtual_apk.hpp"
 
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "clawperator/vdevice/android/zip_archive.hpp"
+#include "vdevice/android/formats/zip_archive.hpp"
 
 using namespace clawperator::vdevice::android;
 

@@ -1,5 +1,5 @@
 // host:emulator:<port>, as the emulator sends it to the adb server.
-#include "clawperator/vdevice/emulator/adb_registration.hpp"
+#include "vdevice/emulator/adb_registration.hpp"
 
 #include <netinet/in.h>
 #include <sys/socket.h>

@@ -1,5 +1,5 @@
 // The emulator console's protocol, byte for byte: what `adb emu` sends and reads.
-#include "clawperator/vdevice/emulator/console.hpp"
+#include "vdevice/emulator/console.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>

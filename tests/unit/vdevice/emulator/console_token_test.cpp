@@ -1,5 +1,5 @@
 // ~/.emulator_console_auth_token: created when missing, read as it is, empty means no auth.
-#include "clawperator/vdevice/emulator/console_token.hpp"
+#include "vdevice/emulator/console_token.hpp"
 
 #include <catch2/catch.hpp>
 #include <fstream>
