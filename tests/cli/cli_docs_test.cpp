@@ -1,6 +1,6 @@
 // The shell completions and the man page that generate_cli_docs writes from
 // build_cli(): every command, alias and flag is there, and the shells and man
-// accept the files.
+// accept the files; docs/commands.md names every command and flag too.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -219,4 +219,31 @@ TEST_CASE("bash completes the action words of operator and packages", "[docs]") 
   CHECK(zsh.find("'1:action:(setup install)'") != std::string::npos);
   CHECK(read_text(dir / "clawperator.fish").find("-a 'setup install'") != std::string::npos);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("docs/commands.md documents every command and flag", "[docs]") {
+  const json listing = cli_listing();
+  const std::string doc = read_text(std::filesystem::path(CLAWPERATOR_DOCS_DIR) / "commands.md");
+  REQUIRE_FALSE(doc.empty());
+  for (const json& command : listing["commands"]) {
+    const std::string name = command["name"];
+    CAPTURE(name);
+    CHECK(doc.find("`" + name) != std::string::npos);
+    for (const json& flag : command["flags"]) {
+      for (const json& flag_name : flag["names"]) {
+        const std::string text = flag_name;
+        if (text == "-h" || text == "--help") continue;
+        CAPTURE(text);
+        CHECK(doc.find("`" + text) != std::string::npos);
+      }
+    }
+  }
+  for (const json& flag : listing["globals"]) {
+    for (const json& flag_name : flag["names"]) {
+      const std::string text = flag_name;
+      if (text == "-h") continue;
+      CAPTURE(text);
+      CHECK(doc.find("`" + text) != std::string::npos);
+    }
+  }
 }
