@@ -9,7 +9,7 @@ using clawperator::testing::Farm;
 using clawperator::testing::RunResult;
 
 TEST_CASE("cmake --install: man page, docs, examples, completions that offer values",
-          "[integration][install]") {
+          "[integration][cmake-install]") {
   char pattern[] = "/tmp/clawperator-install-XXXXXX";
   REQUIRE(mkdtemp(pattern) != nullptr);
   const std::filesystem::path prefix = pattern;
