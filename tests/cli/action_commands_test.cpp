@@ -11,6 +11,7 @@
 #include "cli_expectations.hpp"
 #include "cli_test_paths.hpp"
 #include "run_binary.hpp"
+#include "test_files.hpp"
 #include "test_locations.hpp"
 
 using clawperator::testing::expect_error;
@@ -19,6 +20,7 @@ using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
 using clawperator::testing::single_document;
+using clawperator::testing::TemporaryDirectory;
 using nlohmann::json;
 
 namespace {
@@ -807,13 +809,11 @@ TEST_CASE("pretty output of an action is indented JSON", "[cli][actions]") {
 }
 
 TEST_CASE("actions run through the exec path", "[cli][actions][adb]") {
-  char pattern[] = "/tmp/clawperator-actions-test-XXXXXX";
-  REQUIRE(mkdtemp(pattern) != nullptr);
-  const std::string dir = pattern;
+  const TemporaryDirectory dir("actions-test");
   for (const std::vector<std::string>& args :
        std::vector<std::vector<std::string>>{{"snapshot"}, {"click", "--text", "OK"}}) {
     CAPTURE(joined(args));
-    const RunResult result = run_binary(kBinary, args, fake_adb_environment(dir));
+    const RunResult result = run_binary(kBinary, args, fake_adb_environment(dir.path()));
     const json document = single_document(result);
     CHECK(result.exit_code == 0);
     CHECK(document["ok"] == true);
@@ -821,5 +821,4 @@ TEST_CASE("actions run through the exec path", "[cli][actions][adb]") {
     CHECK(document["envelope"]["status"] == "success");
     CHECK(document["terminalSource"] == "clawperator_result");
   }
-  std::filesystem::remove_all(dir);
 }

@@ -7,12 +7,12 @@
 
 using clawperator::testing::Farm;
 using clawperator::testing::RunResult;
+using clawperator::testing::TemporaryDirectory;
 
 TEST_CASE("cmake --install: man page, docs, examples, completions that offer values",
           "[integration][cmake-install]") {
-  char pattern[] = "/tmp/clawperator-install-XXXXXX";
-  REQUIRE(mkdtemp(pattern) != nullptr);
-  const std::filesystem::path prefix = pattern;
+  const TemporaryDirectory installed_to("install");
+  const std::filesystem::path& prefix = installed_to.path();
   const RunResult installed = clawperator::testing::run_binary(
       CLAWPERATOR_CMAKE_COMMAND, {"--install", CLAWPERATOR_BUILD_DIR, "--prefix", prefix.string()});
   INFO("stdout: " << installed.out.substr(0, 2000) << "\nstderr: " << installed.err);
@@ -71,5 +71,4 @@ TEST_CASE("cmake --install: man page, docs, examples, completions that offer val
       "printf '%s\\n' \"${COMPREPLY[@]}\"";
   CHECK(clawperator::testing::run_binary("/bin/bash", {"-c", vdevice_script}).out ==
         "serve\nwith\nup\nscenario\nmake-apk\nemulator\n");
-  std::filesystem::remove_all(prefix);
 }

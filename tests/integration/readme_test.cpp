@@ -9,6 +9,7 @@
 
 using clawperator::testing::read_file;
 using clawperator::testing::RunResult;
+using clawperator::testing::TemporaryDirectory;
 using nlohmann::json;
 
 TEST_CASE("the README's Use script runs as written against clawperator-vdevice with",
@@ -22,9 +23,8 @@ TEST_CASE("the README's Use script runs as written against clawperator-vdevice w
   REQUIRE(to != std::string::npos);
   const std::string script = readme.substr(from + begin.size(), to - from - begin.size());
 
-  char pattern[] = "/tmp/clawperator-readme-XXXXXX";
-  REQUIRE(mkdtemp(pattern) != nullptr);
-  const std::filesystem::path dir = pattern;
+  const TemporaryDirectory scratch("readme");
+  const std::filesystem::path& dir = scratch.path();
   std::ofstream(dir / "settings.sh") << script;
   clawperator::testing::RunOptions options;
   const std::string bin = std::filesystem::path(CLAWPERATOR_BINARY).parent_path().string();
@@ -43,5 +43,4 @@ TEST_CASE("the README's Use script runs as written against clawperator-vdevice w
   CHECK(result.err.find("clawperator: NODE_NOT_FOUND: ") != std::string::npos);
   CHECK(json::parse(read_file((dir / "screen.json").string()))["ok"] == true);
   CHECK(read_file((dir / "settings.png").string()).rfind("\x89PNG\r\n\x1a\n", 0) == 0);
-  std::filesystem::remove_all(dir);
 }

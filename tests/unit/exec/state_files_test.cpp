@@ -26,7 +26,7 @@ const std::string kDevice = "tcp%3Aloopback%3A5037+emulator-5554";
 const std::string kKey = "device-" + kDevice + ".lock";
 
 struct StateFiles {
-  test::TempDir dir{"state-files-exec"};
+  testing::TemporaryDirectory dir{"state-files-exec"};
   io::StateSelection state = test::private_state(dir.path());
   std::filesystem::path state_path = dir.path() / "state";
 

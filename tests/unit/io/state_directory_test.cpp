@@ -113,7 +113,7 @@ TEST_CASE("where the state directory is looked for", "[io][state-dir]") {
 }
 
 TEST_CASE("a state directory is used only when it is private and ours", "[io][state-dir]") {
-  const test::TempDir dir{"state-checks"};
+  const testing::TemporaryDirectory dir{"state-checks"};
   SECTION("a missing one is created with mode 0700, parents too") {
     const auto path = dir.path() / "a" / "b" / "state";
     CHECK(problem_of(path, ::geteuid()).empty());
@@ -175,7 +175,7 @@ TEST_CASE("a state directory is used only when it is private and ours", "[io][st
 
 TEST_CASE("files in the state directory are opened relative to it, never through a link",
           "[io][state-dir]") {
-  const test::TempDir dir{"state-files"};
+  const testing::TemporaryDirectory dir{"state-files"};
   const StateDirectory state = opened(dir.path() / "state");
   write_file(dir.path() / "victim", "precious");
   std::filesystem::create_symlink(dir.path() / "victim", dir.path() / "state" / "planted");
@@ -245,7 +245,7 @@ TEST_CASE("files in the state directory are opened relative to it, never through
 
 TEST_CASE("create_file makes a new private file, never through a link or over a file",
           "[io][state-dir]") {
-  const test::TempDir dir{"state-create"};
+  const testing::TemporaryDirectory dir{"state-create"};
   const StateDirectory state = opened(dir.path() / "state");
   write_file(dir.path() / "victim", "precious");
   std::filesystem::create_symlink(dir.path() / "victim", dir.path() / "state" / "planted");
@@ -260,7 +260,7 @@ TEST_CASE("create_file makes a new private file, never through a link or over a 
 }
 
 TEST_CASE("remove_stale removes what a killed run left, and nothing else", "[io][state-dir]") {
-  const test::TempDir dir{"state-stale"};
+  const testing::TemporaryDirectory dir{"state-stale"};
   const StateDirectory state = opened(dir.path() / "state");
   const auto state_file = [&dir](const std::string& name) { return dir.path() / "state" / name; };
   const auto age = [](const std::filesystem::path& path, std::chrono::minutes minutes) {
@@ -287,7 +287,7 @@ TEST_CASE("remove_stale removes what a killed run left, and nothing else", "[io]
 }
 
 TEST_CASE("choosing the state directory of a run", "[io][state-dir]") {
-  const test::TempDir dir{"state-select"};
+  const testing::TemporaryDirectory dir{"state-select"};
   FakeEnvironment fake;
   fake.uid = 0;
   fake.variables["TMPDIR"] = (dir.path() / "tmp").string();
