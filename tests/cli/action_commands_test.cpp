@@ -11,6 +11,7 @@
 #include "cli_expectations.hpp"
 #include "cli_test_paths.hpp"
 #include "run_binary.hpp"
+#include "test_files.hpp"
 #include "test_locations.hpp"
 
 using clawperator::testing::expect_error;
@@ -19,6 +20,7 @@ using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
 using clawperator::testing::single_document;
+using clawperator::testing::TemporaryDirectory;
 using nlohmann::json;
 
 namespace {
@@ -188,6 +190,20 @@ TEST_CASE("open builds open_app or open_uri", "[cli][actions]") {
                false,
                15000,
                R"({"id":"a1","type":"open_uri","params":{"uri":"tel:123"}})"});
+}
+
+TEST_CASE("open of any scheme: target opens a URI", "[cli][actions]") {
+  for (const char* target : {"tel:123", "mailto:a@b.c", "geo:0,0?q=cafe", "https://example.com"}) {
+    CAPTURE(target);
+    const RunResult result = run_binary(kBinary, {"open", target, "--validate-only"});
+    CHECK(result.exit_code == 0);
+    const json action = single_document(result)["execution"]["actions"][0];
+    CHECK(action["type"] == "open_uri");
+    CHECK(action["params"]["uri"] == target);
+  }
+  const json app = single_document(
+      run_binary(kBinary, {"open", "com.android.settings", "--validate-only"}))["execution"];
+  CHECK(app["actions"][0]["type"] == "open_app");
 }
 
 TEST_CASE("type and fill build enter_text", "[cli][actions]") {
@@ -660,6 +676,54 @@ TEST_CASE("global --timeout checks where a command uses it", "[cli][actions][usa
                "validation");
 }
 
+TEST_CASE("--timeout is the budget of every device command", "[cli][actions][timeout]") {
+  const std::vector<std::vector<std::string>> commands = {
+      {"click", "--text", "OK"},
+      {"type", "hi", "--id", "x"},
+      {"read", "--id", "x"},
+      {"open", "com.android.settings"},
+      {"press", "back"},
+      {"back"},
+      {"close", "com.x"},
+      {"scroll", "down"},
+      {"snapshot"},
+      {"read-value", "--label", "Model"},
+      {"wait", "--text", "Done", "--wait", "2000"},
+      {"wait-for-nav", "--app", "com.x", "--wait", "2000"},
+  };
+  for (std::vector<std::string> args : commands) {
+    args.insert(args.end(), {"--timeout", "7000", "--validate-only"});
+    CAPTURE(args);
+    const RunResult result = run_binary(kBinary, args);
+    CHECK(result.exit_code == 0);
+    CHECK(single_document(result)["execution"]["timeoutMs"] == 7000);
+  }
+  SECTION("wait and wait-for-nav: --wait is the wait, --timeout still is without it") {
+    const json with_wait = single_document(run_binary(
+        kBinary, {"wait", "--text", "Done", "--wait", "2000", "--validate-only"}))["execution"];
+    CHECK(with_wait["actions"][0]["params"]["timeoutMs"] == 2000);
+    CHECK(with_wait["timeoutMs"] == 30000);
+    const json compat = single_document(run_binary(
+        kBinary, {"wait", "--text", "Done", "--timeout", "40000", "--validate-only"}))["execution"];
+    CHECK(compat["actions"][0]["params"]["timeoutMs"] == 40000);
+    CHECK(compat["timeoutMs"] == 45000);
+    const json bad = expect_error(
+        run_binary(kBinary, {"wait-for-nav", "--app", "com.x", "--wait", "0", "--dry-run"}),
+        "EXECUTION_VALIDATION_FAILED", 2);
+    CHECK(bad["message"] == "wait-for-nav --wait must be a positive number of milliseconds");
+    CHECK(bad["details"]["flag"] == "--wait");
+  }
+  SECTION("refused where it cannot apply, never ignored") {
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"errors", "--timeout", "1000"}, {"devices", "--timeout", "1000"}}) {
+      CAPTURE(args);
+      const json document = expect_error(run_binary(kBinary, args), "USAGE", 2);
+      CHECK(document["details"]["flag"] == "--timeout");
+      CHECK(document["message"].get<std::string>().find("does not take it") != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("the payload validator has the last word", "[cli][actions][validation]") {
   struct Case {
     std::vector<std::string> args;
@@ -745,13 +809,11 @@ TEST_CASE("pretty output of an action is indented JSON", "[cli][actions]") {
 }
 
 TEST_CASE("actions run through the exec path", "[cli][actions][adb]") {
-  char pattern[] = "/tmp/clawperator-actions-test-XXXXXX";
-  REQUIRE(mkdtemp(pattern) != nullptr);
-  const std::string dir = pattern;
+  const TemporaryDirectory dir("actions-test");
   for (const std::vector<std::string>& args :
        std::vector<std::vector<std::string>>{{"snapshot"}, {"click", "--text", "OK"}}) {
     CAPTURE(joined(args));
-    const RunResult result = run_binary(kBinary, args, fake_adb_environment(dir));
+    const RunResult result = run_binary(kBinary, args, fake_adb_environment(dir.path()));
     const json document = single_document(result);
     CHECK(result.exit_code == 0);
     CHECK(document["ok"] == true);
@@ -759,5 +821,4 @@ TEST_CASE("actions run through the exec path", "[cli][actions][adb]") {
     CHECK(document["envelope"]["status"] == "success");
     CHECK(document["terminalSource"] == "clawperator_result");
   }
-  std::filesystem::remove_all(dir);
 }

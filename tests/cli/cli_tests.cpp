@@ -14,6 +14,8 @@
 #include "cli_expectations.hpp"
 #include "cli_test_paths.hpp"
 #include "run_binary.hpp"
+#include "skip.hpp"
+#include "test_files.hpp"
 #include "test_locations.hpp"
 
 using clawperator::testing::expect_error;
@@ -23,31 +25,10 @@ using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
 using clawperator::testing::single_document;
+using clawperator::testing::TemporaryDirectory;
 using nlohmann::json;
 
 namespace {
-
-class TempDir {
- public:
-  TempDir() {
-    char pattern[] = "/tmp/clawperator-cli-test-XXXXXX";
-    REQUIRE(mkdtemp(pattern) != nullptr);
-    path_ = pattern;
-    chmod(path_.c_str(), 0755);
-  }
-  ~TempDir() { std::filesystem::remove_all(path_); }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::string file(const std::string& name, const std::string& content) const {
-    const std::string path = path_ + "/" + name;
-    std::ofstream(path, std::ios::binary) << content;
-    return path;
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
 
 const std::string kValidPayload =
     R"({"commandId":"c1","taskId":"t1","source":"test","expectedFormat":"android-ui-automator",)"
@@ -138,7 +119,7 @@ TEST_CASE("invalid example payloads fail validation with exit 2", "[cli][exec]")
 }
 
 TEST_CASE("bad inputs: exactly one JSON document and exit 2", "[cli][exec][input]") {
-  TempDir dir;
+  const TemporaryDirectory dir("cli-test", 0755);
   SECTION("malformed JSON inline") {
     const json d = expect_error(run_binary(kBinary, {"exec", "{\"commandId\":"}),
                                 "EXECUTION_VALIDATION_FAILED", 2);
@@ -170,7 +151,7 @@ TEST_CASE("bad inputs: exactly one JSON document and exit 2", "[cli][exec][input
     CHECK(d["details"]["source"] == "file");
   }
   SECTION("a 100 MB file is refused without being read") {
-    const std::string path = dir.path() + "/huge.json";
+    const std::string path = dir / "huge.json";
     std::FILE* file = std::fopen(path.c_str(), "w");
     REQUIRE(file != nullptr);
     std::fclose(file);
@@ -184,13 +165,13 @@ TEST_CASE("bad inputs: exactly one JSON document and exit 2", "[cli][exec][input
     expect_error(run_binary(kBinary, {"exec", "-"}, options), "PAYLOAD_TOO_LARGE", 2);
   }
   SECTION("a missing file") {
-    const json d = expect_error(run_binary(kBinary, {"exec", dir.path() + "/nope.json"}),
+    const json d = expect_error(run_binary(kBinary, {"exec", dir / "nope.json"}),
                                 "EXECUTION_VALIDATION_FAILED", 2);
     CHECK(d["message"].get<std::string>().find("No such file or directory") != std::string::npos);
   }
   SECTION("a directory") {
-    const json d =
-        expect_error(run_binary(kBinary, {"exec", dir.path()}), "EXECUTION_VALIDATION_FAILED", 2);
+    const json d = expect_error(run_binary(kBinary, {"exec", dir.path().string()}),
+                                "EXECUTION_VALIDATION_FAILED", 2);
     CHECK(d["message"].get<std::string>().find("Is a directory") != std::string::npos);
   }
   SECTION("an unreadable file") {
@@ -203,7 +184,7 @@ TEST_CASE("bad inputs: exactly one JSON document and exit 2", "[cli][exec][input
     CHECK(d["message"].get<std::string>().find("Permission denied") != std::string::npos);
   }
   SECTION("a FIFO nobody writes to does not hang") {
-    const std::string path = dir.path() + "/fifo";
+    const std::string path = dir / "fifo";
     REQUIRE(mkfifo(path.c_str(), 0600) == 0);
     expect_error(run_binary(kBinary, {"exec", path}), "EXECUTION_VALIDATION_FAILED", 2);
   }
@@ -302,24 +283,24 @@ TEST_CASE("errors lists the catalog, and one code", "[cli][errors]") {
 
 namespace {
 
-RunOptions fake_adb_environment(const TempDir& dir) {
+RunOptions fake_adb_environment(const TemporaryDirectory& dir) {
   RunOptions options;
   options.extra_env = {{"ADB", FAKE_ADB},
-                       {"FAKE_ADB_DIR", dir.path()},
-                       {"CLAWPERATOR_STATE_DIR", dir.path() + "/state"},
-                       {"CLAWPERATOR_LOG_DIR", dir.path() + "/logs"}};
+                       {"FAKE_ADB_DIR", dir.path().string()},
+                       {"CLAWPERATOR_STATE_DIR", dir / "state"},
+                       {"CLAWPERATOR_LOG_DIR", dir / "logs"}};
   return options;
 }
 
 // Options whose adb appends each call's arguments to `calls` and fails it: a test that
 // nothing reached adb checks that `calls` does not exist.
-RunOptions noting_adb(const TempDir& dir, const std::string& calls) {
+RunOptions noting_adb(const TemporaryDirectory& dir, const std::string& calls) {
   const std::string adb = dir.file("adb", "#!/bin/sh\necho \"$*\" >>'" + calls + "'\nexit 1\n");
   chmod(adb.c_str(), 0755);
   RunOptions options;
   options.extra_env = {{"ADB", adb},
-                       {"CLAWPERATOR_STATE_DIR", dir.path() + "/state"},
-                       {"CLAWPERATOR_LOG_DIR", dir.path() + "/logs"}};
+                       {"CLAWPERATOR_STATE_DIR", dir / "state"},
+                       {"CLAWPERATOR_LOG_DIR", dir / "logs"}};
   return options;
 }
 
@@ -331,7 +312,7 @@ std::string read_all(const std::string& path) {
 }  // namespace
 
 TEST_CASE("exec runs through adb and prints the result wrapper", "[cli][exec][adb]") {
-  TempDir dir;
+  const TemporaryDirectory dir("cli-test", 0755);
   const RunResult result =
       run_binary(kBinary, {"exec", kExamples + "/snapshot.json"}, fake_adb_environment(dir));
   const json document = single_document(result);
@@ -348,7 +329,7 @@ TEST_CASE("exec runs through adb and prints the result wrapper", "[cli][exec][ad
 }
 
 TEST_CASE("devices lists what adb reports", "[cli][devices]") {
-  TempDir dir;
+  const TemporaryDirectory dir("cli-test", 0755);
   const RunResult result = run_binary(kBinary, {"devices"}, fake_adb_environment(dir));
   const json document = single_document(result);
   CHECK(result.exit_code == 0);
@@ -358,12 +339,12 @@ TEST_CASE("devices lists what adb reports", "[cli][devices]") {
   CHECK(document["devices"][0]["model"] == "Fake");
   CHECK(document["devices"][0]["transportId"] == "1");
   RunOptions missing;
-  missing.extra_env = {{"ADB", dir.path() + "/no-adb"}};
+  missing.extra_env = {{"ADB", dir / "no-adb"}};
   expect_error(run_binary(kBinary, {"devices"}, missing), "ADB_NOT_FOUND", 3);
 }
 
 TEST_CASE("the payload text never reaches stderr or the log", "[cli][exec][secrets]") {
-  TempDir dir;
+  const TemporaryDirectory dir("cli-test", 0755);
   const std::string secret = "hunter2-Sup3rS3cret";
   json payload = json::parse(kValidPayload);
   payload["actions"] =
@@ -379,7 +360,7 @@ TEST_CASE("the payload text never reaches stderr or the log", "[cli][exec][secre
     CHECK(result.exit_code == 0);
   }
   std::string logs;
-  for (const auto& entry : std::filesystem::directory_iterator(dir.path() + "/logs")) {
+  for (const auto& entry : std::filesystem::directory_iterator(dir / "logs")) {
     logs += read_all(entry.path().string());
   }
   CHECK(logs.find("adb.command") != std::string::npos);
@@ -388,7 +369,7 @@ TEST_CASE("the payload text never reaches stderr or the log", "[cli][exec][secre
 }
 
 TEST_CASE("an unwritable log directory never changes the result", "[cli][logs]") {
-  TempDir dir;
+  const TemporaryDirectory dir("cli-test", 0755);
   RunOptions options = fake_adb_environment(dir);
   options.extra_env["CLAWPERATOR_LOG_DIR"] = "/proc/no-such-dir/logs";
   const RunResult result = run_binary(kBinary, {"exec", kExamples + "/snapshot.json"}, options);
@@ -399,13 +380,13 @@ TEST_CASE("an unwritable log directory never changes the result", "[cli][logs]")
 
 TEST_CASE("a payload that is not UTF-8 is refused before anything reaches adb",
           "[cli][exec][utf8]") {
-  TempDir dir;
+  const TemporaryDirectory dir("cli-test", 0755);
   const std::string good = kValidPayload;
   const std::string needle = "\"textEquals\":\"";
   const std::size_t offset = good.find(needle) + needle.size() + 1;
   std::string bad = good;
   bad[offset] = '\xFF';  // inside the string "OK"
-  const std::string calls = dir.path() + "/adb-calls";
+  const std::string calls = dir / "adb-calls";
   const RunOptions options = noting_adb(dir, calls);
 
   struct Case {
@@ -442,8 +423,8 @@ TEST_CASE("a payload that is not UTF-8 is refused before anything reaches adb",
 
 TEST_CASE("an action's argument that is not UTF-8 is refused before anything reaches adb",
           "[cli][actions][utf8]") {
-  TempDir dir;
-  const std::string calls = dir.path() + "/adb-calls";
+  const TemporaryDirectory dir("cli-test", 0755);
+  const std::string calls = dir / "adb-calls";
   const RunOptions options = noting_adb(dir, calls);
 
   struct Case {
@@ -489,20 +470,19 @@ TEST_CASE("an action's argument that is not UTF-8 is refused before anything rea
   CHECK(std::filesystem::exists(calls));
 }
 
-TEST_CASE("with HOME unset nothing is written to the working directory", "[cli][logs]") {
+TEST_CASE("with HOME unset nothing is written to the working directory", "[cli][logs][may-skip]") {
   if (geteuid() != 0) {
-    WARN("needs root: the runs must be as users whose passwd home cannot be written");
-    return;
+    SKIP_TEST("needs root: the runs must be as users whose passwd home cannot be written");
   }
-  TempDir dir;
-  const std::string here = dir.path() + "/here";
+  const TemporaryDirectory dir("cli-test", 0755);
+  const std::string here = dir / "here";
   std::filesystem::create_directory(here);
   chmod(here.c_str(), 0777);  // they could create "~" here, had we asked
   const std::string payload = dir.file("p.json", kValidPayload);
   chmod(payload.c_str(), 0644);
   RunOptions options;
   options.unset_env = {"HOME", "CLAWPERATOR_LOG_DIR"};
-  options.extra_env = {{"ADB", dir.path() + "/no-adb"}};
+  options.extra_env = {{"ADB", dir / "no-adb"}};
   options.working_directory = here;
   options.drop_privileges = true;
   const auto warnings = [](const std::string& err) {
@@ -536,18 +516,18 @@ TEST_CASE("with HOME unset nothing is written to the working directory", "[cli][
 
 TEST_CASE("files named from outside: a FIFO, a link to one, a directory are refused at once",
           "[cli][files]") {
-  TempDir dir;
-  const std::string fifo = dir.path() + "/fifo";
+  const TemporaryDirectory dir("cli-test", 0755);
+  const std::string fifo = dir / "fifo";
   REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
-  const std::string link = dir.path() + "/link";
+  const std::string link = dir / "link";
   REQUIRE(symlink(fifo.c_str(), link.c_str()) == 0);
   const std::string result = dir.file("result.json", "{}");
   // A command that opened one of these blocking would wait for a writer for ever: the guard
   // kills it, and the test fails on the signal rather than hanging.
   RunOptions guarded;
   guarded.extra_env = {{"ADB", "/nonexistent/adb"},
-                       {"CLAWPERATOR_LOG_DIR", dir.path() + "/logs"},
-                       {"CLAWPERATOR_STATE_DIR", dir.path() + "/state"}};
+                       {"CLAWPERATOR_LOG_DIR", dir / "logs"},
+                       {"CLAWPERATOR_STATE_DIR", dir / "state"}};
   guarded.signal = SIGKILL;
   guarded.signal_after_ms = 20000;
   struct Refusal {
@@ -575,11 +555,11 @@ TEST_CASE("files named from outside: a FIFO, a link to one, a directory are refu
               "RECORDING_COMPARE_FAILED",
               3,
               "not a regular file"},
-             {{"skills", "list", "--registry", dir.path()},
+             {{"skills", "list", "--registry", dir.path().string()},
               "REGISTRY_READ_FAILED",
               3,
               "Is a directory"},
-             {{"recording", "parse", "--input", dir.path()},
+             {{"recording", "parse", "--input", dir.path().string()},
               "RECORDING_PARSE_FAILED",
               3,
               "Is a directory"},

@@ -12,6 +12,7 @@
 #include "cli_expectations.hpp"
 #include "cli_test_paths.hpp"
 #include "run_binary.hpp"
+#include "test_files.hpp"
 
 using clawperator::testing::expect_error;
 using clawperator::testing::kBinary;
@@ -20,6 +21,7 @@ using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
 using clawperator::testing::single_document;
+using clawperator::testing::TemporaryDirectory;
 using nlohmann::json;
 
 namespace {
@@ -47,18 +49,11 @@ json refused(const std::vector<std::string>& args, const std::string& code,
 // A fresh directory holding the snapshot example as a file named `name`.
 struct DashFile {
   explicit DashFile(const std::string& name) {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "clawperator-dash-XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    dir = pattern;
     std::filesystem::copy_file(kExamples + "/snapshot.json", dir / name);
-    options.working_directory = dir.string();
+    options.working_directory = dir.path().string();
   }
-  ~DashFile() { std::filesystem::remove_all(dir); }
-  DashFile(const DashFile&) = delete;
-  DashFile& operator=(const DashFile&) = delete;
 
-  std::filesystem::path dir;
+  TemporaryDirectory dir{"dash"};
   RunOptions options;
 };
 
@@ -159,7 +154,7 @@ TEST_CASE("exec: a payload named after -- or given to --payload, whatever its na
   CHECK(single_document(plan)["plan"]["actions"][0] == expected);
   // `-` after `--` is still stdin.
   RunOptions from_stdin = file.options;
-  from_stdin.stdin_path = (file.dir / "-payload.json").string();
+  from_stdin.stdin_path = file.dir / "-payload.json";
   const RunResult piped = run_binary(kBinary, {"exec", "--validate-only", "--", "-"}, from_stdin);
   CHECK(piped.exit_code == 0);
   CHECK(single_document(piped)["execution"]["actions"][0] == expected);
@@ -175,9 +170,9 @@ TEST_CASE("exec -- -payload.json runs on the device", "[cli][end-of-options][exe
   DashFile file("-payload.json");
   RunOptions device = file.options;
   device.extra_env = {{"ADB", FAKE_ADB},
-                      {"FAKE_ADB_DIR", file.dir.string()},
-                      {"CLAWPERATOR_STATE_DIR", (file.dir / "state").string()},
-                      {"CLAWPERATOR_LOG_DIR", (file.dir / "logs").string()}};
+                      {"FAKE_ADB_DIR", file.dir.path().string()},
+                      {"CLAWPERATOR_STATE_DIR", file.dir / "state"},
+                      {"CLAWPERATOR_LOG_DIR", file.dir / "logs"}};
   const RunResult result = run_binary(kBinary, {"exec", "--", "-payload.json"}, device);
   const json document = single_document(result);
   CHECK(result.exit_code == 0);

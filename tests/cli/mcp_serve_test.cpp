@@ -15,12 +15,14 @@
 
 #include "cli_test_paths.hpp"
 #include "run_binary.hpp"
+#include "test_files.hpp"
 
 namespace {
 
 using clawperator::testing::kBinary;
 using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
+using clawperator::testing::TemporaryDirectory;
 using Json = nlohmann::json;
 
 const std::string kInitialize =
@@ -168,9 +170,8 @@ TEST_CASE(
     "mcp serve: a skills registry that is a FIFO fails at once, and the server ends with "
     "its stdin",
     "[mcp][files]") {
-  char pattern[] = "/tmp/clawperator-mcp-fifo-XXXXXX";
-  REQUIRE(mkdtemp(pattern) != nullptr);
-  const std::filesystem::path dir = pattern;
+  const TemporaryDirectory scratch("mcp-fifo");
+  const std::filesystem::path& dir = scratch.path();
   const std::filesystem::path fifo = dir / "registry.json";
   REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
   // A worker stuck opening the FIFO would keep the server alive past its stdin: the guard kills
@@ -182,13 +183,11 @@ TEST_CASE(
   const Json& document = answer["result"]["structuredContent"];
   CHECK(document["code"] == "REGISTRY_READ_FAILED");
   CHECK(document["details"]["reason"] == "not a regular file");
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("mcp serve: a NUL in a skill's argument is refused, as over HTTP", "[mcp][skills]") {
-  char pattern[] = "/tmp/clawperator-mcp-nul-XXXXXX";
-  REQUIRE(mkdtemp(pattern) != nullptr);
-  const std::filesystem::path dir = pattern;
+  const TemporaryDirectory scratch("mcp-nul");
+  const std::filesystem::path& dir = scratch.path();
   const Json answer =
       answer_to(tool_call("skills_run", {{"skillId", "com.example.any"},
                                          {"args", Json::array({"ok", std::string("a\0b", 3)})}}),
@@ -198,5 +197,4 @@ TEST_CASE("mcp serve: a NUL in a skill's argument is refused, as over HTTP", "[m
   const Json& document = answer["result"]["structuredContent"];
   CHECK(document["code"] == "INVALID_BODY");
   CHECK(document["details"]["field"] == "args.1");
-  std::filesystem::remove_all(dir);
 }

@@ -12,6 +12,7 @@
 #include "cli_expectations.hpp"
 #include "cli_test_paths.hpp"
 #include "run_binary.hpp"
+#include "test_files.hpp"
 
 using clawperator::testing::expect_error;
 using clawperator::testing::kBinary;
@@ -19,19 +20,14 @@ using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
 using clawperator::testing::single_document;
+using clawperator::testing::TemporaryDirectory;
 using nlohmann::json;
 
 namespace {
 
 struct LogDir {
-  LogDir() {
-    char pattern[] = "/tmp/clawperator-logs-test-XXXXXX";
-    REQUIRE(mkdtemp(pattern) != nullptr);
-    path = pattern;
-  }
-  ~LogDir() { std::filesystem::remove_all(path); }
-  LogDir(const LogDir&) = delete;
-  LogDir& operator=(const LogDir&) = delete;
+  TemporaryDirectory directory{"logs-test"};
+  const std::string path = directory.path().string();
 
   // Today's file, named as the CLI names it (UTC date).
   std::string today() const {
@@ -47,8 +43,6 @@ struct LogDir {
     run.extra_env = {{"CLAWPERATOR_LOG_DIR", path}};
     return run;
   }
-
-  std::string path;
 };
 
 }  // namespace

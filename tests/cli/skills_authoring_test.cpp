@@ -20,6 +20,7 @@ using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
 using clawperator::testing::single_document;
+using clawperator::testing::TemporaryDirectory;
 using clawperator::testing::write_file;
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -37,9 +38,7 @@ const char* const kRecipe = R"({
 class TempSkills {
  public:
   TempSkills() {
-    std::string pattern = (fs::temp_directory_path() / "clawperator-skills-XXXXXX").string();
-    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    root_ = fs::canonical(pattern);
+    root_ = fs::canonical(directory_.path());
     const std::string folder = "skills/a.recipe";
     json entry = {{"id", "a.recipe"},
                   {"applicationId", "a"},
@@ -57,10 +56,6 @@ class TempSkills {
     write_file(root_ / folder / "skill.json", entry.dump(2));
     write_file(registry(), json{{"skills", {entry}}}.dump(2));
   }
-  ~TempSkills() {
-    std::error_code error;
-    fs::remove_all(root_, error);
-  }
   fs::path registry() const { return root_ / "skills" / "skills-registry.json"; }
   const fs::path& root() const { return root_; }
   // Run with the registry named by the environment.
@@ -71,6 +66,7 @@ class TempSkills {
   }
 
  private:
+  TemporaryDirectory directory_{"skills"};
   fs::path root_;
 };
 
@@ -248,9 +244,8 @@ TEST_CASE(
 
   // Each script with CLAWPERATOR_BIN standing for clawperator ... --validate-only: what it
   // would send, checked without a device.
-  std::string pattern = (fs::temp_directory_path() / "clawperator-bin-XXXXXX").string();
-  REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-  const fs::path wrapper = fs::path(pattern) / "clawperator";
+  const TemporaryDirectory bin("bin");
+  const fs::path wrapper = bin.path() / "clawperator";
   write_file(wrapper, "#!/bin/sh\nexec '" + kBinary + "' \"$@\" --validate-only\n");
   fs::permissions(wrapper, fs::perms::owner_all);
   for (const auto& skill : document["validSkills"]) {
@@ -267,7 +262,6 @@ TEST_CASE(
     CHECK(out["validated"] == true);
     CHECK(out["execution"]["timeoutMs"] == 30000);
   }
-  fs::remove_all(pattern);
 }
 
 TEST_CASE("without --registry, the environment or ./skills, the installed registry is used",

@@ -6,6 +6,7 @@
 using clawperator::testing::Farm;
 using clawperator::testing::RunResult;
 using clawperator::testing::single_document;
+using clawperator::testing::TemporaryDirectory;
 using nlohmann::json;
 
 namespace {
@@ -176,9 +177,8 @@ TEST_CASE("a fresh phone: operator setup, then doctor passes", "[integration][se
   const json before = doctor(farm);
   expect_failed_check(before, "readiness.apk.presence", "OPERATOR_NOT_INSTALLED");
 
-  char pattern[] = "/tmp/clawperator-apk-XXXXXX";
-  REQUIRE(mkdtemp(pattern) != nullptr);
-  const std::string dir = pattern;
+  const TemporaryDirectory scratch("apk");
+  const std::string dir = scratch.path().string();
   const std::string apk = dir + "/operator-v0.5.3.apk";
   std::ofstream(apk, std::ios::binary) << clawperator::vdevice::android::make_virtual_apk(
       {"com.clawperator.operator", "0.5.3", 503}, 256 * 1024);
@@ -209,14 +209,12 @@ TEST_CASE("a fresh phone: operator setup, then doctor passes", "[integration][se
   const json refused = clawperator::testing::expect_error(
       farm.clawperator({"operator", "setup", "--apk", bogus}), "OPERATOR_INSTALL_FAILED", 3);
   CHECK(refused["details"]["installFailureReason"] == "INSTALL_PARSE_FAILED_NOT_APK");
-  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("operator setup when every install fails", "[integration][setup]") {
   Farm farm({"install-fails"});
-  char pattern[] = "/tmp/clawperator-apk-XXXXXX";
-  REQUIRE(mkdtemp(pattern) != nullptr);
-  const std::string apk = std::string(pattern) + "/operator.apk";
+  const TemporaryDirectory scratch("apk");
+  const std::string apk = scratch / "operator.apk";
   std::ofstream(apk, std::ios::binary) << clawperator::vdevice::android::make_virtual_apk(
       {"com.clawperator.operator", "0.5.4", 504});
   const json refused = clawperator::testing::expect_error(
@@ -225,5 +223,4 @@ TEST_CASE("operator setup when every install fails", "[integration][setup]") {
   CHECK(refused["install"]["error"] == refused["message"]);  // the original's shape
   CHECK(refused["details"]["installFailureReason"].get<std::string>().rfind("INSTALL_FAILED_", 0) ==
         0);
-  std::filesystem::remove_all(pattern);
 }

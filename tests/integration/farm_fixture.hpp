@@ -26,6 +26,7 @@
 #include "cli_expectations.hpp"
 #include "proc_files.hpp"
 #include "run_binary.hpp"
+#include "test_files.hpp"
 #include "test_locations.hpp"
 #include "vdevice/android/scenario/scenario.hpp"
 #include "vdevice/farm.hpp"
@@ -127,14 +128,10 @@ class Farm {
     INFO((started ? std::string() : started.error()));
     REQUIRE(started);
     farm_ = std::move(started).value();
-    char pattern[] = "/tmp/clawperator-it-XXXXXX";
-    REQUIRE(mkdtemp(pattern) != nullptr);
-    dir_ = pattern;
   }
   ~Farm() {
     const std::string port_marker = "tcp:" + std::to_string(farm_->adb_server_port());
     farm_.reset();
-    std::filesystem::remove_all(dir_);
     // Nothing of ours may outlive the farm: no adb server, no child process. A server that
     // closed its port may need a moment to finish exiting; one that stays is a leak.
     for (int attempt = 0; attempt < 150 && processes_mentioning(port_marker) != 0; ++attempt) {
@@ -224,7 +221,9 @@ class Farm {
 
  private:
   std::unique_ptr<vdevice::VirtualDeviceFarm> farm_;
-  std::string dir_;
+  // The state, log and payload files of the run (golden_test.cpp masks its name).
+  TemporaryDirectory directory_{"it"};
+  std::string dir_ = directory_.path().string();
   std::map<std::string, std::string> extra_env_;
   mutable std::atomic<int> counter_{0};
 };

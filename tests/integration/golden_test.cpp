@@ -79,6 +79,16 @@ std::string mask_text(std::string text) {
   replace(holds("127.0.0.1:"), kPort, "127.0.0.1:PORT");
   replace(holds("doctor-handshake-"), kProbe, "doctor-handshake-ID");
   replace(has_hex_run(text, 13), kStamp, "$1-STAMP");
+  // The tests' temporary directories are under $TMPDIR when it is set: spelt /tmp here.
+  for (const char* tag : {"clawperator-it-", "clawperator-golden-"}) {
+    const std::string under_tmp = "/tmp/" + std::string(tag);
+    const std::string actual = (std::filesystem::temp_directory_path() / tag).string();
+    if (actual == under_tmp) continue;
+    for (auto at = text.find(actual); at != std::string::npos; at = text.find(actual, at)) {
+      text.replace(at, actual.size(), under_tmp);
+      at += under_tmp.size();
+    }
+  }
   replace(holds("/tmp/clawperator-it-"), kTemp, "/tmp/clawperator-it-DIR");
   replace(holds("/tmp/clawperator-golden-"), kGoldenTemp, "/tmp/clawperator-golden-DIR");
   replace(holds("clawperator-"), kLogFile, "clawperator-DATE.log");
@@ -249,9 +259,8 @@ void check_golden(const std::function<bool(const Case&)>& select) {
     recorded = nlohmann::ordered_json::parse(read_file(record), nullptr, false);
     if (!recorded.is_object()) recorded = nlohmann::ordered_json::object();
   }
-  char pattern[] = "/tmp/clawperator-golden-XXXXXX";
-  REQUIRE(mkdtemp(pattern) != nullptr);
-  const std::string log_dir = pattern;
+  const clawperator::testing::TemporaryDirectory logs("golden");
+  const std::string log_dir = logs.path().string();
   std::map<std::string, std::unique_ptr<Farm>> farms;
   for (const Case& c : cases()) {
     if (!select(c)) continue;
@@ -286,7 +295,6 @@ void check_golden(const std::function<bool(const Case&)>& select) {
     }
     CHECK(actual == expected);
   }
-  std::filesystem::remove_all(log_dir);
   if (record != nullptr) {
     std::ofstream(record) << recorded.dump(1) << "\n";
   }

@@ -23,6 +23,7 @@ using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
 using clawperator::testing::scenario;
 using clawperator::testing::single_document;
+using clawperator::testing::TemporaryDirectory;
 using nlohmann::json;
 namespace vdevice = clawperator::vdevice;
 
@@ -607,9 +608,8 @@ TEST_CASE("SIGTERM before dispatch and SIGINT during post-processing", "[integra
     // milliseconds on a quiet machine, within seconds under CI's parallel load.
     slow.faults.screencap_delay_ms = 15000;
     Farm farm(Farm::Built{{slow}});
-    char pattern[] = "/tmp/clawperator-shot-XXXXXX";
-    REQUIRE(mkdtemp(pattern) != nullptr);
-    const std::string shot = std::string(pattern) + "/screen.png";
+    const TemporaryDirectory shots("shot");
+    const std::string shot = shots / "screen.png";
     const json payload = {
         {"commandId", "shot-1"},
         {"taskId", "it"},
@@ -632,10 +632,9 @@ TEST_CASE("SIGTERM before dispatch and SIGINT during post-processing", "[integra
     CHECK(document["details"]["envelope"]["stepResults"][0]["id"] == "shot");
     CHECK(document["disposition"]["delivery"] == "delivered_verified");
     CHECK(document["disposition"]["retry"] == "safe");
-    CHECK(std::filesystem::is_empty(pattern));
+    CHECK(std::filesystem::is_empty(shots.path()));
     // This device's capture only: cases running beside this one take screenshots of their own.
     CHECK(processes_mentioning(farm.serials().front() + " exec-out screencap") == 0);
-    std::filesystem::remove_all(pattern);
   }
 }
 

@@ -20,17 +20,10 @@ namespace {
 class GitFixture {
  public:
   GitFixture() {
-    char pattern[] = "/tmp/clawperator-sync-it-XXXXXX";
-    REQUIRE(::mkdtemp(pattern) != nullptr);
-    root_ = pattern;
     git({"init", "--quiet", "--bare", "-b", "main", origin()});
     git({"init", "--quiet", "-b", "main", work()});
     commit_registry({"com.test.one"}, "first");
     git({"-C", work(), "push", "--quiet", "origin", "main"});
-  }
-  ~GitFixture() {
-    std::error_code ignored;
-    fs::remove_all(root_, ignored);
   }
   GitFixture(const GitFixture&) = delete;
   GitFixture& operator=(const GitFixture&) = delete;
@@ -66,7 +59,8 @@ class GitFixture {
   }
 
  private:
-  fs::path root_;
+  clawperator::testing::TemporaryDirectory directory_{"sync-it"};
+  const fs::path& root_ = directory_.path();
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "farm_fixture.hpp"
+#include "skip.hpp"
 
 using clawperator::testing::expect_error;
 using clawperator::testing::Farm;
@@ -82,11 +83,9 @@ bool root() {
 
 }  // namespace
 
-TEST_CASE("another user's state directory in TMPDIR is never used", "[integration][state-dir]") {
-  if (!root()) {
-    WARN("needs root to make a directory of another user");
-    return;
-  }
+TEST_CASE("another user's state directory in TMPDIR is never used",
+          "[integration][state-dir][may-skip]") {
+  if (!root()) SKIP_TEST("needs root to make a directory of another user");
   Farm farm({"default", "locked"});
   const fs::path tmp = scratch(farm) / "tmp";
   const fs::path home = scratch(farm) / "home";
@@ -138,7 +137,7 @@ TEST_CASE("another user's state directory in TMPDIR is never used", "[integratio
 }
 
 TEST_CASE("links planted in our own state directory are never followed",
-          "[integration][state-dir]") {
+          "[integration][state-dir][may-skip]") {
   Farm farm({"default", "locked"});
   const fs::path state = scratch(farm) / "state";  // the farm's CLAWPERATOR_STATE_DIR
   const RunResult awake = exec_on(farm, 0, kSnapshotActions);
@@ -214,10 +213,7 @@ TEST_CASE("an unsafe CLAWPERATOR_STATE_DIR is refused", "[integration][state-dir
     CHECK(farm.clawperator({"exec", payload.string(), "--validate-only"}).exit_code == 0);
   }
   SECTION("a directory of another user, and our link to it") {
-    if (!root()) {
-      WARN("needs root to make a directory of another user");
-      return;
-    }
+    if (!root()) SKIP_TEST("needs root to make a directory of another user");
     const fs::path theirs = scratch(farm) / "theirs";
     fs::create_directory(theirs);
     ::chmod(theirs.c_str(), 0700);

@@ -27,19 +27,8 @@ const std::string kOperatorService =
 // A folder for the APK files of one test, removed with it.
 class ApkFolder {
  public:
-  ApkFolder() {
-    char pattern[] = "/tmp/clawperator-it-apk-XXXXXX";
-    REQUIRE(::mkdtemp(pattern) != nullptr);
-    path_ = pattern;
-  }
-  ~ApkFolder() { std::filesystem::remove_all(path_); }
-  ApkFolder(const ApkFolder&) = delete;
-  ApkFolder& operator=(const ApkFolder&) = delete;
-
   std::string write(const std::string& name, const std::string& bytes) const {
-    const std::string file = path_ + "/" + name;
-    std::ofstream(file, std::ios::binary) << bytes;
-    return file;
+    return directory_.file(name, bytes);
   }
   std::string apk(const std::string& name, const VirtualApkManifest& manifest,
                   std::size_t filler_bytes = 0) const {
@@ -47,7 +36,7 @@ class ApkFolder {
   }
 
  private:
-  std::string path_;
+  clawperator::testing::TemporaryDirectory directory_{"it-apk"};
 };
 
 std::string dumpsys_package(const Farm& farm, const std::string& package) {

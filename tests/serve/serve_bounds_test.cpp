@@ -18,6 +18,7 @@
 #include "clawperator/serve/event_hub.hpp"
 #include "clawperator/serve/request_framer.hpp"
 #include "clawperator/serve/response_headers.hpp"
+#include "test_files.hpp"
 
 using namespace clawperator;
 using namespace clawperator::serve;
@@ -257,9 +258,8 @@ TEST_CASE("event hub: a subscriber that falls behind in bytes is dropped", "[ser
 
 TEST_CASE("artifact store: private, by id only, oldest removed beyond the limits",
           "[serve][bounds]") {
-  char pattern[] = "/tmp/clawperator-artifacts-test-XXXXXX";
-  REQUIRE(::mkdtemp(pattern) != nullptr);
-  const std::filesystem::path root = pattern;
+  const clawperator::testing::TemporaryDirectory scratch("artifacts-test");
+  const std::filesystem::path& root = scratch.path();
   auto state =
       io::StateDirectory::open(root / "state", ::geteuid(), io::StateDirectory::Symlinks::Refuse);
   REQUIRE(state);
@@ -309,5 +309,4 @@ TEST_CASE("artifact store: private, by id only, oldest removed beyond the limits
   // Removed with the store.
   CHECK(std::distance(std::filesystem::directory_iterator(root / "state"),
                       std::filesystem::directory_iterator()) == 0);
-  std::filesystem::remove_all(root);
 }

@@ -42,9 +42,8 @@ TEST_CASE("serve: an execution on a device whose package manager hangs ends with
 TEST_CASE("mcp serve: an execution on a device whose package manager hangs ends within its budget",
           "[serve][budget][mcp]") {
   Farm farm({"package-list-hangs"});
-  char pattern[] = "/tmp/clawperator-mcp-budget-XXXXXX";
-  REQUIRE(::mkdtemp(pattern) != nullptr);
-  const std::string dir = pattern;
+  const TemporaryDirectory scratch("mcp-budget");
+  const std::string dir = scratch.path().string();
   int input[2];
   REQUIRE(::pipe2(input, O_CLOEXEC) == 0);
   Background server(kBinary, {"mcp", "serve"}, farm.environment().extra_env, dir + "/out",
@@ -94,7 +93,6 @@ TEST_CASE("mcp serve: an execution on a device whose package manager hangs ends 
   CHECK(document["disposition"]["delivery"] == "not_delivered");
   CHECK(elapsed < kBound);
   CHECK(server.stop(0, milliseconds(10000)) == 0);
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace clawperator::testing

@@ -41,17 +41,12 @@ std::string write_registry(const std::string& dir, const std::string& capture_sc
   return dir + "/skills/skills-registry.json";
 }
 
-std::string temp_repository() {
-  char pattern[] = "/tmp/clawperator-serve-skills-XXXXXX";
-  REQUIRE(::mkdtemp(pattern) != nullptr);
-  return pattern;
-}
-
 }  // namespace
 
 TEST_CASE("serve: GET /skills and /skills/:id answer with the CLI's documents", "[serve][skills]") {
   Farm farm({"default"});
-  const std::string repository = temp_repository();
+  const TemporaryDirectory scratch("serve-skills");
+  const std::string repository = scratch.path().string();
   const std::string registry = write_registry(repository);
   Served served(farm, {"--registry", registry});
 
@@ -92,7 +87,6 @@ TEST_CASE("serve: GET /skills and /skills/:id answer with the CLI's documents", 
   // Like every route but /ping, the skills need the token.
   CHECK(served.anonymous_get("/skills").status == 401);
   CHECK(served.stop() == 0);
-  std::filesystem::remove_all(repository);
 }
 
 TEST_CASE("serve: a registry that cannot be read is REGISTRY_READ_FAILED, 503", "[serve][skills]") {
@@ -108,7 +102,8 @@ TEST_CASE("serve: a registry that cannot be read is REGISTRY_READ_FAILED, 503", 
 
 TEST_CASE("serve: POST /skills/:id/run runs the script as skills run does", "[serve][skills]") {
   Farm farm({"default"});
-  const std::string repository = temp_repository();
+  const TemporaryDirectory scratch("serve-skills");
+  const std::string repository = scratch.path().string();
   // The capture skill drives the device through the CLAWPERATOR_BIN it was given; the notes
   // skill echoes what it got and prints a result line, or fails or hangs when asked to.
   const std::string registry = write_registry(
@@ -170,13 +165,13 @@ TEST_CASE("serve: POST /skills/:id/run runs the script as skills run does", "[se
   CHECK(served.post("/skills/com..x/run", "{}").body["code"] == "SKILL_ID_INVALID");
   CHECK(served.anonymous_post("/skills/com.example.notes.read/run", "{}").status == 401);
   CHECK(served.stop() == 0);
-  std::filesystem::remove_all(repository);
 }
 
 TEST_CASE("serve: a skill's own calls run under the policy the server was started with",
           "[serve][skills][policy]") {
   Farm farm({"default"});
-  const std::string repository = temp_repository();
+  const TemporaryDirectory scratch("serve-skills");
+  const std::string repository = scratch.path().string();
   std::ofstream(repository + "/policy.json") << R"({"schemaVersion": 1, "rules": [
       {"id": "no-network", "decision": "deny", "actions": ["click"], "labels": ["network*"]},
       {"id": "confirm-display", "decision": "confirm", "labels": ["Display"]}]})";
@@ -202,7 +197,6 @@ TEST_CASE("serve: a skill's own calls run under the policy the server was starte
   }
   CHECK(exits_of_3 == 2);
   CHECK(served.stop() == 0);
-  std::filesystem::remove_all(repository);
 }
 
 }  // namespace clawperator::testing

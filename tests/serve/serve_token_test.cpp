@@ -43,24 +43,16 @@ std::string random_text(const std::string& prefix) {
 // A scratch directory of this test, removed at its end.
 class Scratch {
  public:
-  Scratch() {
-    char pattern[] = "/tmp/clawperator-token-test-XXXXXX";
-    REQUIRE(::mkdtemp(pattern) != nullptr);
-    path_ = pattern;
-  }
-  ~Scratch() { std::filesystem::remove_all(path_); }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
   const std::string& path() const { return path_; }
   std::string file(const std::string& name, const std::string& contents, mode_t mode) const {
-    const std::string at = path_ + "/" + name;
-    std::ofstream(at, std::ios::binary) << contents;
+    const std::string at = directory_.file(name, contents);
     REQUIRE(::chmod(at.c_str(), mode) == 0);
     return at;
   }
 
  private:
-  std::string path_;
+  TemporaryDirectory directory_{"token-test"};
+  std::string path_ = directory_.path().string();
 };
 
 // Every process's command line as this process reads it (root in CI), NULs as spaces, one line

@@ -56,9 +56,6 @@ class Served {
   explicit Served(const Farm& farm, const std::vector<std::string>& extra = {},
                   const std::map<std::string, std::string>& env = {})
       : port_(free_port()) {
-    char pattern[] = "/tmp/clawperator-serve-test-XXXXXX";
-    REQUIRE(::mkdtemp(pattern) != nullptr);
-    dir_ = pattern;
     std::vector<std::string> args = {"serve", "--port", std::to_string(port_)};
     args.insert(args.end(), extra.begin(), extra.end());
     std::map<std::string, std::string> environment = farm.environment().extra_env;
@@ -81,7 +78,6 @@ class Served {
     }
     state_dir_ = environment.at("CLAWPERATOR_STATE_DIR");
   }
-  ~Served() { std::filesystem::remove_all(dir_); }
   Served(const Served&) = delete;
   Served& operator=(const Served&) = delete;
 
@@ -137,7 +133,8 @@ class Served {
   }
 
   int port_;
-  std::string dir_;
+  TemporaryDirectory directory_{"serve-test"};
+  std::string dir_ = directory_.path().string();
   std::string token_;
   std::string state_dir_;
   std::unique_ptr<Background> process_;

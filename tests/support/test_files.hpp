@@ -23,22 +23,42 @@ inline mode_t mode_of(const std::filesystem::path& path) {
   return status.st_mode & 07777;
 }
 
-// A new private directory under the system's temporary directory, removed with all it holds.
+// A new directory under the system's temporary directory, removed with all it holds. It is
+// private (0700) unless a test asks for other permission bits, for a directory others must enter.
 class TemporaryDirectory {
  public:
-  explicit TemporaryDirectory(const std::string& tag = "test") {
+  explicit TemporaryDirectory(const std::string& tag = "test", mode_t mode = 0700) {
     std::string pattern =
         (std::filesystem::temp_directory_path() / ("clawperator-" + tag + "-XXXXXX")).string();
     REQUIRE(::mkdtemp(pattern.data()) != nullptr);
     path_ = pattern;
+    if (mode != 0700) REQUIRE(::chmod(path_.c_str(), mode) == 0);
   }
+  // A test may have taken permissions away inside (a folder it may not enter or write): the
+  // owner gets them back on every folder first, so that nothing is left behind. Links are not
+  // followed.
   ~TemporaryDirectory() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
+    namespace fs = std::filesystem;
+    std::error_code error;
+    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, error);
+    for (fs::recursive_directory_iterator at(path_, error), end; !error && at != end;
+         at.increment(error)) {
+      if (at->symlink_status(error).type() == fs::file_type::directory) {
+        fs::permissions(at->path(), fs::perms::owner_all, fs::perm_options::add, error);
+      }
+    }
+    fs::remove_all(path_, error);
   }
   TemporaryDirectory(const TemporaryDirectory&) = delete;
   TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
   const std::filesystem::path& path() const { return path_; }
+  // The path of `name` in the directory, as text.
+  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+  // `text` as the whole content of the file `name` in the directory; its path.
+  std::string file(const std::string& name, const std::string& text) const {
+    write_file(path_ / name, text);
+    return *this / name;
+  }
 
  private:
   std::filesystem::path path_;

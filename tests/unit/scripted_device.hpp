@@ -15,6 +15,7 @@
 
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/process/scripted_runner.hpp"
+#include "test_files.hpp"
 #include "transport/transport_test_support.hpp"
 
 namespace clawperator::test {
@@ -75,28 +76,8 @@ inline ScriptedRunner::Matcher is_broadcast() {
   };
 }
 
-class TempDir {
- public:
-  explicit TempDir(const std::string& tag) {
-    static int counter = 0;
-    path_ =
-        std::filesystem::temp_directory_path() /
-        ("clawperator-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::permissions(path_, std::filesystem::perms::owner_all, ec);
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+// The tests' one temporary directory (tests/support/test_files.hpp).
+using clawperator::testing::TemporaryDirectory;
 
 // The whole content of a file ("" when it cannot be read).
 inline std::string file_text(const std::filesystem::path& path) {

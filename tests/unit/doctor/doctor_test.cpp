@@ -26,8 +26,8 @@ struct DoctorRun {
 struct Harness {
   ScriptedDevice device;
   ScriptedRunner runner;
-  TempDir logs{"doctor-logs"};
-  TempDir state{"doctor-state"};
+  TemporaryDirectory logs{"doctor-logs"};
+  TemporaryDirectory state{"doctor-state"};
   doctor::DoctorOptions options;
 
   Harness() {
@@ -457,7 +457,7 @@ TEST_CASE("doctor: an unwritable log directory is advisory", "[doctor]") {
 TEST_CASE("doctor: no home for the log is advisory and writes nothing here", "[doctor]") {
   Harness harness;
   harness.options.log_dir.clear();  // HOME unset, no passwd home
-  const TempDir here("doctor-cwd");
+  const TemporaryDirectory here("doctor-cwd");
   const std::filesystem::path before = std::filesystem::current_path();
   std::filesystem::current_path(here.path());
   const DoctorRun run = harness.run();

@@ -47,7 +47,7 @@ TEST_CASE("one recorder per device: the video lock is named by the device key",
 }
 
 TEST_CASE("the session record keeps its lock's name", "[evidence][video][lock]") {
-  test::TempDir dir("video-state");
+  testing::TemporaryDirectory dir("video-state");
   const io::StateSelection state = test::private_state(dir.path());
   const video::SessionRecord record = record_for(server("localhost", 6001));
   REQUIRE(video::write_record(*state.directory, record));

@@ -42,7 +42,7 @@ contract::Execution execution_of(const std::string& actions_json) {
 
 // A directory for files an execution writes (screenshots).
 const std::filesystem::path& harness_dir() {
-  static const test::TempDir dir{"exec-files"};
+  static const testing::TemporaryDirectory dir{"exec-files"};
   return dir.path();
 }
 
@@ -65,7 +65,7 @@ std::string click_success() {
 
 struct Harness {
   ScriptedRunner runner;
-  test::TempDir state{"exec-state"};
+  testing::TemporaryDirectory state{"exec-state"};
   exec::ExecutionRequest request;
 
   explicit Harness(const std::string& actions = kClickActions, process::CancelToken token = {})

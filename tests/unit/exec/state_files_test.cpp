@@ -15,6 +15,7 @@
 #include "exec/device_lock.hpp"
 #include "exec/readiness.hpp"
 #include "scripted_device.hpp"
+#include "skip.hpp"
 
 using namespace clawperator;
 using namespace std::chrono_literals;
@@ -26,7 +27,7 @@ const std::string kDevice = "tcp%3Aloopback%3A5037+emulator-5554";
 const std::string kKey = "device-" + kDevice + ".lock";
 
 struct StateFiles {
-  test::TempDir dir{"state-files-exec"};
+  testing::TemporaryDirectory dir{"state-files-exec"};
   io::StateSelection state = test::private_state(dir.path());
   std::filesystem::path state_path = dir.path() / "state";
 
@@ -45,7 +46,7 @@ struct StateFiles {
 
 }  // namespace
 
-TEST_CASE("the readiness record", "[exec][readiness][state-dir]") {
+TEST_CASE("the readiness record", "[exec][readiness][state-dir][may-skip]") {
   StateFiles files;
   SECTION("stored, it is fresh; invalidated, it is not") {
     CHECK_FALSE(files.readiness().fresh());
@@ -88,10 +89,7 @@ TEST_CASE("the readiness record", "[exec][readiness][state-dir]") {
     CHECK_FALSE(files.readiness().fresh());
   }
   SECTION("a record owned by another user is not fresh") {
-    if (::geteuid() != 0) {
-      WARN("needs root to chown");
-      return;
-    }
+    if (::geteuid() != 0) SKIP_TEST("needs root to chown");
     files.readiness().store();
     REQUIRE(::chown((files.state_path / ("ready-" + kKey)).c_str(), 65534, 65534) == 0);
     CHECK_FALSE(files.readiness().fresh());

@@ -12,7 +12,7 @@ using clawperator::testing::mode_of;
 using clawperator::testing::write_file;
 
 TEST_CASE("files we name ourselves in a shared directory are new files", "[io][atomic-file]") {
-  const test::TempDir dir{"new-file"};
+  const testing::TemporaryDirectory dir{"new-file"};
   SECTION("created with mode 0600") {
     std::filesystem::path path = dir.path() / "shot-1.png";
     CHECK_FALSE(io::write_new_file(path, "png"));

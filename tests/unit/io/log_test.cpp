@@ -13,8 +13,8 @@
 #include "test_files.hpp"
 
 using clawperator::Json;
-using clawperator::test::TempDir;
 using clawperator::testing::mode_of;
+using clawperator::testing::TemporaryDirectory;
 namespace io = clawperator::io;
 
 namespace {
@@ -28,7 +28,7 @@ std::string read_all(const std::filesystem::path& path) {
 
 // What `body` writes to stderr (file descriptor 2, where spdlog's stderr sink ends up).
 std::string stderr_of(const std::function<void()>& body) {
-  TempDir dir("log-stderr");
+  TemporaryDirectory dir("log-stderr");
   const std::string path = (dir.path() / "stderr").string();
   std::fflush(stderr);
   const int saved = ::dup(STDERR_FILENO);
@@ -70,7 +70,7 @@ struct LoggingOff {
 
 TEST_CASE("an event is one NDJSON line: ts, level, event, pid, then the fields", "[io][log]") {
   LoggingOff off;
-  TempDir dir("log-ndjson");
+  TemporaryDirectory dir("log-ndjson");
   io::configure_logging({dir.path(), io::LogLevel::Info, false});
   const std::string err = stderr_of([] {
     io::log_event(io::LogLevel::Info, "unit.event", Json{{"b", 2}, {"a", "x\"y"}});
@@ -100,7 +100,7 @@ TEST_CASE("an event is one NDJSON line: ts, level, event, pid, then the fields",
 
 TEST_CASE("the level drops events below it from the file and stderr", "[io][log]") {
   LoggingOff off;
-  TempDir dir("log-levels");
+  TemporaryDirectory dir("log-levels");
   SECTION("info: debug is dropped, warnings and errors reach stderr too") {
     io::configure_logging({dir.path(), io::LogLevel::Info, false});
     const std::string err = stderr_of([] {
@@ -150,7 +150,7 @@ TEST_CASE("the level drops events below it from the file and stderr", "[io][log]
 
 TEST_CASE("warn prints on stderr whatever the level and logs a warning event", "[io][log]") {
   LoggingOff off;
-  TempDir dir("log-warn");
+  TemporaryDirectory dir("log-warn");
   SECTION("at info: stderr and the file") {
     io::configure_logging({dir.path(), io::LogLevel::Info, false});
     const std::string err =
@@ -177,7 +177,7 @@ TEST_CASE("warn prints on stderr whatever the level and logs a warning event", "
 
 TEST_CASE("a log that cannot be written warns once and changes nothing else", "[io][log]") {
   LoggingOff off;
-  TempDir dir("log-unwritable");
+  TemporaryDirectory dir("log-unwritable");
   SECTION("the directory is a file") {
     const std::filesystem::path file = dir.path() / "file-not-dir";
     std::ofstream(file) << "x";
@@ -220,7 +220,7 @@ TEST_CASE("a log that cannot be written warns once and changes nothing else", "[
 
 TEST_CASE("the log directory is created 0700; one that exists keeps its mode", "[io][log]") {
   LoggingOff off;
-  TempDir dir("log-mode");
+  TemporaryDirectory dir("log-mode");
   const mode_t umask_before = ::umask(022);
   SECTION("created, with a missing parent") {
     const std::filesystem::path logs = dir.path() / "home" / ".clawperator" / "logs";

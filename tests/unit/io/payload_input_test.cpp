@@ -15,7 +15,7 @@
 using clawperator::find_invalid_utf8;
 using clawperator::Json;
 using clawperator::contract::HostError;
-using clawperator::test::TempDir;
+using clawperator::testing::TemporaryDirectory;
 namespace contract = clawperator::contract;
 namespace io = clawperator::io;
 
@@ -146,7 +146,7 @@ TEST_CASE("find_invalid_utf8 agrees with the JSON reader on every string", "[io]
 }
 
 TEST_CASE("payloads that are not UTF-8 are refused with the byte's offset", "[io][utf8]") {
-  TempDir dir("payload-utf8");
+  TemporaryDirectory dir("payload-utf8");
   const std::string payload = kPayloadHead + "caf\xFF" + kPayloadTail;
   const std::size_t offset = kPayloadHead.size() + 3;
 

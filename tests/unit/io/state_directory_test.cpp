@@ -12,6 +12,7 @@
 #include <map>
 
 #include "scripted_device.hpp"
+#include "skip.hpp"
 #include "test_files.hpp"
 
 using namespace clawperator;
@@ -112,8 +113,9 @@ TEST_CASE("where the state directory is looked for", "[io][state-dir]") {
   }
 }
 
-TEST_CASE("a state directory is used only when it is private and ours", "[io][state-dir]") {
-  const test::TempDir dir{"state-checks"};
+TEST_CASE("a state directory is used only when it is private and ours",
+          "[io][state-dir][may-skip]") {
+  const testing::TemporaryDirectory dir{"state-checks"};
   SECTION("a missing one is created with mode 0700, parents too") {
     const auto path = dir.path() / "a" / "b" / "state";
     CHECK(problem_of(path, ::geteuid()).empty());
@@ -136,10 +138,7 @@ TEST_CASE("a state directory is used only when it is private and ours", "[io][st
     CHECK(problem_of(path, ::geteuid() + 1) == owner_text());
   }
   SECTION("a directory another user created first, mode 0777") {
-    if (!root()) {
-      WARN("needs root to be another user");
-      return;
-    }
+    if (!root()) SKIP_TEST("needs root to be another user");
     ::chmod(dir.path().c_str(), 01777);  // a shared /tmp
     const auto path = dir.path() / "clawperator-0";
     CHECK(as_nobody([&] {
@@ -174,8 +173,8 @@ TEST_CASE("a state directory is used only when it is private and ours", "[io][st
 }
 
 TEST_CASE("files in the state directory are opened relative to it, never through a link",
-          "[io][state-dir]") {
-  const test::TempDir dir{"state-files"};
+          "[io][state-dir][may-skip]") {
+  const testing::TemporaryDirectory dir{"state-files"};
   const StateDirectory state = opened(dir.path() / "state");
   write_file(dir.path() / "victim", "precious");
   std::filesystem::create_symlink(dir.path() / "victim", dir.path() / "state" / "planted");
@@ -215,10 +214,7 @@ TEST_CASE("files in the state directory are opened relative to it, never through
     CHECK(result.error() == "not a regular file");
   }
   SECTION("a file owned by another user is refused") {
-    if (!root()) {
-      WARN("needs root to chown");
-      return;
-    }
+    if (!root()) SKIP_TEST("needs root to chown");
     write_file(dir.path() / "state" / "theirs", "");
     REQUIRE(::chown((dir.path() / "state" / "theirs").c_str(), kNobody, kNobody) == 0);
     auto result = state.open_file("theirs", O_RDWR);
@@ -245,7 +241,7 @@ TEST_CASE("files in the state directory are opened relative to it, never through
 
 TEST_CASE("create_file makes a new private file, never through a link or over a file",
           "[io][state-dir]") {
-  const test::TempDir dir{"state-create"};
+  const testing::TemporaryDirectory dir{"state-create"};
   const StateDirectory state = opened(dir.path() / "state");
   write_file(dir.path() / "victim", "precious");
   std::filesystem::create_symlink(dir.path() / "victim", dir.path() / "state" / "planted");
@@ -260,7 +256,7 @@ TEST_CASE("create_file makes a new private file, never through a link or over a 
 }
 
 TEST_CASE("remove_stale removes what a killed run left, and nothing else", "[io][state-dir]") {
-  const test::TempDir dir{"state-stale"};
+  const testing::TemporaryDirectory dir{"state-stale"};
   const StateDirectory state = opened(dir.path() / "state");
   const auto state_file = [&dir](const std::string& name) { return dir.path() / "state" / name; };
   const auto age = [](const std::filesystem::path& path, std::chrono::minutes minutes) {
@@ -287,7 +283,7 @@ TEST_CASE("remove_stale removes what a killed run left, and nothing else", "[io]
 }
 
 TEST_CASE("choosing the state directory of a run", "[io][state-dir]") {
-  const test::TempDir dir{"state-select"};
+  const testing::TemporaryDirectory dir{"state-select"};
   FakeEnvironment fake;
   fake.uid = 0;
   fake.variables["TMPDIR"] = (dir.path() / "tmp").string();

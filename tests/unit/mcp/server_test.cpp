@@ -14,6 +14,7 @@
 
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/mcp/jsonrpc.hpp"
+#include "wait_until.hpp"
 
 namespace {
 
@@ -405,7 +406,8 @@ TEST_CASE("notifications/cancelled stops that call alone and it is still answere
   const auto started = std::chrono::steady_clock::now();
   session.send(call(1, "wait", R"({"selector":{"text":"Never"}})", R"({"progressToken":"p1"})"));
   session.send(call(2, "snapshot", "{}"));
-  std::this_thread::sleep_for(200ms);
+  // Both calls in flight before the cancellation.
+  REQUIRE(clawperator::testing::wait_until([&] { return host.concurrent == 2; }, 1000ms));
   session.send(
       R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}})"
       "\n");
@@ -442,7 +444,8 @@ TEST_CASE("stdin EOF cancels the calls in flight, answers them, then exits",
   Session session(host);
   session.initialize();
   session.send(call(1, "snapshot", "{}"));
-  std::this_thread::sleep_for(100ms);
+  // The call in flight before the end of the input.
+  REQUIRE(clawperator::testing::wait_until([&] { return host.concurrent == 1; }, 5000ms));
   session.close_input();
   const Json answer = session.next_answer();
   CHECK(answer["id"] == 1);

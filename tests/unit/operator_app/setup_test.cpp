@@ -21,7 +21,7 @@ const std::string kListener =
 
 struct Harness {
   ScriptedRunner runner;
-  TempDir dir{"operator-setup"};
+  TemporaryDirectory dir{"operator-setup"};
   operator_app::SetupRequest request;
 
   Harness() {

@@ -36,7 +36,7 @@ std::string full_recording() {
 }
 
 recording::Baseline baseline_of(const std::string& ndjson, bool snapshots = false) {
-  const test::TempDir dir{"recording-compare"};
+  const testing::TemporaryDirectory dir{"recording-compare"};
   const auto input = dir.path() / "rec.ndjson";
   write_file(input, ndjson);
   recording::ExportOptions options{
@@ -301,7 +301,7 @@ TEST_CASE("compare: a baseline that is not an export is RECORDING_COMPARE_FAILED
   REQUIRE(one_event->events.size() == 1);
   CHECK(one_event->events[0].summary == "press_key:back");
 
-  const test::TempDir dir{"recording-compare-files"};
+  const testing::TemporaryDirectory dir{"recording-compare-files"};
   auto missing = recording::read_compare_baseline(dir.path() / "absent.json");
   REQUIRE_FALSE(missing.has_value());
   CHECK(missing.error().code == "RECORDING_COMPARE_FAILED");
@@ -386,7 +386,7 @@ TEST_CASE("compare: a result that is not a saved skills run is RECORDING_COMPARE
                                            {"execEnvelopeIndex", 2.0}};
   CHECK(recording::skill_result_of(Json{{"skillResult", lenient}}).has_value());
 
-  const test::TempDir dir{"recording-compare-result"};
+  const testing::TemporaryDirectory dir{"recording-compare-result"};
   write_file(dir.path() / "run.json", "{\"skillResult\":");
   auto unreadable = recording::read_compare_skill_result(dir.path() / "run.json");
   REQUIRE_FALSE(unreadable.has_value());

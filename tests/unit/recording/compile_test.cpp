@@ -18,7 +18,7 @@ namespace {
 
 recording::CompiledRecording compile_lines(const std::vector<std::string>& lines,
                                            const recording::CompileOptions& options = {}) {
-  const test::TempDir dir{"recording-compile"};
+  const testing::TemporaryDirectory dir{"recording-compile"};
   const auto input = dir.path() / "rec.ndjson";
   std::string content;
   for (const std::string& line : lines) content += line + "\n";
@@ -235,7 +235,7 @@ TEST_CASE("compile: many steps become several payloads within the limits", "[rec
 }
 
 TEST_CASE("compile: nothing replayable is an error; ids are made safe", "[recording][compile]") {
-  const test::TempDir dir{"recording-compile-empty"};
+  const testing::TemporaryDirectory dir{"recording-compile-empty"};
   const auto input = dir.path() / "rec.ndjson";
   write_file(input, header_line() + "\n" + scroll_line(0) + "\n");
   auto compiled = recording::compile_recording(input);

@@ -18,7 +18,7 @@ namespace {
 
 // The error parse_recording gives for a file holding `content`.
 contract::HostError parse_error_of(const std::string& content) {
-  const test::TempDir dir{"recording-events"};
+  const testing::TemporaryDirectory dir{"recording-events"};
   const auto input = dir.path() / "rec.ndjson";
   write_file(input, content);
   auto parsed = recording::parse_recording({input, std::nullopt, nullptr});
@@ -151,7 +151,7 @@ TEST_CASE("invalid UTF-8 is refused with its line and offset", "[recording][even
 }
 
 TEST_CASE("a line longer than the limit is refused naming it", "[recording][events]") {
-  const test::TempDir dir{"recording-long-line"};
+  const testing::TemporaryDirectory dir{"recording-long-line"};
   const auto input = dir.path() / "rec.ndjson";
   write_file(input, header_line() + "\n" + press_back_line(0) + "\n" +
                         "{\"ts\":1,\"seq\":1,\"snapshot\":\"" + std::string(5000, 'x') + "\"}\n");
@@ -167,7 +167,7 @@ TEST_CASE("a line longer than the limit is refused naming it", "[recording][even
 }
 
 TEST_CASE("a missing recording file names its path and errno", "[recording][events]") {
-  const test::TempDir dir{"recording-missing"};
+  const testing::TemporaryDirectory dir{"recording-missing"};
   auto parsed = recording::parse_recording({dir.path() / "none.ndjson", std::nullopt, nullptr});
   REQUIRE_FALSE(parsed.has_value());
   CHECK(parsed.error().code == "RECORDING_PARSE_FAILED");

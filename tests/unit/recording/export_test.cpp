@@ -29,7 +29,7 @@ std::string export_sample() {
 
 TEST_CASE("export: both snapshot modes, counts, transitions and the timeline",
           "[recording][export]") {
-  const test::TempDir dir{"recording-export"};
+  const testing::TemporaryDirectory dir{"recording-export"};
   const auto input = dir.path() / "rec-9.ndjson";
   write_file(input, export_sample());
   for (const auto mode : {recording::SnapshotMode::Omit, recording::SnapshotMode::Include}) {
@@ -86,7 +86,7 @@ TEST_CASE("export: both snapshot modes, counts, transitions and the timeline",
 
 TEST_CASE("export: a header-only recording has empty events, transitions and timeline",
           "[recording][export]") {
-  const test::TempDir dir{"recording-export-empty"};
+  const testing::TemporaryDirectory dir{"recording-export-empty"};
   const auto input = dir.path() / "only.ndjson";
   write_file(input, header_line("only") + "\n");
   auto exported =
@@ -102,7 +102,7 @@ TEST_CASE("export: a header-only recording has empty events, transitions and tim
 }
 
 TEST_CASE("export: the transitions count is what the file lists", "[recording][export]") {
-  const test::TempDir dir{"recording-export-transitions"};
+  const testing::TemporaryDirectory dir{"recording-export-transitions"};
   const auto input = dir.path() / "t.ndjson";
   std::string content = header_line() + "\n";
   for (int seq = 0; seq < 6; ++seq)
@@ -118,7 +118,7 @@ TEST_CASE("export: the transitions count is what the file lists", "[recording][e
 
 TEST_CASE("export: a directory exports its newest recording; ties by the greater name",
           "[recording][export]") {
-  const test::TempDir dir{"recording-export-dir"};
+  const testing::TemporaryDirectory dir{"recording-export-dir"};
   write_file(dir.path() / "record-1.ndjson", header_line("record-1") + "\n");
   write_file(dir.path() / "record-3.ndjson", header_line("record-3") + "\n");
   write_file(dir.path() / "record-2.ndjson", header_line("record-2") + "\n");
@@ -139,7 +139,7 @@ TEST_CASE("export: a directory exports its newest recording; ties by the greater
   REQUIRE(exported.has_value());
   CHECK(exported->at("sessionId") == "record-3");
 
-  const test::TempDir empty{"recording-export-none"};
+  const testing::TemporaryDirectory empty{"recording-export-none"};
   exported =
       recording::export_recording({empty.path(), std::nullopt, recording::SnapshotMode::Omit});
   REQUIRE_FALSE(exported.has_value());
@@ -151,7 +151,7 @@ TEST_CASE(
     "export: a bad recording keeps the reader's codes; the output's failures are export "
     "failures",
     "[recording][export]") {
-  const test::TempDir dir{"recording-export-bad"};
+  const testing::TemporaryDirectory dir{"recording-export-bad"};
   const auto input = dir.path() / "v2.ndjson";
   write_file(input, header_line("s", 2) + "\n");
   auto exported = recording::export_recording({input, std::nullopt, recording::SnapshotMode::Omit});

@@ -34,7 +34,7 @@ void reset_peak_rss() {
 }  // namespace
 
 TEST_CASE("a 100 MB recording is parsed and exported in bounded memory", "[recording][large]") {
-  const test::TempDir dir{"recording-large"};
+  const testing::TemporaryDirectory dir{"recording-large"};
   const auto input = dir.path() / "big.ndjson";
   // 100 events of ~1 MiB each: a click whose snapshot is a large hierarchy.
   std::string nodes;

@@ -22,7 +22,7 @@ struct ParsedFile {
 };
 
 ParsedFile parse_lines(const std::vector<std::string>& lines, const std::string& ending = "\n") {
-  const test::TempDir dir{"recording-parse"};
+  const testing::TemporaryDirectory dir{"recording-parse"};
   const auto input = dir.path() / "rec-1.ndjson";
   std::string content;
   for (const std::string& line : lines) content += line + ending;
@@ -172,7 +172,7 @@ TEST_CASE("parse: output names, --out, and a failed parse leaves the output alon
   CHECK(recording::default_steps_path("a/b.NDJSON") == "a/b.NDJSON.steps.json");
   CHECK(recording::default_steps_path("rec") == "rec.steps.json");
 
-  const test::TempDir dir{"recording-parse-out"};
+  const testing::TemporaryDirectory dir{"recording-parse-out"};
   const auto input = dir.path() / "in.ndjson";
   const auto output = dir.path() / "chosen.json";
   write_file(output, "precious");
@@ -201,7 +201,7 @@ TEST_CASE("parse: output names, --out, and a failed parse leaves the output alon
 
 TEST_CASE("parse: an output in a directory that does not exist names it and its errno",
           "[recording][parse]") {
-  const test::TempDir dir{"recording-parse-nodir"};
+  const testing::TemporaryDirectory dir{"recording-parse-nodir"};
   const auto input = dir.path() / "in.ndjson";
   write_file(input, header_line() + "\n");
   auto parsed = recording::parse_recording({input, dir.path() / "missing" / "out.json", nullptr});

@@ -23,7 +23,7 @@ std::size_t entries_in(const std::filesystem::path& dir) {
 }  // namespace
 
 TEST_CASE("a streamed file replaces its path only when committed", "[recording][streamed-file]") {
-  const test::TempDir dir{"recording-streamed"};
+  const testing::TemporaryDirectory dir{"recording-streamed"};
   const auto path = dir.path() / "out.json";
   write_file(path, "old");
   {
@@ -53,7 +53,7 @@ TEST_CASE("a streamed file replaces its path only when committed", "[recording][
 
 TEST_CASE("a streamed file in a missing directory names the path, its errno and the code",
           "[recording][streamed-file]") {
-  const test::TempDir dir{"recording-streamed-missing"};
+  const testing::TemporaryDirectory dir{"recording-streamed-missing"};
   auto file =
       recording::StreamedFile::create(dir.path() / "no" / "out.json", "RECORDING_EXPORT_FAILED");
   REQUIRE_FALSE(file.has_value());

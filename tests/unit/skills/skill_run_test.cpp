@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "clawperator/process/cancel.hpp"
+#include "test_files.hpp"
 
 namespace {
 
@@ -23,18 +24,7 @@ using namespace clawperator;
 using namespace clawperator::skills;
 using namespace std::chrono_literals;
 
-struct TempDir {
-  TempDir() {
-    char pattern[] = "/tmp/clawperator-skill-run-XXXXXX";
-    REQUIRE(::mkdtemp(pattern) != nullptr);
-    path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  fs::path path;
-};
+using clawperator::testing::TemporaryDirectory;
 
 fs::path write_script(const fs::path& path, const std::string& body) {
   fs::create_directories(path.parent_path());
@@ -65,9 +55,9 @@ bool process_gone(pid_t pid) {
 }  // namespace
 
 TEST_CASE("skill run: a script that succeeds, its arguments and result line", "[skills]") {
-  TempDir dir;
+  const TemporaryDirectory dir("skill-run");
   const fs::path script = write_script(
-      dir.path / "ok.sh",
+      dir.path() / "ok.sh",
       "echo \"args:$*\"\necho \"id:$CLAWPERATOR_SKILL_ID\"\necho oops >&2\n"
       "echo '[Clawperator-Skill-Result]{\"status\":\"success\",\"checkpoints\":[]}'\n");
   SkillRunRequest request;
@@ -93,16 +83,16 @@ TEST_CASE("skill run: a script that succeeds, its arguments and result line", "[
 }
 
 TEST_CASE("skill run: no result line is a null skillResult", "[skills]") {
-  TempDir dir;
-  const SkillRunReport report = run(write_script(dir.path / "plain.sh", "echo done\n"));
+  const TemporaryDirectory dir("skill-run");
+  const SkillRunReport report = run(write_script(dir.path() / "plain.sh", "echo done\n"));
   CHECK(report.exit_code == 0);
   CHECK(report.document["skillResult"].is_null());
 }
 
 TEST_CASE("skill run: a non-zero exit is SKILL_EXECUTION_FAILED, delivered", "[skills]") {
-  TempDir dir;
+  const TemporaryDirectory dir("skill-run");
   const SkillRunReport report =
-      run(write_script(dir.path / "fail.sh", "echo partial\necho why >&2\nexit 3\n"));
+      run(write_script(dir.path() / "fail.sh", "echo partial\necho why >&2\nexit 3\n"));
   INFO(report.document.dump());
   CHECK(report.exit_code == 1);
   CHECK(report.document["code"] == "SKILL_EXECUTION_FAILED");
@@ -116,8 +106,8 @@ TEST_CASE("skill run: a non-zero exit is SKILL_EXECUTION_FAILED, delivered", "[s
 
 TEST_CASE("skill run: a script that cannot start is SKILL_EXECUTION_FAILED, not delivered",
           "[skills]") {
-  TempDir dir;
-  const fs::path script = write_script(dir.path / "noexec.sh", "echo never\n");
+  const TemporaryDirectory dir("skill-run");
+  const fs::path script = write_script(dir.path() / "noexec.sh", "echo never\n");
   ::chmod(script.c_str(), 0644);
   const SkillRunReport report = run(script);
   INFO(report.document.dump());
@@ -130,9 +120,9 @@ TEST_CASE("skill run: a script that cannot start is SKILL_EXECUTION_FAILED, not 
 
 TEST_CASE("skill run: a bad result line is SKILL_RESULT_PARSE_FAILED with the run reported",
           "[skills]") {
-  TempDir dir;
+  const TemporaryDirectory dir("skill-run");
   const SkillRunReport report = run(write_script(
-      dir.path / "bad.sh", "echo before\necho '[Clawperator-Skill-Result]{\"status\":'\n"));
+      dir.path() / "bad.sh", "echo before\necho '[Clawperator-Skill-Result]{\"status\":'\n"));
   INFO(report.document.dump());
   CHECK(report.exit_code == 4);
   CHECK(report.document["code"] == "SKILL_RESULT_PARSE_FAILED");
@@ -147,11 +137,11 @@ TEST_CASE("skill run: a bad result line is SKILL_RESULT_PARSE_FAILED with the ru
 }
 
 TEST_CASE("skill run: --expect-contains that is not in stdout fails the run", "[skills]") {
-  TempDir dir;
+  const TemporaryDirectory dir("skill-run");
   SkillRunRequest request;
   request.expect_contains = "Wi-Fi on";
   const SkillRunReport report =
-      run(write_script(dir.path / "says.sh", "echo Wi-Fi off\necho 'Wi-Fi on' >&2\n"), request);
+      run(write_script(dir.path() / "says.sh", "echo Wi-Fi off\necho 'Wi-Fi on' >&2\n"), request);
   CHECK(report.exit_code == 1);
   CHECK(report.document["code"] == "SKILL_OUTPUT_ASSERTION_FAILED");
   CHECK(report.document["output"] == "Wi-Fi off\n");
@@ -160,15 +150,15 @@ TEST_CASE("skill run: --expect-contains that is not in stdout fails the run", "[
 }
 
 TEST_CASE("skill run: the deadline sends TERM, then KILL to the whole group", "[skills]") {
-  TempDir dir;
+  const TemporaryDirectory dir("skill-run");
   // Ignores TERM, and so does the child it leaves behind (an ignored signal survives exec).
   const fs::path script =
-      write_script(dir.path / "hang.sh",
+      write_script(dir.path() / "hang.sh",
                    "trap '' TERM\nsleep 300 &\necho $! > \"$1\"\necho started\nwait\nwait\n");
   SkillRunRequest request;
   request.timeout = 400ms;
   request.terminate_grace = 300ms;
-  request.script_args = {(dir.path / "child.pid").string()};
+  request.script_args = {(dir.path() / "child.pid").string()};
   const auto started = std::chrono::steady_clock::now();
   const SkillRunReport report = run(script, request);
   const auto took = std::chrono::steady_clock::now() - started;
@@ -181,7 +171,7 @@ TEST_CASE("skill run: the deadline sends TERM, then KILL to the whole group", "[
   CHECK(report.document["disposition"]["delivery"] == "delivered_unverified");
   CHECK(took >= 700ms);
   CHECK(took < 5s);
-  std::ifstream pid_file(dir.path / "child.pid");
+  std::ifstream pid_file(dir.path() / "child.pid");
   pid_t child = 0;
   REQUIRE(pid_file >> child);
   CHECK(process_gone(child));
@@ -189,25 +179,26 @@ TEST_CASE("skill run: the deadline sends TERM, then KILL to the whole group", "[
 
 TEST_CASE("skill run: a script that obeys TERM ends at the deadline without the grace",
           "[skills]") {
-  TempDir dir;
+  const TemporaryDirectory dir("skill-run");
   SkillRunRequest request;
   request.timeout = 300ms;
   request.terminate_grace = 3s;
   const auto started = std::chrono::steady_clock::now();
   const SkillRunReport report =
-      run(write_script(dir.path / "sleep.sh", "exec sleep 300\n"), request);
+      run(write_script(dir.path() / "sleep.sh", "exec sleep 300\n"), request);
   CHECK(report.document["code"] == "SKILL_EXECUTION_TIMEOUT");
   CHECK(report.document["signal"] == SIGTERM);
   CHECK(std::chrono::steady_clock::now() - started < 2s);
 }
 
 TEST_CASE("skill run: stdout beyond the bound is cut, counted and still searched", "[skills]") {
-  TempDir dir;
+  const TemporaryDirectory dir("skill-run");
   SkillRunRequest request;
   request.expect_contains = "THE-END";
   // 24 MiB of zeros, then the text only the tail and the search see.
-  const SkillRunReport report = run(
-      write_script(dir.path / "flood.sh", "head -c 25165824 /dev/zero\nprintf THE-END\n"), request);
+  const SkillRunReport report =
+      run(write_script(dir.path() / "flood.sh", "head -c 25165824 /dev/zero\nprintf THE-END\n"),
+          request);
   CHECK(report.exit_code == 0);
   CHECK(report.document["stdoutTruncated"] == true);
   CHECK(report.document["stdoutBytes"] == 25165824 + 7);
@@ -217,7 +208,7 @@ TEST_CASE("skill run: stdout beyond the bound is cut, counted and still searched
 }
 
 TEST_CASE("skill run: a cancelled run stops the script", "[skills]") {
-  TempDir dir;
+  const TemporaryDirectory dir("skill-run");
   process::CancelSource cancel;
   const auto runner = process::make_system_runner(cancel.token());
   std::thread canceller([&] {
@@ -227,8 +218,9 @@ TEST_CASE("skill run: a cancelled run stops the script", "[skills]") {
   SkillRunRequest request;
   request.terminate_grace = 200ms;
   const auto started = std::chrono::steady_clock::now();
-  const SkillRunReport report = run(
-      write_script(dir.path / "long.sh", "echo working\nexec sleep 300\n"), request, runner.get());
+  const SkillRunReport report =
+      run(write_script(dir.path() / "long.sh", "echo working\nexec sleep 300\n"), request,
+          runner.get());
   canceller.join();
   CHECK(report.document["code"] == "RESULT_TRANSPORT_CANCELLED");
   CHECK(report.document["stdout"] == "working\n");
@@ -254,19 +246,19 @@ TEST_CASE("skill run: --timeout for a script is a whole number of ms up to a day
 }
 
 TEST_CASE("skill run: the script chosen, and missing ones refused", "[skills]") {
-  TempDir dir;
+  const TemporaryDirectory dir("skill-run");
   Registry registry;
-  registry.root = dir.path;
+  registry.root = dir.path();
   SkillEntry skill;
   skill.id = "com.test.pick";
   skill.scripts = {"skills/pick/run.py", "skills/pick/run.sh", "skills/pick/run.js"};
-  write_script(dir.path / "skills/pick/run.sh", "echo sh\n");
-  write_script(dir.path / "skills/pick/run.js", "console.log('js')\n");
+  write_script(dir.path() / "skills/pick/run.sh", "echo sh\n");
+  write_script(dir.path() / "skills/pick/run.js", "console.log('js')\n");
 
   SECTION("the first .js wants node on PATH") {
     const char* saved = std::getenv("PATH");
     const std::string old_path = saved != nullptr ? saved : "";
-    ::setenv("PATH", dir.path.c_str(), 1);
+    ::setenv("PATH", dir.path().c_str(), 1);
     const auto launch = choose_script(registry, skill);
     ::setenv("PATH", old_path.c_str(), 1);
     REQUIRE_FALSE(launch);
@@ -275,23 +267,23 @@ TEST_CASE("skill run: the script chosen, and missing ones refused", "[skills]") 
     CHECK(contract::exit_code_of(launch.error()) == 3);
   }
   SECTION("the first .js runs with node from PATH") {
-    const fs::path node = write_script(dir.path / "bin/node", "exit 0\n");
+    const fs::path node = write_script(dir.path() / "bin/node", "exit 0\n");
     const char* saved = std::getenv("PATH");
     const std::string old_path = saved != nullptr ? saved : "";
-    ::setenv("PATH", (dir.path / "empty").string().append(":").append(node.parent_path()).c_str(),
+    ::setenv("PATH", (dir.path() / "empty").string().append(":").append(node.parent_path()).c_str(),
              1);
     const auto launch = choose_script(registry, skill);
     ::setenv("PATH", old_path.c_str(), 1);
     REQUIRE(launch);
     REQUIRE(launch->argv.size() == 2);
     CHECK(launch->argv[0] == node.string());
-    CHECK(launch->argv[1] == (dir.path / "skills/pick/run.js").string());
+    CHECK(launch->argv[1] == (dir.path() / "skills/pick/run.js").string());
   }
   SECTION("without a .js, the first .sh, run directly") {
     skill.scripts = {"skills/pick/run.py", "skills/pick/run.sh"};
     const auto launch = choose_script(registry, skill);
     REQUIRE(launch);
-    CHECK(launch->argv == std::vector<std::string>{(dir.path / "skills/pick/run.sh").string()});
+    CHECK(launch->argv == std::vector<std::string>{(dir.path() / "skills/pick/run.sh").string()});
   }
   SECTION("a script that is not there") {
     skill.scripts = {"skills/pick/gone.sh"};

@@ -19,19 +19,9 @@ namespace clawperator::skills::testing {
 class SkillsRepository {
  public:
   SkillsRepository() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "skills-test-XXXXXX").string();
-    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    root_ = std::filesystem::canonical(pattern);
+    root_ = std::filesystem::canonical(directory_.path());
     std::filesystem::create_directories(root_ / "skills");
   }
-  ~SkillsRepository() {
-    std::error_code error;
-    std::filesystem::permissions(root_ / "skills", std::filesystem::perms::owner_all,
-                                 std::filesystem::perm_options::add, error);
-    std::filesystem::remove_all(root_, error);
-  }
-  SkillsRepository(const SkillsRepository&) = delete;
-  SkillsRepository& operator=(const SkillsRepository&) = delete;
 
   const std::filesystem::path& root() const { return root_; }
   std::filesystem::path registry_path() const { return root_ / "skills" / "skills-registry.json"; }
@@ -78,6 +68,7 @@ class SkillsRepository {
   }
 
  private:
+  clawperator::testing::TemporaryDirectory directory_{"skills-test"};
   std::filesystem::path root_;
 };
 

@@ -20,6 +20,7 @@
 #include "adb_test_support.hpp"
 #include "clawperator/process/runner.hpp"
 #include "proc_files.hpp"
+#include "skip.hpp"
 
 namespace {
 
@@ -182,8 +183,7 @@ std::string read_lines(Stream& stream, int count, std::chrono::milliseconds limi
 
 #define REQUIRE_ADB()                                                   \
   if (!adb_installed()) {                                               \
-    WARN("adb is not installed: real-adb test skipped");                \
-    return;                                                             \
+    SKIP_TEST("adb is not installed");                                  \
   }                                                                     \
   PrivateAdb adb;                                                       \
   INFO("adb server port " << adb.port() << ": " << adb.start_output()); \
@@ -198,7 +198,8 @@ void connect(PrivateAdb& adb, const ServerThread& server) {
 
 }  // namespace
 
-TEST_CASE("real adb: connect, devices -l and shell v2 commands", "[vdevice][adb][real-adb]") {
+TEST_CASE("real adb: connect, devices -l and shell v2 commands",
+          "[vdevice][adb][real-adb][may-skip]") {
   TestDevice device;
   ServerThread server(device);
   REQUIRE_ADB();
@@ -251,7 +252,7 @@ TEST_CASE("real adb: connect, devices -l and shell v2 commands", "[vdevice][adb]
 }
 
 TEST_CASE("real adb: concurrent streams, and a closed client ends its session",
-          "[vdevice][adb][real-adb]") {
+          "[vdevice][adb][real-adb][may-skip]") {
   TestDevice device;
   ServerThread server(device);
   REQUIRE_ADB();
@@ -278,7 +279,8 @@ TEST_CASE("real adb: concurrent streams, and a closed client ends its session",
   CHECK(adb.stop());
 }
 
-TEST_CASE("real adb: a device without shell_v2 gets raw shells", "[vdevice][adb][real-adb]") {
+TEST_CASE("real adb: a device without shell_v2 gets raw shells",
+          "[vdevice][adb][real-adb][may-skip]") {
   TestDevice device("cmd");
   ServerThread server(device);
   REQUIRE_ADB();
@@ -297,7 +299,8 @@ TEST_CASE("real adb: a device without shell_v2 gets raw shells", "[vdevice][adb]
   CHECK(adb.stop());
 }
 
-TEST_CASE("real adb: an unauthorized device is listed unauthorized", "[vdevice][adb][real-adb]") {
+TEST_CASE("real adb: an unauthorized device is listed unauthorized",
+          "[vdevice][adb][real-adb][may-skip]") {
   TestDevice device("shell_v2,cmd", ConnectionMode::Unauthorized);
   ServerThread server(device);
   REQUIRE_ADB();
@@ -314,7 +317,8 @@ TEST_CASE("real adb: an unauthorized device is listed unauthorized", "[vdevice][
   CHECK(adb.stop());
 }
 
-TEST_CASE("real adb: an offline device never becomes a device", "[vdevice][adb][real-adb]") {
+TEST_CASE("real adb: an offline device never becomes a device",
+          "[vdevice][adb][real-adb][may-skip]") {
   TestDevice device("shell_v2,cmd", ConnectionMode::Offline);
   ServerThread server(device);
   REQUIRE_ADB();
@@ -340,7 +344,8 @@ TEST_CASE("real adb: an offline device never becomes a device", "[vdevice][adb][
   CHECK(adb.stop());
 }
 
-TEST_CASE("real adb: dropped connections end the running commands", "[vdevice][adb][real-adb]") {
+TEST_CASE("real adb: dropped connections end the running commands",
+          "[vdevice][adb][real-adb][may-skip]") {
   TestDevice device;
   ServerThread server(device);
   REQUIRE_ADB();

@@ -1,5 +1,6 @@
-// query, strict and relational selection, gestures, toasts and aliased payloads: the real
-// binary through the real adb against virtual devices (issue 16).
+// query, strict and relational selection, compact snapshots, gestures, toasts and aliased
+// payloads: the real binary through the real adb against virtual devices (the "observation"
+// scenario).
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
