@@ -16,8 +16,9 @@ packages=(
   adb clang-format
   # clawperator serve: the HTTP library, the XML parser of /query, curl for its API tests
   libcpp-httplib-dev libexpat1-dev curl
-  # The install test renders the man pages (man -l, col) and sources the bash completions.
-  man-db bsdextrautils bash
+  # The install test renders the man pages (man -l, col) and sources the bash completions;
+  # fish parses its own (tests/cli/cli_docs_test.cpp).
+  man-db bsdextrautils bash fish
 )
 for option in "$@"; do
   case "$option" in

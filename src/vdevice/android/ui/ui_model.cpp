@@ -6,6 +6,7 @@
 #include <functional>
 #include <utility>
 
+#include "clawperator/contract/matcher_fields.hpp"
 #include "vdevice/android/operator/unicode_text.hpp"
 
 namespace clawperator::vdevice::android {
@@ -20,10 +21,6 @@ std::string lower(std::string_view text) {
 std::string simple_class_name(std::string_view class_name) {
   const std::size_t dot = class_name.rfind('.');
   return std::string(dot == std::string_view::npos ? class_name : class_name.substr(dot + 1));
-}
-
-bool contains(std::string_view text, std::string_view part) {
-  return text.find(part) != std::string_view::npos;
 }
 
 std::size_t utf8_length(std::string_view text) {
@@ -201,20 +198,10 @@ std::string VisibleNode::text() const {
 }
 
 std::string node_role(const NodeSpec& node) {
+  // A scenario's own role, else the Operator's role of the class (the one table the host's
+  // matcher uses too: contract/matcher_fields.hpp).
   if (!node.role.empty()) return node.role;
-  const std::string name = simple_class_name(node.class_name);
-  if (contains(name, "EditText") || name == "AutoCompleteTextView") return "textfield";
-  if (contains(name, "Button") && name != "RadioButton" && name != "ToggleButton") {
-    return "button";
-  }
-  if (contains(name, "CheckBox")) return "checkbox";
-  if (contains(name, "Switch") || name == "ToggleButton") return "switch";
-  if (name == "RadioButton") return "radio";
-  if (contains(name, "ImageView")) return "image";
-  if (contains(name, "TextView")) return "text";
-  if (name == "RecyclerView" || name == "ListView" || name == "GridView") return "list";
-  if (contains(name, "ScrollView") || name == "WebView") return "scrollview";
-  return lower(name);
+  return contract::role_of_class(node.class_name);
 }
 
 bool node_matches(const VisibleNode& node, const NodeMatcher& matcher, Eligibility eligibility) {
