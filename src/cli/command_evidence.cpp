@@ -15,6 +15,7 @@
 #include "clawperator/evidence/video.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "clawperator/service/evidence.hpp"
 #include "clawperator/service/execution.hpp"
 #include "clawperator/word_list.hpp"
 
@@ -84,27 +85,25 @@ std::optional<CommandResult> refuse_misplaced_evidence_flags(const EvidenceFlags
 }
 
 CommandResult run_capture(const EvidenceFlags& flags, const GlobalOptions& options) {
-  evidence::CaptureRequest request;
-  if (auto refused = read_label_and_context(flags, request.label, request.context)) {
+  service::CaptureArguments arguments;
+  if (auto refused = read_label_and_context(flags, arguments.label, arguments.context)) {
     return *refused;
   }
   if (flags.output_dir) {
     if (flags.output_dir->empty()) {
       return usage_failure("--output-dir needs a directory", Json{{"flag", "--output-dir"}});
     }
-    request.output_dir = std::filesystem::path(*flags.output_dir);
+    arguments.output_dir = std::filesystem::path(*flags.output_dir);
   }
   process::install_interrupt_handlers();
   // The capture's snapshot shows no progress line of its own (the capture is one step).
   service::Session session = session_of(options, nullptr);
   session.show_progress = false;
-  request.device = service::execution_base(session, {}, request.timeout);
-  const auto runner = process::make_system_runner();
-  return from_report(evidence::capture_evidence(request, *runner));
+  return from_report(service::capture_evidence(session, {}, arguments));
 }
 
 CommandResult run_video_start(const EvidenceFlags& flags, const GlobalOptions& options) {
-  evidence::VideoStartRequest request;
+  service::VideoStartArguments arguments;
   if (!flags.duration_seconds) {
     return usage_failure("evidence video start needs --duration-seconds (1 to 180)",
                          Json{{"flag", "--duration-seconds"}});
@@ -118,12 +117,12 @@ CommandResult run_video_start(const EvidenceFlags& flags, const GlobalOptions& o
         "--duration-seconds must be a whole number from 1 to 180, not '" + text + "'",
         Json{{"flag", "--duration-seconds"}});
   }
-  request.duration_seconds = seconds;
+  arguments.duration_seconds = seconds;
   if (flags.size) {
     if (auto problem = evidence::video_size_problem(*flags.size)) {
       return usage_failure("--size: " + *problem, Json{{"flag", "--size"}});
     }
-    request.size = *flags.size;
+    arguments.size = *flags.size;
   }
   if (flags.recorder) {
     const auto recorder = evidence::parse_recorder(*flags.recorder);
@@ -132,17 +131,12 @@ CommandResult run_video_start(const EvidenceFlags& flags, const GlobalOptions& o
           "--recorder must be screenrecord or scrcpy, not '" + *flags.recorder + "'",
           Json{{"flag", "--recorder"}});
     }
-    request.recorder = *recorder;
+    arguments.recorder = *recorder;
   }
-  if (auto refused = read_label_and_context(flags, request.label, request.context)) {
+  if (auto refused = read_label_and_context(flags, arguments.label, arguments.context)) {
     return *refused;
   }
-  request.device = options.device;
-  request.operator_package = options.operator_package;
-  request.adb = adb_settings(options);
-  request.state = state_directory_for_run();
-  const auto runner = process::make_system_runner();
-  return from_report(evidence::start_video(request, *runner));
+  return from_report(service::start_video(session_of(options, nullptr), {}, arguments));
 }
 
 CommandResult run_evidence(const EvidenceFlags& flags, const GlobalOptions& options) {

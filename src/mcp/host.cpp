@@ -18,6 +18,7 @@
 #include "clawperator/service/devices.hpp"
 #include "clawperator/service/document.hpp"
 #include "clawperator/service/errors.hpp"
+#include "clawperator/service/evidence.hpp"
 #include "clawperator/service/execution.hpp"
 #include "clawperator/service/recording.hpp"
 #include "clawperator/service/skills.hpp"
@@ -128,20 +129,9 @@ class ServiceToolHost final : public ToolHost {
 
   Json evidence_capture(const Json& arguments, const CallTarget& target,
                         const process::CancelToken& cancel) override {
-    evidence::CaptureRequest request;
-    if (const auto timeout = arguments.find("timeoutMs"); timeout != arguments.end()) {
-      request.timeout = std::chrono::milliseconds(timeout->get<long long>());
-    }
-    // Queued behind the device's other calls, as an execution is.
-    request.device = service::execution_base(session_, target_of(target), request.timeout);
-    if (const auto label = arguments.find("label"); label != arguments.end()) {
-      request.label = label->get<std::string>();
-    }
-    if (const auto context = arguments.find("context"); context != arguments.end()) {
-      request.context = *context;
-    }
-    const auto runner = process::make_system_runner(cancel);
-    return evidence::capture_evidence(request, *runner).document;
+    auto read = service::read_capture_arguments(arguments);
+    if (!read) return contract::to_json(read.error());
+    return service::capture_evidence(session_, target_of(target), *read, cancel).document;
   }
 
   Json evidence_video(std::string_view action, const Json& arguments,
@@ -151,26 +141,9 @@ class ServiceToolHost final : public ToolHost {
       return action == "status" ? evidence::video_status(id, session_.state).document
                                 : evidence::stop_video(id, session_.state).document;
     }
-    evidence::VideoStartRequest request;
-    const service::DeviceChoice chosen = service::choose_device(session_, target_of(target));
-    request.device = chosen.device;
-    request.operator_package = chosen.operator_package;
-    request.adb = session_.adb;
-    request.state = session_.state;
-    request.duration_seconds = arguments.value("durationSeconds", 0);
-    if (const auto size = arguments.find("size"); size != arguments.end()) {
-      request.size = size->get<std::string>();
-    }
-    if (const auto label = arguments.find("label"); label != arguments.end()) {
-      request.label = label->get<std::string>();
-    }
-    if (const auto context = arguments.find("context"); context != arguments.end()) {
-      request.context = *context;
-    }
-    request.recorder = evidence::parse_recorder(arguments.value("recorder", "screenrecord"))
-                           .value_or(evidence::Recorder::Screenrecord);
-    const auto runner = process::make_system_runner();
-    return evidence::start_video(request, *runner).document;
+    auto read = service::read_video_start_arguments(arguments);
+    if (!read) return contract::to_json(read.error());
+    return service::start_video(session_, target_of(target), *read).document;
   }
 
   // What redact keeps out of every result (docs/mcp.md, "Redaction").

@@ -4,9 +4,8 @@
 
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/contract/caller_paths.hpp"
-#include "clawperator/evidence/manifest.hpp"
-#include "clawperator/evidence/video.hpp"
 #include "clawperator/mcp/schema_check.hpp"
+#include "clawperator/service/evidence.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::mcp {
@@ -249,21 +248,17 @@ ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
   }
   const SessionDefaults merged = configured(session, arguments);
   if (tool.kind == ToolKind::EvidenceCapture || tool.kind == ToolKind::EvidenceVideoStart) {
-    // What a schema cannot say: UTF-16 length and the context's size as JSON text.
-    if (const auto label = arguments.find("label"); label != arguments.end()) {
-      if (auto problem = evidence::label_problem(label->get<std::string>(), "label")) {
-        return argument_error(*problem + " (path: label)");
+    // What a schema cannot say (UTF-16 length, the context's size as JSON text), by the readers
+    // every front end uses.
+    const auto problem = [](const contract::HostError& error) {
+      return argument_error(error.message + " (path: " + error.details.value("field", "") + ")");
+    };
+    if (tool.kind == ToolKind::EvidenceCapture) {
+      if (auto read = service::read_capture_arguments(arguments); !read) {
+        return problem(read.error());
       }
-    }
-    if (const auto context = arguments.find("context"); context != arguments.end()) {
-      if (auto problem = evidence::context_problem(*context, "context")) {
-        return argument_error(*problem + " (path: context)");
-      }
-    }
-    if (const auto size = arguments.find("size"); size != arguments.end()) {
-      if (auto problem = evidence::video_size_problem(size->get<std::string>())) {
-        return argument_error(*problem + " (path: size)");
-      }
+    } else if (auto read = service::read_video_start_arguments(arguments); !read) {
+      return problem(read.error());
     }
   }
   if (!tool.runs_execution) {

@@ -16,7 +16,7 @@
 #include "clawperator/serve/backend.hpp"
 #include "clawperator/serve/http_status.hpp"
 #include "clawperator/serve/request_body.hpp"
-#include "clawperator/service/execution.hpp"
+#include "clawperator/service/evidence.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::serve {
@@ -29,37 +29,6 @@ Reply evidence_error(const contract::HostError& error) {
   return {status, std::move(document)};
 }
 
-contract::HostError invalid_body(std::string message, std::string_view field) {
-  contract::HostError error = contract::validation_error("INVALID_BODY", std::move(message));
-  error.details["field"] = std::string(field);
-  return error;
-}
-
-// label and context, as the MCP tools bound them.
-std::optional<contract::HostError> read_label_and_context(const Json& body,
-                                                          std::optional<std::string>& label,
-                                                          Json& context) {
-  if (const auto found = body.find("label"); found != body.end()) {
-    if (!found->is_string()) return invalid_body("label must be a string", "label");
-    if (auto problem = evidence::label_problem(found->get_ref<const std::string&>(), "label")) {
-      return invalid_body(*problem, "label");
-    }
-    label = found->get<std::string>();
-  }
-  if (const auto found = body.find("context"); found != body.end()) {
-    if (auto problem = evidence::context_problem(*found, "context")) {
-      return invalid_body(*problem, "context");
-    }
-    context = *found;
-  }
-  return std::nullopt;
-}
-
-std::optional<long long> whole_number(const Json& value) {
-  if (!value.is_number_integer()) return std::nullopt;
-  return value.get<long long>();
-}
-
 }  // namespace
 
 Reply Backend::evidence_capture(std::string_view body) const {
@@ -67,23 +36,11 @@ Reply Backend::evidence_capture(std::string_view body) const {
   if (!parsed) return evidence_error(parsed.error());
   auto target = read_target(*parsed);
   if (!target) return evidence_error(target.error());
-  evidence::CaptureRequest request;
-  if (auto refused = read_label_and_context(*parsed, request.label, request.context)) {
-    return evidence_error(*refused);
-  }
-  if (const auto timeout = parsed->find("timeoutMs"); timeout != parsed->end()) {
-    const auto value = whole_number(*timeout);
-    if (!value || *value < contract::limits::kMinExecutionTimeoutMs ||
-        *value > contract::limits::kMaxExecutionTimeoutMs) {
-      return evidence_error(
-          invalid_body("timeoutMs must be a whole number from 1000 to 120000", "timeoutMs"));
-    }
-    request.timeout = std::chrono::milliseconds(*value);
-  }
-  request.device = service::execution_base(session_, {target->device, target->operator_package},
-                                           request.timeout);
-  const auto runner = process::make_system_runner();
-  Reply reply = evidence_reply(evidence::capture_evidence(request, *runner).document);
+  auto arguments = service::read_capture_arguments(*parsed);
+  if (!arguments) return evidence_error(arguments.error());
+  Reply reply = evidence_reply(
+      service::capture_evidence(session_, {target->device, target->operator_package}, *arguments)
+          .document);
   Json event = {{"evidenceId", reply.document.value("evidenceId", Json())},
                 {"status", reply.document.value("status", Json())},
                 {"ok", reply.document.value("ok", false)}};
@@ -97,41 +54,11 @@ Reply Backend::evidence_video_start(std::string_view body) const {
   if (!parsed) return evidence_error(parsed.error());
   auto target = read_target(*parsed);
   if (!target) return evidence_error(target.error());
-  evidence::VideoStartRequest request;
-  const auto duration = whole_number(parsed->value("durationSeconds", Json()));
-  if (!duration || *duration < evidence::kMinVideoSeconds ||
-      *duration > evidence::kMaxVideoSeconds) {
-    return evidence_error(
-        invalid_body("durationSeconds must be a whole number from 1 to 180", "durationSeconds"));
-  }
-  request.duration_seconds = static_cast<int>(*duration);
-  if (const auto size = parsed->find("size"); size != parsed->end()) {
-    if (!size->is_string()) return evidence_error(invalid_body("size must be a string", "size"));
-    if (auto problem = evidence::video_size_problem(size->get_ref<const std::string&>())) {
-      return evidence_error(invalid_body(*problem, "size"));
-    }
-    request.size = size->get<std::string>();
-  }
-  if (const auto recorder = parsed->find("recorder"); recorder != parsed->end()) {
-    const auto chosen = recorder->is_string()
-                            ? evidence::parse_recorder(recorder->get_ref<const std::string&>())
-                            : std::nullopt;
-    if (!chosen) {
-      return evidence_error(invalid_body("recorder must be screenrecord or scrcpy", "recorder"));
-    }
-    request.recorder = *chosen;
-  }
-  if (auto refused = read_label_and_context(*parsed, request.label, request.context)) {
-    return evidence_error(*refused);
-  }
-  const service::DeviceChoice chosen =
-      service::choose_device(session_, {target->device, target->operator_package});
-  request.device = chosen.device;
-  request.operator_package = chosen.operator_package;
-  request.adb = session_.adb;
-  request.state = session_.state;
-  const auto runner = process::make_system_runner();
-  Json started = evidence::start_video(request, *runner).document;
+  auto arguments = service::read_video_start_arguments(*parsed);
+  if (!arguments) return evidence_error(arguments.error());
+  Json started =
+      service::start_video(session_, {target->device, target->operator_package}, *arguments)
+          .document;
   if (const auto id = started.find("sessionId");
       started.value("ok", false) && id != started.end() && id->is_string()) {
     std::lock_guard lock(evidence_ids_->mutex);

@@ -281,11 +281,14 @@ TEST_CASE("skills run: SIGTERM to clawperator stops the script's group, exit 143
           "[integration][skills]") {
   Farm farm({"default"});
   SkillsRepo repo;
-  repo.add("com.test.long",
-           "sleep 300 &\necho $! > \"" + repo.path("child.pid") + "\"\necho started\nwait\n");
+  // started.flag: the script has printed its line, so the signal finds it running.
+  repo.add("com.test.long", "sleep 300 &\necho $! > \"" + repo.path("child.pid") +
+                                "\"\necho started\n: > \"" + repo.path("started.flag") +
+                                "\"\nwait\n");
   clawperator::testing::RunOptions options = farm.environment();
   options.signal = SIGTERM;
-  options.signal_after_ms = 6000;
+  options.signal_when_exists = repo.path("started.flag");
+  options.signal_after_ms = 60000;
   const RunResult result = clawperator::testing::run_binary(
       clawperator::testing::kBinary,
       {"skills", "--registry", repo.registry(), "run", "com.test.long"}, options);

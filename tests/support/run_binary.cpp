@@ -76,11 +76,14 @@ RunResult run_binary(const std::string& path, const std::vector<std::string>& ar
       const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
                                std::chrono::steady_clock::now() - started)
                                .count();
-      if (elapsed >= options.signal_after_ms) {
+      const bool reached =
+          options.signal_when_exists && access(options.signal_when_exists->c_str(), F_OK) == 0;
+      if (reached || elapsed >= options.signal_after_ms) {
         kill(pid, options.signal);
         signalled = true;
       } else {
         wait_ms = static_cast<int>(options.signal_after_ms - elapsed);
+        if (options.signal_when_exists) wait_ms = std::min(wait_ms, 20);  // look again soon
       }
     }
     const int ready = poll(fds, 2, wait_ms);

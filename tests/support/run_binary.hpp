@@ -18,6 +18,10 @@ struct RunOptions {
   unsigned drop_to_uid = 65534;                  // or as this uid (and gid)
   int signal = 0;                                // sent this long after the start:
   int signal_after_ms = 0;
+  // With `signal`: sent as soon as this file exists instead (signal_after_ms is then the
+  // latest it is sent), so that a test signals once the program reached a point it can see
+  // rather than after a guess at how long that takes.
+  std::optional<std::string> signal_when_exists;
 };
 
 struct RunResult {

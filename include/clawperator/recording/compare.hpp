@@ -1,7 +1,8 @@
 // `recording compare` (the newest original's, docs/recording.md "compare"): a recording's export
-// (the baseline) against a saved `skills run --json` result. The baseline is reduced to the
-// original's checkpoints, compared in order with the skill's own, and the skill's status,
-// runtime state and terminal verification decide the outcome.
+// (the baseline, read by compare_baseline.hpp) against a saved `skills run --json` result (its
+// skillResult checked by skills/skill_result.hpp). The baseline is reduced to the original's
+// checkpoints, compared in order with the skill's own, and the skill's status, runtime state
+// and terminal verification decide the outcome.
 #pragma once
 
 #include <cstdint>
@@ -13,35 +14,13 @@
 
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/json.hpp"
+#include "clawperator/recording/compare_baseline.hpp"
 
 namespace clawperator::recording {
 
 enum class CompareMode { Auto, Literal, Semantic };
 // "auto", "literal", "semantic"; nullopt for anything else.
 std::optional<CompareMode> compare_mode_named(std::string_view name);
-
-// One export event reduced to what compare reads of it (its snapshot is not kept).
-struct BaselineEvent {
-  std::string type;          // window_change, click, scroll, press_key, text_change
-  std::string package_name;  // empty for press_key (it has none) and when the event's is ""
-  std::string summary;       // "click:<package>:<text>" … as the report shows it
-  bool has_text = false;     // a text_change whose text is not blank
-  // A click whose package, id, text, description or snapshot mentions (any case) the word.
-  bool mentions_discharge = false, mentions_save = false, mentions_confirm = false;
-};
-
-struct Baseline {
-  std::vector<BaselineEvent> events;
-};
-
-// Reads an export file (recording export's) event by event, so that one with every snapshot
-// included costs the memory of its largest event; a file over kMaxCompareBaselineBytes is
-// refused unread. RECORDING_COMPARE_FAILED when the file cannot be read or is not an export of
-// exportVersion 1 (details.path, details.reason).
-inline constexpr std::uintmax_t kMaxCompareBaselineBytes = std::uintmax_t{512} << 20;
-contract::Outcome<Baseline> read_compare_baseline(const std::filesystem::path& path);
-// The same from text already in memory (the fuzz target's and the unit tests').
-contract::Outcome<Baseline> parse_compare_baseline(std::string_view text);
 
 // A saved `skills run --json` document holds a top-level, non-null `skillResult` that is the
 // original's SkillResult (source included). The most that is read: skills run's own output is

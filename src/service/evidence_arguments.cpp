@@ -1,0 +1,85 @@
+// The evidence requests read from JSON: pure, apart from the runs (evidence.cpp), so that the
+// MCP argument checks (and their fuzz target) need no device code.
+#include "clawperator/contract/limits.hpp"
+#include "clawperator/evidence/manifest.hpp"
+#include "clawperator/evidence/video_dependencies.hpp"
+#include "clawperator/service/evidence.hpp"
+
+namespace clawperator::service {
+namespace {
+
+Unexpected<contract::HostError> invalid(std::string message, std::string_view field) {
+  return contract::failed(contract::field_error("INVALID_BODY", std::move(message), field));
+}
+
+std::optional<long long> whole_number(const Json& value) {
+  if (!value.is_number_integer()) return std::nullopt;
+  return value.get<long long>();
+}
+
+// label and context, as every front end bounds them.
+contract::Status read_label_and_context(const Json& arguments, std::optional<std::string>& label,
+                                        Json& context) {
+  if (const auto found = arguments.find("label"); found != arguments.end()) {
+    if (!found->is_string()) return invalid("label must be a string", "label");
+    if (auto problem = evidence::label_problem(found->get_ref<const std::string&>(), "label")) {
+      return invalid(*problem, "label");
+    }
+    label = found->get<std::string>();
+  }
+  if (const auto found = arguments.find("context"); found != arguments.end()) {
+    if (auto problem = evidence::context_problem(*found, "context")) {
+      return invalid(*problem, "context");
+    }
+    context = *found;
+  }
+  return {};
+}
+
+}  // namespace
+
+contract::Outcome<CaptureArguments> read_capture_arguments(const Json& arguments) {
+  CaptureArguments read;
+  if (auto status = read_label_and_context(arguments, read.label, read.context); !status) {
+    return contract::failed(status.error());
+  }
+  if (const auto timeout = arguments.find("timeoutMs"); timeout != arguments.end()) {
+    const auto value = whole_number(*timeout);
+    if (!value || *value < contract::limits::kMinExecutionTimeoutMs ||
+        *value > contract::limits::kMaxExecutionTimeoutMs) {
+      return invalid("timeoutMs must be a whole number from 1000 to 120000", "timeoutMs");
+    }
+    read.timeout = std::chrono::milliseconds(*value);
+  }
+  return read;
+}
+
+contract::Outcome<VideoStartArguments> read_video_start_arguments(const Json& arguments) {
+  VideoStartArguments read;
+  const auto duration = whole_number(arguments.value("durationSeconds", Json()));
+  if (!duration || *duration < evidence::kMinVideoSeconds ||
+      *duration > evidence::kMaxVideoSeconds) {
+    return invalid("durationSeconds must be a whole number from 1 to 180", "durationSeconds");
+  }
+  read.duration_seconds = static_cast<int>(*duration);
+  if (const auto size = arguments.find("size"); size != arguments.end()) {
+    if (!size->is_string()) return invalid("size must be a string", "size");
+    if (auto problem = evidence::video_size_problem(size->get_ref<const std::string&>())) {
+      return invalid(*problem, "size");
+    }
+    read.size = size->get<std::string>();
+  }
+  if (const auto recorder = arguments.find("recorder"); recorder != arguments.end()) {
+    const auto chosen = recorder->is_string()
+                            ? evidence::parse_recorder(recorder->get_ref<const std::string&>())
+                            : std::nullopt;
+    if (!chosen) return invalid("recorder must be screenrecord or scrcpy", "recorder");
+    read.recorder = *chosen;
+  }
+  if (auto status = read_label_and_context(arguments, read.label, read.context); !status) {
+    return contract::failed(status.error());
+  }
+  return read;
+}
+
+}  // namespace clawperator::service
