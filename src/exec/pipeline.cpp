@@ -278,16 +278,16 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
 
   // 3. The reader starts now so that it is attached by the time preflight is done; a long-lived
   // front end may have kept the last execution's, attached already (§6.5).
-  int spawn_errno = 0;
   WarmFollowers::Reader kept;
   if (request.warm_followers != nullptr) {
     kept = request.warm_followers->take(device_key, runner.cancel_token());
   }
   const bool warm = kept.stream != nullptr;
   if (warm && kept.shell_server) client.use_shell_server(*kept.shell_server);
-  std::unique_ptr<process::Stream> stream =
-      warm ? std::move(kept.stream) : client.follow_logcat(serial, spawn_errno);
-  if (!stream) {
+  process::Started spawned =
+      warm ? process::Started(std::move(kept.stream)) : client.follow_logcat(serial);
+  if (!spawned) {
+    const int spawn_errno = spawned.error().code;
     Json details = Json::object();
     details["adbPath"] = request.adb.executable;
     details["processErrorCode"] = spawn_errno;
@@ -303,7 +303,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
         "RESULT_TRANSPORT_SPAWN_FAILED",
         "The logcat reader could not start: " + std::string(std::strerror(spawn_errno)), details));
   }
-  ResultReader reader(std::move(stream), warm, kept.shows_uids);
+  ResultReader reader(std::move(*spawned), warm, kept.shows_uids);
 
   // 4. Preflight: the Operator, the host's force-stops, interactive readiness. They run while
   // the reader attaches, except when the reader is starting the adb server: then after it.

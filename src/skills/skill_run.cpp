@@ -212,9 +212,9 @@ SkillRunReport run_script(const ScriptRun& run, const SkillRunRequest& request,
   spec.argv.insert(spec.argv.end(), request.script_args.begin(), request.script_args.end());
   spec.environment = run.environment;
   spec.terminate_grace = request.terminate_grace;
-  int spawn_errno = 0;
-  std::unique_ptr<process::Stream> stream = runner.start(spec, spawn_errno);
-  if (!stream) {
+  process::Started spawned = runner.start(spec);
+  if (!spawned) {
+    const int spawn_errno = spawned.error().code;
     facts.duration_ms = elapsed();
     if (spawn_errno == ECANCELED) {
       HostError error = contract::interrupted_error("Interrupted before the skill's script started",
@@ -230,6 +230,7 @@ SkillRunReport run_script(const ScriptRun& run, const SkillRunRequest& request,
                   Json{{"skillId", run.skill_id}, {"reason", "spawn"}, {"errno", spawn_errno}});
     return run_failure(std::move(error), run, request, facts);
   }
+  std::unique_ptr<process::Stream> stream = std::move(*spawned);
 
   BoundedCapture out, err;
   StreamingSearch search(request.expect_contains.value_or(""));
