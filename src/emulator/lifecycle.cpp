@@ -43,8 +43,9 @@ process::Completion run_tool(EmulatorHost& host, std::vector<std::string> argv,
 contract::Outcome<std::vector<std::string>> configured_names(EmulatorHost& host) {
   const process::Completion listed =
       run_tool(host, {host.tools.emulator, "-list-avds"}, kListTimeout);
-  if (auto error = tool_failure(listed, "emulator", "emulator -list-avds", "EMULATOR_NOT_FOUND")) {
-    return contract::failed(std::move(*error));
+  if (auto status = tool_failure(listed, "emulator", "emulator -list-avds", "EMULATOR_NOT_FOUND");
+      !status) {
+    return contract::failed(std::move(status.error()));
   }
   std::vector<std::string> names;
   std::string_view text = listed.out;
@@ -78,24 +79,27 @@ contract::Status ensure_image_installed(EmulatorHost& host, const std::string& i
   const Json details{{"systemImage", image}};
   const process::Completion listed =
       run_tool(host, {host.tools.sdkmanager, "--list_installed"}, kListInstalledTimeout);
-  if (auto error = tool_failure(listed, "sdkmanager", "sdkmanager --list_installed",
-                                "ANDROID_SYSTEM_IMAGE_INSTALL_FAILED", details)) {
-    return contract::failed(std::move(*error));
+  if (auto status = tool_failure(listed, "sdkmanager", "sdkmanager --list_installed",
+                                 "ANDROID_SYSTEM_IMAGE_INSTALL_FAILED", details);
+      !status) {
+    return contract::failed(std::move(status.error()));
   }
   if (listed.out.find(image) != std::string::npos) return {};
   std::string answers;
   for (int i = 0; i < 100; ++i) answers += "y\n";
   const process::Completion licences =
       run_tool(host, {host.tools.sdkmanager, "--licenses"}, kLicencesTimeout, answers);
-  if (auto error = tool_failure(licences, "sdkmanager", "sdkmanager --licenses",
-                                "ANDROID_SYSTEM_IMAGE_INSTALL_FAILED", details)) {
-    return contract::failed(std::move(*error));
+  if (auto status = tool_failure(licences, "sdkmanager", "sdkmanager --licenses",
+                                 "ANDROID_SYSTEM_IMAGE_INSTALL_FAILED", details);
+      !status) {
+    return contract::failed(std::move(status.error()));
   }
   const process::Completion installed =
       run_tool(host, {host.tools.sdkmanager, image}, kImageInstallTimeout);
-  if (auto error = tool_failure(installed, "sdkmanager", "sdkmanager " + image,
-                                "ANDROID_SYSTEM_IMAGE_INSTALL_FAILED", details)) {
-    return contract::failed(std::move(*error));
+  if (auto status = tool_failure(installed, "sdkmanager", "sdkmanager " + image,
+                                 "ANDROID_SYSTEM_IMAGE_INSTALL_FAILED", details);
+      !status) {
+    return contract::failed(std::move(status.error()));
   }
   return {};
 }
@@ -221,9 +225,10 @@ contract::Outcome<ConfiguredAvd> create_avd(EmulatorHost& host, const CreateOpti
                {host.tools.avdmanager, "create", "avd", "--force", "--name", options.name,
                 "--package", image, "--device", host.wanted.profile},
                kCreateTimeout, "no\n");
-  if (auto error = tool_failure(created, "avdmanager", "avdmanager create avd",
-                                "ANDROID_AVD_CREATE_FAILED", details)) {
-    return contract::failed(std::move(*error));
+  if (auto status = tool_failure(created, "avdmanager", "avdmanager create avd",
+                                 "ANDROID_AVD_CREATE_FAILED", details);
+      !status) {
+    return contract::failed(std::move(status.error()));
   }
   return read_configured_avd(host.tools.avd_home, options.name, host.wanted, false);
 }
@@ -334,13 +339,15 @@ contract::Outcome<Json> stop_avd(EmulatorHost& host, const std::string& name,
   }
   const std::string serial = up->serial;
   const process::Completion killed = host.adb.emu(serial, {"kill"}, adb::kShellTimeout);
-  if (auto error = adb::adb_call_failure(killed, host.adb.settings(), "adb emu kill",
-                                         "EMULATOR_STOP_FAILED", serial)) {
-    error->code =
-        error->code == "RESULT_TRANSPORT_CANCELLED" ? error->code : "EMULATOR_STOP_FAILED";
-    error->details["name"] = name;
-    error->details["serial"] = serial;
-    return contract::failed(std::move(*error));
+  if (auto status = adb::adb_call_failure(killed, host.adb.settings(), "adb emu kill",
+                                          "EMULATOR_STOP_FAILED", serial);
+      !status) {
+    status.error().code = status.error().code == "RESULT_TRANSPORT_CANCELLED"
+                              ? status.error().code
+                              : "EMULATOR_STOP_FAILED";
+    status.error().details["name"] = name;
+    status.error().details["serial"] = serial;
+    return contract::failed(std::move(status.error()));
   }
   // adb exits 0 whatever the console answered: its refusal is in the text.
   if (killed.out.find("KO") != std::string::npos) {
@@ -352,9 +359,10 @@ contract::Outcome<Json> stop_avd(EmulatorHost& host, const std::string& name,
   const auto until = std::chrono::steady_clock::now() + timeout;
   while (true) {
     const process::Completion devices = host.adb.devices();
-    if (auto error = adb::adb_call_failure(devices, host.adb.settings(), "adb devices",
-                                           "ADB_SERVER_FAILED")) {
-      return contract::failed(std::move(*error));
+    if (auto status =
+            adb::adb_call_failure(devices, host.adb.settings(), "adb devices", "ADB_SERVER_FAILED");
+        !status) {
+      return contract::failed(std::move(status.error()));
     }
     const auto listed = adb::parse_device_list(devices.out);
     const bool gone = std::none_of(listed.begin(), listed.end(),
@@ -391,9 +399,10 @@ contract::Outcome<Json> delete_avd(EmulatorHost& host, const std::string& name) 
   }
   const process::Completion deleted =
       run_tool(host, {host.tools.avdmanager, "delete", "avd", "--name", name}, kDeleteTimeout);
-  if (auto error = tool_failure(deleted, "avdmanager", "avdmanager delete avd",
-                                "EMULATOR_DELETE_FAILED", Json{{"name", name}})) {
-    return contract::failed(std::move(*error));
+  if (auto status = tool_failure(deleted, "avdmanager", "avdmanager delete avd",
+                                 "EMULATOR_DELETE_FAILED", Json{{"name", name}});
+      !status) {
+    return contract::failed(std::move(status.error()));
   }
   return Json{{"avdName", name}, {"deleted", true}};
 }

@@ -58,19 +58,21 @@ contract::Outcome<bool> is_booted(EmulatorHost& host, const std::string& serial)
 contract::Outcome<std::vector<RunningEmulator>> list_running(EmulatorHost& host,
                                                              bool with_boot_state) {
   const process::Completion devices = host.adb.devices();
-  if (auto error =
-          adb::adb_call_failure(devices, host.adb.settings(), "adb devices", "ADB_SERVER_FAILED")) {
-    return contract::failed(std::move(*error));
+  if (auto status =
+          adb::adb_call_failure(devices, host.adb.settings(), "adb devices", "ADB_SERVER_FAILED");
+      !status) {
+    return contract::failed(std::move(status.error()));
   }
   std::vector<RunningEmulator> running;
   for (const adb::DeviceEntry& entry : adb::parse_device_list(devices.out)) {
     if (entry.serial.rfind("emulator-", 0) != 0 || entry.state != "device") continue;
     const process::Completion named = host.adb.emu(entry.serial, {"avd", "name"}, kConsoleTimeout);
-    if (auto error = adb::adb_call_failure(named, host.adb.settings(), "adb emu avd name",
-                                           "EMULATOR_NOT_RUNNING", entry.serial)) {
+    if (auto status = adb::adb_call_failure(named, host.adb.settings(), "adb emu avd name",
+                                            "EMULATOR_NOT_RUNNING", entry.serial);
+        !status) {
       // An emulator that went away between the two calls is simply not running any more.
-      if (error->code == "DEVICE_NOT_FOUND") continue;
-      return contract::failed(std::move(*error));
+      if (status.error().code == "DEVICE_NOT_FOUND") continue;
+      return contract::failed(std::move(status.error()));
     }
     std::optional<std::string> name = avd_name_in(named.out);
     if (!name) {

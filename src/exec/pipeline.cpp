@@ -363,10 +363,11 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     if (auto classified = adb::adb_call_failure(
             process::Completion{process::Completion::Status::Exited, reader.exit_code(), 0, 0, "",
                                 reader.stderr_tail()},
-            request.adb, "adb logcat", "RESULT_TRANSPORT_EXITED", serial)) {
+            request.adb, "adb logcat", "RESULT_TRANSPORT_EXITED", serial);
+        !classified) {
       // adb's own words (device offline, unauthorized …) name the cause better.
-      if (classified->code != "RESULT_TRANSPORT_EXITED") {
-        return fail(trace.attach(std::move(*classified)));
+      if (classified.error().code != "RESULT_TRANSPORT_EXITED") {
+        return fail(trace.attach(std::move(classified.error())));
       }
     }
     return fail(trace.fail("RESULT_TRANSPORT_EXITED",
@@ -468,7 +469,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     // A broadcast or reader failure beside a check that proves the Operator gone: the absence
     // is the cause (the device may be fine).
     if (presence) {
-      if (auto absent = presence->proven_absence(trace)) return fail(*absent);
+      if (auto absent = presence->proven_absence(trace); !absent) return fail(absent.error());
     }
     return fail(outcome.error());
   }

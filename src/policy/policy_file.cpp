@@ -17,24 +17,24 @@ contract::HostError invalid(const std::string& source, const std::string& path,
 }
 
 // A list of non-blank strings under `key`, at most kMaxEntries.
-std::optional<contract::HostError> read_list(const Json& rule, const char* key,
-                                             const std::string& where, const std::string& source,
-                                             std::vector<std::string>& out) {
+contract::Status read_list(const Json& rule, const char* key, const std::string& where,
+                           const std::string& source, std::vector<std::string>& out) {
   const auto found = rule.find(key);
-  if (found == rule.end()) return std::nullopt;
+  if (found == rule.end()) return {};
   const std::string path = where + "." + key;
   if (!found->is_array() || found->empty() || found->size() > kMaxEntries) {
-    return invalid(source, path,
-                   "must be a list of 1 to " + std::to_string(kMaxEntries) + " strings");
+    return contract::failed(invalid(
+        source, path, "must be a list of 1 to " + std::to_string(kMaxEntries) + " strings"));
   }
   for (std::size_t i = 0; i < found->size(); ++i) {
     const Json& entry = (*found)[i];
     if (!entry.is_string() || is_blank(entry.get_ref<const std::string&>())) {
-      return invalid(source, path + "[" + std::to_string(i) + "]", "must be a non-blank string");
+      return contract::failed(
+          invalid(source, path + "[" + std::to_string(i) + "]", "must be a non-blank string"));
     }
     out.push_back(std::string(trim_white_space(entry.get_ref<const std::string&>())));
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
@@ -118,7 +118,8 @@ contract::Outcome<Policy> parse_policy(std::string_view text, const std::string&
     for (const auto& [key, list] :
          {std::pair{"actions", &rule.actions}, std::pair{"packages", &rule.packages},
           std::pair{"labels", &rule.labels}}) {
-      if (auto error = read_list(entry, key, where, source, *list)) return contract::failed(*error);
+      if (auto status = read_list(entry, key, where, source, *list); !status)
+        return contract::failed(status.error());
     }
     for (std::string& action : rule.actions) {
       const contract::ActionSpec* spec = contract::find_action(action);

@@ -434,8 +434,8 @@ contract::Outcome<CompiledRecording> compile_recording(const std::filesystem::pa
     // What compile makes must be what exec accepts; a failure here is this file's bug.
     const contract::ValidationOutcome validation = contract::validate_execution(payload);
     if (!validation.valid) return contract::failed(contract::validation_failure(validation.issues));
-    if (auto too_large = contract::check_payload_size(*validation.valid))
-      return contract::failed(std::move(*too_large));
+    if (auto too_large = contract::check_payload_size(*validation.valid); !too_large)
+      return contract::failed(std::move(too_large.error()));
     compiled.payloads.push_back(std::move(payload));
   }
   compiled.warnings = warnings.to_json();

@@ -36,23 +36,23 @@ contract::HostError invalid_body(std::string message, std::string_view field) {
 }
 
 // label and context, as the MCP tools bound them.
-std::optional<contract::HostError> read_label_and_context(const Json& body,
-                                                          std::optional<std::string>& label,
-                                                          Json& context) {
+contract::Status read_label_and_context(const Json& body, std::optional<std::string>& label,
+                                        Json& context) {
   if (const auto found = body.find("label"); found != body.end()) {
-    if (!found->is_string()) return invalid_body("label must be a string", "label");
+    if (!found->is_string())
+      return contract::failed(invalid_body("label must be a string", "label"));
     if (auto problem = evidence::label_problem(found->get_ref<const std::string&>(), "label")) {
-      return invalid_body(*problem, "label");
+      return contract::failed(invalid_body(*problem, "label"));
     }
     label = found->get<std::string>();
   }
   if (const auto found = body.find("context"); found != body.end()) {
     if (auto problem = evidence::context_problem(*found, "context")) {
-      return invalid_body(*problem, "context");
+      return contract::failed(invalid_body(*problem, "context"));
     }
     context = *found;
   }
-  return std::nullopt;
+  return {};
 }
 
 std::optional<long long> whole_number(const Json& value) {
@@ -68,8 +68,8 @@ Reply Backend::evidence_capture(std::string_view body) const {
   auto target = read_target(*parsed);
   if (!target) return evidence_error(target.error());
   evidence::CaptureRequest request;
-  if (auto refused = read_label_and_context(*parsed, request.label, request.context)) {
-    return evidence_error(*refused);
+  if (auto refused = read_label_and_context(*parsed, request.label, request.context); !refused) {
+    return evidence_error(refused.error());
   }
   if (const auto timeout = parsed->find("timeoutMs"); timeout != parsed->end()) {
     const auto value = whole_number(*timeout);
@@ -121,8 +121,8 @@ Reply Backend::evidence_video_start(std::string_view body) const {
     }
     request.recorder = *chosen;
   }
-  if (auto refused = read_label_and_context(*parsed, request.label, request.context)) {
-    return evidence_error(*refused);
+  if (auto refused = read_label_and_context(*parsed, request.label, request.context); !refused) {
+    return evidence_error(refused.error());
   }
   const service::DeviceChoice chosen =
       service::choose_device(session_, {target->device, target->operator_package});

@@ -21,7 +21,8 @@ contract::Outcome<Json> compile_device_recording(const Session& session,
   recording::PullRequest request;
   request.session_id = call.session_id;
   request.operator_package = chosen.operator_package;
-  if (auto refused = recording::check_pull_request(request)) return contract::failed(*refused);
+  if (auto refused = recording::check_pull_request(request); !refused)
+    return contract::failed(refused.error());
   // The copy lives in a directory only this process can enter, and goes when the call ends.
   std::string pattern =
       (io::temp_directory(io::process_state_environment()) / "clawperator-recording-XXXXXX")
