@@ -39,7 +39,7 @@ HostError not_found(const std::string& session_id, std::string why) {
 }
 
 HostError no_state_directory(const io::StateSelection& state) {
-  StorageFailure failure;
+  StorageError failure;
   failure.operation = "use the host video lock directory";
   failure.path = state.refused ? state.refused->path : std::filesystem::path("(none)");
   failure.error_number = EACCES;

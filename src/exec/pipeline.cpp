@@ -163,8 +163,8 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
 // Every on-screen node, for the policy's steps that aim at a point (policy_gate.hpp): a query_ui
 // on the same device, with the same transport and state, no policy of its own, and a budget of
 // its own (kPolicyScreenReadBudget), never the checked execution's.
-Expected<Json, ScreenReadFailure> query_screen(const ExecutionRequest& request,
-                                               process::Runner& runner, const std::string& serial) {
+Expected<Json, ScreenReadError> query_screen(const ExecutionRequest& request,
+                                             process::Runner& runner, const std::string& serial) {
   const std::string id = "policy-query-" + io::random_hex(16);
   const Json payload = {
       {"commandId", id},
@@ -176,7 +176,7 @@ Expected<Json, ScreenReadFailure> query_screen(const ExecutionRequest& request,
        Json::array({{{"id", "screen"}, {"type", "query_ui"}, {"params", {{"limit", 1000}}}}})}};
   contract::ValidationOutcome validated = contract::validate_execution(payload);
   if (!validated.valid) {
-    return Unexpected(ScreenReadFailure{"EXECUTION_VALIDATION_FAILED", "invalid query payload"});
+    return Unexpected(ScreenReadError{"EXECUTION_VALIDATION_FAILED", "invalid query payload"});
   }
   ExecutionRequest query;
   query.execution = std::move(*validated.valid);
@@ -201,7 +201,7 @@ Expected<Json, ScreenReadFailure> query_screen(const ExecutionRequest& request,
     return member != object.end() && member->is_string() ? member->get<std::string>()
                                                          : std::string();
   };
-  ScreenReadFailure failure{text(document, "code"), text(document, "message")};
+  ScreenReadError failure{text(document, "code"), text(document, "message")};
   if (const auto envelope = document.find("envelope");
       failure.code.empty() && envelope != document.end() && envelope->is_object()) {
     failure.code = text(*envelope, "errorCode");
@@ -414,7 +414,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
         kMaxDirectLifetime);
     auto opened = DirectReader::open(client, serial, trace, forwards, lifetime);
     if (!opened) {
-      DirectReader::SetupFailure& failure = opened.error();
+      DirectReader::SetupError& failure = opened.error();
       Json details = Json::object();
       details["dispatchAttempted"] = false;
       details["resultTransport"] = "direct";
@@ -487,7 +487,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   reconcile_status(envelope);
   auto payloads = decode_payloads(envelope);
   if (!payloads) {
-    const PayloadProblem& problem = payloads.error();
+    const PayloadError& problem = payloads.error();
     Json details = Json::object();
     details["stepId"] = problem.step_id;
     details["actionType"] = problem.action_type;
