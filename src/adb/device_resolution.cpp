@@ -15,9 +15,9 @@ contract::Outcome<std::string> resolve_device(AdbClient& client,
       !status) {
     return contract::failed(std::move(status.error()));
   }
-  auto selected = select_device(parse_device_list(completion.out), std::nullopt);
-  if (!selected) return contract::failed(std::move(selected).error());
-  return selected->serial;
+  CLAWPERATOR_TRY_ASSIGN(auto selected,
+                         select_device(parse_device_list(completion.out), std::nullopt));
+  return selected.serial;
 }
 
 }  // namespace clawperator::adb

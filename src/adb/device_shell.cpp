@@ -223,9 +223,8 @@ contract::Outcome<ShellOutput> run_package_listing(AdbClient& client, const std:
 contract::Outcome<std::set<std::string>> list_packages(AdbClient& client, const std::string& serial,
                                                        std::string_view flags,
                                                        std::string_view filter) {
-  auto output = run_package_listing(client, serial, flags, filter);
-  if (!output) return contract::failed(std::move(output).error());
-  return parse_package_list(output->out);
+  CLAWPERATOR_TRY_ASSIGN(auto output, run_package_listing(client, serial, flags, filter));
+  return parse_package_list(output.out);
 }
 
 contract::Outcome<std::map<std::string, std::vector<std::string>>> list_package_uids(

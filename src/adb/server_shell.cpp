@@ -128,10 +128,7 @@ Expected<process::Completion, ServerShellError> shell_via_server(const LoopbackT
   const Clock::time_point deadline = started + timeout;
   UniqueFd fd = connect_to_loopback_server(server, deadline);
   if (!fd.valid()) return Unexpected(ServerShellError{"cannot connect to the adb server"});
-  if (auto transport = ask_server(fd.get(), "host:transport:" + serial, deadline, token);
-      !transport) {
-    return Unexpected(transport.error());
-  }
+  CLAWPERATOR_TRY(ask_server(fd.get(), "host:transport:" + serial, deadline, token));
   // From the service request on, the device may have started the command, even when the
   // server then refuses it (the device dropped the connection on OPEN, as a broadcast that
   // takes the transport down does): never a refusal to retry with the adb client, but the

@@ -32,8 +32,7 @@ struct TargetState : ActionState {
 contract::Outcome<std::string> positional_or_flag(const TargetState& state, std::string_view flag,
                                                   const std::string& conflict) {
   const std::array<std::string_view, 1> names = {flag};
-  if (auto status = repeated_flag(state.flags.typed(), names); !status)
-    return contract::failed(status.error());
+  CLAWPERATOR_TRY(repeated_flag(state.flags.typed(), names));
   const std::optional<std::string> flag_value = state.flags.value(flag);
   if (flag_value && state.positional.given()) return contract::failed(invalid_flags(conflict));
   return flag_value.value_or(state.positional.value);

@@ -91,7 +91,7 @@ bool has_selector_flag(const TypedFlags& typed, SelectorScope scope) {
 
 SelectorResolution resolve_selector(const TypedFlags& typed, SelectorScope scope) {
   const auto names = selector_flag_names(scope);
-  if (auto status = repeated_flag(typed, names); !status) return contract::failed(status.error());
+  CLAWPERATOR_TRY(repeated_flag(typed, names));
 
   std::array<std::optional<std::string>, std::tuple_size_v<FlagNames>> values;
   bool any = false;

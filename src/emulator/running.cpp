@@ -40,19 +40,19 @@ Json to_json(const RunningEmulator& emulator) {
 
 contract::Outcome<bool> is_booted(EmulatorHost& host, const std::string& serial) {
   // One shell call for both properties: a boot poll every half second costs one adb round trip.
-  auto output = adb::run_device_shell(
-      host.adb, serial,
-      {"getprop sys.boot_completed; getprop dev.bootcomplete", "getprop sys.boot_completed",
-       adb::kShellTimeout, "EMULATOR_BOOT_TIMEOUT"});
-  if (!output) return contract::failed(std::move(output).error());
-  std::string_view text = output->out;
+  CLAWPERATOR_TRY_ASSIGN(
+      auto output, adb::run_device_shell(host.adb, serial,
+                                         {"getprop sys.boot_completed; getprop dev.bootcomplete",
+                                          "getprop sys.boot_completed", adb::kShellTimeout,
+                                          "EMULATOR_BOOT_TIMEOUT"}));
+  std::string_view text = output.out;
   int ones = 0;
   while (!text.empty()) {
     const std::size_t end = text.find('\n');
     if (trim(text.substr(0, end)) == "1") ++ones;
     text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
   }
-  return output->exit_code == 0 && ones == 2;
+  return output.exit_code == 0 && ones == 2;
 }
 
 contract::Outcome<std::vector<RunningEmulator>> list_running(EmulatorHost& host,
@@ -84,9 +84,8 @@ contract::Outcome<std::vector<RunningEmulator>> list_running(EmulatorHost& host,
     emulator.serial = entry.serial;
     emulator.avd_name = *name;
     if (with_boot_state) {
-      auto booted = is_booted(host, entry.serial);
-      if (!booted) return contract::failed(std::move(booted).error());
-      emulator.booted = *booted;
+      CLAWPERATOR_TRY_ASSIGN(auto booted, is_booted(host, entry.serial));
+      emulator.booted = booted;
     }
     emulator.avd = read_configured_avd(host.tools.avd_home, *name, host.wanted, true);
     running.push_back(std::move(emulator));
@@ -108,7 +107,7 @@ contract::Status wait_for_boot(EmulatorHost& host, const std::string& serial,
                              serial + " to finish booting",
                          Json{{"serial", serial}, {"timeoutMs", timeout.count()}}));
     }
-    if (auto waited = pause(host, kPollInterval); !waited) return waited;
+    CLAWPERATOR_TRY(pause(host, kPollInterval));
   }
 }
 

@@ -254,8 +254,7 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
   // A check that has already proven the Operator absent stops the dispatch itself.
   PresenceCheck* const presence = options.presence;
   if (presence != nullptr && presence->done()) {
-    if (auto absent = presence->proven_absence(trace); !absent)
-      return contract::failed(absent.error());
+    CLAWPERATOR_TRY(presence->proven_absence(trace));
   }
   const contract::Outcome<BroadcastRoute> route =
       route_payload(client, serial, payload_json,
@@ -282,8 +281,7 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
   // The presence check beside the dispatch began before the broadcast, so it is (nearly) done:
   // no result line is read before its answer says who may have written it.
   if (presence != nullptr) {
-    if (auto absent = presence->proven_absence(trace); !absent)
-      return contract::failed(absent.error());
+    CLAWPERATOR_TRY(presence->proven_absence(trace));
     if (auto uids = presence->operator_uids()) trace.operator_uids = std::move(*uids);
   }
   decoder.expect_writer(trace.operator_uids);

@@ -154,9 +154,7 @@ FileOutcome read_payload_file(std::string_view path) {
 contract::Outcome<Json> parse_file(FileOutcome file, std::string_view path) {
   if (!file.content) return contract::failed(std::move(file.content).error());
   const std::string& content = *file.content;
-  if (auto invalid = refuse_invalid_utf8(content, "file", path); !invalid) {
-    return contract::failed(std::move(invalid.error()));
-  }
+  CLAWPERATOR_TRY(refuse_invalid_utf8(content, "file", path));
   return parse_text(content, "file", "Invalid JSON content in execution file");
 }
 
@@ -200,9 +198,7 @@ contract::Outcome<Json> load_payload(std::string_view argument, int stdin_fd) {
           std::string("Failed to read execution payload from stdin: ") + std::strerror(read.error),
           std::move(details)));
     }
-    if (auto invalid = refuse_invalid_utf8(read.bytes, "stdin", ""); !invalid) {
-      return contract::failed(std::move(invalid.error()));
-    }
+    CLAWPERATOR_TRY(refuse_invalid_utf8(read.bytes, "stdin", ""));
     return parse_text(read.bytes, "stdin", "Invalid JSON content on stdin");
   }
   if (text.size() > contract::limits::kMaxPayloadInputBytes) {
@@ -210,9 +206,7 @@ contract::Outcome<Json> load_payload(std::string_view argument, int stdin_fd) {
   }
   // The offset counts from the argument as given, leading blanks included.
   const auto parse_inline = [&]() -> contract::Outcome<Json> {
-    if (auto invalid = refuse_invalid_utf8(argument, "inline", ""); !invalid) {
-      return contract::failed(std::move(invalid.error()));
-    }
+    CLAWPERATOR_TRY(refuse_invalid_utf8(argument, "inline", ""));
     return parse_text(text, "inline", "");
   };
   if (text.empty() || text.front() == '{') return parse_inline();

@@ -89,17 +89,11 @@ contract::Status grant_accessibility(adb::AdbClient& client, const std::string& 
   const std::string component = accessibility_component(package);
   outcome.method = "settings";
   std::optional<std::string> services;
-  if (auto status = read_secure(client, serial, "enabled_accessibility_services", package,
-                                "accessibility", what, services);
-      !status) {
-    return status;
-  }
+  CLAWPERATOR_TRY(read_secure(client, serial, "enabled_accessibility_services", package,
+                              "accessibility", what, services));
   std::optional<std::string> master;
-  if (auto status = read_secure(client, serial, "accessibility_enabled", package, "accessibility",
-                                what, master);
-      !status) {
-    return status;
-  }
+  CLAWPERATOR_TRY(
+      read_secure(client, serial, "accessibility_enabled", package, "accessibility", what, master));
   const bool listed = services && adb::component_list_contains(*services, component);
   if (listed && master == "1") {
     outcome.ok = true;
@@ -118,11 +112,8 @@ contract::Status grant_accessibility(adb::AdbClient& client, const std::string& 
     return contract::failed(grant_failure(package, "accessibility", what, answer));
   // Android can refuse the write silently (a managed profile's allow-list): read it back.
   std::optional<std::string> after;
-  if (auto status = read_secure(client, serial, "enabled_accessibility_services", package,
-                                "accessibility", what, after);
-      !status) {
-    return status;
-  }
+  CLAWPERATOR_TRY(read_secure(client, serial, "enabled_accessibility_services", package,
+                              "accessibility", what, after));
   if (!after || !adb::component_list_contains(*after, component)) {
     ShellAnswer refused;
     refused.exit_code = 0;
@@ -159,11 +150,8 @@ contract::Status grant_listener(adb::AdbClient& client, const std::string& seria
   const std::string what = "the notification listener";
   const std::string component = notification_listener_component(package);
   std::optional<std::string> listeners;
-  if (auto status = read_secure(client, serial, "enabled_notification_listeners", package,
-                                "notificationListener", what, listeners);
-      !status) {
-    return status;
-  }
+  CLAWPERATOR_TRY(read_secure(client, serial, "enabled_notification_listeners", package,
+                              "notificationListener", what, listeners));
   if (listeners && adb::component_list_contains(*listeners, component)) {
     outcome.ok = true;
     outcome.already_enabled = true;

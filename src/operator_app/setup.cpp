@@ -115,10 +115,9 @@ contract::Outcome<std::string> installed_operator(adb::AdbClient& client, const 
                                                   const char* error_code) {
   const std::string wanted =
       request.operator_package_explicit ? request.operator_package : std::string(kReleasePackage);
-  auto variants = installed_variants(client, serial, wanted);
-  if (!variants) return contract::failed(std::move(variants).error());
+  CLAWPERATOR_TRY_ASSIGN(auto variants, installed_variants(client, serial, wanted));
   if (request.operator_package_explicit) {
-    if (variants->count(request.operator_package) != 0) return request.operator_package;
+    if (variants.count(request.operator_package) != 0) return request.operator_package;
     Json details = Json::object();
     details["expectedPackage"] = request.operator_package;
     HostError error = contract::readiness_error(
@@ -129,8 +128,8 @@ contract::Outcome<std::string> installed_operator(adb::AdbClient& client, const 
                                      {{"serial", serial}, {"package", request.operator_package}});
     return contract::failed(std::move(error));
   }
-  const bool release = variants->count(std::string(kReleasePackage)) != 0;
-  const bool debug = variants->count(std::string(kDebugPackage)) != 0;
+  const bool release = variants.count(std::string(kReleasePackage)) != 0;
+  const bool debug = variants.count(std::string(kDebugPackage)) != 0;
   if (release != debug) return std::string(release ? kReleasePackage : kDebugPackage);
   Json details = Json::object();
   details["candidates"] = Json::array({kReleasePackage, kDebugPackage});

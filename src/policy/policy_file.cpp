@@ -118,8 +118,7 @@ contract::Outcome<Policy> parse_policy(std::string_view text, const std::string&
     for (const auto& [key, list] :
          {std::pair{"actions", &rule.actions}, std::pair{"packages", &rule.packages},
           std::pair{"labels", &rule.labels}}) {
-      if (auto status = read_list(entry, key, where, source, *list); !status)
-        return contract::failed(status.error());
+      CLAWPERATOR_TRY(read_list(entry, key, where, source, *list));
     }
     for (std::string& action : rule.actions) {
       const contract::ActionSpec* spec = contract::find_action(action);
@@ -172,12 +171,11 @@ contract::Outcome<std::optional<Policy>> load_policy(const std::optional<std::st
   if (auto problem = io::read_regular_file(path, kMaxPolicyBytes, text)) {
     return contract::failed(invalid(path.string(), "(file)", "cannot be read: " + *problem));
   }
-  auto policy = parse_policy(text, path.string());
-  if (!policy) return contract::failed(policy.error());
+  CLAWPERATOR_TRY_ASSIGN(auto policy, parse_policy(text, path.string()));
   std::error_code no_cwd;
-  policy->file = std::filesystem::absolute(path, no_cwd);
-  if (no_cwd) policy->file = path;
-  return std::optional<Policy>(std::move(*policy));
+  policy.file = std::filesystem::absolute(path, no_cwd);
+  if (no_cwd) policy.file = path;
+  return std::optional<Policy>(std::move(policy));
 }
 
 }  // namespace clawperator::policy

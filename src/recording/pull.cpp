@@ -68,10 +68,9 @@ contract::Outcome<std::string> latest_session(adb::AdbClient& client, const std:
   // (adb/device_shell.hpp): `&& echo` ends the line and keeps cat's failure as the status.
   call.command = "cat " + adb::quote_for_device_shell(pointer) + " && echo";
   call.what = "cat " + std::string(kLatestPointerName);
-  auto output = adb::run_device_shell(client, serial, call);
-  if (!output) return contract::failed(output.error());
-  const std::string id(trim(output->out));
-  if (output->exit_code != 0 || id.empty()) {
+  CLAWPERATOR_TRY_ASSIGN(auto output, adb::run_device_shell(client, serial, call));
+  const std::string id(trim(output.out));
+  if (output.exit_code != 0 || id.empty()) {
     return contract::failed(
         not_found("No recording session found on device. Start a recording first.",
                   Json{{"reason", "no_latest_pointer"}}));
@@ -145,15 +144,13 @@ contract::Status check_pull_request(const PullRequest& request) {
 
 contract::Outcome<Json> pull_recording(adb::AdbClient& client, const std::string& serial,
                                        const PullRequest& request) {
-  if (auto refused = check_pull_request(request); !refused)
-    return contract::failed(refused.error());
+  CLAWPERATOR_TRY(check_pull_request(request));
   std::string id;
   if (request.session_id) {
     id = *request.session_id;
   } else {
-    auto latest = latest_session(client, serial, request);
-    if (!latest) return contract::failed(latest.error());
-    id = std::move(*latest);
+    CLAWPERATOR_TRY_ASSIGN(auto latest, latest_session(client, serial, request));
+    id = std::move(latest);
   }
   const fs::path local = local_path_of(request, id);
   std::error_code created;

@@ -165,32 +165,31 @@ contract::Outcome<ScriptLaunch> choose_script(const Registry& registry, const Sk
   const std::string* chosen = first_with(".js");
   if (chosen == nullptr) chosen = first_with(".sh");
   if (chosen == nullptr) chosen = &skill.scripts.front();
-  auto resolved = resolve_inside(registry, *chosen, "scripts");
-  if (!resolved) return contract::failed(std::move(resolved).error());
+  CLAWPERATOR_TRY_ASSIGN(auto resolved, resolve_inside(registry, *chosen, "scripts"));
   std::error_code error;
-  if (!fs::is_regular_file(*resolved, error)) {
+  if (!fs::is_regular_file(resolved, error)) {
     Json details = Json::object();
-    details["scriptPath"] = resolved->string();
+    details["scriptPath"] = resolved.string();
     return contract::failed(
-        script_not_found(skill, "Script not found: " + resolved->string(), std::move(details)));
+        script_not_found(skill, "Script not found: " + resolved.string(), std::move(details)));
   }
   ScriptLaunch launch;
-  launch.script = *resolved;
+  launch.script = resolved;
   if (ends_with(*chosen, ".js")) {
     const std::optional<fs::path> node = executable_on_path("node");
     if (!node) {
       Json details = Json::object();
       details["dependencies"] = Json::array({"node"});
       details["skillId"] = skill.id;
-      details["scriptPath"] = resolved->string();
+      details["scriptPath"] = resolved.string();
       return contract::failed(contract::readiness_error(
           "HOST_DEPENDENCY_MISSING",
           "Skill " + skill.id + " has a JavaScript script and node is not on PATH",
           std::move(details)));
     }
-    launch.argv = {node->string(), resolved->string()};
+    launch.argv = {node->string(), resolved.string()};
   } else {
-    launch.argv = {resolved->string()};
+    launch.argv = {resolved.string()};
   }
   return launch;
 }

@@ -197,13 +197,12 @@ contract::Outcome<Json> validate_skill(const Registry& registry, std::string_vie
                                        bool dry_run) {
   const SkillEntry* skill = registry.find(id);
   if (!skill) return contract::failed(skill_not_found(registry, id));
-  auto validated = validate_entry(registry, *skill, dry_run);
-  if (!validated) return contract::failed(validated.error());
+  CLAWPERATOR_TRY_ASSIGN(auto validated, validate_entry(registry, *skill, dry_run));
   Json out = Json::object();
   out["valid"] = true;
   out["skill"] = skill->raw;
-  if (validated->dry_run) out["dryRun"] = *validated->dry_run;
-  out["checks"] = std::move(validated->checks);
+  if (validated.dry_run) out["dryRun"] = *validated.dry_run;
+  out["checks"] = std::move(validated.checks);
   add_registry_fields(out, registry);
   return out;
 }
@@ -255,8 +254,7 @@ contract::Outcome<Json> validate_all_skills(const Registry& registry, bool dry_r
 }
 
 contract::Status validate_before_run(const Registry& registry, const SkillEntry& skill) {
-  auto validated = validate_skill(registry, skill.id, /*dry_run=*/true);
-  if (!validated) return contract::failed(std::move(validated).error());
+  CLAWPERATOR_TRY(validate_skill(registry, skill.id, /*dry_run=*/true));
   return {};
 }
 
