@@ -70,3 +70,27 @@ class Expected<void, E> {
 };
 
 }  // namespace clawperator
+
+// Propagation, for a function returning an Expected (or contract::Outcome/Status) whose error
+// type can be made from the callee's: the error is returned unchanged, so the caller's code
+// reads as its successful path. Where the error is transformed on the way, write it out.
+// (Statement macros, not GNU statement expressions: the build is -Wpedantic.)
+//
+// CLAWPERATOR_TRY(f());  // f() returns an Expected<void, E> (a Status): its error, if any.
+#define CLAWPERATOR_TRY(...)                                                        \
+  do {                                                                              \
+    if (auto clawperator_try_result_ = (__VA_ARGS__); !clawperator_try_result_) {   \
+      return ::clawperator::Unexpected{std::move(clawperator_try_result_).error()}; \
+    }                                                                               \
+  } while (false)
+
+// CLAWPERATOR_TRY_ASSIGN(Foo foo, read_foo());  // declares foo with the value, or returns the
+// error. Expands to several statements: not the body of an unbraced if.
+#define CLAWPERATOR_TRY_ASSIGN(declaration, ...) \
+  CLAWPERATOR_TRY_ASSIGN_IMPL_(CLAWPERATOR_TRY_NAME_(__LINE__), declaration, __VA_ARGS__)
+#define CLAWPERATOR_TRY_NAME_(line) CLAWPERATOR_TRY_NAME_IMPL_(line)
+#define CLAWPERATOR_TRY_NAME_IMPL_(line) clawperator_try_result_##line
+#define CLAWPERATOR_TRY_ASSIGN_IMPL_(result, declaration, ...)              \
+  auto result = (__VA_ARGS__);                                              \
+  if (!result) return ::clawperator::Unexpected{std::move(result).error()}; \
+  declaration = std::move(result).value()

@@ -205,8 +205,7 @@ process::Completion AdbClient::list_forwards(std::chrono::milliseconds timeout) 
   return run_logged({argv, timeout});
 }
 
-std::unique_ptr<process::Stream> AdbClient::follow_logcat(const std::string& serial,
-                                                          int& spawn_errno) {
+process::Started AdbClient::follow_logcat(const std::string& serial) {
   process::StreamSpec spec{device_argv(serial, {"logcat", "-v", "time", "-v", "uid", "-T", "1"}),
                            {}};
   std::unique_ptr<ServerRelay> relay = relay_if_server_runs();
@@ -216,10 +215,11 @@ std::unique_ptr<process::Stream> AdbClient::follow_logcat(const std::string& ser
     event["relay"] = relay->socket_spec();
   }
   io::log_event(io::LogLevel::Debug, "adb.start", event);
-  std::unique_ptr<process::Stream> follower = runner_.start(spec, spawn_errno);
+  process::Started follower = runner_.start(spec);
   if (!follower || !relay) return follower;
   relay_saw_shell_v2_ = relay->shell_v2_requested();
-  return std::make_unique<RelayedStream>(std::move(relay), std::move(follower));
+  return std::unique_ptr<process::Stream>(
+      std::make_unique<RelayedStream>(std::move(relay), std::move(*follower)));
 }
 
 std::optional<LoopbackTcpServer> AdbClient::loopback_server() const {

@@ -10,13 +10,14 @@ contract::Outcome<std::string> resolve_device(AdbClient& client,
                                               const std::optional<std::string>& requested) {
   if (requested) return *requested;
   const process::Completion completion = client.devices();
-  if (auto error =
-          adb_call_failure(completion, client.settings(), "adb devices", "ADB_SERVER_FAILED")) {
-    return contract::failed(std::move(*error));
+  if (auto status =
+          adb_call_failure(completion, client.settings(), "adb devices", "ADB_SERVER_FAILED");
+      !status) {
+    return contract::failed(std::move(status.error()));
   }
-  auto selected = select_device(parse_device_list(completion.out), std::nullopt);
-  if (!selected) return contract::failed(std::move(selected).error());
-  return selected->serial;
+  CLAWPERATOR_TRY_ASSIGN(auto selected,
+                         select_device(parse_device_list(completion.out), std::nullopt));
+  return selected.serial;
 }
 
 }  // namespace clawperator::adb

@@ -16,24 +16,24 @@ Json device_list_json(const std::vector<DeviceEntry>& devices) {
 }
 
 // A device that is listed but cannot be used gets its own code.
-std::optional<HostError> unusable_device_error(const DeviceEntry& device) {
+contract::Status unusable_device_error(const DeviceEntry& device) {
   if (device.state == "unauthorized") {
     HostError error = readiness_error(
         "DEVICE_UNAUTHORIZED", "Device " + device.serial +
                                    " is unauthorized: accept the USB debugging prompt on the "
                                    "device");
-    return error;
+    return contract::failed(std::move(error));
   }
   if (device.state == "offline") {
     HostError error = readiness_error("DEVICE_OFFLINE", "Device " + device.serial + " is offline");
-    return error;
+    return contract::failed(std::move(error));
   }
   if (device.state == "no permissions") {
     HostError error = readiness_error("ADB_NO_USB_PERMISSIONS",
                                       "adb has no permission to open device " + device.serial);
-    return error;
+    return contract::failed(std::move(error));
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
@@ -60,10 +60,10 @@ contract::Outcome<DeviceEntry> select_device(const std::vector<DeviceEntry>& dev
     for (const DeviceEntry& device : devices) {
       if (device.serial != *requested) continue;
       if (device.state == kUsableState) return device;
-      if (auto error = unusable_device_error(device)) {
-        error->details["deviceId"] = device.serial;
-        error->details["state"] = device.state;
-        return contract::failed(std::move(*error));
+      if (auto status = unusable_device_error(device); !status) {
+        status.error().details["deviceId"] = device.serial;
+        status.error().details["state"] = device.state;
+        return contract::failed(std::move(status.error()));
       }
     }
     HostError error = readiness_error("DEVICE_NOT_FOUND",
@@ -81,10 +81,10 @@ contract::Outcome<DeviceEntry> select_device(const std::vector<DeviceEntry>& dev
   }
   if (usable.empty()) {
     if (devices.size() == 1) {
-      if (auto error = unusable_device_error(devices.front())) {
-        error->details["deviceId"] = devices.front().serial;
-        error->details["state"] = devices.front().state;
-        return contract::failed(std::move(*error));
+      if (auto status = unusable_device_error(devices.front()); !status) {
+        status.error().details["deviceId"] = devices.front().serial;
+        status.error().details["state"] = devices.front().state;
+        return contract::failed(std::move(status.error()));
       }
     }
     HostError error = readiness_error("NO_DEVICES", "No connected devices");

@@ -101,37 +101,39 @@ MarkedOutput split_exit_marker(std::string_view stdout_text) {
   return output;
 }
 
-std::optional<HostError> adb_call_failure(const Completion& completion, const AdbSettings& settings,
-                                          std::string_view what, std::string_view fallback_code,
-                                          const std::string& serial) {
+contract::Status adb_call_failure(const Completion& completion, const AdbSettings& settings,
+                                  std::string_view what, std::string_view fallback_code,
+                                  const std::string& serial) {
   Json details = Json::object();
   details["adbCall"] = std::string(what);
   switch (completion.status) {
     case Completion::Status::Exited:
-      if (completion.exit_code == 0) return std::nullopt;
+      if (completion.exit_code == 0) return {};
       break;
     case Completion::Status::SpawnFailed: {
       // ECANCELED is the runner's refusal after an interrupt or its token's cancellation.
       if (completion.spawn_errno == ECANCELED) {
-        return contract::interrupted_error("Interrupted before " + std::string(what),
-                                           process::interrupted_signal(), std::move(details));
+        return contract::failed(
+            contract::interrupted_error("Interrupted before " + std::string(what),
+                                        process::interrupted_signal(), std::move(details)));
       }
       details["adbPath"] = settings.executable;
       details["processErrorCode"] = completion.spawn_errno;
       details["originalMessage"] = std::strerror(completion.spawn_errno);
       if (process::spawn_error_is_not_found(completion.spawn_errno)) {
-        return contract::readiness_error("ADB_NOT_FOUND",
-                                         "ADB command not found at path: " + settings.executable,
-                                         std::move(details));
+        return contract::failed(contract::readiness_error(
+            "ADB_NOT_FOUND", "ADB command not found at path: " + settings.executable,
+            std::move(details)));
       }
-      return contract::readiness_error(
+      return contract::failed(contract::readiness_error(
           "ADB_SERVER_FAILED",
           "Could not start adb: " + std::string(std::strerror(completion.spawn_errno)),
-          std::move(details));
+          std::move(details)));
     }
     case Completion::Status::Cancelled:
-      return contract::interrupted_error("Interrupted during " + std::string(what),
-                                         process::interrupted_signal(), std::move(details));
+      return contract::failed(contract::interrupted_error("Interrupted during " + std::string(what),
+                                                          process::interrupted_signal(),
+                                                          std::move(details)));
     case Completion::Status::TimedOut:
       details["timedOut"] = true;
       details["elapsedMs"] = completion.elapsed.count();
@@ -154,15 +156,16 @@ std::optional<HostError> adb_call_failure(const Completion& completion, const Ad
           : std::string(what) + " failed (exit " + std::to_string(completion.exit_code) + ")" +
                 (first_line(completion.err).empty() ? std::string()
                                                     : ": " + first_line(completion.err));
-  return contract::readiness_error(code, std::move(message), std::move(details));
+  return contract::failed(contract::readiness_error(code, std::move(message), std::move(details)));
 }
 
 contract::Outcome<ShellOutput> run_device_shell(AdbClient& client, const std::string& serial,
                                                 const ShellCall& call) {
   const Completion completion = client.shell(serial, with_exit_marker(call.command), call.timeout);
-  if (auto error =
-          adb_call_failure(completion, client.settings(), call.what, call.fallback_code, serial)) {
-    return contract::failed(std::move(*error));
+  if (auto status =
+          adb_call_failure(completion, client.settings(), call.what, call.fallback_code, serial);
+      !status) {
+    return contract::failed(std::move(status.error()));
   }
   MarkedOutput marked = split_exit_marker(completion.out);
   if (!marked.exit_code) {
@@ -220,9 +223,8 @@ contract::Outcome<ShellOutput> run_package_listing(AdbClient& client, const std:
 contract::Outcome<std::set<std::string>> list_packages(AdbClient& client, const std::string& serial,
                                                        std::string_view flags,
                                                        std::string_view filter) {
-  auto output = run_package_listing(client, serial, flags, filter);
-  if (!output) return contract::failed(std::move(output).error());
-  return parse_package_list(output->out);
+  CLAWPERATOR_TRY_ASSIGN(auto output, run_package_listing(client, serial, flags, filter));
+  return parse_package_list(output.out);
 }
 
 contract::Outcome<std::map<std::string, std::vector<std::string>>> list_package_uids(

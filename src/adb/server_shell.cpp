@@ -87,49 +87,48 @@ std::optional<std::string> read_from_server(int fd, std::size_t size, Clock::tim
 }
 
 // OKAY, or the refusal in the server's words.
-Expected<void, ServerShellRefusal> ask_server(int fd, std::string_view text,
-                                              Clock::time_point deadline,
-                                              const process::CancelToken& token) {
+Expected<void, ServerShellError> ask_server(int fd, std::string_view text,
+                                            Clock::time_point deadline,
+                                            const process::CancelToken& token) {
   // Four hex digits of length: a longer request (a serial of 64 KiB) is not adb's to send.
   if (text.size() > kMaxSmartSocketRequest)
-    return Unexpected(ServerShellRefusal{"the request is too long"});
+    return Unexpected(ServerShellError{"the request is too long"});
   if (!send_to_server(fd, smart_socket_request(text), deadline, token)) {
-    return Unexpected(ServerShellRefusal{"closed"});
+    return Unexpected(ServerShellError{"closed"});
   }
   const std::optional<std::string> status = read_from_server(fd, 4, deadline, token);
   // adb 29's words when the status is missing or not adb's (adb-facts).
-  if (!status) return Unexpected(ServerShellRefusal{"protocol fault (couldn't read status)"});
+  if (!status) return Unexpected(ServerShellError{"protocol fault (couldn't read status)"});
   if (*status == "OKAY") return {};
-  if (*status != "FAIL") return Unexpected(ServerShellRefusal{"protocol fault (status)"});
+  if (*status != "FAIL") return Unexpected(ServerShellError{"protocol fault (status)"});
   const std::optional<std::string> length = read_from_server(fd, 4, deadline, token);
   std::size_t size = 0;
   if (!length || std::from_chars(length->data(), length->data() + 4, size, 16).ec != std::errc{} ||
       size > kMaxFailMessage) {
-    return Unexpected(ServerShellRefusal{"FAIL"});
+    return Unexpected(ServerShellError{"FAIL"});
   }
   const std::optional<std::string> message = read_from_server(fd, size, deadline, token);
-  return Unexpected(ServerShellRefusal{message ? *message : std::string("FAIL")});
+  return Unexpected(ServerShellError{message ? *message : std::string("FAIL")});
 }
 
 }  // namespace
 
-Expected<process::Completion, ServerShellRefusal> shell_via_server(
-    const LoopbackTcpServer& server, const std::string& serial, const std::string& command,
-    std::chrono::milliseconds timeout, const process::CancelToken& token,
-    std::size_t max_output_bytes) {
+Expected<process::Completion, ServerShellError> shell_via_server(const LoopbackTcpServer& server,
+                                                                 const std::string& serial,
+                                                                 const std::string& command,
+                                                                 std::chrono::milliseconds timeout,
+                                                                 const process::CancelToken& token,
+                                                                 std::size_t max_output_bytes) {
   // The service string adb 29 sends for `adb shell COMMAND` (adb-facts: TERM=xterm, raw).
   const std::string service = "shell,v2,TERM=xterm,raw:" + command;
   if (service.size() > kMaxServerShellRequest) {
-    return Unexpected(ServerShellRefusal{"the command is longer than one packet"});
+    return Unexpected(ServerShellError{"the command is longer than one packet"});
   }
   const Clock::time_point started = Clock::now();
   const Clock::time_point deadline = started + timeout;
   UniqueFd fd = connect_to_loopback_server(server, deadline);
-  if (!fd.valid()) return Unexpected(ServerShellRefusal{"cannot connect to the adb server"});
-  if (auto transport = ask_server(fd.get(), "host:transport:" + serial, deadline, token);
-      !transport) {
-    return Unexpected(transport.error());
-  }
+  if (!fd.valid()) return Unexpected(ServerShellError{"cannot connect to the adb server"});
+  CLAWPERATOR_TRY(ask_server(fd.get(), "host:transport:" + serial, deadline, token));
   // From the service request on, the device may have started the command, even when the
   // server then refuses it (the device dropped the connection on OPEN, as a broadcast that
   // takes the transport down does): never a refusal to retry with the adb client, but the

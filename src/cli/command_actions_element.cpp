@@ -69,7 +69,8 @@ struct TypeState : ActionState {
 
 CommandResult run_type(const TypeState& state, const GlobalOptions& options) {
   const std::array<std::string_view, 1> text_flag = {"--text"};
-  if (auto error = repeated_flag(state.flags.typed(), text_flag)) return failure(*error);
+  if (auto status = repeated_flag(state.flags.typed(), text_flag); !status)
+    return failure(status.error());
   const std::optional<std::string> flag_text = state.flags.value("--text");
   if (state.flags.contains("--text") && !flag_text) {
     // `type --text --role textfield`: the value is missing, as every selector flag reports it
@@ -165,7 +166,8 @@ constexpr const char* kWaitForNavUsage =
 
 CommandResult run_wait_for_nav(const ActionState& state, const GlobalOptions& options) {
   const std::array<std::string_view, 1> app_flag = {"--app"};
-  if (auto error = repeated_flag(state.flags.typed(), app_flag)) return failure(*error);
+  if (auto status = repeated_flag(state.flags.typed(), app_flag); !status)
+    return failure(status.error());
   std::optional<std::string> package;
   if (state.flags.contains("--app")) {
     // An empty package would silently drop the filter the caller asked for.
@@ -225,7 +227,8 @@ constexpr std::array<LabelFlag, 3> kLabelFlags = {{
 
 CommandResult run_read_value(const ReadValueState& state, const GlobalOptions& options) {
   const std::array<std::string_view, 3> names = {"--label", "--label-id", "--label-desc"};
-  if (auto error = repeated_flag(state.flags.typed(), names)) return failure(*error);
+  if (auto status = repeated_flag(state.flags.typed(), names); !status)
+    return failure(status.error());
   Json label_matcher = Json::object();
   for (const LabelFlag& label : kLabelFlags) {
     const auto value = state.flags.value(label.flag);

@@ -32,7 +32,7 @@ struct TargetState : ActionState {
 contract::Outcome<std::string> positional_or_flag(const TargetState& state, std::string_view flag,
                                                   const std::string& conflict) {
   const std::array<std::string_view, 1> names = {flag};
-  if (auto error = repeated_flag(state.flags.typed(), names)) return contract::failed(*error);
+  CLAWPERATOR_TRY(repeated_flag(state.flags.typed(), names));
   const std::optional<std::string> flag_value = state.flags.value(flag);
   if (flag_value && state.positional.given()) return contract::failed(invalid_flags(conflict));
   return flag_value.value_or(state.positional.value);
@@ -165,7 +165,7 @@ CommandResult run_scroll_until(const ScrollUntilState& state, const GlobalOption
   }
 
   const std::array<std::string_view, 1> direction_flag = {"--direction"};
-  if (auto error = repeated_flag(typed, direction_flag)) return failure(*error);
+  if (auto status = repeated_flag(typed, direction_flag); !status) return failure(status.error());
   std::optional<std::string> flag_direction;
   if (state.flags.contains("--direction")) {
     flag_direction = state.flags.value("--direction");

@@ -77,7 +77,8 @@ CommandResult run_screenshot(const ActionState& state, const GlobalOptions& opti
   const TimeoutReading timeout = finite_global_timeout(options);
   if (!timeout) return failure(timeout.error());
   const std::array<std::string_view, 1> path_flag = {"--path"};
-  if (auto error = repeated_flag(state.flags.typed(), path_flag)) return failure(*error);
+  if (auto status = repeated_flag(state.flags.typed(), path_flag); !status)
+    return failure(status.error());
   std::optional<std::string> path;
   if (state.flags.contains("--path")) {
     path = state.flags.value("--path");

@@ -112,8 +112,8 @@ CommandResult execute(const Json& execution, const ActionState& state, const Glo
   if (!outcome.valid) return failure(contract::validation_failure(outcome.issues));
   contract::Execution& valid = *outcome.valid;
   if (timeout == TimeoutOverride::Apply && options.timeout) {
-    if (auto error = contract::apply_timeout_override(valid, *options.timeout)) {
-      return failure(*error);
+    if (auto status = contract::apply_timeout_override(valid, *options.timeout); !status) {
+      return failure(status.error());
     }
   }
   return finish_execution(std::move(valid), execution_mode(state.validate_only, state.dry_run),

@@ -138,10 +138,10 @@ contract::Outcome<emulator::StartOptions> start_options(const EmulatorFlags& fla
   options.keep_animations = flags.keep_animations;
   options.emulator_args = flags.emulator_args;
   if (flags.boot_timeout) {
-    auto timeout = milliseconds_flag(*flags.boot_timeout, "--boot-timeout",
-                                     emulator::kMinBootTimeoutMs, emulator::kMaxBootTimeoutMs);
-    if (!timeout) return contract::failed(std::move(timeout).error());
-    options.boot_timeout = *timeout;
+    CLAWPERATOR_TRY_ASSIGN(
+        auto timeout, milliseconds_flag(*flags.boot_timeout, "--boot-timeout",
+                                        emulator::kMinBootTimeoutMs, emulator::kMaxBootTimeoutMs));
+    options.boot_timeout = timeout;
   }
   return options;
 }

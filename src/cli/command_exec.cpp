@@ -98,8 +98,8 @@ CommandResult run_exec_skill(const ExecFlags& flags, const GlobalOptions& option
   if (!compiled) return failure(compiled.error());
   contract::Execution& valid = compiled->execution;
   if (options.timeout) {
-    if (auto error = contract::apply_timeout_override(valid, *options.timeout)) {
-      return failure(*error);
+    if (auto status = contract::apply_timeout_override(valid, *options.timeout); !status) {
+      return failure(status.error());
     }
   }
   return finish_execution(std::move(valid), execution_mode(flags.validate_only, flags.dry_run),
@@ -133,8 +133,8 @@ CommandResult run_exec(const ExecFlags& flags, const GlobalOptions& options) {
   if (!outcome.valid) return failure(contract::validation_failure(outcome.issues));
   contract::Execution& valid = *outcome.valid;
   if (options.timeout) {
-    if (auto error = contract::apply_timeout_override(valid, *options.timeout)) {
-      return failure(*error);
+    if (auto status = contract::apply_timeout_override(valid, *options.timeout); !status) {
+      return failure(status.error());
     }
   }
   return finish_execution(std::move(valid), execution_mode(flags.validate_only, flags.dry_run),

@@ -57,7 +57,8 @@ CommandResult run_recording_pull(const RecordingFlags& flags, const GlobalOption
   request.force = flags.force;
   request.operator_package = options.operator_package;
   // A mistake that needs no device costs no adb call.
-  if (auto refused = recording::check_pull_request(request)) return failure(*refused);
+  if (auto refused = recording::check_pull_request(request); !refused)
+    return failure(refused.error());
   const actions::TimeoutReading budget = actions::finite_global_timeout(options);
   if (!budget) return failure(budget.error());
 

@@ -229,7 +229,8 @@ CommandResult run_service(const CommandSpec& command, const ServiceState& state,
       return failure(usage(flag_name + " does not apply to " + full, flag.flag));
     }
     const std::array<std::string_view, 1> once = {flag.flag};
-    if (auto error = repeated_flag(state.flags.typed(), once)) return failure(*error);
+    if (auto status = repeated_flag(state.flags.typed(), once); !status)
+      return failure(status.error());
     const std::optional<std::string> value = state.flags.value(flag.flag);
     if (!value) return failure(usage(flag_name + " requires a value", flag.flag));
     if (flag.value == Value::Text) {

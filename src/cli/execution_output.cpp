@@ -9,7 +9,8 @@ ExecutionMode execution_mode(bool validate_only, bool dry_run) {
 
 CommandResult finish_execution(contract::Execution execution, ExecutionMode mode,
                                const GlobalOptions& options) {
-  if (auto error = contract::check_payload_size(execution)) return failure(*error);
+  if (auto status = contract::check_payload_size(execution); !status)
+    return failure(status.error());
   switch (mode) {
     case ExecutionMode::DryRun: {
       Json out = Json::object();

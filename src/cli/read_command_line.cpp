@@ -130,8 +130,9 @@ std::string help_page(const CLI::App& topic, std::string_view word, std::string_
 HostError unknown_command(const std::vector<std::string>& words,
                           const std::vector<Command>& commands) {
   const std::string& typed = words.front();
-  if (auto retired = retired_command(typed, words.size() > 1 ? words[1] : std::string())) {
-    return *retired;
+  if (auto retired = retired_command(typed, words.size() > 1 ? words[1] : std::string());
+      !retired) {
+    return retired.error();
   }
   const std::vector<std::string> names = command_names(commands);
   const auto suggestion = suggest_command(typed, names);

@@ -64,29 +64,28 @@ bool names_operator_setup(std::string_view word) {
   return word == "setup" || word == "install";
 }
 
-std::optional<contract::HostError> retired_command(std::string_view first,
-                                                   std::string_view second) {
-  if (names_operator_setup(first)) return operator_setup_redirect(first);
+contract::Status retired_command(std::string_view first, std::string_view second) {
+  if (names_operator_setup(first)) return contract::failed(operator_setup_redirect(first));
   if (std::find(kFamiliesNotBuilt.begin(), kFamiliesNotBuilt.end(), first) !=
       kFamiliesNotBuilt.end()) {
-    return contract::usage_error("UNKNOWN_COMMAND",
-                                 "Unknown command: " + std::string(first) + ". The original's " +
-                                     std::string(first) +
-                                     " commands are not part of this CLI (docs/compatibility.md)."
-                                     " Use --help for available commands.");
+    return contract::failed(contract::usage_error(
+        "UNKNOWN_COMMAND", "Unknown command: " + std::string(first) + ". The original's " +
+                               std::string(first) +
+                               " commands are not part of this CLI (docs/compatibility.md)."
+                               " Use --help for available commands."));
   }
   const bool group = std::any_of(kRemovedForms.begin(), kRemovedForms.end(),
                                  [&](const RemovedForm& form) { return form.group == first; });
-  if (!group) return std::nullopt;
+  if (!group) return {};
   const std::string typed(first);
   const auto form =
       std::find_if(kRemovedForms.begin(), kRemovedForms.end(), [&](const RemovedForm& candidate) {
         return candidate.group == first && candidate.word == second;
       });
   if (form == kRemovedForms.end()) {
-    return contract::usage_error(
+    return contract::failed(contract::usage_error(
         "UNKNOWN_COMMAND", "'" + typed + "' has been removed; its commands are flat now: " +
-                               flat_commands_of(first) + ". Use --help for available commands.");
+                               flat_commands_of(first) + ". Use --help for available commands."));
   }
   const std::string replacement(form->replacement);
   // "Use 'click' instead." is the original's sentence, which scripts and its own tests match.
@@ -95,7 +94,7 @@ std::optional<contract::HostError> retired_command(std::string_view first,
                              replacement + "' instead. Run 'clawperator " + replacement +
                              " --help' for usage.");
   error.top_level["suggestion"] = replacement;
-  return error;
+  return contract::failed(std::move(error));
 }
 
 }  // namespace clawperator::cli

@@ -91,7 +91,7 @@ bool has_selector_flag(const TypedFlags& typed, SelectorScope scope) {
 
 SelectorResolution resolve_selector(const TypedFlags& typed, SelectorScope scope) {
   const auto names = selector_flag_names(scope);
-  if (auto error = repeated_flag(typed, names)) return contract::failed(*error);
+  CLAWPERATOR_TRY(repeated_flag(typed, names));
 
   std::array<std::optional<std::string>, std::tuple_size_v<FlagNames>> values;
   bool any = false;
@@ -197,15 +197,15 @@ HostError missing_selector(std::string_view command, SelectorChoices choices) {
   return contract::usage_error("MISSING_SELECTOR", std::move(message));
 }
 
-std::optional<HostError> repeated_flag(const TypedFlags& typed,
-                                       std::span<const std::string_view> names) {
+contract::Status repeated_flag(const TypedFlags& typed, std::span<const std::string_view> names) {
   for (const std::string_view name : names) {
     const auto* typed_values = occurrences(typed, name);
     if (typed_values != nullptr && typed_values->size() > 1) {
-      return invalid_flags(std::string(name) + " must not appear more than once", name);
+      return contract::failed(
+          invalid_flags(std::string(name) + " must not appear more than once", name));
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 HostError invalid_flags(std::string message, std::string_view flag) {

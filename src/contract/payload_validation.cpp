@@ -840,33 +840,34 @@ std::optional<double> parse_milliseconds(std::string_view text) {
   return value;
 }
 
-std::optional<HostError> apply_timeout_override(Execution& execution,
-                                                std::string_view raw_timeout) {
+contract::Status apply_timeout_override(Execution& execution, std::string_view raw_timeout) {
   Json details = Json::object();
   details["path"] = "timeoutMs";
   const auto timeout = parse_milliseconds(raw_timeout);
   if (!timeout) {
-    return validation_error("EXECUTION_VALIDATION_FAILED", "timeoutMs must be a finite number",
-                            std::move(details));
+    return contract::failed(validation_error(
+        "EXECUTION_VALIDATION_FAILED", "timeoutMs must be a finite number", std::move(details)));
   }
   if (*timeout < limits::kMinExecutionTimeoutMs || *timeout > limits::kMaxExecutionTimeoutMs) {
-    return validation_error("EXECUTION_VALIDATION_FAILED",
-                            "timeoutMs must be between 1000 and 120000", std::move(details));
+    return contract::failed(validation_error("EXECUTION_VALIDATION_FAILED",
+                                             "timeoutMs must be between 1000 and 120000",
+                                             std::move(details)));
   }
   execution.timeout_ms = Number::milliseconds(*timeout);
-  return std::nullopt;
+  return {};
 }
 
-std::optional<HostError> check_payload_size(const Execution& execution) {
+contract::Status check_payload_size(const Execution& execution) {
   const std::size_t bytes = dump_json(to_device_json(execution)).size();
-  if (bytes <= limits::kMaxPayloadBytes) return std::nullopt;
+  if (bytes <= limits::kMaxPayloadBytes) return {};
   Json details = Json::object();
   details["limitBytes"] = limits::kMaxPayloadBytes;
   details["payloadBytes"] = bytes;
-  return validation_error("PAYLOAD_TOO_LARGE",
-                          "Payload exceeds " + std::to_string(limits::kMaxPayloadBytes) +
-                              " bytes (got " + std::to_string(bytes) + ")",
-                          std::move(details));
+  return contract::failed(validation_error("PAYLOAD_TOO_LARGE",
+                                           "Payload exceeds " +
+                                               std::to_string(limits::kMaxPayloadBytes) +
+                                               " bytes (got " + std::to_string(bytes) + ")",
+                                           std::move(details)));
 }
 
 }  // namespace clawperator::contract

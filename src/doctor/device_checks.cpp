@@ -12,12 +12,13 @@ Check check_device_discovery(DoctorContext& context) {
   Check check;
   check.id = "device.discovery";
   const process::Completion completion = context.client.devices();
-  if (auto error = adb::adb_call_failure(completion, context.client.settings(), "adb devices",
-                                         "ADB_SERVER_FAILED")) {
+  if (auto status = adb::adb_call_failure(completion, context.client.settings(), "adb devices",
+                                          "ADB_SERVER_FAILED");
+      !status) {
     check.status = Status::Fail;
-    check.code = error->code;
+    check.code = status.error().code;
     check.summary = "adb could not list devices";
-    check.detail = error->message;
+    check.detail = status.error().message;
     check.fix = restart_adb_server_fix(context);
     return check;
   }

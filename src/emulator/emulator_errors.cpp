@@ -21,21 +21,20 @@ contract::HostError emulator_error(std::string code, std::string message, Json d
   return contract::readiness_error(std::move(code), std::move(message), std::move(details));
 }
 
-std::optional<contract::HostError> tool_failure(const process::Completion& completion,
-                                                std::string_view tool, std::string_view what,
-                                                std::string code, Json details) {
+contract::Status tool_failure(const process::Completion& completion, std::string_view tool,
+                              std::string_view what, std::string code, Json details) {
   using Status = process::Completion::Status;
-  if (completion.status == Status::Exited && completion.exit_code == 0) return std::nullopt;
+  if (completion.status == Status::Exited && completion.exit_code == 0) return {};
   if (completion.status == Status::Cancelled) {
-    return contract::interrupted_error(std::string(what) + " was interrupted",
-                                       process::interrupted_signal(), std::move(details));
+    return contract::failed(contract::interrupted_error(
+        std::string(what) + " was interrupted", process::interrupted_signal(), std::move(details)));
   }
   if (completion.status == Status::SpawnFailed &&
       process::spawn_error_is_not_found(completion.spawn_errno)) {
     details["missingTools"] = Json::array({std::string(tool)});
-    return emulator_error("ANDROID_SDK_TOOL_MISSING",
-                          "Required Android SDK tools are missing: " + std::string(tool),
-                          std::move(details));
+    return contract::failed(emulator_error(
+        "ANDROID_SDK_TOOL_MISSING", "Required Android SDK tools are missing: " + std::string(tool),
+        std::move(details)));
   }
   std::string why;
   if (completion.status == Status::TimedOut) {
@@ -56,7 +55,7 @@ std::optional<contract::HostError> tool_failure(const process::Completion& compl
     const std::size_t end = last_words.find_last_not_of(" \r\n");
     message += ": " + last_words.substr(0, end == std::string::npos ? 0 : end + 1);
   }
-  return emulator_error(std::move(code), std::move(message), std::move(details));
+  return contract::failed(emulator_error(std::move(code), std::move(message), std::move(details)));
 }
 
 contract::Status pause(EmulatorHost& host, std::chrono::milliseconds duration) {

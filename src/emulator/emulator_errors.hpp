@@ -18,9 +18,9 @@ contract::HostError emulator_error(std::string code, std::string message,
 // The failure of an SDK tool's call, or nothing when it exited 0: a tool that is not there is
 // ANDROID_SDK_TOOL_MISSING, an interrupt RESULT_TRANSPORT_CANCELLED, anything else `code`
 // with `what` and the end of its stderr.
-std::optional<contract::HostError> tool_failure(const process::Completion& completion,
-                                                std::string_view tool, std::string_view what,
-                                                std::string code, Json details = Json::object());
+contract::Status tool_failure(const process::Completion& completion, std::string_view tool,
+                              std::string_view what, std::string code,
+                              Json details = Json::object());
 
 // Sleeps `duration`, or less when Ctrl-C (or SIGTERM) arrives: then RESULT_TRANSPORT_CANCELLED.
 contract::Status pause(EmulatorHost& host, std::chrono::milliseconds duration);

@@ -43,9 +43,7 @@ process::Completion run_tool(EmulatorHost& host, std::vector<std::string> argv,
 contract::Outcome<std::vector<std::string>> configured_names(EmulatorHost& host) {
   const process::Completion listed =
       run_tool(host, {host.tools.emulator, "-list-avds"}, kListTimeout);
-  if (auto error = tool_failure(listed, "emulator", "emulator -list-avds", "EMULATOR_NOT_FOUND")) {
-    return contract::failed(std::move(*error));
-  }
+  CLAWPERATOR_TRY(tool_failure(listed, "emulator", "emulator -list-avds", "EMULATOR_NOT_FOUND"));
   std::vector<std::string> names;
   std::string_view text = listed.out;
   while (!text.empty()) {
@@ -78,25 +76,19 @@ contract::Status ensure_image_installed(EmulatorHost& host, const std::string& i
   const Json details{{"systemImage", image}};
   const process::Completion listed =
       run_tool(host, {host.tools.sdkmanager, "--list_installed"}, kListInstalledTimeout);
-  if (auto error = tool_failure(listed, "sdkmanager", "sdkmanager --list_installed",
-                                "ANDROID_SYSTEM_IMAGE_INSTALL_FAILED", details)) {
-    return contract::failed(std::move(*error));
-  }
+  CLAWPERATOR_TRY(tool_failure(listed, "sdkmanager", "sdkmanager --list_installed",
+                               "ANDROID_SYSTEM_IMAGE_INSTALL_FAILED", details));
   if (listed.out.find(image) != std::string::npos) return {};
   std::string answers;
   for (int i = 0; i < 100; ++i) answers += "y\n";
   const process::Completion licences =
       run_tool(host, {host.tools.sdkmanager, "--licenses"}, kLicencesTimeout, answers);
-  if (auto error = tool_failure(licences, "sdkmanager", "sdkmanager --licenses",
-                                "ANDROID_SYSTEM_IMAGE_INSTALL_FAILED", details)) {
-    return contract::failed(std::move(*error));
-  }
+  CLAWPERATOR_TRY(tool_failure(licences, "sdkmanager", "sdkmanager --licenses",
+                               "ANDROID_SYSTEM_IMAGE_INSTALL_FAILED", details));
   const process::Completion installed =
       run_tool(host, {host.tools.sdkmanager, image}, kImageInstallTimeout);
-  if (auto error = tool_failure(installed, "sdkmanager", "sdkmanager " + image,
-                                "ANDROID_SYSTEM_IMAGE_INSTALL_FAILED", details)) {
-    return contract::failed(std::move(*error));
-  }
+  CLAWPERATOR_TRY(tool_failure(installed, "sdkmanager", "sdkmanager " + image,
+                               "ANDROID_SYSTEM_IMAGE_INSTALL_FAILED", details));
   return {};
 }
 
@@ -132,17 +124,14 @@ contract::Outcome<std::string> wait_for_registration(EmulatorHost& host, const s
                              (log ? " (its output: " + *log + ")" : std::string()),
                          std::move(details)));
     }
-    auto running = list_running(host, /*with_boot_state=*/false);
-    if (!running) return contract::failed(std::move(running).error());
-    if (const RunningEmulator* found = running_named(*running, name)) return found->serial;
+    CLAWPERATOR_TRY_ASSIGN(auto running, list_running(host, /*with_boot_state=*/false));
+    if (const RunningEmulator* found = running_named(running, name)) return found->serial;
     if (std::chrono::steady_clock::now() >= until) {
       return contract::failed(emulator_error(
           "EMULATOR_START_FAILED", "Timed out waiting for emulator " + name + " to appear in adb",
           Json{{"name", name}, {"timeoutMs", timeout.count()}}));
     }
-    if (auto waited = pause(host, kPollInterval); !waited) {
-      return contract::failed(std::move(waited).error());
-    }
+    CLAWPERATOR_TRY(pause(host, kPollInterval));
   }
 }
 
@@ -150,10 +139,9 @@ contract::Outcome<std::string> wait_for_registration(EmulatorHost& host, const s
 
 contract::Outcome<std::vector<ConfiguredAvd>> list_configured(
     EmulatorHost& host, const std::vector<RunningEmulator>& running) {
-  auto names = configured_names(host);
-  if (!names) return contract::failed(std::move(names).error());
+  CLAWPERATOR_TRY_ASSIGN(auto names, configured_names(host));
   std::vector<ConfiguredAvd> avds;
-  for (const std::string& name : *names) {
+  for (const std::string& name : names) {
     avds.push_back(read_configured_avd(host.tools.avd_home, name, host.wanted,
                                        running_named(running, name) != nullptr));
   }
@@ -197,9 +185,7 @@ contract::Status require_tools(EmulatorHost& host) {
 }
 
 contract::Outcome<ConfiguredAvd> create_avd(EmulatorHost& host, const CreateOptions& options) {
-  if (auto valid = require_valid_name(options.name); !valid) {
-    return contract::failed(std::move(valid).error());
-  }
+  CLAWPERATOR_TRY(require_valid_name(options.name));
   const std::string image = system_image_package(host.wanted);
   const Json details{
       {"name", options.name}, {"systemImage", image}, {"deviceProfile", host.wanted.profile}};
@@ -212,47 +198,40 @@ contract::Outcome<ConfiguredAvd> create_avd(EmulatorHost& host, const CreateOpti
         "ANDROID_AVD_CREATE_FAILED",
         "AVD " + options.name + " already exists; pass --force to replace it", details));
   }
-  if (auto installed = ensure_image_installed(host, image); !installed) {
-    return contract::failed(std::move(installed).error());
-  }
+  CLAWPERATOR_TRY(ensure_image_installed(host, image));
   // stdin answers avdmanager's "Do you wish to create a custom hardware profile?": no.
   const process::Completion created =
       run_tool(host,
                {host.tools.avdmanager, "create", "avd", "--force", "--name", options.name,
                 "--package", image, "--device", host.wanted.profile},
                kCreateTimeout, "no\n");
-  if (auto error = tool_failure(created, "avdmanager", "avdmanager create avd",
-                                "ANDROID_AVD_CREATE_FAILED", details)) {
-    return contract::failed(std::move(*error));
-  }
+  CLAWPERATOR_TRY(tool_failure(created, "avdmanager", "avdmanager create avd",
+                               "ANDROID_AVD_CREATE_FAILED", details));
   return read_configured_avd(host.tools.avd_home, options.name, host.wanted, false);
 }
 
 contract::Status prepare_booted(EmulatorHost& host, const std::string& serial,
                                 bool keep_animations) {
   for (const char* key : {"development_settings_enabled", "adb_enabled"}) {
-    if (auto put = put_global(host, serial, key, "1"); !put) return put;
+    CLAWPERATOR_TRY(put_global(host, serial, key, "1"));
   }
   if (keep_animations) return {};
   for (const char* key : kAnimationScales) {
-    if (auto put = put_global(host, serial, key, "0"); !put) return put;
+    CLAWPERATOR_TRY(put_global(host, serial, key, "0"));
   }
   return {};
 }
 
 contract::Outcome<Json> start_avd(EmulatorHost& host, const std::string& name,
                                   const StartOptions& options) {
-  if (auto valid = require_valid_name(name); !valid) {
-    return contract::failed(std::move(valid).error());
-  }
+  CLAWPERATOR_TRY(require_valid_name(name));
   const ConfiguredAvd avd = read_configured_avd(host.tools.avd_home, name, host.wanted, false);
   if (!avd.exists) {
     return contract::failed(
         emulator_error("EMULATOR_NOT_FOUND", "AVD " + name + " not found", Json{{"name", name}}));
   }
-  auto running = list_running(host, /*with_boot_state=*/false);
-  if (!running) return contract::failed(std::move(running).error());
-  if (const RunningEmulator* up = running_named(*running, name)) {
+  CLAWPERATOR_TRY_ASSIGN(auto running, list_running(host, /*with_boot_state=*/false));
+  if (const RunningEmulator* up = running_named(running, name)) {
     return contract::failed(emulator_error("EMULATOR_ALREADY_RUNNING",
                                            "Emulator " + name + " is already running",
                                            Json{{"name", name}, {"serial", up->serial}}));
@@ -322,25 +301,24 @@ contract::Outcome<Json> start_avd(EmulatorHost& host, const std::string& name,
 
 contract::Outcome<Json> stop_avd(EmulatorHost& host, const std::string& name,
                                  milliseconds timeout) {
-  if (auto valid = require_valid_name(name); !valid) {
-    return contract::failed(std::move(valid).error());
-  }
-  auto running = list_running(host, /*with_boot_state=*/false);
-  if (!running) return contract::failed(std::move(running).error());
-  const RunningEmulator* up = running_named(*running, name);
+  CLAWPERATOR_TRY(require_valid_name(name));
+  CLAWPERATOR_TRY_ASSIGN(auto running, list_running(host, /*with_boot_state=*/false));
+  const RunningEmulator* up = running_named(running, name);
   if (up == nullptr) {
     return contract::failed(emulator_error(
         "EMULATOR_NOT_RUNNING", "Emulator " + name + " is not running", Json{{"name", name}}));
   }
   const std::string serial = up->serial;
   const process::Completion killed = host.adb.emu(serial, {"kill"}, adb::kShellTimeout);
-  if (auto error = adb::adb_call_failure(killed, host.adb.settings(), "adb emu kill",
-                                         "EMULATOR_STOP_FAILED", serial)) {
-    error->code =
-        error->code == "RESULT_TRANSPORT_CANCELLED" ? error->code : "EMULATOR_STOP_FAILED";
-    error->details["name"] = name;
-    error->details["serial"] = serial;
-    return contract::failed(std::move(*error));
+  if (auto status = adb::adb_call_failure(killed, host.adb.settings(), "adb emu kill",
+                                          "EMULATOR_STOP_FAILED", serial);
+      !status) {
+    status.error().code = status.error().code == "RESULT_TRANSPORT_CANCELLED"
+                              ? status.error().code
+                              : "EMULATOR_STOP_FAILED";
+    status.error().details["name"] = name;
+    status.error().details["serial"] = serial;
+    return contract::failed(std::move(status.error()));
   }
   // adb exits 0 whatever the console answered: its refusal is in the text.
   if (killed.out.find("KO") != std::string::npos) {
@@ -352,9 +330,10 @@ contract::Outcome<Json> stop_avd(EmulatorHost& host, const std::string& name,
   const auto until = std::chrono::steady_clock::now() + timeout;
   while (true) {
     const process::Completion devices = host.adb.devices();
-    if (auto error = adb::adb_call_failure(devices, host.adb.settings(), "adb devices",
-                                           "ADB_SERVER_FAILED")) {
-      return contract::failed(std::move(*error));
+    if (auto status =
+            adb::adb_call_failure(devices, host.adb.settings(), "adb devices", "ADB_SERVER_FAILED");
+        !status) {
+      return contract::failed(std::move(status.error()));
     }
     const auto listed = adb::parse_device_list(devices.out);
     const bool gone = std::none_of(listed.begin(), listed.end(),
@@ -367,20 +346,15 @@ contract::Outcome<Json> stop_avd(EmulatorHost& host, const std::string& name,
               std::to_string(timeout.count()) + " ms",
           Json{{"name", name}, {"serial", serial}, {"timeoutMs", timeout.count()}}));
     }
-    if (auto waited = pause(host, kPollInterval); !waited) {
-      return contract::failed(std::move(waited).error());
-    }
+    CLAWPERATOR_TRY(pause(host, kPollInterval));
   }
   return Json{{"avdName", name}, {"serial", serial}, {"stopped", true}};
 }
 
 contract::Outcome<Json> delete_avd(EmulatorHost& host, const std::string& name) {
-  if (auto valid = require_valid_name(name); !valid) {
-    return contract::failed(std::move(valid).error());
-  }
-  auto running = list_running(host, /*with_boot_state=*/false);
-  if (!running) return contract::failed(std::move(running).error());
-  if (running_named(*running, name) != nullptr) {
+  CLAWPERATOR_TRY(require_valid_name(name));
+  CLAWPERATOR_TRY_ASSIGN(auto running, list_running(host, /*with_boot_state=*/false));
+  if (running_named(running, name) != nullptr) {
     return contract::failed(emulator_error("EMULATOR_ALREADY_RUNNING",
                                            "Cannot delete running emulator " + name,
                                            Json{{"name", name}}));
@@ -391,9 +365,10 @@ contract::Outcome<Json> delete_avd(EmulatorHost& host, const std::string& name) 
   }
   const process::Completion deleted =
       run_tool(host, {host.tools.avdmanager, "delete", "avd", "--name", name}, kDeleteTimeout);
-  if (auto error = tool_failure(deleted, "avdmanager", "avdmanager delete avd",
-                                "EMULATOR_DELETE_FAILED", Json{{"name", name}})) {
-    return contract::failed(std::move(*error));
+  if (auto status = tool_failure(deleted, "avdmanager", "avdmanager delete avd",
+                                 "EMULATOR_DELETE_FAILED", Json{{"name", name}});
+      !status) {
+    return contract::failed(std::move(status.error()));
   }
   return Json{{"avdName", name}, {"deleted", true}};
 }

@@ -26,46 +26,37 @@ Json provisioned(std::string avd_name, std::string serial, bool created, bool st
 contract::Outcome<Json> started_as(EmulatorHost& host, const std::string& name,
                                    const StartOptions& options, bool created, bool reused,
                                    std::string_view action) {
-  auto started = start_avd(host, name, options);
-  if (!started) return contract::failed(std::move(started).error());
+  CLAWPERATOR_TRY_ASSIGN(auto started, start_avd(host, name, options));
   Json out =
-      provisioned(name, started->at("serial").get<std::string>(), created, true, reused, action);
-  out["animationsDisabled"] = started->at("animationsDisabled");
-  out["logFile"] = started->at("logFile");
+      provisioned(name, started.at("serial").get<std::string>(), created, true, reused, action);
+  out["animationsDisabled"] = started.at("animationsDisabled");
+  out["logFile"] = started.at("logFile");
   return out;
 }
 
 }  // namespace
 
 contract::Outcome<Json> provision(EmulatorHost& host, const StartOptions& options) {
-  if (auto tools = require_tools(host); !tools) return contract::failed(std::move(tools).error());
+  CLAWPERATOR_TRY(require_tools(host));
 
-  auto running = list_running(host);
-  if (!running) return contract::failed(std::move(running).error());
+  CLAWPERATOR_TRY_ASSIGN(auto running, list_running(host));
   const auto supported_running =
-      std::find_if(running->begin(), running->end(),
+      std::find_if(running.begin(), running.end(),
                    [](const RunningEmulator& emulator) { return emulator.avd.supported(); });
-  if (supported_running != running->end()) {
+  if (supported_running != running.end()) {
     if (!supported_running->booted) {
-      if (auto booted = wait_for_boot(host, supported_running->serial, options.boot_timeout);
-          !booted) {
-        return contract::failed(std::move(booted).error());
-      }
+      CLAWPERATOR_TRY(wait_for_boot(host, supported_running->serial, options.boot_timeout));
     }
-    if (auto prepared = prepare_booted(host, supported_running->serial, options.keep_animations);
-        !prepared) {
-      return contract::failed(std::move(prepared).error());
-    }
+    CLAWPERATOR_TRY(prepare_booted(host, supported_running->serial, options.keep_animations));
     Json out = provisioned(supported_running->avd_name, supported_running->serial, false, false,
                            true, "reused");
     out["animationsDisabled"] = !options.keep_animations;
     return out;
   }
 
-  auto configured = list_configured(host, *running);
-  if (!configured) return contract::failed(std::move(configured).error());
+  CLAWPERATOR_TRY_ASSIGN(auto configured, list_configured(host, running));
   std::vector<const ConfiguredAvd*> candidates;
-  for (const ConfiguredAvd& avd : *configured) {
+  for (const ConfiguredAvd& avd : configured) {
     if (avd.supported() && !avd.running) candidates.push_back(&avd);
   }
   if (!candidates.empty()) {
@@ -92,9 +83,7 @@ contract::Outcome<Json> provision(EmulatorHost& host, const StartOptions& option
                             {"wantedSystemImage", system_image_package(host.wanted)}}));
   }
   CreateOptions create;
-  if (auto created = create_avd(host, create); !created) {
-    return contract::failed(std::move(created).error());
-  }
+  CLAWPERATOR_TRY(create_avd(host, create));
   return started_as(host, create.name, options, true, false, "created");
 }
 

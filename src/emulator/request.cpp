@@ -141,9 +141,8 @@ contract::Outcome<EmulatorRequest> request_from_json(std::string action, std::st
           body_error("Unknown field " + quote_json(key) + " for emulator " + request.action, key));
     }
     if (key == "api") {
-      auto level = bounded_integer(value, key, kMinApiLevel, kMaxApiLevel);
-      if (!level) return contract::failed(std::move(level).error());
-      request.image.api_level = static_cast<int>(*level);
+      CLAWPERATOR_TRY_ASSIGN(auto level, bounded_integer(value, key, kMinApiLevel, kMaxApiLevel));
+      request.image.api_level = static_cast<int>(level);
     } else if (key == "target" || key == "abi" || key == "profile" || key == "name") {
       if (!value.is_string()) {
         return contract::failed(body_error(key + " must be a string", key));
@@ -166,18 +165,17 @@ contract::Outcome<EmulatorRequest> request_from_json(std::string action, std::st
       if (key == "profile") request.image.profile = text;
       if (key == "name") request.create.name = text;
     } else if (key == "headless" || key == "wipe" || key == "keepAnimations" || key == "force") {
-      auto flag = boolean(value, key);
-      if (!flag) return contract::failed(std::move(flag).error());
-      if (key == "headless") request.start.headless = *flag;
-      if (key == "wipe") request.start.wipe = *flag;
-      if (key == "keepAnimations") request.start.keep_animations = *flag;
-      if (key == "force") request.create.force = *flag;
+      CLAWPERATOR_TRY_ASSIGN(auto flag, boolean(value, key));
+      if (key == "headless") request.start.headless = flag;
+      if (key == "wipe") request.start.wipe = flag;
+      if (key == "keepAnimations") request.start.keep_animations = flag;
+      if (key == "force") request.create.force = flag;
     } else if (key == "bootTimeoutMs" || key == "stopTimeoutMs") {
       const bool boot = key == "bootTimeoutMs";
-      auto ms = bounded_integer(value, key, boot ? kMinBootTimeoutMs : kMinStopTimeoutMs,
-                                boot ? kMaxBootTimeoutMs : kMaxStopTimeoutMs);
-      if (!ms) return contract::failed(std::move(ms).error());
-      (boot ? request.start.boot_timeout : request.stop_timeout) = std::chrono::milliseconds(*ms);
+      CLAWPERATOR_TRY_ASSIGN(
+          auto ms, bounded_integer(value, key, boot ? kMinBootTimeoutMs : kMinStopTimeoutMs,
+                                   boot ? kMaxBootTimeoutMs : kMaxStopTimeoutMs));
+      (boot ? request.start.boot_timeout : request.stop_timeout) = std::chrono::milliseconds(ms);
     } else {  // emulatorArgs
       if (!value.is_array() || value.size() > 64 ||
           !std::all_of(value.begin(), value.end(), [](const Json& arg) {
@@ -205,30 +203,28 @@ contract::Outcome<Json> run_request(const EmulatorRequest& request, process::Run
   const std::string& action = request.action;
   if (action == "list" || action == "inspect" || action == "status") {
     // Only status reports whether each one has booted.
-    auto running = list_running(host, /*with_boot_state=*/action == "status");
-    if (!running) return contract::failed(std::move(running).error());
+    CLAWPERATOR_TRY_ASSIGN(auto running,
+                           list_running(host, /*with_boot_state=*/action == "status"));
     if (action == "status") {
       Json devices = Json::array();
-      for (const RunningEmulator& emulator : *running) devices.push_back(to_json(emulator));
+      for (const RunningEmulator& emulator : running) devices.push_back(to_json(emulator));
       return Json{{"devices", std::move(devices)}};
     }
     if (action == "inspect") {
-      const bool up = std::any_of(running->begin(), running->end(),
-                                  [&request](const RunningEmulator& emulator) {
-                                    return emulator.avd_name == request.name;
-                                  });
+      const bool up =
+          std::any_of(running.begin(), running.end(), [&request](const RunningEmulator& emulator) {
+            return emulator.avd_name == request.name;
+          });
       return to_json(read_configured_avd(host.tools.avd_home, request.name, host.wanted, up));
     }
-    auto configured = list_configured(host, *running);
-    if (!configured) return contract::failed(std::move(configured).error());
+    CLAWPERATOR_TRY_ASSIGN(auto configured, list_configured(host, running));
     Json avds = Json::array();
-    for (const ConfiguredAvd& avd : *configured) avds.push_back(to_json(avd));
+    for (const ConfiguredAvd& avd : configured) avds.push_back(to_json(avd));
     return Json{{"avds", std::move(avds)}};
   }
   if (action == "create") {
-    auto created = create_avd(host, request.create);
-    if (!created) return contract::failed(std::move(created).error());
-    return to_json(*created);
+    CLAWPERATOR_TRY_ASSIGN(auto created, create_avd(host, request.create));
+    return to_json(created);
   }
   if (action == "start") return start_avd(host, request.name, request.start);
   if (action == "stop") return stop_avd(host, request.name, request.stop_timeout);

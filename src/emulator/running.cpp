@@ -40,37 +40,39 @@ Json to_json(const RunningEmulator& emulator) {
 
 contract::Outcome<bool> is_booted(EmulatorHost& host, const std::string& serial) {
   // One shell call for both properties: a boot poll every half second costs one adb round trip.
-  auto output = adb::run_device_shell(
-      host.adb, serial,
-      {"getprop sys.boot_completed; getprop dev.bootcomplete", "getprop sys.boot_completed",
-       adb::kShellTimeout, "EMULATOR_BOOT_TIMEOUT"});
-  if (!output) return contract::failed(std::move(output).error());
-  std::string_view text = output->out;
+  CLAWPERATOR_TRY_ASSIGN(
+      auto output, adb::run_device_shell(host.adb, serial,
+                                         {"getprop sys.boot_completed; getprop dev.bootcomplete",
+                                          "getprop sys.boot_completed", adb::kShellTimeout,
+                                          "EMULATOR_BOOT_TIMEOUT"}));
+  std::string_view text = output.out;
   int ones = 0;
   while (!text.empty()) {
     const std::size_t end = text.find('\n');
     if (trim(text.substr(0, end)) == "1") ++ones;
     text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
   }
-  return output->exit_code == 0 && ones == 2;
+  return output.exit_code == 0 && ones == 2;
 }
 
 contract::Outcome<std::vector<RunningEmulator>> list_running(EmulatorHost& host,
                                                              bool with_boot_state) {
   const process::Completion devices = host.adb.devices();
-  if (auto error =
-          adb::adb_call_failure(devices, host.adb.settings(), "adb devices", "ADB_SERVER_FAILED")) {
-    return contract::failed(std::move(*error));
+  if (auto status =
+          adb::adb_call_failure(devices, host.adb.settings(), "adb devices", "ADB_SERVER_FAILED");
+      !status) {
+    return contract::failed(std::move(status.error()));
   }
   std::vector<RunningEmulator> running;
   for (const adb::DeviceEntry& entry : adb::parse_device_list(devices.out)) {
     if (entry.serial.rfind("emulator-", 0) != 0 || entry.state != "device") continue;
     const process::Completion named = host.adb.emu(entry.serial, {"avd", "name"}, kConsoleTimeout);
-    if (auto error = adb::adb_call_failure(named, host.adb.settings(), "adb emu avd name",
-                                           "EMULATOR_NOT_RUNNING", entry.serial)) {
+    if (auto status = adb::adb_call_failure(named, host.adb.settings(), "adb emu avd name",
+                                            "EMULATOR_NOT_RUNNING", entry.serial);
+        !status) {
       // An emulator that went away between the two calls is simply not running any more.
-      if (error->code == "DEVICE_NOT_FOUND") continue;
-      return contract::failed(std::move(*error));
+      if (status.error().code == "DEVICE_NOT_FOUND") continue;
+      return contract::failed(std::move(status.error()));
     }
     std::optional<std::string> name = avd_name_in(named.out);
     if (!name) {
@@ -82,9 +84,8 @@ contract::Outcome<std::vector<RunningEmulator>> list_running(EmulatorHost& host,
     emulator.serial = entry.serial;
     emulator.avd_name = *name;
     if (with_boot_state) {
-      auto booted = is_booted(host, entry.serial);
-      if (!booted) return contract::failed(std::move(booted).error());
-      emulator.booted = *booted;
+      CLAWPERATOR_TRY_ASSIGN(auto booted, is_booted(host, entry.serial));
+      emulator.booted = booted;
     }
     emulator.avd = read_configured_avd(host.tools.avd_home, *name, host.wanted, true);
     running.push_back(std::move(emulator));
@@ -106,7 +107,7 @@ contract::Status wait_for_boot(EmulatorHost& host, const std::string& serial,
                              serial + " to finish booting",
                          Json{{"serial", serial}, {"timeoutMs", timeout.count()}}));
     }
-    if (auto waited = pause(host, kPollInterval); !waited) return waited;
+    CLAWPERATOR_TRY(pause(host, kPollInterval));
   }
 }
 

@@ -16,20 +16,19 @@ namespace {
 
 // mkdir -p for the parents of a bundle: each missing one 0700 (a bundle may hold what the
 // screen showed; nobody else needs to list them).
-std::optional<StorageFailure> create_parents(const std::filesystem::path& directory) {
+std::optional<StorageError> create_parents(const std::filesystem::path& directory) {
   std::filesystem::path partial;
   for (const auto& component : directory) {
     partial /= component;
     if (::mkdir(partial.c_str(), 0700) != 0 && errno != EEXIST) {
-      return StorageFailure{partial, "create the parent directory", errno};
+      return StorageError{partial, "create the parent directory", errno};
     }
   }
   struct stat status {};
   if (::stat(directory.c_str(), &status) != 0) {
-    return StorageFailure{directory, "inspect the parent directory", errno};
+    return StorageError{directory, "inspect the parent directory", errno};
   }
-  if (!S_ISDIR(status.st_mode))
-    return StorageFailure{directory, "use the parent directory", ENOTDIR};
+  if (!S_ISDIR(status.st_mode)) return StorageError{directory, "use the parent directory", ENOTDIR};
   return std::nullopt;
 }
 
@@ -41,7 +40,7 @@ std::string errno_name(int error_number) {
   return name == nullptr ? std::string() : std::string(name);
 }
 
-contract::HostError storage_error(const StorageFailure& failure, contract::Phase phase) {
+contract::HostError storage_error(const StorageError& failure, contract::Phase phase) {
   const bool exists =
       failure.error_number == EEXIST && failure.operation == "create the bundle directory";
   const std::string cause = errno_name(failure.error_number);
@@ -83,30 +82,29 @@ std::optional<std::filesystem::path> default_bundles_directory(
   return std::filesystem::path(*home) / ".clawperator" / "evidence" / "bundles";
 }
 
-Expected<BundleDirectory, StorageFailure> BundleDirectory::create(
+Expected<BundleDirectory, StorageError> BundleDirectory::create(
     const std::filesystem::path& requested) {
   std::error_code ignored;
   std::filesystem::path path = std::filesystem::absolute(requested, ignored).lexically_normal();
   if (path.has_filename() == false) path = path.parent_path();
-  if (auto failure = create_parents(path.parent_path()))
-    return Unexpected<StorageFailure>{*failure};
+  if (auto failure = create_parents(path.parent_path())) return Unexpected<StorageError>{*failure};
   if (::mkdir(path.c_str(), 0700) != 0) {
-    return Unexpected<StorageFailure>{StorageFailure{path, "create the bundle directory", errno}};
+    return Unexpected<StorageError>{StorageError{path, "create the bundle directory", errno}};
   }
   const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
-    return Unexpected<StorageFailure>{StorageFailure{path, "open the bundle directory", errno}};
+    return Unexpected<StorageError>{StorageError{path, "open the bundle directory", errno}};
   return BundleDirectory(fd, std::move(path));
 }
 
-Expected<BundleDirectory, StorageFailure> BundleDirectory::open(
+Expected<BundleDirectory, StorageError> BundleDirectory::open(
     const std::filesystem::path& requested) {
   std::error_code ignored;
   std::filesystem::path path = std::filesystem::absolute(requested, ignored).lexically_normal();
   if (path.has_filename() == false) path = path.parent_path();
   const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0)
-    return Unexpected<StorageFailure>{StorageFailure{path, "open the bundle directory", errno}};
+    return Unexpected<StorageError>{StorageError{path, "open the bundle directory", errno}};
   return BundleDirectory(fd, std::move(path));
 }
 
@@ -129,31 +127,31 @@ BundleDirectory::~BundleDirectory() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-std::optional<StorageFailure> BundleDirectory::write_new(std::string_view name,
-                                                         std::string_view bytes) const {
+std::optional<StorageError> BundleDirectory::write_new(std::string_view name,
+                                                       std::string_view bytes) const {
   const std::filesystem::path where = path_ / std::string(name);
-  if (!is_artifact_file_name(name)) return StorageFailure{where, "write", EINVAL};
+  if (!is_artifact_file_name(name)) return StorageError{where, "write", EINVAL};
   const int fd = ::openat(fd_, std::string(name).c_str(),
                           O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) return StorageFailure{where, "create", errno};
+  if (fd < 0) return StorageError{where, "create", errno};
   int error_number = io::write_all(fd, bytes);
   if (error_number == 0 && ::fsync(fd) != 0) error_number = errno;
   if (::close(fd) != 0 && error_number == 0) error_number = errno;
   if (error_number != 0) {
     ::unlinkat(fd_, std::string(name).c_str(), 0);  // ours: O_EXCL made it
-    return StorageFailure{where, "write", error_number};
+    return StorageError{where, "write", error_number};
   }
   return std::nullopt;
 }
 
-std::optional<StorageFailure> BundleDirectory::replace(std::string_view name,
-                                                       std::string_view bytes) const {
+std::optional<StorageError> BundleDirectory::replace(std::string_view name,
+                                                     std::string_view bytes) const {
   const std::filesystem::path where = path_ / std::string(name);
-  if (!is_artifact_file_name(name)) return StorageFailure{where, "write", EINVAL};
+  if (!is_artifact_file_name(name)) return StorageError{where, "write", EINVAL};
   const std::string temporary = "." + std::string(name) + "." + io::random_uuid() + ".tmp";
   const int fd =
       ::openat(fd_, temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) return StorageFailure{path_ / temporary, "create", errno};
+  if (fd < 0) return StorageError{path_ / temporary, "create", errno};
   int error_number = io::write_all(fd, bytes);
   if (error_number == 0 && ::fsync(fd) != 0) error_number = errno;
   if (::close(fd) != 0 && error_number == 0) error_number = errno;
@@ -163,32 +161,32 @@ std::optional<StorageFailure> BundleDirectory::replace(std::string_view name,
   }
   if (error_number != 0) {
     ::unlinkat(fd_, temporary.c_str(), 0);
-    return StorageFailure{where, "write", error_number};
+    return StorageError{where, "write", error_number};
   }
   // The rename itself survives a crash only once the directory is on disk too.
   ::fsync(fd_);
   return std::nullopt;
 }
 
-std::optional<StorageFailure> BundleDirectory::read(std::string_view name, std::size_t limit,
-                                                    std::string& bytes) const {
+std::optional<StorageError> BundleDirectory::read(std::string_view name, std::size_t limit,
+                                                  std::string& bytes) const {
   const std::filesystem::path where = path_ / std::string(name);
   const int fd =
       ::openat(fd_, std::string(name).c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return StorageFailure{where, "open", errno};
+  if (fd < 0) return StorageError{where, "open", errno};
   struct stat status {};
   if (::fstat(fd, &status) != 0) {
     const int error_number = errno;
     ::close(fd);
-    return StorageFailure{where, "read", error_number};
+    return StorageError{where, "read", error_number};
   }
   if (!S_ISREG(status.st_mode)) {
     ::close(fd);
-    return StorageFailure{where, "read (not a regular file)", EINVAL};
+    return StorageError{where, "read (not a regular file)", EINVAL};
   }
   if (static_cast<unsigned long long>(status.st_size) > limit) {
     ::close(fd);
-    return StorageFailure{where, "read (larger than " + std::to_string(limit) + " bytes)", EFBIG};
+    return StorageError{where, "read (larger than " + std::to_string(limit) + " bytes)", EFBIG};
   }
   bytes.clear();
   char buffer[65536];
@@ -198,12 +196,12 @@ std::optional<StorageFailure> BundleDirectory::read(std::string_view name, std::
     if (n < 0) {
       const int error_number = errno;
       ::close(fd);
-      return StorageFailure{where, "read", error_number};
+      return StorageError{where, "read", error_number};
     }
     if (n == 0) break;
     if (bytes.size() + static_cast<std::size_t>(n) > limit) {
       ::close(fd);
-      return StorageFailure{where, "read (larger than " + std::to_string(limit) + " bytes)", EFBIG};
+      return StorageError{where, "read (larger than " + std::to_string(limit) + " bytes)", EFBIG};
     }
     bytes.append(buffer, static_cast<std::size_t>(n));
   }

@@ -32,7 +32,7 @@ long long elapsed_ms(Clock::time_point since) {
 class ArtifactWriter {
  public:
   ArtifactWriter(const BundleDirectory& bundle, Manifest& manifest,
-                 std::optional<StorageFailure>& first_storage_failure)
+                 std::optional<StorageError>& first_storage_failure)
       : bundle_(bundle), manifest_(manifest), storage_failure_(first_storage_failure) {}
 
   struct Started {
@@ -72,7 +72,7 @@ class ArtifactWriter {
  private:
   const BundleDirectory& bundle_;
   Manifest& manifest_;
-  std::optional<StorageFailure>& storage_failure_;
+  std::optional<StorageError>& storage_failure_;
 };
 
 // The snapshot execution every capture sends: read-only, its ids named after the bundle.
@@ -132,7 +132,7 @@ EvidenceReport capture_evidence(const CaptureRequest& request, process::Runner& 
   auto created = BundleDirectory::create(where);
   if (!created) return report_of(storage_error(created.error(), contract::Phase::Readiness));
   const BundleDirectory& bundle = *created;
-  std::optional<StorageFailure> storage_failure;
+  std::optional<StorageError> storage_failure;
   ArtifactWriter writer(bundle, manifest, storage_failure);
 
   // 2. The hierarchy, through one execution (lock, readiness, result transport as for exec).

@@ -124,7 +124,7 @@ std::vector<Dependency> check_video_dependencies(Recorder recorder, process::Run
   return dependencies;
 }
 
-std::optional<contract::HostError> dependency_error(const std::vector<Dependency>& dependencies) {
+contract::Status dependency_error(const std::vector<Dependency>& dependencies) {
   Json listed = Json::array();
   std::string names;
   for (const Dependency& dependency : dependencies) {
@@ -138,12 +138,12 @@ std::optional<contract::HostError> dependency_error(const std::vector<Dependency
                       {"detail", dependency.detail}});
     names += (names.empty() ? "" : ", ") + dependency.name + " (" + dependency.problem + ")";
   }
-  if (listed.empty()) return std::nullopt;
+  if (listed.empty()) return {};
   contract::HostError error =
       contract::readiness_error("HOST_DEPENDENCY_MISSING",
                                 "Video recording needs host programs that are not usable: " + names,
                                 {{"dependencies", std::move(listed)}});
-  return error;
+  return contract::failed(std::move(error));
 }
 
 }  // namespace clawperator::evidence

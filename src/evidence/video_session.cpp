@@ -39,7 +39,7 @@ HostError not_found(const std::string& session_id, std::string why) {
 }
 
 HostError no_state_directory(const io::StateSelection& state) {
-  StorageFailure failure;
+  StorageError failure;
   failure.operation = "use the host video lock directory";
   failure.path = state.refused ? state.refused->path : std::filesystem::path("(none)");
   failure.error_number = EACCES;
@@ -177,7 +177,7 @@ EvidenceReport start_video(const VideoStartRequest& request, process::Runner& ru
   const io::StateDirectory& state = *request.state.directory;
   const auto dependencies = check_video_dependencies(
       request.recorder, runner, [](const char* name) { return std::getenv(name); });
-  if (auto error = dependency_error(dependencies)) return report_of(*error);
+  if (auto status = dependency_error(dependencies); !status) return report_of(status.error());
 
   adb::AdbClient client(runner, request.adb);
   const contract::Outcome<std::string> serial = adb::resolve_device(client, request.device);

@@ -178,14 +178,14 @@ class Supervisor {
         "echo $$; exec screenrecord --time-limit " + std::to_string(record_.duration_seconds);
     if (record_.size) command += " --size " + *record_.size;
     command += " " + device_path;
-    int spawn_errno = 0;
-    auto stream =
-        runner_->start(client_.device_argv(record_.serial, {"shell", command}), spawn_errno);
-    if (!stream) {
+    process::Started spawned =
+        runner_->start(client_.device_argv(record_.serial, {"shell", command}));
+    if (!spawned) {
       error("EVIDENCE_CAPTURE_FAILED", "recorder",
-            std::string("could not run adb: ") + std::strerror(spawn_errno));
+            std::string("could not run adb: ") + spawned.error().message());
       return false;
     }
+    std::unique_ptr<process::Stream> stream = std::move(*spawned);
     // The pid line.
     std::string out;
     const auto pid_deadline = Clock::now() + kPidLineWait;
@@ -272,13 +272,13 @@ class Supervisor {
     // scrcpy runs the adb it finds in $ADB: ours.
     spec.environment = {"ADB=" + record_.adb.executable};
     spec.terminate_grace = kFinaliseWait;
-    int spawn_errno = 0;
-    auto stream = runner_->start(spec, spawn_errno);
-    if (!stream) {
+    process::Started spawned = runner_->start(spec);
+    if (!spawned) {
       error("EVIDENCE_CAPTURE_FAILED", "recorder",
-            std::string("could not run scrcpy: ") + std::strerror(spawn_errno));
+            std::string("could not run scrcpy: ") + spawned.error().message());
       return false;
     }
+    std::unique_ptr<process::Stream> stream = std::move(*spawned);
     const Clock::time_point started = Clock::now();
     const std::string started_at = now_text();
     const auto settled = wait_for_exit(*stream, kStartSettle);

@@ -53,7 +53,7 @@ std::size_t remove_idle_lock_files(const io::StateDirectory& directory, std::siz
 }
 
 contract::HostError state_directory_refused(const ExecutionTrace& trace,
-                                            const io::DirectoryProblem& problem) {
+                                            const io::DirectoryError& problem) {
   Json details = Json::object();
   details["stateDir"] = problem.path.string();
   details["problem"] = problem.problem;

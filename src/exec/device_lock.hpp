@@ -90,6 +90,6 @@ contract::HostError lock_busy_error(const ExecutionTrace& trace, const DeviceLoc
 // The CLAWPERATOR_STATE_DIR the user named is unsafe: STATE_DIRECTORY_UNSAFE, before any
 // device is contacted.
 contract::HostError state_directory_refused(const ExecutionTrace& trace,
-                                            const io::DirectoryProblem& problem);
+                                            const io::DirectoryError& problem);
 
 }  // namespace clawperator::exec

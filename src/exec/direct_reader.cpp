@@ -142,7 +142,7 @@ bool DirectReader::send_frame(std::string_view json_text) {
   return true;
 }
 
-Expected<std::unique_ptr<DirectReader>, DirectReader::SetupFailure> DirectReader::open(
+Expected<std::unique_ptr<DirectReader>, DirectReader::SetupError> DirectReader::open(
     adb::AdbClient& client, const std::string& serial, const ExecutionTrace& trace,
     const ForwardRegistry& forwards, std::chrono::milliseconds lifetime,
     std::chrono::milliseconds setup_timeout) {
@@ -152,7 +152,7 @@ Expected<std::unique_ptr<DirectReader>, DirectReader::SetupFailure> DirectReader
                        {session_id, trace.operator_package, trace.command_id, trace.task_id}));
   const Clock::time_point deadline = reader->started_ + setup_timeout;
   const auto failure = [&](std::string message, bool interrupted = false) {
-    return Unexpected<SetupFailure>{{std::move(message), reader->details(), interrupted}};
+    return Unexpected<SetupError>{{std::move(message), reader->details(), interrupted}};
   };
 
   // 1. The Operator listens on its abstract socket before am broadcast answers.
@@ -204,8 +204,7 @@ Expected<std::unique_ptr<DirectReader>, DirectReader::SetupFailure> DirectReader
   reader->note("connected");
 
   // 4. ready, then ping and pong.
-  const auto await = [&](auto received,
-                         const char* what) -> std::optional<Unexpected<SetupFailure>> {
+  const auto await = [&](auto received, const char* what) -> std::optional<Unexpected<SetupError>> {
     while (!received() && !reader->frames_.failed()) {
       switch (reader->read_some(deadline)) {
         case Io::Progress:

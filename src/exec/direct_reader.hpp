@@ -24,7 +24,7 @@ class DirectReader {
  public:
   using Clock = std::chrono::steady_clock;
 
-  struct SetupFailure {
+  struct SetupError {
     std::string message;  // which step failed and how
     Json details;         // details.direct
     bool interrupted = false;
@@ -32,7 +32,7 @@ class DirectReader {
 
   // Sets the session up before anything is dispatched; `lifetime` is the session's
   // lifetimeMs. Every forward it creates is recorded in `forwards` until removed.
-  static Expected<std::unique_ptr<DirectReader>, SetupFailure> open(
+  static Expected<std::unique_ptr<DirectReader>, SetupError> open(
       adb::AdbClient& client, const std::string& serial, const ExecutionTrace& trace,
       const ForwardRegistry& forwards, std::chrono::milliseconds lifetime,
       std::chrono::milliseconds setup_timeout = kDirectSetupTimeout);

@@ -254,7 +254,7 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
   // A check that has already proven the Operator absent stops the dispatch itself.
   PresenceCheck* const presence = options.presence;
   if (presence != nullptr && presence->done()) {
-    if (auto absent = presence->proven_absence(trace)) return contract::failed(*absent);
+    CLAWPERATOR_TRY(presence->proven_absence(trace));
   }
   const contract::Outcome<BroadcastRoute> route =
       route_payload(client, serial, payload_json,
@@ -281,7 +281,7 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
   // The presence check beside the dispatch began before the broadcast, so it is (nearly) done:
   // no result line is read before its answer says who may have written it.
   if (presence != nullptr) {
-    if (auto absent = presence->proven_absence(trace)) return contract::failed(*absent);
+    CLAWPERATOR_TRY(presence->proven_absence(trace));
     if (auto uids = presence->operator_uids()) trace.operator_uids = std::move(*uids);
   }
   decoder.expect_writer(trace.operator_uids);
@@ -310,9 +310,10 @@ contract::Outcome<Dispatched> dispatch_and_wait(adb::AdbClient& client, const st
                              verdict.refusal + "): " + verdict.detail,
                          details));
         }
-        if (auto error = adb::adb_call_failure(broadcast, client.settings(), "am broadcast",
-                                               "BROADCAST_FAILED", serial)) {
-          return contract::failed(trace.attach(std::move(*error)));
+        if (auto status = adb::adb_call_failure(broadcast, client.settings(), "am broadcast",
+                                                "BROADCAST_FAILED", serial);
+            !status) {
+          return contract::failed(trace.attach(std::move(status.error())));
         }
       }
       Json details = Json::object();

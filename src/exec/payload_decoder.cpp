@@ -233,7 +233,7 @@ Problem check_failure(const Json& payload) {
 
 }  // namespace
 
-Expected<std::vector<std::optional<Json>>, PayloadProblem> decode_payloads(
+Expected<std::vector<std::optional<Json>>, PayloadError> decode_payloads(
     const transport::Envelope& envelope) {
   std::vector<std::optional<Json>> out(envelope.steps.size());
   for (std::size_t i = 0; i < envelope.steps.size(); ++i) {
@@ -243,7 +243,7 @@ Expected<std::vector<std::optional<Json>>, PayloadProblem> decode_payloads(
       continue;
     auto problem = [&](std::string path, std::string message) {
       return Unexpected{
-          PayloadProblem{step.id, step.actionType, std::move(path), std::move(message)}};
+          PayloadError{step.id, step.actionType, std::move(path), std::move(message)}};
     };
     const std::string* text = step.data_value("payload");
     if (text == nullptr) {

@@ -13,7 +13,7 @@
 
 namespace clawperator::exec {
 
-struct PayloadProblem {
+struct PayloadError {
   std::string step_id;
   std::string action_type;
   std::string path;  // inside the payload ("" = the document)
@@ -23,7 +23,7 @@ struct PayloadProblem {
 // One entry per step: the parsed payload of a DecodePayload step that carries one, else
 // nullopt. A successful step of such an action must carry a valid payload; a failed one may
 // carry one with its evidence (`dispatched`), checked the same way but for its own fields.
-Expected<std::vector<std::optional<Json>>, PayloadProblem> decode_payloads(
+Expected<std::vector<std::optional<Json>>, PayloadError> decode_payloads(
     const transport::Envelope& envelope);
 
 // The evidence a decoded payload gives the disposition: was the control sent.

@@ -64,23 +64,24 @@ contract::Outcome<BroadcastRoute> route_payload(adb::AdbClient& client, const st
     const LocalFile remove_when_done(local);
     pushed = client.push(serial, local.string(), device_path, kPushTimeout);
   }
-  if (auto error = adb::adb_call_failure(pushed, client.settings(), "adb push", "BROADCAST_FAILED",
-                                         serial)) {
-    error->details["payloadRoute"] = "push";
-    error->details["devicePath"] = device_path;
-    error->details["payloadBytes"] = payload_json.size();
-    if (error->code == "BROADCAST_FAILED") {
+  if (auto status =
+          adb::adb_call_failure(pushed, client.settings(), "adb push", "BROADCAST_FAILED", serial);
+      !status) {
+    status.error().details["payloadRoute"] = "push";
+    status.error().details["devicePath"] = device_path;
+    status.error().details["payloadBytes"] = payload_json.size();
+    if (status.error().code == "BROADCAST_FAILED") {
       // The device was reached (adb's own failures have their codes): whatever part of the
       // file arrived is never broadcast, and nothing is left behind.
-      // Best effort through the one checked device-shell call: the push's failure is the error.
+      // Best effort through the one checked device-shell call: the push's failure is the status.
       (void)adb::run_device_shell(
           client, serial,
           {"rm -f " + adb::quote_for_device_shell(device_path), "rm -f the pushed payload",
            kRemovePayloadTimeout, "BROADCAST_FAILED"});
-      error->message =
-          "adb push of the payload failed, so nothing was broadcast: " + error->message;
+      status.error().message =
+          "adb push of the payload failed, so nothing was broadcast: " + status.error().message;
     }
-    return contract::failed(trace.attach(std::move(*error)));
+    return contract::failed(trace.attach(std::move(status.error())));
   }
   route.command = adb::file_broadcast_command(trace.operator_package, device_path, result_session);
   route.log_form = route.command;  // the path only: no payload

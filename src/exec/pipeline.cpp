@@ -163,8 +163,8 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
 // Every on-screen node, for the policy's steps that aim at a point (policy_gate.hpp): a query_ui
 // on the same device, with the same transport and state, no policy of its own, and a budget of
 // its own (kPolicyScreenReadBudget), never the checked execution's.
-Expected<Json, ScreenReadFailure> query_screen(const ExecutionRequest& request,
-                                               process::Runner& runner, const std::string& serial) {
+Expected<Json, ScreenReadError> query_screen(const ExecutionRequest& request,
+                                             process::Runner& runner, const std::string& serial) {
   const std::string id = "policy-query-" + io::random_hex(16);
   const Json payload = {
       {"commandId", id},
@@ -176,7 +176,7 @@ Expected<Json, ScreenReadFailure> query_screen(const ExecutionRequest& request,
        Json::array({{{"id", "screen"}, {"type", "query_ui"}, {"params", {{"limit", 1000}}}}})}};
   contract::ValidationOutcome validated = contract::validate_execution(payload);
   if (!validated.valid) {
-    return Unexpected(ScreenReadFailure{"EXECUTION_VALIDATION_FAILED", "invalid query payload"});
+    return Unexpected(ScreenReadError{"EXECUTION_VALIDATION_FAILED", "invalid query payload"});
   }
   ExecutionRequest query;
   query.execution = std::move(*validated.valid);
@@ -201,7 +201,7 @@ Expected<Json, ScreenReadFailure> query_screen(const ExecutionRequest& request,
     return member != object.end() && member->is_string() ? member->get<std::string>()
                                                          : std::string();
   };
-  ScreenReadFailure failure{text(document, "code"), text(document, "message")};
+  ScreenReadError failure{text(document, "code"), text(document, "message")};
   if (const auto envelope = document.find("envelope");
       failure.code.empty() && envelope != document.end() && envelope->is_object()) {
     failure.code = text(*envelope, "errorCode");
@@ -278,16 +278,16 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
 
   // 3. The reader starts now so that it is attached by the time preflight is done; a long-lived
   // front end may have kept the last execution's, attached already (§6.5).
-  int spawn_errno = 0;
   WarmFollowers::Reader kept;
   if (request.warm_followers != nullptr) {
     kept = request.warm_followers->take(device_key, runner.cancel_token());
   }
   const bool warm = kept.stream != nullptr;
   if (warm && kept.shell_server) client.use_shell_server(*kept.shell_server);
-  std::unique_ptr<process::Stream> stream =
-      warm ? std::move(kept.stream) : client.follow_logcat(serial, spawn_errno);
-  if (!stream) {
+  process::Started spawned =
+      warm ? process::Started(std::move(kept.stream)) : client.follow_logcat(serial);
+  if (!spawned) {
+    const int spawn_errno = spawned.error().code;
     Json details = Json::object();
     details["adbPath"] = request.adb.executable;
     details["processErrorCode"] = spawn_errno;
@@ -303,7 +303,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
         "RESULT_TRANSPORT_SPAWN_FAILED",
         "The logcat reader could not start: " + std::string(std::strerror(spawn_errno)), details));
   }
-  ResultReader reader(std::move(stream), warm, kept.shows_uids);
+  ResultReader reader(std::move(*spawned), warm, kept.shows_uids);
 
   // 4. Preflight: the Operator, the host's force-stops, interactive readiness. They run while
   // the reader attaches, except when the reader is starting the adb server: then after it.
@@ -363,10 +363,11 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     if (auto classified = adb::adb_call_failure(
             process::Completion{process::Completion::Status::Exited, reader.exit_code(), 0, 0, "",
                                 reader.stderr_tail()},
-            request.adb, "adb logcat", "RESULT_TRANSPORT_EXITED", serial)) {
+            request.adb, "adb logcat", "RESULT_TRANSPORT_EXITED", serial);
+        !classified) {
       // adb's own words (device offline, unauthorized …) name the cause better.
-      if (classified->code != "RESULT_TRANSPORT_EXITED") {
-        return fail(trace.attach(std::move(*classified)));
+      if (classified.error().code != "RESULT_TRANSPORT_EXITED") {
+        return fail(trace.attach(std::move(classified.error())));
       }
     }
     return fail(trace.fail("RESULT_TRANSPORT_EXITED",
@@ -413,7 +414,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
         kMaxDirectLifetime);
     auto opened = DirectReader::open(client, serial, trace, forwards, lifetime);
     if (!opened) {
-      DirectReader::SetupFailure& failure = opened.error();
+      DirectReader::SetupError& failure = opened.error();
       Json details = Json::object();
       details["dispatchAttempted"] = false;
       details["resultTransport"] = "direct";
@@ -468,7 +469,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     // A broadcast or reader failure beside a check that proves the Operator gone: the absence
     // is the cause (the device may be fine).
     if (presence) {
-      if (auto absent = presence->proven_absence(trace)) return fail(*absent);
+      if (auto absent = presence->proven_absence(trace); !absent) return fail(absent.error());
     }
     return fail(outcome.error());
   }
@@ -486,7 +487,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   reconcile_status(envelope);
   auto payloads = decode_payloads(envelope);
   if (!payloads) {
-    const PayloadProblem& problem = payloads.error();
+    const PayloadError& problem = payloads.error();
     Json details = Json::object();
     details["stepId"] = problem.step_id;
     details["actionType"] = problem.action_type;

@@ -86,10 +86,10 @@ contract::Status check_policy(const ExecutionRequest& request, adb::AdbClient& c
   std::vector<policy::StepTarget> steps = policy::step_targets(request.execution, foreground);
   const bool aims_at_points = std::any_of(
       steps.begin(), steps.end(), [](const policy::StepTarget& step) { return step.point; });
-  std::optional<ScreenReadFailure> unread;
+  std::optional<ScreenReadError> unread;
   if (aims_at_points && policy.uses_labels() && read_screen) {
     const auto reading = std::chrono::steady_clock::now();
-    const Expected<Json, ScreenReadFailure> screen = read_screen();
+    const Expected<Json, ScreenReadError> screen = read_screen();
     // The read had a budget of its own (kPolicyScreenReadBudget): the time it took is given
     // back to this execution, whose budget still counts from its start otherwise.
     if (const auto deadline = client.deadline()) {

@@ -26,7 +26,7 @@ inline constexpr std::chrono::milliseconds kPolicyScreenReadBudget{3000};
 
 // Why the screen read gave no screen: the read's own error code (RESULT_ENVELOPE_TIMEOUT,
 // EXECUTION_CONFLICT_IN_FLIGHT, UI_TREE_UNAVAILABLE, ...) and message.
-struct ScreenReadFailure {
+struct ScreenReadError {
   std::string code;
   std::string message;
 };
@@ -37,7 +37,7 @@ struct ScreenReadFailure {
 // `read_screen`: one query_ui of every on-screen node (its parsed `query`), asked only when a
 // rule matches labels and a step aims at a point; a failure when the screen could not be read
 // (such a step then meets every label rule, and a refusal says why in details.screenRead).
-using ScreenReader = std::function<Expected<Json, ScreenReadFailure>()>;
+using ScreenReader = std::function<Expected<Json, ScreenReadError>()>;
 contract::Status check_policy(const ExecutionRequest& request, adb::AdbClient& client,
                               const std::string& serial, const ExecutionTrace& trace,
                               const ScreenReader& read_screen);

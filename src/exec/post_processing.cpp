@@ -58,7 +58,7 @@ std::string query_problem(const Json& query) {
 
 }  // namespace
 
-Expected<std::optional<Json>, QueryProblem> parsed_query(const Envelope& envelope) {
+Expected<std::optional<Json>, QueryError> parsed_query(const Envelope& envelope) {
   std::optional<Json> last;
   for (const StepResult& step : envelope.steps) {
     const contract::ActionSpec* spec = contract::find_action(step.actionType);
@@ -67,13 +67,13 @@ Expected<std::optional<Json>, QueryProblem> parsed_query(const Envelope& envelop
       continue;
     }
     const std::string* text = step.data_value("query");
-    if (text == nullptr) return Unexpected{QueryProblem{step.id, "data.query is missing"}};
+    if (text == nullptr) return Unexpected{QueryError{step.id, "data.query is missing"}};
     Json query = parse_json(*text);
     if (query.is_discarded()) {
-      return Unexpected{QueryProblem{step.id, "data.query is not valid JSON"}};
+      return Unexpected{QueryError{step.id, "data.query is not valid JSON"}};
     }
     if (std::string problem = query_problem(query); !problem.empty()) {
-      return Unexpected{QueryProblem{step.id, std::move(problem)}};
+      return Unexpected{QueryError{step.id, std::move(problem)}};
     }
     last = std::move(query);
   }

@@ -49,11 +49,11 @@ void attach_payloads(Json& envelope_json, std::vector<std::optional<Json>>&& pay
 // PostProcessing::ParseQuery), checked: schemaVersion 1, counts that agree with the nodes and
 // with `truncated`. nullopt when there is no such step; the problem (for
 // RESULT_ENVELOPE_MALFORMED) when a step's data.query is missing or does not hold.
-struct QueryProblem {
+struct QueryError {
   std::string step_id;
   std::string reason;
 };
-Expected<std::optional<Json>, QueryProblem> parsed_query(const transport::Envelope& envelope);
+Expected<std::optional<Json>, QueryError> parsed_query(const transport::Envelope& envelope);
 
 // What a failed envelope adds at the top level of the outcome document, so that every failure
 // can be branched on by `code` (docs/contract.md §4): code (the envelope's errorCode, else the

@@ -22,16 +22,16 @@ PresenceCheck::~PresenceCheck() {
   if (thread_.joinable()) thread_.join();
 }
 
-std::optional<contract::HostError> PresenceCheck::proven_absence(ExecutionTrace& trace) {
+contract::Status PresenceCheck::proven_absence(ExecutionTrace& trace) {
   if (thread_.joinable()) thread_.join();
-  if (answer_) return std::nullopt;
+  if (answer_) return {};
   const std::string& code = answer_.error().code;
-  if (code != "OPERATOR_NOT_INSTALLED" && code != "OPERATOR_VARIANT_MISMATCH") return std::nullopt;
+  if (code != "OPERATOR_NOT_INSTALLED" && code != "OPERATOR_VARIANT_MISMATCH") return {};
   trace.phase = contract::Phase::Readiness;
   trace.dispatch_state = contract::DispatchState::NotDispatched;
   contract::HostError error = answer_.error();
   error.details["presenceCheck"] = "beside_dispatch";
-  return trace.attach(std::move(error));
+  return contract::failed(trace.attach(std::move(error)));
 }
 
 std::optional<std::vector<std::string>> PresenceCheck::operator_uids() const {

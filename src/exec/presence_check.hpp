@@ -39,7 +39,7 @@ class PresenceCheck {
   // broadcast), that is this execution's failure, as if the check had run first (phase
   // readiness, not dispatched; the details say the broadcast may have gone out). Any other
   // failure of the check proves nothing: the result itself would prove the Operator present.
-  std::optional<contract::HostError> proven_absence(ExecutionTrace& trace);
+  contract::Status proven_absence(ExecutionTrace& trace);
   // After proven_absence: the Operator's uids when the check found it (possibly none printed),
   // nullopt when the check itself failed.
   std::optional<std::vector<std::string>> operator_uids() const;

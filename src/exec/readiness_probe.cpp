@@ -22,9 +22,9 @@ ProbeReport run_readiness_probe(const ProbeRequest& request, process::Runner& ru
   trace.actions = {true, true};
   trace.started_at = io::utc_timestamp(std::chrono::system_clock::now());
 
-  int spawn_errno = 0;
-  std::unique_ptr<process::Stream> stream = client.follow_logcat(request.serial, spawn_errno);
-  if (!stream) {
+  process::Started spawned = client.follow_logcat(request.serial);
+  if (!spawned) {
+    const int spawn_errno = spawned.error().code;
     Json details = Json::object();
     details["processErrorCode"] = spawn_errno;
     report.state = contract::failed(trace.fail(process::spawn_error_is_not_found(spawn_errno)
@@ -33,7 +33,7 @@ ProbeReport run_readiness_probe(const ProbeRequest& request, process::Runner& ru
                                                std::strerror(spawn_errno), details));
     return report;
   }
-  ResultReader reader(std::move(stream));
+  ResultReader reader(std::move(*spawned));
   const ResultReader::Wait attached = reader.wait_attached(ResultReader::kAttachFallback);
   if (attached.cancelled || attached.exited) {
     Json details = Json::object();

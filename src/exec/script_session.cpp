@@ -21,9 +21,9 @@ using contract::HostError;
 contract::Status probe_interactive(adb::AdbClient& client, const std::string& serial,
                                    ExecutionTrace& trace, const std::string& probe_id,
                                    const std::string& adb_executable) {
-  int spawn_errno = 0;
-  std::unique_ptr<process::Stream> stream = client.follow_logcat(serial, spawn_errno);
-  if (!stream) {
+  process::Started spawned = client.follow_logcat(serial);
+  if (!spawned) {
+    const int spawn_errno = spawned.error().code;
     Json details = Json::object();
     details["adbPath"] = adb_executable;
     details["processErrorCode"] = spawn_errno;
@@ -36,7 +36,7 @@ contract::Status probe_interactive(adb::AdbClient& client, const std::string& se
                                                        : "RESULT_TRANSPORT_SPAWN_FAILED",
         "The logcat reader could not start: " + std::string(std::strerror(spawn_errno)), details));
   }
-  ResultReader reader(std::move(stream));
+  ResultReader reader(std::move(*spawned));
   const ResultReader::Wait attached = reader.wait_attached(ResultReader::kAttachFallback);
   if (attached.cancelled) {
     return contract::failed(interrupted(trace, "Interrupted before the skill started"));

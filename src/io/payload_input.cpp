@@ -63,19 +63,19 @@ contract::Outcome<Json> parse_text(std::string_view text, const std::string& sou
 
 // Checked before parsing: the parser would refuse the byte without saying where it is, and
 // nothing lenient further on may pass it to the device replaced.
-std::optional<HostError> refuse_invalid_utf8(std::string_view bytes, const std::string& source,
-                                             std::string_view path) {
+contract::Status refuse_invalid_utf8(std::string_view bytes, const std::string& source,
+                                     std::string_view path) {
   const auto offset = find_invalid_utf8(bytes);
-  if (!offset) return std::nullopt;
+  if (!offset) return {};
   Json details = Json::object();
   details["source"] = source;
   if (!path.empty()) details["file"] = std::string(path);
   details["path"] = "";
   details["byteOffset"] = *offset;
-  return contract::validation_error(
+  return contract::failed(contract::validation_error(
       "EXECUTION_VALIDATION_FAILED",
       "Payload is not valid UTF-8 (" + describe_invalid_utf8(bytes, *offset) + ")",
-      std::move(details));
+      std::move(details)));
 }
 
 HostError too_large(const std::string& source, std::string_view path) {
@@ -154,9 +154,7 @@ FileOutcome read_payload_file(std::string_view path) {
 contract::Outcome<Json> parse_file(FileOutcome file, std::string_view path) {
   if (!file.content) return contract::failed(std::move(file.content).error());
   const std::string& content = *file.content;
-  if (auto invalid = refuse_invalid_utf8(content, "file", path)) {
-    return contract::failed(std::move(*invalid));
-  }
+  CLAWPERATOR_TRY(refuse_invalid_utf8(content, "file", path));
   return parse_text(content, "file", "Invalid JSON content in execution file");
 }
 
@@ -200,9 +198,7 @@ contract::Outcome<Json> load_payload(std::string_view argument, int stdin_fd) {
           std::string("Failed to read execution payload from stdin: ") + std::strerror(read.error),
           std::move(details)));
     }
-    if (auto invalid = refuse_invalid_utf8(read.bytes, "stdin", "")) {
-      return contract::failed(std::move(*invalid));
-    }
+    CLAWPERATOR_TRY(refuse_invalid_utf8(read.bytes, "stdin", ""));
     return parse_text(read.bytes, "stdin", "Invalid JSON content on stdin");
   }
   if (text.size() > contract::limits::kMaxPayloadInputBytes) {
@@ -210,9 +206,7 @@ contract::Outcome<Json> load_payload(std::string_view argument, int stdin_fd) {
   }
   // The offset counts from the argument as given, leading blanks included.
   const auto parse_inline = [&]() -> contract::Outcome<Json> {
-    if (auto invalid = refuse_invalid_utf8(argument, "inline", "")) {
-      return contract::failed(std::move(*invalid));
-    }
+    CLAWPERATOR_TRY(refuse_invalid_utf8(argument, "inline", ""));
     return parse_text(text, "inline", "");
   };
   if (text.empty() || text.front() == '{') return parse_inline();

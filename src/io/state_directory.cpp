@@ -50,7 +50,7 @@ bool is_file_name(std::string_view name) {
          name.find_first_of(std::string_view("/\0", 2)) == std::string_view::npos;
 }
 
-std::string describe(const DirectoryProblem& problem) {
+std::string describe(const DirectoryError& problem) {
   return problem.path.string() + ": " + problem.problem;
 }
 
@@ -94,10 +94,10 @@ std::optional<std::filesystem::path> home_state_dir(const StateEnvironment& envi
   return std::filesystem::path(*home) / ".local" / "state" / "clawperator";
 }
 
-Expected<StateDirectory, DirectoryProblem> StateDirectory::open(const std::filesystem::path& path,
-                                                                uid_t owner, Symlinks symlinks) {
+Expected<StateDirectory, DirectoryError> StateDirectory::open(const std::filesystem::path& path,
+                                                              uid_t owner, Symlinks symlinks) {
   auto refuse = [&](std::string problem) {
-    return Unexpected<DirectoryProblem>{DirectoryProblem{path, std::move(problem)}};
+    return Unexpected<DirectoryError>{DirectoryError{path, std::move(problem)}};
   };
   struct stat link {};
   if (::lstat(path.c_str(), &link) != 0) {
@@ -289,7 +289,7 @@ StateSelection select_state_directory(const StateEnvironment& environment, uid_t
     take(*opened);
     return selection;
   }
-  const DirectoryProblem& problem = opened.error();
+  const DirectoryError& problem = opened.error();
   // The user's own choice is never silently replaced by another place.
   if (named) {
     selection.refused = problem;

@@ -378,8 +378,8 @@ class Server {
             contract::to_json(error));
         return;
       }
-      if (auto too_large = contract::check_payload_size(*outcome.valid)) {
-        invalid_params(too_large->message, contract::to_json(*too_large));
+      if (auto too_large = contract::check_payload_size(*outcome.valid); !too_large) {
+        invalid_params(too_large.error().message, contract::to_json(too_large.error()));
         return;
       }
       job->budget_ms = outcome.valid->timeout_ms.value();

@@ -72,37 +72,33 @@ HostError grant_failure(const std::string& package, const std::string& grant,
 }
 
 // Reads a secure setting; nullopt value for unset. The error is adb's or the device's.
-std::optional<HostError> read_secure(adb::AdbClient& client, const std::string& serial,
-                                     const std::string& key, const std::string& package,
-                                     const std::string& grant, const std::string& what,
-                                     std::optional<std::string>& value) {
+contract::Status read_secure(adb::AdbClient& client, const std::string& serial,
+                             const std::string& key, const std::string& package,
+                             const std::string& grant, const std::string& what,
+                             std::optional<std::string>& value) {
   const ShellAnswer answer = run_shell(client, serial, "settings get secure " + key);
-  if (answer.error) return answer.error;
-  if (answer.exit_code != 0) return grant_failure(package, grant, what, answer);
+  if (answer.error) return contract::failed(*answer.error);
+  if (answer.exit_code != 0) return contract::failed(grant_failure(package, grant, what, answer));
   value = adb::parse_setting_value(answer.out);
-  return std::nullopt;
+  return {};
 }
 
-std::optional<HostError> grant_accessibility(adb::AdbClient& client, const std::string& serial,
-                                             const std::string& package, GrantOutcome& outcome) {
+contract::Status grant_accessibility(adb::AdbClient& client, const std::string& serial,
+                                     const std::string& package, GrantOutcome& outcome) {
   const std::string what = "the accessibility service";
   const std::string component = accessibility_component(package);
   outcome.method = "settings";
   std::optional<std::string> services;
-  if (auto error = read_secure(client, serial, "enabled_accessibility_services", package,
-                               "accessibility", what, services)) {
-    return error;
-  }
+  CLAWPERATOR_TRY(read_secure(client, serial, "enabled_accessibility_services", package,
+                              "accessibility", what, services));
   std::optional<std::string> master;
-  if (auto error = read_secure(client, serial, "accessibility_enabled", package, "accessibility",
-                               what, master)) {
-    return error;
-  }
+  CLAWPERATOR_TRY(
+      read_secure(client, serial, "accessibility_enabled", package, "accessibility", what, master));
   const bool listed = services && adb::component_list_contains(*services, component);
   if (listed && master == "1") {
     outcome.ok = true;
     outcome.already_enabled = true;
-    return std::nullopt;
+    return {};
   }
   std::string command;
   if (!listed) {
@@ -111,61 +107,59 @@ std::optional<HostError> grant_accessibility(adb::AdbClient& client, const std::
   }
   command += "settings put secure accessibility_enabled 1";
   const ShellAnswer answer = run_shell(client, serial, command);
-  if (answer.error) return answer.error;
-  if (answer.exit_code != 0) return grant_failure(package, "accessibility", what, answer);
+  if (answer.error) return contract::failed(*answer.error);
+  if (answer.exit_code != 0)
+    return contract::failed(grant_failure(package, "accessibility", what, answer));
   // Android can refuse the write silently (a managed profile's allow-list): read it back.
   std::optional<std::string> after;
-  if (auto error = read_secure(client, serial, "enabled_accessibility_services", package,
-                               "accessibility", what, after)) {
-    return error;
-  }
+  CLAWPERATOR_TRY(read_secure(client, serial, "enabled_accessibility_services", package,
+                              "accessibility", what, after));
   if (!after || !adb::component_list_contains(*after, component)) {
     ShellAnswer refused;
     refused.exit_code = 0;
     refused.out = "enabled_accessibility_services does not list " + component + " after the write";
-    return grant_failure(package, "accessibility", what, refused);
+    return contract::failed(grant_failure(package, "accessibility", what, refused));
   }
   outcome.ok = true;
-  return std::nullopt;
+  return {};
 }
 
-std::optional<HostError> grant_notification(adb::AdbClient& client, const std::string& serial,
-                                            const std::string& package, GrantOutcome& outcome) {
+contract::Status grant_notification(adb::AdbClient& client, const std::string& serial,
+                                    const std::string& package, GrantOutcome& outcome) {
   outcome.method = "pm grant";
   const ShellAnswer answer = run_shell(client, serial,
                                        "pm grant " + adb::quote_for_device_shell(package) +
                                            " android.permission.POST_NOTIFICATIONS");
-  if (answer.error) return answer.error;
+  if (answer.error) return contract::failed(*answer.error);
   if (answer.exit_code == 0) {
     outcome.ok = true;
-    return std::nullopt;
+    return {};
   }
   if (grant_is_not_applicable(answer.err + "\n" + answer.out)) {
     outcome.ok = true;
     outcome.skipped = true;
     outcome.detail = device_words(answer);
-    return std::nullopt;
+    return {};
   }
-  return grant_failure(package, "notification", "the notification permission", answer);
+  return contract::failed(
+      grant_failure(package, "notification", "the notification permission", answer));
 }
 
-std::optional<HostError> grant_listener(adb::AdbClient& client, const std::string& serial,
-                                        const std::string& package, GrantOutcome& outcome) {
+contract::Status grant_listener(adb::AdbClient& client, const std::string& serial,
+                                const std::string& package, GrantOutcome& outcome) {
   const std::string what = "the notification listener";
   const std::string component = notification_listener_component(package);
   std::optional<std::string> listeners;
-  if (auto error = read_secure(client, serial, "enabled_notification_listeners", package,
-                               "notificationListener", what, listeners)) {
-    return error;
-  }
+  CLAWPERATOR_TRY(read_secure(client, serial, "enabled_notification_listeners", package,
+                              "notificationListener", what, listeners));
   if (listeners && adb::component_list_contains(*listeners, component)) {
     outcome.ok = true;
     outcome.already_enabled = true;
     outcome.method = "settings";
-    return std::nullopt;
+    return {};
   }
   const ShellAnswer sdk = run_shell(client, serial, "getprop ro.build.version.sdk");
-  if (sdk.error) return sdk.error;
+  if (sdk.error) return contract::failed(*sdk.error);
   const std::optional<int> level = adb::parse_sdk_level(sdk.out);
   bool allowed = false;
   if (level && *level >= kAllowListenerSdk) {
@@ -173,11 +167,11 @@ std::optional<HostError> grant_listener(adb::AdbClient& client, const std::strin
     const ShellAnswer answer =
         run_shell(client, serial,
                   "cmd notification allow_listener " + adb::quote_for_device_shell(component));
-    if (answer.error) return answer.error;
+    if (answer.error) return contract::failed(*answer.error);
     // Some builds' notification service has no shell commands: only there the setting is
     // written instead. A refusal, or no service at all, is a failure.
     if (answer.exit_code != 0 && !lacks_shell_command(answer)) {
-      return grant_failure(package, "notificationListener", what, answer);
+      return contract::failed(grant_failure(package, "notificationListener", what, answer));
     }
     allowed = answer.exit_code == 0;
   }
@@ -187,11 +181,12 @@ std::optional<HostError> grant_listener(adb::AdbClient& client, const std::strin
         run_shell(client, serial,
                   "settings put secure enabled_notification_listeners " +
                       adb::quote_for_device_shell(adb::component_list_with(listeners, component)));
-    if (answer.error) return answer.error;
-    if (answer.exit_code != 0) return grant_failure(package, "notificationListener", what, answer);
+    if (answer.error) return contract::failed(*answer.error);
+    if (answer.exit_code != 0)
+      return contract::failed(grant_failure(package, "notificationListener", what, answer));
   }
   outcome.ok = true;
-  return std::nullopt;
+  return {};
 }
 
 Json grant_to_json(const GrantOutcome& outcome, bool with_skipped) {
@@ -222,15 +217,20 @@ PermissionReport grant_permissions(adb::AdbClient& client, const std::string& se
                                    const std::string& package) {
   PermissionReport report;
   report.accessibility.emplace();
-  if ((report.error = grant_accessibility(client, serial, package, *report.accessibility))) {
+  if (auto status = grant_accessibility(client, serial, package, *report.accessibility); !status) {
+    report.error = std::move(status).error();
     return report;
   }
   report.notification.emplace();
-  if ((report.error = grant_notification(client, serial, package, *report.notification))) {
+  if (auto status = grant_notification(client, serial, package, *report.notification); !status) {
+    report.error = std::move(status).error();
     return report;
   }
   report.notification_listener.emplace();
-  report.error = grant_listener(client, serial, package, *report.notification_listener);
+  if (auto status = grant_listener(client, serial, package, *report.notification_listener);
+      !status) {
+    report.error = std::move(status).error();
+  }
   return report;
 }
 

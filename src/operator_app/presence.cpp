@@ -36,16 +36,15 @@ contract::Outcome<InstalledVariants> installed_variants(adb::AdbClient& client,
 contract::Outcome<std::vector<std::string>> locate_operator(adb::AdbClient& client,
                                                             const std::string& serial,
                                                             const std::string& package) {
-  auto variants = installed_variants(client, serial, package);
-  if (!variants) return failed(std::move(variants).error());
-  if (const auto found = variants->find(package); found != variants->end()) {
+  CLAWPERATOR_TRY_ASSIGN(auto variants, installed_variants(client, serial, package));
+  if (const auto found = variants.find(package); found != variants.end()) {
     return std::move(found->second);
   }
 
   const std::string other = adb::alternate_operator_variant(package);
   Json details = Json::object();
   details["checkId"] = "readiness.apk.presence";
-  if (variants->count(other) != 0) {
+  if (variants.count(other) != 0) {
     details["expectedPackage"] = package;
     details["installedPackage"] = other;
     std::string fix =
@@ -76,8 +75,7 @@ contract::Outcome<std::vector<std::string>> locate_operator(adb::AdbClient& clie
 
 contract::Status require_operator(adb::AdbClient& client, const std::string& serial,
                                   const std::string& package) {
-  auto located = locate_operator(client, serial, package);
-  if (!located) return failed(std::move(located).error());
+  CLAWPERATOR_TRY(locate_operator(client, serial, package));
   return {};
 }
 

@@ -39,7 +39,7 @@ SetupReport error_report(const HostError& error, const std::string& operator_pac
   return {std::move(document), contract::exit_code_of(error)};
 }
 
-std::optional<HostError> check_apk_file(const std::string& path) {
+contract::Status check_apk_file(const std::string& path) {
   struct stat info {};
   std::string problem;
   if (path.empty()) {
@@ -51,12 +51,12 @@ std::optional<HostError> check_apk_file(const std::string& path) {
   } else if (::access(path.c_str(), R_OK) != 0) {
     problem = std::strerror(errno);
   }
-  if (problem.empty()) return std::nullopt;
+  if (problem.empty()) return {};
   Json details = Json::object();
   details["apkPath"] = path;
   details["reason"] = problem;
-  return contract::readiness_error("OPERATOR_APK_NOT_FOUND",
-                                   "APK file not found: " + path + " (" + problem + ")", details);
+  return contract::failed(contract::readiness_error(
+      "OPERATOR_APK_NOT_FOUND", "APK file not found: " + path + " (" + problem + ")", details));
 }
 
 // "Failure [INSTALL_FAILED_VERSION_DOWNGRADE: …]" -> INSTALL_FAILED_VERSION_DOWNGRADE
@@ -68,8 +68,8 @@ std::string install_failure_reason(std::string_view text) {
   return std::string(rest.substr(0, end));
 }
 
-std::optional<HostError> install_apk(adb::AdbClient& client, const std::string& serial,
-                                     const std::string& apk_path, Json& install) {
+contract::Status install_apk(adb::AdbClient& client, const std::string& serial,
+                             const std::string& apk_path, Json& install) {
   const process::Completion completion = client.install(serial, apk_path);
   install = Json{{"ok", false}};
   const std::string output = completion.out + completion.err;
@@ -77,16 +77,16 @@ std::optional<HostError> install_apk(adb::AdbClient& client, const std::string& 
                        completion.exit_code == 0 && output.find("Success") != std::string::npos;
   if (success) {
     install["ok"] = true;
-    return std::nullopt;
+    return {};
   }
-  std::optional<HostError> error = adb::adb_call_failure(
-      completion, client.settings(), "adb install", "OPERATOR_INSTALL_FAILED", serial);
+  contract::Status called = adb::adb_call_failure(completion, client.settings(), "adb install",
+                                                  "OPERATOR_INSTALL_FAILED", serial);
   const std::string reason = install_failure_reason(output);
   if (!reason.empty()) install["reason"] = reason;
   // adb's own device errors keep their precise code; everything else is the install's.
-  if (error && error->code != "OPERATOR_INSTALL_FAILED" &&
-      error->code != "DEVICE_SHELL_UNAVAILABLE") {
-    return error;
+  if (!called && called.error().code != "OPERATOR_INSTALL_FAILED" &&
+      called.error().code != "DEVICE_SHELL_UNAVAILABLE") {
+    return called;
   }
   Json details = Json::object();
   details["apkPath"] = apk_path;
@@ -101,11 +101,11 @@ std::optional<HostError> install_apk(adb::AdbClient& client, const std::string& 
       "adb install failed" + (reason.empty() ? std::string() : " (" + reason + ")") +
           (first_words.empty() ? std::string() : ": " + first_words.substr(0, 400)),
       details);
-  if (error) failure.signal_exit = error->signal_exit;
+  if (!called) failure.signal_exit = called.error().signal_exit;
   failure.hint = contract::hint_text(reason == "INSTALL_FAILED_VERSION_DOWNGRADE"
                                          ? contract::HintId::InstallRefusedAsDowngrade
                                          : contract::HintId::InstallFailedSeeAdbOutput);
-  return failure;
+  return contract::failed(std::move(failure));
 }
 
 // The Operator variant to configure: the requested one when explicit, else the
@@ -115,10 +115,9 @@ contract::Outcome<std::string> installed_operator(adb::AdbClient& client, const 
                                                   const char* error_code) {
   const std::string wanted =
       request.operator_package_explicit ? request.operator_package : std::string(kReleasePackage);
-  auto variants = installed_variants(client, serial, wanted);
-  if (!variants) return contract::failed(std::move(variants).error());
+  CLAWPERATOR_TRY_ASSIGN(auto variants, installed_variants(client, serial, wanted));
   if (request.operator_package_explicit) {
-    if (variants->count(request.operator_package) != 0) return request.operator_package;
+    if (variants.count(request.operator_package) != 0) return request.operator_package;
     Json details = Json::object();
     details["expectedPackage"] = request.operator_package;
     HostError error = contract::readiness_error(
@@ -129,8 +128,8 @@ contract::Outcome<std::string> installed_operator(adb::AdbClient& client, const 
                                      {{"serial", serial}, {"package", request.operator_package}});
     return contract::failed(std::move(error));
   }
-  const bool release = variants->count(std::string(kReleasePackage)) != 0;
-  const bool debug = variants->count(std::string(kDebugPackage)) != 0;
+  const bool release = variants.count(std::string(kReleasePackage)) != 0;
+  const bool debug = variants.count(std::string(kDebugPackage)) != 0;
   if (release != debug) return std::string(release ? kReleasePackage : kDebugPackage);
   Json details = Json::object();
   details["candidates"] = Json::array({kReleasePackage, kDebugPackage});
@@ -163,14 +162,14 @@ SetupReport run_operator_setup(const SetupRequest& request, process::Runner& run
     if (!progress.install.value("ok", false)) progress.install["error"] = error.message;
     return error_report(error, operator_package, progress);
   };
-  if (auto error = check_apk_file(request.apk_path)) return fail(*error);
+  if (auto status = check_apk_file(request.apk_path); !status) return fail(status.error());
   adb::AdbClient client(runner, request.adb);
   const contract::Outcome<std::string> resolved = adb::resolve_device(client, request.device);
   if (!resolved) return fail(resolved.error());
   const std::string& serial = *resolved;
 
-  if (auto error = install_apk(client, serial, request.apk_path, progress.install)) {
-    return fail(*error);
+  if (auto status = install_apk(client, serial, request.apk_path, progress.install); !status) {
+    return fail(status.error());
   }
   auto package = installed_operator(client, serial, request, "OPERATOR_VERIFY_FAILED");
   if (!package) {

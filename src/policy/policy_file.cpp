@@ -17,24 +17,24 @@ contract::HostError invalid(const std::string& source, const std::string& path,
 }
 
 // A list of non-blank strings under `key`, at most kMaxEntries.
-std::optional<contract::HostError> read_list(const Json& rule, const char* key,
-                                             const std::string& where, const std::string& source,
-                                             std::vector<std::string>& out) {
+contract::Status read_list(const Json& rule, const char* key, const std::string& where,
+                           const std::string& source, std::vector<std::string>& out) {
   const auto found = rule.find(key);
-  if (found == rule.end()) return std::nullopt;
+  if (found == rule.end()) return {};
   const std::string path = where + "." + key;
   if (!found->is_array() || found->empty() || found->size() > kMaxEntries) {
-    return invalid(source, path,
-                   "must be a list of 1 to " + std::to_string(kMaxEntries) + " strings");
+    return contract::failed(invalid(
+        source, path, "must be a list of 1 to " + std::to_string(kMaxEntries) + " strings"));
   }
   for (std::size_t i = 0; i < found->size(); ++i) {
     const Json& entry = (*found)[i];
     if (!entry.is_string() || is_blank(entry.get_ref<const std::string&>())) {
-      return invalid(source, path + "[" + std::to_string(i) + "]", "must be a non-blank string");
+      return contract::failed(
+          invalid(source, path + "[" + std::to_string(i) + "]", "must be a non-blank string"));
     }
     out.push_back(std::string(trim_white_space(entry.get_ref<const std::string&>())));
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
@@ -118,7 +118,7 @@ contract::Outcome<Policy> parse_policy(std::string_view text, const std::string&
     for (const auto& [key, list] :
          {std::pair{"actions", &rule.actions}, std::pair{"packages", &rule.packages},
           std::pair{"labels", &rule.labels}}) {
-      if (auto error = read_list(entry, key, where, source, *list)) return contract::failed(*error);
+      CLAWPERATOR_TRY(read_list(entry, key, where, source, *list));
     }
     for (std::string& action : rule.actions) {
       const contract::ActionSpec* spec = contract::find_action(action);
@@ -171,12 +171,11 @@ contract::Outcome<std::optional<Policy>> load_policy(const std::optional<std::st
   if (auto problem = io::read_regular_file(path, kMaxPolicyBytes, text)) {
     return contract::failed(invalid(path.string(), "(file)", "cannot be read: " + *problem));
   }
-  auto policy = parse_policy(text, path.string());
-  if (!policy) return contract::failed(policy.error());
+  CLAWPERATOR_TRY_ASSIGN(auto policy, parse_policy(text, path.string()));
   std::error_code no_cwd;
-  policy->file = std::filesystem::absolute(path, no_cwd);
-  if (no_cwd) policy->file = path;
-  return std::optional<Policy>(std::move(*policy));
+  policy.file = std::filesystem::absolute(path, no_cwd);
+  if (no_cwd) policy.file = path;
+  return std::optional<Policy>(std::move(policy));
 }
 
 }  // namespace clawperator::policy

@@ -1,8 +1,13 @@
 #include "clawperator/process/runner.hpp"
 
 #include <cerrno>
+#include <cstring>
 
 namespace clawperator::process {
+
+std::string SpawnError::message() const {
+  return std::strerror(code);
+}
 
 bool spawn_error_is_not_found(int spawn_errno) noexcept {
   switch (spawn_errno) {

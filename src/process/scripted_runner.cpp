@@ -225,7 +225,7 @@ Completion ScriptedRunner::run(const CommandSpec& spec) {
   return completion;
 }
 
-std::unique_ptr<Stream> ScriptedRunner::start(const StreamSpec& spec, int& spawn_errno) {
+Started ScriptedRunner::start(const StreamSpec& spec) {
   const std::lock_guard<std::mutex> lock(mutex_);
   const Argv& argv = spec.argv;
   Call& call = calls_.emplace_back();
@@ -234,24 +234,18 @@ std::unique_ptr<Stream> ScriptedRunner::start(const StreamSpec& spec, int& spawn
   call.environment = spec.environment;
   if (cancelled()) {
     call.result = CallResult::Cancelled;
-    spawn_errno = ECANCELED;
-    return nullptr;
+    return Unexpected{SpawnError{ECANCELED}};
   }
   const Expectation* expectation = match(CallKind::Start, argv);
   if (expectation == nullptr) {
     call.result = CallResult::Unexpected;
-    spawn_errno = kUnscriptedErrno;
-    return nullptr;
+    return Unexpected{SpawnError{kUnscriptedErrno}};
   }
-  if (expectation->spawn_errno_ != 0) {
-    spawn_errno = expectation->spawn_errno_;
-    return nullptr;
-  }
+  if (expectation->spawn_errno_ != 0) return Unexpected{SpawnError{expectation->spawn_errno_}};
   auto log = std::make_shared<StreamLog>();
   call.stream = log;
-  spawn_errno = 0;
-  return std::make_unique<ScriptedStream>(expectation->script_, std::move(log), next_pid_++,
-                                          cancel_token());
+  return std::unique_ptr<Stream>(std::make_unique<ScriptedStream>(
+      expectation->script_, std::move(log), next_pid_++, cancel_token()));
 }
 
 std::vector<ScriptedRunner::Call> ScriptedRunner::calls() const {

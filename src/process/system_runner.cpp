@@ -297,23 +297,17 @@ class SystemRunner final : public Runner {
   }
 
   using Runner::start;
-  std::unique_ptr<Stream> start(const StreamSpec& spec, int& spawn_errno) override {
+  Started start(const StreamSpec& spec) override {
     try {
-      if (spec.argv.empty()) {
-        spawn_errno = EINVAL;
-        return nullptr;
-      }
-      if (cancelled()) {
-        spawn_errno = ECANCELED;
-        return nullptr;
-      }
+      if (spec.argv.empty()) return Unexpected{SpawnError{EINVAL}};
+      if (cancelled()) return Unexpected{SpawnError{ECANCELED}};
       auto stream = std::make_unique<SystemStream>(cancel_token());
-      spawn_errno = stream->spawn(spec);
-      if (spawn_errno != 0) return nullptr;
-      return stream;
+      if (const int spawn_errno = stream->spawn(spec); spawn_errno != 0) {
+        return Unexpected{SpawnError{spawn_errno}};
+      }
+      return std::unique_ptr<Stream>(std::move(stream));
     } catch (const std::bad_alloc&) {
-      spawn_errno = ENOMEM;
-      return nullptr;
+      return Unexpected{SpawnError{ENOMEM}};
     }
   }
 };

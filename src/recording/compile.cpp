@@ -378,14 +378,13 @@ std::string compiled_command_id(const std::string& session_id) {
 
 contract::Outcome<CompiledRecording> compile_recording(const std::filesystem::path& input,
                                                        const CompileOptions& options) {
-  auto file = RecordingFile::open(input);
-  if (!file) return contract::failed(std::move(file).error());
-  if (auto scanned = file->scan([](const RecordingEvent&) -> contract::Status { return {}; });
+  CLAWPERATOR_TRY_ASSIGN(auto file, RecordingFile::open(input));
+  if (auto scanned = file.scan([](const RecordingEvent&) -> contract::Status { return {}; });
       !scanned)
     return contract::failed(std::move(scanned).error());
   WarningList warnings;
   RecordingCompiler compiler(warnings, options);
-  auto visited = file->for_each_in_seq_order([&](const RecordingEvent& event) -> contract::Status {
+  auto visited = file.for_each_in_seq_order([&](const RecordingEvent& event) -> contract::Status {
     compiler.visit(event);
     return {};
   });
@@ -419,7 +418,7 @@ contract::Outcome<CompiledRecording> compile_recording(const std::filesystem::pa
   }
 
   CompiledRecording compiled;
-  compiled.session_id = file->header().session_id;
+  compiled.session_id = file.header().session_id;
   const std::string base_id = compiled_command_id(compiled.session_id);
   for (std::size_t index = 0; index < parts.size(); ++index) {
     int timeout_ms = kCompiledActionBudgetMs;
@@ -434,8 +433,7 @@ contract::Outcome<CompiledRecording> compile_recording(const std::filesystem::pa
     // What compile makes must be what exec accepts; a failure here is this file's bug.
     const contract::ValidationOutcome validation = contract::validate_execution(payload);
     if (!validation.valid) return contract::failed(contract::validation_failure(validation.issues));
-    if (auto too_large = contract::check_payload_size(*validation.valid))
-      return contract::failed(std::move(*too_large));
+    CLAWPERATOR_TRY(contract::check_payload_size(*validation.valid));
     compiled.payloads.push_back(std::move(payload));
   }
   compiled.warnings = warnings.to_json();

@@ -83,22 +83,20 @@ contract::Outcome<Json> export_recording(const ExportOptions& options) {
   std::filesystem::path recording = options.input;
   std::error_code error;
   if (std::filesystem::is_directory(options.input, error)) {
-    auto newest = newest_recording_in(options.input, "RECORDING_EXPORT_FAILED");
-    if (!newest) return contract::failed(std::move(newest).error());
-    recording = std::move(*newest);
+    CLAWPERATOR_TRY_ASSIGN(auto newest,
+                           newest_recording_in(options.input, "RECORDING_EXPORT_FAILED"));
+    recording = std::move(newest);
   }
   const std::filesystem::path output =
       options.output ? *options.output : default_export_path(recording);
 
-  auto file = RecordingFile::open(recording);
-  if (!file) return contract::failed(std::move(file).error());
+  CLAWPERATOR_TRY_ASSIGN(auto file, RecordingFile::open(recording));
   // Pass 1 validates every line before anything is written.
-  if (auto scanned = file->scan([](const RecordingEvent&) -> contract::Status { return {}; });
+  if (auto scanned = file.scan([](const RecordingEvent&) -> contract::Status { return {}; });
       !scanned)
     return contract::failed(std::move(scanned).error());
 
-  auto out = StreamedFile::create(output, "RECORDING_EXPORT_FAILED");
-  if (!out) return contract::failed(std::move(out).error());
+  CLAWPERATOR_TRY_ASSIGN(auto out, StreamedFile::create(output, "RECORDING_EXPORT_FAILED"));
   // The transitions come after the events in the document, and there may be as many as there
   // are events: they wait in an unnamed temporary file, not in memory.
   std::unique_ptr<std::FILE, ExportSpoolCloser> spool(std::tmpfile());
@@ -106,7 +104,7 @@ contract::Outcome<Json> export_recording(const ExportOptions& options) {
     return contract::failed(export_failure(
         std::string("Cannot create a temporary file: ") + std::strerror(errno), output, errno));
 
-  const RecordingHeader& header = file->header();
+  const RecordingHeader& header = file.header();
   Json session = Json::object();
   session["sessionId"] = header.session_id;
   session["schemaVersion"] = header.schema_version;
@@ -116,8 +114,7 @@ contract::Outcome<Json> export_recording(const ExportOptions& options) {
                         export_indented(dump_json(session, true), "  ") +
                         ",\n  \"snapshotMode\": " + quote_json(to_string(options.snapshots)) +
                         ",\n  \"events\": [";
-  if (auto written = out->write(opening); !written)
-    return contract::failed(std::move(written).error());
+  CLAWPERATOR_TRY(out.write(opening));
 
   std::uint64_t event_count = 0;
   std::uint64_t by_type[std::size(kExportTypeOrder)] = {};
@@ -126,7 +123,7 @@ contract::Outcome<Json> export_recording(const ExportOptions& options) {
   std::optional<Json> previous_ts;
   std::string current_package;
   bool spool_failed = false;
-  auto emitted = file->for_each_in_seq_order([&](const RecordingEvent& event) -> contract::Status {
+  auto emitted = file.for_each_in_seq_order([&](const RecordingEvent& event) -> contract::Status {
     const Json delta =
         previous_ts ? export_difference(*previous_ts, event.ts_json()) : Json(nullptr);
     if (!first_ts) first_ts = event.ts_json();
@@ -149,12 +146,9 @@ contract::Outcome<Json> export_recording(const ExportOptions& options) {
       }
       current_package = std::string(package);
     }
-    if (auto written = out->write(event_count == 0 ? "\n    " : ",\n    "); !written)
-      return written;
-    if (auto written = write_pretty_indented(
-            *out, export_event_entry(event, delta, options.snapshots), "    ");
-        !written)
-      return written;
+    CLAWPERATOR_TRY(out.write(event_count == 0 ? "\n    " : ",\n    "));
+    CLAWPERATOR_TRY(
+        write_pretty_indented(out, export_event_entry(event, delta, options.snapshots), "    "));
     ++event_count;
     return {};
   });
@@ -174,15 +168,13 @@ contract::Outcome<Json> export_recording(const ExportOptions& options) {
   std::string middle = event_count == 0 ? "]" : "\n  ]";
   middle += ",\n  \"counts\": " + export_indented(dump_json(counts, true), "  ") +
             ",\n  \"packageTransitions\": [";
-  if (auto written = out->write(middle); !written)
-    return contract::failed(std::move(written).error());
+  CLAWPERATOR_TRY(out.write(middle));
   std::rewind(spool.get());
   char chunk[1 << 16];
   while (true) {
     const std::size_t got = std::fread(chunk, 1, sizeof chunk, spool.get());
     if (got == 0) break;
-    if (auto written = out->write(std::string_view(chunk, got)); !written)
-      return contract::failed(std::move(written).error());
+    CLAWPERATOR_TRY(out.write(std::string_view(chunk, got)));
   }
   if (std::ferror(spool.get())) {
     return contract::failed(export_failure(
@@ -194,10 +186,8 @@ contract::Outcome<Json> export_recording(const ExportOptions& options) {
   timeline["durationMs"] = first_ts ? export_difference(*first_ts, *previous_ts) : Json(nullptr);
   std::string closing = transition_count == 0 ? "]" : "\n  ]";
   closing += ",\n  \"timeline\": " + export_indented(dump_json(timeline, true), "  ") + "\n}\n";
-  if (auto written = out->write(closing); !written)
-    return contract::failed(std::move(written).error());
-  if (auto committed = out->commit(); !committed)
-    return contract::failed(std::move(committed).error());
+  CLAWPERATOR_TRY(out.write(closing));
+  CLAWPERATOR_TRY(out.commit());
 
   Json document = Json::object();
   document["ok"] = true;

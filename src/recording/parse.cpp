@@ -79,13 +79,12 @@ std::string step_summary_line(const Json& step) {
 contract::Outcome<Json> parse_recording(const ParseOptions& options) {
   const std::filesystem::path output =
       options.output ? *options.output : default_steps_path(options.input);
-  auto file = RecordingFile::open(options.input);
-  if (!file) return contract::failed(std::move(file).error());
+  CLAWPERATOR_TRY_ASSIGN(auto file, RecordingFile::open(options.input));
 
   // Pass 1: every event validated; the snapshot warnings in file order, as the original
   // collected them while validating.
   WarningList warnings;
-  auto scanned = file->scan([&](const RecordingEvent& event) -> contract::Status {
+  auto scanned = file.scan([&](const RecordingEvent& event) -> contract::Status {
     if ((event.type == EventType::WindowChange || event.type == EventType::Click) &&
         parse_snapshot_missing(event)) {
       warnings.add("seq " + number_text(event.seq_json()) + ": snapshot missing on " +
@@ -95,20 +94,18 @@ contract::Outcome<Json> parse_recording(const ParseOptions& options) {
   });
   if (!scanned) return contract::failed(std::move(scanned).error());
 
-  auto out = StreamedFile::create(output, "RECORDING_PARSE_FAILED");
-  if (!out) return contract::failed(std::move(out).error());
-  const RecordingHeader& header = file->header();
+  CLAWPERATOR_TRY_ASSIGN(auto out, StreamedFile::create(output, "RECORDING_PARSE_FAILED"));
+  const RecordingHeader& header = file.header();
   std::string opening = "{\n  \"sessionId\": " + quote_json(header.session_id) +
                         ",\n  \"schemaVersion\": " + dump_json(header.schema_version) +
                         ",\n  \"steps\": [";
-  if (auto written = out->write(opening); !written)
-    return contract::failed(std::move(written).error());
+  CLAWPERATOR_TRY(out.write(opening));
 
   // Pass 2, in seq order: the v1 rules. Only the first window change and the clicks make steps;
   // press_key and text_change are dropped silently, each scroll with a warning.
   bool open_app_inferred = false;
   std::size_t step_count = 0;
-  auto emitted = file->for_each_in_seq_order([&](const RecordingEvent& event) -> contract::Status {
+  auto emitted = file.for_each_in_seq_order([&](const RecordingEvent& event) -> contract::Status {
     Json step;
     switch (event.type) {
       case EventType::WindowChange:
@@ -127,8 +124,8 @@ contract::Outcome<Json> parse_recording(const ParseOptions& options) {
       case EventType::TextChange:
         return {};
     }
-    if (auto written = out->write(step_count == 0 ? "\n    " : ",\n    "); !written) return written;
-    if (auto written = write_pretty_indented(*out, step, "    "); !written) return written;
+    CLAWPERATOR_TRY(out.write(step_count == 0 ? "\n    " : ",\n    "));
+    CLAWPERATOR_TRY(write_pretty_indented(out, step, "    "));
     ++step_count;
     if (options.on_step) options.on_step(step);
     return {};
@@ -146,10 +143,8 @@ contract::Outcome<Json> parse_recording(const ParseOptions& options) {
     }
   }
   closing += "\n}";
-  if (auto written = out->write(closing); !written)
-    return contract::failed(std::move(written).error());
-  if (auto committed = out->commit(); !committed)
-    return contract::failed(std::move(committed).error());
+  CLAWPERATOR_TRY(out.write(closing));
+  CLAWPERATOR_TRY(out.commit());
 
   Json document = Json::object();
   document["ok"] = true;

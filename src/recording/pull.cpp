@@ -68,10 +68,9 @@ contract::Outcome<std::string> latest_session(adb::AdbClient& client, const std:
   // (adb/device_shell.hpp): `&& echo` ends the line and keeps cat's failure as the status.
   call.command = "cat " + adb::quote_for_device_shell(pointer) + " && echo";
   call.what = "cat " + std::string(kLatestPointerName);
-  auto output = adb::run_device_shell(client, serial, call);
-  if (!output) return contract::failed(output.error());
-  const std::string id(trim(output->out));
-  if (output->exit_code != 0 || id.empty()) {
+  CLAWPERATOR_TRY_ASSIGN(auto output, adb::run_device_shell(client, serial, call));
+  const std::string id(trim(output.out));
+  if (output.exit_code != 0 || id.empty()) {
     return contract::failed(
         not_found("No recording session found on device. Start a recording first.",
                   Json{{"reason", "no_latest_pointer"}}));
@@ -131,26 +130,27 @@ bool missing_on_device(const process::Completion& completion) {
 
 }  // namespace
 
-std::optional<HostError> check_pull_request(const PullRequest& request) {
+contract::Status check_pull_request(const PullRequest& request) {
   if (request.session_id) {
-    if (!is_safe_session_id(*request.session_id)) return invalid_id(*request.session_id);
+    if (!is_safe_session_id(*request.session_id))
+      return contract::failed(invalid_id(*request.session_id));
     const fs::path local = local_path_of(request, *request.session_id);
     struct stat info {};
-    if (!request.force && ::lstat(local.c_str(), &info) == 0) return exists_error(local);
+    if (!request.force && ::lstat(local.c_str(), &info) == 0)
+      return contract::failed(exists_error(local));
   }
-  return std::nullopt;
+  return {};
 }
 
 contract::Outcome<Json> pull_recording(adb::AdbClient& client, const std::string& serial,
                                        const PullRequest& request) {
-  if (auto refused = check_pull_request(request)) return contract::failed(*refused);
+  CLAWPERATOR_TRY(check_pull_request(request));
   std::string id;
   if (request.session_id) {
     id = *request.session_id;
   } else {
-    auto latest = latest_session(client, serial, request);
-    if (!latest) return contract::failed(latest.error());
-    id = std::move(*latest);
+    CLAWPERATOR_TRY_ASSIGN(auto latest, latest_session(client, serial, request));
+    id = std::move(latest);
   }
   const fs::path local = local_path_of(request, id);
   std::error_code created;
@@ -172,18 +172,19 @@ contract::Outcome<Json> pull_recording(adb::AdbClient& client, const std::string
   const process::Completion completion =
       client.pull(serial, remote, staged.string(), client.within_deadline(kPullTimeout));
   if (auto failure = adb::adb_call_failure(completion, client.settings(), "adb pull",
-                                           "RECORDING_PULL_FAILED", serial)) {
+                                           "RECORDING_PULL_FAILED", serial);
+      !failure) {
     if (completion.status == process::Completion::Status::Exited && missing_on_device(completion)) {
       return contract::failed(not_found("Recording " + id + " not found on the device",
                                         Json{{"sessionId", id}, {"reason", "no_such_recording"}}));
     }
-    if (failure->code == "RECORDING_PULL_FAILED") {
+    if (failure.error().code == "RECORDING_PULL_FAILED") {
       std::string said(trim(completion.err));
       if (said.empty()) said = "Unknown error";
-      failure->message = "Failed to pull recording from device: " + said.substr(0, 2000);
-      failure->details["sessionId"] = id;
+      failure.error().message = "Failed to pull recording from device: " + said.substr(0, 2000);
+      failure.error().details["sessionId"] = id;
     }
-    return contract::failed(*failure);
+    return contract::failed(failure.error());
   }
   std::uintmax_t bytes = 0;
   if (const int error = sync_file(staged, bytes); error != 0) {

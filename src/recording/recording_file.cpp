@@ -244,12 +244,11 @@ contract::Status RecordingFile::scan(const EventVisitor& visit) {
     auto got = state.next_line();
     if (!got) return contract::failed(std::move(got).error());
     if (!*got) break;
-    auto event = state.event_of_line();
-    if (!event) return contract::failed(std::move(event).error());
-    if (previous_seq && event->seq < *previous_seq) state.ordered = false;
-    previous_seq = event->seq;
+    CLAWPERATOR_TRY_ASSIGN(auto event, state.event_of_line());
+    if (previous_seq && event.seq < *previous_seq) state.ordered = false;
+    previous_seq = event.seq;
     ++state.events;
-    if (auto visited = visit(*event); !visited) return visited;
+    CLAWPERATOR_TRY(visit(event));
   }
   state.scanned = true;
   return {};
@@ -271,10 +270,9 @@ contract::Status RecordingFile::for_each_in_seq_order(const EventVisitor& visit)
       auto got = state.next_line();
       if (!got) return contract::failed(std::move(got).error());
       if (!*got) break;
-      auto event = state.event_of_line();
-      if (!event) return contract::failed(std::move(event).error());
+      CLAWPERATOR_TRY_ASSIGN(auto event, state.event_of_line());
       if (++seen > state.events) return changed();
-      if (auto visited = visit(*event); !visited) return visited;
+      CLAWPERATOR_TRY(visit(event));
     }
     if (seen != state.events) return changed();
     return {};
@@ -286,9 +284,8 @@ contract::Status RecordingFile::for_each_in_seq_order(const EventVisitor& visit)
     auto got = state.next_line();
     if (!got) return contract::failed(std::move(got).error());
     if (!*got) break;
-    auto event = state.event_of_line();
-    if (!event) return contract::failed(std::move(event).error());
-    index.push_back({event->seq, state.reader.line_offset(), state.reader.line_number()});
+    CLAWPERATOR_TRY_ASSIGN(auto event, state.event_of_line());
+    index.push_back({event.seq, state.reader.line_offset(), state.reader.line_number()});
   }
   if (index.size() != state.events) return changed();
   std::stable_sort(
@@ -299,10 +296,9 @@ contract::Status RecordingFile::for_each_in_seq_order(const EventVisitor& visit)
     auto got = state.next_line();
     if (!got) return contract::failed(std::move(got).error());
     if (!*got || state.reader.line_number() != entry.line) return changed();
-    auto event = state.event_of_line();
-    if (!event) return contract::failed(std::move(event).error());
-    if (event->seq != entry.seq) return changed();
-    if (auto visited = visit(*event); !visited) return visited;
+    CLAWPERATOR_TRY_ASSIGN(auto event, state.event_of_line());
+    if (event.seq != entry.seq) return changed();
+    CLAWPERATOR_TRY(visit(event));
   }
   return {};
 }

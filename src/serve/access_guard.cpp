@@ -61,9 +61,9 @@ bool tokens_equal(std::string_view left, std::string_view right) {
   return CRYPTO_memcmp(left.data(), right.data(), left.size()) == 0;
 }
 
-std::optional<HostError> check_access(const AccessPolicy& policy, const RequestFacts& request) {
+contract::Status check_access(const AccessPolicy& policy, const RequestFacts& request) {
   if (!request.host || !own_authority(policy, *request.host)) {
-    return forbidden("The Host header does not name this server", "Host");
+    return contract::failed(forbidden("The Host header does not name this server", "Host"));
   }
   if (request.origin) {
     // Same origin only: the page must come from this server, by the name it was called by.
@@ -71,7 +71,7 @@ std::optional<HostError> check_access(const AccessPolicy& policy, const RequestF
     const std::string origin = lowercase(*request.origin);
     if (origin.rfind(kScheme, 0) != 0 ||
         origin.substr(kScheme.size()) != lowercase(*request.host)) {
-      return forbidden("The Origin of this request is another site", "Origin");
+      return contract::failed(forbidden("The Origin of this request is another site", "Origin"));
     }
   }
   if (request.token_in_query) {
@@ -83,19 +83,19 @@ std::optional<HostError> check_access(const AccessPolicy& policy, const RequestF
         "A token in the query string is never accepted (it would land in logs and history): "
         "send Authorization: Bearer <token>, or open the URL the server printed (#token=...)");
     error.details["parameter"] = "token";
-    return error;
+    return contract::failed(std::move(error));
   }
-  if (policy.token.empty() || is_public_path(request.path)) return std::nullopt;
+  if (policy.token.empty() || is_public_path(request.path)) return {};
   const auto token = presented_token(request);
   if (!token) {
-    return contract::usage_error(
+    return contract::failed(contract::usage_error(
         "UNAUTHORIZED",
-        "This server needs its token: Authorization: Bearer <token>, or open the URL it printed");
+        "This server needs its token: Authorization: Bearer <token>, or open the URL it printed"));
   }
   if (!tokens_equal(*token, policy.token)) {
-    return contract::usage_error("UNAUTHORIZED", "The token is wrong");
+    return contract::failed(contract::usage_error("UNAUTHORIZED", "The token is wrong"));
   }
-  return std::nullopt;
+  return {};
 }
 
 bool is_public_path(std::string_view path) {

@@ -31,13 +31,13 @@ bool well_formed_id(std::string_view id) {
 
 }  // namespace
 
-Expected<std::unique_ptr<ArtifactStore>, io::DirectoryProblem> ArtifactStore::create(
+Expected<std::unique_ptr<ArtifactStore>, io::DirectoryError> ArtifactStore::create(
     const io::StateDirectory& state, ArtifactLimits limits) {
   const std::filesystem::path path =
       state.path() / ("serve-artifacts-" + std::to_string(::getpid()));
   auto directory =
       io::StateDirectory::open(path, state.owner(), io::StateDirectory::Symlinks::Refuse);
-  if (!directory) return Unexpected<io::DirectoryProblem>{directory.error()};
+  if (!directory) return Unexpected<io::DirectoryError>{directory.error()};
   // A directory of a crashed server that had our pid: its files are nobody's now.
   std::error_code ignored;
   for (const auto& entry : std::filesystem::directory_iterator(path, ignored)) {

@@ -206,8 +206,8 @@ Reply Backend::run(Json payload, const Json& body) const {
   contract::ValidationOutcome outcome = contract::validate_execution(payload);
   if (!outcome.valid) {
     reply = error_reply(contract::validation_failure(outcome.issues));
-  } else if (auto too_large = contract::check_payload_size(*outcome.valid)) {
-    reply = error_reply(*too_large);
+  } else if (auto too_large = contract::check_payload_size(*outcome.valid); !too_large) {
+    reply = error_reply(too_large.error());
   } else {
     service::ExecutionCall call;
     call.execution = std::move(*outcome.valid);

@@ -160,7 +160,7 @@ void ConnectionGate::run() {
       const auto state =
           connection.framer.feed(std::string_view(chunk.data(), static_cast<std::size_t>(got)));
       if (state == RequestFramer::State::Refused) {
-        const FrameRefusal& why = connection.framer.refusal();
+        const FrameError& why = connection.framer.refusal();
         refuse(connection, why.status, why.code, why.message);
       } else if (state == RequestFramer::State::Complete) {
         ReadyRequest request;

@@ -269,8 +269,8 @@ void add_guards(httplib::Server& server, const AccessPolicy& policy) {
   server.set_pre_routing_handler([policy](const Request& request, Response& response) {
     const RequestFacts facts{request.path, header(request, "Host"), header(request, "Origin"),
                              header(request, "Authorization"), request.has_param("token")};
-    if (auto refused = check_access(policy, facts)) {
-      send_error(response, *refused);
+    if (auto refused = check_access(policy, facts); !refused) {
+      send_error(response, refused.error());
       return httplib::Server::HandlerResponse::Handled;
     }
     return httplib::Server::HandlerResponse::Unhandled;

@@ -11,9 +11,10 @@ contract::Outcome<Json> list_devices(const adb::AdbSettings& settings) {
   const auto runner = process::make_system_runner();
   adb::AdbClient client(*runner, settings);
   const process::Completion completion = client.devices();
-  if (auto error = adb::adb_call_failure(completion, client.settings(), "adb devices",
-                                         "ADB_SERVER_FAILED")) {
-    return contract::failed(*error);
+  if (auto status =
+          adb::adb_call_failure(completion, client.settings(), "adb devices", "ADB_SERVER_FAILED");
+      !status) {
+    return contract::failed(status.error());
   }
   Json devices = Json::array();
   for (const adb::DeviceEntry& device : adb::parse_device_list(completion.out)) {

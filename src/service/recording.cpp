@@ -21,7 +21,7 @@ contract::Outcome<Json> compile_device_recording(const Session& session,
   recording::PullRequest request;
   request.session_id = call.session_id;
   request.operator_package = chosen.operator_package;
-  if (auto refused = recording::check_pull_request(request)) return contract::failed(*refused);
+  CLAWPERATOR_TRY(recording::check_pull_request(request));
   // The copy lives in a directory only this process can enter, and goes when the call ends.
   std::string pattern =
       (io::temp_directory(io::process_state_environment()) / "clawperator-recording-XXXXXX")
@@ -48,12 +48,11 @@ contract::Outcome<Json> compile_device_recording(const Session& session,
   adb::AdbClient client(*runner, session.adb);
   const contract::Outcome<std::string> serial = adb::resolve_device(client, chosen.device);
   if (!serial) return contract::failed(serial.error());
-  auto pulled = recording::pull_recording(client, *serial, request);
-  if (!pulled) return contract::failed(pulled.error());
+  CLAWPERATOR_TRY_ASSIGN(auto pulled, recording::pull_recording(client, *serial, request));
   recording::CompileOptions options;
   options.close_app_first = call.close_app_first;
   auto compiled = recording::compile_recording(
-      directory / (pulled->at("sessionId").get<std::string>() + ".ndjson"), options);
+      directory / (pulled.at("sessionId").get<std::string>() + ".ndjson"), options);
   if (!compiled) {
     contract::HostError error = compiled.error();
     error.details.erase("path");  // the temporary copy, gone already

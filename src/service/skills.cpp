@@ -76,15 +76,13 @@ contract::Outcome<skills::Registry> registry_of(const Session& session) {
 }  // namespace
 
 contract::Outcome<Json> skills_list(const Session& session, const skills::SearchFilter& filter) {
-  const auto registry = registry_of(session);
-  if (!registry) return failed(registry.error());
-  return skills::search_document(*registry, filter);
+  CLAWPERATOR_TRY_ASSIGN(const auto registry, registry_of(session));
+  return skills::search_document(registry, filter);
 }
 
 contract::Outcome<Json> skills_get(const Session& session, const std::string& skill_id) {
-  const auto registry = registry_of(session);
-  if (!registry) return failed(registry.error());
-  return skills::get_document(*registry, skill_id);
+  CLAWPERATOR_TRY_ASSIGN(const auto registry, registry_of(session));
+  return skills::get_document(registry, skill_id);
 }
 
 skills::SkillRunReport run_skill(const Session& session, const SkillRun& run,

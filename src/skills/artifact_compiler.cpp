@@ -302,14 +302,14 @@ contract::Outcome<CompiledArtifact> compile_artifact(const Registry& registry,
   CompiledArtifact compiled{std::move(*outcome.valid), Json::object()};
   compiled.execution.mode = "artifact_compiled";
   // A compiled payload the device would refuse is no compiled payload.
-  if (auto too_large = contract::check_payload_size(compiled.execution)) {
-    Json details = too_large->details;
+  if (auto too_large = contract::check_payload_size(compiled.execution); !too_large) {
+    Json details = too_large.error().details;
     details["artifactName"] = artifact_name;
     details["path"] = "";
-    details["reason"] = too_large->message;
+    details["reason"] = too_large.error().message;
     return contract::failed(compile_error(
         registry, "COMPILE_VALIDATION_FAILED",
-        "Artifact " + artifact_name + " is not a valid execution: " + too_large->message,
+        "Artifact " + artifact_name + " is not a valid execution: " + too_large.error().message,
         request.skill_id, std::move(details)));
   }
   compiled.document["execution"] = contract::to_device_json(compiled.execution);

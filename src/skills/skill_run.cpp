@@ -165,32 +165,31 @@ contract::Outcome<ScriptLaunch> choose_script(const Registry& registry, const Sk
   const std::string* chosen = first_with(".js");
   if (chosen == nullptr) chosen = first_with(".sh");
   if (chosen == nullptr) chosen = &skill.scripts.front();
-  auto resolved = resolve_inside(registry, *chosen, "scripts");
-  if (!resolved) return contract::failed(std::move(resolved).error());
+  CLAWPERATOR_TRY_ASSIGN(auto resolved, resolve_inside(registry, *chosen, "scripts"));
   std::error_code error;
-  if (!fs::is_regular_file(*resolved, error)) {
+  if (!fs::is_regular_file(resolved, error)) {
     Json details = Json::object();
-    details["scriptPath"] = resolved->string();
+    details["scriptPath"] = resolved.string();
     return contract::failed(
-        script_not_found(skill, "Script not found: " + resolved->string(), std::move(details)));
+        script_not_found(skill, "Script not found: " + resolved.string(), std::move(details)));
   }
   ScriptLaunch launch;
-  launch.script = *resolved;
+  launch.script = resolved;
   if (ends_with(*chosen, ".js")) {
     const std::optional<fs::path> node = executable_on_path("node");
     if (!node) {
       Json details = Json::object();
       details["dependencies"] = Json::array({"node"});
       details["skillId"] = skill.id;
-      details["scriptPath"] = resolved->string();
+      details["scriptPath"] = resolved.string();
       return contract::failed(contract::readiness_error(
           "HOST_DEPENDENCY_MISSING",
           "Skill " + skill.id + " has a JavaScript script and node is not on PATH",
           std::move(details)));
     }
-    launch.argv = {node->string(), resolved->string()};
+    launch.argv = {node->string(), resolved.string()};
   } else {
-    launch.argv = {resolved->string()};
+    launch.argv = {resolved.string()};
   }
   return launch;
 }
@@ -212,9 +211,9 @@ SkillRunReport run_script(const ScriptRun& run, const SkillRunRequest& request,
   spec.argv.insert(spec.argv.end(), request.script_args.begin(), request.script_args.end());
   spec.environment = run.environment;
   spec.terminate_grace = request.terminate_grace;
-  int spawn_errno = 0;
-  std::unique_ptr<process::Stream> stream = runner.start(spec, spawn_errno);
-  if (!stream) {
+  process::Started spawned = runner.start(spec);
+  if (!spawned) {
+    const int spawn_errno = spawned.error().code;
     facts.duration_ms = elapsed();
     if (spawn_errno == ECANCELED) {
       HostError error = contract::interrupted_error("Interrupted before the skill's script started",
@@ -230,6 +229,7 @@ SkillRunReport run_script(const ScriptRun& run, const SkillRunRequest& request,
                   Json{{"skillId", run.skill_id}, {"reason", "spawn"}, {"errno", spawn_errno}});
     return run_failure(std::move(error), run, request, facts);
   }
+  std::unique_ptr<process::Stream> stream = std::move(*spawned);
 
   BoundedCapture out, err;
   StreamingSearch search(request.expect_contains.value_or(""));

@@ -49,8 +49,8 @@ struct ValidatedSkill {
 };
 
 // The first schema issue of one raw artifact (placeholders left in), else nullopt.
-std::optional<HostError> check_artifact_raw(const Registry& registry, const SkillEntry& skill,
-                                            const fs::path& path) {
+contract::Status check_artifact_raw(const Registry& registry, const SkillEntry& skill,
+                                    const fs::path& path) {
   const std::string artifact = path.filename().string();
   const std::string message = "Skill " + skill.id + ": artifact payload schema violation";
   Json details = Json::object();
@@ -58,21 +58,22 @@ std::optional<HostError> check_artifact_raw(const Registry& registry, const Skil
   std::string text;
   if (auto problem = io::read_regular_file(path, contract::limits::kMaxPayloadInputBytes, text)) {
     details["reason"] = "cannot read the artifact: " + *problem;
-    return skill_invalid(registry, skill, message, std::move(details));
+    return contract::failed(skill_invalid(registry, skill, message, std::move(details)));
   }
   const Json payload = parse_json(text);
   if (payload.is_discarded()) {
     details["reason"] = "the artifact is not valid JSON";
-    return skill_invalid(registry, skill, message, std::move(details));
+    return contract::failed(skill_invalid(registry, skill, message, std::move(details)));
   }
   const contract::ValidationOutcome outcome = contract::validate_execution(payload);
-  if (outcome.valid) return std::nullopt;
+  if (outcome.valid) return {};
   const HostError invalid = contract::validation_failure(outcome.issues);
   for (const char* key :
        {"path", "reason", "actionId", "actionType", "invalidKeys", "hint", "issues"}) {
     if (invalid.details.contains(key)) details[key] = invalid.details[key];
   }
-  return skill_invalid(registry, skill, message + ": " + invalid.message, std::move(details));
+  return contract::failed(
+      skill_invalid(registry, skill, message + ": " + invalid.message, std::move(details)));
 }
 
 contract::Outcome<ValidatedSkill> validate_entry(const Registry& registry, const SkillEntry& skill,
@@ -182,9 +183,9 @@ contract::Outcome<ValidatedSkill> validate_entry(const Registry& registry, const
   }
   // Artifacts that pass add nothing to the output, as in the original: `valid` says it.
   for (const fs::path& path : dry_run ? artifacts : std::vector<fs::path>{}) {
-    if (auto error = check_artifact_raw(registry, skill, path)) {
-      error->details["skillJsonPath"] = skill_json_path;
-      return contract::failed(std::move(*error));
+    if (auto status = check_artifact_raw(registry, skill, path); !status) {
+      status.error().details["skillJsonPath"] = skill_json_path;
+      return contract::failed(std::move(status.error()));
     }
   }
   return validated;
@@ -196,13 +197,12 @@ contract::Outcome<Json> validate_skill(const Registry& registry, std::string_vie
                                        bool dry_run) {
   const SkillEntry* skill = registry.find(id);
   if (!skill) return contract::failed(skill_not_found(registry, id));
-  auto validated = validate_entry(registry, *skill, dry_run);
-  if (!validated) return contract::failed(validated.error());
+  CLAWPERATOR_TRY_ASSIGN(auto validated, validate_entry(registry, *skill, dry_run));
   Json out = Json::object();
   out["valid"] = true;
   out["skill"] = skill->raw;
-  if (validated->dry_run) out["dryRun"] = *validated->dry_run;
-  out["checks"] = std::move(validated->checks);
+  if (validated.dry_run) out["dryRun"] = *validated.dry_run;
+  out["checks"] = std::move(validated.checks);
   add_registry_fields(out, registry);
   return out;
 }
@@ -254,8 +254,7 @@ contract::Outcome<Json> validate_all_skills(const Registry& registry, bool dry_r
 }
 
 contract::Status validate_before_run(const Registry& registry, const SkillEntry& skill) {
-  auto validated = validate_skill(registry, skill.id, /*dry_run=*/true);
-  if (!validated) return contract::failed(std::move(validated).error());
+  CLAWPERATOR_TRY(validate_skill(registry, skill.id, /*dry_run=*/true));
   return {};
 }
 

@@ -35,9 +35,9 @@ ChunkFeedResult ChunkReassembler::feed(std::string_view message) {
   try {
     return accept_record(message.substr(kChunkPrefix.size()));
   } catch (const std::bad_alloc&) {
-    return fail(ChunkFailureKind::OutOfMemory, "out of memory");
+    return fail(ChunkErrorKind::OutOfMemory, "out of memory");
   } catch (const std::exception& exception) {
-    return fail(ChunkFailureKind::MalformedChunkJson,
+    return fail(ChunkErrorKind::MalformedChunkJson,
                 std::string("malformed chunk JSON: ") + exception.what());
   }
 }
@@ -55,7 +55,7 @@ ChunkFeedResult ChunkReassembler::accept_record(std::string_view json_text) {
     if (json_text.find(quoted_command_id_) == std::string_view::npos) {
       return ChunkFeedResult::Ignored;
     }
-    return fail(ChunkFailureKind::MalformedChunkJson, "malformed chunk JSON");
+    return fail(ChunkErrorKind::MalformedChunkJson, "malformed chunk JSON");
   }
   return accept_fields(chunk_fields_from_json(record));
 }
@@ -69,16 +69,16 @@ ChunkFeedResult ChunkReassembler::accept_fields(const ChunkRecordFields& record)
   const ChunkField& task_id = record.taskId;
   if (task_id.kind != Kind::String || task_id.text.empty() ||
       task_id.text.size() > kMaxChunkTaskIdLength) {
-    return fail(ChunkFailureKind::InvalidTaskId, "invalid taskId");
+    return fail(ChunkErrorKind::InvalidTaskId, "invalid taskId");
   }
   const std::optional<std::uint64_t> byte_length =
       integer_in_range(record.byteLength, 1, kMaxResultBytes);
-  if (!byte_length) return fail(ChunkFailureKind::ByteLengthOutOfRange, "byteLength out of range");
+  if (!byte_length) return fail(ChunkErrorKind::ByteLengthOutOfRange, "byteLength out of range");
   const std::optional<std::uint64_t> count = integer_in_range(record.count, 1, kMaxChunkCount);
-  if (!count) return fail(ChunkFailureKind::CountOutOfRange, "count out of range");
+  if (!count) return fail(ChunkErrorKind::CountOutOfRange, "count out of range");
   const std::uint64_t required_count = (*byte_length + kChunkSliceBytes - 1) / kChunkSliceBytes;
   if (*count != required_count) {
-    return fail(ChunkFailureKind::CountMismatch,
+    return fail(ChunkErrorKind::CountMismatch,
                 "count mismatch: count=" + std::to_string(*count) +
                     ", ceil(byteLength/1024)=" + std::to_string(required_count));
   }
@@ -86,19 +86,19 @@ ChunkFeedResult ChunkReassembler::accept_fields(const ChunkRecordFields& record)
   // After the first record, the usual digest is the one already validated.
   if (sha256.kind != Kind::String ||
       !((header_seen_ && sha256.text == sha256_) || is_lowercase_sha256_hex(sha256.text))) {
-    return fail(ChunkFailureKind::InvalidSha256, "invalid sha256");
+    return fail(ChunkErrorKind::InvalidSha256, "invalid sha256");
   }
 
   // count follows from byteLength (checked above), so a constant byteLength keeps it constant.
   if (header_seen_) {
     if (task_id.text != task_id_) {
-      return fail(ChunkFailureKind::InconsistentHeader, "inconsistent header: taskId");
+      return fail(ChunkErrorKind::InconsistentHeader, "inconsistent header: taskId");
     }
     if (*byte_length != diagnostics_.expectedBytes) {
-      return fail(ChunkFailureKind::InconsistentHeader, "inconsistent header: byteLength");
+      return fail(ChunkErrorKind::InconsistentHeader, "inconsistent header: byteLength");
     }
     if (sha256.text != sha256_) {
-      return fail(ChunkFailureKind::InconsistentHeader, "inconsistent header: sha256");
+      return fail(ChunkErrorKind::InconsistentHeader, "inconsistent header: sha256");
     }
   } else {
     header_seen_ = true;
@@ -107,9 +107,9 @@ ChunkFeedResult ChunkReassembler::accept_fields(const ChunkRecordFields& record)
     diagnostics_.expectedBytes = static_cast<std::size_t>(*byte_length);
     diagnostics_.expectedChunks = static_cast<std::size_t>(*count);
     if (expected_task_id_ && task_id_ != *expected_task_id_) {
-      return fail(ChunkFailureKind::CorrelationMismatch, "correlation mismatch: taskId " +
-                                                             quote_json(task_id_) + " is not " +
-                                                             quote_json(*expected_task_id_));
+      return fail(ChunkErrorKind::CorrelationMismatch, "correlation mismatch: taskId " +
+                                                           quote_json(task_id_) + " is not " +
+                                                           quote_json(*expected_task_id_));
     }
     // Validated above to at most 64 MiB: one allocation for the whole result.
     line_.reserve(static_cast<std::size_t>(*byte_length));
@@ -117,32 +117,32 @@ ChunkFeedResult ChunkReassembler::accept_fields(const ChunkRecordFields& record)
 
   const ChunkField& index = record.index;
   if (index.kind != Kind::Unsigned && index.kind != Kind::Signed) {
-    return fail(ChunkFailureKind::InvalidIndex, "invalid index");
+    return fail(ChunkErrorKind::InvalidIndex, "invalid index");
   }
   if (index.kind != Kind::Unsigned || index.unsigned_value != diagnostics_.receivedChunks) {
     const std::string received = index.kind == Kind::Unsigned ? std::to_string(index.unsigned_value)
                                                               : std::to_string(index.signed_value);
-    return fail(ChunkFailureKind::IndexOutOfOrder,
+    return fail(ChunkErrorKind::IndexOutOfOrder,
                 "index out of order: expectedIndex=" + std::to_string(diagnostics_.receivedChunks) +
                     ", receivedIndex=" + received);
   }
 
   if (record.data.kind != Kind::String) {
-    return fail(ChunkFailureKind::InvalidBase64, "invalid base64");
+    return fail(ChunkErrorKind::InvalidBase64, "invalid base64");
   }
   const std::string_view text = record.data.text;
   const std::size_t expected_size = std::min(
       kChunkSliceBytes, static_cast<std::size_t>(*byte_length) - diagnostics_.receivedBytes);
   const std::optional<std::size_t> decoded_size = base64_decoded_size(text);
-  if (!decoded_size) return fail(ChunkFailureKind::InvalidBase64, "invalid base64");
+  if (!decoded_size) return fail(ChunkErrorKind::InvalidBase64, "invalid base64");
   // Checked before decoding so that the buffer never grows past byteLength.
   if (*decoded_size != expected_size) {
-    return fail(ChunkFailureKind::WrongDataLength,
+    return fail(ChunkErrorKind::WrongDataLength,
                 "wrong data length: expected " + std::to_string(expected_size) + " bytes, got " +
                     std::to_string(*decoded_size));
   }
   if (!append_base64_decoded(text, line_)) {
-    return fail(ChunkFailureKind::InvalidBase64, "invalid base64");
+    return fail(ChunkErrorKind::InvalidBase64, "invalid base64");
   }
   diagnostics_.receivedBytes = line_.size();
   // Hashed in runs of kHashRunBytes rather than per 1 KiB record: each update has a fixed
@@ -162,32 +162,32 @@ void ChunkReassembler::hash_pending() noexcept {
 ChunkFeedResult ChunkReassembler::finish_sequence() {
   hash_pending();
   if (hasher_.finish_hex() != sha256_) {
-    return fail(ChunkFailureKind::ChecksumMismatch, "checksum mismatch");
+    return fail(ChunkErrorKind::ChecksumMismatch, "checksum mismatch");
   }
   const std::string_view line = line_;
   if (!line.starts_with(kResultPrefix)) {
-    return fail(ChunkFailureKind::MissingResultPrefix, "missing result prefix");
+    return fail(ChunkErrorKind::MissingResultPrefix, "missing result prefix");
   }
   Expected<Envelope, std::string> envelope = parse_envelope(line.substr(kResultPrefix.size()));
   if (!envelope) {
-    return fail(ChunkFailureKind::MalformedEnvelope, "malformed envelope: " + envelope.error());
+    return fail(ChunkErrorKind::MalformedEnvelope, "malformed envelope: " + envelope.error());
   }
   if (envelope->commandId != command_id_) {
-    return fail(ChunkFailureKind::CorrelationMismatch,
+    return fail(ChunkErrorKind::CorrelationMismatch,
                 "correlation mismatch: envelope commandId " + quote_json(envelope->commandId));
   }
   if (envelope->taskId != task_id_) {
-    return fail(ChunkFailureKind::CorrelationMismatch,
-                "correlation mismatch: envelope taskId " + quote_json(envelope->taskId) +
-                    ", chunk taskId " + quote_json(task_id_));
+    return fail(ChunkErrorKind::CorrelationMismatch, "correlation mismatch: envelope taskId " +
+                                                         quote_json(envelope->taskId) +
+                                                         ", chunk taskId " + quote_json(task_id_));
   }
   envelope_ = std::move(envelope).value();
   state_ = State::Complete;
   return ChunkFeedResult::Complete;
 }
 
-ChunkFeedResult ChunkReassembler::fail(ChunkFailureKind kind, std::string reason) {
-  failure_ = ChunkFailure{kind, std::move(reason), diagnostics_};
+ChunkFeedResult ChunkReassembler::fail(ChunkErrorKind kind, std::string reason) {
+  failure_ = ChunkError{kind, std::move(reason), diagnostics_};
   state_ = State::Failed;
   std::string().swap(line_);  // a dead sequence must not hold up to 64 MiB
   return ChunkFeedResult::Failed;

@@ -128,7 +128,7 @@ void ResultStreamDecoder::read_line(std::string_view line) {
       break;
     }
     case ChunkFeedResult::Failed: {
-      const std::optional<ChunkFailure>& failure = reassembler_.failure();
+      const std::optional<ChunkError>& failure = reassembler_.failure();
       if (failure) status_ = MalformedResult{failure->reason, failure->diagnostics, failure->kind};
       break;
     }
@@ -243,7 +243,7 @@ void ResultStreamDecoder::read_single_line_result(std::string_view message) {
 }
 
 void ResultStreamDecoder::settle_malformed(std::string reason,
-                                           std::optional<ChunkFailureKind> chunk_failure) {
+                                           std::optional<ChunkErrorKind> chunk_failure) {
   status_ = MalformedResult{std::move(reason), reassembler_.diagnostics(), chunk_failure};
 }
 

@@ -69,9 +69,10 @@ class EmulatorProcess {
  public:
   // Starts argv with `environment` ("NAME=VALUE") laid over ours; REQUIREs the spawn.
   EmulatorProcess(std::vector<std::string> argv, std::vector<std::string> environment) {
-    int spawn_errno = 0;
-    stream_ =
-        runner_->start(process::StreamSpec{std::move(argv), std::move(environment)}, spawn_errno);
+    process::Started started =
+        runner_->start(process::StreamSpec{std::move(argv), std::move(environment)});
+    REQUIRE(started);
+    stream_ = std::move(*started);
     REQUIRE(stream_ != nullptr);
   }
   ~EmulatorProcess() {

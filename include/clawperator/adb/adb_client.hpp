@@ -80,7 +80,7 @@ class AdbClient {
   // each line shows its writer's uid (docs/guardrails.md).
   // With relay_logcat, the child reaches the server through a relay that lives as long as
   // the returned stream.
-  std::unique_ptr<process::Stream> follow_logcat(const std::string& serial, int& spawn_errno);
+  process::Started follow_logcat(const std::string& serial);
   // adb -s SERIAL exec-out ARGS… (binary-safe stdout, e.g. screencap -p)
   process::Completion exec_out(const std::string& serial, const std::vector<std::string>& args,
                                std::chrono::milliseconds timeout, std::size_t max_output_bytes);

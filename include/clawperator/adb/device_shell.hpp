@@ -59,11 +59,9 @@ contract::Outcome<ShellOutput> run_device_shell_checked(AdbClient& client,
 // The failure of any completed adb call, or nothing when it exited 0: the classification
 // run_device_shell uses, for calls without a marker (devices, install, logcat's exit).
 // `serial` names the device in messages ("" when the call is not for one device).
-std::optional<contract::HostError> adb_call_failure(const process::Completion& completion,
-                                                    const AdbSettings& settings,
-                                                    std::string_view what,
-                                                    std::string_view fallback_code,
-                                                    const std::string& serial = {});
+contract::Status adb_call_failure(const process::Completion& completion,
+                                  const AdbSettings& settings, std::string_view what,
+                                  std::string_view fallback_code, const std::string& serial = {});
 
 // `pm list packages [FLAGS] [FILTER]` (the filter is a substring match): the names listed.
 contract::Outcome<std::set<std::string>> list_packages(AdbClient& client, const std::string& serial,

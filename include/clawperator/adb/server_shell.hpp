@@ -23,7 +23,7 @@ namespace clawperator::adb {
 // and its message: the device is gone, offline, unauthorized). Nothing was asked of the
 // device, so the adb client may run the command and say what is wrong in its own words. Once
 // the service was asked for, every outcome is a Completion: the device may have run it.
-struct ServerShellRefusal {
+struct ServerShellError {
   std::string reason;
 };
 
@@ -34,9 +34,11 @@ inline constexpr std::size_t kMaxServerShellRequest = 4096;
 
 // Runs `command` within `timeout`; stops at once when `token` is cancelled or an interrupt
 // arrives (Completion::Status::Cancelled), at the timeout with TimedOut, keeping what arrived.
-Expected<process::Completion, ServerShellRefusal> shell_via_server(
-    const LoopbackTcpServer& server, const std::string& serial, const std::string& command,
-    std::chrono::milliseconds timeout, const process::CancelToken& token,
-    std::size_t max_output_bytes);
+Expected<process::Completion, ServerShellError> shell_via_server(const LoopbackTcpServer& server,
+                                                                 const std::string& serial,
+                                                                 const std::string& command,
+                                                                 std::chrono::milliseconds timeout,
+                                                                 const process::CancelToken& token,
+                                                                 std::size_t max_output_bytes);
 
 }  // namespace clawperator::adb

@@ -16,8 +16,8 @@ namespace clawperator::cli {
 // nothing follows), when `first` is one of those words: `setup`/`install` are USAGE naming
 // `operator setup` (top-level `suggestion` and the original's `canonical`); a removed form is
 // UNKNOWN_COMMAND with its flat command as `suggestion`; a family not built is UNKNOWN_COMMAND
-// saying so, without a suggestion. nullopt for any other word.
-std::optional<contract::HostError> retired_command(std::string_view first, std::string_view second);
+// saying so, without a suggestion. Success for any other word.
+contract::Status retired_command(std::string_view first, std::string_view second);
 
 // `setup` and `install`: their help is operator setup's, as in the original.
 bool names_operator_setup(std::string_view word);

@@ -52,8 +52,7 @@ enum class SelectorChoices { Standard, WithCoordinate, TypeTarget };
 contract::HostError missing_selector(std::string_view command, SelectorChoices choices);
 
 // The first flag typed more than once, among `names`, as the original words it.
-std::optional<contract::HostError> repeated_flag(const TypedFlags& typed,
-                                                 std::span<const std::string_view> names);
+contract::Status repeated_flag(const TypedFlags& typed, std::span<const std::string_view> names);
 
 // A flag rule broken on the command line: EXECUTION_VALIDATION_FAILED, nothing sent.
 contract::HostError invalid_flags(std::string message, std::string_view flag = {});

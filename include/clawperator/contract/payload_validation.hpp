@@ -40,10 +40,10 @@ Expected<NodeMatcher, std::vector<ValidationIssue>> read_node_matcher(const Json
 HostError validation_failure(const std::vector<ValidationIssue>& issues);
 
 // The global --timeout override (docs/contract.md §1.3): replaces timeoutMs when given.
-std::optional<HostError> apply_timeout_override(Execution& execution, std::string_view raw_timeout);
+contract::Status apply_timeout_override(Execution& execution, std::string_view raw_timeout);
 
 // PAYLOAD_TOO_LARGE when the compact normalised JSON exceeds the limit.
-std::optional<HostError> check_payload_size(const Execution& execution);
+contract::Status check_payload_size(const Execution& execution);
 
 // Parses a millisecond count the way the original's Number() did, minus its
 // surprises: the whole text must be a finite decimal number.

@@ -18,7 +18,7 @@
 namespace clawperator::evidence {
 
 // A failed filesystem operation: what, where, and the errno (0: none known).
-struct StorageFailure {
+struct StorageError {
   std::filesystem::path path;
   std::string operation;  // "create the bundle directory", "write screenshot.png", …
   int error_number = 0;
@@ -30,7 +30,7 @@ std::string errno_name(int error_number);
 // EVIDENCE_STORAGE_UNWRITABLE (or EVIDENCE_OUTPUT_EXISTS for EEXIST on the bundle itself) with
 // details.path, details.causeCode (the errno's name or null), details.operation and
 // details.recovery.
-contract::HostError storage_error(const StorageFailure& failure, contract::Phase phase);
+contract::HostError storage_error(const StorageError& failure, contract::Phase phase);
 
 // Where bundles go by default: $CLAWPERATOR_EVIDENCE_DIR/bundles, else
 // <home>/.clawperator/evidence/bundles (HOME, else the passwd entry's). nullopt: no home known.
@@ -41,10 +41,10 @@ class BundleDirectory {
  public:
   // mkdir(path, 0700) after creating missing parents (0700 too): EEXIST on `path` itself is
   // EVIDENCE_OUTPUT_EXISTS and nothing there is touched. `path` is made absolute first.
-  static Expected<BundleDirectory, StorageFailure> create(const std::filesystem::path& path);
+  static Expected<BundleDirectory, StorageError> create(const std::filesystem::path& path);
   // An existing bundle, for `evidence verify` and a video session's finalisation (no link
   // followed for the directory itself).
-  static Expected<BundleDirectory, StorageFailure> open(const std::filesystem::path& path);
+  static Expected<BundleDirectory, StorageError> open(const std::filesystem::path& path);
 
   BundleDirectory(BundleDirectory&& other) noexcept;
   BundleDirectory& operator=(BundleDirectory&& other) noexcept;
@@ -57,10 +57,10 @@ class BundleDirectory {
 
   // A new file `name` (one path component) holding `bytes`: O_CREAT|O_EXCL|O_NOFOLLOW, 0600,
   // fsynced.
-  std::optional<StorageFailure> write_new(std::string_view name, std::string_view bytes) const;
+  std::optional<StorageError> write_new(std::string_view name, std::string_view bytes) const;
   // `name` holding `bytes`, replacing what was there: a temporary name, fsync, renameat, and
   // the directory fsynced (manifest.json: a reader sees the old manifest or the new one).
-  std::optional<StorageFailure> replace(std::string_view name, std::string_view bytes) const;
+  std::optional<StorageError> replace(std::string_view name, std::string_view bytes) const;
   // The size and SHA-256 of the regular file `name` (never through a link), streamed: a video
   // of any size in bounded memory. error_number set: it could not be read.
   struct Digest {
@@ -70,8 +70,8 @@ class BundleDirectory {
   };
   Digest digest(std::string_view name) const;
   // Reads the regular file `name` (never through a link), at most `limit` bytes.
-  std::optional<StorageFailure> read(std::string_view name, std::size_t limit,
-                                     std::string& bytes) const;
+  std::optional<StorageError> read(std::string_view name, std::size_t limit,
+                                   std::string& bytes) const;
 
  private:
   BundleDirectory(int fd, std::filesystem::path path) : fd_(fd), path_(std::move(path)) {}

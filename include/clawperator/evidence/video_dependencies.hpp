@@ -41,9 +41,9 @@ std::vector<Dependency> check_video_dependencies(Recorder recorder, process::Run
                                                  const VariableLookup& variable);
 
 // HOST_DEPENDENCY_MISSING naming each unusable dependency in details.dependencies
-// ([{name, executable, source, problem, requirement, version, detail}]); nullopt when all are
+// ([{name, executable, source, problem, requirement, version, detail}]); success when all are
 // usable.
-std::optional<contract::HostError> dependency_error(const std::vector<Dependency>& dependencies);
+contract::Status dependency_error(const std::vector<Dependency>& dependencies);
 
 // "scrcpy 3.1 <https://github.com/Genymobile/scrcpy>" → {3, 1}; nullopt for anything else.
 std::optional<std::pair<int, int>> parse_scrcpy_version(std::string_view output);

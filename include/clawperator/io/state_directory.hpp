@@ -48,7 +48,7 @@ std::optional<std::filesystem::path> home_state_dir(const StateEnvironment& envi
 
 // Why a directory is not used: `problem` is "is a symlink", "owner uid 65534", "mode 0777",
 // "not a directory", or what a system call said ("cannot create: Permission denied").
-struct DirectoryProblem {
+struct DirectoryError {
   std::filesystem::path path;
   std::string problem;
 };
@@ -63,8 +63,8 @@ class StateDirectory {
   // Creates `path` when missing (mode 0700, missing parents as usual), then checks with lstat,
   // open(O_DIRECTORY) and fstat of the opened directory that it is a directory owned by
   // `owner` that neither its group nor others may write.
-  static Expected<StateDirectory, DirectoryProblem> open(const std::filesystem::path& path,
-                                                         uid_t owner, Symlinks symlinks);
+  static Expected<StateDirectory, DirectoryError> open(const std::filesystem::path& path,
+                                                       uid_t owner, Symlinks symlinks);
 
   StateDirectory(StateDirectory&& other) noexcept;
   StateDirectory& operator=(StateDirectory&& other) noexcept;
@@ -123,7 +123,7 @@ class StateDirectory {
 // refusal when the directory the user named is unsafe.
 struct StateSelection {
   std::shared_ptr<const StateDirectory> directory;  // null: none
-  std::optional<DirectoryProblem> refused;          // set: stop with STATE_DIRECTORY_UNSAFE
+  std::optional<DirectoryError> refused;            // set: stop with STATE_DIRECTORY_UNSAFE
   std::string warning;                              // for stderr, once; empty: none
 };
 

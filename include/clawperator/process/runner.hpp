@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "clawperator/expected.hpp"
 #include "clawperator/process/cancel.hpp"
 
 namespace clawperator::process {
@@ -84,6 +85,16 @@ class Stream {
   virtual void watch(CancelToken token) = 0;
 };
 
+// Why a child could not be started: the errno of the failed spawn (ECANCELED when an interrupt
+// was already pending or the runner's token cancelled).
+struct SpawnError {
+  int code = 0;
+  std::string message() const;  // strerror(code)
+};
+
+// A started child, or why none could be.
+using Started = Expected<std::unique_ptr<Stream>, SpawnError>;
+
 class Runner {
  public:
   // Every run and stream of this runner also stops when `token` is cancelled.
@@ -91,13 +102,11 @@ class Runner {
   virtual ~Runner() = default;
   // Blocking: spawn, read both streams, reap. Honors the deadline and interrupts.
   virtual Completion run(const CommandSpec& spec) = 0;
-  // Starts a long-running child (e.g. `adb logcat`). On failure returns nullptr and sets
-  // spawn_errno (ECANCELED when an interrupt is already pending or the token cancelled).
-  virtual std::unique_ptr<Stream> start(const StreamSpec& spec, int& spawn_errno) = 0;
+  // Starts a long-running child (e.g. `adb logcat`): the stream (never null), or the spawn's
+  // errno (ECANCELED when an interrupt is already pending or the token cancelled).
+  virtual Started start(const StreamSpec& spec) = 0;
   // The same with the environment inherited as it is.
-  std::unique_ptr<Stream> start(const std::vector<std::string>& argv, int& spawn_errno) {
-    return start(StreamSpec{argv, {}}, spawn_errno);
-  }
+  Started start(const std::vector<std::string>& argv) { return start(StreamSpec{argv, {}}); }
 
   const CancelToken& cancel_token() const noexcept { return token_; }
   // The process was interrupted or this runner's token cancelled: what it runs is stopped,

@@ -97,7 +97,7 @@ class ScriptedRunner final : public Runner {
 
   Completion run(const CommandSpec& spec) override;
   using Runner::start;
-  std::unique_ptr<Stream> start(const StreamSpec& spec, int& spawn_errno) override;
+  Started start(const StreamSpec& spec) override;
 
   std::vector<Call> calls() const;
   std::vector<Call> unexpected_calls() const;

@@ -27,7 +27,7 @@ struct PullRequest {
 
 // Checks that need no device: the id's charset, and that the local file does not exist yet
 // (unless force). Run before the device is resolved, so a mistake costs no adb call.
-std::optional<contract::HostError> check_pull_request(const PullRequest& request);
+contract::Status check_pull_request(const PullRequest& request);
 
 // Pulls `<dir>/<id>.ndjson` into `out_dir/<id>.ndjson` and returns {ok, localPath, sessionId,
 // deviceId, bytes}. Errors: RECORDING_SESSION_NOT_FOUND (no `latest` pointer, an invalid id, no

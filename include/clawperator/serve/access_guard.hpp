@@ -43,8 +43,7 @@ std::optional<std::string_view> presented_token(const RequestFacts& request);
 
 // FORBIDDEN_ORIGIN (403) for a foreign Host or Origin; UNAUTHORIZED (401) for a token in the
 // query string (with details.parameter "token", whatever else the request carries), or for a
-// missing or wrong token; nullopt when the request may proceed.
-std::optional<contract::HostError> check_access(const AccessPolicy& policy,
-                                                const RequestFacts& request);
+// missing or wrong token; success when the request may proceed.
+contract::Status check_access(const AccessPolicy& policy, const RequestFacts& request);
 
 }  // namespace clawperator::serve

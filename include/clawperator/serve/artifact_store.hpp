@@ -29,7 +29,7 @@ struct ArtifactLimits {
 class ArtifactStore {
  public:
   // <state>/serve-artifacts-<pid>, created 0700 or refused as io::StateDirectory::open says.
-  static Expected<std::unique_ptr<ArtifactStore>, io::DirectoryProblem> create(
+  static Expected<std::unique_ptr<ArtifactStore>, io::DirectoryError> create(
       const io::StateDirectory& state, ArtifactLimits limits = {});
   ~ArtifactStore();
   ArtifactStore(const ArtifactStore&) = delete;

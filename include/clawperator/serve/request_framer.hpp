@@ -21,7 +21,7 @@ struct RequestLimits {
 
 // Why a request is refused before it is handled: 400 MALFORMED_REQUEST, 413
 // PAYLOAD_TOO_LARGE, 431 REQUEST_HEADERS_TOO_LARGE.
-struct FrameRefusal {
+struct FrameError {
   int status = 0;
   std::string code;
   std::string message;
@@ -39,7 +39,7 @@ class RequestFramer {
   bool started() const { return !buffer_.empty(); }
   // The request's bytes, exactly (bytes after it are not kept): valid once Complete.
   std::string_view request() const { return std::string_view(buffer_).substr(0, position_); }
-  const FrameRefusal& refusal() const { return refusal_; }
+  const FrameError& refusal() const { return refusal_; }
 
  private:
   enum class Phase { RequestLine, Headers, Body, ChunkSize, ChunkData, ChunkEnd, Trailers };
@@ -53,7 +53,7 @@ class RequestFramer {
   std::size_t position_ = 0;  // bytes of buffer_ parsed
   Phase phase_ = Phase::RequestLine;
   State state_ = State::NeedMore;
-  FrameRefusal refusal_;
+  FrameError refusal_;
   std::size_t head_bytes_ = 0;
   std::size_t header_lines_ = 0;
   std::size_t body_bytes_ = 0;

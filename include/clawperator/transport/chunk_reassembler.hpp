@@ -28,7 +28,7 @@ enum class ChunkFeedResult {
   Failed,    // failure() says why; the sequence is dead
 };
 
-enum class ChunkFailureKind {
+enum class ChunkErrorKind {
   MalformedChunkJson,
   InvalidTaskId,
   ByteLengthOutOfRange,
@@ -58,8 +58,8 @@ struct ChunkDiagnostics {
   friend bool operator==(const ChunkDiagnostics&, const ChunkDiagnostics&) = default;
 };
 
-struct ChunkFailure {
-  ChunkFailureKind kind;
+struct ChunkError {
+  ChunkErrorKind kind;
   // Starts with a fixed phrase ("index out of order", "checksum mismatch", ...), possibly
   // followed by ": " and the values involved.
   std::string reason;
@@ -77,7 +77,7 @@ class ChunkReassembler {
   ChunkFeedResult feed(std::string_view message);
 
   const ChunkDiagnostics& diagnostics() const noexcept { return diagnostics_; }
-  const std::optional<ChunkFailure>& failure() const noexcept { return failure_; }
+  const std::optional<ChunkError>& failure() const noexcept { return failure_; }
   bool complete() const noexcept { return state_ == State::Complete; }
 
   // After Complete: the canonical line "[Clawperator-Result] {...}", byte-exact, and the
@@ -90,7 +90,7 @@ class ChunkReassembler {
 
   ChunkFeedResult accept_record(std::string_view json_text);
   ChunkFeedResult accept_fields(const ChunkRecordFields& record);
-  ChunkFeedResult fail(ChunkFailureKind kind, std::string reason);
+  ChunkFeedResult fail(ChunkErrorKind kind, std::string reason);
   ChunkFeedResult finish_sequence();
 
   std::string command_id_;
@@ -108,7 +108,7 @@ class ChunkReassembler {
   static constexpr std::size_t kHashRunBytes = std::size_t{64} << 10;
   void hash_pending() noexcept;
   ChunkDiagnostics diagnostics_;
-  std::optional<ChunkFailure> failure_;
+  std::optional<ChunkError> failure_;
   std::optional<Envelope> envelope_;
   State state_ = State::Collecting;
 };

@@ -30,8 +30,8 @@ struct CompleteResult {
 // RESULT_ENVELOPE_MALFORMED.
 struct MalformedResult {
   std::string reason;
-  ChunkDiagnostics transport;                     // details.transport
-  std::optional<ChunkFailureKind> chunk_failure;  // set when the chunk framing failed
+  ChunkDiagnostics transport;                   // details.transport
+  std::optional<ChunkErrorKind> chunk_failure;  // set when the chunk framing failed
 };
 
 using ResultStatus = std::variant<PendingResult, CompleteResult, MalformedResult>;
@@ -116,7 +116,7 @@ class ResultStreamDecoder {
   void append_to_snapshot(std::string_view text, bool starts_line);
   void close_snapshot();
   void read_single_line_result(std::string_view message);
-  void settle_malformed(std::string reason, std::optional<ChunkFailureKind> chunk_failure);
+  void settle_malformed(std::string reason, std::optional<ChunkErrorKind> chunk_failure);
 
   std::string command_id_;
   std::string task_id_;

@@ -36,19 +36,21 @@ TEST_CASE("adb's own log-format lines stay out of messages, not out of details",
   clawperator::adb::AdbSettings settings;
   SECTION("a plain line after it is the message") {
     completion.err = log_line + "\nsomething odd happened\n";
-    const auto error = clawperator::adb::adb_call_failure(completion, settings, "adb shell",
-                                                          "DEVICE_SHELL_UNAVAILABLE");
-    REQUIRE(error);
-    CHECK(error->code == "DEVICE_SHELL_UNAVAILABLE");
-    CHECK(error->message == "adb shell failed (exit 1): something odd happened");
-    CHECK(error->details["stderr"] == completion.err);
+    const auto status = clawperator::adb::adb_call_failure(completion, settings, "adb shell",
+                                                           "DEVICE_SHELL_UNAVAILABLE");
+    REQUIRE_FALSE(status);
+    const auto& error = status.error();
+    CHECK(error.code == "DEVICE_SHELL_UNAVAILABLE");
+    CHECK(error.message == "adb shell failed (exit 1): something odd happened");
+    CHECK(error.details["stderr"] == completion.err);
   }
   SECTION("alone, it gives its text without the prefix") {
     completion.err = log_line + "\n";
-    const auto error = clawperator::adb::adb_call_failure(completion, settings, "adb shell",
-                                                          "DEVICE_SHELL_UNAVAILABLE");
-    REQUIRE(error);
-    CHECK(error->message == "adb shell failed (exit 1): odd reply from the server");
-    CHECK(error->details["stderr"] == completion.err);
+    const auto status = clawperator::adb::adb_call_failure(completion, settings, "adb shell",
+                                                           "DEVICE_SHELL_UNAVAILABLE");
+    REQUIRE_FALSE(status);
+    const auto& error = status.error();
+    CHECK(error.message == "adb shell failed (exit 1): odd reply from the server");
+    CHECK(error.details["stderr"] == completion.err);
   }
 }

@@ -89,9 +89,9 @@ Started follow(AdbSettings settings) {
   ScriptedRunner runner;
   runner.on_start(ScriptedRunner::starts_with({"adb"}), "the follower", {});
   AdbClient client(runner, std::move(settings));
-  int spawn_errno = -1;
-  const auto stream = client.follow_logcat("emulator-5554", spawn_errno);
-  REQUIRE(stream != nullptr);
+  const auto stream = client.follow_logcat("emulator-5554");
+  REQUIRE(stream);
+  REQUIRE(*stream != nullptr);
   CHECK(runner.unmet_expectations().empty());
   CHECK(runner.unexpected_calls().empty());
   Started started{runner.calls(), {}, client.server_stopped()};

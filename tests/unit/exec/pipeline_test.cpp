@@ -507,7 +507,7 @@ TEST_CASE("the state directory of a run", "[exec][pipeline][state-dir]") {
   SECTION("a named directory that is unsafe stops the run before any adb call") {
     Harness harness;
     harness.request.state = {};
-    harness.request.state.refused = io::DirectoryProblem{"/srv/state", "owner uid 65534"};
+    harness.request.state.refused = io::DirectoryError{"/srv/state", "owner uid 65534"};
     const auto report = harness.run();
     expect_error(report, "STATE_DIRECTORY_UNSAFE", 3, "not_delivered", "safe");
     CHECK(report.document["recovery"]["strategy"] == "repair_environment_then_retry_original");

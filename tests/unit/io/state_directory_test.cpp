@@ -16,7 +16,7 @@
 #include "test_files.hpp"
 
 using namespace clawperator;
-using io::DirectoryProblem;
+using io::DirectoryError;
 using io::StateDirectory;
 using Symlinks = io::StateDirectory::Symlinks;
 using clawperator::testing::mode_of;
@@ -47,7 +47,7 @@ std::string problem_of(const std::filesystem::path& path, uid_t owner,
                        Symlinks symlinks = Symlinks::Refuse) {
   auto opened = StateDirectory::open(path, owner, symlinks);
   if (opened) return "";
-  const DirectoryProblem& problem = opened.error();
+  const DirectoryError& problem = opened.error();
   CHECK(problem.path == path);
   return problem.problem;
 }

@@ -82,9 +82,9 @@ TEST_CASE("cancelling the token stops a runner's run at once and reaps the child
   CHECK(no_children_left());
   // Nothing new starts afterwards, and the process-wide interrupt was never touched.
   CHECK(runner->run(command({"/bin/echo", "x"})).status == Status::Cancelled);
-  int spawn_errno = 0;
-  CHECK(runner->start({"/bin/sleep", "5"}, spawn_errno) == nullptr);
-  CHECK(spawn_errno == ECANCELED);
+  const Started refused = runner->start({"/bin/sleep", "5"});
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().code == ECANCELED);
   CHECK(interrupted_signal() == 0);
 }
 
@@ -100,8 +100,9 @@ TEST_CASE("another runner's token does not stop this runner", "[process][cancel]
 TEST_CASE("a watched token ends a stream's wait and the stream still terminates",
           "[process][cancel]") {
   const auto runner = make_system_runner();
-  int spawn_errno = 0;
-  std::unique_ptr<Stream> stream = runner->start({"/bin/sleep", "10"}, spawn_errno);
+  Started started = runner->start({"/bin/sleep", "10"});
+  REQUIRE(started);
+  std::unique_ptr<Stream> stream = std::move(*started);
   REQUIRE(stream != nullptr);
   // A stream kept between executions answers to the execution now using it.
   CancelSource first;
@@ -142,8 +143,8 @@ TEST_CASE("scripted runner honors its token like an interrupt", "[process][cance
   CHECK(expectation.used() == 1);
   CHECK(scripted.run(command(devices)).status == Status::Cancelled);
   CHECK(scripted.calls().back().result == ScriptedRunner::CallResult::Cancelled);
-  int spawn_errno = 0;
-  CHECK(scripted.start({"adb", "logcat"}, spawn_errno) == nullptr);
-  CHECK(spawn_errno == ECANCELED);
+  const Started refused = scripted.start({"adb", "logcat"});
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().code == ECANCELED);
   CHECK(interrupted_signal() == 0);
 }

@@ -116,10 +116,10 @@ TEST_CASE("scripted stream delivers a logcat feed in arbitrary pieces", "[proces
                              ScriptedRunner::err_chunk("- waiting for device -\n"),
                              ScriptedRunner::out_chunk("\n", 80ms), ScriptedRunner::exit_event(0)});
   Runner& runner = scripted;
-  int spawn_errno = -1;
-  std::unique_ptr<Stream> stream = runner.start(logcat, spawn_errno);
+  Started started = runner.start(logcat);
+  REQUIRE(started);
+  std::unique_ptr<Stream> stream = std::move(*started);
   REQUIRE(stream != nullptr);
-  CHECK(spawn_errno == 0);
   CHECK(stream->pid() > 0);
 
   CHECK(stream->wait(1000ms).out == "12-01 10:00:00.000 I/Tag( 1): he");
@@ -153,8 +153,9 @@ TEST_CASE("scripted stream runs dry like a silent child and can be terminated", 
   ScriptedRunner scripted;
   scripted.on_start(ScriptedRunner::starts_with({"adb", "logcat"}), "logcat",
                     {ScriptedRunner::out_chunk("one\n")});
-  int spawn_errno = -1;
-  std::unique_ptr<Stream> stream = scripted.start({"adb", "logcat", "-T", "1"}, spawn_errno);
+  Started started = scripted.start({"adb", "logcat", "-T", "1"});
+  REQUIRE(started);
+  std::unique_ptr<Stream> stream = std::move(*started);
   REQUIRE(stream != nullptr);
   CHECK(stream->wait(100ms).out == "one\n");
   const Clock::time_point before = Clock::now();
@@ -172,9 +173,9 @@ TEST_CASE("scripted stream runs dry like a silent child and can be terminated", 
 
 TEST_CASE("scripted runner refuses unmatched starts", "[process]") {
   ScriptedRunner scripted;
-  int spawn_errno = 0;
-  CHECK(scripted.start({"adb", "logcat"}, spawn_errno) == nullptr);
-  CHECK(spawn_errno == ScriptedRunner::kUnscriptedErrno);
+  const Started refused = scripted.start({"adb", "logcat"});
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().code == ScriptedRunner::kUnscriptedErrno);
   const std::vector<ScriptedRunner::Call> unexpected = scripted.unexpected_calls();
   REQUIRE(unexpected.size() == 1);
   CHECK(unexpected[0].kind == ScriptedRunner::CallKind::Start);
@@ -189,9 +190,9 @@ TEST_CASE("scripted spawn failure answers runs and starts with the given errno",
   CHECK(run.status == Status::SpawnFailed);
   CHECK(run.spawn_errno == ENOENT);
   CHECK(scripted.run(command({"/missing/adb", "version"})).spawn_errno == ENOENT);
-  int spawn_errno = 0;
-  CHECK(scripted.start({"/missing/adb", "logcat"}, spawn_errno) == nullptr);
-  CHECK(spawn_errno == ENOENT);
+  const Started refused = scripted.start({"/missing/adb", "logcat"});
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().code == ENOENT);
   CHECK(scripted.unexpected_calls().empty());
 
   // Another executable is not covered by the prefix.
@@ -217,8 +218,8 @@ TEST_CASE("scripted runner honors a pending interrupt", "[process]") {
   const Completion after = scripted.run(command(kDevices));
   CHECK(after.status == Status::Cancelled);
   CHECK(scripted.calls().back().result == CallResult::Cancelled);
-  int spawn_errno = 0;
-  CHECK(scripted.start({"adb", "logcat"}, spawn_errno) == nullptr);
-  CHECK(spawn_errno == ECANCELED);
+  const Started refused = scripted.start({"adb", "logcat"});
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().code == ECANCELED);
   CHECK(scripted.unexpected_calls().empty());
 }

@@ -15,10 +15,9 @@ using namespace clawperator::process;
 using namespace clawperator::process::test;
 
 std::unique_ptr<Stream> start(std::vector<std::string> argv) {
-  int spawn_errno = -1;
-  std::unique_ptr<Stream> stream = make_system_runner()->start(argv, spawn_errno);
-  CHECK(spawn_errno == 0);
-  return stream;
+  Started started = make_system_runner()->start(argv);
+  CHECK(started);
+  return started ? std::move(*started) : nullptr;
 }
 
 }  // namespace
@@ -162,12 +161,13 @@ TEST_CASE("stream delivers large output in bounded pieces", "[process]") {
 }
 
 TEST_CASE("stream start reports spawn failures", "[process]") {
-  int spawn_errno = 0;
   const std::unique_ptr<Runner> runner = make_system_runner();
-  CHECK(runner->start({"/nonexistent/clawperator-test-adb", "logcat"}, spawn_errno) == nullptr);
-  CHECK(spawn_errno == ENOENT);
-  CHECK(runner->start(StreamSpec{}, spawn_errno) == nullptr);
-  CHECK(spawn_errno == EINVAL);
+  const Started missing = runner->start({"/nonexistent/clawperator-test-adb", "logcat"});
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().code == ENOENT);
+  const Started empty = runner->start(StreamSpec{});
+  REQUIRE_FALSE(empty);
+  CHECK(empty.error().code == EINVAL);
   CHECK(no_children_left());
 }
 
@@ -224,16 +224,16 @@ TEST_CASE("a stream whose pipes close with the exit is complete", "[process]") {
 TEST_CASE("a stream's environment entries replace the inherited ones", "[process]") {
   REQUIRE(setenv("CLAWPERATOR_TEST_REPLACED", "inherited", 1) == 0);
   REQUIRE(setenv("CLAWPERATOR_TEST_KEPT", "kept", 1) == 0);
-  int spawn_errno = -1;
-  std::unique_ptr<Stream> stream = make_system_runner()->start(
+  Started started = make_system_runner()->start(
       StreamSpec{{"/bin/sh", "-c",
                   "env | grep -c '^CLAWPERATOR_TEST_REPLACED=' ; "
                   "printf '%s|%s|%s' \"$CLAWPERATOR_TEST_REPLACED\" \"$CLAWPERATOR_TEST_KEPT\" "
                   "\"$CLAWPERATOR_TEST_NEW\""},
-                 {"CLAWPERATOR_TEST_REPLACED=ours", "CLAWPERATOR_TEST_NEW=a=b"}},
-      spawn_errno);
+                 {"CLAWPERATOR_TEST_REPLACED=ours", "CLAWPERATOR_TEST_NEW=a=b"}});
   unsetenv("CLAWPERATOR_TEST_REPLACED");
   unsetenv("CLAWPERATOR_TEST_KEPT");
+  REQUIRE(started);
+  std::unique_ptr<Stream> stream = std::move(*started);
   REQUIRE(stream != nullptr);
   std::string out;
   StreamEvent event;

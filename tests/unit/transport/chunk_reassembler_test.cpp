@@ -37,7 +37,7 @@ ChunkDiagnostics diagnostics(std::size_t chunks, std::size_t bytes,
   return ChunkDiagnostics{chunks, bytes, expected_chunks, expected_bytes};
 }
 
-void check_failure(const ChunkReassembler& reassembler, ChunkFailureKind kind,
+void check_failure(const ChunkReassembler& reassembler, ChunkErrorKind kind,
                    const std::string& reason, const ChunkDiagnostics& expected) {
   REQUIRE(reassembler.failure().has_value());
   CHECK(reassembler.failure()->kind == kind);
@@ -128,7 +128,7 @@ TEST_CASE("chunks: malformed JSON that names our command fails", "[transport][ch
   CHECK(reassembler.feed(records[0].message()) == ChunkFeedResult::Accepted);
   const std::string truncated = records[1].message().substr(0, 120);
   CHECK(reassembler.feed(truncated) == ChunkFeedResult::Failed);
-  check_failure(reassembler, ChunkFailureKind::MalformedChunkJson, "malformed chunk JSON",
+  check_failure(reassembler, ChunkErrorKind::MalformedChunkJson, "malformed chunk JSON",
                 diagnostics(1, 1024, records.size(), line.size()));
   // Dead: even the right next record is ignored now.
   CHECK(reassembler.feed(records[1].message()) == ChunkFeedResult::Ignored);
@@ -143,14 +143,14 @@ TEST_CASE("chunks: ordering violations", "[transport][chunks]") {
 
   SECTION("a sequence that starts late") {
     CHECK(reassembler.feed(records[1].message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::IndexOutOfOrder,
+    check_failure(reassembler, ChunkErrorKind::IndexOutOfOrder,
                   "index out of order: expectedIndex=0, receivedIndex=1",
                   diagnostics(0, 0, count, line.size()));
   }
   SECTION("a gap") {
     CHECK(reassembler.feed(records[0].message()) == ChunkFeedResult::Accepted);
     CHECK(reassembler.feed(records[2].message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::IndexOutOfOrder,
+    check_failure(reassembler, ChunkErrorKind::IndexOutOfOrder,
                   "index out of order: expectedIndex=1, receivedIndex=2",
                   diagnostics(1, 1024, count, line.size()));
   }
@@ -158,7 +158,7 @@ TEST_CASE("chunks: ordering violations", "[transport][chunks]") {
     CHECK(reassembler.feed(records[0].message()) == ChunkFeedResult::Accepted);
     CHECK(reassembler.feed(records[1].message()) == ChunkFeedResult::Accepted);
     CHECK(reassembler.feed(records[1].message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::IndexOutOfOrder,
+    check_failure(reassembler, ChunkErrorKind::IndexOutOfOrder,
                   "index out of order: expectedIndex=2, receivedIndex=1",
                   diagnostics(2, 2048, count, line.size()));
   }
@@ -166,7 +166,7 @@ TEST_CASE("chunks: ordering violations", "[transport][chunks]") {
     CHECK(reassembler.feed(records[0].message()) == ChunkFeedResult::Accepted);
     CHECK(reassembler.feed(records[2].message()) == ChunkFeedResult::Failed);
     CHECK(reassembler.feed(records[1].message()) == ChunkFeedResult::Ignored);
-    check_failure(reassembler, ChunkFailureKind::IndexOutOfOrder,
+    check_failure(reassembler, ChunkErrorKind::IndexOutOfOrder,
                   "index out of order: expectedIndex=1, receivedIndex=2",
                   diagnostics(1, 1024, count, line.size()));
   }
@@ -174,7 +174,7 @@ TEST_CASE("chunks: ordering violations", "[transport][chunks]") {
     ChunkRecord record = records[0];
     record.index = count;
     CHECK(reassembler.feed(record.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::IndexOutOfOrder,
+    check_failure(reassembler, ChunkErrorKind::IndexOutOfOrder,
                   "index out of order: expectedIndex=0, receivedIndex=" + std::to_string(count),
                   diagnostics(0, 0, count, line.size()));
   }
@@ -182,13 +182,13 @@ TEST_CASE("chunks: ordering violations", "[transport][chunks]") {
     ChunkRecord record = records[0];
     record.index = -1;
     CHECK(reassembler.feed(record.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::IndexOutOfOrder,
+    check_failure(reassembler, ChunkErrorKind::IndexOutOfOrder,
                   "index out of order: expectedIndex=0, receivedIndex=-1",
                   diagnostics(0, 0, count, line.size()));
     ChunkReassembler second(kCommandId);
     record.index = "0";
     CHECK(second.feed(record.message()) == ChunkFeedResult::Failed);
-    check_failure(second, ChunkFailureKind::InvalidIndex, "invalid index",
+    check_failure(second, ChunkErrorKind::InvalidIndex, "invalid index",
                   diagnostics(0, 0, count, line.size()));
   }
   SECTION("a missing final chunk never completes") {
@@ -215,27 +215,27 @@ TEST_CASE("chunks: header fields must be valid and constant", "[transport][chunk
   SECTION("taskId changes") {
     second.taskId = "task-2";
     CHECK(reassembler.feed(second.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::InconsistentHeader, "inconsistent header: taskId",
+    check_failure(reassembler, ChunkErrorKind::InconsistentHeader, "inconsistent header: taskId",
                   after_first);
   }
   SECTION("byteLength changes within the same count") {
     second.byteLength = line.size() + 1;
     REQUIRE((line.size() + 1 + 1023) / 1024 == count);
     CHECK(reassembler.feed(second.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::InconsistentHeader,
+    check_failure(reassembler, ChunkErrorKind::InconsistentHeader,
                   "inconsistent header: byteLength", after_first);
   }
   SECTION("count changes with byteLength") {
     second.byteLength = line.size() + 1024;
     second.count = count + 1;
     CHECK(reassembler.feed(second.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::InconsistentHeader,
+    check_failure(reassembler, ChunkErrorKind::InconsistentHeader,
                   "inconsistent header: byteLength", after_first);
   }
   SECTION("count that is not ceil(byteLength/1024)") {
     second.count = count + 1;
     CHECK(reassembler.feed(second.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::CountMismatch,
+    check_failure(reassembler, ChunkErrorKind::CountMismatch,
                   "count mismatch: count=" + std::to_string(count + 1) +
                       ", ceil(byteLength/1024)=" + std::to_string(count),
                   after_first);
@@ -243,23 +243,23 @@ TEST_CASE("chunks: header fields must be valid and constant", "[transport][chunk
   SECTION("sha256 changes") {
     second.sha256 = sha256_hex("something else");
     CHECK(reassembler.feed(second.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::InconsistentHeader, "inconsistent header: sha256",
+    check_failure(reassembler, ChunkErrorKind::InconsistentHeader, "inconsistent header: sha256",
                   after_first);
   }
   SECTION("sha256 not lowercase hex") {
     second.sha256 = sha256_hex(line).substr(0, 63) + "A";
     CHECK(reassembler.feed(second.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::InvalidSha256, "invalid sha256", after_first);
+    check_failure(reassembler, ChunkErrorKind::InvalidSha256, "invalid sha256", after_first);
   }
   SECTION("taskId empty or longer than 128") {
     second.taskId = "";
     CHECK(reassembler.feed(second.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::InvalidTaskId, "invalid taskId", after_first);
+    check_failure(reassembler, ChunkErrorKind::InvalidTaskId, "invalid taskId", after_first);
   }
   SECTION("taskId of a wrong type") {
     second.taskId = 12;
     CHECK(reassembler.feed(second.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::InvalidTaskId, "invalid taskId", after_first);
+    check_failure(reassembler, ChunkErrorKind::InvalidTaskId, "invalid taskId", after_first);
   }
 }
 
@@ -273,31 +273,31 @@ TEST_CASE("chunks: declared sizes out of range", "[transport][chunks]") {
     record.byteLength = 67108865;
     record.count = 65537;
     CHECK(reassembler.feed(record.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::ByteLengthOutOfRange, "byteLength out of range",
+    check_failure(reassembler, ChunkErrorKind::ByteLengthOutOfRange, "byteLength out of range",
                   nothing);
   }
   SECTION("zero byteLength") {
     record.byteLength = 0;
     CHECK(reassembler.feed(record.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::ByteLengthOutOfRange, "byteLength out of range",
+    check_failure(reassembler, ChunkErrorKind::ByteLengthOutOfRange, "byteLength out of range",
                   nothing);
   }
   SECTION("fractional byteLength") {
     record.byteLength = 4000.5;
     CHECK(reassembler.feed(record.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::ByteLengthOutOfRange, "byteLength out of range",
+    check_failure(reassembler, ChunkErrorKind::ByteLengthOutOfRange, "byteLength out of range",
                   nothing);
   }
   SECTION("count above 65536") {
     record.count = 65537;
     CHECK(reassembler.feed(record.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::CountOutOfRange, "count out of range", nothing);
+    check_failure(reassembler, ChunkErrorKind::CountOutOfRange, "count out of range", nothing);
   }
   SECTION("count that is not ceil(byteLength/1024)") {
     record.count = 3;
     record.byteLength = 1025;
     CHECK(reassembler.feed(record.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::CountMismatch,
+    check_failure(reassembler, ChunkErrorKind::CountMismatch,
                   "count mismatch: count=3, ceil(byteLength/1024)=2", nothing);
   }
   SECTION("the largest legal declaration is accepted") {
@@ -323,29 +323,29 @@ TEST_CASE("chunks: data must be canonical base64 of the right length", "[transpo
     data[10] = '*';
     second.data = data;
     CHECK(reassembler.feed(second.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::InvalidBase64, "invalid base64", after_first);
+    check_failure(reassembler, ChunkErrorKind::InvalidBase64, "invalid base64", after_first);
   }
   SECTION("URL-safe alphabet") {
     std::string data = second.data.get<std::string>();
     data[0] = '-';
     second.data = data;
     CHECK(reassembler.feed(second.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::InvalidBase64, "invalid base64", after_first);
+    check_failure(reassembler, ChunkErrorKind::InvalidBase64, "invalid base64", after_first);
   }
   SECTION("missing padding") {
     second.data = "Zg";
     CHECK(reassembler.feed(second.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::InvalidBase64, "invalid base64", after_first);
+    check_failure(reassembler, ChunkErrorKind::InvalidBase64, "invalid base64", after_first);
   }
   SECTION("not a string") {
     second.data = nullptr;
     CHECK(reassembler.feed(second.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::InvalidBase64, "invalid base64", after_first);
+    check_failure(reassembler, ChunkErrorKind::InvalidBase64, "invalid base64", after_first);
   }
   SECTION("one byte short") {
     second.data = encode_base64(std::string_view(line).substr(1024, 1023));
     CHECK(reassembler.feed(second.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::WrongDataLength,
+    check_failure(reassembler, ChunkErrorKind::WrongDataLength,
                   "wrong data length: expected 1024 bytes, got 1023", after_first);
   }
   SECTION("the last chunk longer than the rest of byteLength") {
@@ -356,7 +356,7 @@ TEST_CASE("chunks: data must be canonical base64 of the right length", "[transpo
     const std::size_t rest = line.size() - (count - 1) * 1024;
     last.data = encode_base64(line.substr((count - 1) * 1024) + "x");
     CHECK(reassembler.feed(last.message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::WrongDataLength,
+    check_failure(reassembler, ChunkErrorKind::WrongDataLength,
                   "wrong data length: expected " + std::to_string(rest) + " bytes, got " +
                       std::to_string(rest + 1),
                   diagnostics(count - 1, (count - 1) * 1024, count, line.size()));
@@ -379,7 +379,7 @@ TEST_CASE("chunks: data must be canonical base64 of the right length", "[transpo
     last.data = data;
     CHECK(fresh.feed(last.message()) == ChunkFeedResult::Failed);
     REQUIRE(fresh.failure().has_value());
-    CHECK(fresh.failure()->kind == ChunkFailureKind::InvalidBase64);
+    CHECK(fresh.failure()->kind == ChunkErrorKind::InvalidBase64);
   }
 }
 
@@ -390,7 +390,7 @@ TEST_CASE("chunks: completion checks", "[transport][chunks]") {
     for (ChunkRecord& record : records) record.sha256 = sha256_hex(line + " ");
     ChunkReassembler reassembler(kCommandId);
     CHECK(feed_all(reassembler, records) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::ChecksumMismatch, "checksum mismatch",
+    check_failure(reassembler, ChunkErrorKind::ChecksumMismatch, "checksum mismatch",
                   diagnostics(records.size(), line.size(), records.size(), line.size()));
     CHECK(reassembler.take_line().empty());
   }
@@ -411,7 +411,7 @@ TEST_CASE("chunks: completion checks", "[transport][chunks]") {
     CHECK(feed_all(reassembler, chunk_records(line, kCommandId, kTaskId)) ==
           ChunkFeedResult::Failed);
     REQUIRE(reassembler.failure().has_value());
-    CHECK(reassembler.failure()->kind == ChunkFailureKind::MissingResultPrefix);
+    CHECK(reassembler.failure()->kind == ChunkErrorKind::MissingResultPrefix);
     CHECK(reassembler.failure()->reason == "missing result prefix");
   }
   SECTION("inner envelope for another task") {
@@ -419,7 +419,7 @@ TEST_CASE("chunks: completion checks", "[transport][chunks]") {
     ChunkReassembler reassembler(kCommandId);
     const auto records = chunk_records(line, kCommandId, kTaskId);
     CHECK(feed_all(reassembler, records) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::CorrelationMismatch,
+    check_failure(reassembler, ChunkErrorKind::CorrelationMismatch,
                   R"(correlation mismatch: envelope taskId "task-other", chunk taskId "task-1")",
                   diagnostics(records.size(), line.size(), records.size(), line.size()));
   }
@@ -429,7 +429,7 @@ TEST_CASE("chunks: completion checks", "[transport][chunks]") {
     CHECK(feed_all(reassembler, chunk_records(line, kCommandId, kTaskId)) ==
           ChunkFeedResult::Failed);
     REQUIRE(reassembler.failure().has_value());
-    CHECK(reassembler.failure()->kind == ChunkFailureKind::CorrelationMismatch);
+    CHECK(reassembler.failure()->kind == ChunkErrorKind::CorrelationMismatch);
     CHECK(reassembler.failure()->reason ==
           R"(correlation mismatch: envelope commandId "cmd-other")");
   }
@@ -438,7 +438,7 @@ TEST_CASE("chunks: completion checks", "[transport][chunks]") {
     const auto records = chunk_records(line, kCommandId, kTaskId);
     ChunkReassembler reassembler(kCommandId, std::string("task-expected"));
     CHECK(reassembler.feed(records[0].message()) == ChunkFeedResult::Failed);
-    check_failure(reassembler, ChunkFailureKind::CorrelationMismatch,
+    check_failure(reassembler, ChunkErrorKind::CorrelationMismatch,
                   R"(correlation mismatch: taskId "task-1" is not "task-expected")",
                   diagnostics(0, 0, records.size(), line.size()));
   }
@@ -450,7 +450,7 @@ TEST_CASE("chunks: completion checks", "[transport][chunks]") {
     CHECK(feed_all(reassembler, chunk_records(line, kCommandId, kTaskId)) ==
           ChunkFeedResult::Failed);
     REQUIRE(reassembler.failure().has_value());
-    CHECK(reassembler.failure()->kind == ChunkFailureKind::MalformedEnvelope);
+    CHECK(reassembler.failure()->kind == ChunkErrorKind::MalformedEnvelope);
     CHECK(reassembler.failure()->reason ==
           "malformed envelope: status must be \"success\" or \"failed\"");
   }

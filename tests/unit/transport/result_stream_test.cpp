@@ -113,7 +113,7 @@ TEST_CASE("result stream: a chunk violation settles as malformed with diagnostic
   decoder.feed(support::time_line(kOperatorTag, records[2].message()) + "\n");
   const MalformedResult& malformed = require_malformed(decoder);
   CHECK(malformed.reason == "index out of order: expectedIndex=1, receivedIndex=2");
-  CHECK(malformed.chunk_failure == ChunkFailureKind::IndexOutOfOrder);
+  CHECK(malformed.chunk_failure == ChunkErrorKind::IndexOutOfOrder);
   CHECK(malformed.transport == ChunkDiagnostics{1, 1024, records.size(), line.size()});
   CHECK(decoder.chunk_diagnostics() == malformed.transport);
 

@@ -12,14 +12,14 @@ namespace clawperator::vdevice::android {
 namespace {
 
 using Json = nlohmann::ordered_json;
-using ApkFailure = Unexpected<ApkReadFailure>;
+using ApkFailure = Unexpected<ApkReadError>;
 
 constexpr std::string_view kFillerEntry = "assets/filler.bin";
 // Far more than any manifest needs; a larger entry is refused before it is read whole.
 constexpr std::size_t kMaxManifestBytes = std::size_t{64} << 10;
 
-ApkReadFailure malformed(std::string detail) {
-  return ApkReadFailure{ApkProblem::ManifestMalformed, std::move(detail)};
+ApkReadError malformed(std::string detail) {
+  return ApkReadError{ApkReadErrorKind::ManifestMalformed, std::move(detail)};
 }
 
 // xorshift64: bytes that look random to a compressor, the same for every run.
@@ -73,12 +73,12 @@ std::string make_virtual_apk(const VirtualApkManifest& manifest, std::size_t fil
   return write_zip(entries);
 }
 
-Expected<VirtualApkManifest, ApkReadFailure> read_virtual_apk(std::string_view bytes) {
+Expected<VirtualApkManifest, ApkReadError> read_virtual_apk(std::string_view bytes) {
   auto entry = read_zip_entry(bytes, kVirtualApkManifestEntry, kMaxManifestBytes);
   if (!entry) {
-    const ZipReadFailure& failure = entry.error();
-    if (failure.error == ZipReadError::NotAZip) {
-      return ApkFailure{ApkReadFailure{ApkProblem::NotAnApk, failure.detail}};
+    const ZipReadError& failure = entry.error();
+    if (failure.error == ZipReadErrorKind::NotAZip) {
+      return ApkFailure{ApkReadError{ApkReadErrorKind::NotAnApk, failure.detail}};
     }
     return ApkFailure{malformed(failure.detail)};
   }

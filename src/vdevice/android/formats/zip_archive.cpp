@@ -11,7 +11,7 @@
 namespace clawperator::vdevice::android {
 namespace {
 
-using ZipFailure = Unexpected<ZipReadFailure>;
+using ZipFailure = Unexpected<ZipReadError>;
 
 // 1981-01-01 00:00:00, the timestamp Android's reproducible builds give every entry.
 constexpr std::uint16_t kDosTime = 0;
@@ -86,8 +86,8 @@ std::string read_back(zip_source_t* buffer) {
   return out;
 }
 
-ZipReadFailure failure(ZipReadError error, std::string detail) {
-  return ZipReadFailure{error, std::move(detail)};
+ZipReadError failure(ZipReadErrorKind error, std::string detail) {
+  return ZipReadError{error, std::move(detail)};
 }
 
 }  // namespace
@@ -111,10 +111,10 @@ std::string write_zip(const std::vector<ZipEntry>& entries) {
   return read_back(buffer.get());
 }
 
-Expected<std::string, ZipReadFailure> read_zip_entry(std::string_view archive,
-                                                     std::string_view name, std::size_t max_bytes) {
+Expected<std::string, ZipReadError> read_zip_entry(std::string_view archive, std::string_view name,
+                                                   std::size_t max_bytes) {
   // libzip takes an empty file for an empty archive; a package manager does not.
-  if (archive.empty()) return ZipFailure{failure(ZipReadError::NotAZip, "the file is empty")};
+  if (archive.empty()) return ZipFailure{failure(ZipReadErrorKind::NotAZip, "the file is empty")};
   zip_error_t error;
   zip_error_init(&error);
   Source source(zip_source_buffer_create(archive.data(), archive.size(), 0, &error));
@@ -124,7 +124,7 @@ Expected<std::string, ZipReadFailure> read_zip_entry(std::string_view archive,
   if (!zip) {
     std::string detail = zip_error_strerror(&error);
     zip_error_fini(&error);
-    return ZipFailure{failure(ZipReadError::NotAZip, std::move(detail))};
+    return ZipFailure{failure(ZipReadErrorKind::NotAZip, std::move(detail))};
   }
   static_cast<void>(source.release());  // the archive owns it now
   zip_error_fini(&error);
@@ -134,11 +134,11 @@ Expected<std::string, ZipReadFailure> read_zip_entry(std::string_view archive,
   const zip_int64_t index = wanted.find('\0') == std::string::npos
                                 ? zip_name_locate(zip.get(), wanted.c_str(), ZIP_FL_ENC_RAW)
                                 : -1;
-  if (index < 0) return ZipFailure{failure(ZipReadError::EntryMissing, "no " + what)};
+  if (index < 0) return ZipFailure{failure(ZipReadErrorKind::EntryMissing, "no " + what)};
   const File file(zip_fopen_index(zip.get(), static_cast<zip_uint64_t>(index), 0));
   if (!file) {
     return ZipFailure{
-        failure(ZipReadError::EntryUnreadable, what + ": " + zip_strerror(zip.get()))};
+        failure(ZipReadErrorKind::EntryUnreadable, what + ": " + zip_strerror(zip.get()))};
   }
   std::string data;
   char block[65536];
@@ -146,11 +146,11 @@ Expected<std::string, ZipReadFailure> read_zip_entry(std::string_view archive,
     const zip_int64_t read = zip_fread(file.get(), block, sizeof block);
     if (read < 0) {
       return ZipFailure{
-          failure(ZipReadError::EntryUnreadable, what + ": " + zip_file_strerror(file.get()))};
+          failure(ZipReadErrorKind::EntryUnreadable, what + ": " + zip_file_strerror(file.get()))};
     }
     if (read == 0) break;
     if (static_cast<zip_uint64_t>(read) > max_bytes - data.size()) {
-      return ZipFailure{failure(ZipReadError::EntryUnreadable,
+      return ZipFailure{failure(ZipReadErrorKind::EntryUnreadable,
                                 what + " is larger than " + std::to_string(max_bytes) + " bytes")};
     }
     data.append(block, static_cast<std::size_t>(read));

@@ -126,7 +126,7 @@ std::string install_outcome(AndroidSystem& system, const InstallRequest& request
   const auto manifest = read_virtual_apk(apk);
   if (!manifest) {
     const std::string path = staged_path(apk);
-    if (manifest.error().problem == ApkProblem::NotAnApk) {
+    if (manifest.error().problem == ApkReadErrorKind::NotAnApk) {
       return "Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse " + path +
              ": Failed to load asset path " + path + "]";
     }

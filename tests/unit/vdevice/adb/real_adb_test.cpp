@@ -29,6 +29,7 @@ using namespace clawperator::vdevice::adb::test;
 using clawperator::process::Completion;
 using clawperator::process::make_system_runner;
 using clawperator::process::Runner;
+using clawperator::process::Started;
 using clawperator::process::Stream;
 
 bool adb_installed() {
@@ -118,8 +119,8 @@ class PrivateAdb {
     return runner_->run({.argv = argv(std::move(args)), .timeout = timeout});
   }
   std::unique_ptr<Stream> start(std::vector<std::string> args) {
-    int spawn_errno = 0;
-    return runner_->start(argv(std::move(args)), spawn_errno);
+    Started started = runner_->start(argv(std::move(args)));
+    return started ? std::move(*started) : nullptr;
   }
 
   // kill-server, then make sure: true when no server of ours is left.

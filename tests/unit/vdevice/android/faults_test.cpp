@@ -74,19 +74,19 @@ TEST_CASE("chunk faults: each is caught by the CLI's reassembler", "[vdevice][an
   struct Case {
     const char* name;
     void (*set)(FaultSpec&);
-    transport::ChunkFailureKind kind;
+    transport::ChunkErrorKind kind;
   };
   const Case cases[] = {
       {"badChecksum", [](FaultSpec& f) { f.bad_checksum = true; },
-       transport::ChunkFailureKind::ChecksumMismatch},
+       transport::ChunkErrorKind::ChecksumMismatch},
       {"reorderChunks", [](FaultSpec& f) { f.reorder_chunks = true; },
-       transport::ChunkFailureKind::IndexOutOfOrder},
+       transport::ChunkErrorKind::IndexOutOfOrder},
       {"duplicateChunk", [](FaultSpec& f) { f.duplicate_chunk = true; },
-       transport::ChunkFailureKind::IndexOutOfOrder},
+       transport::ChunkErrorKind::IndexOutOfOrder},
       {"dropChunk", [](FaultSpec& f) { f.drop_chunk = true; },
-       transport::ChunkFailureKind::IndexOutOfOrder},
+       transport::ChunkErrorKind::IndexOutOfOrder},
       {"malformedEnvelope, chunked", [](FaultSpec& f) { f.malformed_envelope = true; },
-       transport::ChunkFailureKind::MalformedEnvelope},
+       transport::ChunkErrorKind::MalformedEnvelope},
   };
   for (const Case& fault : cases) {
     INFO(fault.name);

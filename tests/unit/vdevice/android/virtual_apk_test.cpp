@@ -32,14 +32,14 @@ void set_u16(std::string& bytes, std::size_t at, std::uint16_t value) {
 
 constexpr std::size_t kLimit = std::size_t{1} << 20;
 
-ZipReadError read_error(std::string_view archive, std::string_view name,
-                        std::size_t limit = kLimit) {
+ZipReadErrorKind read_error(std::string_view archive, std::string_view name,
+                            std::size_t limit = kLimit) {
   const auto entry = read_zip_entry(archive, name, limit);
   REQUIRE_FALSE(entry);
   return entry.error().error;
 }
 
-ApkReadFailure apk_failure(std::string_view bytes) {
+ApkReadError apk_failure(std::string_view bytes) {
   const auto manifest = read_virtual_apk(bytes);
   REQUIRE_FALSE(manifest);
   return manifest.error();
@@ -92,19 +92,19 @@ TEST_CASE("entries read back, stored or deflated", "[vdevice][android][apk]") {
   const auto third = read_zip_entry(archive, "third", kLimit);
   REQUIRE(third);
   CHECK(*third == binary);
-  CHECK(read_error(archive, "fourth") == ZipReadError::EntryMissing);
-  CHECK(read_error(archive, std::string("first\0x", 7)) == ZipReadError::EntryMissing);
-  CHECK(read_error(write_zip({{"only", "x", false}}), "first") == ZipReadError::EntryMissing);
+  CHECK(read_error(archive, "fourth") == ZipReadErrorKind::EntryMissing);
+  CHECK(read_error(archive, std::string("first\0x", 7)) == ZipReadErrorKind::EntryMissing);
+  CHECK(read_error(write_zip({{"only", "x", false}}), "first") == ZipReadErrorKind::EntryMissing);
 }
 
 TEST_CASE("damaged archives are refused, never read past their end", "[vdevice][android][apk]") {
   const std::string archive = write_zip({{"entry", "some data", false}});
   SECTION("not a zip at all") {
-    CHECK(read_error("hello, this is not an archive", "entry") == ZipReadError::NotAZip);
-    CHECK(read_error("", "entry") == ZipReadError::NotAZip);
+    CHECK(read_error("hello, this is not an archive", "entry") == ZipReadErrorKind::NotAZip);
+    CHECK(read_error("", "entry") == ZipReadErrorKind::NotAZip);
   }
   SECTION("cut short: the end record is gone") {
-    CHECK(read_error(archive.substr(0, archive.size() - 5), "entry") == ZipReadError::NotAZip);
+    CHECK(read_error(archive.substr(0, archive.size() - 5), "entry") == ZipReadErrorKind::NotAZip);
   }
   SECTION("a flipped data byte fails the CRC") {
     std::string damaged = archive;
@@ -113,17 +113,17 @@ TEST_CASE("damaged archives are refused, never read past their end", "[vdevice][
     damaged[data] ^= 0x20;
     const auto entry = read_zip_entry(damaged, "entry", kLimit);
     REQUIRE_FALSE(entry);
-    CHECK(entry.error().error == ZipReadError::EntryUnreadable);
+    CHECK(entry.error().error == ZipReadErrorKind::EntryUnreadable);
     CHECK(entry.error().detail.find("CRC") != std::string::npos);
   }
   SECTION("an unknown compression method is not read") {
     std::string odd = archive;
     set_method(odd, 99);
     // libzip's consistency check refuses the whole archive ("Zip archive inconsistent").
-    CHECK(read_error(odd, "entry") == ZipReadError::NotAZip);
+    CHECK(read_error(odd, "entry") == ZipReadErrorKind::NotAZip);
   }
   SECTION("an entry larger than the reader allows") {
-    CHECK(read_error(archive, "entry", 8) == ZipReadError::EntryUnreadable);
+    CHECK(read_error(archive, "entry", 8) == ZipReadErrorKind::EntryUnreadable);
     const auto exact = read_zip_entry(archive, "entry", 9);
     REQUIRE(exact);
     CHECK(*exact == "some data");
@@ -131,7 +131,7 @@ TEST_CASE("damaged archives are refused, never read past their end", "[vdevice][
   SECTION("a directory pointing outside the file") {
     std::string wild = archive;
     wild[wild.size() - 22 + 19] = '\x7f';
-    CHECK(read_error(wild, "entry") == ZipReadError::NotAZip);
+    CHECK(read_error(wild, "entry") == ZipReadErrorKind::NotAZip);
   }
   SECTION("every truncation fails cleanly") {
     for (std::size_t size = 0; size < archive.size(); ++size) {
@@ -185,11 +185,11 @@ TEST_CASE("a virtual APK round-trips its manifest", "[vdevice][android][apk]") {
 TEST_CASE("what is not a virtual APK says why", "[vdevice][android][apk]") {
   CHECK(apk_failure("\x7f"
                     "ELF not a zip")
-            .problem == ApkProblem::NotAnApk);
-  CHECK(apk_failure("").problem == ApkProblem::NotAnApk);
+            .problem == ApkReadErrorKind::NotAnApk);
+  CHECK(apk_failure("").problem == ApkReadErrorKind::NotAnApk);
   CHECK(apk_failure(write_zip({{"AndroidManifest.xml", "binary xml"}})).problem ==
-        ApkProblem::ManifestMalformed);
-  CHECK(apk_failure(apk_with_manifest("not json")).problem == ApkProblem::ManifestMalformed);
+        ApkReadErrorKind::ManifestMalformed);
+  CHECK(apk_failure(apk_with_manifest("not json")).problem == ApkReadErrorKind::ManifestMalformed);
   // A manifest too large to be one is refused before it is read whole.
   CHECK(apk_failure(apk_with_manifest(std::string(std::size_t{1} << 20, ' '))).detail ==
         "entry vdevice-manifest.json is larger than 65536 bytes");

@@ -33,16 +33,16 @@ std::optional<std::string> package_name_problem(std::string_view name);
 // that tests can build broken packages too.
 std::string make_virtual_apk(const VirtualApkManifest& manifest, std::size_t filler_bytes = 0);
 
-enum class ApkProblem {
+enum class ApkReadErrorKind {
   NotAnApk,           // not a ZIP archive at all
   ManifestMalformed,  // a ZIP, but without a readable, valid vdevice-manifest.json
 };
 
-struct ApkReadFailure {
-  ApkProblem problem;
+struct ApkReadError {
+  ApkReadErrorKind problem;
   std::string detail;
 };
 
-Expected<VirtualApkManifest, ApkReadFailure> read_virtual_apk(std::string_view bytes);
+Expected<VirtualApkManifest, ApkReadError> read_virtual_apk(std::string_view bytes);
 
 }  // namespace clawperator::vdevice::android

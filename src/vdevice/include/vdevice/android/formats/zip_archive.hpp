@@ -22,7 +22,7 @@ struct ZipEntry {
 // refuses (an entry name with a NUL byte, memory).
 std::string write_zip(const std::vector<ZipEntry>& entries);
 
-enum class ZipReadError {
+enum class ZipReadErrorKind {
   // No consistent central directory (garbage, truncated, empty), or one libzip's consistency
   // check refuses whole (local headers that disagree with it, an unknown compression method).
   NotAZip,
@@ -30,14 +30,14 @@ enum class ZipReadError {
   EntryUnreadable,  // encrypted, failing its CRC, or larger than allowed
 };
 
-struct ZipReadFailure {
-  ZipReadError error;
+struct ZipReadError {
+  ZipReadErrorKind error;
   std::string detail;
 };
 
 // The data of entry `name`; more than `max_bytes` of it is EntryUnreadable, whatever the
 // archive claims, so that a hostile archive cannot make the reader allocate without bound.
-Expected<std::string, ZipReadFailure> read_zip_entry(std::string_view archive,
-                                                     std::string_view name, std::size_t max_bytes);
+Expected<std::string, ZipReadError> read_zip_entry(std::string_view archive, std::string_view name,
+                                                   std::size_t max_bytes);
 
 }  // namespace clawperator::vdevice::android
