@@ -107,16 +107,11 @@ CommandResult execute(const Json& execution, const ActionState& state, const Glo
         "Argument for " + invalid->path + " is not valid UTF-8 (" + invalid->description + ")",
         std::move(details)));
   }
-  contract::ValidationOutcome outcome = contract::validate_execution(
-      state.strict ? service::with_selection(execution, true, std::nullopt) : execution);
-  if (!outcome.valid) return failure(contract::validation_failure(outcome.issues));
-  contract::Execution& valid = *outcome.valid;
-  if (timeout == TimeoutOverride::Apply && options.timeout) {
-    if (auto status = contract::apply_timeout_override(valid, *options.timeout); !status) {
-      return failure(status.error());
-    }
-  }
-  return finish_execution(std::move(valid), execution_mode(state.validate_only, state.dry_run),
+  auto admitted = contract::admit_execution(
+      state.strict ? service::with_selection(execution, true, std::nullopt) : execution,
+      timeout == TimeoutOverride::Apply ? options.timeout : std::nullopt);
+  if (!admitted) return failure(admitted.error());
+  return finish_execution(std::move(*admitted), execution_mode(state.validate_only, state.dry_run),
                           options);
 }
 

@@ -101,6 +101,8 @@ CommandResult run_exec_skill(const ExecFlags& flags, const GlobalOptions& option
     if (auto status = contract::apply_timeout_override(valid, *options.timeout); !status) {
       return failure(status.error());
     }
+    // The compiled payload was within the limit; its new timeoutMs may not be.
+    if (auto status = contract::check_payload_size(valid); !status) return failure(status.error());
   }
   return finish_execution(std::move(valid), execution_mode(flags.validate_only, flags.dry_run),
                           options);
@@ -129,15 +131,9 @@ CommandResult run_exec(const ExecFlags& flags, const GlobalOptions& options) {
 
   auto loaded = io::load_payload(argument);
   if (!loaded) return failure(loaded.error());
-  contract::ValidationOutcome outcome = contract::validate_execution(*loaded);
-  if (!outcome.valid) return failure(contract::validation_failure(outcome.issues));
-  contract::Execution& valid = *outcome.valid;
-  if (options.timeout) {
-    if (auto status = contract::apply_timeout_override(valid, *options.timeout); !status) {
-      return failure(status.error());
-    }
-  }
-  return finish_execution(std::move(valid), execution_mode(flags.validate_only, flags.dry_run),
+  auto admitted = contract::admit_execution(*loaded, options.timeout);
+  if (!admitted) return failure(admitted.error());
+  return finish_execution(std::move(*admitted), execution_mode(flags.validate_only, flags.dry_run),
                           options);
 }
 

@@ -9,8 +9,6 @@ ExecutionMode execution_mode(bool validate_only, bool dry_run) {
 
 CommandResult finish_execution(contract::Execution execution, ExecutionMode mode,
                                const GlobalOptions& options) {
-  if (auto status = contract::check_payload_size(execution); !status)
-    return failure(status.error());
   switch (mode) {
     case ExecutionMode::DryRun: {
       Json out = Json::object();

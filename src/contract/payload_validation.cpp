@@ -764,6 +764,15 @@ ValidationOutcome validate_execution(const Json& payload) {
   return Validator().run(normalize_payload(payload));
 }
 
+Outcome<Execution> admit_execution(const Json& payload,
+                                   std::optional<std::string_view> timeout_override) {
+  ValidationOutcome outcome = validate_execution(payload);
+  if (!outcome.valid) return failed(validation_failure(outcome.issues));
+  if (timeout_override) CLAWPERATOR_TRY(apply_timeout_override(*outcome.valid, *timeout_override));
+  CLAWPERATOR_TRY(check_payload_size(*outcome.valid));
+  return std::move(*outcome.valid);
+}
+
 Expected<NodeMatcher, std::vector<ValidationIssue>> read_node_matcher(const Json& value,
                                                                       std::string_view path) {
   return Validator().read_matcher(normalize_matcher(value), std::string(path));

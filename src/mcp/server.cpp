@@ -370,20 +370,20 @@ class Server {
     job->cancel = std::make_shared<process::CancelSource>();
     job->progress_token = std::move(progress_token);
     if (auto* call = std::get_if<ExecutionCall>(&*plan)) {
-      contract::ValidationOutcome outcome = contract::validate_execution(call->payload);
-      if (!outcome.valid) {
-        const contract::HostError error = contract::validation_failure(outcome.issues);
+      auto admitted = contract::admit_execution(call->payload);
+      if (!admitted) {
+        const contract::HostError& error = admitted.error();
+        // A payload that does not validate names where; one too large has no such place.
+        const bool too_large = error.code == "PAYLOAD_TOO_LARGE";
         invalid_params(
-            error.message + " (path: " + error.details.value("path", std::string()) + ")",
+            too_large
+                ? error.message
+                : error.message + " (path: " + error.details.value("path", std::string()) + ")",
             contract::to_json(error));
         return;
       }
-      if (auto too_large = contract::check_payload_size(*outcome.valid); !too_large) {
-        invalid_params(too_large.error().message, contract::to_json(too_large.error()));
-        return;
-      }
-      job->budget_ms = outcome.valid->timeout_ms.value();
-      job->execution = std::move(outcome.valid);
+      job->budget_ms = admitted->timeout_ms.value();
+      job->execution = std::move(*admitted);
       job->plan = std::move(*call);
     } else {
       job->plan = std::move(*plan);

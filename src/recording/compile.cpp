@@ -431,9 +431,7 @@ contract::Outcome<CompiledRecording> compile_recording(const std::filesystem::pa
     compiled.action_count += parts[index].size();
     for (Json& action : parts[index]) payload["actions"].push_back(std::move(action));
     // What compile makes must be what exec accepts; a failure here is this file's bug.
-    const contract::ValidationOutcome validation = contract::validate_execution(payload);
-    if (!validation.valid) return contract::failed(contract::validation_failure(validation.issues));
-    CLAWPERATOR_TRY(contract::check_payload_size(*validation.valid));
+    CLAWPERATOR_TRY(contract::admit_execution(payload));
     compiled.payloads.push_back(std::move(payload));
   }
   compiled.warnings = warnings.to_json();

@@ -203,14 +203,12 @@ Reply Backend::run(Json payload, const Json& body) const {
   event["actionTypes"] = action_types(payload);
 
   Reply reply;
-  contract::ValidationOutcome outcome = contract::validate_execution(payload);
-  if (!outcome.valid) {
-    reply = error_reply(contract::validation_failure(outcome.issues));
-  } else if (auto too_large = contract::check_payload_size(*outcome.valid); !too_large) {
-    reply = error_reply(too_large.error());
+  auto admitted = contract::admit_execution(payload);
+  if (!admitted) {
+    reply = error_reply(admitted.error());
   } else {
     service::ExecutionCall call;
-    call.execution = std::move(*outcome.valid);
+    call.execution = std::move(*admitted);
     call.target = {target->device, target->operator_package};
     if (const auto token = body.find("confirmToken"); token != body.end()) {
       call.confirm_token = token->is_string() ? token->get<std::string>() : std::string();

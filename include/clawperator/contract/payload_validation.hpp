@@ -42,6 +42,13 @@ HostError validation_failure(const std::vector<ValidationIssue>& issues);
 // The global --timeout override (docs/contract.md §1.3): replaces timeoutMs when given.
 contract::Status apply_timeout_override(Execution& execution, std::string_view raw_timeout);
 
+// The one admission of a payload, on every front end: validated (validation_failure's
+// EXECUTION_VALIDATION_FAILED or EXECUTION_ACTION_UNSUPPORTED), its timeoutMs replaced by
+// `timeout_override` when one is given (the CLI's --timeout: apply_timeout_override), and
+// within the size limit (check_payload_size), in that order.
+Outcome<Execution> admit_execution(const Json& payload,
+                                   std::optional<std::string_view> timeout_override = {});
+
 // PAYLOAD_TOO_LARGE when the compact normalised JSON exceeds the limit.
 contract::Status check_payload_size(const Execution& execution);
 

@@ -493,3 +493,40 @@ TEST_CASE("read-only payloads are recognised", "[contract][validation]") {
   REQUIRE(outcome.valid);
   CHECK(outcome.valid->read_only());
 }
+
+TEST_CASE("admit_execution: validation, then the timeout override, then the size", "[contract]") {
+  const auto admitted = admit_execution(base_payload());
+  REQUIRE(admitted);
+  CHECK(admitted->timeout_ms.value() == 5000);
+  CHECK(admit_execution(base_payload(), "9000").value().timeout_ms.value() == 9000);
+
+  Json unknown = base_payload();
+  unknown["actions"][0]["type"] = "levitate";
+  CHECK(admit_execution(unknown).error().code == "EXECUTION_ACTION_UNSUPPORTED");
+  Json missing = base_payload();
+  missing.erase("taskId");
+  const auto refused = admit_execution(missing, "9000");
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().code == "EXECUTION_VALIDATION_FAILED");
+  CHECK(refused.error().details["path"] == "taskId");
+  CHECK(admit_execution(base_payload(), "soon").error().message ==
+        "timeoutMs must be a finite number");
+
+  // 50 actions (the most) of four 450-character fields each: valid, but beyond the device's
+  // 64000 bytes.
+  Json large = base_payload();
+  large["actions"] = Json::array();
+  const std::string long_value(450, 'x');
+  for (int i = 0; i < 50; ++i) {
+    Json matcher = {{"resourceId", long_value},
+                    {"textEquals", long_value},
+                    {"textContains", long_value},
+                    {"contentDescEquals", long_value}};
+    large["actions"].push_back(
+        {{"id", "a" + std::to_string(i)}, {"type", "click"}, {"params", {{"matcher", matcher}}}});
+  }
+  REQUIRE(validate_execution(large).valid);
+  const auto too_large = admit_execution(large);
+  REQUIRE_FALSE(too_large);
+  CHECK(too_large.error().code == "PAYLOAD_TOO_LARGE");
+}
