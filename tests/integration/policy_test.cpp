@@ -251,10 +251,10 @@ const char* const kConfirmDisplay = R"({"schemaVersion": 1, "rules": [
   {"id": "confirm-display", "decision": "confirm", "labels": ["Display"],
    "reason": "display settings change what the user sees"}]})";
 
-using Clock = std::chrono::steady_clock;
+using Stopwatch = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
+double seconds_since(Stopwatch::time_point start) {
+  return std::chrono::duration<double>(Stopwatch::now() - start).count();
 }
 
 TEST_CASE("policy: a screen read that never finishes costs its own budget and never the tap's",
@@ -279,7 +279,7 @@ TEST_CASE("policy: a screen read that never finishes costs its own budget and ne
                                         point[1], "--timeout",    "1000"};
 
   // The unread screen errs on the side of asking, and says why: the read's own code.
-  auto started = Clock::now();
+  auto started = Stopwatch::now();
   const RunResult asked = farm.clawperator(tap);
   const double asked_seconds = seconds_since(started);
   INFO(asked.out);
@@ -298,7 +298,7 @@ TEST_CASE("policy: a screen read that never finishes costs its own budget and ne
   // Confirmed: the read fails the same way, and the tap still has its whole budget.
   std::vector<std::string> confirmed = tap;
   confirmed.insert(confirmed.end(), {"--confirm", refused["details"]["token"].get<std::string>()});
-  started = Clock::now();
+  started = Stopwatch::now();
   const RunResult result = farm.clawperator(confirmed);
   INFO(result.out);
   const json document = single_document(result);
