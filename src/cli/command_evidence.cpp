@@ -85,7 +85,7 @@ std::optional<CommandResult> refuse_misplaced_evidence_flags(const EvidenceFlags
 }
 
 CommandResult run_capture(const EvidenceFlags& flags, const GlobalOptions& options) {
-  service::CaptureArguments arguments;
+  evidence::CaptureRequest arguments;
   if (auto refused = read_label_and_context(flags, arguments.label, arguments.context)) {
     return *refused;
   }
@@ -99,11 +99,11 @@ CommandResult run_capture(const EvidenceFlags& flags, const GlobalOptions& optio
   // The capture's snapshot shows no progress line of its own (the capture is one step).
   service::Session session = session_of(options, nullptr);
   session.show_progress = false;
-  return from_report(service::capture_evidence(session, {}, arguments));
+  return from_report(service::capture_evidence(session, {}, std::move(arguments)));
 }
 
 CommandResult run_video_start(const EvidenceFlags& flags, const GlobalOptions& options) {
-  service::VideoStartArguments arguments;
+  evidence::VideoStartRequest arguments;
   if (!flags.duration_seconds) {
     return usage_failure("evidence video start needs --duration-seconds (1 to 180)",
                          Json{{"flag", "--duration-seconds"}});
@@ -136,7 +136,7 @@ CommandResult run_video_start(const EvidenceFlags& flags, const GlobalOptions& o
   if (auto refused = read_label_and_context(flags, arguments.label, arguments.context)) {
     return *refused;
   }
-  return from_report(service::start_video(session_of(options, nullptr), {}, arguments));
+  return from_report(service::start_video(session_of(options, nullptr), {}, std::move(arguments)));
 }
 
 CommandResult run_evidence(const EvidenceFlags& flags, const GlobalOptions& options) {

@@ -30,18 +30,15 @@ namespace {
 class ServiceToolHost final : public ToolHost {
  public:
   explicit ServiceToolHost(const service::ServerStart& start)
-      : session_(start.session), log_dir_(start.log_dir), policy_error_(start.policy_error) {
-    // Each device's reader is kept between its calls (docs/mcp.md, "What is kept warm").
-    session_.warm_followers = &warm_followers_;
-    // Calls for one device queue behind each other (and behind a shell script's) for as long
-    // as they may take, instead of failing with EXECUTION_CONFLICT_IN_FLIGHT.
-    session_.lock_wait_ms.reset();
-    // A skill's lock token (CLAWPERATOR_DEVICE_LOCK_TOKEN) is its script's, not the client's.
-    session_.lock_token.clear();
+      // Each device's reader is kept between its calls (docs/mcp.md, "What is kept warm");
+      // calls for one device queue behind each other (and behind a shell script's) instead of
+      // failing with EXECUTION_CONFLICT_IN_FLIGHT.
+      : session_(service::server_session(start.session, &warm_followers_)),
+        log_dir_(start.log_dir),
+        policy_error_(start.policy_error) {
     // A step the policy wants confirmed is refused without a token: nothing a model can send
     // confirms it (docs/guardrails.md); a person may, through the client's elicitation.
     session_.hand_out_tokens = false;
-    session_.show_progress = false;
   }
 
   Json run_execution(const contract::Execution& execution, const CallTarget& target,
@@ -131,7 +128,8 @@ class ServiceToolHost final : public ToolHost {
                         const process::CancelToken& cancel) override {
     auto read = service::read_capture_arguments(arguments);
     if (!read) return contract::to_json(read.error());
-    return service::capture_evidence(session_, target_of(target), *read, cancel).document;
+    return service::capture_evidence(session_, target_of(target), std::move(*read), cancel)
+        .document;
   }
 
   Json evidence_video(std::string_view action, const Json& arguments,
@@ -143,7 +141,7 @@ class ServiceToolHost final : public ToolHost {
     }
     auto read = service::read_video_start_arguments(arguments);
     if (!read) return contract::to_json(read.error());
-    return service::start_video(session_, target_of(target), *read).document;
+    return service::start_video(session_, target_of(target), std::move(*read)).document;
   }
 
   // What redact keeps out of every result (docs/mcp.md, "Redaction").

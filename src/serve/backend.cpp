@@ -41,15 +41,10 @@ Json action_types(const Json& payload) {
 
 Backend::Backend(BackendSettings settings, EventHub& hub)
     : settings_(std::move(settings)), hub_(hub), evidence_ids_(std::make_shared<EvidenceIds>()) {
-  session_ = settings_.session;
-  session_.warm_followers = settings_.warm_followers.get();
   // Requests for a busy device queue on its lock, within their own budget; a confirm rule's
   // refusal carries the token the same request's confirmToken spends (docs/serve.md).
-  session_.lock_wait_ms.reset();
-  // A skill's lock token (CLAWPERATOR_DEVICE_LOCK_TOKEN) is its script's, not its callers'.
-  session_.lock_token.clear();
+  session_ = service::server_session(settings_.session, settings_.warm_followers.get());
   session_.hand_out_tokens = true;
-  session_.show_progress = false;
 }
 
 namespace {

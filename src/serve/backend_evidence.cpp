@@ -38,9 +38,10 @@ Reply Backend::evidence_capture(std::string_view body) const {
   if (!target) return evidence_error(target.error());
   auto arguments = service::read_capture_arguments(*parsed);
   if (!arguments) return evidence_error(arguments.error());
-  Reply reply = evidence_reply(
-      service::capture_evidence(session_, {target->device, target->operator_package}, *arguments)
-          .document);
+  Reply reply =
+      evidence_reply(service::capture_evidence(session_, {target->device, target->operator_package},
+                                               std::move(*arguments))
+                         .document);
   Json event = {{"evidenceId", reply.document.value("evidenceId", Json())},
                 {"status", reply.document.value("status", Json())},
                 {"ok", reply.document.value("ok", false)}};
@@ -56,9 +57,9 @@ Reply Backend::evidence_video_start(std::string_view body) const {
   if (!target) return evidence_error(target.error());
   auto arguments = service::read_video_start_arguments(*parsed);
   if (!arguments) return evidence_error(arguments.error());
-  Json started =
-      service::start_video(session_, {target->device, target->operator_package}, *arguments)
-          .document;
+  Json started = service::start_video(session_, {target->device, target->operator_package},
+                                      std::move(*arguments))
+                     .document;
   if (const auto id = started.find("sessionId");
       started.value("ok", false) && id != started.end() && id->is_string()) {
     std::lock_guard lock(evidence_ids_->mutex);

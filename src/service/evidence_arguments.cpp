@@ -38,8 +38,8 @@ contract::Status read_label_and_context(const Json& arguments, std::optional<std
 
 }  // namespace
 
-contract::Outcome<CaptureArguments> read_capture_arguments(const Json& arguments) {
-  CaptureArguments read;
+contract::Outcome<evidence::CaptureRequest> read_capture_arguments(const Json& arguments) {
+  evidence::CaptureRequest read;
   if (auto status = read_label_and_context(arguments, read.label, read.context); !status) {
     return contract::failed(status.error());
   }
@@ -54,8 +54,8 @@ contract::Outcome<CaptureArguments> read_capture_arguments(const Json& arguments
   return read;
 }
 
-contract::Outcome<VideoStartArguments> read_video_start_arguments(const Json& arguments) {
-  VideoStartArguments read;
+contract::Outcome<evidence::VideoStartRequest> read_video_start_arguments(const Json& arguments) {
+  evidence::VideoStartRequest read;
   const auto duration = whole_number(arguments.value("durationSeconds", Json()));
   if (!duration || *duration < evidence::kMinVideoSeconds ||
       *duration > evidence::kMaxVideoSeconds) {

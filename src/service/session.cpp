@@ -7,4 +7,12 @@ DeviceChoice choose_device(const Session& session, const Target& target) {
           target.operator_package.value_or(session.operator_package)};
 }
 
+Session server_session(Session session, exec::WarmFollowers* warm_followers) {
+  session.warm_followers = warm_followers;
+  session.lock_wait_ms.reset();
+  session.lock_token.clear();
+  session.show_progress = false;
+  return session;
+}
+
 }  // namespace clawperator::service

@@ -4,11 +4,6 @@
 // reach the device the same way (docs/architecture.md §1).
 #pragma once
 
-#include <chrono>
-#include <filesystem>
-#include <optional>
-#include <string>
-
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/evidence/capture.hpp"
 #include "clawperator/evidence/video.hpp"
@@ -18,38 +13,21 @@
 
 namespace clawperator::service {
 
-// What a capture asks for beside its device: a label, a context, the snapshot's timeout, and
-// (the CLI's --output-dir only) where the bundle goes.
-struct CaptureArguments {
-  std::optional<std::string> label;
-  Json context = nullptr;
-  std::chrono::milliseconds timeout{30000};
-  std::optional<std::filesystem::path> output_dir;
-};
-
-// A video session's settings beside its device.
-struct VideoStartArguments {
-  int duration_seconds = 0;
-  std::optional<std::string> size;
-  std::optional<std::string> label;
-  Json context = nullptr;
-  evidence::Recorder recorder = evidence::Recorder::Screenrecord;
-};
-
-// label (a string, evidence::label_problem), context (evidence::context_problem) and timeoutMs
-// (a whole number from 1000 to 120000) of `arguments`; INVALID_BODY naming the field
+// The requests without their device (capture_evidence and start_video fill it in from the
+// session): label (a string, evidence::label_problem), context (evidence::context_problem) and
+// timeoutMs (a whole number from 1000 to 120000) of `arguments`; INVALID_BODY naming the field
 // (details.field) otherwise. Other members are the caller's to refuse or use.
-contract::Outcome<CaptureArguments> read_capture_arguments(const Json& arguments);
+contract::Outcome<evidence::CaptureRequest> read_capture_arguments(const Json& arguments);
 // durationSeconds (required, 1..180), size (evidence::video_size_problem), recorder
 // (screenrecord or scrcpy), label and context as above.
-contract::Outcome<VideoStartArguments> read_video_start_arguments(const Json& arguments);
+contract::Outcome<evidence::VideoStartRequest> read_video_start_arguments(const Json& arguments);
 
 // The capture on the target's device (else the session's), queued behind the device's other
-// calls for as long as its own timeout, as an execution is.
+// calls for as long as its own timeout, as an execution is. `request`'s device part is ignored.
 evidence::EvidenceReport capture_evidence(const Session& session, const Target& target,
-                                          const CaptureArguments& arguments,
+                                          evidence::CaptureRequest request,
                                           const process::CancelToken& cancel = {});
 evidence::EvidenceReport start_video(const Session& session, const Target& target,
-                                     const VideoStartArguments& arguments);
+                                     evidence::VideoStartRequest request);
 
 }  // namespace clawperator::service

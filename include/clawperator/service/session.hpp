@@ -60,4 +60,11 @@ struct DeviceChoice {
 // The request's device and package, else the session's.
 DeviceChoice choose_device(const Session& session, const Target& target);
 
+// A long-lived server's session (`mcp serve`, `serve`), made from the one its start was given:
+// the readers it keeps (`warm_followers`, owned by the server); callers queue on a busy device
+// for as long as their own timeoutMs (no --lock-wait); no skill's lock token (the script's, not
+// its callers'); no progress line. Whether a CONFIRMATION_REQUIRED carries a token is the
+// server's own call (MCP: never; HTTP: always), left to it.
+Session server_session(Session session, exec::WarmFollowers* warm_followers);
+
 }  // namespace clawperator::service
