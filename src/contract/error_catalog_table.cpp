@@ -982,11 +982,12 @@ constexpr CatalogEntry kCatalog[] = {
      "validate again.",
      Origin::Host, 400},
     {"SKILL_RESULT_PARSE_FAILED", "Skills",
-     "The skill's script printed a `[Clawperator-Skill-Result]` line whose JSON cannot be read; "
-     "the run is still reported, but what it achieved is not known.",
+     "The skill's script printed a `[Clawperator-Skill-Result]` line whose JSON cannot be read "
+     "or is not a SkillResult; the run is still reported, but what it achieved is not known.",
      Delivery::DeliveredUnverified, 4, RecoveryStrategy::None,
-     "Fix the script's result line (one JSON object after the marker, on one line); inspect the "
-     "device before running the skill again.",
+     "Fix the script's result line (one SkillResult object after the marker, on one line; "
+     "`details.reason` names the fields at fault); inspect the device before running the skill "
+     "again.",
      Origin::Host, 200},
 };
 // clang-format on

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "clawperator/skills/skill_result.hpp"
+
 namespace clawperator::skills {
 namespace {
 
@@ -86,6 +88,15 @@ SkillResultScanner::Line read_skill_result(std::string_view text) {
     return line;
   }
   if (!parsed.contains("source")) parsed["source"] = Json{{"kind", "script"}};
+  // The object must be a SkillResult, as the original's emittedSkillResultSchema demands and
+  // as `recording compare` later checks it (skills/skill_result.cpp): a run must not report a
+  // result that compare would refuse.
+  const std::vector<std::string> issues = skill_result_issues(parsed);
+  if (!issues.empty()) {
+    line.error = "the object is not a SkillResult: ";
+    for (std::size_t i = 0; i < issues.size(); ++i) line.error += (i == 0 ? "" : "; ") + issues[i];
+    return line;
+  }
   line.value = std::move(parsed);
   return line;
 }

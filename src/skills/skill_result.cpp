@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <string_view>
 
 namespace clawperator::skills {
 namespace {
@@ -9,11 +10,13 @@ namespace {
 class SkillResultChecker {
  public:
   void check(const Json& result) {
-    require_string(result, "contractVersion", "contractVersion", false);
+    check_contract_version(result);
     require_string(result, "skillId", "skillId", true);
     check_source(result);
     optional_object(result, "goal", "goal");
     optional_object(result, "inputs", "inputs");
+    const auto answer = result.find("result");
+    if (answer != result.end() && !answer->is_null()) check_evidence(*answer, "result");
     require_enum(result, "status", "status", {"success", "failed", "indeterminate"});
     const auto checkpoints = result.find("checkpoints");
     if (checkpoints == result.end() || !checkpoints->is_array()) {
@@ -32,6 +35,7 @@ class SkillResultChecker {
 
  private:
   static constexpr std::size_t kMaxIssues = 10;
+  static constexpr std::string_view kSupportedMajorVersion = "1";
 
   void issue(const std::string& path, std::string_view what) {
     if (issues_.size() < kMaxIssues) issues_.push_back(path + " " + std::string(what));
@@ -76,6 +80,39 @@ class SkillResultChecker {
     std::string names;
     for (std::string_view name : allowed) names += (names.empty() ? "" : ", ") + std::string(name);
     issue(path, "must be one of " + names);
+  }
+
+  // The original refuses a major version other than its own and accepts a newer minor
+  // (validateSupportedSkillResultContractVersion in contracts/skillResult.ts).
+  void check_contract_version(const Json& result) {
+    const auto found = result.find("contractVersion");
+    if (found == result.end() || !found->is_string()) {
+      issue("contractVersion", "must be a string");
+      return;
+    }
+    // Three dot-separated runs of digits; the major read as a number, as the original does.
+    std::string_view rest = found->get_ref<const std::string&>();
+    std::vector<std::string_view> numbers;
+    while (true) {
+      const std::size_t dot = rest.find('.');
+      numbers.push_back(rest.substr(0, dot));
+      if (dot == std::string_view::npos) break;
+      rest.remove_prefix(dot + 1);
+    }
+    const bool shaped =
+        numbers.size() == 3 && std::all_of(numbers.begin(), numbers.end(), [](std::string_view n) {
+          return !n.empty() &&
+                 std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; });
+        });
+    if (!shaped) {
+      issue("contractVersion", "must be a version MAJOR.MINOR.PATCH");
+      return;
+    }
+    const std::string_view major =
+        numbers[0].substr(std::min(numbers[0].find_first_not_of('0'), numbers[0].size() - 1));
+    if (major != kSupportedMajorVersion) {
+      issue("contractVersion", "must have major version " + std::string(kSupportedMajorVersion));
+    }
   }
 
   void check_source(const Json& result) {

@@ -61,8 +61,8 @@ TEST_CASE("skills run: the script's own exec passes the lock held for it, a fore
                "\" ] && [ $i -lt 600 ]; do sleep 0.05;"
                " i=$((i+1)); done\n"
                "echo \"device=$CLAWPERATOR_DEVICE_ID package=$CLAWPERATOR_OPERATOR_PACKAGE\"\n"
-               "echo '[Clawperator-Skill-Result]{\"contractVersion\":\"1.0.0\",\"status\":"
-               "\"success\",\"checkpoints\":[]}'\n");
+               "echo '[Clawperator-Skill-Result]{\"contractVersion\":\"1.0.0\",\"skillId\":"
+               "\"com.test.locked-exec\",\"status\":\"success\",\"checkpoints\":[]}'\n");
   const std::string serial = farm.serials().front();
   RunResult skill;
   std::thread runner([&] {
@@ -221,9 +221,13 @@ TEST_CASE("skills run: result lines, --expect-contains, exit codes, live output"
   Farm farm({"default"});
   SkillsRepo repo;
   repo.add("com.test.result",
-           "echo step one\necho '[Clawperator-Skill-Result]{\"status\":"
-           "\"indeterminate\",\"checkpoints\":[{\"id\":\"a\",\"status\":\"ok\"}]}'\n");
+           "echo step one\necho '[Clawperator-Skill-Result]{\"contractVersion\":\"1.0.0\","
+           "\"skillId\":\"com.test.result\",\"status\":\"indeterminate\",\"checkpoints\":"
+           "[{\"id\":\"a\",\"status\":\"ok\"}]}'\n");
   repo.add("com.test.badline", "echo '[Clawperator-Skill-Result]{\"status\": success}'\n");
+  repo.add("com.test.notaresult",
+           "echo '[Clawperator-Skill-Result]{\"contractVersion\":\"1.0.0\",\"skillId\":"
+           "\"com.test.notaresult\",\"status\":\"done\",\"checkpoints\":[]}'\n");
   repo.add("com.test.fails", "echo partial\necho broken >&2\nexit 7\n");
 
   const json framed = single_document(run_skill(farm, repo, {"com.test.result"}));
@@ -239,6 +243,16 @@ TEST_CASE("skills run: result lines, --expect-contains, exit codes, live output"
   CHECK(unreadable["exitCode"] == 0);
   CHECK(unreadable["skillResult"].is_null());
   CHECK(unreadable["disposition"]["delivery"] == "delivered_unverified");
+
+  const RunResult wrong = run_skill(farm, repo, {"com.test.notaresult"});
+  const json not_a_result = single_document(wrong);
+  CHECK(wrong.exit_code == 4);
+  CHECK(not_a_result["code"] == "SKILL_RESULT_PARSE_FAILED");
+  CHECK(not_a_result["details"]["reason"] ==
+        "the object is not a SkillResult: status must be one of success, failed, indeterminate");
+  CHECK(not_a_result["details"]["line"] == 1);
+  CHECK(not_a_result["skillResult"].is_null());
+  CHECK(not_a_result["disposition"]["delivery"] == "delivered_unverified");
 
   const RunResult passed =
       run_skill(farm, repo, {"com.test.result", "--expect-contains", "step one"});

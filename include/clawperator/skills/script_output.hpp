@@ -66,8 +66,10 @@ class SkillResultScanner {
   void finish();
 
   struct Line {
-    Json value;         // the object, `source` added as {"kind":"script"} when absent
-    std::string error;  // non-empty: the line was there but is not one JSON object
+    Json value;  // the object, `source` added as {"kind":"script"} when absent
+    // Non-empty: the line was there but is not one JSON object that is a SkillResult
+    // (skills/skill_result.hpp).
+    std::string error;
     std::uint64_t line_number = 0;
   };
   // nullopt: no result line. The last one wins, readable or not.

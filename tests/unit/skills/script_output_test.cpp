@@ -13,6 +13,10 @@ void feed_in_pieces(Sink& sink, const std::string& text, std::size_t size) {
   for (std::size_t at = 0; at < text.size(); at += size) sink.feed(text.substr(at, size));
 }
 
+// The smallest SkillResult a script may print: `source` is the host's to add.
+const std::string kMinimalResult =
+    R"({"contractVersion":"1.0.0","skillId":"a.b","status":"success","checkpoints":[]})";
+
 }  // namespace
 
 TEST_CASE("bounded capture keeps everything that fits", "[skills]") {
@@ -61,7 +65,8 @@ TEST_CASE("streaming search finds a match split across chunks", "[skills]") {
 TEST_CASE("skill result line: the marker at a line start, split anywhere", "[skills]") {
   const std::string text =
       "progress\n  [Clawperator-Skill-Result]{\"status\":\"ignored\"}\n"
-      "[Clawperator-Skill-Result]{\"status\":\"success\",\"skillId\":\"a.b\"}\r\nlast words";
+      "[Clawperator-Skill-Result]" +
+      kMinimalResult + "\r\nlast words";
   for (std::size_t size : {1, 2, 5, 26, 27, 1000}) {
     SkillResultScanner scanner;
     feed_in_pieces(scanner, text, size);
@@ -77,7 +82,7 @@ TEST_CASE("skill result line: the marker at a line start, split anywhere", "[ski
 
 TEST_CASE("skill result line: the last one wins, a bad one included", "[skills]") {
   SkillResultScanner scanner;
-  scanner.feed("[Clawperator-Skill-Result]{\"status\":\"success\"}\n");
+  scanner.feed("[Clawperator-Skill-Result]" + kMinimalResult + "\n");
   scanner.feed("[Clawperator-Skill-Result]{not json\n");
   scanner.finish();
   REQUIRE(scanner.last());
@@ -90,14 +95,56 @@ TEST_CASE("skill result line: the last one wins, a bad one included", "[skills]"
   CHECK(array.last()->error == "the text after the marker is not a JSON object");
 
   SkillResultScanner kept;
-  kept.feed("[Clawperator-Skill-Result]{\"source\":{\"kind\":\"agent\"}}\n");
+  std::string agent = kMinimalResult;
+  agent.insert(1, R"("source":{"kind":"agent","agentCli":"codex"},)");
+  kept.feed("[Clawperator-Skill-Result]" + agent + "\n");
   kept.finish();
+  REQUIRE(kept.last());
+  CHECK(kept.last()->error.empty());
   CHECK(kept.last()->value["source"]["kind"] == "agent");
 
   SkillResultScanner none;
   none.feed("no marker\n[Clawperator-Skill-Resul\nx[Clawperator-Skill-Result]{}\n");
   none.finish();
   CHECK_FALSE(none.last());
+}
+
+TEST_CASE("skill result line: an object that is not a SkillResult is refused, saying where",
+          "[skills]") {
+  const auto read = [](const std::string& object) {
+    SkillResultScanner scanner;
+    scanner.feed("[Clawperator-Skill-Result]" + object + "\n");
+    scanner.finish();
+    REQUIRE(scanner.last());
+    CHECK(scanner.last()->value.is_null());
+    return scanner.last()->error;
+  };
+  CHECK(read(R"({"status":"success"})") ==
+        "the object is not a SkillResult: contractVersion must be a string; skillId must be a "
+        "string; checkpoints must be a list");
+  CHECK(read(R"({"contractVersion":"2.0.0","skillId":"a.b","status":"done","checkpoints":[]})") ==
+        "the object is not a SkillResult: contractVersion must have major version 1; status must "
+        "be one of success, failed, indeterminate");
+  CHECK(read(R"({"contractVersion":"1.0","skillId":"a.b","status":"failed","checkpoints":[{}]})") ==
+        "the object is not a SkillResult: contractVersion must be a version MAJOR.MINOR.PATCH; "
+        "checkpoints[0].id must be a string; checkpoints[0].status must be one of ok, failed, "
+        "skipped");
+  CHECK(read(R"({"contractVersion":"1.0.0","skillId":"a.b","status":"success","checkpoints":[],)"
+             R"("result":{"amount":"3"},"source":{"kind":"agent"}})") ==
+        "the object is not a SkillResult: source.agentCli must be a string; result.kind must be "
+        "one of text, json, result_envelope_ref");
+}
+
+TEST_CASE("skill result line: a newer minor version and a result value are accepted", "[skills]") {
+  SkillResultScanner scanner;
+  scanner.feed(
+      R"([Clawperator-Skill-Result]{"contractVersion":"01.7.0","skillId":"a.b","status":"failed",)"
+      R"("checkpoints":[{"id":"x","status":"skipped"}],"result":{"kind":"json","value":{"n":1}},)"
+      R"("extra":true})");
+  scanner.finish();
+  REQUIRE(scanner.last());
+  CHECK(scanner.last()->error.empty());
+  CHECK(scanner.last()->value["result"]["value"]["n"] == 1);
 }
 
 TEST_CASE("skill result line: an overlong line is refused, not buffered", "[skills]") {

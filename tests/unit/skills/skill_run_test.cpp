@@ -56,10 +56,11 @@ bool process_gone(pid_t pid) {
 
 TEST_CASE("skill run: a script that succeeds, its arguments and result line", "[skills]") {
   const TemporaryDirectory dir("skill-run");
-  const fs::path script = write_script(
-      dir.path() / "ok.sh",
-      "echo \"args:$*\"\necho \"id:$CLAWPERATOR_SKILL_ID\"\necho oops >&2\n"
-      "echo '[Clawperator-Skill-Result]{\"status\":\"success\",\"checkpoints\":[]}'\n");
+  const fs::path script =
+      write_script(dir.path() / "ok.sh",
+                   "echo \"args:$*\"\necho \"id:$CLAWPERATOR_SKILL_ID\"\necho oops >&2\n"
+                   "echo '[Clawperator-Skill-Result]{\"contractVersion\":\"1.0.0\",\"skillId\":"
+                   "\"com.test.skill\",\"status\":\"success\",\"checkpoints\":[]}'\n");
   SkillRunRequest request;
   request.script_args = {"--timeout", "5", "--help"};
   request.expect_contains = "id:com.test.skill";
