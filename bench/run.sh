@@ -7,6 +7,9 @@
 #   spawns   the adb processes one exec spawns, in order, with their lifetimes (strace)
 #   vdevice  exec through the real adb to a virtual device (clawperator-vdevice) against the
 #            bare adb calls it needs and one bare `adb shell echo` round trip
+#   policy   what the action policy costs one exec (docs/guardrails.md §3): none, a policy no
+#            rule of which could match the payload's step, and one rule that judges it (one
+#            query_ui of the screen before the step), through the real adb to a virtual device
 #   direct   a 16 MiB result through the real adb from a virtual device over the direct
 #            result transport and over logcat: wall time and peak RSS of the exec
 #   mcp      one tools/call in a long-lived `mcp serve` session (bench/mcp_calls.cpp) against
@@ -28,7 +31,7 @@ set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
 
-all_sections=(process rss spawns vdevice direct mcp serve skills micro)
+all_sections=(process rss spawns vdevice policy direct mcp serve skills micro)
 sections=("${all_sections[@]}")
 if [[ $# -gt 0 ]]; then
   for section in "$@"; do
@@ -49,9 +52,9 @@ fi
 build="build-bench"
 if [[ -n ${BENCH_PREBUILT:-} ]]; then
   for section in "${sections[@]}"; do
-    if [[ $section != vdevice && $section != direct && $section != mcp && $section != serve &&
-      $section != skills ]]; then
-      echo "bench/run.sh: BENCH_PREBUILT serves the sections vdevice, direct, mcp, serve and" \
+    if [[ $section != vdevice && $section != policy && $section != direct && $section != mcp &&
+      $section != serve && $section != skills ]]; then
+      echo "bench/run.sh: BENCH_PREBUILT serves the sections vdevice, policy, direct, mcp, serve and" \
         "skills only" >&2
       exit 2
     fi
@@ -571,6 +574,32 @@ front_end_table() {
   echo
 }
 ratio_median() { awk -v a="$2" -v b="$3" '{ printf "%.4f\n", $b / $a }' "$1" | median; }  # FILE A B
+
+if wants policy; then
+  vdevice_up bench/vdevice-instant-operator.json
+  policy_payload=bench/policy-query.json
+  echo '{"schemaVersion": 1, "rules": [{"id": "taps", "decision": "deny", "effects": ["tap"],
+    "labels": ["never shown"]}]}' >"$work/policy-untouched.json"
+  echo '{"schemaVersion": 1, "rules": [{"id": "looks", "decision": "deny",
+    "effects": ["observe"], "labels": ["never shown"]}]}' >"$work/policy-judged.json"
+  (
+    export ANDROID_ADB_SERVER_PORT="$adb_port" ADB="$adb" CLAWPERATOR_STATE_DIR="$work/policy-state"
+    "$bin" exec "$policy_payload" --device "$serial" >/dev/null
+    ready=("$work"/policy-state/ready-*)
+    run_hyperfine "$work/policy.json" --warmup 5 --runs 100 \
+      --prepare "touch -c $(q "${ready[0]}")" \
+      -n "exec, no policy" "$(q "$bin") exec $policy_payload --device $(q "$serial")" \
+      -n "exec, a policy no rule of which could match the step" \
+      "$(q "$bin") exec $policy_payload --device $(q "$serial") --policy $(q "$work/policy-untouched.json")" \
+      -n "exec, one judged step (one screen read)" \
+      "$(q "$bin") exec $policy_payload --device $(q "$serial") --policy $(q "$work/policy-judged.json")"
+  )
+  vdevice_down
+  echo "## The action policy's cost per exec (hyperfine, 100 runs after 5 warm-ups)"
+  echo
+  table "$work/policy.json"
+  echo
+fi
 
 if wants mcp; then
   vdevice_down

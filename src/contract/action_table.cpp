@@ -279,43 +279,44 @@ using T = ActionType;
 using Pre = PreflightEffect;
 using Post = PostProcessing;
 using R = ActionReadiness;
+using E = StepEffect;
 
 // clang-format off
 const std::array<ActionSpec, 35> kActions = {{
-    {.type = T::OpenApp, .name = "open_app", .schema = kGeneric,
+    {.type = T::OpenApp, .name = "open_app", .effect = E::Navigate, .schema = kGeneric,
      .constraints = kApplicationRequired,
      .title = "Open app", .description = "Bring an app to the front, starting it at its launcher screen.",
      .idempotent = true},
-    {.type = T::OpenUri, .name = "open_uri", .aliases = kOpenUriAliases, .schema = kGeneric,
+    {.type = T::OpenUri, .name = "open_uri", .aliases = kOpenUriAliases, .effect = E::Navigate, .schema = kGeneric,
      .constraints = kUriRequired,
      .title = "Open URI", .description = "Open a URI (a web page or a deep link) in the app that handles it."},
-    {.type = T::CloseApp, .name = "close_app", .schema = kGeneric,
+    {.type = T::CloseApp, .name = "close_app", .effect = E::Navigate, .schema = kGeneric,
      .constraints = kApplicationRequired, .preflight = Pre::ForceStopApplication,
      .title = "Close app", .description = "Force-stop an app; the host runs am force-stop before dispatch.",
      .destructive = true, .idempotent = true},
-    {.type = T::StartRecording, .name = "start_recording", .schema = kGeneric,
+    {.type = T::StartRecording, .name = "start_recording", .effect = E::System, .schema = kGeneric,
      .constraints = kSessionNotBlank,
      .title = "Start recording", .description = "Start the Operator's recording of the session."},
-    {.type = T::StopRecording, .name = "stop_recording", .schema = kGeneric,
+    {.type = T::StopRecording, .name = "stop_recording", .effect = E::System, .schema = kGeneric,
      .constraints = kSessionNotBlank,
      .title = "Stop recording", .description = "Stop the Operator's recording of the session.",
      .idempotent = true},
     {.type = T::WaitForNode, .name = "wait_for_node", .aliases = kWaitAliases, .read_only = true,
      .schema = kGeneric, .constraints = kMatcherRequired,
      .title = "Wait for element", .description = "Wait until an element that matches is on screen."},
-    {.type = T::Click, .name = "click", .aliases = kClickAliases, .schema = kGeneric,
+    {.type = T::Click, .name = "click", .aliases = kClickAliases, .effect = E::Tap, .schema = kGeneric,
      .cross_field_rule = rules::click,
      .cross_field_rule_summary = "exactly one of `matcher` and `coordinate`; no `clickType: \"focus\"` with a coordinate",
      .unsettles_screen = true,
      .title = "Click", .description = "Tap, long-press or focus the element a matcher selects, or tap a screen point.",
      .destructive = true},
-    {.type = T::ScrollAndClick, .name = "scroll_and_click", .schema = kGeneric,
+    {.type = T::ScrollAndClick, .name = "scroll_and_click", .effect = E::Tap, .schema = kGeneric,
      .constraints = kScrollAndClick, .unsettles_screen = true,
      .title = "Scroll and click", .description = "Scroll until an element that matches is visible, then click it.",
      .destructive = true},
-    {.type = T::Scroll, .name = "scroll", .schema = kGeneric, .constraints = kScroll,
+    {.type = T::Scroll, .name = "scroll", .effect = E::Gesture, .schema = kGeneric, .constraints = kScroll,
      .title = "Scroll", .description = "Scroll a scrollable container once in a direction."},
-    {.type = T::ScrollUntil, .name = "scroll_until", .schema = kGeneric,
+    {.type = T::ScrollUntil, .name = "scroll_until", .effect = E::Gesture, .schema = kGeneric,
      .constraints = kScrollUntil, .cross_field_rule = rules::scroll_until,
      .cross_field_rule_summary = "`clickAfter: true` needs `matcher`",
      .title = "Scroll until visible", .description = "Scroll until an element that matches is visible (and click it with clickAfter).",
@@ -324,7 +325,7 @@ const std::array<ActionSpec, 35> kActions = {{
      .schema = kGeneric, .constraints = kReadText, .cross_field_rule = rules::read_text,
      .cross_field_rule_summary = "`validator: \"regex\"` needs a non-blank `validatorPattern` that compiles",
      .title = "Read text", .description = "Read the text of the element a matcher selects (or of every match)."},
-    {.type = T::EnterText, .name = "enter_text", .aliases = kEnterTextAliases, .schema = kGeneric,
+    {.type = T::EnterText, .name = "enter_text", .aliases = kEnterTextAliases, .effect = E::Type, .schema = kGeneric,
      .constraints = kEnterText,
      .title = "Type text", .description = "Type text into the element a matcher selects.",
      .destructive = true},
@@ -339,7 +340,7 @@ const std::array<ActionSpec, 35> kActions = {{
     {.type = T::Sleep, .name = "sleep", .read_only = true, .schema = kGeneric,
      .constraints = kSleep,
      .title = "Sleep", .description = "Pause on the device for a number of milliseconds."},
-    {.type = T::PressKey, .name = "press_key", .aliases = kPressKeyAliases, .schema = kGeneric,
+    {.type = T::PressKey, .name = "press_key", .aliases = kPressKeyAliases, .effect = E::Navigate, .schema = kGeneric,
      .constraints = kPressKey,
      .title = "Press key", .description = "Press the back, home or recents key.",
      .destructive = true},
@@ -355,12 +356,12 @@ const std::array<ActionSpec, 35> kActions = {{
      .readiness = R::BackgroundObservation, .schema = &schemas::notification_list(),
      .constraints = kNotificationList, .post_processing = Post::DecodePayload,
      .title = "List notifications", .description = "List the notifications posted on the device, newest first."},
-    {.type = T::DismissNotification, .name = "dismiss_notification",
+    {.type = T::DismissNotification, .name = "dismiss_notification", .effect = E::System,
      .schema = &schemas::notification_dismiss(), .constraints = kDismissNotification,
      .post_processing = Post::DecodePayload,
      .title = "Dismiss notification", .description = "Dismiss a notification by its key (and wait until it is gone with waitTimeoutMs).",
      .destructive = true, .idempotent = true},
-    {.type = T::InvokeNotificationAction, .name = "invoke_notification_action",
+    {.type = T::InvokeNotificationAction, .name = "invoke_notification_action", .effect = E::Tap,
      .schema = &schemas::notification_action(), .constraints = kInvokeNotificationAction,
      .post_processing = Post::DecodePayload,
      .title = "Invoke notification action", .description = "Press one of a notification's action buttons.",
@@ -381,28 +382,28 @@ const std::array<ActionSpec, 35> kActions = {{
      .cross_field_rule_summary = "exactly one of `applicationId` and `mediaSessionId`",
      .post_processing = Post::DecodePayload,
      .title = "Observe media", .description = "Sample a media session's player reports for durationMs."},
-    {.type = T::MediaPlay, .name = "media_play", .readiness = R::BackgroundService,
+    {.type = T::MediaPlay, .name = "media_play", .effect = E::System, .readiness = R::BackgroundService,
      .schema = &schemas::media_control(), .constraints = kMediaControl,
      .cross_field_rule = rules::media_target,
      .cross_field_rule_summary = "exactly one of `applicationId` and `mediaSessionId`",
      .post_processing = Post::DecodePayload,
      .title = "Play media", .description = "Send play to a media session (and wait for it with waitTimeoutMs).",
      .idempotent = true},
-    {.type = T::MediaPause, .name = "media_pause", .readiness = R::BackgroundService,
+    {.type = T::MediaPause, .name = "media_pause", .effect = E::System, .readiness = R::BackgroundService,
      .schema = &schemas::media_control(), .constraints = kMediaControl,
      .cross_field_rule = rules::media_target,
      .cross_field_rule_summary = "exactly one of `applicationId` and `mediaSessionId`",
      .post_processing = Post::DecodePayload,
      .title = "Pause media", .description = "Send pause to a media session (and wait for it with waitTimeoutMs).",
      .idempotent = true},
-    {.type = T::MediaSeek, .name = "media_seek", .readiness = R::BackgroundService,
+    {.type = T::MediaSeek, .name = "media_seek", .effect = E::System, .readiness = R::BackgroundService,
      .schema = &schemas::media_seek(), .constraints = kMediaSeek,
      .cross_field_rule = rules::media_target,
      .cross_field_rule_summary = "exactly one of `applicationId` and `mediaSessionId`",
      .post_processing = Post::DecodePayload,
      .title = "Seek media", .description = "Seek a media session to positionMs (and wait until it is there with waitTimeoutMs).",
      .idempotent = true},
-    {.type = T::SetOnScreenLog, .name = "set_on_screen_log", .aliases = kSetOnScreenLogAliases,
+    {.type = T::SetOnScreenLog, .name = "set_on_screen_log", .aliases = kSetOnScreenLogAliases, .effect = E::System,
      .schema = &schemas::on_screen_log_set(),
      .constraints = kSetOnScreenLog, .cross_field_rule = rules::set_on_screen_log,
      .cross_field_rule_summary = "exactly one of `text` and `template`",
@@ -410,28 +411,28 @@ const std::array<ActionSpec, 35> kActions = {{
      .title = "Show on-screen log", .description = "Show (or replace) the Operator's log panel on the screen, for ttlMs.",
      .idempotent = true},
     {.type = T::ClearOnScreenLog, .name = "clear_on_screen_log",
-     .aliases = kClearOnScreenLogAliases, .schema = &schemas::on_screen_log_clear(),
+     .aliases = kClearOnScreenLogAliases, .effect = E::System, .schema = &schemas::on_screen_log_clear(),
      .promoted_error_prefix = kOnScreenLogCodes, .input = InputForm::Verbatim,
      .title = "Clear on-screen log", .description = "Remove the Operator's log panel from the screen.",
      .idempotent = true},
     {.type = T::QueryUi, .name = "query_ui", .read_only = true, .schema = &schemas::query_ui(),
      .constraints = kQuery, .post_processing = Post::ParseQuery,
      .title = "Query UI", .description = "List the nodes that match (counted and bounded) without acting on any."},
-    {.type = T::Swipe, .name = "swipe", .schema = &schemas::swipe(), .constraints = kSwipe,
+    {.type = T::Swipe, .name = "swipe", .effect = E::Gesture, .schema = &schemas::swipe(), .constraints = kSwipe,
      .cross_field_rule = rules::distinct_endpoints,
      .cross_field_rule_summary = "`start` and `end` must differ",
      .title = "Swipe", .description = "Swipe in a straight line between two screen points.",
      .destructive = true},
-    {.type = T::Drag, .name = "drag", .schema = &schemas::drag(), .constraints = kDrag,
+    {.type = T::Drag, .name = "drag", .effect = E::Gesture, .schema = &schemas::drag(), .constraints = kDrag,
      .cross_field_rule = rules::distinct_endpoints,
      .cross_field_rule_summary = "`start` and `end` must differ",
      .preflight = Pre::RequireGestureSdk, .min_sdk = kDragMinSdk,
      .title = "Drag", .description = "Press and hold a point, move to another without lifting, release (Android 8.0+).",
      .destructive = true},
-    {.type = T::ShowToast, .name = "show_toast", .schema = &schemas::show_toast(),
+    {.type = T::ShowToast, .name = "show_toast", .effect = E::System, .schema = &schemas::show_toast(),
      .constraints = kShowToast, .input = InputForm::ParamsVerbatim,
      .title = "Show toast", .description = "Show a short message in a toast."},
-    {.type = T::CancelToast, .name = "cancel_toast", .schema = kNoParams,
+    {.type = T::CancelToast, .name = "cancel_toast", .effect = E::System, .schema = kNoParams,
      .input = InputForm::ParamsVerbatim,
      .title = "Cancel toast", .description = "Hide the toast the Operator showed.",
      .idempotent = true},
@@ -480,6 +481,24 @@ const ActionSpec* find_caller_action(std::string_view raw_type) {
 std::string normalize_action_type(std::string_view raw) {
   const ActionSpec* spec = find_caller_action(raw);
   return spec != nullptr ? std::string(spec->name) : lowercase(trim(raw));
+}
+
+std::string_view to_string(StepEffect effect) {
+  return kStepEffectNames[static_cast<std::size_t>(effect)];
+}
+
+std::optional<StepEffect> find_step_effect(std::string_view name) {
+  for (std::size_t i = 0; i < std::size(kStepEffectNames); ++i) {
+    if (kStepEffectNames[i] == name) return static_cast<StepEffect>(i);
+  }
+  return std::nullopt;
+}
+
+StepEffect effect_of(const Action& action) {
+  if (action.type == ActionType::ScrollUntil && action.params_or_empty().click_after == true) {
+    return StepEffect::Tap;
+  }
+  return action_spec(action.type).effect;
 }
 
 bool is_read_only_action(std::string_view name) {

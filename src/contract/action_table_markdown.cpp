@@ -102,8 +102,8 @@ std::string host_effect(const ActionSpec& spec) {
 
 std::string render_action_table_markdown() {
   std::string out =
-      "| action | aliases | reads only | params | rules | the host |\n"
-      "| --- | --- | --- | --- | --- | --- |\n";
+      "| action | aliases | reads only | effect | params | rules | the host |\n"
+      "| --- | --- | --- | --- | --- | --- | --- |\n";
   for (const ActionSpec& spec : action_table()) {
     if (!spec.from_callers) continue;
     std::string aliases;
@@ -111,7 +111,7 @@ std::string render_action_table_markdown() {
       aliases += (aliases.empty() ? "" : ", ") + code(alias);
     }
     out += "| " + code(spec.name) + " | " + (aliases.empty() ? "—" : aliases) + " | " +
-           (spec.read_only ? "yes" : "no") + " | " +
+           (spec.read_only ? "yes" : "no") + " | " + std::string(to_string(spec.effect)) + " | " +
            (spec.schema != nullptr ? std::string(spec.schema->name) : "none") + " | " +
            rules_text(spec) + " | " + host_effect(spec) + " |\n";
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "clawperator/io/atomic_file.hpp"
+#include "clawperator/io/log.hpp"
 #include "clawperator/process/interrupt.hpp"
 
 namespace clawperator::exec {
@@ -184,6 +185,33 @@ std::optional<Json> DeviceLock::holder_record() const {
     return std::nullopt;
   }
   return parsed;
+}
+
+contract::Outcome<DeviceLock::Outcome> lock_for_execution(
+    DeviceLock& lock, std::shared_ptr<const io::StateDirectory> directory,
+    const std::string& device_key, std::chrono::milliseconds wait, long lock_wait_ms,
+    const process::CancelToken& cancel, std::string_view inherited_token,
+    const ExecutionTrace& trace, const std::string& command_id, std::string_view holder_token) {
+  const DeviceLock::Outcome outcome =
+      lock.acquire(std::move(directory), device_key, wait, cancel, inherited_token);
+  switch (outcome) {
+    case DeviceLock::Outcome::Acquired:
+      lock.record_holder(command_id, holder_token);
+      break;
+    case DeviceLock::Outcome::Inherited:
+      // A skill's script: its `skills run` holds the device for it (and keeps the record).
+    case DeviceLock::Outcome::NoDirectory:
+      break;
+    case DeviceLock::Outcome::Busy:
+      return contract::failed(lock_busy_error(trace, lock, lock_wait_ms));
+    case DeviceLock::Outcome::Interrupted:
+      return contract::failed(interrupted(trace, "Interrupted while waiting for the device lock"));
+    case DeviceLock::Outcome::Unavailable:
+      // Fail open: a read-only state directory must not stop automation.
+      io::warn("cannot lock {} ({}); continuing unlocked", lock.path().string(), lock.error());
+      break;
+  }
+  return outcome;
 }
 
 }  // namespace clawperator::exec

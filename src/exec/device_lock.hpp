@@ -87,6 +87,17 @@ std::size_t remove_idle_lock_files(const io::StateDirectory& directory,
 contract::HostError lock_busy_error(const ExecutionTrace& trace, const DeviceLock& lock,
                                     long lock_wait_ms);
 
+// An execution's turn on the device (docs/wire-protocol.md §4.3): `lock` acquired (the holder
+// recorded as `command_id`, with `holder_token` for its children when given), inherited from a
+// parent's token, or none (no state directory; or an unusable one, warned: a read-only state
+// directory must not stop automation). Refused: EXECUTION_CONFLICT_IN_FLIGHT when another holds
+// it past the wait, RESULT_TRANSPORT_CANCELLED when interrupted meanwhile.
+contract::Outcome<DeviceLock::Outcome> lock_for_execution(
+    DeviceLock& lock, std::shared_ptr<const io::StateDirectory> directory,
+    const std::string& device_key, std::chrono::milliseconds wait, long lock_wait_ms,
+    const process::CancelToken& cancel, std::string_view inherited_token,
+    const ExecutionTrace& trace, const std::string& command_id, std::string_view holder_token = {});
+
 // The CLAWPERATOR_STATE_DIR the user named is unsafe: STATE_DIRECTORY_UNSAFE, before any
 // device is contacted.
 contract::HostError state_directory_refused(const ExecutionTrace& trace,

@@ -20,6 +20,7 @@
 #include "dispatch.hpp"
 #include "forward_registry.hpp"
 #include "payload_decoder.hpp"
+#include "phases.hpp"
 #include "policy_gate.hpp"
 #include "post_processing.hpp"
 #include "preflight.hpp"
@@ -160,8 +161,10 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
   set_step_data(*step, "path", path.string());
 }
 
-// Every on-screen node, for the policy's steps that aim at a point (policy_gate.hpp): a query_ui
-// on the same device, with the same transport and state, no policy of its own, and a budget of
+}  // namespace
+
+// Every on-screen node, for the policy's judged steps (policy_gate.hpp): a query_ui on the same
+// device, with the same transport, state and lock token, no policy of its own, and a budget of
 // its own (kPolicyScreenReadBudget), never the checked execution's.
 Expected<Json, ScreenReadError> query_screen(const ExecutionRequest& request,
                                              process::Runner& runner, const std::string& serial) {
@@ -215,12 +218,7 @@ Expected<Json, ScreenReadError> query_screen(const ExecutionRequest& request,
 ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& runner) {
   const auto started = Clock::now();
   const contract::Execution& execution = request.execution;
-  ExecutionTrace trace;
-  trace.command_id = execution.command_id;
-  trace.task_id = execution.task_id;
-  trace.operator_package = request.operator_package;
-  trace.actions = {true, execution.read_only()};
-  trace.started_at = io::utc_timestamp(std::chrono::system_clock::now());
+  ExecutionTrace trace = start_trace(execution, request.operator_package);
   adb::AdbClient client(runner, request.adb);
   if (request.budget) client.set_deadline(started + *request.budget + kResultGrace);
   if (request.state.refused) return report(state_directory_refused(trace, *request.state.refused));
@@ -240,10 +238,17 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   // The policy, before the lock and anything sent (docs/guardrails.md). What lies under a
   // step's point is read with an execution of its own (one query_ui), which takes and gives back
   // the device lock before this one waits for it.
+  // A payload in segments comes here one segment at a time, judged already (segmented_run.cpp).
   const ScreenReader read_screen = [&]() { return query_screen(request, runner, serial); };
-  if (contract::Status allowed = check_policy(request, client, serial, trace, read_screen);
-      !allowed) {
-    return report(allowed.error());
+  if (request.policy) {
+    PolicyRun policy_run;
+    const std::vector<policy::Segment> segments =
+        policy::plan_segments(*request.policy, request.execution);
+    if (contract::Status allowed = check_policy(request, client, serial, trace, read_screen,
+                                                segments.front().judged, policy_run);
+        !allowed) {
+      return report(allowed.error());
+    }
   }
   // One key for this device however its adb server was named (docs/wire-protocol.md §4.3).
   const std::string device_key = adb::device_key(request.adb, serial);
@@ -255,25 +260,13 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
 
   // 2. One execution per device.
   DeviceLock lock;
-  switch (lock.acquire(request.state.directory, device_key,
-                       client.within_deadline(std::chrono::milliseconds(request.lock_wait_ms)),
-                       runner.cancel_token(), request.lock_token)) {
-    case DeviceLock::Outcome::Acquired:
-      lock.record_holder(execution.command_id);
-      break;
-    case DeviceLock::Outcome::Inherited:
-      // A skill's script: its `skills run` holds the device for it (and keeps the record).
-      break;
-    case DeviceLock::Outcome::NoDirectory:
-      break;
-    case DeviceLock::Outcome::Busy:
-      return report(lock_busy_error(trace, lock, request.lock_wait_ms));
-    case DeviceLock::Outcome::Interrupted:
-      return report(interrupted(trace, "Interrupted while waiting for the device lock"));
-    case DeviceLock::Outcome::Unavailable:
-      // Fail open: a read-only state directory must not stop automation.
-      io::warn("cannot lock {} ({}); continuing unlocked", lock.path().string(), lock.error());
-      break;
+  if (const auto locked = lock_for_execution(
+          lock, request.state.directory, device_key,
+          client.within_deadline(std::chrono::milliseconds(request.lock_wait_ms)),
+          request.lock_wait_ms, runner.cancel_token(), request.lock_token, trace,
+          execution.command_id);
+      !locked) {
+    return report(locked.error());
   }
 
   // 3. The reader starts now so that it is attached by the time preflight is done; a long-lived
@@ -557,8 +550,6 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   return {std::move(document), ok ? contract::exit_code::kSuccess : contract::exit_code::kFailed};
 }
 
-}  // namespace
-
 ExecutionReport run_execution(const ExecutionRequest& request, process::Runner& runner) {
   const contract::Execution& execution = request.execution;
   Json action_types = Json::array();
@@ -570,7 +561,8 @@ ExecutionReport run_execution(const ExecutionRequest& request, process::Runner& 
                      {"taskId", execution.task_id},
                      {"requestedDevice", request.device ? Json(*request.device) : Json(nullptr)},
                      {"actionTypes", std::move(action_types)}});
-  ExecutionReport report = run_phases(request, runner);
+  ExecutionReport report =
+      request.policy ? run_under_policy(request, runner) : run_phases(request, runner);
   Json& document = report.document;
   // Only an outcome document holds the envelope; a host error has details instead.
   if (!document.contains("envelope")) {

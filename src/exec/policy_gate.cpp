@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "clawperator/adb/device_shell.hpp"
+#include "clawperator/hierarchy/tree.hpp"
 #include "clawperator/io/log.hpp"
 #include "clawperator/io/utc_time.hpp"
 #include "clawperator/policy/confirmation.hpp"
@@ -24,14 +25,6 @@ std::optional<std::string> focused_package(std::string_view dump) {
   const std::size_t start = line.find_last_of(" {", slash);
   if (start == std::string_view::npos || start + 1 >= slash) return std::nullopt;
   return std::string(line.substr(start + 1, slash - start - 1));
-}
-
-bool needs_foreground(const policy::Policy& policy, const contract::Execution& execution) {
-  if (!policy.uses_packages()) return false;
-  for (const contract::Action& action : execution.actions) {
-    if (!action.params_or_empty().application_id) return true;
-  }
-  return false;
 }
 
 Json describe(const policy::Verdict& verdict, const policy::Policy& policy) {
@@ -71,38 +64,63 @@ std::string question_of(const policy::Verdict& verdict, const std::string& seria
          (verdict.rule->reason.empty() ? std::string() : ": " + verdict.rule->reason);
 }
 
+// How a refusal ends: what it kept from the device.
+std::string not_sent(const PolicyRun& run) {
+  return run.steps_before ? "; it was not sent (the steps before it ran)" : "; nothing was sent";
+}
+
 }  // namespace
 
 contract::Status check_policy(const ExecutionRequest& request, adb::AdbClient& client,
                               const std::string& serial, const ExecutionTrace& trace,
-                              const ScreenReader& read_screen) {
-  if (!request.policy) return {};
+                              const ScreenReader& read_screen, std::span<const std::size_t> judged,
+                              PolicyRun& run) {
+  if (!request.policy || judged.empty()) return {};
   const policy::Policy& policy = *request.policy;
-  std::optional<std::string> foreground;
-  if (needs_foreground(policy, request.execution)) {
-    const auto dump = adb::run_device_shell(client, serial, {"dumpsys window", "dumpsys window"});
-    if (dump) foreground = focused_package(dump->out);
+  const contract::Execution& execution = request.execution;
+  std::vector<policy::StepTarget> steps;
+  for (const std::size_t index : judged) {
+    steps.push_back(policy::step_target(execution, index, std::nullopt));
   }
-  std::vector<policy::StepTarget> steps = policy::step_targets(request.execution, foreground);
-  const bool aims_at_points = std::any_of(
-      steps.begin(), steps.end(), [](const policy::StepTarget& step) { return step.point; });
+  if (std::any_of(steps.begin(), steps.end(), [&](const policy::StepTarget& step) {
+        return policy::wants_foreground(policy, step);
+      })) {
+    const auto dump = adb::run_device_shell(client, serial, {"dumpsys window", "dumpsys window"});
+    const std::optional<std::string> foreground =
+        dump ? focused_package(dump->out) : std::optional<std::string>();
+    for (policy::StepTarget& step : steps) {
+      if (!step.package) step.package = foreground;
+    }
+  }
   std::optional<ScreenReadError> unread;
-  if (aims_at_points && policy.uses_labels() && read_screen) {
+  if (read_screen && std::any_of(steps.begin(), steps.end(), [&](const policy::StepTarget& step) {
+        return policy::wants_screen(policy, step);
+      })) {
     const auto reading = std::chrono::steady_clock::now();
     const Expected<Json, ScreenReadError> screen = read_screen();
+    ++run.screen_reads;
     // The read had a budget of its own (kPolicyScreenReadBudget): the time it took is given
     // back to this execution, whose budget still counts from its start otherwise.
     if (const auto deadline = client.deadline()) {
       client.set_deadline(*deadline + (std::chrono::steady_clock::now() - reading));
     }
     if (screen) {
-      policy::label_points(steps, *screen);
+      const hierarchy::Tree tree = hierarchy::tree_of_query(*screen);
+      for (policy::StepTarget& step : steps) {
+        if (policy::wants_screen(policy, step)) {
+          policy::label_from_screen(step, execution.actions[step.index], tree);
+        }
+      }
     } else {
+      // Nothing on the screen is known: every step that wanted it meets every label rule.
       unread = screen.error();
+      for (policy::StepTarget& step : steps) {
+        if (policy::wants_screen(policy, step)) step.unread = true;
+      }
     }
     Json event{{"commandId", trace.command_id}, {"screenRead", screen.has_value()}};
     if (unread) event["screenReadCode"] = unread->code;
-    io::log_event(io::LogLevel::Info, "policy.points", event);
+    io::log_event(io::LogLevel::Info, "policy.screen", event);
   }
   const policy::Verdict verdict = policy::evaluate(policy, steps);
   if (verdict.decision == policy::Decision::Allow) return {};
@@ -116,22 +134,28 @@ contract::Status check_policy(const ExecutionRequest& request, adb::AdbClient& c
     return contract::failed(trace.fail("POLICY_DENIED",
                                        "The policy denies step " + verdict.step.step_id + " (" +
                                            verdict.step.action_type + ") by rule " +
-                                           verdict.rule->id + "; nothing was sent",
+                                           verdict.rule->id + not_sent(run),
                                        std::move(details)));
   }
   const std::string digest =
       policy::payload_digest(request.execution, serial, request.operator_package);
+  // A token is bound to the whole payload: spent once, it confirms every step of this run.
+  if (run.confirmed_by_token) {
+    log_decision(verdict, policy, trace, "confirmed by token");
+    return {};
+  }
   if (request.confirm_token) {
     const io::StateDirectory* state = request.state.directory.get();
     if (state != nullptr && policy::redeem_confirmation(*state, *request.confirm_token, digest)) {
+      run.confirmed_by_token = true;
       log_decision(verdict, policy, trace, "confirmed by token");
       return {};
     }
     log_decision(verdict, policy, trace, "unknown token");
     return contract::failed(trace.fail(
         "CONFIRMATION_UNKNOWN",
-        "The confirmation token is unknown, used, expired or issued for another payload; "
-        "nothing was sent",
+        "The confirmation token is unknown, used, expired or issued for another payload; " +
+            not_sent(run).substr(2),
         std::move(details)));
   }
   if (request.ask_person) {
@@ -145,13 +169,13 @@ contract::Status check_policy(const ExecutionRequest& request, adb::AdbClient& c
       return {};
     }
     return contract::failed(trace.fail(
-        "CONFIRMATION_DECLINED", "Step " + verdict.step.step_id + " was declined; nothing was sent",
+        "CONFIRMATION_DECLINED", "Step " + verdict.step.step_id + " was declined" + not_sent(run),
         std::move(details)));
   }
   log_decision(verdict, policy, trace, "confirmation required");
   std::string message = "Step " + verdict.step.step_id + " (" + verdict.step.action_type +
-                        ") needs a person's confirmation (rule " + verdict.rule->id +
-                        "); nothing was sent";
+                        ") needs a person's confirmation (rule " + verdict.rule->id + ")" +
+                        not_sent(run);
   if (request.hand_out_tokens) {
     const io::StateDirectory* state = request.state.directory.get();
     auto issued =

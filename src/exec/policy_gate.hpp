@@ -6,6 +6,7 @@
 #include <chrono>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "clawperator/adb/adb_client.hpp"
@@ -35,11 +36,27 @@ struct ScreenReadError {
 // when the front end hands tokens out), CONFIRMATION_UNKNOWN or CONFIRMATION_DECLINED; all
 // before dispatch. Every decision is logged ("policy.decision").
 // `read_screen`: one query_ui of every on-screen node (its parsed `query`), asked only when a
-// rule matches labels and a step aims at a point; a failure when the screen could not be read
-// (such a step then meets every label rule, and a refusal says why in details.screenRead).
+// rule with labels could match a judged step that has a target; a failure when the screen could
+// not be read (such a step then meets every label rule, and a refusal says why in
+// details.screenRead).
 using ScreenReader = std::function<Expected<Json, ScreenReadError>()>;
+
+// What one run's judgements share across its segments (policy::plan_segments).
+struct PolicyRun {
+  // A --confirm token was spent on this run: it confirms every step of the payload it was
+  // issued for.
+  bool confirmed_by_token = false;
+  // Steps of an earlier segment ran: a refusal now says so.
+  bool steps_before = false;
+  int screen_reads = 0;
+};
+
+// Judges the steps `judged` (indices into request.execution, one segment's) on the screen as it
+// is now: the foreground app when a rule could need it (one dumpsys window), and one read of the
+// screen when a label rule could match one of them.
 contract::Status check_policy(const ExecutionRequest& request, adb::AdbClient& client,
                               const std::string& serial, const ExecutionTrace& trace,
-                              const ScreenReader& read_screen);
+                              const ScreenReader& read_screen, std::span<const std::size_t> judged,
+                              PolicyRun& run);
 
 }  // namespace clawperator::exec

@@ -38,4 +38,15 @@ contract::HostError interrupted(const ExecutionTrace& trace, std::string message
                                                   std::move(details)));
 }
 
+ExecutionTrace start_trace(const contract::Execution& execution,
+                           const std::string& operator_package) {
+  ExecutionTrace trace;
+  trace.command_id = execution.command_id;
+  trace.task_id = execution.task_id;
+  trace.operator_package = operator_package;
+  trace.actions = {true, execution.read_only()};
+  trace.started_at = io::utc_timestamp(std::chrono::system_clock::now());
+  return trace;
+}
+
 }  // namespace clawperator::exec

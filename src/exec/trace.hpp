@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "clawperator/contract/execution.hpp"
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/json.hpp"
 
@@ -39,6 +40,10 @@ struct ExecutionTrace {
   // dispatch state and correlation details, then the error's own details.
   contract::HostError attach(contract::HostError error) const;
 };
+
+// The trace of `execution` as it starts (its ids, its read-only profile, the time).
+ExecutionTrace start_trace(const contract::Execution& execution,
+                           const std::string& operator_package);
 
 // Whole milliseconds from `start` to now: the elapsed times of the trace, the timings and the
 // reader timelines.

@@ -90,8 +90,8 @@ contract::Outcome<Policy> parse_policy(std::string_view text, const std::string&
     if (!entry.is_object()) return contract::failed(invalid(source, where, "must be an object"));
     for (const auto& [key, value] : entry.items()) {
       (void)value;
-      if (key != "id" && key != "decision" && key != "actions" && key != "packages" &&
-          key != "labels" && key != "reason") {
+      if (key != "id" && key != "decision" && key != "actions" && key != "effects" &&
+          key != "packages" && key != "labels" && key != "reason") {
         return contract::failed(invalid(source, where + "." + key, "is not a member of a rule"));
       }
     }
@@ -115,10 +115,23 @@ contract::Outcome<Policy> parse_policy(std::string_view text, const std::string&
     } else {
       return contract::failed(invalid(source, where + ".decision", "must be deny or confirm"));
     }
+    std::vector<std::string> effects;
     for (const auto& [key, list] :
-         {std::pair{"actions", &rule.actions}, std::pair{"packages", &rule.packages},
-          std::pair{"labels", &rule.labels}}) {
+         {std::pair{"actions", &rule.actions}, std::pair{"effects", &effects},
+          std::pair{"packages", &rule.packages}, std::pair{"labels", &rule.labels}}) {
       CLAWPERATOR_TRY(read_list(entry, key, where, source, *list));
+    }
+    for (const std::string& name : effects) {
+      const std::optional<contract::StepEffect> effect = contract::find_step_effect(name);
+      if (!effect) {
+        std::string names;
+        for (std::string_view known : contract::kStepEffectNames) {
+          names += (names.empty() ? "" : ", ") + std::string(known);
+        }
+        return contract::failed(invalid(source, where + ".effects",
+                                        quote_json(name) + " is not an effect (" + names + ")"));
+      }
+      rule.effects.push_back(*effect);
     }
     for (std::string& action : rule.actions) {
       const contract::ActionSpec* spec = contract::find_action(action);
@@ -128,10 +141,11 @@ contract::Outcome<Policy> parse_policy(std::string_view text, const std::string&
       }
       action = std::string(spec->name);
     }
-    if (rule.actions.empty() && rule.packages.empty() && rule.labels.empty()) {
-      return contract::failed(
-          invalid(source, where,
-                  "must name actions, packages or labels (a rule for everything is a typo)"));
+    if (rule.actions.empty() && rule.effects.empty() && rule.packages.empty() &&
+        rule.labels.empty()) {
+      return contract::failed(invalid(
+          source, where,
+          "must name actions, effects, packages or labels (a rule for everything is a typo)"));
     }
     if (const auto reason = entry.find("reason"); reason != entry.end()) {
       if (!reason->is_string()) {

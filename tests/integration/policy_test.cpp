@@ -4,6 +4,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "farm_fixture.hpp"
 #include "skills_repo.hpp"
@@ -57,7 +58,10 @@ TEST_CASE("policy: a denied click is refused before anything is sent", "[integra
   const json failure = single_document(denied);
   CHECK(failure["code"] == "POLICY_DENIED");
   CHECK(failure["details"]["ruleId"] == "no-network");
-  CHECK(failure["details"]["step"]["labels"] == json::array({"Network & internet"}));
+  // What the tap would activate: the row, its title and its summary, read on the screen.
+  CHECK(failure["details"]["step"]["labels"] ==
+        json::array({"Network & internet", "android:id/title", "Mobile, Wi\u2011Fi, hotspot",
+                     "android:id/summary"}));
   CHECK(failure["details"]["dispatchState"] == "not_dispatched");
   CHECK(failure["disposition"]["delivery"] == "not_delivered");
   CHECK(on_settings_home(farm));
@@ -165,6 +169,162 @@ TEST_CASE("policy: a tap at a point is judged by what lies under it", "[integrat
   const RunResult allowed = phone.farm.clawperator({"click", "--coordinate", apps[0], apps[1]});
   INFO(allowed.out);
   CHECK(allowed.exit_code == 0);
+}
+
+namespace {
+
+// A rule on what a tap would activate, whatever names it (issue 46's bypasses).
+const char* const kNoNetworkTaps = R"({"schemaVersion": 1, "rules": [
+  {"id": "no-network", "decision": "deny", "effects": ["tap"], "labels": ["network*"],
+   "reason": "network settings are off limits"},
+  {"id": "no-apps-in-settings", "decision": "deny", "actions": ["click"],
+   "packages": ["com.android.settings"], "labels": ["Apps"]}]})";
+
+json one_step(const json& action) {
+  return json::array({action});
+}
+
+// The command ids of the policy's screen reads the device answered, from its own log.
+std::set<std::string> screen_reads_on_device(const Farm& farm) {
+  const RunResult log = farm.adb({"-s", farm.serials().front(), "logcat", "-d"});
+  std::set<std::string> ids;
+  for (std::size_t at = log.out.find("policy-query-"); at != std::string::npos;
+       at = log.out.find("policy-query-", at + 1)) {
+    ids.insert(log.out.substr(at, std::string("policy-query-").size() + 32));
+  }
+  return ids;
+}
+
+// The home screen in front, kNoNetworkTaps in CLAWPERATOR_POLICY for every command after that.
+struct GuardedHome {
+  Farm farm{std::vector<std::string>{"default"}};
+  TemporaryDirectory root{"policy"};
+  GuardedHome() {
+    write_file(root.path() / "policy.json", kNoNetworkTaps);
+    REQUIRE(farm.clawperator({"press", "home"}).exit_code == 0);
+    farm.set_env("CLAWPERATOR_POLICY", (root.path() / "policy.json").string());
+  }
+};
+
+}  // namespace
+
+TEST_CASE("policy: each way around a rule is judged on the node the step would tap",
+          "[integration][policy]") {
+  Farm farm({"default"});
+  TemporaryDirectory root("policy");
+  write_file(root.path() / "policy.json", kNoNetworkTaps);
+  open_settings(farm);
+  farm.set_env("CLAWPERATOR_POLICY", (root.path() / "policy.json").string());
+  const auto expect_denied = [&](const RunResult& result, const std::string& rule) {
+    INFO(result.out);
+    const json failure = expect_error(result, "POLICY_DENIED", 3);
+    CHECK(failure["details"]["ruleId"] == rule);
+    CHECK(failure["disposition"]["delivery"] == "not_delivered");
+    CHECK(on_settings_home(farm));
+  };
+  const json row_by_its_title = {{"role", "LinearLayout"},
+                                 {"descendant", {{"textEquals", "Network & internet"}}}};
+  expect_denied(
+      farm.exec(one_step(
+          {{"id", "row"}, {"type", "click"}, {"params", {{"matcher", row_by_its_title}}}})),
+      "no-network");
+  expect_denied(farm.clawperator({"click", "--id", "android:id/title"}), "no-network");
+  expect_denied(farm.clawperator({"click", "--text-contains", "etwork"}), "no-network");
+  expect_denied(farm.clawperator({"click", "--text-contains", "NETWOR\u212a"}), "no-network");
+  expect_denied(
+      farm.exec(one_step(
+          {{"id", "scroll"},
+           {"type", "scroll_until"},
+           {"params", {{"matcher", {{"textContains", "hotspot"}}}, {"clickAfter", true}}}})),
+      "no-network");
+  // A point on the row, below the title's bounds.
+  const json found = single_document(farm.clawperator({"query", "--text", "Network & internet"}));
+  const json& title = found["query"]["nodes"][0]["bounds"];
+  const json row = single_document(farm.clawperator(
+      {"query", "--matcher-json", row_by_its_title.dump()}))["query"]["nodes"][0]["bounds"];
+  const int below_title = (title["bottom"].get<int>() + row["bottom"].get<int>()) / 2;
+  REQUIRE(below_title > title["bottom"].get<int>());
+  REQUIRE(below_title < row["bottom"].get<int>());
+  expect_denied(
+      farm.clawperator({"click", "--coordinate", std::to_string(row["right"].get<int>() - 10),
+                        std::to_string(below_title)}),
+      "no-network");
+  // Another row is another row.
+  const RunResult display = farm.clawperator({"click", "--text", "Display"});
+  INFO(display.out);
+  CHECK(display.exit_code == 0);
+}
+
+TEST_CASE("policy: a step after open_app is judged in the app it opened, the steps before it ran",
+          "[integration][policy]") {
+  const GuardedHome home;
+  const Farm& farm = home.farm;
+  const json actions = json::array(
+      {{{"id", "open"},
+        {"type", "open_app"},
+        {"params", {{"applicationId", "com.android.settings"}}}},
+       {{"id", "pause"}, {"type", "sleep"}, {"params", {{"durationMs", 100}}}},
+       {{"id", "apps"}, {"type", "click"}, {"params", {{"matcher", {{"textEquals", "Apps"}}}}}}});
+  const RunResult result = farm.exec(actions);
+  INFO(result.out);
+  // Delivered: Settings opened before the click was refused; a retry would open it again.
+  CHECK(result.exit_code == 1);
+  const json failure = single_document(result);
+  CHECK(failure["code"] == "POLICY_DENIED");
+  CHECK(failure["details"]["ruleId"] == "no-apps-in-settings");
+  CHECK(failure["details"]["step"]["package"] == "com.android.settings");
+  CHECK(failure["details"]["step"]["index"] == 2);
+  CHECK(failure["disposition"]["delivery"] == "delivered_verified");
+  CHECK(failure["disposition"]["retry"] == "unsafe");
+  const json& steps = failure["details"]["envelope"]["stepResults"];
+  REQUIRE(steps.size() == 3);
+  CHECK(steps[0]["id"] == "open");
+  CHECK(steps[0]["success"] == true);
+  CHECK(steps[1]["success"] == true);
+  CHECK(steps[2]["id"] == "apps");
+  CHECK(steps[2]["success"] == false);
+  CHECK(steps[2]["data"]["error"] == "POLICY_DENIED");
+  CHECK(failure["details"]["envelope"]["commandId"] == "it-1");
+  CHECK(on_settings_home(farm));  // Settings in front, the Apps page never opened
+}
+
+TEST_CASE("policy: a payload in segments runs as one, and a step no rule could match costs no read",
+          "[integration][policy]") {
+  const GuardedHome home;
+  const Farm& farm = home.farm;
+  // Nothing here is a tap or a click: no rule could match, so no screen is read.
+  RunResult result =
+      farm.exec(json::array({{{"id", "open"},
+                              {"type", "open_app"},
+                              {"params", {{"applicationId", "com.android.settings"}}}},
+                             {{"id", "look"}, {"type", "snapshot"}}}));
+  INFO(result.out);
+  CHECK(result.exit_code == 0);
+  CHECK_FALSE(single_document(result).contains("policy"));
+  CHECK(screen_reads_on_device(farm).empty());
+  // open, then two taps a rule could match: each judged on its own screen, one read each.
+  result = farm.exec(
+      json::array({{{"id", "open"},
+                    {"type", "open_app"},
+                    {"params", {{"applicationId", "com.android.settings"}}}},
+                   {{"id", "display"},
+                    {"type", "click"},
+                    {"params", {{"matcher", {{"textEquals", "Display"}}}}}},
+                   {{"id", "look"}, {"type", "snapshot"}},
+                   {{"id", "back"}, {"type", "press_key"}, {"params", {{"key", "back"}}}}}));
+  INFO(result.out);
+  const json document = single_document(result);
+  CHECK(result.exit_code == 0);
+  CHECK(document["ok"] == true);
+  CHECK(document["envelope"]["commandId"] == "it-2");
+  const json& steps = document["envelope"]["stepResults"];
+  REQUIRE(steps.size() == 4);
+  CHECK(steps[1]["id"] == "display");
+  CHECK(steps[2]["data"]["text"].get<std::string>().find("Brightness") != std::string::npos);
+  CHECK(document["policy"]["segments"] == 2);
+  CHECK(document["policy"]["screenReads"] == 1);
+  CHECK(screen_reads_on_device(farm).size() == 1);
+  CHECK(document["disposition"]["delivery"] == "delivered_verified");
 }
 
 TEST_CASE("policy: a skill's own clawperator calls run under the --policy its run was given",

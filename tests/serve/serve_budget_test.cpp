@@ -7,6 +7,7 @@
 #include <chrono>
 #include <string>
 
+#include "mcp_session.hpp"
 #include "served.hpp"
 
 namespace clawperator::testing {
@@ -44,55 +45,25 @@ TEST_CASE("mcp serve: an execution on a device whose package manager hangs ends 
   Farm farm({"package-list-hangs"});
   const TemporaryDirectory scratch("mcp-budget");
   const std::string dir = scratch.path().string();
-  int input[2];
-  REQUIRE(::pipe2(input, O_CLOEXEC) == 0);
-  Background server(kBinary, {"mcp", "serve"}, farm.environment().extra_env, dir + "/out",
-                    dir + "/err", input[0]);
-  ::close(input[0]);
-  const auto send = [&](const json& message) {
-    const std::string line = message.dump() + "\n";
-    REQUIRE(::write(input[1], line.data(), line.size()) == static_cast<ssize_t>(line.size()));
-  };
-  send({{"jsonrpc", "2.0"},
-        {"id", "init"},
-        {"method", "initialize"},
-        {"params",
-         {{"protocolVersion", "2025-11-25"},
-          {"capabilities", json::object()},
-          {"clientInfo", {{"name", "budget-test"}, {"version", "1"}}}}}});
-  send({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
+  McpSession session(farm.environment().extra_env, dir);
   const auto started = Clock::now();
   const json& execution = snapshot_execution();
-  send({{"jsonrpc", "2.0"},
-        {"id", "run"},
-        {"method", "tools/call"},
-        {"params",
-         {{"name", "execute"},
-          {"arguments",
-           {{"deviceId", farm.serials().front()},
-            {"actions", execution["actions"]},
-            {"timeoutMs", 1000}}}}}});
+  session.call_tool("run", "execute",
+                    {{"deviceId", farm.serials().front()},
+                     {"actions", execution["actions"]},
+                     {"timeoutMs", 1000}});
   // The answer, waited for while the server's input stays open: at its end the server would
   // cancel the call and answer RESULT_TRANSPORT_CANCELLED, which this test refuses.
-  json answer;
-  while (answer.is_null() && Clock::now() - started < milliseconds(60000)) {
-    std::istringstream lines(slurp(dir + "/out"));
-    for (std::string line; std::getline(lines, line);) {
-      const json message = json::parse(line, nullptr, false);
-      if (message.is_object() && message.value("id", json()) == "run") answer = message;
-    }
-    if (answer.is_null()) std::this_thread::sleep_for(milliseconds(50));
-  }
+  const json answer = session.answer("run", milliseconds(60000));
   const auto elapsed = Clock::now() - started;
-  ::close(input[1]);
-  INFO(answer.dump().substr(0, 2000) << "\nstderr: " << slurp(dir + "/err").substr(0, 2000));
+  INFO(answer.dump().substr(0, 2000) << "\nstderr: " << session.stderr_text().substr(0, 2000));
   REQUIRE(answer.is_object());
   const json& document = answer["result"]["structuredContent"];
   CHECK(answer["result"]["isError"] == true);
   CHECK(document["code"] != "RESULT_TRANSPORT_CANCELLED");
   CHECK(document["disposition"]["delivery"] == "not_delivered");
   CHECK(elapsed < kBound);
-  CHECK(server.stop(0, milliseconds(10000)) == 0);
+  CHECK(session.stop(milliseconds(10000)) == 0);
 }
 
 }  // namespace clawperator::testing

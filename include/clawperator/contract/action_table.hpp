@@ -126,6 +126,17 @@ enum class InputForm : std::uint8_t {
   Verbatim,        // params never aliased and the type must be written exactly as `name`
 };
 
+// What a step does to the device, as a person would say it: the column the action policy's
+// `effects` name (docs/guardrails.md), so that a rule about taps covers every action that taps
+// (scroll_and_click, scroll_until with clickAfter, a long click) without listing them.
+// Observe is exactly the read-only rows. Gesture is neither tap nor observe: a scroll, swipe or
+// drag moves what is on the screen from a point, and can dismiss or reorder what lies there.
+enum class StepEffect : std::uint8_t { Observe, Tap, Type, Gesture, Navigate, System };
+inline constexpr std::string_view kStepEffectNames[] = {"observe", "tap",      "type",
+                                                        "gesture", "navigate", "system"};
+std::string_view to_string(StepEffect effect);
+std::optional<StepEffect> find_step_effect(std::string_view name);
+
 // A param the Operator removed, with the hint that says so.
 struct RemovedParam {
   std::string_view key;
@@ -137,6 +148,7 @@ struct ActionSpec {
   std::string_view name;  // canonical
   std::span<const std::string_view> aliases = {};
   bool read_only = false;
+  StepEffect effect = StepEffect::Observe;  // Observe exactly when read_only
   ActionReadiness readiness = ActionReadiness::Interactive;
   // False for the host's own actions (doctor_ping): a caller's payload may not hold them.
   bool from_callers = true;
@@ -173,6 +185,9 @@ const ActionSpec* find_action(std::string_view name);
 // Trims, lower-cases and resolves aliases ("tap" -> "click"); unknown types (and Verbatim
 // types not written exactly) come back trimmed and lower-cased.
 std::string normalize_action_type(std::string_view raw);
+// The row's effect, but for a step whose params make it another: scroll_until with
+// `clickAfter: true` taps.
+StepEffect effect_of(const Action& action);
 // Read-only by name (canonical or alias); unknown names are not.
 bool is_read_only_action(std::string_view name);
 // Android step codes that prove a mutating step had no effect (docs/contract.md §4).

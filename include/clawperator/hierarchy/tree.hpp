@@ -7,12 +7,14 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "clawperator/expected.hpp"
+#include "clawperator/json.hpp"
 
 namespace clawperator::hierarchy {
 
@@ -46,5 +48,26 @@ struct ParseError {
 };
 
 Expected<Tree, ParseError> parse(std::string_view xml);
+
+// The same tree made from the Operator's query_ui node summaries (docs/payload.md §10.1: each
+// node's nodePath places it), for the action policy's one screen read: the summary's label
+// becomes `text` (the Operator's label is the text, else the content description, so a node
+// with only a description matches a text matcher too: more candidates, never fewer), and
+// contentDescription, resourceId, className, clickable and bounds their XML attributes. A
+// node whose parent is not among the summaries hangs under its nearest ancestor that is;
+// summaries without a well-formed nodePath are left out. `query` not an object with a `nodes`
+// array: an empty tree.
+Tree tree_of_query(const Json& query);
+
+// A node's `bounds` attribute, "[left,top][right,bottom]"; nullopt when it has none or it is
+// malformed.
+struct Bounds {
+  long left = 0, top = 0, right = 0, bottom = 0;
+  bool holds(double x, double y) const { return x >= left && x < right && y >= top && y < bottom; }
+  double area() const {
+    return static_cast<double>(right - left) * static_cast<double>(bottom - top);
+  }
+};
+std::optional<Bounds> bounds_of(const Node& node);
 
 }  // namespace clawperator::hierarchy

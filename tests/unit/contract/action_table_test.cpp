@@ -49,10 +49,30 @@ TEST_CASE("every row is consistent", "[contract][actions]") {
       CAPTURE(constraint.key);
       CHECK(schema.find(constraint.key) != nullptr);
     }
-    // Read-only actions cannot be destructive.
+    // Read-only actions cannot be destructive, and only they merely observe.
     if (spec.read_only) CHECK_FALSE(spec.destructive);
+    CHECK(spec.read_only == (spec.effect == StepEffect::Observe));
     if (spec.cross_field_rule != nullptr) CHECK_FALSE(spec.cross_field_rule_summary.empty());
   }
+}
+
+TEST_CASE("a step's effect: the row's, but scroll_until that clicks after taps",
+          "[contract][actions]") {
+  Action scroll;
+  scroll.type = ActionType::ScrollUntil;
+  CHECK(effect_of(scroll) == StepEffect::Gesture);
+  scroll.params.emplace().click_after = true;
+  CHECK(effect_of(scroll) == StepEffect::Tap);
+  scroll.params->click_after = false;
+  CHECK(effect_of(scroll) == StepEffect::Gesture);
+  CHECK(action_spec(ActionType::ScrollAndClick).effect == StepEffect::Tap);
+  CHECK(action_spec(ActionType::EnterText).effect == StepEffect::Type);
+  CHECK(action_spec(ActionType::OpenApp).effect == StepEffect::Navigate);
+  CHECK(action_spec(ActionType::PressKey).effect == StepEffect::Navigate);
+  CHECK(action_spec(ActionType::MediaPlay).effect == StepEffect::System);
+  CHECK(find_step_effect("tap") == StepEffect::Tap);
+  CHECK_FALSE(find_step_effect("Tap"));
+  for (std::string_view name : kStepEffectNames) CHECK(to_string(*find_step_effect(name)) == name);
 }
 
 TEST_CASE("types are normalised through the table", "[contract][actions]") {

@@ -185,51 +185,198 @@ TEST_CASE("a step aimed at a point takes the labels of what lies under it", "[po
   // Unread, a point meets every label rule.
   CHECK(policy::evaluate(guarded, steps).decision == policy::Decision::Deny);
   // query_ui's node summaries (docs/payload.md §10.1): the screen, a clickable row, its text.
-  const auto node = [](const char* label, const char* id, int left, int top, int right, int bottom,
-                       bool clickable) {
-    return Json{{"label", label},
+  const auto node = [](const char* path, const char* label, const char* id, int left, int top,
+                       int right, int bottom, bool clickable) {
+    return Json{{"nodePath", path},
+                {"label", label},
                 {"contentDescription", ""},
                 {"resourceId", id},
                 {"clickable", clickable},
                 {"bounds", {{"left", left}, {"top", top}, {"right", right}, {"bottom", bottom}}}};
   };
   const Json query = {
-      {"nodes", Json::array({node("", "android:id/content", 0, 0, 1080, 2400, false),
-                             node("", "shop:id/buy_row", 0, 480, 1080, 600, true),
-                             node("Buy now", "", 40, 500, 400, 560, false),
-                             node("Cart", "", 0, 0, 200, 100, true)})}};
-  SECTION("the smallest node and the smallest clickable one under the point") {
-    policy::label_points(steps, query);
+      {"nodes", Json::array({node("0", "", "android:id/content", 0, 0, 1080, 2400, false),
+                             node("0.0", "", "shop:id/buy_row", 0, 480, 1080, 600, true),
+                             node("0.0.0", "Buy now", "", 40, 500, 400, 560, false),
+                             node("0.1", "Cart", "", 0, 0, 200, 100, true)})}};
+  const hierarchy::Tree screen = hierarchy::tree_of_query(query);
+  const contract::Execution both = execution_of(Json::array({tap, swipe}));
+  SECTION("the smallest node and the smallest clickable one under the point, and its row") {
+    policy::label_from_screen(steps[0], both.actions[0], screen);
+    policy::label_from_screen(steps[1], both.actions[1], screen);
     CHECK(steps[0].labels == std::vector<std::string>{"Buy now", "shop:id/buy_row"});
-    CHECK_FALSE(steps[0].coordinate);
+    CHECK_FALSE(steps[0].unread);
     CHECK(steps[1].labels == std::vector<std::string>{"Cart"});
     const policy::Verdict verdict = policy::evaluate(guarded, steps);
     CHECK(verdict.decision == policy::Decision::Deny);
     CHECK(verdict.step.step_id == "tap");
   }
   SECTION("a point over nothing labelled is allowed") {
-    std::vector<policy::StepTarget> elsewhere = policy::step_targets(
+    const contract::Execution elsewhere_run =
         execution_of(Json::array({{{"id", "tap"},
                                    {"type", "click"},
-                                   {"params", {{"coordinate", {{"x", 900}, {"y", 2000}}}}}}})),
-        std::nullopt);
-    policy::label_points(elsewhere, query);
+                                   {"params", {{"coordinate", {{"x", 900}, {"y", 2000}}}}}}}));
+    std::vector<policy::StepTarget> elsewhere = policy::step_targets(elsewhere_run, std::nullopt);
+    policy::label_from_screen(elsewhere[0], elsewhere_run.actions[0], screen);
     CHECK(elsewhere[0].labels == std::vector<std::string>{"android:id/content"});
     CHECK(policy::evaluate(guarded, elsewhere).decision == policy::Decision::Allow);
   }
-  SECTION("an unreadable answer changes nothing") {
-    for (const Json& broken : {Json(nullptr), Json::object(), Json{{"nodes", "x"}},
-                               Json{{"nodes", Json::array({1, Json{{"bounds", "x"}},
-                                                           Json{{"bounds", {{"left", "a"}}}}})}}}) {
+  SECTION("an answer with no node in it is no reading: the point meets every label rule") {
+    for (const Json& broken :
+         {Json(nullptr), Json::object(), Json{{"nodes", "x"}},
+          Json{{"nodes", Json::array({1, Json{{"bounds", "x"}}, Json{{"nodePath", "0.a"}}})}}}) {
       std::vector<policy::StepTarget> copy = steps;
-      policy::label_points(copy, broken);
-      if (broken.is_object() && broken.contains("nodes") && broken["nodes"].is_array()) {
-        CHECK(copy[0].labels.empty());
-      } else {
-        CHECK(copy[0].coordinate);
-      }
+      policy::label_from_screen(copy[0], both.actions[0], hierarchy::tree_of_query(broken));
+      CHECK(copy[0].unread);
+      CHECK(policy::evaluate(guarded, copy).decision == policy::Decision::Deny);
     }
   }
+}
+
+namespace {
+
+// Settings' home as the virtual phone draws it: rows that are clickable, each a title and a
+// summary sharing their ids with every other row.
+const Json kSettingsScreen = {
+    {"nodes", Json::array({
+                  {{"nodePath", "0"}, {"className", "android.widget.FrameLayout"}},
+                  {{"nodePath", "0.0"},
+                   {"className", "androidx.recyclerview.widget.RecyclerView"},
+                   {"bounds", {{"left", 0}, {"top", 400}, {"right", 1080}, {"bottom", 2400}}}},
+                  {{"nodePath", "0.0.0"},
+                   {"className", "android.widget.LinearLayout"},
+                   {"clickable", true},
+                   {"bounds", {{"left", 0}, {"top", 500}, {"right", 1080}, {"bottom", 700}}}},
+                  {{"nodePath", "0.0.0.0"},
+                   {"className", "android.widget.TextView"},
+                   {"resourceId", "android:id/title"},
+                   {"label", "Network & internet"},
+                   {"bounds", {{"left", 40}, {"top", 510}, {"right", 600}, {"bottom", 560}}}},
+                  {{"nodePath", "0.0.0.1"},
+                   {"className", "android.widget.TextView"},
+                   {"resourceId", "android:id/summary"},
+                   {"label", "Mobile, Wi-Fi, hotspot"},
+                   {"bounds", {{"left", 40}, {"top", 620}, {"right", 600}, {"bottom", 680}}}},
+                  {{"nodePath", "0.0.1"},
+                   {"className", "android.widget.LinearLayout"},
+                   {"clickable", true},
+                   {"bounds", {{"left", 0}, {"top", 700}, {"right", 1080}, {"bottom", 900}}}},
+                  {{"nodePath", "0.0.1.0"},
+                   {"className", "android.widget.TextView"},
+                   {"resourceId", "android:id/title"},
+                   {"label", "Display"},
+                   {"bounds", {{"left", 40}, {"top", 710}, {"right", 600}, {"bottom", 760}}}},
+              })}};
+
+// The verdict on one click step with `params`, judged on kSettingsScreen.
+policy::Decision judged_click(const policy::Policy& guarded, const Json& params) {
+  const contract::Execution run =
+      execution_of(Json::array({{{"id", "c"}, {"type", "click"}, {"params", params}}}));
+  std::vector<policy::StepTarget> steps = policy::step_targets(run, std::nullopt);
+  REQUIRE(policy::wants_screen(guarded, steps[0]));
+  policy::label_from_screen(steps[0], run.actions[0], hierarchy::tree_of_query(kSettingsScreen));
+  return policy::evaluate(guarded, steps).decision;
+}
+
+}  // namespace
+
+TEST_CASE("the node a step would act on is judged, not the words that name it", "[policy]") {
+  const policy::Policy guarded = policy_of(R"({"schemaVersion": 1, "rules": [
+      {"id": "no-network", "decision": "deny", "effects": ["tap"], "labels": ["network*"]}]})");
+  using policy::Decision;
+  // The words: refused as before.
+  CHECK(judged_click(guarded, {{"matcher", {{"textEquals", "Network & internet"}}}}) ==
+        Decision::Deny);
+  // A relation-only matcher: the row whose descendant is the title.
+  CHECK(judged_click(guarded, {{"matcher",
+                                {{"role", "LinearLayout"},
+                                 {"descendant", {{"textEquals", "Network & internet"}}}}}}) ==
+        Decision::Deny);
+  // An id every row shares: one candidate is the network row.
+  CHECK(judged_click(guarded, {{"matcher", {{"resourceId", "android:id/title"}}}}) ==
+        Decision::Deny);
+  // The summary of the row: the row it activates holds the title.
+  CHECK(judged_click(guarded, {{"matcher", {{"textContains", "hotspot"}}}}) == Decision::Deny);
+  // A point on the row, outside the title's bounds.
+  CHECK(judged_click(guarded, {{"coordinate", {{"x", 800}, {"y", 650}}}}) == Decision::Deny);
+  // A fragment, and a Kelvin sign the Operator folds to k.
+  CHECK(judged_click(guarded, {{"matcher", {{"textContains", "etwork"}}}}) == Decision::Deny);
+  CHECK(judged_click(guarded, {{"matcher", {{"textContains", "NETWOR\u212a"}}}}) == Decision::Deny);
+  // Another row is another row.
+  CHECK(judged_click(guarded, {{"matcher", {{"textEquals", "Display"}}}}) == Decision::Allow);
+  CHECK(judged_click(guarded, {{"coordinate", {{"x", 800}, {"y", 850}}}}) == Decision::Allow);
+}
+
+TEST_CASE("rules name effects: every action that taps is a tap", "[policy]") {
+  const policy::Policy guarded = policy_of(R"({"schemaVersion": 1, "rules": [
+      {"id": "no-taps", "decision": "deny", "effects": ["tap", "type"]}]})");
+  const auto decision = [&](const Json& action) {
+    return policy::evaluate(guarded,
+                            policy::step_targets(execution_of(Json::array({action})), std::nullopt))
+        .decision;
+  };
+  const Json matcher = {{"textEquals", "Network & internet"}};
+  CHECK(decision({{"id", "a"},
+                  {"type", "scroll_until"},
+                  {"params", {{"matcher", matcher}, {"clickAfter", true}}}}) ==
+        policy::Decision::Deny);
+  CHECK(decision({{"id", "a"}, {"type", "scroll_until"}, {"params", {{"matcher", matcher}}}}) ==
+        policy::Decision::Allow);
+  CHECK(decision({{"id", "a"}, {"type", "scroll_and_click"}, {"params", {{"matcher", matcher}}}}) ==
+        policy::Decision::Deny);
+  CHECK(decision({{"id", "a"},
+                  {"type", "click"},
+                  {"params", {{"matcher", matcher}, {"clickType", "long_click"}}}}) ==
+        policy::Decision::Deny);
+  CHECK(decision({{"id", "a"},
+                  {"type", "enter_text"},
+                  {"params", {{"matcher", matcher}, {"text", "x"}}}}) == policy::Decision::Deny);
+  CHECK(decision({{"id", "a"}, {"type", "snapshot"}}) == policy::Decision::Allow);
+  // A misspelt effect is refused by name.
+  const auto wrong = policy::parse_policy(R"({"schemaVersion": 1, "rules": [
+      {"id": "x", "decision": "deny", "effects": ["taps"]}]})",
+                                          "test.json");
+  REQUIRE_FALSE(wrong);
+  CHECK(wrong.error().message ==
+        "The policy test.json is not usable: rules[0].effects \"taps\" is not an effect "
+        "(observe, tap, type, gesture, navigate, system)");
+}
+
+TEST_CASE("a step a rule could match, after one that may change the screen, starts a segment",
+          "[policy]") {
+  const policy::Policy guarded = policy_of(R"({"schemaVersion": 1, "rules": [
+      {"id": "apps", "decision": "deny", "actions": ["click"],
+       "packages": ["com.android.settings"], "labels": ["Apps"]}]})");
+  const Json open = {{"id", "open"},
+                     {"type", "open_app"},
+                     {"params", {{"applicationId", "com.android.settings"}}}};
+  const Json pause = {{"id", "pause"}, {"type", "sleep"}, {"params", {{"durationMs", 100}}}};
+  const Json click = {
+      {"id", "apps"}, {"type", "click"}, {"params", {{"matcher", {{"textEquals", "Apps"}}}}}};
+  const Json look = {{"id", "look"}, {"type", "snapshot"}};
+  // open_app, sleep, click: the click is judged after the app opened.
+  auto segments =
+      policy::plan_segments(guarded, execution_of(Json::array({open, pause, click, look})));
+  REQUIRE(segments.size() == 2);
+  CHECK(segments[0].begin == 0);
+  CHECK(segments[0].end == 2);
+  CHECK(segments[0].judged.empty());
+  CHECK(segments[1].begin == 2);
+  CHECK(segments[1].end == 4);
+  CHECK(segments[1].judged == std::vector<std::size_t>{2});
+  // Two clicks: the second is judged after the first.
+  segments = policy::plan_segments(guarded, execution_of(Json::array({click, look, click})));
+  REQUIRE(segments.size() == 2);
+  CHECK(segments[0].judged == std::vector<std::size_t>{0});
+  CHECK(segments[1].judged == std::vector<std::size_t>{2});
+  // Nothing a rule could match: one segment, nothing judged, no screen read.
+  segments = policy::plan_segments(guarded, execution_of(Json::array({open, pause, look})));
+  REQUIRE(segments.size() == 1);
+  CHECK(segments[0].judged.empty());
+  // A click first, on the screen as it is: one segment.
+  segments = policy::plan_segments(guarded, execution_of(Json::array({look, click})));
+  REQUIRE(segments.size() == 1);
+  CHECK(segments[0].judged == std::vector<std::size_t>{1});
 }
 
 TEST_CASE("policy globs", "[policy]") {
@@ -291,4 +438,12 @@ TEST_CASE("the shipped example policy loads and decides as its names say", "[pol
   CHECK(decide("Remove account", "com.android.settings").decision == policy::Decision::Deny);
   CHECK(decide("Display", "com.android.settings").decision == policy::Decision::Allow);
   CHECK(decide("Pay", "com.example.shop").decision == policy::Decision::Confirm);
+  // Its rules name effects: a scroll that clicks after is a tap like any other.
+  const Json scroll_and_tap = {
+      {"id", "s"},
+      {"type", "scroll_until"},
+      {"params", {{"matcher", {{"textEquals", "Send"}}}, {"clickAfter", true}}}};
+  CHECK(policy::evaluate(cautious, policy::step_targets(execution_of(Json::array({scroll_and_tap})),
+                                                        std::string("com.example")))
+            .decision == policy::Decision::Confirm);
 }
