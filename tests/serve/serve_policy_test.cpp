@@ -1,6 +1,7 @@
 // The action policy over HTTP (docs/guardrails.md): a denied step is 403 and never sent, a
 // confirm rule answers 428 with a token that the identical request spends once.
 #include "mcp_session.hpp"
+#include "policy_bypasses.hpp"
 #include "served.hpp"
 #include "test_files.hpp"
 
@@ -56,20 +57,6 @@ TEST_CASE("serve: the policy denies with 403 and confirms with a one-time token"
 
 namespace {
 
-const char* const kNoNetworkTaps = R"({"schemaVersion": 1, "rules": [
-    {"id": "no-network", "decision": "deny", "effects": ["tap"], "labels": ["network*"]}]})";
-
-// A click on the Network row named only by its title below it: the words a rule reads are
-// not the payload's but the row's.
-json row_by_its_title() {
-  return json::array(
-      {{{"id", "row"},
-        {"type", "click"},
-        {"params",
-         {{"matcher",
-           {{"role", "LinearLayout"}, {"descendant", {{"textEquals", "Network & internet"}}}}}}}}});
-}
-
 json execution_of(const json& actions) {
   return {{"commandId", "bypass"},  {"taskId", "bypass"},
           {"source", "serve-test"}, {"expectedFormat", "android-ui-automator"},
@@ -83,38 +70,59 @@ bool network_row_shown(const Farm& farm) {
 
 }  // namespace
 
-TEST_CASE("serve and mcp serve: a relation-only matcher is judged on the row it would tap",
+TEST_CASE("serve and mcp serve: each way around a rule is judged on the node it would tap",
           "[serve][policy][mcp]") {
   Farm farm({"default"});
   const TemporaryDirectory root{"serve-bypass"};
   write_file(root.path() / "policy.json", kNoNetworkTaps);
-  REQUIRE(farm.clawperator({"open", "com.android.settings"}).exit_code == 0);
-  REQUIRE(network_row_shown(farm));
+  const auto settings_in_front = [&] {
+    REQUIRE(farm.clawperator({"open", "com.android.settings"}).exit_code == 0);
+    REQUIRE(network_row_shown(farm));
+  };
+  settings_in_front();
+  const std::vector<Bypass> bypasses = policy_bypasses(farm);
   const std::map<std::string, std::string> guarded = {
       {"CLAWPERATOR_POLICY", (root.path() / "policy.json").string()}};
+  const auto before = [&](const Bypass& bypass) {
+    if (bypass.from_home) {
+      REQUIRE(farm.clawperator({"press", "home"}).exit_code == 0);
+    } else {
+      settings_in_front();
+    }
+  };
 
   Served served(farm, {}, guarded);
-  const HttpReply reply =
-      served.post("/execute", json{{"execution", execution_of(row_by_its_title())}}.dump());
-  INFO(reply.text);
-  CHECK(reply.status == 403);
-  CHECK(reply.body["code"] == "POLICY_DENIED");
-  CHECK(reply.body["details"]["ruleId"] == "no-network");
+  for (const Bypass& bypass : bypasses) {
+    INFO(bypass.name);
+    before(bypass);
+    const HttpReply reply =
+        served.post("/execute", json{{"execution", execution_of(bypass.actions)}}.dump());
+    INFO(reply.text);
+    CHECK(reply.status == 403);
+    CHECK(reply.body["code"] == "POLICY_DENIED");
+    CHECK(reply.body["details"]["ruleId"] == bypass.rule);
+    CHECK(network_row_shown(farm));  // nothing tapped
+  }
   CHECK(served.stop() == 0);
-  CHECK(network_row_shown(farm));
 
   std::map<std::string, std::string> env = farm.environment().extra_env;
   env.insert(guarded.begin(), guarded.end());
   McpSession session(env, root.path().string());
-  session.call_tool("run", "execute",
-                    {{"deviceId", farm.serials().front()}, {"actions", row_by_its_title()}});
-  const json answer = session.answer("run", milliseconds(30000));
-  INFO(answer.dump().substr(0, 2000));
-  CHECK(answer["result"]["isError"] == true);
-  CHECK(answer["result"]["structuredContent"]["code"] == "POLICY_DENIED");
-  CHECK(answer["result"]["structuredContent"]["details"]["ruleId"] == "no-network");
+  int call = 0;
+  for (const Bypass& bypass : bypasses) {
+    INFO(bypass.name);
+    before(bypass);
+    const std::string id = "run-" + std::to_string(++call);
+    session.call_tool(id, "execute",
+                      {{"deviceId", farm.serials().front()}, {"actions", bypass.actions}});
+    const json answer = session.answer(id, milliseconds(30000));
+    INFO(answer.dump().substr(0, 2000));
+    CHECK(answer["result"]["isError"] == true);
+    CHECK(answer["result"]["structuredContent"]["code"] == "POLICY_DENIED");
+    CHECK(answer["result"]["structuredContent"]["details"]["ruleId"] == bypass.rule);
+    CHECK(network_row_shown(farm));
+  }
   CHECK(session.stop(milliseconds(10000)) == 0);
-  CHECK(network_row_shown(farm));
 }
 
 }  // namespace clawperator::testing
