@@ -214,7 +214,11 @@ TEST_CASE("device lock: a lock file goes with its execution, and idle ones stay 
   // device takes that file and removes it.
   RunOptions killing = farm.environment();
   killing.signal = SIGKILL;
-  killing.signal_after_ms = 1200;
+  // Killed once its sleep is on the device (it holds the device from before that).
+  killing.signal_when = [&](const std::string&) {
+    return farm.logged_for("broadcast.dispatched", "killed");
+  };
+  killing.signal_after_ms = 30000;
   const json slow = {
       {"commandId", "killed"},
       {"taskId", "lock"},

@@ -196,6 +196,15 @@ class Farm {
     }
     return events;
   }
+  // How many `name` events the runs logged whose line holds `text` (a taskId, an argument of
+  // an adb call; "adb.command" needs CLAWPERATOR_LOG_LEVEL=debug).
+  std::size_t logged_count(std::string_view name, std::string_view text) const {
+    std::size_t count = 0;
+    for (const json& event : logged_events(name)) {
+      if (event.dump().find(text) != std::string::npos) ++count;
+    }
+    return count;
+  }
   // Whether a run logged `name` for the execution `command_id` (e.g. "broadcast.dispatched":
   // the execution is in its result wait).
   bool logged_for(std::string_view name, const std::string& command_id) const {

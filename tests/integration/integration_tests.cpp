@@ -569,7 +569,12 @@ TEST_CASE("SIGINT and SIGTERM while waiting for the result", "[integration][sign
     CAPTURE(signal);
     RunOptions options = farm.environment();
     options.signal = signal;
-    options.signal_after_ms = 1500;
+    // Once this run's broadcast went out (taskId demo; the readiness probe's is another).
+    const std::size_t sent = farm.logged_count("broadcast.dispatched", R"("taskId":"demo")");
+    options.signal_when = [&](const std::string&) {
+      return farm.logged_count("broadcast.dispatched", R"("taskId":"demo")") > sent;
+    };
+    options.signal_after_ms = 30000;
     const std::string payload = std::string(CLAWPERATOR_EXAMPLES_DIR) + "/demo-snapshot-click.json";
     const RunResult result =
         run_binary(kBinary, {"exec", payload, "--device", farm.serials().front()}, options);
@@ -588,8 +593,13 @@ TEST_CASE("SIGTERM before dispatch and SIGINT during post-processing", "[integra
   SECTION("during readiness (waking a screen that stays asleep): nothing was sent") {
     Farm farm({"stays-asleep"});
     RunOptions options = farm.environment();
+    options.extra_env["CLAWPERATOR_LOG_LEVEL"] = "debug";
     options.signal = SIGTERM;
-    options.signal_after_ms = 900;
+    // Once readiness tries to wake the screen.
+    options.signal_when = [&](const std::string&) {
+      return farm.logged_count("adb.command", "wakeup") > 0;
+    };
+    options.signal_after_ms = 30000;
     const std::string payload = std::string(CLAWPERATOR_EXAMPLES_DIR) + "/demo-snapshot-click.json";
     const RunResult result =
         run_binary(kBinary, {"exec", payload, "--device", farm.serials().front()}, options);
@@ -620,8 +630,13 @@ TEST_CASE("SIGTERM before dispatch and SIGINT during post-processing", "[integra
          json::array(
              {{{"id", "shot"}, {"type", "take_screenshot"}, {"params", {{"path", shot}}}}})}};
     RunOptions options = farm.environment();
+    options.extra_env["CLAWPERATOR_LOG_LEVEL"] = "debug";
     options.signal = SIGINT;
-    options.signal_after_ms = 4000;
+    // Once the screencap runs (it answers after 15 s).
+    options.signal_when = [&](const std::string&) {
+      return farm.logged_count("adb.command", "screencap") > 0;
+    };
+    options.signal_after_ms = 30000;
     const RunResult result =
         run_binary(kBinary, {"exec", payload.dump(), "--device", farm.serials().front()}, options);
     const json document = single_document(result);
