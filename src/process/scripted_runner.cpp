@@ -69,6 +69,7 @@ class ScriptedStream final : public Stream {
     StreamEvent event = std::move(pending.event);
     ++next_;
     if (event.exited) {
+      log_->exit_delivered = true;
       finished_ = true;
       end_ = StreamEvent{};
       end_.exited = true;
@@ -177,25 +178,30 @@ ScriptedRunner::Expectation* ScriptedRunner::match(CallKind kind, const Argv& ar
 Completion ScriptedRunner::run(const CommandSpec& spec) {
   Completion completion;
   milliseconds delay{0};
+  std::size_t index = 0;
   {
     const std::lock_guard<std::mutex> lock(mutex_);
+    index = calls_.size();
     Call& call = calls_.emplace_back();
     call.kind = CallKind::Run;
     call.argv = spec.argv;
     call.timeout = spec.timeout;
     if (!spec.despite_interrupt && cancelled()) {
       call.result = CallResult::Cancelled;
+      call.returned = true;
       completion.status = Completion::Status::Cancelled;
       return completion;
     }
     const Expectation* expectation = match(CallKind::Run, spec.argv);
     if (expectation == nullptr) {
       call.result = CallResult::Unexpected;
+      call.returned = true;
       completion.status = Completion::Status::SpawnFailed;
       completion.spawn_errno = kUnscriptedErrno;
       return completion;
     }
     if (expectation->spawn_errno_ != 0) {
+      call.returned = true;
       completion.status = Completion::Status::SpawnFailed;
       completion.spawn_errno = expectation->spawn_errno_;
       return completion;
@@ -203,6 +209,11 @@ Completion ScriptedRunner::run(const CommandSpec& spec) {
     completion = expectation->completion_;
     delay = expectation->delay_;
   }
+  const auto answer = [&](Completion done) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    calls_[index].returned = true;
+    return done;
+  };
   // Sleep outside the lock: other threads may run their own scripted calls meanwhile.
   const milliseconds limit = std::max(spec.timeout, milliseconds::zero());
   const bool times_out = delay >= limit;
@@ -212,7 +223,7 @@ Completion ScriptedRunner::run(const CommandSpec& spec) {
     completion.exit_code = -1;
     completion.signal = SIGTERM;
     completion.elapsed = std::chrono::duration_cast<milliseconds>(Clock::now() - started);
-    return completion;
+    return answer(std::move(completion));
   }
   if (times_out) {
     completion.status = Completion::Status::TimedOut;
@@ -222,7 +233,7 @@ Completion ScriptedRunner::run(const CommandSpec& spec) {
   } else if (completion.elapsed == milliseconds::zero()) {
     completion.elapsed = delay;
   }
-  return completion;
+  return answer(std::move(completion));
 }
 
 Started ScriptedRunner::start(const StreamSpec& spec) {

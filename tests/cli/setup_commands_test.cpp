@@ -7,7 +7,6 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
-#include <thread>
 
 #include "cli_expectations.hpp"
 #include "cli_test_paths.hpp"
@@ -132,15 +131,22 @@ TEST_CASE("logs prints today's log file", "[cli][logs]") {
   }
   SECTION("following shows appended lines until Ctrl-C, which exits 0") {
     std::ofstream(logs.today()) << "{\"event\":\"first\"}\n";
-    std::thread writer([&] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(400));
-      std::ofstream(logs.today(), std::ios::app) << "{\"event\":\"second\"}\n";
-    });
+    // The second line is appended once the first is shown (logs is following the file), and
+    // Ctrl-C comes once the second is shown too.
+    bool appended = false;
     RunOptions options = logs.options();
+    options.on_out = [&](const std::string& out) {
+      if (appended || out.find("first") == std::string::npos) return;
+      std::ofstream(logs.today(), std::ios::app) << "{\"event\":\"second\"}\n";
+      appended = true;
+    };
     options.signal = SIGINT;
-    options.signal_after_ms = 1500;
+    options.signal_when = [](const std::string& out) {
+      return out.find("second") != std::string::npos;
+    };
+    options.signal_after_ms = 20000;
     const RunResult result = run_binary(kBinary, {"logs"}, options);
-    writer.join();
+    CHECK(appended);
     CHECK(result.signal == 0);
     CHECK(result.exit_code == 0);
     CHECK(result.out == "{\"event\":\"first\"}\n{\"event\":\"second\"}\n");

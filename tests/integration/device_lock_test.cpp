@@ -13,6 +13,7 @@
 using namespace clawperator::testing;
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
 
 namespace {
 
@@ -104,14 +105,16 @@ TEST_CASE("device lock: one adb server named three ways is one lock",
     const std::string holder = "holder-" + std::to_string(++round);
     RunResult held;
     std::thread first([&] { held = exec_sleep(farm, holding, holder, 2500); });
-    std::this_thread::sleep_for(std::chrono::milliseconds(600));
     // Every other spelling meets the holder's lock (asserted once the holder is joined).
+    const bool holding_now =
+        wait_until([&] { return farm.held_by(farm.serials().front(), holder); }, 20s);
     std::vector<std::pair<Spelling, RunResult>> refused;
     for (const Spelling other : spellings) {
-      if (other == holding) continue;
+      if (other == holding || !holding_now) continue;
       refused.emplace_back(other, exec_sleep(farm, other, "refused-" + std::to_string(round), 100));
     }
     first.join();
+    REQUIRE(holding_now);
     INFO(held.out);
     CHECK(held.exit_code == 0);
     CHECK(single_document(held)["ok"] == true);
@@ -128,7 +131,10 @@ TEST_CASE("device lock: one adb server named three ways is one lock",
     results[0] = exec_sleep(farm, Spelling::PortVariable, "queued-holder", 1500);
     ended[0] = Clock::now();
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  if (!wait_until([&] { return farm.held_by(farm.serials().front(), "queued-holder"); }, 20s)) {
+    first.join();
+    FAIL("the first execution never held the device");
+  }
   std::thread second([&] {
     results[1] =
         exec_sleep(farm, Spelling::Localhost, "queued-waiter", 100, {"--lock-wait", "20000"});
@@ -208,7 +214,11 @@ TEST_CASE("device lock: a lock file goes with its execution, and idle ones stay 
   // device takes that file and removes it.
   RunOptions killing = farm.environment();
   killing.signal = SIGKILL;
-  killing.signal_after_ms = 1200;
+  // Killed once its sleep is on the device (it holds the device from before that).
+  killing.signal_when = [&](const std::string&) {
+    return farm.logged_for("broadcast.dispatched", "killed");
+  };
+  killing.signal_after_ms = 30000;
   const json slow = {
       {"commandId", "killed"},
       {"taskId", "lock"},

@@ -199,10 +199,18 @@ TEST_CASE("no forward is left after SIGINT, and one left by SIGKILL goes with th
   const std::string payload = std::string(CLAWPERATOR_EXAMPLES_DIR) + "/demo-snapshot-click.json";
   const std::vector<std::string> args = {"exec",  payload, "--device", serial, "--result-transport",
                                          "direct"};
+  // Each signal comes once the run's broadcast went out (its forward is set up by then).
+  const auto dispatched_after = [&farm](std::size_t sent) {
+    return [&farm, sent](const std::string&) {
+      return farm.logged_count("broadcast.dispatched", R"("taskId":"demo")") > sent;
+    };
+  };
   {
     RunOptions options = farm.environment();
     options.signal = SIGINT;
-    options.signal_after_ms = 2500;
+    options.signal_when =
+        dispatched_after(farm.logged_count("broadcast.dispatched", R"("taskId":"demo")"));
+    options.signal_after_ms = 30000;
     const RunResult result = clawperator::testing::run_binary(kBinary, args, options);
     const json document = single_document(result);
     INFO(document.dump(2).substr(0, 3000));
@@ -213,7 +221,9 @@ TEST_CASE("no forward is left after SIGINT, and one left by SIGKILL goes with th
   {
     RunOptions options = farm.environment();
     options.signal = SIGKILL;
-    options.signal_after_ms = 2500;
+    options.signal_when =
+        dispatched_after(farm.logged_count("broadcast.dispatched", R"("taskId":"demo")"));
+    options.signal_after_ms = 30000;
     const RunResult killed = clawperator::testing::run_binary(kBinary, args, options);
     CHECK(killed.signal == SIGKILL);
     CHECK(forwards(farm).find(serial + " tcp:") != std::string::npos);  // left behind

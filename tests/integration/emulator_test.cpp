@@ -291,8 +291,13 @@ TEST_CASE("emulator start: Ctrl-C during the boot wait stops the emulator it sta
   REQUIRE(cli.run(with_image({"emulator", "create", "--name", "x"})).exit_code == 0);
   cli.fault("never_boots");
   RunOptions options = cli.farm().environment();
+  options.extra_env["CLAWPERATOR_LOG_LEVEL"] = "debug";
   options.signal = SIGINT;
-  options.signal_after_ms = 2500;
+  // Once it asks the emulator whether it has booted.
+  options.signal_when = [&](const std::string&) {
+    return cli.farm().logged_count("adb.command", "sys.boot_completed") > 0;
+  };
+  options.signal_after_ms = 30000;
   const RunResult interrupted = clawperator::testing::run_binary(
       clawperator::testing::kBinary, with_image({"emulator", "start", "x"}), options);
   const json error = expect_error(interrupted, "RESULT_TRANSPORT_CANCELLED", 130);

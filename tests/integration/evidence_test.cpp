@@ -271,9 +271,11 @@ TEST_CASE(
   const auto locks = video_locks(farm);
   REQUIRE(locks.size() == 1);
   const json owner = json::parse(file_text(locks.front()))["ownerPid"];
-  // A supervisor run by hand for a live session takes nothing over.
-  farm.clawperator({"evidence", "video", "supervise", id});
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  // A supervisor run by hand for a live session takes nothing over. Its work goes on in a child
+  // that keeps the run's stderr: the run ends once that child has refused.
+  const RunResult by_hand = farm.clawperator({"evidence", "video", "supervise", id});
+  CHECK(by_hand.err.find("evidence video supervise: the lock of " + id +
+                         " is not held by its start") != std::string::npos);
   CHECK(json::parse(file_text(locks.front()))["ownerPid"] == owner);
 
   // One recorder per device.
@@ -320,6 +322,7 @@ TEST_CASE("evidence video: stop before the limit finalises a shorter video at on
   const json start =
       single_document(farm.clawperator({"evidence", "video", "start", "--duration-seconds", "60"}));
   REQUIRE(start["status"] == "recording");
+  // Recording for 1.5 s: the video's length, checked below, shows the stop ended it.
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   const auto asked = Clock::now();
   const RunResult stopped = farm.clawperator({"evidence", "video", "stop", start["sessionId"]});
@@ -509,6 +512,7 @@ TEST_CASE("evidence video: --recorder scrcpy records on the host, finalised by S
   REQUIRE(start["status"] == "recording");
   CHECK(start["recorder"] == "scrcpy");
   CHECK(start["manifest"]["video"]["hostPid"].is_number_integer());
+  // Recording for 1.5 s: a length to compare with the time the recorder ran.
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   const json stop =
       single_document(farm.clawperator({"evidence", "video", "stop", start["sessionId"]}));

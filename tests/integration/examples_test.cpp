@@ -6,10 +6,10 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
-#include <thread>
 
 #include "farm_fixture.hpp"
 #include "test_locations.hpp"
+#include "wait_until.hpp"
 
 using clawperator::testing::Farm;
 using clawperator::testing::RunResult;
@@ -67,6 +67,35 @@ json comparable(const json& value) {
   return value;
 }
 
+// The first step's payload of a CLI command on the farm's device.
+json first_payload(const Farm& farm, std::vector<std::string> args) {
+  args.insert(args.end(), {"--device", farm.serials().front()});
+  const json document = clawperator::testing::single_document(farm.clawperator(args));
+  const json& steps = document["envelope"]["stepResults"];
+  return steps.is_array() && !steps.empty() ? steps[0]["payload"] : json();
+}
+
+// Whether the notifications-media phone is past its timed events (examples/scenarios/
+// notifications-media.json): Grace's message posted, the short media session ended.
+bool settled(const Farm& farm) {
+  return clawperator::testing::wait_until(
+      [&] {
+        const json chat =
+            first_payload(farm, {"notifications", "list", "--app", "com.example.chat"});
+        bool posted = false;
+        for (const json& notification : chat.value("notifications", json::array())) {
+          posted = posted || notification.value("title", "") == "Grace";
+        }
+        if (!posted) return false;
+        for (const json& session :
+             first_payload(farm, {"media", "list"}).value("sessions", json::array())) {
+          if (session.value("mediaSessionId", "") == "e1") return false;
+        }
+        return true;
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(100));
+}
+
 }  // namespace
 
 TEST_CASE("every example runs twice on the virtual device with the same result",
@@ -83,7 +112,7 @@ TEST_CASE("every example runs twice on the virtual device with the same result",
     Farm farm({scenario});
     // The notifications-media phone posts a message 1.5 s and ends a session 2 s after boot:
     // both runs see the phone after that.
-    if (scenario == "notifications-media") std::this_thread::sleep_for(std::chrono::seconds(3));
+    if (scenario == "notifications-media") REQUIRE(settled(farm));
     for (const std::string& example : examples) {
       CAPTURE(scenario, example);
       const std::string path = std::string(CLAWPERATOR_EXAMPLES_DIR) + "/" + example + ".json";

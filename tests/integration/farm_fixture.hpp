@@ -16,6 +16,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -30,6 +31,7 @@
 #include "test_locations.hpp"
 #include "vdevice/android/scenario/scenario.hpp"
 #include "vdevice/farm.hpp"
+#include "wait_until.hpp"
 
 namespace clawperator::testing {
 
@@ -193,6 +195,35 @@ class Farm {
       }
     }
     return events;
+  }
+  // How many `name` events the runs logged whose line holds `text` (a taskId, an argument of
+  // an adb call; "adb.command" needs CLAWPERATOR_LOG_LEVEL=debug).
+  std::size_t logged_count(std::string_view name, std::string_view text) const {
+    std::size_t count = 0;
+    for (const json& event : logged_events(name)) {
+      if (event.dump().find(text) != std::string::npos) ++count;
+    }
+    return count;
+  }
+  // Whether a run logged `name` for the execution `command_id` (e.g. "broadcast.dispatched":
+  // the execution is in its result wait).
+  bool logged_for(std::string_view name, const std::string& command_id) const {
+    for (const json& event : logged_events(name)) {
+      if (event.value("commandId", "") == command_id) return true;
+    }
+    return false;
+  }
+  // The holder's record in `serial`'s execution lock file ({"pid", "commandId"}), while an
+  // execution holds the device; nullopt when there is none (docs/wire-protocol.md §4.3).
+  std::optional<json> lock_holder(const std::string& serial) const {
+    const json record =
+        json::parse(read_file(state_dir() + "/" + lock_file_name(serial)), nullptr, false);
+    if (!record.is_object() || !record.contains("commandId")) return std::nullopt;
+    return record;
+  }
+  bool held_by(const std::string& serial, const std::string& command_id) const {
+    const std::optional<json> holder = lock_holder(serial);
+    return holder && (*holder)["commandId"] == command_id;
   }
   RunResult clawperator(const std::vector<std::string>& args) const {
     return run_binary(kBinary, args, environment());

@@ -569,7 +569,12 @@ TEST_CASE("SIGINT and SIGTERM while waiting for the result", "[integration][sign
     CAPTURE(signal);
     RunOptions options = farm.environment();
     options.signal = signal;
-    options.signal_after_ms = 1500;
+    // Once this run's broadcast went out (taskId demo; the readiness probe's is another).
+    const std::size_t sent = farm.logged_count("broadcast.dispatched", R"("taskId":"demo")");
+    options.signal_when = [&](const std::string&) {
+      return farm.logged_count("broadcast.dispatched", R"("taskId":"demo")") > sent;
+    };
+    options.signal_after_ms = 30000;
     const std::string payload = std::string(CLAWPERATOR_EXAMPLES_DIR) + "/demo-snapshot-click.json";
     const RunResult result =
         run_binary(kBinary, {"exec", payload, "--device", farm.serials().front()}, options);
@@ -588,8 +593,13 @@ TEST_CASE("SIGTERM before dispatch and SIGINT during post-processing", "[integra
   SECTION("during readiness (waking a screen that stays asleep): nothing was sent") {
     Farm farm({"stays-asleep"});
     RunOptions options = farm.environment();
+    options.extra_env["CLAWPERATOR_LOG_LEVEL"] = "debug";
     options.signal = SIGTERM;
-    options.signal_after_ms = 900;
+    // Once readiness tries to wake the screen.
+    options.signal_when = [&](const std::string&) {
+      return farm.logged_count("adb.command", "wakeup") > 0;
+    };
+    options.signal_after_ms = 30000;
     const std::string payload = std::string(CLAWPERATOR_EXAMPLES_DIR) + "/demo-snapshot-click.json";
     const RunResult result =
         run_binary(kBinary, {"exec", payload, "--device", farm.serials().front()}, options);
@@ -620,8 +630,13 @@ TEST_CASE("SIGTERM before dispatch and SIGINT during post-processing", "[integra
          json::array(
              {{{"id", "shot"}, {"type", "take_screenshot"}, {"params", {{"path", shot}}}}})}};
     RunOptions options = farm.environment();
+    options.extra_env["CLAWPERATOR_LOG_LEVEL"] = "debug";
     options.signal = SIGINT;
-    options.signal_after_ms = 4000;
+    // Once the screencap runs (it answers after 15 s).
+    options.signal_when = [&](const std::string&) {
+      return farm.logged_count("adb.command", "screencap") > 0;
+    };
+    options.signal_after_ms = 30000;
     const RunResult result =
         run_binary(kBinary, {"exec", payload.dump(), "--device", farm.serials().front()}, options);
     const json document = single_document(result);
@@ -643,23 +658,38 @@ TEST_CASE("kill -9 of the logcat reader mid-wait is RESULT_TRANSPORT_EXITED",
   Farm farm({"never-answer"});
   const std::string reader = farm.serials().front() + " logcat";
   std::atomic<int> killed{0};
+  std::atomic<bool> dispatched{false};
   std::thread killer([&] {
-    // Wait for the reader to exist, then kill it as the OOM killer would.
-    for (int attempt = 0; attempt < 100 && killed == 0; ++attempt) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      for (const pid_t pid : clawperator::testing::all_pids()) {
-        std::string cmdline =
-            clawperator::testing::read_proc_file("/proc/" + std::to_string(pid) + "/cmdline");
-        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-        if (cmdline.find(reader) != std::string::npos && attempt >= 20) {
-          ::kill(pid, SIGKILL);
-          killed = pid;
-        }
-      }
-    }
+    // Once the execution's own broadcast went out (the readiness probe's is logged too, under
+    // taskId doctor-handshake) the run waits for its result: kill the reader then, as the OOM
+    // killer would.
+    dispatched = clawperator::testing::wait_until(
+        [&] {
+          for (const json& event : farm.logged_events("broadcast.dispatched")) {
+            if (event.value("taskId", "") == "it") return true;  // Farm::exec's
+          }
+          return false;
+        },
+        std::chrono::seconds(10));
+    if (!dispatched) return;
+    clawperator::testing::wait_until(
+        [&] {
+          for (const pid_t pid : clawperator::testing::all_pids()) {
+            std::string cmdline =
+                clawperator::testing::read_proc_file("/proc/" + std::to_string(pid) + "/cmdline");
+            std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+            if (cmdline.find(reader) != std::string::npos) {
+              ::kill(pid, SIGKILL);
+              killed = pid;
+            }
+          }
+          return killed != 0;
+        },
+        std::chrono::seconds(5));
   });
   const RunResult result = farm.exec(json::array({kOpenSettings}), {"--timeout", "10000"}, 10000);
   killer.join();
+  REQUIRE(dispatched);
   REQUIRE(killed != 0);
   const json document = single_document(result);
   INFO(document.dump(2).substr(0, 3000));
@@ -725,7 +755,9 @@ TEST_CASE("one execution per device at a time, across processes", "[integration]
   {
     // Two on the first device at once; a third on the other device in parallel.
     std::thread first([&] { results[0] = farm.exec(slow); });
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    // The second starts once the first holds the device.
+    const bool held = clawperator::testing::wait_until(
+        [&] { return farm.lock_holder(farm.serials()[0]).has_value(); }, std::chrono::seconds(20));
     std::thread second([&] { results[1] = farm.exec(slow); });
     std::thread other([&] {
       results[2] = farm.clawperator({"sleep", "1500", "--device", farm.serials()[1]});
@@ -733,6 +765,7 @@ TEST_CASE("one execution per device at a time, across processes", "[integration]
     first.join();
     second.join();
     other.join();
+    REQUIRE(held);
   }
   CHECK(single_document(results[0])["ok"] == true);
   const json conflict = single_document(results[1]);
@@ -751,10 +784,12 @@ TEST_CASE("one execution per device at a time, across processes", "[integration]
   RunResult queued[2];
   {
     std::thread first([&] { queued[0] = farm.exec(slow); });
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const bool held = clawperator::testing::wait_until(
+        [&] { return farm.lock_holder(farm.serials()[0]).has_value(); }, std::chrono::seconds(20));
     std::thread second([&] { queued[1] = farm.exec(slow, {"--lock-wait", "10000"}); });
     first.join();
     second.join();
+    REQUIRE(held);
   }
   CHECK(single_document(queued[0])["ok"] == true);
   CHECK(single_document(queued[1])["ok"] == true);

@@ -93,10 +93,14 @@ TEST_CASE("notifications: list, invoke and dismiss through the listener",
   expect_step_failure(cli(farm, {"notifications", "dismiss", kChat}), "NOTIFICATION_EXPIRED",
                       "not_delivered");
 
-  // Notifications keep arriving: the one posted 1.5 s after boot is there now.
-  std::this_thread::sleep_for(std::chrono::milliseconds(1600));
-  const Run later = cli(farm, {"notifications", "list", "--app", "com.example.chat"});
-  REQUIRE(later.exit_code == 0);
+  // Notifications keep arriving: the one posted 1.5 s after boot comes.
+  Run later;
+  REQUIRE(clawperator::testing::wait_until(
+      [&] {
+        later = cli(farm, {"notifications", "list", "--app", "com.example.chat"});
+        return later.exit_code == 0 && !first_step(later)["payload"]["notifications"].empty();
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(100)));
   REQUIRE(first_step(later)["payload"]["notifications"].size() == 1);
   CHECK(first_step(later)["payload"]["notifications"][0]["title"] == "Grace");
 
@@ -169,8 +173,17 @@ TEST_CASE("media: seek, observe and the refusals of the sessions", "[integration
   CHECK(first_step(timeout)["payload"]["dispatched"] == true);
   CHECK(timeout.document["disposition"]["retry"] == "unsafe");
 
-  // The short session's app released it two seconds after boot.
-  std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+  // The short session's app releases it two seconds after boot.
+  REQUIRE(clawperator::testing::wait_until(
+      [&] {
+        const Run sessions = cli(farm, {"media", "list"});
+        if (sessions.exit_code != 0) return false;
+        for (const json& session : first_step(sessions)["payload"]["sessions"]) {
+          if (session["mediaSessionId"] == "e1") return false;
+        }
+        return true;
+      },
+      std::chrono::seconds(30), std::chrono::milliseconds(100)));
   expect_step_failure(cli(farm, {"media", "pause", "--session", "e1"}), "MEDIA_SESSION_EXPIRED",
                       "not_delivered");
   const Run listed = cli(farm, {"media", "list"});
@@ -265,7 +278,7 @@ TEST_CASE("the on-screen log panel: template, snapshot, TTL, clear",
   CHECK(first_step(cleared)["data"] == json{{"visible", "false"}});
   CHECK_FALSE(first_step(cli(farm, {"snapshot"}))["data"].contains("operator_overlay_visible"));
 
-  // The panel goes away by itself when its TTL runs out.
+  // The panel goes away by itself when its TTL runs out: the wait below is that TTL.
   // (5 s: the snapshot right after must come before it, on a busy machine too.)
   REQUIRE(cli(farm, {"on-screen-log", "set", "--text", "short", "--ttl-ms", "5000"}).exit_code ==
           0);

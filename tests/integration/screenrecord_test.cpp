@@ -118,6 +118,7 @@ TEST_CASE("screenrecord through adb: kill -INT from a second shell stops it afte
                       "echo $$; exec screenrecord --time-limit 10 --size 360x640 /sdcard/stop.mp4");
   const std::string pid = recording.line();
   REQUIRE_FALSE(pid.empty());
+  // Recording for 1 s before the kill: the video's length, checked below, is that second.
   std::this_thread::sleep_for(std::chrono::milliseconds(1000));
   const RunResult killed = farm.adb({"-s", serial, "shell", "kill -INT " + pid});
   // The most the recording can have lasted: from before the shell started to after kill returned.

@@ -295,7 +295,8 @@ TEST_CASE("skills run: SIGTERM to clawperator stops the script's group, exit 143
           "[integration][skills]") {
   Farm farm({"default"});
   SkillsRepo repo;
-  // started.flag: the script has printed its line, so the signal finds it running.
+  // started.flag: the script has printed its line, so the signal finds it running; its child
+  // would run 300 s.
   repo.add("com.test.long", "sleep 300 &\necho $! > \"" + repo.path("child.pid") +
                                 "\"\necho started\n: > \"" + repo.path("started.flag") +
                                 "\"\nwait\n");

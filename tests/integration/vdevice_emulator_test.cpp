@@ -102,6 +102,7 @@ TEST_CASE("vdevice emulator: the boot completes after --boot-delay-ms", "[integr
 TEST_CASE("vdevice emulator: --never-boot never completes", "[integration][emulator]") {
   EmulatorCase emulator({"--boot-delay-ms", "0", "--never-boot"});
   REQUIRE(eventually([&] { return emulator.listed(); }, 5s));
+  // Never is checked over a while: with a 0 ms delay a booting one has long completed by then.
   std::this_thread::sleep_for(300ms);
   CHECK(emulator.shell("getprop sys.boot_completed").out == "\n");
 }
@@ -165,6 +166,7 @@ TEST_CASE("vdevice emulator: --never-register listens but adb never lists it",
   EmulatorCase emulator({"--never-register"});
   // The console answers (adb emu connects to it directly), the adb server never hears of it.
   REQUIRE(eventually([&] { return emulator.emu({"avd", "name"}).out == "Pixel_7\r\nOK\r\n"; }, 5s));
+  // Never is checked over a while: a registered emulator is listed well within a second.
   std::this_thread::sleep_for(1s);
   CHECK_FALSE(emulator.listed());
   emulator.process().sigterm();

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -73,6 +74,31 @@ inline bool closed_within(int fd, std::chrono::milliseconds limit) {
     if (::poll(&entry, 1, 100) <= 0) continue;
     const ssize_t got = ::recv(fd, buffer, sizeof buffer, 0);
     if (got <= 0) return true;
+  }
+  return false;
+}
+
+// Whether the server has accepted the connection of `client` (a socket of connect_local): the
+// server's end is in /proc/net/tcp from the handshake on, but has an inode only once accept()
+// made it a socket of the server's.
+inline bool accepted(int client) {
+  sockaddr_in local{};
+  sockaddr_in peer{};
+  socklen_t size = sizeof local;
+  if (::getsockname(client, reinterpret_cast<sockaddr*>(&local), &size) != 0) return false;
+  size = sizeof peer;
+  if (::getpeername(client, reinterpret_cast<sockaddr*>(&peer), &size) != 0) return false;
+  char server_end[32];
+  char client_end[32];
+  std::snprintf(server_end, sizeof server_end, "0100007F:%04X", ntohs(peer.sin_port));
+  std::snprintf(client_end, sizeof client_end, "0100007F:%04X", ntohs(local.sin_port));
+  std::istringstream table(read_proc_file("/proc/net/tcp"));
+  for (std::string line; std::getline(table, line);) {
+    std::istringstream fields(line);
+    std::string slot, from, to, state, queues, timer, retransmits, uid, timeout, inode;
+    fields >> slot >> from >> to >> state >> queues >> timer >> retransmits >> uid >> timeout >>
+        inode;
+    if (from == server_end && to == client_end) return !inode.empty() && inode != "0";
   }
   return false;
 }

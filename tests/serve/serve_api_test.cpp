@@ -13,6 +13,7 @@
 #include "farm_fixture.hpp"
 #include "serve_process.hpp"
 #include "served.hpp"
+#include "wait_until.hpp"
 
 namespace clawperator::testing {
 
@@ -295,12 +296,16 @@ TEST_CASE("serve: envelope timeout, a busy device, and a shutdown that cancels t
     CHECK(timeout.status == 504);
     CHECK(timeout.body["code"] == "RESULT_ENVELOPE_TIMEOUT");
   });
-  std::this_thread::sleep_for(milliseconds(1500));
-  const HttpReply busy =
-      served.post("/execute", json{{"execution", snapshot_payload("slow-2", 1000)}}.dump());
-  CHECK(busy.status == 423);
-  CHECK(busy.body["code"] == "EXECUTION_CONFLICT_IN_FLIGHT");
+  const bool waiting_for_result = wait_until(
+      [&] { return farm.logged_for("broadcast.dispatched", "slow-1"); }, milliseconds(30000));
+  if (waiting_for_result) {
+    const HttpReply busy =
+        served.post("/execute", json{{"execution", snapshot_payload("slow-2", 1000)}}.dump());
+    CHECK(busy.status == 423);
+    CHECK(busy.body["code"] == "EXECUTION_CONFLICT_IN_FLIGHT");
+  }
   first.join();
+  REQUIRE(waiting_for_result);
 
   // In flight at SIGTERM: answered as cancelled, with its dispatch state; the server exits 0.
   HttpReply cancelled;
@@ -308,11 +313,13 @@ TEST_CASE("serve: envelope timeout, a busy device, and a shutdown that cancels t
     cancelled =
         served.post("/execute", json{{"execution", snapshot_payload("slow-3", 60000)}}.dump());
   });
-  std::this_thread::sleep_for(milliseconds(2000));
+  const bool in_flight = wait_until(
+      [&] { return farm.logged_for("broadcast.dispatched", "slow-3"); }, milliseconds(30000));
   const auto stopping = std::chrono::steady_clock::now();
   CHECK(served.stop(SIGTERM) == 0);
   CHECK(std::chrono::steady_clock::now() - stopping < std::chrono::seconds(5));
   waiting.join();
+  REQUIRE(in_flight);
   CHECK(cancelled.status == 503);  // the server is going away
   CHECK(cancelled.body["code"] == "RESULT_TRANSPORT_CANCELLED");
   // Its dispatch state as it was (the readiness probe or the result wait was cut short).

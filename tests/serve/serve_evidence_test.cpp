@@ -89,6 +89,8 @@ TEST_CASE("serve: a video session started, refused a second time, stopped and fe
   const std::string id = reply.body["sessionId"];
   CHECK(served.post("/evidence/video", R"({"durationSeconds": 2})").status == 409);
   CHECK(served.get("/evidence/video/" + id).body["status"] == "recording");
+  // Recording for a second: a video of some length for the stop to finalise and the fetch to
+  // bring back.
   std::this_thread::sleep_for(std::chrono::milliseconds(1000));
   reply = served.post("/evidence/video/" + id + "/stop", "");
   INFO(reply.text);

@@ -4,6 +4,7 @@
 // its status and code and for having changed nothing (the file's bytes, the device's log).
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -18,6 +19,7 @@
 #include "raw_http.hpp"
 #include "serve_process.hpp"
 #include "served.hpp"
+#include "wait_until.hpp"
 
 namespace clawperator::testing {
 namespace {
@@ -348,7 +350,18 @@ TEST_CASE("serve: 64 clients dripping bytes do not stop a normal request", "[ser
       std::this_thread::sleep_for(milliseconds(200));
     }
   });
-  std::this_thread::sleep_for(milliseconds(1000));
+  // The normal requests come once the server holds every dripping connection.
+  const bool held = wait_until(
+      [&] {
+        return std::all_of(drippers.begin(), drippers.end(), [](int fd) { return accepted(fd); });
+      },
+      milliseconds(10000));
+  if (!held) {
+    dripping = false;
+    drip.join();
+    for (const int fd : drippers) ::close(fd);
+    FAIL("the server did not accept the 64 dripping connections");
+  }
   for (int attempt = 0; attempt < 3; ++attempt) {
     const int fd = connect_local(served.port());
     const auto start = Clock::now();

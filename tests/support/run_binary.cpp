@@ -77,13 +77,16 @@ RunResult run_binary(const std::string& path, const std::vector<std::string>& ar
                                std::chrono::steady_clock::now() - started)
                                .count();
       const bool reached =
-          options.signal_when_exists && access(options.signal_when_exists->c_str(), F_OK) == 0;
+          (options.signal_when_exists && access(options.signal_when_exists->c_str(), F_OK) == 0) ||
+          (options.signal_when && options.signal_when(result.out));
       if (reached || elapsed >= options.signal_after_ms) {
         kill(pid, options.signal);
         signalled = true;
       } else {
         wait_ms = static_cast<int>(options.signal_after_ms - elapsed);
-        if (options.signal_when_exists) wait_ms = std::min(wait_ms, 20);  // look again soon
+        if (options.signal_when_exists || options.signal_when) {
+          wait_ms = std::min(wait_ms, 20);  // look again soon
+        }
       }
     }
     const int ready = poll(fds, 2, wait_ms);
@@ -94,6 +97,7 @@ RunResult run_binary(const std::string& path, const std::vector<std::string>& ar
       const ssize_t got = read(fds[i].fd, buffer, sizeof buffer);
       if (got > 0) {
         sinks[i]->append(buffer, static_cast<std::size_t>(got));
+        if (i == 0 && options.on_out) options.on_out(result.out);
       } else if (got == 0 || errno != EINTR) {
         close(fds[i].fd);
         fds[i].fd = -1;

@@ -2,6 +2,7 @@
 // argv, stdin, environment in; stdout, stderr, exit code out.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -22,6 +23,13 @@ struct RunOptions {
   // latest it is sent), so that a test signals once the program reached a point it can see
   // rather than after a guess at how long that takes.
   std::optional<std::string> signal_when_exists;
+  // With `signal`: sent as soon as this holds of the standard output so far instead (asked
+  // every 20 ms and whenever output arrives; signal_after_ms is then the latest), for an event
+  // the test can see some other way (a line in a log, a lock file's holder) or in the output.
+  std::function<bool(const std::string& out)> signal_when;
+  // Called with the standard output so far whenever more of it arrives, for a test that acts
+  // on what the program printed (appends to a file the program follows once it showed the rest).
+  std::function<void(const std::string& out)> on_out;
 };
 
 struct RunResult {

@@ -2,6 +2,7 @@
 // call so that a test can assert which adb commands ran, in which order and how often.
 #pragma once
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstddef>
@@ -36,6 +37,9 @@ class ScriptedRunner final : public Runner {
     std::size_t waits = 0;
     bool terminated = false;  // terminate() was called
     bool destroyed = false;   // the consumer released the stream
+    // The consumer has been handed the scripted exit; readable while it still runs, so that a
+    // test can wait for that moment.
+    std::atomic<bool> exit_delivered{false};
   };
 
   enum class CallKind { Run, Start };
@@ -54,6 +58,9 @@ class ScriptedRunner final : public Runner {
     std::chrono::milliseconds timeout{0};  // run() only
     CallResult result = CallResult::Matched;
     std::shared_ptr<const StreamLog> stream;  // start() only, when matched
+    // run() only: the call has answered (a test waiting for it to be over sees this through
+    // calls(), while the caller goes on).
+    bool returned = false;
   };
 
   class Expectation {

@@ -5,6 +5,7 @@
 // exec of the integration suite.
 #include "clawperator/adb/server_shell.hpp"
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <string>
@@ -14,6 +15,7 @@
 #include "clawperator/adb/smart_socket.hpp"
 #include "clawperator/process/cancel.hpp"
 #include "loopback_sockets.hpp"
+#include "wait_until.hpp"
 
 using namespace std::chrono_literals;
 using clawperator::adb::shell_v2_packet;
@@ -197,9 +199,11 @@ TEST_CASE("a command that never ends times out, or stops when cancelled", "[adb]
   const TcpListener listener;
   CancelSource cancel;
   Fd held;
+  std::atomic<bool> answered{false};
   std::thread server([&] {
     held = accept_service(listener);
     send_all(held.get(), shell_v2_packet(ShellV2Id::Stdout, "Broadcasting"));
+    answered = true;
   });
   SECTION("the deadline") {
     const auto started = std::chrono::steady_clock::now();
@@ -211,13 +215,16 @@ TEST_CASE("a command that never ends times out, or stops when cancelled", "[adb]
     CHECK(std::chrono::steady_clock::now() - started < 3s);
   }
   SECTION("the token") {
+    std::atomic<bool> running{false};
     std::thread canceller([&] {
-      std::this_thread::sleep_for(200ms);
+      // Once the command is under way: the server has sent its first output.
+      running = clawperator::testing::wait_until([&] { return answered.load(); }, 10s);
       cancel.cancel();
     });
     const auto outcome = run(listener, 30000ms, cancel.token());
     canceller.join();
     server.join();
+    REQUIRE(running);
     REQUIRE(outcome);
     CHECK(outcome->status == Completion::Status::Cancelled);
   }

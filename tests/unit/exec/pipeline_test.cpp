@@ -1,5 +1,6 @@
 // The exec path against scripted adb processes: every outcome asserts code, exit
 // code, disposition and the key details, without forking anything.
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <csignal>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "exec/device_lock.hpp"
 #include "exec/readiness.hpp"
 #include "scripted_device.hpp"
+#include "wait_until.hpp"
 
 using namespace clawperator;
 using namespace std::chrono_literals;
@@ -104,6 +106,28 @@ struct Harness {
 
   exec::ExecutionReport run() { return exec::run_execution(request, runner); }
 };
+
+// Whether a run that `matches` accepts has begun (it is in flight when scripted to take a
+// while), or has answered (the execution went past it).
+bool run_began(const ScriptedRunner& runner, const ScriptedRunner::Matcher& matches) {
+  for (const ScriptedRunner::Call& call : runner.calls()) {
+    if (call.kind == ScriptedRunner::CallKind::Run && matches(call.argv)) return true;
+  }
+  return false;
+}
+bool run_answered(const ScriptedRunner& runner, const ScriptedRunner::Matcher& matches) {
+  for (const ScriptedRunner::Call& call : runner.calls()) {
+    if (call.kind == ScriptedRunner::CallKind::Run && call.returned && matches(call.argv)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether the broadcast has answered: the execution is waiting for its result.
+bool waiting_for_result(const ScriptedRunner& runner) {
+  return run_answered(runner, is_broadcast());
+}
 
 void expect_error(const exec::ExecutionReport& report, const std::string& code, int exit_code,
                   const std::string& delivery, const std::string& retry) {
@@ -549,12 +573,14 @@ TEST_CASE("cancellation", "[exec][pipeline][signals]") {
     harness.request.result_timeout = 5000ms;
     harness.healthy({ScriptedRunner::out_chunk("x\n")});
     harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
-    std::thread interrupter([] {
-      std::this_thread::sleep_for(300ms);
+    std::atomic<bool> dispatched{false};
+    std::thread interrupter([&] {
+      dispatched = testing::wait_until([&] { return waiting_for_result(harness.runner); }, 10s);
       std::raise(SIGINT);
     });
     const auto report = harness.run();
     interrupter.join();
+    REQUIRE(dispatched);
     expect_error(report, "RESULT_TRANSPORT_CANCELLED", 130, "delivered_unverified", "unsafe");
     CHECK(report.document["details"]["dispatchState"] == "dispatched");
   }
@@ -579,16 +605,21 @@ TEST_CASE("cancellation", "[exec][pipeline][signals]") {
     harness.healthy(
         {ScriptedRunner::out_chunk("x\n"), ScriptedRunner::out_chunk(result_line(result), 30ms)});
     harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
-    harness.runner
-        .on_run(adb_argv({"-s", kSerial, "exec-out", "screencap", "-p"}),
-                ScriptedRunner::exited(0, "\x89PNG\r\n\x1a\nimage"))
+    const Argv screencap = adb_argv({"-s", kSerial, "exec-out", "screencap", "-p"});
+    harness.runner.on_run(screencap, ScriptedRunner::exited(0, "\x89PNG\r\n\x1a\nimage"))
         .after(3000ms);
-    std::thread interrupter([] {
-      std::this_thread::sleep_for(400ms);
+    std::atomic<bool> capturing{false};
+    std::thread interrupter([&] {
+      capturing = testing::wait_until(
+          [&] {
+            return run_began(harness.runner, [&](const Argv& argv) { return argv == screencap; });
+          },
+          10s);
       std::raise(SIGINT);
     });
     const auto report = harness.run();
     interrupter.join();
+    REQUIRE(capturing);
     INFO(report.document.dump(2));
     CHECK(report.exit_code == 130);
     CHECK(report.document["code"] == "RESULT_TRANSPORT_CANCELLED");
@@ -611,13 +642,15 @@ TEST_CASE("one execution cancelled through its runner's token", "[exec][pipeline
     harness.request.result_timeout = 5000ms;
     harness.healthy({ScriptedRunner::out_chunk("x\n")});
     harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
-    std::thread canceller([&source] {
-      std::this_thread::sleep_for(300ms);
+    std::atomic<bool> dispatched{false};
+    std::thread canceller([&] {
+      dispatched = testing::wait_until([&] { return waiting_for_result(harness.runner); }, 10s);
       source.cancel();
     });
     const auto started = std::chrono::steady_clock::now();
     const auto report = harness.run();
     canceller.join();
+    REQUIRE(dispatched);
     CHECK(std::chrono::steady_clock::now() - started < 3000ms);
     // Exit 4 like other unverified outcomes: no signal was involved.
     expect_error(report, "RESULT_TRANSPORT_CANCELLED", 4, "delivered_unverified", "unsafe");
@@ -996,7 +1029,9 @@ TEST_CASE("a warm reader that exited while idle is replaced by a new one",
   harness.runner.on_run(is_broadcast(), "broadcast", acknowledged()).times(2);
   REQUIRE(harness.run().exit_code == 0);
   // The idle drain sees the exit (20 ms after the result) before the next execution.
-  std::this_thread::sleep_for(150ms);
+  const std::shared_ptr<const ScriptedRunner::StreamLog> first = first_reader(harness.runner);
+  REQUIRE(first != nullptr);
+  REQUIRE(testing::wait_until([&] { return first->exit_delivered.load(); }, 10s));
   harness.request.execution = second_click();
   const auto second = harness.run();
   INFO(second.document.dump(2));
@@ -1029,12 +1064,14 @@ TEST_CASE("a cancelled execution does not keep its reader", "[exec][pipeline][wa
   harness.request.warm_followers = &warm;
   harness.healthy({ScriptedRunner::out_chunk("x\n")});
   harness.runner.on_run(is_broadcast(), "broadcast", acknowledged());
+  std::atomic<bool> dispatched{false};
   std::thread canceller([&] {
-    std::this_thread::sleep_for(200ms);
+    dispatched = testing::wait_until([&] { return waiting_for_result(harness.runner); }, 10s);
     cancel.cancel();
   });
   const auto report = harness.run();
   canceller.join();
+  REQUIRE(dispatched);
   CHECK(report.document["code"] == "RESULT_TRANSPORT_CANCELLED");
   CHECK(warm.reader_pids().empty());
 }

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "exec/readiness.hpp"
 #include "scripted_device.hpp"
 #include "skip.hpp"
+#include "wait_until.hpp"
 
 using namespace clawperator;
 using namespace std::chrono_literals;
@@ -43,6 +45,19 @@ struct StateFiles {
     return victim;
   }
 };
+
+// How many descriptors of this process have `path` open.
+int open_descriptors_of(const std::filesystem::path& path) {
+  std::error_code missing;
+  const std::filesystem::path file = std::filesystem::canonical(path, missing);
+  if (missing) return 0;
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd", missing)) {
+    std::error_code gone;
+    if (std::filesystem::read_symlink(entry.path(), gone) == file) ++count;
+  }
+  return count;
+}
 
 }  // namespace
 
@@ -213,12 +228,16 @@ TEST_CASE("a waiter whose file lost its name takes the lock at the name, never b
     auto holder = std::make_unique<exec::DeviceLock>();
     REQUIRE(holder->acquire(files.shared(), kDevice, 0ms) == exec::DeviceLock::Outcome::Acquired);
     exec::DeviceLock waiter;
+    const std::filesystem::path lock_path = files.state_path / kKey;
+    std::atomic<bool> polling{false};
     std::thread release([&] {
-      std::this_thread::sleep_for(100ms);
+      // Once the waiter has the file open too (the holder's descriptor and its own).
+      polling = testing::wait_until([&] { return open_descriptors_of(lock_path) >= 2; }, 10s);
       holder.reset();  // removes the file the waiter has open, then unlocks it
     });
     CHECK(waiter.acquire(files.shared(), kDevice, 5000ms) == exec::DeviceLock::Outcome::Acquired);
     release.join();
+    REQUIRE(polling);
     // The waiter holds the file at the name: a third caller is refused.
     REQUIRE(std::filesystem::exists(files.state_path / kKey));
     exec::DeviceLock third;
@@ -244,7 +263,7 @@ TEST_CASE("a waiter whose file lost its name takes the lock at the name, never b
           int seen = most.load();
           while (now > seen && !most.compare_exchange_weak(seen, now)) {
           }
-          std::this_thread::sleep_for(1ms);
+          std::this_thread::sleep_for(1ms);  // held a while: an overlap would show in `most`
           --inside;
         }
       });

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 #include <cerrno>
+#include <functional>
 #include <thread>
 
 #include "clawperator/process/runner.hpp"
@@ -14,19 +15,30 @@ using namespace clawperator::process;
 using namespace clawperator::process::test;
 using Status = Completion::Status;
 
-// Cancels `source` after `delay` from another thread, as a server's reader thread does.
-class DelayedCancel {
+// Cancels `source` from another thread once `ready` holds (the run or wait to cancel is under
+// way), as a server's reader thread does. held() joins and says whether `ready` held (else the
+// cancel went at a 10 s limit).
+class CancelWhen {
  public:
-  DelayedCancel(CancelSource& source, std::chrono::milliseconds delay)
-      : thread_([&source, delay] {
-          std::this_thread::sleep_for(delay);
+  CancelWhen(CancelSource& source, std::function<bool()> ready)
+      : thread_([this, &source, ready = std::move(ready)] {
+          held_ = clawperator::testing::wait_until(ready, 10s);
           source.cancel();
         }) {}
-  ~DelayedCancel() { thread_.join(); }
-  DelayedCancel(const DelayedCancel&) = delete;
-  DelayedCancel& operator=(const DelayedCancel&) = delete;
+  ~CancelWhen() { join(); }
+  CancelWhen(const CancelWhen&) = delete;
+  CancelWhen& operator=(const CancelWhen&) = delete;
+
+  bool held() {
+    join();
+    return held_;
+  }
 
  private:
+  void join() {
+    if (thread_.joinable()) thread_.join();
+  }
+  bool held_ = false;
   std::thread thread_;
 };
 
@@ -71,11 +83,11 @@ TEST_CASE("cancelling the token stops a runner's run at once and reaps the child
   CancelSource source;
   const auto runner = make_system_runner(source.token());
   const Clock::time_point before = Clock::now();
-  Completion c;
-  {
-    DelayedCancel cancel(source, 100ms);
-    c = runner->run(command({"/bin/sh", "-c", "sleep 10 & sleep 10; wait"}, 20000ms));
-  }
+  // Children that would run 10 s: only the cancel ends them soon.
+  CancelWhen cancel(source, [] { return child_runs("/bin/sh"); });
+  const Completion c =
+      runner->run(command({"/bin/sh", "-c", "sleep 10 & sleep 10; wait"}, 20000ms));
+  REQUIRE(cancel.held());
   CHECK(c.status == Status::Cancelled);
   CHECK(since(before) < 3000ms);
   CHECK(runner->cancelled());
@@ -112,8 +124,11 @@ TEST_CASE("a watched token ends a stream's wait and the stream still terminates"
   CHECK_FALSE(event.exited);
   const Clock::time_point before = Clock::now();
   {
-    DelayedCancel cancel(first, 100ms);
+    // Cancelled while this thread is blocked in the wait.
+    const pid_t waiting = this_thread_id();
+    CancelWhen cancel(first, [waiting] { return thread_sleeps(waiting); });
     event = stream->wait(5000ms);
+    REQUIRE(cancel.held());
   }
   CHECK(event.cancelled);
   CHECK(since(before) < 2000ms);
@@ -133,11 +148,9 @@ TEST_CASE("scripted runner honors its token like an interrupt", "[process][cance
   const std::vector<std::string> devices{"adb", "devices", "-l"};
   auto& expectation = scripted.on_run(devices, ScriptedRunner::exited(0)).after(5000ms);
   const Clock::time_point before = Clock::now();
-  Completion c;
-  {
-    DelayedCancel cancel(source, 50ms);
-    c = scripted.run(command(devices));
-  }
+  CancelWhen cancel(source, [&] { return !scripted.calls().empty(); });
+  const Completion c = scripted.run(command(devices));
+  REQUIRE(cancel.held());
   CHECK(c.status == Status::Cancelled);
   CHECK(since(before) < 2000ms);
   CHECK(expectation.used() == 1);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <poll.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -20,6 +22,7 @@
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/process/runner.hpp"
 #include "proc_files.hpp"
+#include "wait_until.hpp"
 
 namespace clawperator::process {
 
@@ -71,6 +74,44 @@ inline std::vector<pid_t> children_of_this_process() {
   return children;
 }
 
+// Whether a child of ours, alive, runs `program` (its argv[0]): it has got past exec.
+inline bool child_runs(const std::string& program) {
+  for (const pid_t pid : children_of_this_process()) {
+    const std::string proc = "/proc/" + std::to_string(pid);
+    const std::vector<std::string> fields = stat_fields(read_stat(proc + "/stat"));
+    if (fields.empty() || fields[0] == "Z") continue;
+    const std::string cmdline = clawperator::testing::read_proc_file(proc + "/cmdline");
+    if (cmdline.substr(0, cmdline.find('\0')) == program) return true;
+  }
+  return false;
+}
+
+// Whether a child of ours ignores `signal_number` now (a shell past its `trap '' TERM`).
+inline bool child_ignores(int signal_number) {
+  for (const pid_t pid : children_of_this_process()) {
+    std::istringstream status(
+        clawperator::testing::read_proc_file("/proc/" + std::to_string(pid) + "/status"));
+    for (std::string line; std::getline(status, line);) {
+      if (line.rfind("SigIgn:", 0) != 0) continue;
+      const unsigned long long ignored = std::stoull(line.substr(7), nullptr, 16);
+      if (((ignored >> (signal_number - 1)) & 1U) != 0) return true;
+    }
+  }
+  return false;
+}
+
+// The calling thread's id, for thread_sleeps().
+inline pid_t this_thread_id() {
+  return static_cast<pid_t>(::syscall(SYS_gettid));
+}
+
+// Whether thread `tid` of this process sleeps in the kernel (blocked in a poll, a wait).
+inline bool thread_sleeps(pid_t tid) {
+  const std::vector<std::string> fields =
+      stat_fields(read_stat("/proc/self/task/" + std::to_string(tid) + "/stat"));
+  return !fields.empty() && fields[0] == "S";
+}
+
 // No child left, zombie or alive: waitid without WNOWAIT would reap and hide a leak.
 inline bool no_children_left() {
   siginfo_t info{};
@@ -112,20 +153,32 @@ class InterruptScope {
   bool installed_ = false;
 };
 
-// Raises a signal from another thread after a delay, as a user's Ctrl-C would arrive while
-// the main thread is blocked in poll.
-class DelayedSignal {
+// Raises a signal from another thread once `ready` holds (what it is to interrupt is under
+// way: the child runs, the caller is blocked), as a user's Ctrl-C would arrive while the main
+// thread is blocked in poll; then `after` later when the test measures that time. held() joins
+// and says whether `ready` held (else the signal went at a 10 s limit).
+class SignalWhen {
  public:
-  DelayedSignal(int signal_number, std::chrono::milliseconds delay)
-      : thread_([signal_number, delay] {
-          std::this_thread::sleep_for(delay);
+  SignalWhen(int signal_number, std::function<bool()> ready, std::chrono::milliseconds after = 0ms)
+      : thread_([this, signal_number, ready = std::move(ready), after] {
+          held_ = clawperator::testing::wait_until(ready, 10s);
+          std::this_thread::sleep_for(after);  // the measured time, when there is one
           std::raise(signal_number);
         }) {}
-  ~DelayedSignal() { thread_.join(); }
-  DelayedSignal(const DelayedSignal&) = delete;
-  DelayedSignal& operator=(const DelayedSignal&) = delete;
+  ~SignalWhen() { join(); }
+  SignalWhen(const SignalWhen&) = delete;
+  SignalWhen& operator=(const SignalWhen&) = delete;
+
+  bool held() {
+    join();
+    return held_;
+  }
 
  private:
+  void join() {
+    if (thread_.joinable()) thread_.join();
+  }
+  bool held_ = false;
   std::thread thread_;
 };
 

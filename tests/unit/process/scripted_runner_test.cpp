@@ -205,12 +205,11 @@ TEST_CASE("scripted runner honors a pending interrupt", "[process]") {
   REQUIRE(scope.installed());
   ScriptedRunner scripted;
   auto& devices = scripted.on_run(kDevices, ScriptedRunner::exited(0)).after(5000ms);
-  Completion c;
   const Clock::time_point before = Clock::now();
-  {
-    DelayedSignal ctrl_c(SIGINT, 50ms);
-    c = scripted.run(command(kDevices));
-  }
+  // Ctrl-C once the call is under way.
+  SignalWhen ctrl_c(SIGINT, [&] { return !scripted.calls().empty(); });
+  const Completion c = scripted.run(command(kDevices));
+  REQUIRE(ctrl_c.held());
   CHECK(c.status == Status::Cancelled);
   CHECK(since(before) < 2000ms);
   CHECK(devices.used() == 1);

@@ -177,6 +177,7 @@ TEST_CASE("run stops a child at its deadline and reaps it", "[process]") {
 }
 
 TEST_CASE("run keeps the output written before the deadline", "[process]") {
+  // The child would run 5 s, far past the deadline.
   const Completion c = run({"/bin/sh", "-c", "echo partial; echo why >&2; sleep 5"}, 300ms);
   CHECK(c.status == Status::TimedOut);
   CHECK(c.out == "partial\n");
@@ -186,6 +187,7 @@ TEST_CASE("run keeps the output written before the deadline", "[process]") {
 
 TEST_CASE("run kills a child that ignores SIGTERM after the grace period", "[process]") {
   const Clock::time_point start = Clock::now();
+  // It would run 5 s, SIGTERM or not: only the SIGKILL after the grace ends it.
   const Completion c = run({"/bin/sh", "-c", "trap '' TERM; sleep 5"}, 300ms);
   CHECK(c.status == Status::TimedOut);
   CHECK(c.signal == SIGKILL);
@@ -195,6 +197,7 @@ TEST_CASE("run kills a child that ignores SIGTERM after the grace period", "[pro
 }
 
 TEST_CASE("run kills grandchildren in the child's process group", "[process]") {
+  // Each grandchild would run 5 s, far past the deadline.
   SECTION("a grandchild that obeys SIGTERM") {
     const Completion c = run({"/bin/sh", "-c", "sleep 5 & echo $!; wait"}, 300ms);
     CHECK(c.status == Status::TimedOut);
@@ -225,6 +228,7 @@ TEST_CASE("run counts a grandchild holding stdout open as still running", "[proc
 }
 
 TEST_CASE("run waits for a child that closed its pipes but still runs", "[process]") {
+  // It lives 300 ms past closing its pipes: the elapsed time shows the run waited for it.
   const Completion c = run({"/bin/sh", "-c", "exec >&- 2>&-; sleep 0.3; exit 4"});
   CHECK(c.status == Status::Exited);
   CHECK(c.exit_code == 4);
@@ -285,11 +289,11 @@ TEST_CASE("run is cancelled by SIGINT and reaps the child", "[process]") {
   InterruptScope scope;
   REQUIRE(scope.installed());
   const Clock::time_point start = Clock::now();
-  Completion c;
-  {
-    DelayedSignal ctrl_c(SIGINT, 100ms);
-    c = run({"/bin/sleep", "5"});
-  }
+  // Ctrl-C 100 ms into the child's run: the run's elapsed time covers them.
+  SignalWhen ctrl_c(
+      SIGINT, [] { return child_runs("/bin/sleep"); }, 100ms);
+  const Completion c = run({"/bin/sleep", "5"});
+  REQUIRE(ctrl_c.held());
   CHECK(c.status == Status::Cancelled);
   CHECK(c.signal == SIGTERM);
   CHECK(c.elapsed >= 100ms);
@@ -311,11 +315,10 @@ TEST_CASE("run is cancelled by SIGINT and reaps the child", "[process]") {
 TEST_CASE("run is cancelled by SIGTERM while the child ignores it", "[process]") {
   InterruptScope scope;
   REQUIRE(scope.installed());
-  Completion c;
-  {
-    DelayedSignal term(SIGTERM, 100ms);
-    c = run({"/bin/sh", "-c", "trap '' TERM; sleep 5"});
-  }
+  // SIGTERM once the shell ignores it; its 5 s sleep then ends only by SIGKILL.
+  SignalWhen term(SIGTERM, [] { return child_ignores(SIGTERM); });
+  const Completion c = run({"/bin/sh", "-c", "trap '' TERM; sleep 5"});
+  REQUIRE(term.held());
   CHECK(c.status == Status::Cancelled);
   CHECK(c.signal == SIGKILL);
   CHECK(c.elapsed < 2000ms);

@@ -23,6 +23,7 @@ std::unique_ptr<Stream> start(std::vector<std::string> argv) {
 }  // namespace
 
 TEST_CASE("stream delivers output in pieces as it arrives, then the exit", "[process]") {
+  // Pieces 300 ms apart: each arrives in a wait of its own.
   std::unique_ptr<Stream> stream =
       start({"/bin/sh", "-c", "printf a; sleep 0.3; printf b >&2; sleep 0.3; printf c; exit 7"});
   REQUIRE(stream != nullptr);
@@ -112,6 +113,7 @@ TEST_CASE("stream wait returns empty at its timeout while the child is silent", 
 }
 
 TEST_CASE("stream terminate escalates to SIGKILL for a child ignoring SIGTERM", "[process]") {
+  // It would run 5 s: only the SIGKILL after the grace ends it.
   std::unique_ptr<Stream> stream = start({"/bin/sh", "-c", "trap '' TERM; echo ready; sleep 5"});
   REQUIRE(stream != nullptr);
   std::string out;
@@ -128,6 +130,7 @@ TEST_CASE("stream terminate escalates to SIGKILL for a child ignoring SIGTERM", 
 
 TEST_CASE("stream destructor terminates and reaps the child", "[process]") {
   const Clock::time_point before = Clock::now();
+  // A grandchild that would run 5 s.
   std::unique_ptr<Stream> stream = start({"/bin/sh", "-c", "sleep 5 & echo $!; wait"});
   REQUIRE(stream != nullptr);
   std::string out;
@@ -176,12 +179,13 @@ TEST_CASE("stream wait is cancelled by SIGINT", "[process]") {
   REQUIRE(scope.installed());
   std::unique_ptr<Stream> stream = start({"/bin/sleep", "5"});
   REQUIRE(stream != nullptr);
-  StreamEvent event;
   const Clock::time_point before = Clock::now();
-  {
-    DelayedSignal ctrl_c(SIGINT, 100ms);
-    event = stream->wait(5000ms);
-  }
+  // Ctrl-C 100 ms after the wait blocked: the wait lasts them.
+  const pid_t waiting = this_thread_id();
+  SignalWhen ctrl_c(
+      SIGINT, [waiting] { return thread_sleeps(waiting); }, 100ms);
+  const StreamEvent event = stream->wait(5000ms);
+  REQUIRE(ctrl_c.held());
   CHECK(event.cancelled);
   CHECK_FALSE(event.exited);
   CHECK(since(before) >= 100ms);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <chrono>
@@ -16,6 +17,7 @@
 
 #include "clawperator/process/cancel.hpp"
 #include "test_files.hpp"
+#include "wait_until.hpp"
 
 namespace {
 
@@ -185,6 +187,7 @@ TEST_CASE("skill run: a script that obeys TERM ends at the deadline without the 
   request.timeout = 300ms;
   request.terminate_grace = 3s;
   const auto started = std::chrono::steady_clock::now();
+  // A script that would run 300 s, far past its deadline.
   const SkillRunReport report =
       run(write_script(dir.path() / "sleep.sh", "exec sleep 300\n"), request);
   CHECK(report.document["code"] == "SKILL_EXECUTION_TIMEOUT");
@@ -212,17 +215,26 @@ TEST_CASE("skill run: a cancelled run stops the script", "[skills]") {
   const TemporaryDirectory dir("skill-run");
   process::CancelSource cancel;
   const auto runner = process::make_system_runner(cancel.token());
+  SkillRunRequest request;
+  // The script would run 300 s; it is cancelled once at work (its line has been read).
+  std::atomic<bool> working{false};
+  request.on_output = [&](OutputStream stream, std::string_view bytes) {
+    if (stream == OutputStream::Stdout && bytes.find("working") != std::string_view::npos) {
+      working = true;
+    }
+  };
+  std::atomic<bool> seen{false};
   std::thread canceller([&] {
-    std::this_thread::sleep_for(300ms);
+    seen = clawperator::testing::wait_until([&] { return working.load(); }, 10s);
     cancel.cancel();
   });
-  SkillRunRequest request;
   request.terminate_grace = 200ms;
   const auto started = std::chrono::steady_clock::now();
   const SkillRunReport report =
       run(write_script(dir.path() / "long.sh", "echo working\nexec sleep 300\n"), request,
           runner.get());
   canceller.join();
+  REQUIRE(seen);
   CHECK(report.document["code"] == "RESULT_TRANSPORT_CANCELLED");
   CHECK(report.document["stdout"] == "working\n");
   CHECK(std::chrono::steady_clock::now() - started < 3s);

@@ -5,6 +5,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -301,6 +302,12 @@ class FakeHost {
     return eof_;
   }
   bool eof() const { return eof_; }
+  // Bytes the server sent that are still in this socket, unread (FIONREAD).
+  std::size_t unread_bytes() const {
+    int queued = 0;
+    return ::ioctl(fd_, FIONREAD, &queued) == 0 && queued > 0 ? static_cast<std::size_t>(queued)
+                                                              : 0;
+  }
 
   // CNXN out, the reply back.
   std::optional<Message> handshake(std::uint32_t max_data = kMaxPayload) {

@@ -38,6 +38,7 @@ TEST_CASE("the server reads messages arriving one byte at a time", "[vdevice][ad
   append_message(wire, kOpen, 1, 0, service("shell,v2,TERM=xterm,raw:echo hi"));
   for (const char byte : wire) {
     host.send_bytes(std::string_view(&byte, 1));
+    // A pause after each byte, so that each arrives in a read of its own.
     std::this_thread::sleep_for(std::chrono::microseconds(500));
   }
   const std::optional<Message> cnxn = host.receive();
@@ -61,8 +62,9 @@ TEST_CASE("a host that reads slowly gets every byte while others are served", "[
   REQUIRE(slow.handshake());
   const std::uint32_t big = open_stream(slow, 1, "shell,v2,TERM=xterm,raw:bigout");
   REQUIRE(big != 0);
-  // The first 1 MiB WRTE is now stuck in a full socket: the loop must not be.
-  std::this_thread::sleep_for(200ms);
+  // The first 1 MiB WRTE is now stuck in a full socket (once it has begun to arrive): the loop
+  // must not be.
+  REQUIRE(eventually([&] { return slow.unread_bytes() > 0; }, 10000ms));
   {
     FakeHost quick(server.port());
     REQUIRE(quick.handshake());
