@@ -214,6 +214,15 @@ bool StateDirectory::remove(std::string_view name) const {
   return ::unlinkat(fd_, std::string(name).c_str(), 0) == 0;
 }
 
+std::optional<std::string> StateDirectory::rename(std::string_view from,
+                                                  std::string_view to) const {
+  if (!is_file_name(from) || !is_file_name(to)) return std::string("not a file name");
+  if (::renameat(fd_, std::string(from).c_str(), fd_, std::string(to).c_str()) != 0) {
+    return std::string(std::strerror(errno));
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> StateDirectory::create_file(std::string_view name,
                                                        std::string_view contents) const {
   if (!is_file_name(name)) return std::string("not a file name");
