@@ -63,6 +63,10 @@ constexpr HintRow kHints[] = {
     {HintId::InstallCompatibleOperator,
      {"APK_VERSION_UNREADABLE", "APK_VERSION_INVALID", "VERSION_INCOMPATIBLE"},
      "Install an Operator release in the range {range} with: {command}"},
+    {HintId::InstallUnpublishedOperatorFromFile, {"OPERATOR_DOWNLOAD_UNSUPPORTED"},
+     "Install {package} from its APK with 'clawperator operator setup --apk <operator.apk> "
+     "--operator-package {package}'; 'clawperator operator install' fetches only the release "
+     "Operator."},
 };
 // clang-format on
 

@@ -79,22 +79,29 @@ CompatibilityReport judge_compatibility(std::string cli_version, std::string ope
   return report;
 }
 
+contract::Outcome<adb::PackageVersion> installed_version(adb::AdbClient& client,
+                                                         const std::string& serial,
+                                                         const std::string& package) {
+  CLAWPERATOR_TRY_ASSIGN(
+      auto output, adb::run_device_shell(client, serial,
+                                         {"dumpsys package " + adb::quote_for_device_shell(package),
+                                          "dumpsys package"}));
+  if (output.exit_code != 0) return adb::PackageVersion{};
+  return adb::parse_package_version(output.out, package);
+}
+
 CompatibilityReport probe_compatibility(adb::AdbClient& client, const std::string& serial,
                                         const std::string& package) {
-  auto output = adb::run_device_shell(
-      client, serial,
-      {"dumpsys package " + adb::quote_for_device_shell(package), "dumpsys package"});
-  if (!output) {
+  auto version = installed_version(client, serial, package);
+  if (!version) {
     CompatibilityReport report;
     report.cli_version = CLAWPERATOR_VERSION;
     report.operator_package = package;
-    report.error = std::move(output).error();
+    report.error = std::move(version).error();
     return report;
   }
-  adb::PackageVersion version;
-  if (output->exit_code == 0) version = adb::parse_package_version(output->out, package);
-  return judge_compatibility(CLAWPERATOR_VERSION, package, version.version_name,
-                             version.version_code, serial);
+  return judge_compatibility(CLAWPERATOR_VERSION, package, version->version_name,
+                             version->version_code, serial);
 }
 
 Json to_json(const CompatibilityReport& report) {
