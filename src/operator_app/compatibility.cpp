@@ -5,17 +5,19 @@
 #include "clawperator/adb/shell_quote.hpp"
 #include "clawperator/contract/hint_catalog.hpp"
 #include "clawperator/contract/operator_version.hpp"
+#include "clawperator/operator_app/components.hpp"
 
 namespace clawperator::operator_app {
 namespace {
 
-std::string setup_command(const CompatibilityReport& report, const std::string& serial) {
-  std::string command = "clawperator operator setup --apk <operator.apk>";
-  if (!serial.empty()) command += " --device " + serial;
-  if (report.operator_package != "com.clawperator.operator") {
-    command += " --operator-package " + report.operator_package;
+// The command that installs a supported Operator: the published release, or the package's APK.
+std::string install_command(const CompatibilityReport& report, const std::string& serial) {
+  const std::string device = serial.empty() ? std::string() : " --device " + serial;
+  if (report.operator_package == kReleasePackage) {
+    return "clawperator operator install" + device;
   }
-  return command;
+  return "clawperator operator setup --apk <operator.apk>" + device + " --operator-package " +
+         report.operator_package;
 }
 
 }  // namespace
@@ -46,7 +48,7 @@ CompatibilityReport judge_compatibility(std::string cli_version, std::string ope
   }
   const std::string reinstall =
       contract::hint_text(contract::HintId::InstallCompatibleOperator,
-                          {{"range", range}, {"command", setup_command(report, serial)}});
+                          {{"range", range}, {"command", install_command(report, serial)}});
   if (!report.apk_version || report.apk_version->empty()) {
     report.error = contract::readiness_error(
         "APK_VERSION_UNREADABLE",

@@ -129,8 +129,12 @@ contract::Outcome<std::string> installed_operator(adb::AdbClient& client, const 
         error_code,
         "The Operator package " + request.operator_package + " is not installed on " + serial,
         details);
-    error.hint = contract::hint_text(contract::HintId::InstallRequestedOperatorPackage,
-                                     {{"serial", serial}, {"package", request.operator_package}});
+    // The release Operator is published (operator install); another package comes from a file.
+    error.hint =
+        request.operator_package == kReleasePackage
+            ? contract::hint_text(contract::HintId::InstallOperator, {{"serial", serial}})
+            : contract::hint_text(contract::HintId::InstallRequestedOperatorPackage,
+                                  {{"serial", serial}, {"package", request.operator_package}});
     return contract::failed(std::move(error));
   }
   const bool release = variants.count(std::string(kReleasePackage)) != 0;
