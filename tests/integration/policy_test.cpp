@@ -1,6 +1,8 @@
 // The action policy through the real adb against the virtual device (docs/guardrails.md): a
 // denied click is never sent, a confirm rule without a terminal gives a one-time token that the
-// same call spends once, a person at a terminal is asked, and a broken policy refuses.
+// same call spends once, the person at the controlling terminal is asked (even when stdin and
+// stdout are pipes), and a broken policy refuses.
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -43,6 +45,30 @@ struct GuardedPhone {
     farm.set_env("CLAWPERATOR_POLICY", (root.path() / "policy.json").string());
   }
 };
+
+// A run of the binary under tty_session (tests/support/tty_session.cpp): a new session whose
+// controlling terminal is a pseudo-terminal, stdin /dev/null and stdout a pipe as always; each
+// `answers` entry typed at a "[y/N] " prompt. `terminal` is what the program wrote there.
+struct AtTerminal {
+  RunResult run;
+  std::string terminal;
+};
+
+AtTerminal at_terminal(const Farm& farm, const std::vector<std::string>& args,
+                       const std::vector<std::string>& answers, bool background = false) {
+  static std::atomic<int> runs{0};
+  const TemporaryDirectory directory("tty");
+  const std::string transcript =
+      (directory.path() / ("terminal-" + std::to_string(++runs))).string();
+  std::vector<std::string> helper = {"--transcript", transcript};
+  for (const std::string& answer : answers) helper.insert(helper.end(), {"--answer", answer});
+  if (background) helper.push_back("--background");
+  helper.insert(helper.end(), {"--", kBinary});
+  helper.insert(helper.end(), args.begin(), args.end());
+  AtTerminal result{run_binary(TTY_SESSION, helper, farm.environment()), {}};
+  result.terminal = read_file(transcript);
+  return result;
+}
 
 }  // namespace
 
@@ -116,25 +142,37 @@ TEST_CASE("policy: a confirm rule without a terminal gives a token the same call
   CHECK(farm.clawperator({"snapshot", "--confirm", "yes"}).exit_code == 2);
 }
 
-TEST_CASE("policy: a person at a terminal is asked, and a no is CONFIRMATION_DECLINED",
-          "[integration][policy]") {
+TEST_CASE(
+    "policy: the person at the controlling terminal is asked, though stdin and stdout are "
+    "pipes",
+    "[integration][policy]") {
   GuardedPhone phone;
   Farm& farm = phone.farm;
-  // script(1) gives the command a pseudo-terminal for stdin and stderr and types the answer.
-  const auto at_terminal = [&](const std::string& answer) {
-    const std::string command = "printf '" + answer + "\\n' | script -qec '" +
-                                std::string(kBinary) + " click --text Display' /dev/null";
-    return run_binary("/bin/sh", {"-c", command}, farm.environment());
-  };
-  RunResult result = at_terminal("n");
-  INFO(result.out);
-  CHECK(result.out.find("Send it? [y/N]") != std::string::npos);
-  CHECK(result.out.find("CONFIRMATION_DECLINED") != std::string::npos);
+  // The terminal of a new session is the controlling terminal; stdin is /dev/null and stdout a
+  // pipe, as when an agent's shell tool runs the command.
+  AtTerminal asked = at_terminal(farm, {"click", "--text", "Display"}, {"n"});
+  INFO(asked.terminal);
+  CHECK(asked.terminal.find("Send it? [y/N]") != std::string::npos);
+  CHECK(asked.terminal.find("click on \"Display\"") != std::string::npos);
+  expect_error(asked.run, "CONFIRMATION_DECLINED", 3);
   CHECK(on_settings_home(farm));
-  result = at_terminal("y");
-  INFO(result.out);
-  CHECK(result.out.find("\"ok\":true") != std::string::npos);
+  asked = at_terminal(farm, {"click", "--text", "Display"}, {"y"});
+  INFO(asked.terminal);
+  CHECK(asked.run.exit_code == 0);
+  CHECK(single_document(asked.run)["ok"] == true);
   CHECK_FALSE(on_settings_home(farm));
+}
+
+TEST_CASE("policy: a background job is never asked", "[integration][policy]") {
+  GuardedPhone phone;
+  Farm& farm = phone.farm;
+  // In a process group that is not the terminal's foreground group (a shell's `&`, a skill's
+  // script): no question, so nothing ever stops on SIGTTIN or SIGTTOU.
+  const AtTerminal job = at_terminal(farm, {"click", "--text", "Display"}, {"y"}, true);
+  INFO(job.terminal);
+  CHECK(job.terminal.find("Send it?") == std::string::npos);
+  expect_error(job.run, "CONFIRMATION_REQUIRED", 3);
+  CHECK(on_settings_home(farm));
 }
 
 TEST_CASE("policy: a tap at a point is judged by what lies under it", "[integration][policy]") {

@@ -121,8 +121,10 @@ void register_evidence_commands(CommandLine root, std::vector<Command>& commands
 // exists; docs/guardrails.md): null when there is none, POLICY_INVALID when it does not load.
 contract::Outcome<std::shared_ptr<const policy::Policy>> load_action_policy(
     const GlobalOptions& options);
-// Asks the person at this terminal (/dev/tty) about a step that needs confirmation, when stdin
-// and stderr are terminals; empty otherwise (the run then refuses with a token).
+// Asks the person at the controlling terminal (/dev/tty) about a step that needs confirmation,
+// when this process has one and is in its foreground process group, whatever stdin and stdout
+// are (as sudo asks); empty otherwise: no terminal, a background job, a skill's script in a
+// group of its own (the run then refuses, with a token).
 std::function<bool(const std::string&)> terminal_confirmation();
 // What a skill's script inherits of this run's rules: `policy` (loaded by load_action_policy),
 // the authenticity demand and the result transport of `options`.
