@@ -1,6 +1,7 @@
 // The action policy's check before anything is sent (docs/guardrails.md): a denied step stops
-// the execution, a step that needs confirmation goes through only with a person's yes (the
-// terminal, MCP elicitation) or a one-time token issued for this very payload.
+// the execution, a step that needs confirmation goes through only with a person's yes: asked
+// here (the controlling terminal, MCP elicitation), or given to the approval recorded for this
+// very payload (policy_confirmation.hpp).
 #pragma once
 
 #include <chrono>
@@ -31,8 +32,8 @@ struct ScreenReadError {
   std::string message;
 };
 
-// Allowed (or confirmed): success. Else POLICY_DENIED, CONFIRMATION_REQUIRED (with the token
-// when the front end hands tokens out), CONFIRMATION_UNKNOWN or CONFIRMATION_DECLINED; all
+// Allowed (or confirmed): success. Else POLICY_DENIED, CONFIRMATION_REQUIRED (with a pending
+// approval when the front end records them), CONFIRMATION_UNKNOWN or CONFIRMATION_DECLINED; all
 // before dispatch. Every decision is logged ("policy.decision").
 // `read_screen`: one query_ui of every on-screen node (its parsed `query`), asked only when a
 // rule matches labels and a step aims at a point; a failure when the screen could not be read

@@ -42,9 +42,10 @@ Json action_types(const Json& payload) {
 Backend::Backend(BackendSettings settings, EventHub& hub)
     : settings_(std::move(settings)), hub_(hub), evidence_ids_(std::make_shared<EvidenceIds>()) {
   // Requests for a busy device queue on its lock, within their own budget; a confirm rule's
-  // refusal carries the token the same request's confirmToken spends (docs/serve.md).
+  // refusal records an approval a person grants (`clawperator approve` on this host), which the
+  // same request's approvalId then runs once (docs/serve.md).
   session_ = service::server_session(settings_.session, settings_.warm_followers.get());
-  session_.hand_out_tokens = true;
+  session_.record_approvals = true;
 }
 
 namespace {
@@ -138,8 +139,16 @@ Reply Backend::emulator_post(std::string_view action, std::string_view name,
 }
 
 Reply Backend::execute(std::string_view body) const {
-  auto parsed = parse_body(body, {"execution", "deviceId", "operatorPackage", "confirmToken"});
+  auto parsed =
+      parse_body(body, {"execution", "deviceId", "operatorPackage", "approvalId", "confirmToken"});
   if (!parsed) return error_reply(parsed.error());
+  // confirmToken is approvalId's older name: both may be given only with one value.
+  const auto id = parsed->find("approvalId");
+  const auto alias = parsed->find("confirmToken");
+  if (id != parsed->end() && alias != parsed->end() && *id != *alias) {
+    return error_reply(contract::field_error(
+        "INVALID_BODY", "approvalId and confirmToken (its older name) differ", "approvalId"));
+  }
   auto execution = read_execution(*parsed);
   if (!execution) return error_reply(execution.error());
   // Refused before anything runs, as the MCP server refuses it.
@@ -205,8 +214,11 @@ Reply Backend::run(Json payload, const Json& body) const {
     service::ExecutionCall call;
     call.execution = std::move(*admitted);
     call.target = {target->device, target->operator_package};
-    if (const auto token = body.find("confirmToken"); token != body.end()) {
-      call.confirm_token = token->is_string() ? token->get<std::string>() : std::string();
+    for (const char* key : {"approvalId", "confirmToken"}) {
+      if (const auto id = body.find(key); id != body.end()) {
+        call.approval_id = id->is_string() ? id->get<std::string>() : std::string();
+        break;
+      }
     }
     if (settings_.artifacts) settings_.artifacts->direct_screenshots(call.execution);
     const auto runner = process::make_system_runner();

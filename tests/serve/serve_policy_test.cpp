@@ -1,54 +1,110 @@
-// The action policy over HTTP (docs/guardrails.md): a denied step is 403 and never sent, a
-// confirm rule answers 428 with a token that the identical request spends once.
+// The action policy over HTTP (docs/guardrails.md §5): a denied step is 403 and never sent; a
+// confirm rule answers 428 with an approval id and no credential; the identical request with
+// that id runs nothing until a person approved it (`clawperator approve` at a terminal of the
+// server's host), then runs once.
+#include <regex>
+
 #include "served.hpp"
 #include "test_files.hpp"
 
 namespace clawperator::testing {
 
-TEST_CASE("serve: the policy denies with 403 and confirms with a one-time token",
-          "[serve][policy]") {
+namespace {
+
+json click_body(const std::string& text, const json& extra = json::object()) {
+  json body = {{"execution",
+                {{"commandId", "c"},
+                 {"taskId", "t"},
+                 {"source", "serve-test"},
+                 {"expectedFormat", "android-ui-automator"},
+                 {"timeoutMs", 30000},
+                 {"actions", json::array({{{"id", "tap"},
+                                           {"type", "click"},
+                                           {"params", {{"matcher", {{"textEquals", text}}}}}}})}}}};
+  for (const auto& [key, value] : extra.items()) body[key] = value;
+  return body;
+}
+
+const char* const kOpenSettingsBody = R"({"execution": {"commandId": "o", "taskId": "o",
+    "source": "serve-test", "expectedFormat": "android-ui-automator", "timeoutMs": 30000,
+    "actions": [{"id": "open", "type": "open_app",
+                 "params": {"applicationId": "com.android.settings"}}]}})";
+
+// Whether Settings' first screen is the one in front.
+bool on_settings_home(Served& served) {
+  const HttpReply snapshot = served.post("/snapshot", "{}");
+  return snapshot.text.find("Network &amp; internet") != std::string::npos;
+}
+
+// The approval a 428 recorded: its id, after checking that the body carries no credential (no
+// token field, and no 32-hex-digit string but the id).
+std::string approval_of(const HttpReply& reply) {
+  INFO(reply.text);
+  CHECK(reply.status == 428);
+  REQUIRE(reply.body["code"] == "CONFIRMATION_REQUIRED");
+  CHECK(reply.body["disposition"]["delivery"] == "not_delivered");
+  const std::string id = reply.body["details"].value("approvalId", "");
+  REQUIRE(std::regex_match(id, std::regex("[0-9a-f]{32}")));
+  CHECK(reply.text.find("\"token\"") == std::string::npos);
+  CHECK(reply.text.find("confirmToken") == std::string::npos);
+  const std::regex hex32("[0-9a-f]{32,}");
+  for (auto match = std::sregex_iterator(reply.text.begin(), reply.text.end(), hex32);
+       match != std::sregex_iterator(); ++match) {
+    CHECK(match->str() == id);
+  }
+  return id;
+}
+
+// `clawperator approve ID` answered at a terminal of the server's host (its state directory).
+RunResult approve_at_terminal(const Farm& farm, const std::string& id, const std::string& answer) {
+  return run_binary(TTY_SESSION, {"--answer", answer, "--", kBinary, "approve", id},
+                    farm.environment());
+}
+
+}  // namespace
+
+TEST_CASE(
+    "serve: the policy denies with 403, and a confirm rule's approval runs once a person "
+    "approved it",
+    "[serve][policy]") {
   Farm farm({"default"});
   const TemporaryDirectory root{"serve-policy"};
   write_file(root.path() / "policy.json", R"({"schemaVersion": 1, "rules": [
       {"id": "no-network", "decision": "deny", "labels": ["Network*"]},
       {"id": "confirm-display", "decision": "confirm", "labels": ["Display"]}]})");
   Served served(farm, {}, {{"CLAWPERATOR_POLICY", (root.path() / "policy.json").string()}});
-  const auto click = [](const std::string& text, const std::string& token = {}) {
-    json body = {
-        {"execution",
-         {{"commandId", "c"},
-          {"taskId", "t"},
-          {"source", "serve-test"},
-          {"expectedFormat", "android-ui-automator"},
-          {"timeoutMs", 30000},
-          {"actions", json::array({{{"id", "tap"},
-                                    {"type", "click"},
-                                    {"params", {{"matcher", {{"textEquals", text}}}}}}})}}}};
-    if (!token.empty()) body["confirmToken"] = token;
-    return body.dump();
-  };
-  REQUIRE(served
-              .post("/execute", R"({"execution": {"commandId": "o", "taskId": "o",
-      "source": "serve-test", "expectedFormat": "android-ui-automator", "timeoutMs": 30000,
-      "actions": [{"id": "open", "type": "open_app",
-                   "params": {"applicationId": "com.android.settings"}}]}})")
-              .status == 200);
+  REQUIRE(served.post("/execute", kOpenSettingsBody).status == 200);
 
-  HttpReply reply = served.post("/execute", click("Network & internet"));
+  HttpReply reply = served.post("/execute", click_body("Network & internet").dump());
   CHECK(reply.status == 403);
   CHECK(reply.body["code"] == "POLICY_DENIED");
   CHECK(reply.body["details"]["ruleId"] == "no-network");
 
-  reply = served.post("/execute", click("Display"));
-  INFO(reply.text);
-  CHECK(reply.status == 428);
-  CHECK(reply.body["code"] == "CONFIRMATION_REQUIRED");
-  const std::string token = reply.body["details"]["token"];
-  reply = served.post("/execute", click("Display", token));
+  const std::string id = approval_of(served.post("/execute", click_body("Display").dump()));
+  // Repeated before a person answered, by either name of the field: nothing runs, nothing is
+  // spent.
+  for (const char* field : {"approvalId", "confirmToken"}) {
+    reply = served.post("/execute", click_body("Display", {{field, id}}).dump());
+    CHECK(approval_of(reply) == id);
+    CHECK(reply.text.find("still waits for a person") != std::string::npos);
+  }
+  CHECK(on_settings_home(served));
+  // Both names with two values: refused.
+  reply = served.post("/execute",
+                      click_body("Display", {{"approvalId", id}, {"confirmToken", "x"}}).dump());
+  CHECK(reply.status == 400);
+  CHECK(reply.body["code"] == "INVALID_BODY");
+
+  // A person approves it at a terminal of the server's host; then it runs, once.
+  const RunResult approved = approve_at_terminal(farm, id, "y");
+  INFO(approved.out << approved.err);
+  REQUIRE(approved.exit_code == 0);
+  reply = served.post("/execute", click_body("Display", {{"approvalId", id}}).dump());
   INFO(reply.text);
   CHECK(reply.status == 200);
   CHECK(reply.body["ok"] == true);
-  reply = served.post("/execute", click("Display", token));
+  CHECK_FALSE(on_settings_home(served));
+  reply = served.post("/execute", click_body("Display", {{"approvalId", id}}).dump());
   CHECK(reply.status == 409);
   CHECK(reply.body["code"] == "CONFIRMATION_UNKNOWN");
 }

@@ -29,7 +29,8 @@ namespace clawperator::serve {
 struct BackendSettings {
   // What every request shares: adb, the default device and package, the state directory, the
   // result transport, the authenticity demand, the policy (null: none; a step it wants confirmed
-  // is refused with a token the same request's confirmToken spends), a skill script's guard and
+  // is refused with a pending approval, which the same request's approvalId runs once a person
+  // approved it: docs/guardrails.md §5), a skill script's guard and
   // the registry (serve --registry). The backend sets what a server decides itself: its callers
   // queue on a busy device, and its kept readers.
   service::Session session;
