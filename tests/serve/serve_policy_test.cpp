@@ -57,6 +57,16 @@ std::string approval_of(const HttpReply& reply) {
   return id;
 }
 
+// A refusal: its status, its code, and nothing sent (the disposition every policy refusal has).
+void expect_refusal(const HttpReply& reply, int status, const std::string& code) {
+  INFO(reply.text.substr(0, 2000));
+  CHECK(reply.status == status);
+  CHECK(reply.body.value("ok", true) == false);
+  CHECK(reply.body.value("code", "") == code);
+  CHECK(reply.body["disposition"]["delivery"] == "not_delivered");
+  CHECK(reply.body["disposition"]["retry"] == "safe");
+}
+
 // `clawperator approve ID` answered at a terminal of the server's host (its state directory).
 RunResult approve_at_terminal(const Farm& farm, const std::string& id, const std::string& answer) {
   return run_binary(TTY_SESSION, {"--answer", answer, "--", kBinary, "approve", id},
@@ -78,8 +88,7 @@ TEST_CASE(
   REQUIRE(served.post("/execute", kOpenSettingsBody).status == 200);
 
   HttpReply reply = served.post("/execute", click_body("Network & internet").dump());
-  CHECK(reply.status == 403);
-  CHECK(reply.body["code"] == "POLICY_DENIED");
+  expect_refusal(reply, 403, "POLICY_DENIED");
   CHECK(reply.body["details"]["ruleId"] == "no-network");
 
   const std::string id = approval_of(served.post("/execute", click_body("Display").dump()));
@@ -96,8 +105,7 @@ TEST_CASE(
        {std::vector<std::string>{}, {"X-Clawperator-Approver: " + std::string(64, 'a')}}) {
     reply = served.post("/approvals/" + id, R"({"approve": true})", headers);
     INFO(reply.text);
-    CHECK(reply.status == 403);
-    CHECK(reply.body["code"] == "CONFIRMATION_APPROVER_REQUIRED");
+    expect_refusal(reply, 403, "CONFIRMATION_APPROVER_REQUIRED");
     CHECK(reply.body["details"]["approvalId"] == id);
   }
   CHECK(approval_of(served.post("/execute", click_body("Display", {{"approvalId", id}}).dump())) ==
@@ -105,8 +113,7 @@ TEST_CASE(
   // Both names with two values: refused.
   reply = served.post("/execute",
                       click_body("Display", {{"approvalId", id}, {"confirmToken", "x"}}).dump());
-  CHECK(reply.status == 400);
-  CHECK(reply.body["code"] == "INVALID_BODY");
+  expect_refusal(reply, 400, "INVALID_BODY");
 
   // A person approves it at a terminal of the server's host; then it runs, once.
   const RunResult approved = approve_at_terminal(farm, id, "y");
@@ -118,8 +125,7 @@ TEST_CASE(
   CHECK(reply.body["ok"] == true);
   CHECK_FALSE(on_settings_home(served));
   reply = served.post("/execute", click_body("Display", {{"approvalId", id}}).dump());
-  CHECK(reply.status == 409);
-  CHECK(reply.body["code"] == "CONFIRMATION_UNKNOWN");
+  expect_refusal(reply, 409, "CONFIRMATION_UNKNOWN");
 }
 
 TEST_CASE(
@@ -182,26 +188,22 @@ TEST_CASE(
         {"X-Clawperator-Approver: " + approver.substr(0, 63)}}) {
     reply = served.post("/approvals/" + id, approve, headers);
     INFO(reply.text);
-    CHECK(reply.status == 403);
-    CHECK(reply.body["code"] == "CONFIRMATION_APPROVER_REQUIRED");
+    expect_refusal(reply, 403, "CONFIRMATION_APPROVER_REQUIRED");
     CHECK(reply.body["disposition"]["delivery"] == "not_delivered");
   }
   // The approver credential without the API token: the token is always needed.
   reply = curl(served.url("/approvals/" + id), "POST", served.body(approve), {with_approver});
-  CHECK(reply.status == 401);
-  CHECK(reply.body["code"] == "UNAUTHORIZED");
+  expect_refusal(reply, 401, "UNAUTHORIZED");
   CHECK(approval_of(served.post("/execute", click_body("Display", {{"approvalId", id}}).dump())) ==
         id);
   CHECK(on_settings_home(served));
   // A body that says no answer; an id that is no approval's; no id at all.
   for (const char* body : {"{}", R"({"approve": "yes"})", R"({"approve": true, "x": 1})"}) {
     reply = served.post("/approvals/" + id, body, {with_approver});
-    CHECK(reply.status == 400);
-    CHECK(reply.body["code"] == "INVALID_BODY");
+    expect_refusal(reply, 400, "INVALID_BODY");
   }
   reply = served.post("/approvals/" + std::string(32, 'e'), approve, {with_approver});
-  CHECK(reply.status == 409);
-  CHECK(reply.body["code"] == "CONFIRMATION_UNKNOWN");
+  expect_refusal(reply, 409, "CONFIRMATION_UNKNOWN");
   CHECK(served.post("/approvals/not-an-id", approve, {with_approver}).status == 404);
 
   // With the approver credential: approved, once; then the identical request runs, once.
@@ -211,8 +213,7 @@ TEST_CASE(
   CHECK(reply.body ==
         json{{"ok", true}, {"approvalId", id}, {"approved", true}, {"state", "approved"}});
   reply = served.post("/approvals/" + id, approve, {with_approver});
-  CHECK(reply.status == 409);
-  CHECK(reply.body["code"] == "CONFIRMATION_UNKNOWN");
+  expect_refusal(reply, 409, "CONFIRMATION_UNKNOWN");
   CHECK(served.get("/approvals").body["approvals"] == json::array());
   reply = served.post("/execute", click_body("Display", {{"approvalId", id}}).dump());
   INFO(reply.text);
@@ -220,16 +221,14 @@ TEST_CASE(
   CHECK(reply.body["ok"] == true);
   CHECK_FALSE(on_settings_home(served));
   reply = served.post("/execute", click_body("Display", {{"approvalId", id}}).dump());
-  CHECK(reply.status == 409);
-  CHECK(reply.body["code"] == "CONFIRMATION_UNKNOWN");
+  expect_refusal(reply, 409, "CONFIRMATION_UNKNOWN");
 
   // Declined through the inspector's route: the request is told so.
   const std::string declined = approval_of(served.post("/execute", click_body("Display").dump()));
   reply = served.post("/approvals/" + declined, R"({"approve": false})", {with_approver});
   CHECK(reply.body["state"] == "declined");
   reply = served.post("/execute", click_body("Display", {{"approvalId", declined}}).dump());
-  CHECK(reply.status == 409);
-  CHECK(reply.body["code"] == "CONFIRMATION_DECLINED");
+  expect_refusal(reply, 409, "CONFIRMATION_DECLINED");
 
   // Logged: who approved, through what; never the credential.
   bool logged = false;
@@ -286,8 +285,7 @@ TEST_CASE("serve: --require-authentic-result on a logcat without uids is 409, no
   Served served(farm, {}, {{"CLAWPERATOR_REQUIRE_AUTHENTIC_RESULT", "1"}});
   const HttpReply reply = served.post("/snapshot", "{}");
   INFO(reply.text.substr(0, 2000));
-  CHECK(reply.status == 409);
-  CHECK(reply.body["code"] == "RESULT_AUTHENTICITY_UNAVAILABLE");
+  expect_refusal(reply, 409, "RESULT_AUTHENTICITY_UNAVAILABLE");
   CHECK(reply.body["details"]["dispatchState"] == "not_dispatched");
 }
 
