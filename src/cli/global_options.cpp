@@ -202,16 +202,16 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
     out.policy = flags.policy;
   }
   if (flags.confirm_given) {
-    const std::string token(trim(flags.confirm));
+    const std::string id(trim(flags.confirm));
     const bool hex =
-        token.size() == 32 && token.find_first_not_of("0123456789abcdef") == std::string::npos;
+        id.size() == 32 && id.find_first_not_of("0123456789abcdef") == std::string::npos;
     if (!hex) {
       return GlobalOptionsError{
-          "--confirm takes the 32-character token a CONFIRMATION_REQUIRED gave (got '" +
+          "--confirm takes the 32-character approval id a CONFIRMATION_REQUIRED gave (got '" +
               flags.confirm + "')",
           "--confirm"};
     }
-    out.confirm_token = token;
+    out.confirm_id = id;
   }
 
   if (auto log_dir = environment("CLAWPERATOR_LOG_DIR")) {

@@ -62,9 +62,9 @@ void add_global_options(CLI::App& app, RawGlobalFlags& flags) {
                  "Action policy file: deny or confirm risky steps (default: $CLAWPERATOR_POLICY, "
                  "else ~/.config/clawperator/policy.json when present; docs/guardrails.md)")
       ->group("Global options");
-  app.add_option(
-         "--confirm", flags.confirm,
-         "The one-time token a CONFIRMATION_REQUIRED gave, after a person approved the step")
+  app.add_option("--confirm", flags.confirm,
+                 "The approval id a CONFIRMATION_REQUIRED gave: runs the identical call once, "
+                 "after a person approved it (clawperator approve ID)")
       ->group("Global options");
   static const std::string kVersionHelp = "Print the version and exit";
   app.add_flag("--version", kVersionHelp)->group("Global options");
@@ -278,6 +278,7 @@ std::unique_ptr<CLI::App> build_cli(RawGlobalFlags& raw, std::vector<Command>& c
   register_device_commands(root, commands);
   register_package_commands(root, commands);
   register_exec_commands(root, commands);
+  register_approve_commands(root, commands);
   register_skills_commands(root, commands);
   register_recording_commands(root, commands);
   register_emulator_commands(root, commands);

@@ -19,6 +19,7 @@ extern const char* const clawperator_source_dir;
 extern const char* const clawperator_vdevice_binary;
 extern const char* const fake_adb;
 extern const char* const generate_cli_docs_binary;
+extern const char* const tty_session;
 }  // namespace clawperator::testing::locations
 
 // The names the tests have always used (they were -D flags once).
@@ -35,3 +36,4 @@ extern const char* const generate_cli_docs_binary;
 #define CLAWPERATOR_VDEVICE_BINARY ::clawperator::testing::locations::clawperator_vdevice_binary
 #define FAKE_ADB ::clawperator::testing::locations::fake_adb
 #define GENERATE_CLI_DOCS_BINARY ::clawperator::testing::locations::generate_cli_docs_binary
+#define TTY_SESSION ::clawperator::testing::locations::tty_session

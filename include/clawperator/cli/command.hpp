@@ -95,6 +95,8 @@ void register_mcp_commands(CommandLine root, std::vector<Command>& commands);
 
 // One registration function per command group; each adds its subcommands.
 void register_exec_commands(CommandLine root, std::vector<Command>& commands);
+// approve [ID]: a person at this terminal grants a pending approval (src/cli/command_approve.cpp)
+void register_approve_commands(CommandLine root, std::vector<Command>& commands);
 void register_catalog_commands(CommandLine root, std::vector<Command>& commands);
 void register_device_commands(CommandLine root, std::vector<Command>& commands);
 // snapshot, click, type, read, … (src/cli/command_actions.cpp)
@@ -121,8 +123,10 @@ void register_evidence_commands(CommandLine root, std::vector<Command>& commands
 // exists; docs/guardrails.md): null when there is none, POLICY_INVALID when it does not load.
 contract::Outcome<std::shared_ptr<const policy::Policy>> load_action_policy(
     const GlobalOptions& options);
-// Asks the person at this terminal (/dev/tty) about a step that needs confirmation, when stdin
-// and stderr are terminals; empty otherwise (the run then refuses with a token).
+// Asks the person at the controlling terminal (/dev/tty) about a step that needs confirmation,
+// when this process has one and is in its foreground process group, whatever stdin and stdout
+// are (as sudo asks); empty otherwise: no terminal, a background job, a skill's script in a
+// group of its own (the run then refuses, recording an approval a person may grant).
 std::function<bool(const std::string&)> terminal_confirmation();
 // What a skill's script inherits of this run's rules: `policy` (loaded by load_action_policy),
 // the authenticity demand and the result transport of `options`.

@@ -36,11 +36,13 @@ struct GlobalOptions {
   bool require_authentic_result = false;
   // --policy FILE (docs/guardrails.md); nullopt: $CLAWPERATOR_POLICY, else the default file.
   std::optional<std::string> policy;
-  // --confirm TOKEN: the one-time token a CONFIRMATION_REQUIRED gave.
-  std::optional<std::string> confirm_token;
+  // --confirm ID: the approval a CONFIRMATION_REQUIRED recorded (docs/guardrails.md §5); the
+  // call runs once a person approved it.
+  std::optional<std::string> confirm_id;
   // CLAWPERATOR_CONFIRMATION=withhold (a skill's script, docs/skills.md): a step the policy
-  // wants confirmed is refused without asking and without a token; `ask` (the default): a
-  // terminal is asked, else the refusal carries a token.
+  // wants confirmed is never asked about on the controlling terminal; `ask` (the default): it is
+  // when this process is in the terminal's foreground. Either way, a refusal records an approval
+  // a person may grant.
   bool withhold_confirmation = false;
   // CLAWPERATOR_LOG_DIR, else ~/.clawperator/logs; "~" is $HOME, else the passwd entry's home.
   // Empty when there is no home: never a literal "~" relative to the working directory.
