@@ -49,7 +49,7 @@ contract::Outcome<Json> compact_snapshot_document(Json document,
   if (!projected) {
     return contract::failed(
         compact_failure("SNAPSHOT_EXTRACTION_FAILED",
-                        "The UI hierarchy could not be projected: " + projected.error(),
+                        "The UI hierarchy could not be projected: " + projected.error().text(),
                         std::move(envelope), raw_path));
   }
   Json out = Json::object();
