@@ -136,9 +136,10 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
   }
   const char* code = "ACTION_FAILED";
   if (!problem) {
-    if (auto error = default_path ? io::write_new_file(path, capture.out)
-                                  : io::write_file_atomically(path, capture.out)) {
-      problem = "could not write " + path.string() + ": " + *error;
+    if (auto saved = default_path ? io::write_new_file(path, capture.out)
+                                  : io::write_file_atomically(path, capture.out);
+        !saved) {
+      problem = "could not write " + saved.error().text();
       code = "SNAPSHOT_ARTIFACT_WRITE_FAILED";
     }
   }

@@ -157,15 +157,15 @@ contract::Status check_policy(const ExecutionRequest& request, adb::AdbClient& c
     auto issued =
         state != nullptr
             ? policy::issue_confirmation(*state, digest, verdict.rule->id, verdict.step.step_id)
-            : Expected<policy::IssuedToken, std::string>(
-                  Unexpected<std::string>{"no private state directory for tokens"});
+            : Expected<policy::IssuedToken, Problem>(
+                  Unexpected(Problem{"", "no private state directory for tokens"}));
     if (issued) {
       details["token"] = issued->token;
       details["expiresAt"] = io::utc_timestamp(issued->expires);
       message += ". After a person approves it, repeat the same call with --confirm " +
                  issued->token + " (once, within 5 minutes)";
     } else {
-      details["tokenProblem"] = issued.error();
+      details["tokenProblem"] = issued.error().message;  // not the file: it holds the token
     }
   }
   return contract::failed(

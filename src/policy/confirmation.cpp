@@ -43,10 +43,9 @@ bool is_token_text(std::string_view token) {
   return true;
 }
 
-Expected<IssuedToken, std::string> issue_confirmation(const io::StateDirectory& state,
-                                                      std::string_view digest,
-                                                      std::string_view rule_id,
-                                                      std::string_view step_id) {
+Expected<IssuedToken, Problem> issue_confirmation(const io::StateDirectory& state,
+                                                  std::string_view digest, std::string_view rule_id,
+                                                  std::string_view step_id) {
   IssuedToken issued;
   issued.token = io::random_hex(16);
   issued.expires = std::chrono::system_clock::now() + kConfirmationLifetime;
@@ -56,9 +55,7 @@ Expected<IssuedToken, std::string> issue_confirmation(const io::StateDirectory& 
                        {"ruleId", rule_id},
                        {"stepId", step_id},
                        {"expiresAt", epoch_seconds(issued.expires)}};
-  if (auto problem = state.create_file(file_name(issued.token), dump_json(record))) {
-    return Unexpected<std::string>{*problem};
-  }
+  CLAWPERATOR_TRY(state.create_file(file_name(issued.token), dump_json(record)));
   return issued;
 }
 

@@ -38,10 +38,10 @@ contract::Outcome<Json> compact_snapshot_document(Json document,
   const std::string xml = (*data)["text"].get<std::string>();
   data->erase("text");
   if (raw_path) {
-    if (auto problem = io::write_exclusive_file(*raw_path, xml)) {
+    if (auto written = io::write_exclusive_file(*raw_path, xml); !written) {
       return contract::failed(
           compact_failure("SNAPSHOT_ARTIFACT_WRITE_FAILED",
-                          "Cannot write the raw hierarchy to " + *raw_path + ": " + *problem,
+                          "Cannot write the raw hierarchy to " + written.error().text(),
                           std::move(envelope), std::nullopt));
     }
   }

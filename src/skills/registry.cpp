@@ -163,10 +163,9 @@ const SkillEntry* Registry::find(std::string_view id) const {
 
 contract::Outcome<Registry> load_registry(const RegistryLocation& location) {
   std::string bytes;
-  if (auto problem = io::read_regular_file(location.path, kMaxRegistryBytes, bytes)) {
-    std::string message =
-        "Cannot read the skills registry at " + location.path.string() + ": " + *problem + ".";
-    return contract::failed(read_failed(location, std::move(message), *problem));
+  if (auto read = io::read_regular_file(location.path, kMaxRegistryBytes, bytes); !read) {
+    std::string message = "Cannot read the skills registry at " + read.error().text() + ".";
+    return contract::failed(read_failed(location, std::move(message), read.error().message));
   }
   Registry registry;
   registry.location = location;

@@ -88,8 +88,8 @@ int make_apk(const android::VirtualApkManifest& manifest, const std::string& out
   if (manifest.version_code < 0) return usage_error("--version-code: must not be negative");
   if (output.empty()) return usage_error("--output: expected a file name");
   const std::string apk = android::make_virtual_apk(manifest);
-  if (const auto error = clawperator::io::write_file_atomically(output, apk)) {
-    return fail("cannot write " + output + ": " + *error);
+  if (const auto written = clawperator::io::write_file_atomically(output, apk); !written) {
+    return fail("cannot write " + written.error().text());
   }
   Json written = {{"apk", output},
                   {"package", manifest.package},

@@ -28,11 +28,11 @@ struct IssuedToken {
   std::chrono::system_clock::time_point expires;
 };
 
-// A new token for `digest`, naming the rule and step that asked for it; or what went wrong.
-Expected<IssuedToken, std::string> issue_confirmation(const io::StateDirectory& state,
-                                                      std::string_view digest,
-                                                      std::string_view rule_id,
-                                                      std::string_view step_id);
+// A new token for `digest`, naming the rule and step that asked for it; or what went wrong (the
+// problem's path is the token's file, which holds the token: show the message alone).
+Expected<IssuedToken, Problem> issue_confirmation(const io::StateDirectory& state,
+                                                  std::string_view digest, std::string_view rule_id,
+                                                  std::string_view step_id);
 
 // Consumes `token`: true only when it exists, was issued for `digest`, and has not expired. The
 // token is gone afterwards whatever the answer (a wrong payload spends it too, so it cannot be
