@@ -488,18 +488,17 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   reconcile_status(envelope);
   auto payloads = decode_payloads(envelope);
   if (!payloads) {
-    const PayloadError& problem = payloads.error();
+    const PayloadError& undecodable = payloads.error();
     Json details = Json::object();
-    details["stepId"] = problem.step_id;
-    details["actionType"] = problem.action_type;
-    details["payloadPath"] = problem.path;
+    details["stepId"] = undecodable.step_id;
+    details["actionType"] = undecodable.action_type;
+    details["payloadPath"] = undecodable.problem.path;
     details["envelope"] = render_envelope(std::move(envelope), serial);
-    return fail(undecodable_result(trace,
-                                   "Step " + problem.step_id + " (" + problem.action_type +
-                                       ") returned a data.payload that does not decode: " +
-                                       (problem.path.empty() ? "" : problem.path + ": ") +
-                                       problem.message,
-                                   std::move(details)));
+    return fail(undecodable_result(
+        trace,
+        "Step " + undecodable.step_id + " (" + undecodable.action_type +
+            ") returned a data.payload that does not decode: " + undecodable.problem.text(),
+        std::move(details)));
   }
   auto query = parsed_query(envelope);
   const contract::EnvelopeOutcome summary = envelope_outcome(envelope, *payloads);

@@ -15,7 +15,7 @@ namespace {
 
 constexpr int kNewFileAttempts = 16;
 
-Unexpected<Problem> failure(const std::filesystem::path& path, int error_number) {
+Unexpected<Problem> write_failure(const std::filesystem::path& path, int error_number) {
   return Unexpected(Problem{path.string(), std::strerror(error_number)});
 }
 
@@ -51,11 +51,11 @@ Expected<void, Problem> write_file_atomically(const std::filesystem::path& path,
       path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   std::string temp = (directory / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
   const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
-  if (fd < 0) return failure(path, errno);
+  if (fd < 0) return write_failure(path, errno);
   auto fail = [&](int error_number) {
     ::close(fd);
     ::unlink(temp.c_str());
-    return failure(path, error_number);
+    return write_failure(path, error_number);
   };
   if (const int error_number = write_all(fd, bytes); error_number != 0) return fail(error_number);
   // Readable by the user's other tools like any file they create.
@@ -66,12 +66,12 @@ Expected<void, Problem> write_file_atomically(const std::filesystem::path& path,
   if (::close(fd) != 0) {
     const int error_number = errno;
     ::unlink(temp.c_str());
-    return failure(path, error_number);
+    return write_failure(path, error_number);
   }
   if (::rename(temp.c_str(), path.c_str()) != 0) {
     const int error_number = errno;
     ::unlink(temp.c_str());
-    return failure(path, error_number);
+    return write_failure(path, error_number);
   }
   return {};
 }
@@ -89,16 +89,16 @@ Expected<void, Problem> write_new_file(std::filesystem::path& path, std::string_
     const int error_number = write_exclusive(path, bytes);
     if (error_number == EEXIST) continue;
     if (error_number == 0) return {};
-    return failure(path, error_number);
+    return write_failure(path, error_number);
   }
-  return failure(path, EEXIST);
+  return write_failure(path, EEXIST);
 }
 
 Expected<void, Problem> write_exclusive_file(const std::filesystem::path& path,
                                              std::string_view bytes) {
   const int error_number = write_exclusive(path, bytes);
   if (error_number == 0) return {};
-  return failure(path, error_number);
+  return write_failure(path, error_number);
 }
 
 std::string escape_file_name(std::string_view text) {

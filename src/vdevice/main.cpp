@@ -106,7 +106,7 @@ bool load_scenarios(const std::vector<std::string>& files, std::size_t count,
   for (const std::string& file : files) {
     auto scenario = android::load_scenario_file(file);
     if (!scenario) {
-      error = scenario.error();  // it names the file
+      error = scenario.error().text();  // its path is the file
       return false;
     }
     out.push_back(std::move(scenario).value());
@@ -202,7 +202,7 @@ int emulate(const vdevice::VdeviceCommandLine& line) {
   const auto server_port = emulator::adb_server_port(
       line.adb_server_port == 0 ? std::nullopt : std::optional<std::uint16_t>(line.adb_server_port),
       std::getenv("ANDROID_ADB_SERVER_PORT"));
-  if (!server_port) return usage_error(server_port.error());
+  if (!server_port) return usage_error(server_port.error().text());
   std::vector<android::Scenario> scenarios;
   std::string error;
   if (!load_scenarios(line.emulator_scenarios, 1, scenarios, error)) return fail(error);

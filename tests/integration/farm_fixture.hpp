@@ -55,7 +55,7 @@ inline std::string read_file(const std::string& path) {
 inline vdevice::android::Scenario scenario(const std::string& name) {
   if (name == "default") return vdevice::android::default_scenario();
   auto loaded = vdevice::android::load_scenario_file(kScenarios + "/" + name + ".json");
-  INFO(name << ": " << (loaded ? "" : loaded.error()));
+  INFO(name << ": " << (loaded ? "" : loaded.error().text()));
   REQUIRE(loaded);
   return std::move(loaded).value();
 }
