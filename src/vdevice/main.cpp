@@ -82,8 +82,8 @@ int usage_error(const std::string& message) {
 }
 
 int make_apk(const android::VirtualApkManifest& manifest, const std::string& output) {
-  if (auto problem = android::package_name_problem(manifest.package)) {
-    return usage_error("--package: \"" + manifest.package + "\" " + *problem);
+  if (auto checked = android::check_package_name(manifest.package); !checked) {
+    return usage_error("--package: \"" + manifest.package + "\" " + checked.error().message);
   }
   if (manifest.version_code < 0) return usage_error("--version-code: must not be negative");
   if (output.empty()) return usage_error("--output: expected a file name");
