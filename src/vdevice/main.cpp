@@ -186,7 +186,7 @@ int with_farm(std::size_t count, const std::vector<std::string>& files, const st
   if (!load_scenarios(files, count, options.scenarios, error)) return fail(error);
   options.adb = adb;
   auto farm = vdevice::VirtualDeviceFarm::start(std::move(options));
-  if (!farm) return fail(farm.error());
+  if (!farm) return fail(farm.error().text());
   if (!command.empty()) return run_command(command, **farm);
 
   Json ready = {{"adbServerPort", (*farm)->adb_server_port()}, {"serials", (*farm)->serials()}};

@@ -125,7 +125,7 @@ class Farm {
     vdevice::VirtualDeviceFarm::Options options;
     options.scenarios = std::move(built.scenarios);
     auto started = vdevice::VirtualDeviceFarm::start(std::move(options));
-    INFO((started ? std::string() : started.error()));
+    INFO((started ? std::string() : started.error().text()));
     REQUIRE(started);
     farm_ = std::move(started).value();
   }
