@@ -61,9 +61,10 @@ CommandResult compile_to(const fs::path& input, const std::optional<fs::path>& o
     for (std::size_t i = 0; i < paths.size(); ++i) {
       if (auto saved = io::write_file_atomically(paths[i], payload_text(compiled->payloads[i]));
           !saved) {
-        return failure(recording::recording_error("RECORDING_PARSE_FAILED",
-                                                  "Cannot write " + saved.error().text(),
-                                                  Json{{"path", paths[i].string()}}));
+        return failure(recording::recording_error(
+            "RECORDING_PARSE_FAILED",
+            "Cannot write " + paths[i].string() + ": " + saved.error().message,
+            Json{{"path", paths[i].string()}}));
       }
       written.push_back(paths[i].string());
     }

@@ -118,9 +118,9 @@ Expected<std::string, CommandResult> resolve_token(const ServeFlags& flags) {
   if (flags.token_file) {
     auto read = read_token_file(*flags.token_file);
     if (!read) {
-      // "--token-file FILE: problem": the problem's path is the file.
-      contract::HostError error =
-          contract::usage_error("USAGE", "--token-file " + read.error().text());
+      // The file as given, even "" (text() would drop an empty path's colon).
+      contract::HostError error = contract::usage_error(
+          "USAGE", "--token-file " + *flags.token_file + ": " + read.error().message);
       error.details["flag"] = "--token-file";
       error.details["path"] = *flags.token_file;
       error.details["problem"] = read.error().message;

@@ -139,7 +139,7 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
     if (auto saved = default_path ? io::write_new_file(path, capture.out)
                                   : io::write_file_atomically(path, capture.out);
         !saved) {
-      problem = "could not write " + saved.error().text();
+      problem = "could not write " + path.string() + ": " + saved.error().message;
       code = "SNAPSHOT_ARTIFACT_WRITE_FAILED";
     }
   }

@@ -39,10 +39,10 @@ contract::Outcome<Json> compact_snapshot_document(Json document,
   data->erase("text");
   if (raw_path) {
     if (auto written = io::write_exclusive_file(*raw_path, xml); !written) {
-      return contract::failed(
-          compact_failure("SNAPSHOT_ARTIFACT_WRITE_FAILED",
-                          "Cannot write the raw hierarchy to " + written.error().text(),
-                          std::move(envelope), std::nullopt));
+      return contract::failed(compact_failure(
+          "SNAPSHOT_ARTIFACT_WRITE_FAILED",
+          "Cannot write the raw hierarchy to " + *raw_path + ": " + written.error().message,
+          std::move(envelope), std::nullopt));
     }
   }
   auto projected = hierarchy::project_compact_snapshot(xml, options);

@@ -260,10 +260,11 @@ contract::Outcome<CompiledArtifact> compile_artifact(const Registry& registry,
     details["artifactName"] = artifact_name;
     details["path"] = resolved->string();
     details["reason"] = read.error().message;
-    return contract::failed(compile_error(registry, "REGISTRY_READ_FAILED",
-                                          "Cannot read artifact: " + read.error().text(),
-                                          request.skill_id, std::move(details),
-                                          /*readiness=*/true));
+    return contract::failed(
+        compile_error(registry, "REGISTRY_READ_FAILED",
+                      "Cannot read artifact: " + resolved->string() + ": " + read.error().message,
+                      request.skill_id, std::move(details),
+                      /*readiness=*/true));
   }
 
   std::string missing;

@@ -170,7 +170,8 @@ const SkillEntry* Registry::find(std::string_view id) const {
 contract::Outcome<Registry> load_registry(const RegistryLocation& location) {
   std::string bytes;
   if (auto read = io::read_regular_file(location.path, kMaxRegistryBytes, bytes); !read) {
-    std::string message = "Cannot read the skills registry at " + read.error().text() + ".";
+    std::string message = "Cannot read the skills registry at " + location.path.string() + ": " +
+                          read.error().message + ".";
     return contract::failed(read_failed(location, std::move(message), read.error().message));
   }
   Registry registry;

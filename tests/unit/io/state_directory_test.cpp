@@ -245,18 +245,18 @@ TEST_CASE("create_file makes a new private file, never through a link or over a 
   const StateDirectory state = opened(dir.path() / "state");
   write_file(dir.path() / "victim", "precious");
   std::filesystem::create_symlink(dir.path() / "victim", dir.path() / "state" / "planted");
-  const auto problem_of = [&state](const char* name, const char* contents) {
+  const auto refusal_of = [&state](const char* name, const char* contents) {
     const auto created = state.create_file(name, contents);
     return created ? Problem{} : created.error();
   };
-  CHECK(problem_of("planted", "evil") == Problem{"planted", "File exists"});
+  CHECK(refusal_of("planted", "evil") == Problem{"planted", "File exists"});
   CHECK(test::file_text(dir.path() / "victim") == "precious");
   REQUIRE(state.create_file("payload.json", "{}"));
   CHECK(test::file_text(dir.path() / "state" / "payload.json") == "{}");
   CHECK(mode_of(dir.path() / "state" / "payload.json") == 0600);
-  CHECK(problem_of("payload.json", "again") == Problem{"payload.json", "File exists"});
+  CHECK(refusal_of("payload.json", "again") == Problem{"payload.json", "File exists"});
   CHECK(test::file_text(dir.path() / "state" / "payload.json") == "{}");
-  CHECK(problem_of("../escape", "x") == Problem{"../escape", "not a file name"});
+  CHECK(refusal_of("../escape", "x") == Problem{"../escape", "not a file name"});
 }
 
 TEST_CASE("remove_stale removes what a killed run left, and nothing else", "[io][state-dir]") {
