@@ -114,8 +114,8 @@ contract::Status confirm_step(const ExecutionRequest& request, adb::AdbClient& c
   asked.question = step.question;
   auto recorded = state != nullptr
                       ? policy::record_approval(*state, std::move(asked))
-                      : Expected<policy::Approval, std::string>(Unexpected<std::string>{
-                            "no private state directory to record the approval in"});
+                      : Expected<policy::Approval, Problem>(Unexpected(
+                            Problem{"", "no private state directory to record the approval in"}));
   if (recorded) {
     log_confirmation(step, trace, "approval recorded", {{"approvalId", recorded->id}});
     details["approvalId"] = recorded->id;
@@ -123,7 +123,8 @@ contract::Status confirm_step(const ExecutionRequest& request, adb::AdbClient& c
     message += ". " + how_to_approve(recorded->id);
   } else {
     log_confirmation(step, trace, "confirmation required");
-    details["approvalProblem"] = recorded.error();
+    // The message alone: the problem's path is the approval's file in the state directory.
+    details["approvalProblem"] = recorded.error().message;
   }
   return contract::failed(
       trace.fail("CONFIRMATION_REQUIRED", std::move(message), std::move(details)));

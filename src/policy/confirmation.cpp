@@ -139,8 +139,8 @@ bool is_approval_id(std::string_view id) {
                      [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
 }
 
-Expected<Approval, std::string> record_approval(const io::StateDirectory& state,
-                                                ApprovalRequest request) {
+Expected<Approval, Problem> record_approval(const io::StateDirectory& state,
+                                            ApprovalRequest request) {
   Approval approval;
   approval.id = io::random_hex(16);
   approval.created = Clock::now();
@@ -159,9 +159,7 @@ Expected<Approval, std::string> record_approval(const io::StateDirectory& state,
                        {"question", asked.question},
                        {"createdAtMs", epoch_ms(approval.created)},
                        {"expiresAtMs", epoch_ms(approval.expires)}};
-  if (auto problem = state.create_file(request_name(approval.id), dump_json(record))) {
-    return Unexpected<std::string>{*problem};
-  }
+  CLAWPERATOR_TRY(state.create_file(request_name(approval.id), dump_json(record)));
   return approval;
 }
 
@@ -226,7 +224,7 @@ AnswerOutcome answer_approval(const io::StateDirectory& state, const Approval& a
                        {"user", approver.user},
                        {"atMs", epoch_ms(Clock::now())}};
   // O_EXCL: of two answers, the first one counts.
-  if (state.create_file(answer_name(approval.id), dump_json(answer))) {
+  if (!state.create_file(answer_name(approval.id), dump_json(answer))) {
     return state.status_of(answer_name(approval.id)) ? AnswerOutcome::AlreadyAnswered
                                                      : AnswerOutcome::Failed;
   }

@@ -19,6 +19,7 @@
 #include "clawperator/contract/execution.hpp"
 #include "clawperator/expected.hpp"
 #include "clawperator/io/state_directory.hpp"
+#include "clawperator/problem.hpp"
 
 namespace clawperator::policy {
 
@@ -60,8 +61,8 @@ struct Approval {
 };
 
 // A new pending approval for `request`; or what went wrong.
-Expected<Approval, std::string> record_approval(const io::StateDirectory& state,
-                                                ApprovalRequest request);
+Expected<Approval, Problem> record_approval(const io::StateDirectory& state,
+                                            ApprovalRequest request);
 
 // What `--confirm ID` (serve's approvalId) comes to for the payload of `digest`:
 // - Granted: a person approved it and this call consumed it (it is gone: it runs once);
