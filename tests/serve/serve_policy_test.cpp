@@ -158,7 +158,14 @@ TEST_CASE(
   CHECK(terminal.find("never hand it to an agent") != std::string::npos);
   CHECK(served.stderr_text().find(approver) == std::string::npos);
   CHECK(served.stdout_text().find(approver) == std::string::npos);
-  const auto started = farm.logged_events("serve.server.started");
+  // The link is shown before the start is logged: the line is waited for, not assumed.
+  std::vector<json> started;
+  REQUIRE(wait_until(
+      [&] {
+        started = farm.logged_events("serve.server.started");
+        return !started.empty();
+      },
+      std::chrono::seconds(20)));
   REQUIRE(started.size() == 1);
   CHECK(started[0]["approverLink"] == true);
   const std::string with_approver = "X-Clawperator-Approver: " + approver;
