@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "clawperator/io/account_home.hpp"
+#include "clawperator/report/report.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::cli {
@@ -212,6 +213,28 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
           "--confirm"};
     }
     out.confirm_id = id;
+  }
+
+  if (flags.report_given) {
+    // FORMAT=FILE: the format word, then the file (which may hold '=' itself).
+    const std::size_t equals = flags.report.find('=');
+    const std::string word = lowercase(trim(flags.report.substr(0, equals)));
+    if (equals == std::string::npos || !report::parse_format(word)) {
+      return GlobalOptionsError{
+          "--report takes FORMAT=FILE with FORMAT junit or tap (got '" + flags.report + "')",
+          "--report"};
+    }
+    const std::string path = flags.report.substr(equals + 1);
+    if (is_blank(path)) {
+      return GlobalOptionsError{"--report " + word + "= needs the report's file after '='",
+                                "--report"};
+    }
+    out.report = GlobalOptions::Report{word, path, flags.report_append};
+  } else if (flags.report_append) {
+    return GlobalOptionsError{
+        "--report-append appends to the file of --report FORMAT=FILE, which "
+        "is missing",
+        "--report-append"};
   }
 
   if (auto log_dir = environment("CLAWPERATOR_LOG_DIR")) {

@@ -1002,6 +1002,19 @@ constexpr CatalogEntry kCatalog[] = {
      "`details.reason` names the fields at fault); inspect the device before running the skill "
      "again.",
      Origin::Host, 200},
+
+    // Reports (`--report FORMAT=FILE`, docs/commands.md "Reports")
+    {"REPORT_WRITE_FAILED", "Reports",
+     "The file of `--report` cannot take the run's report: its directory is missing or may not "
+     "be written in, it is a symbolic link, a directory or no regular file, (with "
+     "`--report-append`) it holds no report of this CLI's format to append to or another run "
+     "kept it locked, or the write itself failed (a full disk).",
+     Delivery::NotDelivered, 2, RecoveryStrategy::None,
+     "Name a new or regular file in a directory you may write in (`details.path`, "
+     "`details.reason`) and run again. Found before the run, nothing was run; found after it, "
+     "the run's outcome and exit code stand and its document's `report` says why the report "
+     "is missing.",
+     Origin::Host, 400},
 };
 // clang-format on
 

@@ -27,6 +27,7 @@ using clawperator::testing::read_file;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
 using clawperator::testing::TemporaryDirectory;
+using nlohmann::json;
 
 // The processes that have `needle` in their command line (/proc/*/cmdline, NULs as spaces).
 // A process may exit between the listing and the read: tests/support/proc_files.hpp reads it

@@ -15,6 +15,7 @@
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/json.hpp"
+#include "clawperator/report/report.hpp"
 #include "clawperator/skills/script_guard.hpp"
 
 namespace CLI {
@@ -43,6 +44,9 @@ struct CommandResult {
   std::optional<std::string> pretty_text = std::nullopt;
   // The command wrote its own output (`logs` streams the log file).
   bool already_written = false;
+  // The actions of the execution the command sent (or planned: --dry-run), for --report: the
+  // steps the Operator never reached are test cases too. Filled only when a report is asked for.
+  std::vector<report::PlannedStep> planned_steps = {};
 };
 
 CommandResult success(Json document);
@@ -67,6 +71,10 @@ struct Command {
   // (`skills run ID -- ARGS...`: the script's arguments, verbatim); without it such words are
   // refused as unexpected arguments.
   std::function<void(std::vector<std::string>)> take_rest = nullptr;
+  // The command writes a report of its run when --report asks (src/cli/run_report.cpp): what
+  // the report is of. Empty command words: the command's name. nullopt (or no function): this
+  // command (or this word of it: `skills list`) refuses --report.
+  std::function<std::optional<report::Subject>()> report_subject = nullptr;
 };
 
 // Runs a validated execution on the device (the exec path), shared by every
