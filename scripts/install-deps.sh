@@ -22,6 +22,8 @@ packages=(
   # The install test renders the man pages (man -l, col) and sources the bash completions;
   # fish parses its own (tests/cli/cli_docs_test.cpp).
   man-db bsdextrautils bash fish
+  # A JUnit reader nobody here wrote reads the reports of --report junit=FILE (tests/report).
+  python3-junitparser
 )
 for option in "$@"; do
   case "$option" in

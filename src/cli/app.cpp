@@ -5,6 +5,7 @@
 
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/read_command_line.hpp"
+#include "clawperator/cli/run_report.hpp"
 #include "clawperator/io/log.hpp"
 #include "clawperator/service/document.hpp"
 
@@ -169,7 +170,12 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
       error.details["flag"] = options.timeout_flag;
       return emit(out, err, failure(error), options.output);
     }
-    return emit(out, err, command->run(options), options.output);
+    if (!options.report) return emit(out, err, command->run(options), options.output);
+    auto report = RunReport::prepare(*command, reading.command_name, *options.report);
+    if (!report) return emit(out, err, failure(report.error()), options.output);
+    CommandResult result = command->run(options);
+    report->write(result);
+    return emit(out, err, result, options.output);
   } catch (const std::exception& exception) {
     err << "clawperator: internal error: " << exception.what() << '\n';
     HostError error = contract::usage_error("INTERNAL_ERROR", exception.what());

@@ -93,9 +93,12 @@ CommandResult execute(const Json& execution, const ActionState& state, const Glo
 template <typename State, typename Run>
 void add_command(std::vector<Command>& commands, CommandLine command, std::shared_ptr<State> state,
                  Run run) {
-  commands.push_back(Command{
-      command.app(), [state, run](const GlobalOptions& options) { return run(*state, options); },
-      command.flag_names(), true});
+  Command entry{command.app(),
+                [state, run](const GlobalOptions& options) { return run(*state, options); },
+                command.flag_names(), true};
+  // Named by the command: its commandId is random.
+  entry.report_subject = [] { return report::Subject{}; };
+  commands.push_back(std::move(entry));
 }
 
 // One registration function per group of commands, all called by

@@ -42,8 +42,8 @@ std::optional<CommandResult> read_label_and_context(const EvidenceFlags& flags,
                                                     std::optional<std::string>& label,
                                                     Json& context) {
   if (flags.label) {
-    if (auto problem = evidence::label_problem(*flags.label, "--label")) {
-      return usage_failure(*problem, Json{{"flag", "--label"}});
+    if (auto checked = evidence::check_label(*flags.label, "--label"); !checked) {
+      return usage_failure(checked.error().text(), Json{{"flag", "--label"}});
     }
     label = *flags.label;
   }
@@ -52,8 +52,8 @@ std::optional<CommandResult> read_label_and_context(const EvidenceFlags& flags,
     if (context.is_discarded()) {
       return usage_failure("--context-json is not valid JSON", Json{{"flag", "--context-json"}});
     }
-    if (auto problem = evidence::context_problem(context, "--context-json")) {
-      return usage_failure(*problem, Json{{"flag", "--context-json"}});
+    if (auto checked = evidence::check_context(context, "--context-json"); !checked) {
+      return usage_failure(checked.error().text(), Json{{"flag", "--context-json"}});
     }
   }
   return std::nullopt;
@@ -119,8 +119,8 @@ CommandResult run_video_start(const EvidenceFlags& flags, const GlobalOptions& o
   }
   arguments.duration_seconds = seconds;
   if (flags.size) {
-    if (auto problem = evidence::video_size_problem(*flags.size)) {
-      return usage_failure("--size: " + *problem, Json{{"flag", "--size"}});
+    if (auto checked = evidence::check_video_size(*flags.size); !checked) {
+      return usage_failure("--size: " + checked.error().text(), Json{{"flag", "--size"}});
     }
     arguments.size = *flags.size;
   }

@@ -65,8 +65,13 @@ CommandResult run_on_device(contract::Execution execution, const GlobalOptions& 
   const service::Session session = session_of(options, std::move(*policy));
   service::ExecutionCall call;
   call.execution = std::move(execution);
-  call.confirm_token = options.confirm_token;
-  if (session.hand_out_tokens) call.ask_person = terminal_confirmation();
+  call.approval_id = options.confirm_id;
+  // The controlling terminal is looked at only when a policy could ask (nothing new on a run
+  // without one), and never for a skill's script (CLAWPERATOR_CONFIRMATION=withhold).
+  if (session.policy && !options.withhold_confirmation) {
+    call.ask_person = terminal_confirmation();
+    if (call.ask_person) call.ask_person_through = "terminal";
+  }
   const auto runner = process::make_system_runner();
   exec::ExecutionReport report = service::run_execution(session, std::move(call), *runner);
   return {std::move(report.document), report.exit_code};
@@ -177,13 +182,15 @@ void register_exec_commands(CommandLine root, std::vector<Command>& commands) {
     flags->positional = token;
     return true;
   };
-  commands.push_back(
-      Command{exec.app(),
-              [flags](const GlobalOptions& options) { return run_exec(*flags, options); },
-              {"--payload", "--execution", "--validate-only", "--dry-run", "--skill", "--artifact",
-               "--vars"},
-              true,
-              claim_dash_file});
+  Command entry{exec.app(),
+                [flags](const GlobalOptions& options) { return run_exec(*flags, options); },
+                {"--payload", "--execution", "--validate-only", "--dry-run", "--skill",
+                 "--artifact", "--vars"},
+                true,
+                claim_dash_file};
+  // The suite is named by the payload's commandId: its author chose it.
+  entry.report_subject = [] { return report::Subject{"", report::Naming::CommandId}; };
+  commands.push_back(std::move(entry));
 }
 
 }  // namespace clawperator::cli

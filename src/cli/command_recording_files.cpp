@@ -59,9 +59,11 @@ CommandResult compile_to(const fs::path& input, const std::optional<fs::path>& o
     const std::vector<fs::path> paths = payload_paths(*out, compiled->payloads.size());
     Json written = Json::array();
     for (std::size_t i = 0; i < paths.size(); ++i) {
-      if (auto error = io::write_file_atomically(paths[i], payload_text(compiled->payloads[i]))) {
+      if (auto saved = io::write_file_atomically(paths[i], payload_text(compiled->payloads[i]));
+          !saved) {
         return failure(recording::recording_error(
-            "RECORDING_PARSE_FAILED", "Cannot write " + paths[i].string() + ": " + *error,
+            "RECORDING_PARSE_FAILED",
+            "Cannot write " + paths[i].string() + ": " + saved.error().message,
             Json{{"path", paths[i].string()}}));
       }
       written.push_back(paths[i].string());

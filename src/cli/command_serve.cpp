@@ -66,7 +66,8 @@ CommandResult exec_server(const std::string& token) {
     auto pipe = token_pipe(token);
     if (!pipe) {
       return failure(contract::usage_error(
-          "INTERNAL_ERROR", "clawperator serve cannot hand its token over: " + pipe.error()));
+          "INTERNAL_ERROR",
+          "clawperator serve cannot hand its token over: " + pipe.error().text()));
     }
     pipe_fd = *pipe;
     ::setenv(kServeTokenFdVariable, std::to_string(pipe_fd).c_str(), 1);
@@ -93,12 +94,11 @@ Expected<std::string, CommandResult> resolve_token(const ServeFlags& flags) {
     ::unsetenv(kServeTokenFdVariable);
     const bool digits =
         !text.empty() && text.size() < 10 && text.find_first_not_of("0123456789") == text.npos;
-    auto read = digits
-                    ? read_token_pipe(std::stoi(text))
-                    : Expected<std::string, std::string>(Unexpected(std::string("not a number")));
+    auto read = digits ? read_token_pipe(std::stoi(text))
+                       : Expected<std::string, Problem>(Unexpected(Problem{"", "not a number"}));
     if (!read) {
       contract::HostError error = contract::usage_error(
-          "USAGE", std::string(kServeTokenFdVariable) + "=" + text + ": " + read.error());
+          "USAGE", std::string(kServeTokenFdVariable) + "=" + text + ": " + read.error().text());
       error.details["variable"] = kServeTokenFdVariable;
       return Unexpected(failure(error));
     }
@@ -110,28 +110,29 @@ Expected<std::string, CommandResult> resolve_token(const ServeFlags& flags) {
     io::emit_warning(
         "--token is visible to every local user in this process's command line "
         "(/proc/<pid>/cmdline); use --token-file FILE or CLAWPERATOR_SERVE_TOKEN instead");
-    if (auto problem = serve_token_problem(*flags.token)) {
-      return Unexpected(usage("--token: " + *problem, "--token"));
+    if (auto checked = check_serve_token(*flags.token); !checked) {
+      return Unexpected(usage("--token: " + checked.error().text(), "--token"));
     }
     return *flags.token;
   }
   if (flags.token_file) {
     auto read = read_token_file(*flags.token_file);
     if (!read) {
-      contract::HostError error =
-          contract::usage_error("USAGE", "--token-file " + *flags.token_file + ": " + read.error());
+      // The file as given, even "" (text() would drop an empty path's colon).
+      contract::HostError error = contract::usage_error(
+          "USAGE", "--token-file " + *flags.token_file + ": " + read.error().message);
       error.details["flag"] = "--token-file";
       error.details["path"] = *flags.token_file;
-      error.details["problem"] = read.error();
+      error.details["problem"] = read.error().message;
       return Unexpected(failure(error));
     }
     return std::move(*read);
   }
   if (piped) return std::move(*piped);
   if (!environment) return std::string();
-  if (auto problem = serve_token_problem(*environment)) {
+  if (auto checked = check_serve_token(*environment); !checked) {
     contract::HostError error =
-        contract::usage_error("USAGE", "CLAWPERATOR_SERVE_TOKEN: " + *problem);
+        contract::usage_error("USAGE", "CLAWPERATOR_SERVE_TOKEN: " + checked.error().text());
     error.details["variable"] = "CLAWPERATOR_SERVE_TOKEN";
     return Unexpected(failure(error));
   }

@@ -144,6 +144,11 @@ void register_skills_commands(CommandLine root, std::vector<Command>& commands) 
                  "--vars", "--summary", "--all", "--dry-run", "--expect-contains",
                  "--skip-validate", "--ref", "--repo"},
                 /*takes_timeout=*/true};
+  // Only a run has a report; the suite is named by the skill.
+  entry.report_subject = [flags]() -> std::optional<report::Subject> {
+    if (flags->action != "run") return std::nullopt;
+    return report::Subject{"skills run", report::Naming::SkillId};
+  };
   // skills run ID -- ARGS: the script's arguments, verbatim (flags too).
   entry.take_rest = [flags](std::vector<std::string> rest) {
     flags->script_args = std::move(rest);

@@ -1,5 +1,7 @@
 #include "clawperator/cli/execution_output.hpp"
 
+#include "clawperator/contract/action_table.hpp"
+
 namespace clawperator::cli {
 
 ExecutionMode execution_mode(bool validate_only, bool dry_run) {
@@ -7,8 +9,10 @@ ExecutionMode execution_mode(bool validate_only, bool dry_run) {
   return validate_only ? ExecutionMode::ValidateOnly : ExecutionMode::Run;
 }
 
-CommandResult finish_execution(contract::Execution execution, ExecutionMode mode,
-                               const GlobalOptions& options) {
+namespace {
+
+CommandResult finish(contract::Execution execution, ExecutionMode mode,
+                     const GlobalOptions& options) {
   switch (mode) {
     case ExecutionMode::DryRun: {
       Json out = Json::object();
@@ -26,6 +30,22 @@ CommandResult finish_execution(contract::Execution execution, ExecutionMode mode
       break;
   }
   return run_on_device(std::move(execution), options);
+}
+
+}  // namespace
+
+CommandResult finish_execution(contract::Execution execution, ExecutionMode mode,
+                               const GlobalOptions& options) {
+  if (!options.report) return finish(std::move(execution), mode, options);
+  // --report: the steps planned, so that those never reached are in the report too.
+  std::vector<report::PlannedStep> planned;
+  planned.reserve(execution.actions.size());
+  for (const contract::Action& action : execution.actions) {
+    planned.push_back({action.id, std::string(contract::action_spec(action.type).name)});
+  }
+  CommandResult result = finish(std::move(execution), mode, options);
+  result.planned_steps = std::move(planned);
+  return result;
 }
 
 }  // namespace clawperator::cli

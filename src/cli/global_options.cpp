@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "clawperator/io/account_home.hpp"
+#include "clawperator/report/report.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::cli {
@@ -202,16 +203,38 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
     out.policy = flags.policy;
   }
   if (flags.confirm_given) {
-    const std::string token(trim(flags.confirm));
+    const std::string id(trim(flags.confirm));
     const bool hex =
-        token.size() == 32 && token.find_first_not_of("0123456789abcdef") == std::string::npos;
+        id.size() == 32 && id.find_first_not_of("0123456789abcdef") == std::string::npos;
     if (!hex) {
       return GlobalOptionsError{
-          "--confirm takes the 32-character token a CONFIRMATION_REQUIRED gave (got '" +
+          "--confirm takes the 32-character approval id a CONFIRMATION_REQUIRED gave (got '" +
               flags.confirm + "')",
           "--confirm"};
     }
-    out.confirm_token = token;
+    out.confirm_id = id;
+  }
+
+  if (flags.report_given) {
+    // FORMAT=FILE: the format word, then the file (which may hold '=' itself).
+    const std::size_t equals = flags.report.find('=');
+    const std::string word = lowercase(trim(flags.report.substr(0, equals)));
+    if (equals == std::string::npos || !report::parse_format(word)) {
+      return GlobalOptionsError{
+          "--report takes FORMAT=FILE with FORMAT junit or tap (got '" + flags.report + "')",
+          "--report"};
+    }
+    const std::string path = flags.report.substr(equals + 1);
+    if (is_blank(path)) {
+      return GlobalOptionsError{"--report " + word + "= needs the report's file after '='",
+                                "--report"};
+    }
+    out.report = GlobalOptions::Report{word, path, flags.report_append};
+  } else if (flags.report_append) {
+    return GlobalOptionsError{
+        "--report-append appends to the file of --report FORMAT=FILE, which "
+        "is missing",
+        "--report-append"};
   }
 
   if (auto log_dir = environment("CLAWPERATOR_LOG_DIR")) {

@@ -16,11 +16,11 @@ namespace {
 using contract::HostError;
 
 const std::vector<std::string> kGlobalFlags = {
-    "--device",     "--device-id", "--operator-package", "--receiver-package",
-    "--json",       "--output",    "--format",           "--timeout",
-    "--timeout-ms", "--log-level", "--verbose",          "--adb",
-    "--adb-server", "--lock-wait", "--result-transport", "--policy",
-    "--confirm",    "--help",      "--version",
+    "--device",  "--device-id", "--operator-package", "--receiver-package", "--json",
+    "--output",  "--format",    "--timeout",          "--timeout-ms",       "--log-level",
+    "--verbose", "--adb",       "--adb-server",       "--lock-wait",        "--result-transport",
+    "--policy",  "--confirm",   "--report",           "--report-append",    "--help",
+    "--version",
 };
 
 void add_global_options(CLI::App& app, RawGlobalFlags& flags) {
@@ -62,9 +62,17 @@ void add_global_options(CLI::App& app, RawGlobalFlags& flags) {
                  "Action policy file: deny or confirm risky steps (default: $CLAWPERATOR_POLICY, "
                  "else ~/.config/clawperator/policy.json when present; docs/guardrails.md)")
       ->group("Global options");
-  app.add_option(
-         "--confirm", flags.confirm,
-         "The one-time token a CONFIRMATION_REQUIRED gave, after a person approved the step")
+  app.add_option("--confirm", flags.confirm,
+                 "The approval id a CONFIRMATION_REQUIRED gave: runs the identical call once, "
+                 "after a person approved it (clawperator approve ID)")
+      ->group("Global options");
+  app.add_option("--report", flags.report,
+                 "Also write a report of the run for CI: junit=FILE (JUnit XML) or tap=FILE "
+                 "(TAP 13); exec, the device commands and skills run (docs/commands.md)")
+      ->group("Global options");
+  app.add_flag("--report-append", flags.report_append,
+               "Add this run's report to the runs already in the --report file instead of "
+               "replacing it")
       ->group("Global options");
   static const std::string kVersionHelp = "Print the version and exit";
   app.add_flag("--version", kVersionHelp)->group("Global options");
@@ -216,6 +224,7 @@ void note_typed_spellings(const CLI::App& app, int options_end, const char* cons
   raw.timeout_flag = typed_spelling(*app.get_option("--timeout"), options_end, argv);
   raw.policy_given = app.get_option("--policy")->count() > 0;
   raw.confirm_given = app.get_option("--confirm")->count() > 0;
+  raw.report_given = app.get_option("--report")->count() > 0;
 }
 
 // The option CLI11 names `flag`, among the global ones and every command's.
@@ -278,6 +287,7 @@ std::unique_ptr<CLI::App> build_cli(RawGlobalFlags& raw, std::vector<Command>& c
   register_device_commands(root, commands);
   register_package_commands(root, commands);
   register_exec_commands(root, commands);
+  register_approve_commands(root, commands);
   register_skills_commands(root, commands);
   register_recording_commands(root, commands);
   register_emulator_commands(root, commands);

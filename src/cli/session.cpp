@@ -24,7 +24,6 @@ service::Session session_of(const GlobalOptions& options,
   if (const char* token = std::getenv("CLAWPERATOR_DEVICE_LOCK_TOKEN")) {
     session.lock_token = token;
   }
-  session.hand_out_tokens = !options.withhold_confirmation;
   session.show_progress = ::isatty(STDERR_FILENO) == 1;
   return session;
 }

@@ -3,6 +3,8 @@
 #include <regex>
 #include <string>
 
+#include "clawperator/expected.hpp"
+#include "clawperator/problem.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::contract::rules {
@@ -29,15 +31,19 @@ bool regex_nesting_within_bounds(std::string_view pattern) {
   return true;
 }
 
-std::optional<std::string> regex_error(const std::string& pattern) {
-  if (!regex_nesting_within_bounds(pattern)) return "pattern nests too deeply";
+// Why `pattern` is no regular expression we run, if it is not (no path: the caller's rule names
+// the field).
+Expected<void, Problem> check_regex(const std::string& pattern) {
+  if (!regex_nesting_within_bounds(pattern)) {
+    return Unexpected(Problem{"", "pattern nests too deeply"});
+  }
   try {
     const std::regex compiled(pattern, std::regex::ECMAScript);
     (void)compiled;
   } catch (const std::exception& error) {
-    return error.what();
+    return Unexpected(Problem{"", error.what()});
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
@@ -82,9 +88,10 @@ void read_text(RuleContext& context) {
                  "read_text params.validatorPattern is required when params.validator is 'regex'");
     return;
   }
-  if (const auto error = regex_error(*params.validator_pattern)) {
+  if (const auto checked = check_regex(*params.validator_pattern); !checked) {
     context.fail("validatorPattern",
-                 "read_text params.validatorPattern must be a valid regular expression: " + *error);
+                 "read_text params.validatorPattern must be a valid regular expression: " +
+                     checked.error().message);
   }
 }
 

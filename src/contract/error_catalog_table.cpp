@@ -226,20 +226,33 @@ constexpr CatalogEntry kCatalog[] = {
     {"CONFIRMATION_REQUIRED", "Guardrails",
      "A rule of the action policy requires a person's confirmation for a step; nothing was sent.",
      Delivery::NotDelivered, 3, RecoveryStrategy::None,
-     "Show a person exactly what `details.step` would do; only on their approval repeat the "
-     "identical call with --confirm <details.token> (once, within 5 minutes). Never confirm on "
-     "your own.",
+     "Never approve it yourself. Ask a person to look at `details.step` and approve "
+     "`details.approvalId` with `clawperator approve <approvalId>` at this host's terminal (or in "
+     "serve's inspector); then repeat the identical call with --confirm <approvalId> (HTTP: "
+     "\"approvalId\"), once, before `details.expiresAt`. Repeated before a person answered, it "
+     "answers this again with the same id.",
      Origin::Host, 428},
     {"CONFIRMATION_UNKNOWN", "Guardrails",
-     "The confirmation token is unknown, already used, expired, or was issued for another payload.",
+     "The approval is unknown, already used, expired, or was recorded for another payload; "
+     "nothing was sent.",
      Delivery::NotDelivered, 3, RecoveryStrategy::None,
-     "Repeat the call without --confirm to get a new token, and have a person approve it.",
+     "Repeat the call without --confirm to record a new approval, and have a person approve it.",
      Origin::Host, 409},
     {"CONFIRMATION_DECLINED", "Guardrails",
      "The person asked to confirm a step declined it; nothing was sent.",
      Delivery::NotDelivered, 3, RecoveryStrategy::None,
      "Do not retry: continue without the step, or ask the person.",
      Origin::Host, 409},
+    {"CONFIRMATION_APPROVER_REQUIRED", "Guardrails",
+     "Only a person approves a step the action policy stopped, and this request did not come "
+     "from one: `clawperator approve` found no terminal it may ask on (no controlling terminal, "
+     "or not in its foreground), or an HTTP approval lacked the approver credential that only "
+     "the server's terminal showed; nothing was approved.",
+     Delivery::NotDelivered, 3, RecoveryStrategy::None,
+     "Do not try to approve it yourself: ask a person to run `clawperator approve "
+     "<approvalId>` in a terminal of this host, or to use the approver link `clawperator serve` "
+     "showed on its terminal.",
+     Origin::Host, 403},
     {"RESULT_AUTHENTICITY_UNAVAILABLE", "Guardrails",
      "--require-authentic-result is set and this device cannot show that the result would be the "
      "Operator's own; nothing was sent.",
@@ -992,6 +1005,19 @@ constexpr CatalogEntry kCatalog[] = {
      "`details.reason` names the fields at fault); inspect the device before running the skill "
      "again.",
      Origin::Host, 200},
+
+    // Reports (`--report FORMAT=FILE`, docs/commands.md "Reports")
+    {"REPORT_WRITE_FAILED", "Reports",
+     "The file of `--report` cannot take the run's report: its directory is missing or may not "
+     "be written in, it is a symbolic link, a directory or no regular file, (with "
+     "`--report-append`) it holds no report of this CLI's format to append to or another run "
+     "kept it locked, or the write itself failed (a full disk).",
+     Delivery::NotDelivered, 2, RecoveryStrategy::None,
+     "Name a new or regular file in a directory you may write in (`details.path`, "
+     "`details.reason`) and run again. Found before the run, nothing was run; found after it, "
+     "the run's outcome and exit code stand and its document's `report` says why the report "
+     "is missing.",
+     Origin::Host, 400},
 };
 // clang-format on
 

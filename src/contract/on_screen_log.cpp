@@ -88,19 +88,20 @@ std::optional<std::string> normalize_color(std::string_view text) {
   return out;
 }
 
-std::optional<std::string> display_text_problem(std::string_view text) {
+Expected<void, Problem> check_display_text(std::string_view text) {
   bool readable = false;
   for (std::size_t at = 0; at < text.size();) {
     std::size_t length = 1;
     const char32_t c = decode_utf8_at(text, at, length);
     if (is_forbidden_control(c)) {
-      return "must not contain control characters other than newline and tab";
+      return Unexpected(
+          Problem{"", "must not contain control characters other than newline and tab"});
     }
     readable = readable || !is_white_space(c);
     at += length;
   }
-  if (!readable) return "must contain a non-whitespace character";
-  return std::nullopt;
+  if (!readable) return Unexpected(Problem{"", "must contain a non-whitespace character"});
+  return {};
 }
 
 }  // namespace clawperator::contract::on_screen_log

@@ -696,8 +696,8 @@ class Validator {
         break;
       case ConstraintKind::DisplayText:
         if (const std::string* text = param.string()) {
-          if (auto problem = on_screen_log::display_text_problem(*text)) {
-            fail(constraint.message, type + " params." + key + " " + *problem);
+          if (auto checked = on_screen_log::check_display_text(*text); !checked) {
+            fail(constraint.message, type + " params." + key + " " + checked.error().message);
           }
         }
         break;

@@ -44,14 +44,15 @@ bool resolve(void* library, const char* name, Function& out) {
 
 // The library, loaded and initialised on the first call; what went wrong otherwise. Never
 // unloaded: curl_global_cleanup at exit would race a thread still in a transfer.
-const Expected<Curl, std::string>& curl_library() {
-  static const Expected<Curl, std::string> loaded = []() -> Expected<Curl, std::string> {
-    using Problem = Unexpected<std::string>;
+const Expected<Curl, Problem>& curl_library() {
+  static const Expected<Curl, Problem> loaded = []() -> Expected<Curl, Problem> {
+    // The library's problems have no place in an input: their path is empty.
+    const auto failure = [](std::string why) { return Unexpected(Problem{"", std::move(why)}); };
     void* library = ::dlopen(CLAWPERATOR_CURL_SONAME, RTLD_NOW | RTLD_LOCAL);
     if (library == nullptr) {
       const char* why = ::dlerror();
-      return Problem{std::string(CLAWPERATOR_CURL_SONAME) + " could not be loaded" +
-                     (why != nullptr ? std::string(": ") + why : std::string())};
+      return failure(std::string(CLAWPERATOR_CURL_SONAME) + " could not be loaded" +
+                     (why != nullptr ? std::string(": ") + why : std::string()));
     }
     Curl curl;
     if (!resolve(library, "curl_global_init", curl.global_init) ||
@@ -62,15 +63,15 @@ const Expected<Curl, std::string>& curl_library() {
         !resolve(library, "curl_easy_getinfo", curl.easy_getinfo) ||
         !resolve(library, "curl_easy_strerror", curl.easy_strerror) ||
         !resolve(library, "curl_easy_cleanup", curl.easy_cleanup)) {
-      return Problem{std::string(CLAWPERATOR_CURL_SONAME) + " lacks a libcurl function"};
+      return failure(std::string(CLAWPERATOR_CURL_SONAME) + " lacks a libcurl function");
     }
     const curl_version_info_data* version = curl.version_info(CURLVERSION_NOW);
     if (version == nullptr || version->version_num < kMinimumCurl) {
-      return Problem{"libcurl " + std::string(version != nullptr ? version->version : "?") +
-                     " is older than 7.85.0"};
+      return failure("libcurl " + std::string(version != nullptr ? version->version : "?") +
+                     " is older than 7.85.0");
     }
     if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-      return Problem{"libcurl could not be initialised"};
+      return failure("libcurl could not be initialised");
     }
     return curl;
   }();
@@ -192,11 +193,11 @@ std::string_view to_string(FetchErrorKind kind) {
 
 Expected<std::uint64_t, FetchError> fetch(std::string_view url, const FetchLimits& limits,
                                           const ByteSink& sink, const ProgressDisplay& progress) {
-  if (auto problem = url_problem(url)) {
-    return fetch_error(FetchErrorKind::Refused, std::string(url) + ": " + *problem);
+  if (auto checked = check_url(url); !checked) {
+    return fetch_error(FetchErrorKind::Refused, checked.error().text());
   }
-  const Expected<Curl, std::string>& library = curl_library();
-  if (!library) return fetch_error(FetchErrorKind::Unavailable, library.error());
+  const Expected<Curl, Problem>& library = curl_library();
+  if (!library) return fetch_error(FetchErrorKind::Unavailable, library.error().message);
   const Curl& curl = *library;
   CURL* handle = curl.easy_init();
   if (handle == nullptr) {
@@ -209,7 +210,7 @@ Expected<std::uint64_t, FetchError> fetch(std::string_view url, const FetchLimit
   } cleanup{curl, handle};
 
   const std::string address(url);
-  const bool plain_http = parse_url(url)->scheme == "http";  // url_problem: loopback only
+  const bool plain_http = parse_url(url)->scheme == "http";  // check_url: loopback only
   char error_text[CURL_ERROR_SIZE] = {};
   Transfer transfer;
   transfer.limits = &limits;

@@ -196,9 +196,9 @@ Expected<ReleaseRequest, RequestError> read_release_request(
       }
     }
   }
-  if (auto problem = url_problem(request.metadata_url)) {
+  if (auto checked = check_url(request.metadata_url); !checked) {
     return Refused{{source, "The metadata address " + quote_json(request.metadata_url) +
-                                " may not be fetched: " + *problem}};
+                                " may not be fetched: " + checked.error().message}};
   }
   if (version) {
     if (!contract::parse_release_version(*version)) {
@@ -282,7 +282,7 @@ contract::Outcome<FetchedApk> fetch_apk(const Release& release, const ReleaseReq
   directory.remove_stale(".", kPartialSuffix, kStalePartial);
   const std::string partial = partial_name(apk.file_name);
   auto file = directory.open_file(partial, O_WRONLY | O_CREAT | O_EXCL);
-  if (!file) return contract::failed(storage_failure(downloads, file.error()));
+  if (!file) return contract::failed(storage_failure(downloads, file.error().message));
   // From here on every failure removes the partial file.
   struct Partial {
     const io::StateDirectory& directory;
@@ -332,8 +332,8 @@ contract::Outcome<FetchedApk> fetch_apk(const Release& release, const ReleaseReq
   }
   if (::fsync(guard.fd) != 0)
     return contract::failed(storage_failure(downloads, std::strerror(errno)));
-  if (auto problem = directory.rename(partial, apk.file_name)) {
-    return contract::failed(storage_failure(downloads, *problem));
+  if (auto renamed = directory.rename(partial, apk.file_name); !renamed) {
+    return contract::failed(storage_failure(downloads, renamed.error().message));
   }
   guard.kept = true;
   io::log_event(io::LogLevel::Info, "operator.download.complete",

@@ -60,7 +60,9 @@ Expected<std::optional<std::string>, MetadataError> text_member(const Json& docu
 }
 
 Expected<std::string, MetadataError> address(std::string field, std::string url) {
-  if (auto problem = url_problem(url)) return invalid(std::move(field), std::move(*problem));
+  if (auto checked = check_url(url); !checked) {
+    return invalid(std::move(field), std::move(checked.error().message));
+  }
   return url;
 }
 
@@ -141,15 +143,18 @@ bool is_loopback_host(std::string_view host) {
   return true;
 }
 
-std::optional<std::string> url_problem(std::string_view url) {
+Expected<void, Problem> check_url(std::string_view url) {
+  const auto refused = [&](std::string why) {
+    return Expected<void, Problem>(Unexpected(Problem{std::string(url), std::move(why)}));
+  };
   const std::optional<UrlParts> parts = parse_url(url);
-  if (!parts) return "not an absolute http(s) address without credentials";
-  if (parts->scheme == "https") return std::nullopt;
+  if (!parts) return refused("not an absolute http(s) address without credentials");
+  if (parts->scheme == "https") return {};
   if (parts->scheme == "http") {
-    if (is_loopback_host(parts->host)) return std::nullopt;
-    return "not https (plain http only to this host: localhost, 127.0.0.0/8, ::1)";
+    if (is_loopback_host(parts->host)) return {};
+    return refused("not https (plain http only to this host: localhost, 127.0.0.0/8, ::1)");
   }
-  return "not https (" + parts->scheme + ")";
+  return refused("not https (" + parts->scheme + ")");
 }
 
 Expected<ReleaseMetadata, MetadataError> parse_release_metadata(std::string_view body) {

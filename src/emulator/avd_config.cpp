@@ -15,7 +15,7 @@ constexpr std::size_t kMaxIniBytes = std::size_t{1} << 20;
 
 std::map<std::string, std::string> read_ini(const std::filesystem::path& path) {
   std::string text;
-  if (io::read_regular_file(path, kMaxIniBytes, text)) return {};
+  if (!io::read_regular_file(path, kMaxIniBytes, text)) return {};
   return parse_ini(text);
 }
 

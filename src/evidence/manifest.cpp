@@ -136,22 +136,26 @@ std::string final_status(const Manifest& manifest) {
   return all && manifest.errors.empty() ? "complete" : "partial";
 }
 
-std::optional<std::string> label_problem(std::string_view label, std::string_view label_name) {
-  if (find_invalid_utf8(label)) return std::string(label_name) + " is not valid UTF-8";
-  if (utf16_units(label) > kMaxLabelUtf16Units) {
-    return std::string(label_name) + " is longer than " + std::to_string(kMaxLabelUtf16Units) +
-           " UTF-16 code units";
+Expected<void, Problem> check_label(std::string_view label, std::string_view label_name) {
+  if (find_invalid_utf8(label)) {
+    return Unexpected(Problem{"", std::string(label_name) + " is not valid UTF-8"});
   }
-  return std::nullopt;
+  if (utf16_units(label) > kMaxLabelUtf16Units) {
+    return Unexpected(Problem{"", std::string(label_name) + " is longer than " +
+                                      std::to_string(kMaxLabelUtf16Units) + " UTF-16 code units"});
+  }
+  return {};
 }
 
-std::optional<std::string> context_problem(const Json& context, std::string_view context_name) {
-  if (!context.is_object()) return std::string(context_name) + " must be a JSON object";
-  if (dump_json(context).size() > kMaxContextBytes) {
-    return std::string(context_name) + " is larger than " + std::to_string(kMaxContextBytes) +
-           " bytes as compact JSON";
+Expected<void, Problem> check_context(const Json& context, std::string_view context_name) {
+  if (!context.is_object()) {
+    return Unexpected(Problem{"", std::string(context_name) + " must be a JSON object"});
   }
-  return std::nullopt;
+  if (dump_json(context).size() > kMaxContextBytes) {
+    return Unexpected(Problem{"", std::string(context_name) + " is larger than " +
+                                      std::to_string(kMaxContextBytes) + " bytes as compact JSON"});
+  }
+  return {};
 }
 
 }  // namespace clawperator::evidence

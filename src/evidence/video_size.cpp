@@ -10,7 +10,7 @@
 
 namespace clawperator::evidence {
 
-std::optional<std::string> video_size_problem(std::string_view size) {
+Expected<void, Problem> check_video_size(std::string_view size) {
   const std::size_t x = size.find('x');
   int width = 0, height = 0;
   const auto whole = [](std::string_view text, int& value) {
@@ -20,13 +20,13 @@ std::optional<std::string> video_size_problem(std::string_view size) {
   };
   if (x == std::string_view::npos || !whole(size.substr(0, x), width) ||
       !whole(size.substr(x + 1), height)) {
-    return "the size must be WIDTHxHEIGHT, such as 720x1280";
+    return Unexpected(Problem{"", "the size must be WIDTHxHEIGHT, such as 720x1280"});
   }
   if (width < 16 || height < 16 || width > 4096 || height > 4096 || width % 2 != 0 ||
       height % 2 != 0) {
-    return "the width and height must be even numbers from 16 to 4096";
+    return Unexpected(Problem{"", "the width and height must be even numbers from 16 to 4096"});
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace clawperator::evidence

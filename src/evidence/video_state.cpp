@@ -192,8 +192,7 @@ LockOwner self_owner(std::string session_id, std::string serial) {
 
 LockResult create_lock(const io::StateDirectory& state, const std::string& name,
                        const LockOwner& owner, std::optional<LockOwner>& found) {
-  const auto problem = state.create_file(name, dump_json(to_json(owner)) + "\n");
-  if (!problem) return LockResult::Acquired;
+  if (state.create_file(name, dump_json(to_json(owner)) + "\n")) return LockResult::Acquired;
   auto existing = state.open_file(name, O_RDONLY);
   if (!existing) return LockResult::Failed;
   ::close(existing->fd);

@@ -113,7 +113,7 @@ DeviceLock::Outcome DeviceLock::acquire(std::shared_ptr<const io::StateDirectory
     if (fd_ < 0) {
       auto opened = directory_->open_file(name_, O_RDWR | O_CREAT);
       if (!opened) {
-        error_ = std::move(opened.error());
+        error_ = std::move(opened.error().message);  // the lock's path is reported beside it
         return Outcome::Unavailable;
       }
       fd_ = opened->fd;

@@ -226,10 +226,10 @@ contract::Outcome<Dispatched> wait_direct(DirectReader& direct, Dispatched dispa
       transport::direct_result(direct.take_result_line(), trace.command_id, trace.task_id);
   if (!result) {
     Json out = details();
-    out["direct"]["failure"] = result.error();
-    return contract::failed(
-        trace.fail("RESULT_ENVELOPE_MALFORMED",
-                   "The Operator's result for this command is malformed: " + result.error(), out));
+    out["direct"]["failure"] = result.error().text();
+    return contract::failed(trace.fail(
+        "RESULT_ENVELOPE_MALFORMED",
+        "The Operator's result for this command is malformed: " + result.error().text(), out));
   }
   dispatched.result = std::move(*result);
   std::string().swap(dispatched.result.canonical_line);

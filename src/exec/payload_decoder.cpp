@@ -157,78 +157,78 @@ bool has_kind(const Json& value, Kind kind) {
   return false;
 }
 
-// The first field of `fields` missing from `object` or of the wrong kind, as a problem.
-std::optional<std::pair<std::string, std::string>> check_fields(const Json& object,
-                                                                std::span<const Field> fields,
-                                                                const std::string& path) {
+// Each check: the first problem of the payload, its path inside the payload
+// ("notifications.0.key"), or success.
+using Check = Expected<void, Problem>;
+
+Unexpected<Problem> problem_at(std::string path, std::string message) {
+  return Unexpected(Problem{std::move(path), std::move(message)});
+}
+
+// The first field of `fields` missing from `object` or of the wrong kind.
+Check check_fields(const Json& object, std::span<const Field> fields, const std::string& path) {
   for (const Field& field : fields) {
-    const std::string at =
-        path.empty() ? std::string(field.key) : path + "." + std::string(field.key);
+    std::string at = path.empty() ? std::string(field.key) : path + "." + std::string(field.key);
     const auto it = object.find(field.key);
-    if (it == object.end()) return std::pair{at, "Required"};
-    if (!has_kind(*it, field.kind))
-      return std::pair{at, "Expected " + std::string(kind_name(field.kind))};
+    if (it == object.end()) return problem_at(std::move(at), "Required");
+    if (!has_kind(*it, field.kind)) {
+      return problem_at(std::move(at), "Expected " + std::string(kind_name(field.kind)));
+    }
   }
-  return std::nullopt;
+  return {};
 }
 
-using Problem = std::optional<std::pair<std::string, std::string>>;
-
-Problem check_each(const Json& object, std::string_view key, std::span<const Field> fields) {
+Check check_each(const Json& object, std::string_view key, std::span<const Field> fields) {
   const auto it = object.find(key);
-  if (it == object.end() || !it->is_array()) return std::nullopt;
+  if (it == object.end() || !it->is_array()) return {};
   for (std::size_t i = 0; i < it->size(); ++i) {
-    const std::string at = std::string(key) + "." + std::to_string(i);
-    if (!(*it)[i].is_object()) return std::pair{at, std::string("Expected an object")};
-    if (Problem problem = check_fields((*it)[i], fields, at)) return problem;
+    std::string at = std::string(key) + "." + std::to_string(i);
+    if (!(*it)[i].is_object()) return problem_at(std::move(at), "Expected an object");
+    CLAWPERATOR_TRY(check_fields((*it)[i], fields, at));
   }
-  return std::nullopt;
+  return {};
 }
 
-Problem check_session(const Json& object, std::string_view key) {
+Check check_session(const Json& object, std::string_view key) {
   const auto it = object.find(key);
-  if (it == object.end() || !it->is_object()) return std::nullopt;
+  if (it == object.end() || !it->is_object()) return {};
   return check_fields(*it, kSession, std::string(key));
 }
 
 // The whole document of a successful step.
-Problem check_success(const Json& payload, ActionType type) {
-  if (Problem problem = check_fields(payload, kCommon, "")) return problem;
-  if (payload["schemaVersion"] != 1)
-    return std::pair{std::string("schemaVersion"), std::string("Expected 1")};
-  if (Problem problem = check_fields(payload["deviceState"], kDeviceState, "deviceState")) {
-    return problem;
-  }
-  if (Problem problem = check_fields(payload, fields_of(type), "")) return problem;
-  if (Problem problem = check_each(payload, "notifications", kNotification)) return problem;
+Check check_success(const Json& payload, ActionType type) {
+  CLAWPERATOR_TRY(check_fields(payload, kCommon, ""));
+  if (payload["schemaVersion"] != 1) return problem_at("schemaVersion", "Expected 1");
+  CLAWPERATOR_TRY(check_fields(payload["deviceState"], kDeviceState, "deviceState"));
+  CLAWPERATOR_TRY(check_fields(payload, fields_of(type), ""));
+  CLAWPERATOR_TRY(check_each(payload, "notifications", kNotification));
   if (type == ActionType::ListNotifications) {
     for (std::size_t i = 0; i < payload["notifications"].size(); ++i) {
       const Json& notification = payload["notifications"][i];
       const std::string at = "notifications." + std::to_string(i);
       for (std::size_t j = 0; j < notification["actions"].size(); ++j) {
         const Json& action = notification["actions"][j];
-        const std::string action_at = at + ".actions." + std::to_string(j);
-        if (!action.is_object()) return std::pair{action_at, std::string("Expected an object")};
-        if (Problem problem = check_fields(action, kNotificationAction, action_at)) return problem;
+        std::string action_at = at + ".actions." + std::to_string(j);
+        if (!action.is_object()) return problem_at(std::move(action_at), "Expected an object");
+        CLAWPERATOR_TRY(check_fields(action, kNotificationAction, action_at));
       }
     }
   }
-  if (Problem problem = check_each(payload, "sessions", kSession)) return problem;
-  if (Problem problem = check_session(payload, "session")) return problem;
+  CLAWPERATOR_TRY(check_each(payload, "sessions", kSession));
+  CLAWPERATOR_TRY(check_session(payload, "session"));
   return check_session(payload, "initialSession");
 }
 
 // A failed step's evidence: a versioned document; `dispatched`, when there, a boolean.
-Problem check_failure(const Json& payload) {
+Check check_failure(const Json& payload) {
   const auto version = payload.find("schemaVersion");
-  if (version == payload.end())
-    return std::pair{std::string("schemaVersion"), std::string("Required")};
-  if (*version != 1) return std::pair{std::string("schemaVersion"), std::string("Expected 1")};
+  if (version == payload.end()) return problem_at("schemaVersion", "Required");
+  if (*version != 1) return problem_at("schemaVersion", "Expected 1");
   const auto dispatched = payload.find("dispatched");
   if (dispatched != payload.end() && !dispatched->is_boolean()) {
-    return std::pair{std::string("dispatched"), std::string("Expected a boolean")};
+    return problem_at("dispatched", "Expected a boolean");
   }
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace
@@ -241,21 +241,19 @@ Expected<std::vector<std::optional<Json>>, PayloadError> decode_payloads(
     const contract::ActionSpec* spec = contract::find_action(step.actionType);
     if (spec == nullptr || spec->post_processing != contract::PostProcessing::DecodePayload)
       continue;
-    auto problem = [&](std::string path, std::string message) {
-      return Unexpected{
-          PayloadError{step.id, step.actionType, std::move(path), std::move(message)}};
+    auto failure = [&](Problem problem) {
+      return Unexpected{PayloadError{step.id, step.actionType, std::move(problem)}};
     };
     const std::string* text = step.data_value("payload");
     if (text == nullptr) {
       if (!step.success) continue;
-      return problem("", "data.payload is missing");
+      return failure(Problem{"", "data.payload is missing"});
     }
     Json payload = parse_json(*text);
-    if (payload.is_discarded()) return problem("", "data.payload is not JSON");
-    if (!payload.is_object()) return problem("", "data.payload is not a JSON object");
-    const Problem found =
-        step.success ? check_success(payload, spec->type) : check_failure(payload);
-    if (found) return problem(found->first, found->second);
+    if (payload.is_discarded()) return failure(Problem{"", "data.payload is not JSON"});
+    if (!payload.is_object()) return failure(Problem{"", "data.payload is not a JSON object"});
+    Check checked = step.success ? check_success(payload, spec->type) : check_failure(payload);
+    if (!checked) return failure(std::move(checked).error());
     out[i] = std::move(payload);
   }
   return out;

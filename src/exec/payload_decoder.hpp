@@ -9,6 +9,7 @@
 
 #include "clawperator/expected.hpp"
 #include "clawperator/json.hpp"
+#include "clawperator/problem.hpp"
 #include "clawperator/transport/envelope.hpp"
 
 namespace clawperator::exec {
@@ -16,8 +17,7 @@ namespace clawperator::exec {
 struct PayloadError {
   std::string step_id;
   std::string action_type;
-  std::string path;  // inside the payload ("" = the document)
-  std::string message;
+  Problem problem;  // its path inside the payload ("" = the document)
 };
 
 // One entry per step: the parsed payload of a DecodePayload step that carries one, else

@@ -44,19 +44,20 @@ contract::Outcome<BroadcastRoute> route_payload(adb::AdbClient& client, const st
   const std::string name = "clawperator-payload-" + io::random_uuid() + ".json";
   const std::string device_path = "/data/local/tmp/" + name;
   std::filesystem::path local = (state != nullptr ? state->path() : local_directory) / name;
-  std::optional<std::string> problem;
+  Expected<void, Problem> written;
   if (state != nullptr) {
     state->remove_stale(kLocalPayloadPrefix, ".json", kStalePayloadAge);
-    problem = state->create_file(name, payload_json);
+    written = state->create_file(name, payload_json);
   } else {
-    problem = io::write_new_file(local, payload_json);
+    written = io::write_new_file(local, payload_json);
   }
-  if (problem) {
+  if (!written) {
+    const std::string& problem = written.error().message;  // the file is payloadFile
     Json details = Json::object();
     details["payloadFile"] = local.string();
-    details["problem"] = *problem;
+    details["problem"] = problem;
     return contract::failed(trace.fail(
-        "BROADCAST_FAILED", "Could not write the payload to a local file for adb push: " + *problem,
+        "BROADCAST_FAILED", "Could not write the payload to a local file for adb push: " + problem,
         details));
   }
   process::Completion pushed;

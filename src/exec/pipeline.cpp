@@ -137,9 +137,10 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
   }
   const char* code = "ACTION_FAILED";
   if (!problem) {
-    if (auto error = default_path ? io::write_new_file(path, capture.out)
-                                  : io::write_file_atomically(path, capture.out)) {
-      problem = "could not write " + path.string() + ": " + *error;
+    if (auto saved = default_path ? io::write_new_file(path, capture.out)
+                                  : io::write_file_atomically(path, capture.out);
+        !saved) {
+      problem = "could not write " + path.string() + ": " + saved.error().message;
       code = "SNAPSHOT_ARTIFACT_WRITE_FAILED";
     }
   }
@@ -480,18 +481,17 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   reconcile_status(envelope);
   auto payloads = decode_payloads(envelope);
   if (!payloads) {
-    const PayloadError& problem = payloads.error();
+    const PayloadError& undecodable = payloads.error();
     Json details = Json::object();
-    details["stepId"] = problem.step_id;
-    details["actionType"] = problem.action_type;
-    details["payloadPath"] = problem.path;
+    details["stepId"] = undecodable.step_id;
+    details["actionType"] = undecodable.action_type;
+    details["payloadPath"] = undecodable.problem.path;
     details["envelope"] = render_envelope(std::move(envelope), serial);
-    return fail(undecodable_result(trace,
-                                   "Step " + problem.step_id + " (" + problem.action_type +
-                                       ") returned a data.payload that does not decode: " +
-                                       (problem.path.empty() ? "" : problem.path + ": ") +
-                                       problem.message,
-                                   std::move(details)));
+    return fail(undecodable_result(
+        trace,
+        "Step " + undecodable.step_id + " (" + undecodable.action_type +
+            ") returned a data.payload that does not decode: " + undecodable.problem.text(),
+        std::move(details)));
   }
   auto query = parsed_query(envelope);
   const contract::EnvelopeOutcome summary = envelope_outcome(envelope, *payloads);

@@ -6,9 +6,8 @@
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/hierarchy/tree.hpp"
 #include "clawperator/io/log.hpp"
-#include "clawperator/io/utc_time.hpp"
-#include "clawperator/policy/confirmation.hpp"
 #include "clawperator/policy/policy.hpp"
+#include "policy_confirmation.hpp"
 
 namespace clawperator::exec {
 namespace {
@@ -137,63 +136,17 @@ contract::Status check_policy(const ExecutionRequest& request, adb::AdbClient& c
                                            verdict.rule->id + not_sent(run),
                                        std::move(details)));
   }
-  const std::string digest =
-      policy::payload_digest(request.execution, serial, request.operator_package);
-  // A token is bound to the whole payload: spent once, it confirms every step of this run.
-  if (run.confirmed_by_token) {
-    log_decision(verdict, policy, trace, "confirmed by token");
+  // An approval is bound to the whole payload: granted once, it confirms every step of this run.
+  if (run.confirmed_by_approval) {
+    log_decision(verdict, policy, trace, "confirmed by approval");
     return {};
   }
-  if (request.confirm_token) {
-    const io::StateDirectory* state = request.state.directory.get();
-    if (state != nullptr && policy::redeem_confirmation(*state, *request.confirm_token, digest)) {
-      run.confirmed_by_token = true;
-      log_decision(verdict, policy, trace, "confirmed by token");
-      return {};
-    }
-    log_decision(verdict, policy, trace, "unknown token");
-    return contract::failed(trace.fail(
-        "CONFIRMATION_UNKNOWN",
-        "The confirmation token is unknown, used, expired or issued for another payload; " +
-            not_sent(run).substr(2),
-        std::move(details)));
-  }
-  if (request.ask_person) {
-    const bool yes = request.ask_person(question_of(verdict, serial));
-    log_decision(verdict, policy, trace, yes ? "confirmed by a person" : "declined");
-    if (yes) {
-      // The person's time is not the execution's: its budget starts again from the answer.
-      if (request.budget) {
-        client.set_deadline(std::chrono::steady_clock::now() + *request.budget + kResultGrace);
-      }
-      return {};
-    }
-    return contract::failed(trace.fail(
-        "CONFIRMATION_DECLINED", "Step " + verdict.step.step_id + " was declined" + not_sent(run),
-        std::move(details)));
-  }
-  log_decision(verdict, policy, trace, "confirmation required");
-  std::string message = "Step " + verdict.step.step_id + " (" + verdict.step.action_type +
-                        ") needs a person's confirmation (rule " + verdict.rule->id + ")" +
-                        not_sent(run);
-  if (request.hand_out_tokens) {
-    const io::StateDirectory* state = request.state.directory.get();
-    auto issued =
-        state != nullptr
-            ? policy::issue_confirmation(*state, digest, verdict.rule->id, verdict.step.step_id)
-            : Expected<policy::IssuedToken, std::string>(
-                  Unexpected<std::string>{"no private state directory for tokens"});
-    if (issued) {
-      details["token"] = issued->token;
-      details["expiresAt"] = io::utc_timestamp(issued->expires);
-      message += ". After a person approves it, repeat the same call with --confirm " +
-                 issued->token + " (once, within 5 minutes)";
-    } else {
-      details["tokenProblem"] = issued.error();
-    }
-  }
-  return contract::failed(
-      trace.fail("CONFIRMATION_REQUIRED", std::move(message), std::move(details)));
+  CLAWPERATOR_TRY(confirm_step(
+      request, client, trace,
+      StepToConfirm{verdict, policy, serial, question_of(verdict, serial), not_sent(run)},
+      std::move(details)));
+  if (request.approval_id) run.confirmed_by_approval = true;
+  return {};
 }
 
 }  // namespace clawperator::exec

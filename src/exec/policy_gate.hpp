@@ -1,6 +1,7 @@
 // The action policy's check before anything is sent (docs/guardrails.md): a denied step stops
-// the execution, a step that needs confirmation goes through only with a person's yes (the
-// terminal, MCP elicitation) or a one-time token issued for this very payload.
+// the execution, a step that needs confirmation goes through only with a person's yes: asked
+// here (the controlling terminal, MCP elicitation), or given to the approval recorded for this
+// very payload (policy_confirmation.hpp).
 #pragma once
 
 #include <chrono>
@@ -32,8 +33,8 @@ struct ScreenReadError {
   std::string message;
 };
 
-// Allowed (or confirmed): success. Else POLICY_DENIED, CONFIRMATION_REQUIRED (with the token
-// when the front end hands tokens out), CONFIRMATION_UNKNOWN or CONFIRMATION_DECLINED; all
+// Allowed (or confirmed): success. Else POLICY_DENIED, CONFIRMATION_REQUIRED (with a pending
+// approval when the front end records them), CONFIRMATION_UNKNOWN or CONFIRMATION_DECLINED; all
 // before dispatch. Every decision is logged ("policy.decision").
 // `read_screen`: one query_ui of every on-screen node (its parsed `query`), asked only when a
 // rule with labels could match a judged step that has a target; a failure when the screen could
@@ -43,9 +44,9 @@ using ScreenReader = std::function<Expected<Json, ScreenReadError>()>;
 
 // What one run's judgements share across its segments (policy::plan_segments).
 struct PolicyRun {
-  // A --confirm token was spent on this run: it confirms every step of the payload it was
-  // issued for.
-  bool confirmed_by_token = false;
+  // The approval --confirm named was granted and spent on this run: it confirms every step of
+  // the payload it was recorded for.
+  bool confirmed_by_approval = false;
   // Steps of an earlier segment ran: a refusal now says so.
   bool steps_before = false;
   int screen_reads = 0;

@@ -142,7 +142,7 @@ ExecutionReport run_segments(const ExecutionRequest& request, process::Runner& r
   part.device = serial;
   part.lock_token = token;
   part.policy = nullptr;  // judged here, segment by segment
-  part.confirm_token.reset();
+  part.approval_id.reset();
   part.ask_person = {};
   const ScreenReader read_screen = [&]() { return query_screen(part, runner, serial); };
   PolicyRun run;

@@ -31,10 +31,10 @@ Json tri_state(const std::string* value) {
 
 }  // namespace
 
-Expected<Json, std::string> project_compact_snapshot(std::string_view xml,
-                                                     const CompactOptions& options) {
+Expected<Json, Problem> project_compact_snapshot(std::string_view xml,
+                                                 const CompactOptions& options) {
   auto tree = parse(xml);
-  if (!tree) return Unexpected{std::move(tree.error().message)};
+  if (!tree) return Unexpected(Problem{"", std::move(tree.error().message)});
   bool any_cut = false;
   Json nodes = Json::array();
   const std::size_t returned =

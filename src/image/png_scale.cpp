@@ -10,8 +10,9 @@ namespace {
 
 constexpr std::uint64_t kChannels = 4;
 
-Unexpected<std::string> failure(std::string message) {
-  return Unexpected<std::string>{std::move(message)};
+// The PNG as a whole is at fault: no path.
+Unexpected<Problem> failure(std::string message) {
+  return Unexpected(Problem{"", std::move(message)});
 }
 
 // The simplified API reports through the struct: its message, or ours when it has none.
@@ -41,7 +42,7 @@ std::string bound_problem(Size size) {
 
 // Reads the header into `image` (libpng's state stays open for png_image_finish_read) and
 // checks the bounds; on failure the state is freed.
-Expected<Size, std::string> begin_read(png_image& image, std::string_view png) {
+Expected<Size, Problem> begin_read(png_image& image, std::string_view png) {
   if (png.empty()) return failure("not a PNG image: no bytes");
   if (png_image_begin_read_from_memory(&image, png.data(), png.size()) == 0) {
     png_image_free(&image);
@@ -86,21 +87,20 @@ std::uint8_t rounded_ratio(std::uint64_t numerator, std::uint64_t denominator) {
 
 }  // namespace
 
-Expected<Size, std::string> png_size(std::string_view png) {
+Expected<Size, Problem> png_size(std::string_view png) {
   png_image image = fresh_image();
   auto size = begin_read(image, png);
   if (size) png_image_free(&image);
   return size;
 }
 
-Expected<RgbaImage, std::string> decode_png(std::string_view png) {
+Expected<RgbaImage, Problem> decode_png(std::string_view png) {
   png_image image = fresh_image();
-  auto size = begin_read(image, png);
-  if (!size) return failure(std::move(size.error()));
+  CLAWPERATOR_TRY_ASSIGN(const Size size, begin_read(image, png));
   image.format = PNG_FORMAT_RGBA;
   RgbaImage out;
-  out.size = *size;
-  out.pixels.resize(std::uint64_t{size->width} * size->height * kChannels);
+  out.size = size;
+  out.pixels.resize(std::uint64_t{size.width} * size.height * kChannels);
   if (png_image_finish_read(&image, nullptr, out.pixels.data(), 0, nullptr) == 0) {
     png_image_free(&image);
     return failure("broken PNG image: " + libpng_message(image, "undecodable pixels"));
@@ -172,7 +172,7 @@ RgbaImage scale_down(const RgbaImage& source, Size target) {
   return out;
 }
 
-Expected<std::string, std::string> encode_png(const RgbaImage& image) {
+Expected<std::string, Problem> encode_png(const RgbaImage& image) {
   if (std::string problem = bound_problem(image.size); !problem.empty()) {
     return failure(std::move(problem));
   }
@@ -214,16 +214,13 @@ Expected<std::string, std::string> encode_png(const RgbaImage& image) {
   return failure("could not encode the PNG image: its size kept growing");
 }
 
-Expected<FittedPng, std::string> fit_png(std::string_view png, std::uint32_t max_dimension) {
-  auto original = png_size(png);
-  if (!original) return failure(std::move(original.error()));
-  const Size target = fitted_size(*original, max_dimension);
-  if (target == *original) return FittedPng{std::string(png), *original, *original};
-  auto decoded = decode_png(png);
-  if (!decoded) return failure(std::move(decoded.error()));
-  auto encoded = encode_png(scale_down(*decoded, target));
-  if (!encoded) return failure(std::move(encoded.error()));
-  return FittedPng{std::move(*encoded), *original, target};
+Expected<FittedPng, Problem> fit_png(std::string_view png, std::uint32_t max_dimension) {
+  CLAWPERATOR_TRY_ASSIGN(const Size original, png_size(png));
+  const Size target = fitted_size(original, max_dimension);
+  if (target == original) return FittedPng{std::string(png), original, original};
+  CLAWPERATOR_TRY_ASSIGN(const RgbaImage decoded, decode_png(png));
+  CLAWPERATOR_TRY_ASSIGN(std::string encoded, encode_png(scale_down(decoded, target)));
+  return FittedPng{std::move(encoded), original, target};
 }
 
 }  // namespace clawperator::image

@@ -15,6 +15,10 @@ namespace {
 
 constexpr int kNewFileAttempts = 16;
 
+Unexpected<Problem> write_failure(const std::filesystem::path& path, int error_number) {
+  return Unexpected(Problem{path.string(), std::strerror(error_number)});
+}
+
 // O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600, then `bytes`: 0, or the errno (a partial file that we
 // created is removed).
 int write_exclusive(const std::filesystem::path& path, std::string_view bytes) {
@@ -41,17 +45,17 @@ int write_all(int fd, std::string_view bytes) {
   return 0;
 }
 
-std::optional<std::string> write_file_atomically(const std::filesystem::path& path,
-                                                 std::string_view bytes) {
+Expected<void, Problem> write_file_atomically(const std::filesystem::path& path,
+                                              std::string_view bytes) {
   const std::filesystem::path directory =
       path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   std::string temp = (directory / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
   const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
-  if (fd < 0) return std::string(std::strerror(errno));
+  if (fd < 0) return write_failure(path, errno);
   auto fail = [&](int error_number) {
     ::close(fd);
     ::unlink(temp.c_str());
-    return std::optional<std::string>(std::strerror(error_number));
+    return write_failure(path, error_number);
   };
   if (const int error_number = write_all(fd, bytes); error_number != 0) return fail(error_number);
   // Readable by the user's other tools like any file they create.
@@ -62,17 +66,17 @@ std::optional<std::string> write_file_atomically(const std::filesystem::path& pa
   if (::close(fd) != 0) {
     const int error_number = errno;
     ::unlink(temp.c_str());
-    return std::string(std::strerror(error_number));
+    return write_failure(path, error_number);
   }
   if (::rename(temp.c_str(), path.c_str()) != 0) {
     const int error_number = errno;
     ::unlink(temp.c_str());
-    return std::string(std::strerror(error_number));
+    return write_failure(path, error_number);
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<std::string> write_new_file(std::filesystem::path& path, std::string_view bytes) {
+Expected<void, Problem> write_new_file(std::filesystem::path& path, std::string_view bytes) {
   const std::filesystem::path wanted = path;
   std::random_device random;
   for (int attempt = 0; attempt < kNewFileAttempts; ++attempt) {
@@ -84,17 +88,17 @@ std::optional<std::string> write_new_file(std::filesystem::path& path, std::stri
     }
     const int error_number = write_exclusive(path, bytes);
     if (error_number == EEXIST) continue;
-    if (error_number == 0) return std::nullopt;
-    return std::string(std::strerror(error_number));
+    if (error_number == 0) return {};
+    return write_failure(path, error_number);
   }
-  return std::string(std::strerror(EEXIST));
+  return write_failure(path, EEXIST);
 }
 
-std::optional<std::string> write_exclusive_file(const std::filesystem::path& path,
-                                                std::string_view bytes) {
+Expected<void, Problem> write_exclusive_file(const std::filesystem::path& path,
+                                             std::string_view bytes) {
   const int error_number = write_exclusive(path, bytes);
-  if (error_number == 0) return std::nullopt;
-  return std::string(std::strerror(error_number));
+  if (error_number == 0) return {};
+  return write_failure(path, error_number);
 }
 
 std::string escape_file_name(std::string_view text) {

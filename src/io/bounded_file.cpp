@@ -30,16 +30,19 @@ std::string describe_open_error(int error) {
   return error == EINVAL ? std::string("not a regular file") : std::string(std::strerror(error));
 }
 
-std::optional<std::string> read_regular_file(const std::filesystem::path& path, std::size_t limit,
-                                             std::string& bytes) {
+Expected<void, Problem> read_regular_file(const std::filesystem::path& path, std::size_t limit,
+                                          std::string& bytes) {
+  const auto failure = [&](std::string message) {
+    return Unexpected(Problem{path.string(), std::move(message)});
+  };
   const OpenedFile opened = open_regular_file(path);
-  if (opened.fd < 0) return describe_open_error(opened.error);
+  if (opened.fd < 0) return failure(describe_open_error(opened.error));
   BoundedRead read = read_bounded(opened.fd, limit);
   ::close(opened.fd);
-  if (read.error != 0) return std::string(std::strerror(read.error));
-  if (read.too_large) return "larger than " + std::to_string(limit) + " bytes";
+  if (read.error != 0) return failure(std::strerror(read.error));
+  if (read.too_large) return failure("larger than " + std::to_string(limit) + " bytes");
   bytes = std::move(read.bytes);
-  return std::nullopt;
+  return {};
 }
 
 }  // namespace clawperator::io

@@ -32,16 +32,17 @@ std::string owner_problem(uid_t uid) {
   return "owner uid " + std::to_string(static_cast<unsigned long long>(uid));
 }
 
-// What makes an opened directory unfit for our files, if anything.
-std::optional<std::string> unsafe_directory(const struct stat& status, uid_t owner) {
-  if (!S_ISDIR(status.st_mode)) return "not a directory";
-  if (status.st_uid != owner) return owner_problem(status.st_uid);
+// What makes an opened directory unfit for our files, if anything (no path: the directory's
+// is the DirectoryError's).
+Expected<void, Problem> check_directory(const struct stat& status, uid_t owner) {
+  if (!S_ISDIR(status.st_mode)) return Unexpected(Problem{"", "not a directory"});
+  if (status.st_uid != owner) return Unexpected(Problem{"", owner_problem(status.st_uid)});
   if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
     char mode[16];
     std::snprintf(mode, sizeof mode, "mode %04o", static_cast<unsigned>(status.st_mode & 07777));
-    return std::string(mode);
+    return Unexpected(Problem{"", mode});
   }
-  return std::nullopt;
+  return {};
 }
 
 // One path component: a name inside the directory, never a way out of it.
@@ -131,7 +132,9 @@ Expected<StateDirectory, DirectoryError> StateDirectory::open(const std::filesys
   // What counts is what we hold open, whatever the name points to by now.
   struct stat status {};
   if (::fstat(fd, &status) != 0) return refuse(with_errno("cannot inspect"));
-  if (auto problem = unsafe_directory(status, owner)) return refuse(std::move(*problem));
+  if (auto checked = check_directory(status, owner); !checked) {
+    return refuse(std::move(checked.error().message));
+  }
   return directory;
 }
 
@@ -155,15 +158,17 @@ StateDirectory::~StateDirectory() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-Expected<StateDirectory::OpenedFile, std::string> StateDirectory::open_file(std::string_view name,
-                                                                            int flags) const {
-  using Problem = Unexpected<std::string>;
-  if (!is_file_name(name)) return Problem{"not a file name"};
+Expected<StateDirectory::OpenedFile, Problem> StateDirectory::open_file(std::string_view name,
+                                                                        int flags) const {
   const std::string file(name);
+  const auto failure = [&](std::string message) {
+    return Unexpected(Problem{file, std::move(message)});
+  };
+  if (!is_file_name(name)) return failure("not a file name");
   OpenedFile opened;
   // O_NONBLOCK: a FIFO planted under the name must not hang the open.
   opened.fd = ::openat(fd_, file.c_str(), flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
-  if (opened.fd < 0) return Problem{errno == ELOOP ? "is a symlink" : std::strerror(errno)};
+  if (opened.fd < 0) return failure(errno == ELOOP ? "is a symlink" : std::strerror(errno));
   std::string problem;
   if (::fstat(opened.fd, &opened.status) != 0) {
     problem = std::strerror(errno);
@@ -174,7 +179,7 @@ Expected<StateDirectory::OpenedFile, std::string> StateDirectory::open_file(std:
   }
   if (problem.empty()) return opened;
   ::close(opened.fd);
-  return Problem{std::move(problem)};
+  return failure(std::move(problem));
 }
 
 bool StateDirectory::replace_with_empty_file(std::string_view name) const {
@@ -214,27 +219,28 @@ bool StateDirectory::remove(std::string_view name) const {
   return ::unlinkat(fd_, std::string(name).c_str(), 0) == 0;
 }
 
-std::optional<std::string> StateDirectory::rename(std::string_view from,
-                                                  std::string_view to) const {
-  if (!is_file_name(from) || !is_file_name(to)) return std::string("not a file name");
-  if (::renameat(fd_, std::string(from).c_str(), fd_, std::string(to).c_str()) != 0) {
-    return std::string(std::strerror(errno));
+Expected<void, Problem> StateDirectory::rename(std::string_view from, std::string_view to) const {
+  if (!is_file_name(from) || !is_file_name(to)) {
+    return Unexpected(Problem{std::string(is_file_name(from) ? to : from), "not a file name"});
   }
-  return std::nullopt;
+  if (::renameat(fd_, std::string(from).c_str(), fd_, std::string(to).c_str()) != 0) {
+    return Unexpected(Problem{std::string(to), std::strerror(errno)});
+  }
+  return {};
 }
 
-std::optional<std::string> StateDirectory::create_file(std::string_view name,
-                                                       std::string_view contents) const {
-  if (!is_file_name(name)) return std::string("not a file name");
+Expected<void, Problem> StateDirectory::create_file(std::string_view name,
+                                                    std::string_view contents) const {
   const std::string file(name);
+  if (!is_file_name(name)) return Unexpected(Problem{file, "not a file name"});
   const int fd =
       ::openat(fd_, file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  if (fd < 0) return std::string(std::strerror(errno));
+  if (fd < 0) return Unexpected(Problem{file, std::strerror(errno)});
   const int error = write_all(fd, contents);
   ::close(fd);
-  if (error == 0) return std::nullopt;
+  if (error == 0) return {};
   ::unlinkat(fd_, file.c_str(), 0);
-  return std::string(std::strerror(error));
+  return Unexpected(Problem{file, std::strerror(error)});
 }
 
 std::optional<struct stat> StateDirectory::status_of(std::string_view name) const {

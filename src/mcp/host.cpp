@@ -36,9 +36,10 @@ class ServiceToolHost final : public ToolHost {
       : session_(service::server_session(start.session, &warm_followers_)),
         log_dir_(start.log_dir),
         policy_error_(start.policy_error) {
-    // A step the policy wants confirmed is refused without a token: nothing a model can send
-    // confirms it (docs/guardrails.md); a person may, through the client's elicitation.
-    session_.hand_out_tokens = false;
+    // A step the policy wants confirmed is refused without an approval: no tool takes one, so
+    // nothing a model can send confirms it (docs/guardrails.md §5); a person may, through the
+    // client's elicitation.
+    session_.record_approvals = false;
   }
 
   Json run_execution(const contract::Execution& execution, const CallTarget& target,
@@ -49,6 +50,7 @@ class ServiceToolHost final : public ToolHost {
     call.execution = execution;
     call.target = target_of(target);
     call.ask_person = target.ask_person;
+    if (call.ask_person) call.ask_person_through = "elicitation";
     const auto runner = process::make_system_runner(cancel);
     return service::run_execution(session_, std::move(call), *runner).document;
   }

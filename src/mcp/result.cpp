@@ -105,7 +105,7 @@ Json screenshot_result(const std::string& png, Json document,
   if (!fitted) {
     contract::HostError error = contract::make_error(
         contract::Phase::PostProcessing, "ACTION_FAILED",
-        "the screenshot could not be scaled to maxDimension: " + fitted.error());
+        "the screenshot could not be scaled to maxDimension: " + fitted.error().text());
     error.dispatch_state = contract::DispatchState::Dispatched;
     error.actions = {true, true};  // a screenshot changes nothing: another one is safe
     return tool_result(contract::to_json(error), protocol_version);

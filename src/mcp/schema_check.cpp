@@ -14,9 +14,11 @@ std::string join(const std::string& path, std::string_view key) {
   return path.empty() ? std::string(key) : path + "." + std::string(key);
 }
 
-std::string at(const std::string& message, const std::string& path) {
-  return path.empty() ? message : message + " (path: " + path + ")";
+Unexpected<Problem> at(std::string message, std::string path) {
+  return Unexpected(Problem{std::move(path), std::move(message)});
 }
+
+using Check = Expected<void, Problem>;
 
 // The two patterns our schemas use: \S (not blank) and an identifier (a recording's session id,
 // the Operator's charset, src/recording/device_recordings.cpp).
@@ -61,10 +63,9 @@ std::string describe_type(const std::string& type) {
   return "a " + type;
 }
 
-std::optional<std::string> check(const Json& schema, const Json& value, const std::string& path);
+Check check(const Json& schema, const Json& value, const std::string& path);
 
-std::optional<std::string> check_object(const Json& schema, const Json& value,
-                                        const std::string& path) {
+Check check_object(const Json& schema, const Json& value, const std::string& path) {
   const Json* properties = schema.contains("properties") ? &schema["properties"] : nullptr;
   if (const auto required = schema.find("required"); required != schema.end()) {
     for (const Json& key : *required) {
@@ -82,7 +83,7 @@ std::optional<std::string> check_object(const Json& schema, const Json& value,
       if (closed) return at("unknown argument " + key, join(path, key));
       continue;
     }
-    if (auto problem = check((*properties)[key], member, join(path, key))) return problem;
+    CLAWPERATOR_TRY(check((*properties)[key], member, join(path, key)));
   }
   if (const auto min = schema.find("minProperties"); min != schema.end()) {
     if (value.size() < min->get<std::size_t>()) {
@@ -90,10 +91,10 @@ std::optional<std::string> check_object(const Json& schema, const Json& value,
                 path);
     }
   }
-  return std::nullopt;
+  return {};
 }
 
-std::optional<std::string> check(const Json& schema, const Json& value, const std::string& path) {
+Check check(const Json& schema, const Json& value, const std::string& path) {
   if (const auto type = schema.find("type"); type != schema.end()) {
     const std::string name = type->get<std::string>();
     if (!has_type(value, name)) return at("must be " + describe_type(name), path);
@@ -136,9 +137,7 @@ std::optional<std::string> check(const Json& schema, const Json& value, const st
       }
     }
   }
-  if (value.is_object()) {
-    if (auto problem = check_object(schema, value, path)) return problem;
-  }
+  if (value.is_object()) CLAWPERATOR_TRY(check_object(schema, value, path));
   if (value.is_array()) {
     if (const auto min = schema.find("minItems"); min != schema.end() && value.size() < *min) {
       return at("must have at least " + min->dump() + " item(s)", path);
@@ -148,20 +147,14 @@ std::optional<std::string> check(const Json& schema, const Json& value, const st
     }
     if (const auto items = schema.find("items"); items != schema.end()) {
       for (std::size_t i = 0; i < value.size(); ++i) {
-        if (auto problem = check(*items, value[i], join(path, std::to_string(i)))) return problem;
+        CLAWPERATOR_TRY(check(*items, value[i], join(path, std::to_string(i))));
       }
     }
   }
   if (const auto one_of = schema.find("oneOf"); one_of != schema.end()) {
     std::size_t matches = 0;
-    std::optional<std::string> first_problem;
     for (const Json& option : *one_of) {
-      auto problem = check(option, value, path);
-      if (!problem) {
-        ++matches;
-      } else if (!first_problem) {
-        first_problem = std::move(problem);
-      }
+      if (check(option, value, path)) ++matches;
     }
     if (matches != 1) {
       const std::string hint = one_of->size() > 0 && schema.contains("description")
@@ -171,11 +164,11 @@ std::optional<std::string> check(const Json& schema, const Json& value, const st
     }
   }
   if (const auto negated = schema.find("not"); negated != schema.end()) {
-    if (!check(*negated, value, path)) {
+    if (check(*negated, value, path)) {  // it conforms to what it must not
       return at(negated->value("description", std::string("is not allowed here")), path);
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 constexpr std::array<std::string_view, 20> kKnownKeywords = {
@@ -187,7 +180,7 @@ constexpr std::array<std::string_view, 20> kKnownKeywords = {
 
 }  // namespace
 
-std::optional<std::string> check_against_schema(const Json& schema, const Json& value) {
+Expected<void, Problem> check_against_schema(const Json& schema, const Json& value) {
   return check(schema, value, "");
 }
 

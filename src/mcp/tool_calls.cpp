@@ -49,11 +49,11 @@ Json with_mcp_metadata(Json payload, const std::string& tool, const service::IdS
 }
 
 // The execute tool's actions, as the caller wrote them: the check `serve` makes too.
-std::optional<std::string> refuse_screenshot_paths(const Json& actions) {
+Expected<void, Problem> check_screenshot_paths(const Json& actions) {
   const auto issue = contract::find_caller_host_path(actions);
-  if (!issue) return std::nullopt;
-  return "execute does not allow caller-controlled take_screenshot paths over MCP (path: " +
-         issue->path + ")";
+  if (!issue) return {};
+  return Unexpected(Problem{
+      issue->path, "execute does not allow caller-controlled take_screenshot paths over MCP"});
 }
 
 // The execute tool's payload (and a row tool's): ids and timeout come from with_mcp_metadata.
@@ -121,17 +121,17 @@ bool takes_selection(ToolKind kind) {
 
 // snapshot's mode rules, which its flat schema cannot say: maxChars is raw mode's, maxNodes,
 // maxTextChars and saveRaw are compact mode's.
-std::optional<std::string> snapshot_mode_problem(const Json& a) {
+Expected<void, Problem> check_snapshot_modes(const Json& a) {
   const bool compact = flag(a, "compact");
   if (compact && a.contains("maxChars")) {
-    return "maxChars cannot be combined with compact (path: maxChars)";
+    return Unexpected(Problem{"maxChars", "maxChars cannot be combined with compact"});
   }
   for (const char* key : {"maxNodes", "maxTextChars", "saveRaw"}) {
     if (!compact && a.contains(key)) {
-      return std::string(key) + " requires compact: true (path: " + key + ")";
+      return Unexpected(Problem{key, std::string(key) + " requires compact: true"});
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 Json build_payload(const ToolDefinition& tool, const Json& a, const service::IdStamp& stamp) {
@@ -222,6 +222,12 @@ Unexpected<ArgumentError> argument_error(std::string message) {
   return {ArgumentError{std::move(message)}};
 }
 
+// MCP's wording of a problem: "<message> (path: a.b)", the message alone without a path.
+Unexpected<ArgumentError> argument_error(const Problem& problem) {
+  if (problem.path.empty()) return argument_error(problem.message);
+  return argument_error(problem.message + " (path: " + problem.path + ")");
+}
+
 }  // namespace
 
 Json to_json(const SessionDefaults& session) {
@@ -243,8 +249,8 @@ SessionDefaults configured(SessionDefaults session, const Json& arguments) {
 
 ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
                         const SessionDefaults& session, const service::IdStamp& stamp) {
-  if (auto problem = check_against_schema(tool.input_schema, arguments)) {
-    return argument_error(*problem);
+  if (auto checked = check_against_schema(tool.input_schema, arguments); !checked) {
+    return argument_error(checked.error());
   }
   const SessionDefaults merged = configured(session, arguments);
   if (tool.kind == ToolKind::EvidenceCapture || tool.kind == ToolKind::EvidenceVideoStart) {
@@ -265,21 +271,25 @@ ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
     return ToolCall{LocalCall{tool.kind, arguments, merged.device_id, merged.operator_package}};
   }
   if (tool.kind == ToolKind::Execute) {
-    if (auto refused = refuse_screenshot_paths(arguments["actions"]))
-      return argument_error(*refused);
+    if (auto checked = check_screenshot_paths(arguments["actions"]); !checked) {
+      return argument_error(checked.error());
+    }
   }
   if (tool.kind == ToolKind::Read && arguments.value("validator", "") == "regex" &&
       !arguments.contains("validatorPattern")) {
     return argument_error(
-        "validatorPattern is required with validator regex (path: "
-        "validatorPattern)");
+        Problem{"validatorPattern", "validatorPattern is required with validator regex"});
   }
   if (tool.kind == ToolKind::Snapshot) {
-    if (auto problem = snapshot_mode_problem(arguments)) return argument_error(*problem);
+    if (auto checked = check_snapshot_modes(arguments); !checked) {
+      return argument_error(checked.error());
+    }
   }
   for (const char* key : {"selector", "container"}) {
     if (const auto found = arguments.find(key); found != arguments.end()) {
-      if (auto problem = selector_problem(*found, key)) return argument_error(*problem);
+      if (auto checked = check_selector(*found, key); !checked) {
+        return argument_error(checked.error());
+      }
     }
   }
   ExecutionCall call;

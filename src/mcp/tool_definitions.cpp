@@ -711,15 +711,16 @@ Json selector_schema() {
           {"description", "The element: at least one field"}};
 }
 
-std::optional<std::string> selector_problem(const Json& selector, std::string_view path) {
+Expected<void, Problem> check_selector(const Json& selector, std::string_view path) {
   for (const contract::MatcherFieldRow& row : contract::matcher_fields()) {
     if (row.short_key != row.key && selector.contains(row.short_key) &&
         selector.contains(row.key)) {
-      return "give " + std::string(row.short_key) + " or " + std::string(row.key) +
-             ", not both (path: " + std::string(path) + "." + std::string(row.key) + ")";
+      return Unexpected(Problem{
+          std::string(path) + "." + std::string(row.key),
+          "give " + std::string(row.short_key) + " or " + std::string(row.key) + ", not both"});
     }
   }
-  return std::nullopt;
+  return {};
 }
 
 Json selector_to_matcher(const Json& selector) {

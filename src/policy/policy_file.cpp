@@ -182,8 +182,9 @@ contract::Outcome<std::optional<Policy>> load_policy(const std::optional<std::st
     if (!std::filesystem::exists(path, ignored)) return std::optional<Policy>();
   }
   std::string text;
-  if (auto problem = io::read_regular_file(path, kMaxPolicyBytes, text)) {
-    return contract::failed(invalid(path.string(), "(file)", "cannot be read: " + *problem));
+  if (auto read = io::read_regular_file(path, kMaxPolicyBytes, text); !read) {
+    return contract::failed(
+        invalid(path.string(), "(file)", "cannot be read: " + read.error().message));
   }
   CLAWPERATOR_TRY_ASSIGN(auto policy, parse_policy(text, path.string()));
   std::error_code no_cwd;

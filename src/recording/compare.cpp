@@ -257,9 +257,10 @@ contract::Outcome<Json> skill_result_of(const Json& document, std::string_view n
 
 contract::Outcome<Json> read_compare_skill_result(const std::filesystem::path& path) {
   std::string text;
-  if (auto problem = io::read_regular_file(path, kMaxCompareResultBytes, text)) {
-    return compare_failure("Cannot read the compare result " + path.string() + ": " + *problem,
-                           Json{{"path", path.string()}, {"reason", *problem}});
+  if (auto read = io::read_regular_file(path, kMaxCompareResultBytes, text); !read) {
+    return compare_failure(
+        "Cannot read the compare result " + path.string() + ": " + read.error().message,
+        Json{{"path", path.string()}, {"reason", read.error().message}});
   }
   const Json document = parse_json(text);
   if (document.is_discarded()) {

@@ -8,7 +8,9 @@
 #include <memory>
 #include <utility>
 
+#include "clawperator/expected.hpp"
 #include "clawperator/io/bounded_file.hpp"
+#include "clawperator/problem.hpp"
 #include "clawperator/recording/events.hpp"
 #include "clawperator/text.hpp"
 
@@ -218,11 +220,12 @@ class BaselineReader {
     return true;
   }
 
-  // The reason the document is not an export, or nullopt.
-  std::optional<std::string> problem(const Json& document) const {
-    if (problem_) return problem_;
-    if (!document.is_object()) return std::string("the document is not a JSON object");
-    return std::nullopt;
+  // Why the document is not an export, if it is not (no path: the reason names the field, as
+  // the subject of its sentence).
+  Expected<void, Problem> verdict(const Json& document) const {
+    if (problem_) return Unexpected(Problem{"", *problem_});
+    if (!document.is_object()) return Unexpected(Problem{"", "the document is not a JSON object"});
+    return {};
   }
   Baseline take() { return std::move(baseline_); }
 
@@ -277,10 +280,11 @@ contract::Outcome<Baseline> read_baseline(Input&& input, const Json& where) {
     details["reason"] = "not valid JSON";
     return compare_failure("The compare baseline is not valid JSON", std::move(details));
   }
-  if (auto problem = reader.problem(document)) {
-    details["reason"] = *problem;
-    return compare_failure("The compare baseline is not a recording export: " + *problem,
-                           std::move(details));
+  if (auto verdict = reader.verdict(document); !verdict) {
+    details["reason"] = verdict.error().message;
+    return compare_failure(
+        "The compare baseline is not a recording export: " + verdict.error().message,
+        std::move(details));
   }
   return reader.take();
 }

@@ -1,12 +1,17 @@
 #include "clawperator/serve/backend.hpp"
 
+#include <unistd.h>
+
 #include <atomic>
 
 #include "clawperator/contract/caller_paths.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/emulator/request.hpp"
 #include "clawperator/exec/execution.hpp"
+#include "clawperator/io/account_home.hpp"
+#include "clawperator/policy/confirmation.hpp"
 #include "clawperator/process/runner.hpp"
+#include "clawperator/serve/access_guard.hpp"
 #include "clawperator/serve/http_status.hpp"
 #include "clawperator/serve/node_query.hpp"
 #include "clawperator/serve/request_body.hpp"
@@ -16,6 +21,7 @@
 #include "clawperator/service/execution.hpp"
 #include "clawperator/service/skills.hpp"
 #include "clawperator/skills/queries.hpp"
+#include "clawperator/text.hpp"
 
 namespace clawperator::serve {
 namespace {
@@ -42,9 +48,10 @@ Json action_types(const Json& payload) {
 Backend::Backend(BackendSettings settings, EventHub& hub)
     : settings_(std::move(settings)), hub_(hub), evidence_ids_(std::make_shared<EvidenceIds>()) {
   // Requests for a busy device queue on its lock, within their own budget; a confirm rule's
-  // refusal carries the token the same request's confirmToken spends (docs/serve.md).
+  // refusal records an approval a person grants (`clawperator approve`, the inspector's
+  // approver link), which the same request's approvalId then runs once (docs/serve.md).
   session_ = service::server_session(settings_.session, settings_.warm_followers.get());
-  session_.hand_out_tokens = true;
+  session_.record_approvals = true;
 }
 
 namespace {
@@ -138,8 +145,16 @@ Reply Backend::emulator_post(std::string_view action, std::string_view name,
 }
 
 Reply Backend::execute(std::string_view body) const {
-  auto parsed = parse_body(body, {"execution", "deviceId", "operatorPackage", "confirmToken"});
+  auto parsed =
+      parse_body(body, {"execution", "deviceId", "operatorPackage", "approvalId", "confirmToken"});
   if (!parsed) return error_reply(parsed.error());
+  // confirmToken is approvalId's older name: both may be given only with one value.
+  const auto id = parsed->find("approvalId");
+  const auto alias = parsed->find("confirmToken");
+  if (id != parsed->end() && alias != parsed->end() && *id != *alias) {
+    return error_reply(contract::field_error(
+        "INVALID_BODY", "approvalId and confirmToken (its older name) differ", "approvalId"));
+  }
   auto execution = read_execution(*parsed);
   if (!execution) return error_reply(execution.error());
   // Refused before anything runs, as the MCP server refuses it.
@@ -185,6 +200,72 @@ Reply Backend::query(std::string_view body) const {
   return reply;
 }
 
+Reply Backend::approvals() const {
+  if (!session_.state.directory) return {200, Json{{"ok", true}, {"approvals", Json::array()}}};
+  Json listed = Json::array();
+  for (const policy::Approval& approval : policy::pending_approvals(*session_.state.directory)) {
+    listed.push_back(policy::describe_approval(approval));
+  }
+  return {200, Json{{"ok", true}, {"approvals", std::move(listed)}}};
+}
+
+Reply Backend::approve(std::string_view id, std::optional<std::string_view> approver,
+                       std::string_view body) const {
+  // First, before the body or the id is looked at: only the holder of the approver link.
+  if (settings_.approver.empty() || !approver ||
+      !tokens_equal(trim(*approver), settings_.approver)) {
+    contract::HostError error = contract::readiness_error(
+        "CONFIRMATION_APPROVER_REQUIRED",
+        settings_.approver.empty()
+            ? "This server approves nothing over HTTP: it had no terminal at start to show a "
+              "person its approver link. A person approves with `clawperator approve` on this "
+              "host"
+            : "Approving needs the approver credential (X-Clawperator-Approver) that only the "
+              "server's terminal showed, in its approver link; the API token alone cannot approve");
+    error.details["approvalId"] = std::string(id);
+    return error_reply(error);
+  }
+  auto parsed = parse_body(body, {"approve"});
+  if (!parsed) return error_reply(parsed.error());
+  const auto answer = parsed->find("approve");
+  if (answer == parsed->end() || !answer->is_boolean()) {
+    return error_reply(
+        contract::field_error("INVALID_BODY", "The body needs approve: true or false", "approve"));
+  }
+  const bool approve = answer->get<bool>();
+  const auto unknown = [id](const std::string& why) {
+    contract::HostError error = contract::readiness_error(
+        "CONFIRMATION_UNKNOWN", "Approval " + std::string(id) + " is " + why);
+    error.details["approvalId"] = std::string(id);
+    return error_reply(error);
+  };
+  if (!session_.state.directory) return unknown("unknown: this server has no state directory");
+  const io::StateDirectory& state = *session_.state.directory;
+  const std::optional<policy::Approval> approval = policy::find_approval(state, id);
+  if (!approval) return unknown("unknown, used or expired");
+  if (approval->state != policy::ApprovalState::Pending) {
+    return unknown("already " + std::string(policy::to_string(approval->state)));
+  }
+  switch (policy::answer_approval(state, *approval, approve,
+                                  {"inspector", io::account_name(::getuid())})) {
+    case policy::AnswerOutcome::Recorded:
+      break;
+    case policy::AnswerOutcome::Gone:
+      return unknown("used, expired or spent meanwhile");
+    case policy::AnswerOutcome::AlreadyAnswered:
+      return unknown("already answered");
+    case policy::AnswerOutcome::Failed:
+      return error_reply(contract::usage_error(
+          "INTERNAL_ERROR", "The answer could not be written to the state directory"));
+  }
+  const std::string now_state = approve ? "approved" : "declined";
+  hub_.publish("clawperator:approval", Json{{"approvalId", std::string(id)}, {"state", now_state}});
+  return {200, Json{{"ok", true},
+                    {"approvalId", std::string(id)},
+                    {"approved", approve},
+                    {"state", now_state}}};
+}
+
 std::optional<std::string> Backend::artifact(std::string_view id) const {
   return settings_.artifacts ? settings_.artifacts->read(id) : std::nullopt;
 }
@@ -205,8 +286,11 @@ Reply Backend::run(Json payload, const Json& body) const {
     service::ExecutionCall call;
     call.execution = std::move(*admitted);
     call.target = {target->device, target->operator_package};
-    if (const auto token = body.find("confirmToken"); token != body.end()) {
-      call.confirm_token = token->is_string() ? token->get<std::string>() : std::string();
+    for (const char* key : {"approvalId", "confirmToken"}) {
+      if (const auto id = body.find(key); id != body.end()) {
+        call.approval_id = id->is_string() ? id->get<std::string>() : std::string();
+        break;
+      }
     }
     if (settings_.artifacts) settings_.artifacts->direct_screenshots(call.execution);
     const auto runner = process::make_system_runner();
@@ -223,6 +307,14 @@ Reply Backend::run(Json payload, const Json& body) const {
   event["ok"] = reply.document.value("ok", false);
   event["result"] = reply.document;
   hub_.publish("clawperator:execution", event);
+  // A refusal that waits for a person: the inspector shows it at once.
+  if (reply.document.value("code", "") == "CONFIRMATION_REQUIRED") {
+    const Json& details = reply.document["details"];
+    if (details.is_object() && details.contains("approvalId")) {
+      hub_.publish("clawperator:approval",
+                   Json{{"approvalId", details["approvalId"]}, {"state", "pending"}});
+    }
+  }
   // Only an Operator's envelope is a result: host failures never become one.
   if (const auto envelope = reply.document.find("envelope");
       envelope != reply.document.end() && envelope->is_object()) {

@@ -13,6 +13,7 @@
 
 #include "clawperator/io/host_roots.hpp"
 #include "clawperator/io/log.hpp"
+#include "clawperator/process/terminal.hpp"
 #include "clawperator/process/unique_fd.hpp"
 #include "clawperator/serve/access_guard.hpp"
 #include "clawperator/serve/artifact_store.hpp"
@@ -144,6 +145,14 @@ contract::Outcome<int> serve(const service::HttpServerStart& command) {
                                   Json{{"stateDir", state.directory->path().string()}});
     }
     settings.token_file = state.directory->path() / token_file;
+  }
+  // A person at the server's own terminal gets the approver link (docs/serve.md §7):
+  // its credential exists only when there is such a terminal to show it on.
+  if (process::UniqueFd tty = process::open_foreground_terminal(); tty.valid()) {
+    if (auto approver = random_token()) {
+      settings.backend.approver = std::move(*approver);
+      settings.approver_terminal = std::move(tty);
+    }
   }
   if (command.no_token) {
     io::emit_warning(

@@ -26,6 +26,7 @@
 
 #include "clawperator/io/log.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "clawperator/process/terminal.hpp"
 #include "clawperator/process/unique_fd.hpp"
 #include "clawperator/serve/access_guard.hpp"
 #include "clawperator/serve/access_log.hpp"
@@ -253,6 +254,16 @@ void add_routes(httplib::Server& server, const Backend& backend, EventHub& hub) 
   server.Get(R"(/artifacts/([^/]+))", [&backend](const Request& request, Response& response) {
     serve_file(backend, request, response);
   });
+  // Approvals (docs/serve.md §7): listed with the token; answered only with the
+  // approver credential as well, which only the server's terminal showed.
+  server.Get("/approvals", [&backend](const Request&, Response& response) {
+    send(response, backend.approvals());
+  });
+  server.Post(
+      R"(/approvals/([0-9a-f]{32}))", [&backend](const Request& request, Response& response) {
+        send(response, backend.approve(request.matches[1].str(),
+                                       header(request, "X-Clawperator-Approver"), request.body));
+      });
   server.Get("/events",
              [&hub](const Request&, Response& response) { stream_events(hub, response); });
   server.Get(R"(/(|inspector/[A-Za-z0-9_.-]+))", [](const Request& request, Response& response) {
@@ -488,8 +499,24 @@ int run_server(ServerSettings settings) {
   if (settings.print_token) url += "/#token=" + settings.token;
   std::fprintf(stderr, "Clawperator API server listening on %s\n", url.c_str());
   std::fflush(stderr);
-  Json started = {
-      {"host", settings.host}, {"port", settings.port}, {"tokenRequired", !settings.token.empty()}};
+  // The approver link: on the server's own terminal only, never stdout or stderr (whoever
+  // started the server may read those), in no argv and no log.
+  const bool approver_link = settings.approver_terminal.valid();
+  if (approver_link) {
+    std::string link = "http://" + url_host(settings.host) + ":" + std::to_string(settings.port) +
+                       "/#" + (settings.print_token ? "token=" + settings.token + "&" : "") +
+                       "approver=" + settings.backend.approver;
+    process::write_to_terminal(
+        settings.approver_terminal.get(),
+        "Approver link, for a person at this terminal only (it approves steps the action policy "
+        "stopped; never hand it to an agent or a script):\n  " +
+            link + "\n");
+    settings.approver_terminal.reset();
+  }
+  Json started = {{"host", settings.host},
+                  {"port", settings.port},
+                  {"tokenRequired", !settings.token.empty()},
+                  {"approverLink", approver_link}};
   if (!settings.token_file.empty()) started["tokenFile"] = settings.token_file.string();
   io::log_event(io::LogLevel::Info, "serve.server.started", started);
 

@@ -38,18 +38,18 @@ contract::Outcome<Json> compact_snapshot_document(Json document,
   const std::string xml = (*data)["text"].get<std::string>();
   data->erase("text");
   if (raw_path) {
-    if (auto problem = io::write_exclusive_file(*raw_path, xml)) {
-      return contract::failed(
-          compact_failure("SNAPSHOT_ARTIFACT_WRITE_FAILED",
-                          "Cannot write the raw hierarchy to " + *raw_path + ": " + *problem,
-                          std::move(envelope), std::nullopt));
+    if (auto written = io::write_exclusive_file(*raw_path, xml); !written) {
+      return contract::failed(compact_failure(
+          "SNAPSHOT_ARTIFACT_WRITE_FAILED",
+          "Cannot write the raw hierarchy to " + *raw_path + ": " + written.error().message,
+          std::move(envelope), std::nullopt));
     }
   }
   auto projected = hierarchy::project_compact_snapshot(xml, options);
   if (!projected) {
     return contract::failed(
         compact_failure("SNAPSHOT_EXTRACTION_FAILED",
-                        "The UI hierarchy could not be projected: " + projected.error(),
+                        "The UI hierarchy could not be projected: " + projected.error().text(),
                         std::move(envelope), raw_path));
   }
   Json out = Json::object();

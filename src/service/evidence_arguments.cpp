@@ -22,14 +22,15 @@ contract::Status read_label_and_context(const Json& arguments, std::optional<std
                                         Json& context) {
   if (const auto found = arguments.find("label"); found != arguments.end()) {
     if (!found->is_string()) return invalid("label must be a string", "label");
-    if (auto problem = evidence::label_problem(found->get_ref<const std::string&>(), "label")) {
-      return invalid(*problem, "label");
+    if (auto checked = evidence::check_label(found->get_ref<const std::string&>(), "label");
+        !checked) {
+      return invalid(checked.error().text(), "label");
     }
     label = found->get<std::string>();
   }
   if (const auto found = arguments.find("context"); found != arguments.end()) {
-    if (auto problem = evidence::context_problem(*found, "context")) {
-      return invalid(*problem, "context");
+    if (auto checked = evidence::check_context(*found, "context"); !checked) {
+      return invalid(checked.error().text(), "context");
     }
     context = *found;
   }
@@ -64,8 +65,8 @@ contract::Outcome<evidence::VideoStartRequest> read_video_start_arguments(const 
   read.duration_seconds = static_cast<int>(*duration);
   if (const auto size = arguments.find("size"); size != arguments.end()) {
     if (!size->is_string()) return invalid("size must be a string", "size");
-    if (auto problem = evidence::video_size_problem(size->get_ref<const std::string&>())) {
-      return invalid(*problem, "size");
+    if (auto checked = evidence::check_video_size(size->get_ref<const std::string&>()); !checked) {
+      return invalid(checked.error().text(), "size");
     }
     read.size = size->get<std::string>();
   }

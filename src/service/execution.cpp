@@ -27,9 +27,10 @@ exec::ExecutionRequest execution_request(const Session& session, ExecutionCall c
       session, call.target, std::chrono::milliseconds(static_cast<long long>(timeout_ms)));
   request.execution = std::move(call.execution);
   request.policy = session.policy;
-  request.hand_out_tokens = session.hand_out_tokens;
-  request.confirm_token = std::move(call.confirm_token);
+  request.record_approvals = session.record_approvals;
+  request.approval_id = std::move(call.approval_id);
   request.ask_person = std::move(call.ask_person);
+  request.ask_person_through = std::move(call.ask_person_through);
   // One meaning of the execution's timeoutMs on every front end: the command's budget.
   request.budget = std::chrono::milliseconds(static_cast<long long>(std::ceil(timeout_ms)));
   return request;

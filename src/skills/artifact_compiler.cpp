@@ -254,16 +254,17 @@ contract::Outcome<CompiledArtifact> compile_artifact(const Registry& registry,
     return contract::failed(std::move(error));
   }
   std::string text;
-  if (auto problem =
-          io::read_regular_file(*resolved, contract::limits::kMaxPayloadInputBytes, text)) {
+  if (auto read = io::read_regular_file(*resolved, contract::limits::kMaxPayloadInputBytes, text);
+      !read) {
     Json details = Json::object();
     details["artifactName"] = artifact_name;
     details["path"] = resolved->string();
-    details["reason"] = *problem;
+    details["reason"] = read.error().message;
     return contract::failed(
         compile_error(registry, "REGISTRY_READ_FAILED",
-                      "Cannot read artifact: " + resolved->string() + ": " + *problem,
-                      request.skill_id, std::move(details), /*readiness=*/true));
+                      "Cannot read artifact: " + resolved->string() + ": " + read.error().message,
+                      request.skill_id, std::move(details),
+                      /*readiness=*/true));
   }
 
   std::string missing;

@@ -9,8 +9,10 @@
 #include <cstring>
 #include <system_error>
 
+#include "clawperator/expected.hpp"
 #include "clawperator/io/account_home.hpp"
 #include "clawperator/io/bounded_file.hpp"
+#include "clawperator/problem.hpp"
 #include "skill_files.hpp"
 
 namespace clawperator::skills {
@@ -27,50 +29,54 @@ HostError read_failed(const RegistryLocation& location, std::string message, std
   return contract::readiness_error("REGISTRY_READ_FAILED", std::move(message), std::move(details));
 }
 
-std::optional<std::string> string_member(const Json& entry, const char* key, std::string& out) {
+// A member of an entry: read, or why not (the key is the subject of the message: "intent must
+// be a string"; the path is the entry's, filled by read_entry).
+Expected<void, Problem> string_member(const Json& entry, const char* key, std::string& out) {
   const auto it = entry.find(key);
-  if (it == entry.end()) return std::nullopt;  // absent: empty
-  if (!it->is_string()) return std::string(key) + " must be a string";
+  if (it == entry.end()) return {};  // absent: empty
+  if (!it->is_string()) return Unexpected(Problem{"", std::string(key) + " must be a string"});
   out = it->get<std::string>();
-  return std::nullopt;
+  return {};
 }
 
-std::optional<std::string> list_member(const Json& entry, const char* key,
-                                       std::vector<std::string>& out, bool& present) {
+Expected<void, Problem> list_member(const Json& entry, const char* key,
+                                    std::vector<std::string>& out, bool& present) {
   const auto it = entry.find(key);
   present = it != entry.end();
-  if (!present) return std::nullopt;
-  if (!it->is_array()) return std::string(key) + " must be an array";
+  if (!present) return {};
+  if (!it->is_array()) return Unexpected(Problem{"", std::string(key) + " must be an array"});
   for (const Json& item : *it) {
-    if (!item.is_string()) return std::string(key) + " must hold strings only";
+    if (!item.is_string()) {
+      return Unexpected(Problem{"", std::string(key) + " must hold strings only"});
+    }
     out.push_back(item.get<std::string>());
   }
-  return std::nullopt;
+  return {};
 }
 
-// The reason an entry cannot be used, or nullopt.
-std::optional<std::string> read_entry(const Json& raw, SkillEntry& entry) {
-  if (!raw.is_object()) return std::string("every entry of skills must be an object");
+// The entry, or the reason it cannot be used: its path the entry's id, once there is one.
+Expected<void, Problem> read_entry(const Json& raw, SkillEntry& entry) {
+  if (!raw.is_object()) return Unexpected(Problem{"", "every entry of skills must be an object"});
   const auto id = raw.find("id");
   if (id == raw.end() || !id->is_string() || id->get<std::string>().empty()) {
-    return std::string("every entry of skills needs a non-empty string id");
+    return Unexpected(Problem{"", "every entry of skills needs a non-empty string id"});
   }
   entry.id = id->get<std::string>();
+  const auto in_entry = [&entry](Expected<void, Problem> read) {
+    if (!read) read.error().path = entry.id;
+    return read;
+  };
   for (const auto& [key, target] :
        {std::pair{"applicationId", &entry.application_id}, std::pair{"intent", &entry.intent},
         std::pair{"summary", &entry.summary}, std::pair{"path", &entry.path},
         std::pair{"skillFile", &entry.skill_file}}) {
-    if (auto problem = string_member(raw, key, *target)) return entry.id + ": " + *problem;
+    CLAWPERATOR_TRY(in_entry(string_member(raw, key, *target)));
   }
   bool scripts_present = false;
-  if (auto problem = list_member(raw, "scripts", entry.scripts, scripts_present)) {
-    return entry.id + ": " + *problem;
-  }
-  if (auto problem = list_member(raw, "artifacts", entry.artifacts, entry.has_artifacts)) {
-    return entry.id + ": " + *problem;
-  }
+  CLAWPERATOR_TRY(in_entry(list_member(raw, "scripts", entry.scripts, scripts_present)));
+  CLAWPERATOR_TRY(in_entry(list_member(raw, "artifacts", entry.artifacts, entry.has_artifacts)));
   entry.raw = raw;
-  return std::nullopt;
+  return {};
 }
 
 // The path with its symlinks resolved as far as it exists, the rest appended lexically.
@@ -163,10 +169,10 @@ const SkillEntry* Registry::find(std::string_view id) const {
 
 contract::Outcome<Registry> load_registry(const RegistryLocation& location) {
   std::string bytes;
-  if (auto problem = io::read_regular_file(location.path, kMaxRegistryBytes, bytes)) {
-    std::string message =
-        "Cannot read the skills registry at " + location.path.string() + ": " + *problem + ".";
-    return contract::failed(read_failed(location, std::move(message), *problem));
+  if (auto read = io::read_regular_file(location.path, kMaxRegistryBytes, bytes); !read) {
+    std::string message = "Cannot read the skills registry at " + location.path.string() + ": " +
+                          read.error().message + ".";
+    return contract::failed(read_failed(location, std::move(message), read.error().message));
   }
   Registry registry;
   registry.location = location;
@@ -186,10 +192,10 @@ contract::Outcome<Registry> load_registry(const RegistryLocation& location) {
   }
   for (const Json& raw : *skills) {
     SkillEntry entry;
-    if (auto problem = read_entry(raw, entry)) {
+    if (auto read = read_entry(raw, entry); !read) {
+      const std::string reason = read.error().text();  // "<id>: intent must be a string"
       return contract::failed(read_failed(
-          location, "Invalid registry " + location.path.string() + ": " + *problem + ".",
-          *problem));
+          location, "Invalid registry " + location.path.string() + ": " + reason + ".", reason));
     }
     registry.skills.push_back(std::move(entry));
   }

@@ -242,8 +242,9 @@ contract::Outcome<Json> scaffold_skill(const Registry& registry, const ScaffoldR
        {std::tuple{markdown, scaffold_skill_markdown(id, summary), mode_t{0644}},
         std::tuple{metadata, metadata_text, mode_t{0644}},
         std::tuple{script, scaffold_run_script(id), mode_t{0755}}}) {
-    if (auto problem = io::write_exclusive_file(path, bytes)) {
-      return contract::failed(scaffold_failed(registry, path, "cannot create", *problem));
+    if (auto written = io::write_exclusive_file(path, bytes); !written) {
+      return contract::failed(
+          scaffold_failed(registry, path, "cannot create", written.error().message));
     }
     undo.created_file(path);
     if (::chmod(path.c_str(), mode) != 0) {
@@ -261,9 +262,9 @@ contract::Outcome<Json> scaffold_skill(const Registry& registry, const ScaffoldR
   // The registry may be a link into a checkout: the file it leads to is replaced, not the link.
   fs::path registry_file = fs::canonical(registry.location.path, error);
   if (error) registry_file = registry.location.path;
-  if (auto problem = io::write_file_atomically(registry_file, document.dump(2) + "\n")) {
-    return contract::failed(
-        scaffold_failed(registry, registry_file, "cannot rewrite the registry", *problem));
+  if (auto written = io::write_file_atomically(registry_file, document.dump(2) + "\n"); !written) {
+    return contract::failed(scaffold_failed(registry, registry_file, "cannot rewrite the registry",
+                                            written.error().message));
   }
   undo.commit();
 

@@ -56,8 +56,9 @@ contract::Status check_artifact_raw(const Registry& registry, const SkillEntry& 
   Json details = Json::object();
   details["artifact"] = artifact;
   std::string text;
-  if (auto problem = io::read_regular_file(path, contract::limits::kMaxPayloadInputBytes, text)) {
-    details["reason"] = "cannot read the artifact: " + *problem;
+  if (auto read = io::read_regular_file(path, contract::limits::kMaxPayloadInputBytes, text);
+      !read) {
+    details["reason"] = "cannot read the artifact: " + read.error().message;
     return contract::failed(skill_invalid(registry, skill, message, std::move(details)));
   }
   const Json payload = parse_json(text);
@@ -131,9 +132,9 @@ contract::Outcome<ValidatedSkill> validate_entry(const Registry& registry, const
   }
 
   std::string text;
-  if (auto problem = io::read_regular_file(*skill_json, kMaxRegistryBytes, text)) {
+  if (auto read = io::read_regular_file(*skill_json, kMaxRegistryBytes, text); !read) {
     Json details = Json::object();
-    details["reason"] = "cannot read skill.json: " + *problem;
+    details["reason"] = "cannot read skill.json: " + read.error().message;
     return contract::failed(skill_invalid(registry, skill,
                                           "Skill " + skill.id + ": cannot read skill.json",
                                           with_skill_json(std::move(details))));

@@ -168,9 +168,10 @@ ChunkFeedResult ChunkReassembler::finish_sequence() {
   if (!line.starts_with(kResultPrefix)) {
     return fail(ChunkErrorKind::MissingResultPrefix, "missing result prefix");
   }
-  Expected<Envelope, std::string> envelope = parse_envelope(line.substr(kResultPrefix.size()));
+  Expected<Envelope, Problem> envelope = parse_envelope(line.substr(kResultPrefix.size()));
   if (!envelope) {
-    return fail(ChunkErrorKind::MalformedEnvelope, "malformed envelope: " + envelope.error());
+    return fail(ChunkErrorKind::MalformedEnvelope,
+                "malformed envelope: " + envelope.error().text());
   }
   if (envelope->commandId != command_id_) {
     return fail(ChunkErrorKind::CorrelationMismatch,

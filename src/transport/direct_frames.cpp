@@ -245,18 +245,18 @@ std::string DirectFrameReader::take_result_line() {
   return std::move(result_);
 }
 
-Expected<CompleteResult, std::string> direct_result(std::string line, const std::string& command_id,
-                                                    const std::string& task_id) {
+Expected<CompleteResult, Problem> direct_result(std::string line, const std::string& command_id,
+                                                const std::string& task_id) {
   if (line.rfind(kResultPrefix, 0) != 0) {
-    return Unexpected<std::string>{"the result does not start with [Clawperator-Result]"};
+    return Unexpected(Problem{"", "the result does not start with [Clawperator-Result]"});
   }
-  Expected<Envelope, std::string> envelope =
+  Expected<Envelope, Problem> envelope =
       parse_envelope(std::string_view(line).substr(kResultPrefix.size()));
-  if (!envelope) return Unexpected<std::string>{"malformed envelope: " + envelope.error()};
+  if (!envelope) return Unexpected(Problem{"", "malformed envelope: " + envelope.error().text()});
   if (envelope->commandId != command_id || envelope->taskId != task_id) {
-    return Unexpected<std::string>{"correlation mismatch: the envelope is for commandId " +
-                                   json(envelope->commandId).dump() + ", taskId " +
-                                   json(envelope->taskId).dump()};
+    return Unexpected(Problem{"", "correlation mismatch: the envelope is for commandId " +
+                                      json(envelope->commandId).dump() + ", taskId " +
+                                      json(envelope->taskId).dump()});
   }
   CompleteResult result;
   result.envelope = std::move(*envelope);

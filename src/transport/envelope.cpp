@@ -9,7 +9,11 @@ namespace clawperator::transport {
 
 namespace {
 
-using InvalidEnvelope = Unexpected<std::string>;
+// The member at fault stays in the sentence, as its subject ("stepResults[0].id must be a
+// string"), not in the problem's path: Problem::text() would put a colon after it.
+Unexpected<Problem> invalid_envelope(std::string message) {
+  return Unexpected(Problem{"", std::move(message)});
+}
 
 // Document is Json or const Json: a pointer of the same constness.
 template <typename Document>
@@ -48,25 +52,25 @@ std::string step_field(std::size_t index, std::string_view field) {
 }
 
 template <typename Document>
-Expected<StepResult, std::string> parse_step(Document& item, std::size_t index) {
-  if (!item.is_object()) return InvalidEnvelope{step_field(index, "") + " must be an object"};
+Expected<StepResult, Problem> parse_step(Document& item, std::size_t index) {
+  if (!item.is_object()) return invalid_envelope(step_field(index, "") + " must be an object");
   StepResult step;
 
   auto* id = find_member(item, "id");
   if (id == nullptr || !id->is_string()) {
-    return InvalidEnvelope{step_field(index, "id") + " must be a string"};
+    return invalid_envelope(step_field(index, "id") + " must be a string");
   }
   step.id = take_string(*id);
 
   auto* action_type = find_member(item, "actionType");
   if (action_type == nullptr || !action_type->is_string()) {
-    return InvalidEnvelope{step_field(index, "actionType") + " must be a string"};
+    return invalid_envelope(step_field(index, "actionType") + " must be a string");
   }
   step.actionType = take_string(*action_type);
 
   auto* success = find_member(item, "success");
   if (success == nullptr || !success->is_boolean()) {
-    return InvalidEnvelope{step_field(index, "success") + " must be a boolean"};
+    return invalid_envelope(step_field(index, "success") + " must be a boolean");
   }
   step.success = success->template get<bool>();
 
@@ -81,7 +85,7 @@ Expected<StepResult, std::string> parse_step(Document& item, std::size_t index) 
         continue;
       }
       if (nests_deeper_than(value, kMaxDataValueDepth)) {
-        return InvalidEnvelope{step_field(index, "data.") + key + " nests too deeply"};
+        return invalid_envelope(step_field(index, "data.") + key + " nests too deeply");
       }
       // Parsed strings are valid UTF-8, so "replace" never triggers; it only rules out throwing.
       step.data.emplace_back(key, dump_json(value));
@@ -102,37 +106,36 @@ const std::string* StepResult::data_value(std::string_view key) const noexcept {
 namespace {
 
 template <typename Document>
-Expected<Envelope, std::string> read_envelope(Document& document) {
+Expected<Envelope, Problem> read_envelope(Document& document) {
   try {
-    if (!document.is_object()) return InvalidEnvelope{"envelope must be a JSON object"};
+    if (!document.is_object()) return invalid_envelope("envelope must be a JSON object");
     Envelope envelope;
 
     auto* command_id = find_member(document, "commandId");
     if (command_id == nullptr || !command_id->is_string()) {
-      return InvalidEnvelope{"commandId must be a string"};
+      return invalid_envelope("commandId must be a string");
     }
     envelope.commandId = take_string(*command_id);
 
     auto* task_id = find_member(document, "taskId");
     if (task_id == nullptr || !task_id->is_string())
-      return InvalidEnvelope{"taskId must be a string"};
+      return invalid_envelope("taskId must be a string");
     envelope.taskId = take_string(*task_id);
 
     auto* status = find_member(document, "status");
     if (status == nullptr || !status->is_string() ||
         (*status != "success" && *status != "failed")) {
-      return InvalidEnvelope{"status must be \"success\" or \"failed\""};
+      return invalid_envelope("status must be \"success\" or \"failed\"");
     }
     envelope.status = take_string(*status);
 
     auto* steps = find_member(document, "stepResults");
     if (steps == nullptr || !steps->is_array())
-      return InvalidEnvelope{"stepResults must be an array"};
+      return invalid_envelope("stepResults must be an array");
     envelope.steps.reserve(steps->size());
     for (std::size_t index = 0; index < steps->size(); ++index) {
-      Expected<StepResult, std::string> step = parse_step((*steps)[index], index);
-      if (!step) return InvalidEnvelope{std::move(step).error()};
-      envelope.steps.push_back(std::move(step).value());
+      CLAWPERATOR_TRY_ASSIGN(StepResult step, parse_step((*steps)[index], index));
+      envelope.steps.push_back(std::move(step));
     }
 
     // docs/wire-protocol.md §7.6: an absent error means null (the original treated it as
@@ -141,7 +144,7 @@ Expected<Envelope, std::string> read_envelope(Document& document) {
       if (error->is_string()) {
         envelope.error = take_string(*error);
       } else if (!error->is_null()) {
-        return InvalidEnvelope{"error must be a string or null"};
+        return invalid_envelope("error must be a string or null");
       }
     }
 
@@ -150,28 +153,28 @@ Expected<Envelope, std::string> read_envelope(Document& document) {
       if (error_code->is_string()) {
         envelope.errorCode = take_string(*error_code);
       } else if (!error_code->is_null()) {
-        return InvalidEnvelope{"errorCode must be a string or null"};
+        return invalid_envelope("errorCode must be a string or null");
       }
     }
     return envelope;
   } catch (const std::exception& exception) {
-    return InvalidEnvelope{std::string("envelope could not be read: ") + exception.what()};
+    return invalid_envelope(std::string("envelope could not be read: ") + exception.what());
   }
 }
 
 }  // namespace
 
-Expected<Envelope, std::string> envelope_from_json(const Json& document) {
+Expected<Envelope, Problem> envelope_from_json(const Json& document) {
   return read_envelope(document);
 }
 
-Expected<Envelope, std::string> parse_envelope(std::string_view json_text) {
+Expected<Envelope, Problem> parse_envelope(std::string_view json_text) {
   try {
     Json document = parse_json(json_text);
-    if (document.is_discarded()) return InvalidEnvelope{"envelope is not valid JSON"};
+    if (document.is_discarded()) return invalid_envelope("envelope is not valid JSON");
     return read_envelope(document);
   } catch (const std::exception& exception) {
-    return InvalidEnvelope{std::string("envelope could not be read: ") + exception.what()};
+    return invalid_envelope(std::string("envelope could not be read: ") + exception.what());
   }
 }
 

@@ -226,9 +226,9 @@ void ResultStreamDecoder::read_single_line_result(std::string_view message) {
   // Other commands' results, even malformed ones, are none of our business.
   if (json_text.find(quoted_command_id_) == std::string_view::npos) return;
 
-  Expected<Envelope, std::string> envelope = parse_envelope(json_text);
+  Expected<Envelope, Problem> envelope = parse_envelope(json_text);
   if (!envelope) {
-    settle_malformed("malformed envelope: " + envelope.error(), std::nullopt);
+    settle_malformed("malformed envelope: " + envelope.error().text(), std::nullopt);
     return;
   }
   if (envelope->commandId != command_id_) return;  // it merely mentions our id

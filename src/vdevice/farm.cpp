@@ -101,8 +101,10 @@ std::string VirtualDeviceFarm::run_adb(const std::vector<std::string>& args, int
   return completion.out + completion.err;
 }
 
-Expected<std::unique_ptr<VirtualDeviceFarm>, std::string> VirtualDeviceFarm::start(
-    Options options) {
+Expected<std::unique_ptr<VirtualDeviceFarm>, Problem> VirtualDeviceFarm::start(Options options) {
+  const auto failure = [](std::string message) {
+    return Unexpected(Problem{"", std::move(message)});
+  };
   std::unique_ptr<VirtualDeviceFarm> farm(new VirtualDeviceFarm());
   farm->adb_ = options.adb;
   for (const android::Scenario& scenario : options.scenarios) {
@@ -111,7 +113,7 @@ Expected<std::unique_ptr<VirtualDeviceFarm>, std::string> VirtualDeviceFarm::sta
     try {
       running->server = std::make_unique<adb::AdbDeviceServer>(*running->device, "127.0.0.1", 0);
     } catch (const std::exception& error) {
-      return Unexpected(std::string("cannot listen: ") + error.what());
+      return failure(std::string("cannot listen: ") + error.what());
     }
     Running* raw = running.get();
     running->loop =
@@ -130,12 +132,12 @@ Expected<std::unique_ptr<VirtualDeviceFarm>, std::string> VirtualDeviceFarm::sta
   for (int attempt = 0; attempt < 3; ++attempt) {
     farm->adb_server_port_ =
         options.adb_server_port != 0 ? options.adb_server_port : free_local_port();
-    if (farm->adb_server_port_ == 0) return Unexpected(std::string("no free port"));
+    if (farm->adb_server_port_ == 0) return failure("no free port");
     started = farm->run_adb({"start-server"}, exit_code);
     if (exit_code == 0 || options.adb_server_port != 0) break;
   }
   if (exit_code != 0) {
-    return Unexpected("adb start-server failed: " + started);
+    return failure("adb start-server failed: " + started);
   }
   farm->adb_server_started_ = true;
   for (const std::string& serial : farm->serials_) {
@@ -160,7 +162,7 @@ Expected<std::unique_ptr<VirtualDeviceFarm>, std::string> VirtualDeviceFarm::sta
     }
     if (ready == farm->serials_.size()) break;
     if (std::chrono::steady_clock::now() > deadline) {
-      return Unexpected("devices did not come up; adb devices said: " + listing);
+      return failure("devices did not come up; adb devices said: " + listing);
     }
     std::this_thread::sleep_for(50ms);
   }

@@ -82,14 +82,14 @@ int usage_error(const std::string& message) {
 }
 
 int make_apk(const android::VirtualApkManifest& manifest, const std::string& output) {
-  if (auto problem = android::package_name_problem(manifest.package)) {
-    return usage_error("--package: \"" + manifest.package + "\" " + *problem);
+  if (auto checked = android::check_package_name(manifest.package); !checked) {
+    return usage_error("--package: \"" + manifest.package + "\" " + checked.error().message);
   }
   if (manifest.version_code < 0) return usage_error("--version-code: must not be negative");
   if (output.empty()) return usage_error("--output: expected a file name");
   const std::string apk = android::make_virtual_apk(manifest);
-  if (const auto error = clawperator::io::write_file_atomically(output, apk)) {
-    return fail("cannot write " + output + ": " + *error);
+  if (const auto written = clawperator::io::write_file_atomically(output, apk); !written) {
+    return fail("cannot write " + written.error().text());
   }
   Json written = {{"apk", output},
                   {"package", manifest.package},
@@ -106,7 +106,7 @@ bool load_scenarios(const std::vector<std::string>& files, std::size_t count,
   for (const std::string& file : files) {
     auto scenario = android::load_scenario_file(file);
     if (!scenario) {
-      error = scenario.error();  // it names the file
+      error = scenario.error().text();  // its path is the file
       return false;
     }
     out.push_back(std::move(scenario).value());
@@ -186,7 +186,7 @@ int with_farm(std::size_t count, const std::vector<std::string>& files, const st
   if (!load_scenarios(files, count, options.scenarios, error)) return fail(error);
   options.adb = adb;
   auto farm = vdevice::VirtualDeviceFarm::start(std::move(options));
-  if (!farm) return fail(farm.error());
+  if (!farm) return fail(farm.error().text());
   if (!command.empty()) return run_command(command, **farm);
 
   Json ready = {{"adbServerPort", (*farm)->adb_server_port()}, {"serials", (*farm)->serials()}};
@@ -202,7 +202,7 @@ int emulate(const vdevice::VdeviceCommandLine& line) {
   const auto server_port = emulator::adb_server_port(
       line.adb_server_port == 0 ? std::nullopt : std::optional<std::uint16_t>(line.adb_server_port),
       std::getenv("ANDROID_ADB_SERVER_PORT"));
-  if (!server_port) return usage_error(server_port.error());
+  if (!server_port) return usage_error(server_port.error().text());
   std::vector<android::Scenario> scenarios;
   std::string error;
   if (!load_scenarios(line.emulator_scenarios, 1, scenarios, error)) return fail(error);

@@ -1,6 +1,7 @@
 // The inspector in Debian's chromium, headless, driven by puppeteer-core, against
-// `clawperator serve` on a virtual device:
-//   node inspector.test.mjs <clawperator-vdevice> <clawperator> <screenshot.png>
+// `clawperator serve` on a virtual device, started at a terminal (tty_session: a pseudo-terminal
+// as its controlling terminal) under an action policy with a confirm rule:
+//   node inspector.test.mjs <clawperator-vdevice> <clawperator> <screenshot.png> <tty_session>
 // The browser opens exactly the URL the server printed, its token in the fragment (never sent
 // to a server): the page takes the token out of the address bar, keeps it in sessionStorage,
 // and every request it makes, the event stream read through fetch included, carries
@@ -9,16 +10,20 @@
 // the page loads (its files hold no data) but the data routes are 401 and the page asks for
 // it. The page loads with the screenshot and a box per node; clicking a box shows a selector
 // that a following POST /query resolves to exactly that node; the Click button changes what
-// the next screenshot shows. Saves a screenshot of the page.
+// the next screenshot shows. Saves a screenshot of the page. Approvals (docs/guardrails.md §5): a
+// confirm rule's 428 carries an approval id and no credential; the page opened with the token
+// lists it without an Approve button; the API token alone cannot approve (403); the approver
+// link the server wrote on its terminal (and nowhere else) opens a page that approves it, after
+// which the identical request runs once.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import net from 'node:net';
 import puppeteer from 'puppeteer-core';
 
-const [vdevice, clawperator, picture] = process.argv.slice(2);
+const [vdevice, clawperator, picture, ttySession] = process.argv.slice(2);
 const chromium = process.env.CHROMIUM || '/usr/bin/chromium';
 
 function fail(message) {
@@ -43,9 +48,19 @@ const freePort = () => new Promise((resolve) => {
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const work = mkdtempSync(join(tmpdir(), 'clawperator-browser-'));
-const farm = spawn(vdevice, ['with', '--', clawperator, 'serve', '--port', String(port)], {
+const terminal = join(work, 'terminal');
+writeFileSync(join(work, 'policy.json'), JSON.stringify({
+  schemaVersion: 1,
+  rules: [{ id: 'confirm-display', decision: 'confirm', labels: ['Display'],
+            reason: 'display settings change what the user sees' }],
+}));
+// detached: a session of its own, whatever terminal the test runs from; tty_session then gives
+// the server a terminal of its own, whose output goes to `terminal`.
+const farm = spawn(ttySession, ['--transcript', terminal, '--', vdevice, 'with', '--', clawperator, 'serve', '--port', String(port)], {
   stdio: ['ignore', 'inherit', 'pipe'],
-  env: { ...process.env, CLAWPERATOR_STATE_DIR: join(work, 'state'), CLAWPERATOR_LOG_DIR: join(work, 'logs'), ANDROID_SERIAL: '' },
+  detached: true,
+  env: { ...process.env, CLAWPERATOR_STATE_DIR: join(work, 'state'), CLAWPERATOR_LOG_DIR: join(work, 'logs'),
+         CLAWPERATOR_POLICY: join(work, 'policy.json'), ANDROID_SERIAL: '' },
 });
 let serverText = '';
 farm.stderr.on('data', (chunk) => { serverText += chunk; });
@@ -177,6 +192,77 @@ try {
         'the server\'s access log never saw the token (the fragment is not sent)');
   await page.screenshot({ path: picture });
   console.log('saved ' + picture);
+
+  // Approvals: a confirm rule's refusal carries an approval id, no credential.
+  const clickDisplay = async (extra = {}) => {
+    const response = await fetch(base + '/execute', {
+      method: 'POST', headers: { 'Content-Type': 'application/json', ...bearer },
+      body: JSON.stringify({
+        execution: { commandId: 'browser-display', taskId: 'browser-display', source: 'browser-test',
+                     expectedFormat: 'android-ui-automator', timeoutMs: 30000,
+                     actions: [{ id: 'tap', type: 'click', params: { matcher: { textEquals: 'Display' } } }] },
+        ...extra,
+      }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: JSON.parse(text), text };
+  };
+  const required = await clickDisplay();
+  check(required.status === 428 && required.body.code === 'CONFIRMATION_REQUIRED', 'a confirm rule answers 428');
+  const approvalId = required.body.details.approvalId;
+  check(/^[0-9a-f]{32}$/.test(approvalId) && !('token' in required.body.details) && !required.text.includes('"token"'),
+        `with an approval id and no token field (${approvalId})`);
+  check((required.text.match(/[0-9a-f]{32,}/g) || []).every((hex) => hex === approvalId),
+        'and no other credential-like string in its body');
+  const listed = `#approvals [data-approval-id="${approvalId}"]`;
+  await page.waitForSelector(listed, { timeout: 30000 });
+  check((await page.$eval(listed, (item) => item.textContent)).includes('click on "Display"'),
+        'the page lists the pending approval with its question');
+  check(await page.$(listed + ' .approve-button') === null,
+        'opened with the token only, the page offers no Approve button');
+  const answer = (headers) => fetch(base + '/approvals/' + approvalId, {
+    method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify({ approve: true }),
+  }).then(async (response) => ({ status: response.status, body: await response.json() }));
+  const tokenOnly = await answer(bearer);
+  check(tokenOnly.status === 403 && tokenOnly.body.code === 'CONFIRMATION_APPROVER_REQUIRED',
+        'the API token alone cannot approve (403 CONFIRMATION_APPROVER_REQUIRED)');
+  const guessed = await answer({ ...bearer, 'X-Clawperator-Approver': '0'.repeat(64) });
+  check(guessed.status === 403, 'nor a wrong approver credential');
+  const early = await clickDisplay({ approvalId });
+  check(early.status === 428 && early.body.details.approvalId === approvalId,
+        'repeated before a person answered, the request runs nothing and gets the same id');
+
+  // The approver link: written on the server's terminal, never on its stderr.
+  const shown = readFileSync(terminal, 'utf8');
+  const link = /(http:\/\/127\.0\.0\.1:(\d+)\/#token=([0-9a-f]{64})&approver=([0-9a-f]{64}))/.exec(shown);
+  check(link !== null && link[2] === String(port) && link[3] === token,
+        'the server wrote the approver link on its terminal');
+  const approver = link[4];
+  check(!serverText.includes(approver) && !printed.includes(approver), 'and not on its stderr');
+  await page.goto('about:blank');
+  await page.goto(link[1], { waitUntil: 'load' });
+  await page.waitForSelector(listed + ' .approve-button', { timeout: 60000 });
+  check(page.url() === base + '/', 'the approver credential left the address bar');
+  check(await page.evaluate(() => sessionStorage.getItem('clawperator.approver')) === approver,
+        'the page keeps it in sessionStorage');
+  const [approvedResponse] = await Promise.all([
+    page.waitForResponse((response) => response.url() === base + '/approvals/' + approvalId &&
+                                       response.request().method() === 'POST', { timeout: 30000 }),
+    page.click(listed + ' .approve-button'),
+  ]);
+  check(approvedResponse.status() === 200 &&
+        approvedResponse.request().headers()['x-clawperator-approver'] === approver &&
+        (await approvedResponse.json()).state === 'approved',
+        'Approve in the page sent the approver credential, and the server approved it');
+  await page.waitForFunction((selector) => document.querySelector(selector) === null, { timeout: 30000 }, listed);
+  check(true, 'and the page no longer lists it');
+  const ran = await clickDisplay({ approvalId });
+  check(ran.status === 200 && ran.body.ok === true, 'then the identical request runs');
+  const twice = await clickDisplay({ approvalId });
+  check(twice.status === 409 && twice.body.code === 'CONFIRMATION_UNKNOWN', 'once');
+  const decisions = readdirSync(join(work, 'logs')).map((name) => readFileSync(join(work, 'logs', name), 'utf8')).join('');
+  check(decisions.includes('"outcome":"approved by a person"') && decisions.includes('"through":"inspector"') &&
+        !decisions.includes(approver), 'the approval is logged, through the inspector, without the credential');
 
   // Another local server's page, in the same browser, after the inspector: nothing of ours.
   const other = await browser.newPage();

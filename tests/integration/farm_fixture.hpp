@@ -57,7 +57,7 @@ inline std::string read_file(const std::string& path) {
 inline vdevice::android::Scenario scenario(const std::string& name) {
   if (name == "default") return vdevice::android::default_scenario();
   auto loaded = vdevice::android::load_scenario_file(kScenarios + "/" + name + ".json");
-  INFO(name << ": " << (loaded ? "" : loaded.error()));
+  INFO(name << ": " << (loaded ? "" : loaded.error().text()));
   REQUIRE(loaded);
   return std::move(loaded).value();
 }
@@ -127,7 +127,7 @@ class Farm {
     vdevice::VirtualDeviceFarm::Options options;
     options.scenarios = std::move(built.scenarios);
     auto started = vdevice::VirtualDeviceFarm::start(std::move(options));
-    INFO((started ? std::string() : started.error()));
+    INFO((started ? std::string() : started.error().text()));
     REQUIRE(started);
     farm_ = std::move(started).value();
   }

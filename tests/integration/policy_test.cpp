@@ -1,9 +1,13 @@
 // The action policy through the real adb against the virtual device (docs/guardrails.md): a
-// denied click is never sent, a confirm rule without a terminal gives a one-time token that the
-// same call spends once, a person at a terminal is asked, and a broken policy refuses.
+// denied click is never sent; a confirm rule asks the person at the controlling terminal, even
+// when stdin and stdout are pipes; without one it records an approval that only a person at a
+// terminal grants (`clawperator approve`), after which the same call runs once; a broken policy
+// refuses.
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <set>
 
 #include "farm_fixture.hpp"
@@ -46,6 +50,46 @@ struct GuardedPhone {
   }
 };
 
+// A run of the binary under tty_session (tests/support/tty_session.cpp): a new session whose
+// controlling terminal is a pseudo-terminal, stdin /dev/null and stdout a pipe as always; each
+// `answers` entry typed at a "[y/N] " prompt. `terminal` is what the program wrote there.
+struct AtTerminal {
+  RunResult run;
+  std::string terminal;
+};
+
+AtTerminal at_terminal(const Farm& farm, const std::vector<std::string>& args,
+                       const std::vector<std::string>& answers, bool background = false) {
+  static std::atomic<int> runs{0};
+  const TemporaryDirectory directory("tty");
+  const std::string transcript =
+      (directory.path() / ("terminal-" + std::to_string(++runs))).string();
+  std::vector<std::string> helper = {"--transcript", transcript};
+  for (const std::string& answer : answers) helper.insert(helper.end(), {"--answer", answer});
+  if (background) helper.push_back("--background");
+  helper.insert(helper.end(), {"--", kBinary});
+  helper.insert(helper.end(), args.begin(), args.end());
+  AtTerminal result{run_binary(TTY_SESSION, helper, farm.environment()), {}};
+  result.terminal = read_file(transcript);
+  return result;
+}
+
+// The approval a CONFIRMATION_REQUIRED recorded: its id, after the checks every such refusal
+// passes (nothing sent, no credential in it).
+std::string approval_of(const RunResult& result) {
+  const json refused = expect_error(result, "CONFIRMATION_REQUIRED", 3);
+  CHECK(refused["details"]["dispatchState"] == "not_dispatched");
+  REQUIRE(refused["details"].contains("approvalId"));
+  const std::string id = refused["details"]["approvalId"];
+  CHECK(std::regex_match(id, std::regex("[0-9a-f]{32}")));
+  CHECK(refused["details"].contains("expiresAt"));
+  CHECK_FALSE(refused["details"].contains("token"));
+  CHECK(result.out.find("\"token\"") == std::string::npos);
+  CHECK(refused["message"].get<std::string>().find("clawperator approve " + id) !=
+        std::string::npos);
+  return id;
+}
+
 }  // namespace
 
 TEST_CASE("policy: a denied click is refused before anything is sent", "[integration][policy]") {
@@ -85,61 +129,192 @@ TEST_CASE("policy: a denied click is refused before anything is sent", "[integra
   CHECK(single_document(broken)["code"] == "POLICY_INVALID");
 }
 
-TEST_CASE("policy: a confirm rule without a terminal gives a token the same call spends once",
+TEST_CASE("policy: without a terminal a confirm rule records an approval only a person grants",
           "[integration][policy]") {
   GuardedPhone phone;
   Farm& farm = phone.farm;
   const std::vector<std::string> click = {"click", "--text", "Display"};
+  const auto confirmed = [&](const std::string& id, std::vector<std::string> args) {
+    args.insert(args.end(), {"--confirm", id});
+    return farm.clawperator(args);
+  };
+  // No controlling terminal (run_binary's own session): refused, with an approval id and no
+  // credential.
   RunResult result = farm.clawperator(click);
-  CHECK(result.exit_code == 3);
+  const std::string id = approval_of(result);
   json refused = single_document(result);
-  CHECK(refused["code"] == "CONFIRMATION_REQUIRED");
   CHECK(refused["details"]["ruleId"] == "confirm-display");
-  const std::string token = refused["details"]["token"];
-  CHECK(token.size() == 32);
+  CHECK(refused["details"]["step"]["labels"] ==
+        json::array({"Display", "android:id/title", "Dark theme, font size, brightness",
+                     "android:id/summary"}));
   CHECK(on_settings_home(farm));
 
-  // Another payload with that token: refused, and the token is spent.
-  result = farm.clawperator({"click", "--text", "Display", "--long", "--confirm", token});
-  CHECK(result.exit_code == 3);
-  CHECK(single_document(result)["code"] == "CONFIRMATION_UNKNOWN");
-  result = farm.clawperator({"click", "--text", "Display", "--confirm", token});
-  CHECK(single_document(result)["code"] == "CONFIRMATION_UNKNOWN");
+  // The caller repeating the call with the id before a person answered: nothing runs, the
+  // approval is not spent.
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    result = confirmed(id, click);
+    refused = expect_error(result, "CONFIRMATION_REQUIRED", 3);
+    CHECK(refused["details"]["approvalId"] == id);
+    CHECK(refused["message"].get<std::string>().find("still waits for a person") !=
+          std::string::npos);
+    CHECK(on_settings_home(farm));
+  }
 
-  refused = single_document(farm.clawperator(click));
-  const std::string fresh = refused["details"]["token"];
-  std::vector<std::string> confirmed = click;
-  confirmed.insert(confirmed.end(), {"--confirm", fresh});
-  result = farm.clawperator(confirmed);
+  // `approve` without a terminal approves nothing; a malformed id is a usage error.
+  result = farm.clawperator({"approve", id});
+  refused = expect_error(result, "CONFIRMATION_APPROVER_REQUIRED", 3);
+  CHECK(refused["details"]["approvalId"] == id);
+  expect_error(farm.clawperator({"approve"}), "CONFIRMATION_APPROVER_REQUIRED", 3);
+  CHECK(expect_error(farm.clawperator({"approve", "yes"}), "USAGE", 2)["details"]["argument"] ==
+        "id");
+  CHECK(expect_error(confirmed(id, click), "CONFIRMATION_REQUIRED", 3)["details"]["approvalId"] ==
+        id);
+
+  // A person at a terminal: shown the step, the app, the device, the rule and its reason.
+  AtTerminal approved = at_terminal(farm, {"approve", id}, {"y"});
+  INFO(approved.terminal);
+  CHECK(approved.run.exit_code == 0);
+  const json answer = single_document(approved.run);
+  CHECK(answer ==
+        json{{"ok", true}, {"approvalId", id}, {"approved", true}, {"state", "approved"}});
+  for (const std::string& shown :
+       {id, std::string("click on \"Display\""), farm.serials().front(),
+        std::string("Rule confirm-display: display settings change what the user sees"),
+        std::string("Approve it? [y/N]")}) {
+    CHECK(approved.terminal.find(shown) != std::string::npos);
+  }
+  // Answered: asking again is refused.
+  AtTerminal again = at_terminal(farm, {"approve", id}, {"y"});
+  expect_error(again.run, "CONFIRMATION_UNKNOWN", 3);
+
+  // Then the identical call runs once.
+  result = confirmed(id, click);
   CHECK(result.exit_code == 0);
   CHECK(single_document(result)["ok"] == true);
-  CHECK_FALSE(on_settings_home(farm));  // the click happened, once
-  result = farm.clawperator(confirmed);
-  CHECK(result.exit_code == 3);
-  CHECK(single_document(result)["code"] == "CONFIRMATION_UNKNOWN");
-  // A token that is no token is a usage error.
-  CHECK(farm.clawperator({"snapshot", "--confirm", "yes"}).exit_code == 2);
+  CHECK_FALSE(on_settings_home(farm));
+  result = confirmed(id, click);
+  CHECK(expect_error(result, "CONFIRMATION_UNKNOWN", 3)["details"]["dispatchState"] ==
+        "not_dispatched");
+
+  // An approved id tried with another payload is spent.
+  REQUIRE(farm.clawperator({"back"}).exit_code == 0);
+  REQUIRE(on_settings_home(farm));
+  const std::string other = approval_of(farm.clawperator(click));
+  REQUIRE(at_terminal(farm, {"approve", other}, {"yes"}).run.exit_code == 0);
+  expect_error(confirmed(other, {"click", "--text", "Display", "--long"}), "CONFIRMATION_UNKNOWN",
+               3);
+  expect_error(confirmed(other, click), "CONFIRMATION_UNKNOWN", 3);
+  CHECK(on_settings_home(farm));
+
+  // Declined: the call is told so, once, and nothing runs.
+  const std::string declined = approval_of(farm.clawperator(click));
+  const AtTerminal no = at_terminal(farm, {"approve", declined}, {"n"});
+  CHECK(no.run.exit_code == 0);
+  CHECK(single_document(no.run) ==
+        json{{"ok", true}, {"approvalId", declined}, {"approved", false}, {"state", "declined"}});
+  expect_error(confirmed(declined, click), "CONFIRMATION_DECLINED", 3);
+  expect_error(confirmed(declined, click), "CONFIRMATION_UNKNOWN", 3);
+  CHECK(on_settings_home(farm));
+  // An id nobody recorded.
+  expect_error(at_terminal(farm, {"approve", std::string(32, 'a')}, {}).run, "CONFIRMATION_UNKNOWN",
+               3);
+  // A token that is no id is a usage error.
+  CHECK(expect_error(farm.clawperator({"snapshot", "--confirm", "yes"}), "USAGE",
+                     2)["details"]["flag"] == "--confirm");
+
+  // Every decision is logged: who approved, through what; never the step's labels.
+  bool approved_logged = false;
+  bool ran_logged = false;
+  for (const json& event : farm.logged_events("policy.decision")) {
+    CHECK_FALSE(event.contains("labels"));
+    CHECK(event.dump().find("\"Display\"") == std::string::npos);
+    if (event.value("approvalId", "") != id) continue;
+    if (event["outcome"] == "approved by a person") {
+      approved_logged = event["answeredBy"]["through"] == "terminal";
+    }
+    if (event["outcome"] == "confirmed by approval") {
+      ran_logged =
+          event["answeredBy"]["through"] == "terminal" && event["ruleId"] == "confirm-display";
+    }
+  }
+  CHECK(approved_logged);
+  CHECK(ran_logged);
 }
 
-TEST_CASE("policy: a person at a terminal is asked, and a no is CONFIRMATION_DECLINED",
+TEST_CASE("policy: approve without an id asks about each pending approval in turn",
           "[integration][policy]") {
   GuardedPhone phone;
   Farm& farm = phone.farm;
-  // script(1) gives the command a pseudo-terminal for stdin and stderr and types the answer.
-  const auto at_terminal = [&](const std::string& answer) {
-    const std::string command = "printf '" + answer + "\\n' | script -qec '" +
-                                std::string(kBinary) + " click --text Display' /dev/null";
-    return run_binary("/bin/sh", {"-c", command}, farm.environment());
-  };
-  RunResult result = at_terminal("n");
-  INFO(result.out);
-  CHECK(result.out.find("Send it? [y/N]") != std::string::npos);
-  CHECK(result.out.find("CONFIRMATION_DECLINED") != std::string::npos);
+  const std::vector<std::string> click = {"click", "--text", "Display"};
+  const std::string first = approval_of(farm.clawperator(click));
+  const std::string second = approval_of(farm.clawperator(click));
+  const AtTerminal walk = at_terminal(farm, {"approve"}, {"n", "y"});
+  INFO(walk.terminal);
+  CHECK(walk.run.exit_code == 0);
+  CHECK(single_document(walk.run)["approvals"] ==
+        json::array({{{"approvalId", first}, {"approved", false}, {"state", "declined"}},
+                     {{"approvalId", second}, {"approved", true}, {"state", "approved"}}}));
+  // Oldest first.
+  CHECK(walk.terminal.find(first) < walk.terminal.find(second));
+  std::vector<std::string> args = click;
+  args.insert(args.end(), {"--confirm", first});
+  expect_error(farm.clawperator(args), "CONFIRMATION_DECLINED", 3);
   CHECK(on_settings_home(farm));
-  result = at_terminal("y");
-  INFO(result.out);
-  CHECK(result.out.find("\"ok\":true") != std::string::npos);
+  args.back() = second;
+  CHECK(farm.clawperator(args).exit_code == 0);
   CHECK_FALSE(on_settings_home(farm));
+  // Nothing waits any more.
+  const AtTerminal none = at_terminal(farm, {"approve"}, {});
+  CHECK(single_document(none.run) == json{{"ok", true}, {"approvals", json::array()}});
+  CHECK(none.terminal.find("No approval waits") != std::string::npos);
+}
+
+TEST_CASE(
+    "policy: the person at the controlling terminal is asked, though stdin and stdout are "
+    "pipes",
+    "[integration][policy]") {
+  GuardedPhone phone;
+  Farm& farm = phone.farm;
+  // The terminal of a new session is the controlling terminal; stdin is /dev/null and stdout a
+  // pipe, as when an agent's shell tool runs the command.
+  AtTerminal asked = at_terminal(farm, {"click", "--text", "Display"}, {"n"});
+  INFO(asked.terminal);
+  CHECK(asked.terminal.find("Send it? [y/N]") != std::string::npos);
+  CHECK(asked.terminal.find("click on \"Display\"") != std::string::npos);
+  json refused = expect_error(asked.run, "CONFIRMATION_DECLINED", 3);
+  CHECK_FALSE(refused["details"].contains("approvalId"));
+  CHECK(on_settings_home(farm));
+  asked = at_terminal(farm, {"click", "--text", "Display"}, {"y"});
+  INFO(asked.terminal);
+  CHECK(asked.run.exit_code == 0);
+  CHECK(single_document(asked.run)["ok"] == true);
+  CHECK_FALSE(on_settings_home(farm));
+  std::vector<std::string> outcomes;
+  for (const json& event : farm.logged_events("policy.decision")) {
+    if (event.value("answeredBy", json::object()).value("through", "") == "terminal") {
+      outcomes.push_back(event["outcome"]);
+    }
+  }
+  CHECK(outcomes == std::vector<std::string>{"declined", "confirmed by a person"});
+}
+
+TEST_CASE("policy: a background job is never asked: it gets an approval, and cannot approve",
+          "[integration][policy]") {
+  GuardedPhone phone;
+  Farm& farm = phone.farm;
+  // In a process group that is not the terminal's foreground group (a shell's `&`, a skill's
+  // script): no question, so nothing ever stops on SIGTTIN or SIGTTOU.
+  const AtTerminal job = at_terminal(farm, {"click", "--text", "Display"}, {"y"}, true);
+  INFO(job.terminal);
+  CHECK(job.terminal.find("Send it?") == std::string::npos);
+  const std::string id = approval_of(job.run);
+  CHECK(on_settings_home(farm));
+  const AtTerminal approving = at_terminal(farm, {"approve", id}, {"y"}, true);
+  CHECK(approving.terminal.find("Approve it?") == std::string::npos);
+  expect_error(approving.run, "CONFIRMATION_APPROVER_REQUIRED", 3);
+  std::vector<std::string> args = {"click", "--text", "Display", "--confirm", id};
+  expect_error(farm.clawperator(args), "CONFIRMATION_REQUIRED", 3);
+  CHECK(on_settings_home(farm));
 }
 
 TEST_CASE("policy: a tap at a point is judged by what lies under it", "[integration][policy]") {
@@ -339,11 +514,13 @@ TEST_CASE("policy: a skill's own clawperator calls run under the --policy its ru
   CHECK(documents[0]["code"] == "POLICY_DENIED");
   CHECK(documents[0]["details"]["ruleId"] == "no-network");
   CHECK(documents[0]["disposition"]["delivery"] == "not_delivered");
-  // A confirm rule inside a skill: refused with no token, since the script is not a person.
+  // A confirm rule inside a skill: never asked (the script is not a person), refused with an
+  // approval a person may grant, and no credential.
   CHECK(documents[1]["code"] == "CONFIRMATION_REQUIRED");
   CHECK(documents[1]["details"]["ruleId"] == "confirm-display");
   CHECK_FALSE(documents[1]["details"].contains("token"));
-  CHECK(documents[1]["message"].get<std::string>().find("--confirm") == std::string::npos);
+  CHECK(std::regex_match(documents[1]["details"].value("approvalId", ""),
+                         std::regex("[0-9a-f]{32}")));
   // Each call exited 3 (refused before dispatch), and the script went on.
   std::size_t exits_of_3 = 0;
   for (auto at = output.find("\nrc=3\n"); at != std::string::npos;
@@ -435,11 +612,12 @@ TEST_CASE("policy: a screen read that never finishes costs its own budget and ne
   CHECK(refused["details"]["step"]["labels"] == json::array());
   // Within the read's own budget and the result grace (docs/guardrails.md §3), and a margin.
   CHECK(asked_seconds < 3.0 + 5.0 + 2.0);
-  REQUIRE(refused["details"].contains("token"));
+  const std::string id = approval_of(asked);
+  REQUIRE(at_terminal(farm, {"approve", id}, {"y"}).run.exit_code == 0);
 
   // Confirmed: the read fails the same way, and the tap still has its whole budget.
   std::vector<std::string> confirmed = tap;
-  confirmed.insert(confirmed.end(), {"--confirm", refused["details"]["token"].get<std::string>()});
+  confirmed.insert(confirmed.end(), {"--confirm", id});
   started = Stopwatch::now();
   const RunResult result = farm.clawperator(confirmed);
   INFO(result.out);

@@ -305,7 +305,7 @@ await check("evidence_capture hashes every file it lists, and a video session re
   assert.equal(body(unknown).code, "EVIDENCE_SESSION_NOT_FOUND");
 });
 
-await check("a server with an action policy refuses a denied click, refuses a confirm rule with no token a model could use, and asks the human through elicitation when the client can be asked", async () => {
+await check("a server with an action policy refuses a denied click, refuses a confirm rule with no token or approval a model could use, and asks the human through elicitation when the client can be asked", async () => {
   const policyFile = join(scratch, "policy.json");
   writeFileSync(policyFile, JSON.stringify({ schemaVersion: 1, rules: [
     { id: "no-network", decision: "deny", labels: ["Network*"] },
@@ -324,6 +324,8 @@ await check("a server with an action policy refuses a denied click, refuses a co
     assert.equal(asked.isError, true);
     assert.equal(body(asked).code, "CONFIRMATION_REQUIRED");
     assert.equal(body(asked).details.token, undefined, "a token over MCP would let the model confirm itself");
+    assert.equal(body(asked).details.approvalId, undefined,
+                 "no approval is recorded over MCP: no tool takes one (docs/guardrails.md §5)");
     // The command id is 128 random bits too (docs/guardrails.md §7): anything else that looks
     // like a token must not be there.
     const withoutIds = JSON.stringify(asked).split(body(asked).details.commandId).join("");

@@ -61,6 +61,10 @@ class Background {
     argv_storage.insert(argv_storage.end(), args.begin(), args.end());
     pid_ = ::fork();
     if (pid_ == 0) {
+      // No controlling terminal, as run_binary's: a server started from a person's terminal
+      // would write its approver link there (docs/serve.md). A test that wants one runs the
+      // server under tty_session.
+      ::setsid();
       std::vector<char*> envp;
       for (std::string& item : env_storage) envp.push_back(item.data());
       envp.push_back(nullptr);

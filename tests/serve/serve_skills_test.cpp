@@ -187,8 +187,10 @@ TEST_CASE("serve: a skill's own calls run under the policy the server was starte
   const std::string output = ran.body["output"];
   CHECK(output.find("\"code\":\"POLICY_DENIED\"") != std::string::npos);
   CHECK(output.find("\"code\":\"CONFIRMATION_REQUIRED\"") != std::string::npos);
-  // The script is not the person a confirm rule asks: it gets no token.
+  // The script is not the person a confirm rule asks: it gets no credential, only an approval
+  // id a person may grant.
   CHECK(output.find("\"token\"") == std::string::npos);
+  CHECK(output.find("\"approvalId\"") != std::string::npos);
   // Each call exited 3 (refused before dispatch), and the script went on.
   std::size_t exits_of_3 = 0;
   for (auto at = output.find("\nrc=3\n"); at != std::string::npos;

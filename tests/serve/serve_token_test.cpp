@@ -440,10 +440,12 @@ TEST_CASE("serve token: the argv without the token, the pipe that carries it", "
   const int file = ::open("/dev/null", O_RDONLY);
   const auto not_pipe = cli::read_token_pipe(file);
   REQUIRE(!not_pipe);
-  CHECK(not_pipe.error() == "a device, not a pipe");
-  CHECK(cli::serve_token_problem(std::string(4097, 'x')) == "larger than 4096 bytes");
-  CHECK(cli::serve_token_problem("a\tb") == "more than one line, or a control character");
-  CHECK(!cli::serve_token_problem(std::string(4096, 'x')));
+  CHECK(not_pipe.error() == Problem{"", "a device, not a pipe"});
+  CHECK(cli::check_serve_token(std::string(4097, 'x')).error() ==
+        Problem{"", "larger than 4096 bytes"});
+  CHECK(cli::check_serve_token("a\tb").error() ==
+        Problem{"", "more than one line, or a control character"});
+  CHECK(cli::check_serve_token(std::string(4096, 'x')));
 }
 
 }  // namespace clawperator::testing

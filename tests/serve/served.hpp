@@ -51,17 +51,28 @@ inline std::optional<std::string> host_path_in(const std::string& text) {
   return std::nullopt;
 }
 
+// How the server is started: as every test's (a session of its own, no controlling terminal),
+// or at a person's terminal (tty_session: a pseudo-terminal as its controlling terminal, in its
+// foreground; what the server wrote there in terminal_text()).
+enum class ServeTerminal { None, Foreground };
+
 class Served {
  public:
   explicit Served(const Farm& farm, const std::vector<std::string>& extra = {},
-                  const std::map<std::string, std::string>& env = {})
+                  const std::map<std::string, std::string>& env = {},
+                  ServeTerminal terminal = ServeTerminal::None)
       : port_(free_port()) {
     std::vector<std::string> args = {"serve", "--port", std::to_string(port_)};
     args.insert(args.end(), extra.begin(), extra.end());
     std::map<std::string, std::string> environment = farm.environment().extra_env;
     for (const auto& [key, value] : env) environment[key] = value;
+    std::string program = kBinary;
+    if (terminal == ServeTerminal::Foreground) {
+      args.insert(args.begin(), {"--transcript", dir_ + "/terminal", "--", kBinary});
+      program = TTY_SESSION;
+    }
     process_ =
-        std::make_unique<Background>(kBinary, args, environment, dir_ + "/out", dir_ + "/err");
+        std::make_unique<Background>(program, args, environment, dir_ + "/out", dir_ + "/err");
     for (int attempt = 0; attempt < 500 && stderr_text().find("listening on") == std::string::npos;
          ++attempt) {
       std::this_thread::sleep_for(milliseconds(20));
@@ -94,6 +105,8 @@ class Served {
   int port() const { return port_; }
   std::string stderr_text() const { return slurp(dir_ + "/err"); }
   std::string stdout_text() const { return slurp(dir_ + "/out"); }
+  // What the server wrote on its controlling terminal (ServeTerminal::Foreground).
+  std::string terminal_text() const { return slurp(dir_ + "/terminal"); }
   // A request body in a file, for curl --data-binary.
   std::string body(const std::string& text) {
     const std::string path = dir_ + "/body-" + std::to_string(++bodies_);

@@ -44,6 +44,10 @@ RunResult run_binary(const std::string& path, const std::vector<std::string>& ar
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
+    // A session of its own, without a controlling terminal: the program finds no /dev/tty to
+    // ask on (docs/guardrails.md §5) even when the tests run from a person's terminal, as in CI.
+    // A test that wants a terminal gives it one (tests/support/tty_session.cpp).
+    setsid();
     const std::string input = options.stdin_path.value_or("/dev/null");
     const int in = open(input.c_str(), O_RDONLY);
     if (in < 0) _exit(125);

@@ -1,5 +1,7 @@
 // Runs a built binary as a user would, for tests that check the whole process:
-// argv, stdin, environment in; stdout, stderr, exit code out.
+// argv, stdin, environment in; stdout, stderr, exit code out. The binary runs in a session of its
+// own without a controlling terminal (whatever terminal the tests run from); tty_session gives
+// one to the tests that need it.
 #pragma once
 
 #include <functional>

@@ -15,6 +15,7 @@
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/json.hpp"
+#include "clawperator/report/report.hpp"
 #include "clawperator/skills/script_guard.hpp"
 
 namespace CLI {
@@ -43,6 +44,9 @@ struct CommandResult {
   std::optional<std::string> pretty_text = std::nullopt;
   // The command wrote its own output (`logs` streams the log file).
   bool already_written = false;
+  // The actions of the execution the command sent (or planned: --dry-run), for --report: the
+  // steps the Operator never reached are test cases too. Filled only when a report is asked for.
+  std::vector<report::PlannedStep> planned_steps = {};
 };
 
 CommandResult success(Json document);
@@ -67,6 +71,10 @@ struct Command {
   // (`skills run ID -- ARGS...`: the script's arguments, verbatim); without it such words are
   // refused as unexpected arguments.
   std::function<void(std::vector<std::string>)> take_rest = nullptr;
+  // The command writes a report of its run when --report asks (src/cli/run_report.cpp): what
+  // the report is of. Empty command words: the command's name. nullopt (or no function): this
+  // command (or this word of it: `skills list`) refuses --report.
+  std::function<std::optional<report::Subject>()> report_subject = nullptr;
 };
 
 // Runs a validated execution on the device (the exec path), shared by every
@@ -95,6 +103,8 @@ void register_mcp_commands(CommandLine root, std::vector<Command>& commands);
 
 // One registration function per command group; each adds its subcommands.
 void register_exec_commands(CommandLine root, std::vector<Command>& commands);
+// approve [ID]: a person at this terminal grants a pending approval (src/cli/command_approve.cpp)
+void register_approve_commands(CommandLine root, std::vector<Command>& commands);
 void register_catalog_commands(CommandLine root, std::vector<Command>& commands);
 void register_device_commands(CommandLine root, std::vector<Command>& commands);
 // snapshot, click, type, read, … (src/cli/command_actions.cpp)
@@ -121,8 +131,10 @@ void register_evidence_commands(CommandLine root, std::vector<Command>& commands
 // exists; docs/guardrails.md): null when there is none, POLICY_INVALID when it does not load.
 contract::Outcome<std::shared_ptr<const policy::Policy>> load_action_policy(
     const GlobalOptions& options);
-// Asks the person at this terminal (/dev/tty) about a step that needs confirmation, when stdin
-// and stderr are terminals; empty otherwise (the run then refuses with a token).
+// Asks the person at the controlling terminal (/dev/tty) about a step that needs confirmation,
+// when this process has one and is in its foreground process group, whatever stdin and stdout
+// are (as sudo asks); empty otherwise: no terminal, a background job, a skill's script in a
+// group of its own (the run then refuses, recording an approval a person may grant).
 std::function<bool(const std::string&)> terminal_confirmation();
 // What a skill's script inherits of this run's rules: `policy` (loaded by load_action_policy),
 // the authenticity demand and the result transport of `options`.

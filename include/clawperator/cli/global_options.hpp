@@ -36,12 +36,22 @@ struct GlobalOptions {
   bool require_authentic_result = false;
   // --policy FILE (docs/guardrails.md); nullopt: $CLAWPERATOR_POLICY, else the default file.
   std::optional<std::string> policy;
-  // --confirm TOKEN: the one-time token a CONFIRMATION_REQUIRED gave.
-  std::optional<std::string> confirm_token;
+  // --confirm ID: the approval a CONFIRMATION_REQUIRED recorded (docs/guardrails.md §5); the
+  // call runs once a person approved it.
+  std::optional<std::string> confirm_id;
   // CLAWPERATOR_CONFIRMATION=withhold (a skill's script, docs/skills.md): a step the policy
-  // wants confirmed is refused without asking and without a token; `ask` (the default): a
-  // terminal is asked, else the refusal carries a token.
+  // wants confirmed is never asked about on the controlling terminal; `ask` (the default): it is
+  // when this process is in the terminal's foreground. Either way, a refusal records an approval
+  // a person may grant.
   bool withhold_confirmation = false;
+  // --report FORMAT=FILE [--report-append] (docs/commands.md, "Reports"): a report of the run for
+  // a CI system, beside the JSON on stdout; taken by exec, the device commands and skills run.
+  struct Report {
+    std::string format;  // "junit" or "tap"
+    std::string path;    // as typed
+    bool append = false;
+  };
+  std::optional<Report> report;
   // CLAWPERATOR_LOG_DIR, else ~/.clawperator/logs; "~" is $HOME, else the passwd entry's home.
   // Empty when there is no home: never a literal "~" relative to the working directory.
   std::string log_dir;
@@ -65,6 +75,9 @@ struct RawGlobalFlags {
   bool policy_given = false;
   std::string confirm;
   bool confirm_given = false;
+  std::string report;
+  bool report_given = false;
+  bool report_append = false;
   // Given, even with an empty value: `--operator-package ""` is refused, not the default.
   bool operator_package_given = false;
   // The same for `--device ""`: a blank serial must not fall back to the only device.

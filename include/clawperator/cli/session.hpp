@@ -11,9 +11,8 @@ namespace clawperator::cli {
 
 // adb, the device and package defaults, the state directory, the result transport, the
 // authenticity demand, `policy` (load_action_policy's), the lock wait and the skill's lock
-// token (CLAWPERATOR_DEVICE_LOCK_TOKEN), whether tokens are handed out
-// (CLAWPERATOR_CONFIRMATION), and a progress line when stderr is a terminal. A server adjusts
-// what it decides for itself (its warm readers, its lock wait, MCP's tokens).
+// token (CLAWPERATOR_DEVICE_LOCK_TOKEN), and a progress line when stderr is a terminal. A
+// server adjusts what it decides for itself (its warm readers, its lock wait, MCP's approvals).
 service::Session session_of(const GlobalOptions& options,
                             std::shared_ptr<const policy::Policy> policy);
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "clawperator/expected.hpp"
+#include "clawperator/problem.hpp"
 
 namespace clawperator::contract::on_screen_log {
 
@@ -37,7 +38,8 @@ std::optional<std::string> normalize_color(std::string_view text);
 
 // Why `text` cannot be shown as the panel's text, if it cannot: it must hold a character that
 // is not Unicode whitespace (U+FEFF counts as whitespace) and no control character other
-// than newline and tab. Precondition: `text` is valid UTF-8.
-std::optional<std::string> display_text_problem(std::string_view text);
+// than newline and tab. The message continues the caller's sentence ("must not contain …"); no
+// path. Precondition: `text` is valid UTF-8.
+Expected<void, Problem> check_display_text(std::string_view text);
 
 }  // namespace clawperator::contract::on_screen_log

@@ -23,7 +23,7 @@ struct FetchLimits {
 
 enum class FetchErrorKind {
   Unavailable,  // libcurl could not be loaded
-  Refused,      // the address may not be fetched (url_problem)
+  Refused,      // the address may not be fetched (check_url)
   Network,      // DNS, connection, TLS, a redirect refused, the transfer cut off
   HttpStatus,   // the server answered with a status other than 2xx
   TooLarge,     // more than max_bytes

@@ -42,7 +42,7 @@ struct RequestError {
 
 // What the flags and the environment ask for: the address --metadata-url gives, else
 // CLAWPERATOR_OPERATOR_METADATA_URL, else the original's CLAWPERATOR_APK_METADATA_URL, else
-// kDefaultMetadataUrl (url_problem must allow it); --operator-version (X.Y.Z);
+// kDefaultMetadataUrl (check_url must allow it); --operator-version (X.Y.Z);
 // CLAWPERATOR_DOWNLOAD_STALL_MS (100..600000) and CLAWPERATOR_DOWNLOAD_MAX_BYTES (1..4 GiB).
 // `variable` reads the environment (getenv semantics; empty counts as unset).
 Expected<ReleaseRequest, RequestError> read_release_request(

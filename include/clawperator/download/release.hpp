@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "clawperator/expected.hpp"
+#include "clawperator/problem.hpp"
 
 namespace clawperator::download {
 
@@ -27,9 +28,10 @@ std::optional<UrlParts> parse_url(std::string_view url);
 // localhost, 127.0.0.0/8 and ::1: addresses that never leave this host.
 bool is_loopback_host(std::string_view host);
 
-// Why `url` may not be fetched, or nullopt when it may: https anywhere, http only to a loopback
-// host (a local mirror, a test), nothing else ("not https", "not a URL").
-std::optional<std::string> url_problem(std::string_view url);
+// Whether `url` may be fetched: https anywhere, http only to a loopback host (a local mirror, a
+// test), nothing else; the problem's path is the address, its message why ("not https", "not
+// a URL").
+Expected<void, Problem> check_url(std::string_view url);
 
 struct ReleaseMetadata {
   std::string version;  // X.Y.Z
@@ -46,7 +48,7 @@ struct MetadataError {
 
 // The metadata document: a JSON object with a release `version` (X.Y.Z), an `apk_url`, and the
 // checksum inline (`sha256`, 64 hex digits) or as a `sha256_url`, or both; addresses as
-// url_problem allows. Other members are ignored.
+// check_url allows. Other members are ignored.
 Expected<ReleaseMetadata, MetadataError> parse_release_metadata(std::string_view body);
 
 // The checksum a `.sha256` file gives: its first whitespace-separated token (sha256sum writes

@@ -20,8 +20,8 @@ struct CaptureRequest {
   exec::ExecutionRequest device;
   // A directory that must not exist yet; nullopt: default_bundles_directory()/<evidenceId>.
   std::optional<std::filesystem::path> output_dir;
-  std::optional<std::string> label;  // checked by the front end (label_problem)
-  Json context = nullptr;            // an object or null (context_problem)
+  std::optional<std::string> label;  // checked by the front end (check_label)
+  Json context = nullptr;            // an object or null (check_context)
   // The snapshot execution's timeoutMs and the command's budget.
   std::chrono::milliseconds timeout{30000};
 };

@@ -9,7 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "clawperator/expected.hpp"
 #include "clawperator/json.hpp"
+#include "clawperator/problem.hpp"
 
 namespace clawperator::evidence {
 
@@ -95,9 +97,10 @@ Artifact failed_artifact(std::string kind, std::string path, std::string mime_ty
 // partial otherwise.
 std::string final_status(const Manifest& manifest);
 
-// A label (≤ 2048 UTF-16 code units) and a context object (≤ 16 KiB as compact UTF-8 JSON):
-// nullopt, or what is wrong, naming `label_name` / `context_name` as the caller spelled them.
-std::optional<std::string> label_problem(std::string_view label, std::string_view label_name);
-std::optional<std::string> context_problem(const Json& context, std::string_view context_name);
+// A label (≤ 2048 UTF-16 code units) and a context object (≤ 16 KiB as compact UTF-8 JSON): what
+// is wrong, if anything, as a sentence whose subject is `label_name` / `context_name` as the
+// caller spelled them ("--label is not valid UTF-8"; no path).
+Expected<void, Problem> check_label(std::string_view label, std::string_view label_name);
+Expected<void, Problem> check_context(const Json& context, std::string_view context_name);
 
 }  // namespace clawperator::evidence

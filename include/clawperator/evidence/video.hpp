@@ -14,8 +14,10 @@
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/evidence/report.hpp"
 #include "clawperator/evidence/video_dependencies.hpp"
+#include "clawperator/expected.hpp"
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/json.hpp"
+#include "clawperator/problem.hpp"
 #include "clawperator/process/runner.hpp"
 
 namespace clawperator::evidence {
@@ -31,7 +33,7 @@ struct VideoStartRequest {
   adb::AdbSettings adb;
   io::StateSelection state;
   int duration_seconds = 0;         // kMinVideoSeconds..kMaxVideoSeconds
-  std::optional<std::string> size;  // WxH (checked by video_size_problem)
+  std::optional<std::string> size;  // WxH (checked by check_video_size)
   std::optional<std::string> label;
   Json context = nullptr;
   Recorder recorder = Recorder::Screenrecord;
@@ -39,9 +41,9 @@ struct VideoStartRequest {
   std::string self_executable;
 };
 
-// A --size value: "WxH", each 16..4096 and even (the H.264 encoders' 4:2:0 frames). nullopt
-// when valid, else why not.
-std::optional<std::string> video_size_problem(std::string_view size);
+// A --size value: "WxH", each 16..4096 and even (the H.264 encoders' 4:2:0 frames). Why not, if
+// it is not (no path: the caller names the flag or field).
+Expected<void, Problem> check_video_size(std::string_view size);
 
 // Checks the host programs (HOST_DEPENDENCY_MISSING), the device, the lock
 // (EVIDENCE_RECORDING_ACTIVE / EVIDENCE_RECOVERY_REQUIRED) and the storage

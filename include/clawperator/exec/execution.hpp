@@ -102,14 +102,17 @@ struct ExecutionRequest {
   // The action policy (docs/guardrails.md); null: none. Checked once the device is known,
   // before the lock and anything sent.
   std::shared_ptr<const policy::Policy> policy;
-  // A one-time token a CONFIRMATION_REQUIRED gave for this payload (--confirm TOKEN).
-  std::optional<std::string> confirm_token;
-  // Asks a person whether a step that needs confirmation may go (the CLI's terminal); empty:
-  // nobody to ask here.
+  // The approval a CONFIRMATION_REQUIRED recorded for this payload (--confirm ID, an HTTP
+  // body's approvalId): runs once a person approved it (docs/guardrails.md §5).
+  std::optional<std::string> approval_id;
+  // Asks a person whether a step that needs confirmation may go (the CLI's controlling
+  // terminal, an MCP client's elicitation); empty: nobody to ask here.
   std::function<bool(const std::string& question)> ask_person;
-  // CONFIRMATION_REQUIRED carries a token (the CLI, HTTP). Off for MCP: a model must never be
-  // able to confirm for itself.
-  bool hand_out_tokens = true;
+  // Through what ask_person reaches its person, for the log: "terminal", "elicitation".
+  std::string ask_person_through;
+  // A CONFIRMATION_REQUIRED records a pending approval a person may grant (the CLI, HTTP); its
+  // id is no credential. Off for MCP, where no tool argument could use one.
+  bool record_approvals = true;
 
   // Test seams: a fixed result deadline instead of timeoutMs + 5 s, and a fixed
   // readiness-probe command id (attempt N gets the suffix "-N" after the first).

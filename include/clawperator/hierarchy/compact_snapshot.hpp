@@ -10,6 +10,7 @@
 
 #include "clawperator/expected.hpp"
 #include "clawperator/json.hpp"
+#include "clawperator/problem.hpp"
 
 namespace clawperator::hierarchy {
 
@@ -25,7 +26,8 @@ struct CompactOptions {
 
 // {schemaVersion: 1, totalNodes, returnedNodes, omittedNodes, truncated, nodes: [...]}; the
 // caller adds commandId, taskId and rawArtifactPath.
-Expected<Json, std::string> project_compact_snapshot(std::string_view xml,
-                                                     const CompactOptions& options);
+// The error: the parser's sentence (ParseError::message), the XML as a whole at fault.
+Expected<Json, Problem> project_compact_snapshot(std::string_view xml,
+                                                 const CompactOptions& options);
 
 }  // namespace clawperator::hierarchy

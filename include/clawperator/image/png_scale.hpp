@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "clawperator/expected.hpp"
+#include "clawperator/problem.hpp"
 
 namespace clawperator::image {
 
@@ -30,9 +31,9 @@ struct RgbaImage {
 };
 
 // The size the IHDR states, after the bounds above; nothing else is decoded.
-Expected<Size, std::string> png_size(std::string_view png);
+Expected<Size, Problem> png_size(std::string_view png);
 
-Expected<RgbaImage, std::string> decode_png(std::string_view png);
+Expected<RgbaImage, Problem> decode_png(std::string_view png);
 
 // The size that fits `size` within max_dimension on its longer side, aspect ratio kept (the
 // shorter side rounded, at least 1); never larger than `size`. max_dimension >= 1.
@@ -43,7 +44,7 @@ Size fitted_size(Size size, std::uint32_t max_dimension);
 RgbaImage scale_down(const RgbaImage& source, Size target);
 
 // RGB when every pixel is opaque, else RGBA; 8 bits a channel.
-Expected<std::string, std::string> encode_png(const RgbaImage& image);
+Expected<std::string, Problem> encode_png(const RgbaImage& image);
 
 struct FittedPng {
   std::string png;  // the input bytes unchanged when they already fit
@@ -53,6 +54,6 @@ struct FittedPng {
 
 // decode → scale_down → encode when the longer side exceeds max_dimension; else only the
 // header is read.
-Expected<FittedPng, std::string> fit_png(std::string_view png, std::uint32_t max_dimension);
+Expected<FittedPng, Problem> fit_png(std::string_view png, std::uint32_t max_dimension);
 
 }  // namespace clawperator::image

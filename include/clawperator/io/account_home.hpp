@@ -14,4 +14,8 @@ namespace clawperator::io {
 // nullopt when the account has no entry or an empty home.
 std::optional<std::string> passwd_home_directory(uid_t uid);
 
+// The account's name ("uid N" when it has no entry): who answered an approval
+// (docs/guardrails.md §5).
+std::string account_name(uid_t uid);
+
 }  // namespace clawperator::io

@@ -5,24 +5,27 @@
 #pragma once
 
 #include <filesystem>
-#include <optional>
 #include <string>
 #include <string_view>
 
+#include "clawperator/expected.hpp"
+#include "clawperator/problem.hpp"
+
 namespace clawperator::io {
 
-// nullopt on success, else what went wrong (strerror text).
-std::optional<std::string> write_file_atomically(const std::filesystem::path& path,
-                                                 std::string_view bytes);
+// Each returns what went wrong, if anything: the problem's path is the file's, its message the
+// strerror text.
+Expected<void, Problem> write_file_atomically(const std::filesystem::path& path,
+                                              std::string_view bytes);
 
 // Creates `path` with O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600, and writes `bytes`. When the name
 // is taken, `path` becomes "<stem>-<random><extension>" and that is tried instead (a few
-// times). nullopt on success (`path` names the file written), else the strerror text.
-std::optional<std::string> write_new_file(std::filesystem::path& path, std::string_view bytes);
+// times). On success `path` names the file written; on failure, the last one tried.
+Expected<void, Problem> write_new_file(std::filesystem::path& path, std::string_view bytes);
 // The same exclusive create at exactly `path`, once: a name that is taken is an error (EEXIST),
 // never replaced (snapshot --raw-path).
-std::optional<std::string> write_exclusive_file(const std::filesystem::path& path,
-                                                std::string_view bytes);
+Expected<void, Problem> write_exclusive_file(const std::filesystem::path& path,
+                                             std::string_view bytes);
 
 // Writes all of `bytes` to `fd` (a short write continues, EINTR retried): 0, or the errno.
 int write_all(int fd, std::string_view bytes);

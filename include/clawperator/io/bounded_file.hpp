@@ -4,8 +4,10 @@
 
 #include <cstddef>
 #include <filesystem>
-#include <optional>
 #include <string>
+
+#include "clawperator/expected.hpp"
+#include "clawperator/problem.hpp"
 
 namespace clawperator::io {
 
@@ -22,10 +24,10 @@ OpenedFile open_regular_file(const std::filesystem::path& path);
 // The words for open_regular_file's error: strerror, or "not a regular file" for EINVAL.
 std::string describe_open_error(int error);
 
-// Reads at most `limit` bytes of the regular file `path` (open_regular_file) into `bytes`. nullopt
-// on success, else what went wrong, in words ("No such file or directory", "larger than 1048576
-// bytes").
-std::optional<std::string> read_regular_file(const std::filesystem::path& path, std::size_t limit,
-                                             std::string& bytes);
+// Reads at most `limit` bytes of the regular file `path` (open_regular_file) into `bytes`, or
+// says what went wrong: the problem's path is the file's, its message in words ("No such file
+// or directory", "larger than 1048576 bytes").
+Expected<void, Problem> read_regular_file(const std::filesystem::path& path, std::size_t limit,
+                                          std::string& bytes);
 
 }  // namespace clawperator::io

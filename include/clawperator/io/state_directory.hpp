@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "clawperator/expected.hpp"
+#include "clawperator/problem.hpp"
 
 namespace clawperator::io {
 
@@ -77,13 +78,13 @@ class StateDirectory {
 
   // openat(dir, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600), then fstat: a
   // regular file owned by owner(). The descriptor (the caller closes it) and its status, or
-  // what is wrong ("is a symlink", "not a regular file", "owner uid N", strerror text).
-  // `name` is one path component: a '/' in it is refused.
+  // what is wrong: the problem's path is `name`, its message "is a symlink", "not a regular
+  // file", "owner uid N", strerror text. `name` is one path component: a '/' in it is refused.
   struct OpenedFile {
     int fd = -1;
     struct stat status {};
   };
-  Expected<OpenedFile, std::string> open_file(std::string_view name, int flags) const;
+  Expected<OpenedFile, Problem> open_file(std::string_view name, int flags) const;
 
   // A file at `name` holding `contents`, replacing whatever was there (a planted link is
   // replaced, not followed): written under a fresh temporary name with O_EXCL, then renamed
@@ -96,11 +97,11 @@ class StateDirectory {
   bool remove(std::string_view name) const;
   // renameat within the directory: `to` becomes what `from` was (a file written under a
   // temporary name, put in place whole). nullopt, or the strerror text.
-  std::optional<std::string> rename(std::string_view from, std::string_view to) const;
+  Expected<void, Problem> rename(std::string_view from, std::string_view to) const;
   // A new file `name` holding `contents`: openat with O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600, so
-  // neither a planted link nor a file that is there already is ever written through. nullopt,
-  // or what went wrong (strerror text).
-  std::optional<std::string> create_file(std::string_view name, std::string_view contents) const;
+  // neither a planted link nor a file that is there already is ever written through. What went
+  // wrong, if anything: the problem's path is `name`, its message strerror text.
+  Expected<void, Problem> create_file(std::string_view name, std::string_view contents) const;
   // What `name` is now (fstatat, a link itself, never what it points to); nullopt when nothing
   // is there, or `name` is no file name.
   std::optional<struct stat> status_of(std::string_view name) const;

@@ -6,15 +6,16 @@
 // the tests catch. Pure.
 #pragma once
 
-#include <optional>
-#include <string>
-
+#include "clawperator/expected.hpp"
 #include "clawperator/json.hpp"
+#include "clawperator/problem.hpp"
 
 namespace clawperator::mcp {
 
-// The first problem as "<what is wrong> (path: a.b)", or nullopt when `value` conforms.
-std::optional<std::string> check_against_schema(const Json& schema, const Json& value);
+// The first problem, if `value` does not conform: its path is the argument's ("a.b", empty for
+// the arguments as a whole), its message what is wrong. The MCP server words it
+// "<message> (path: a.b)" (src/mcp/tool_calls.cpp).
+Expected<void, Problem> check_against_schema(const Json& schema, const Json& value);
 
 // True when `schema` uses only the keywords above (the tests run it on every tool).
 bool schema_uses_known_keywords(const Json& schema);

@@ -5,13 +5,14 @@
 // drag) becomes a tool without further code. Pure.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "clawperator/contract/action_table.hpp"
+#include "clawperator/expected.hpp"
 #include "clawperator/json.hpp"
+#include "clawperator/problem.hpp"
 
 namespace clawperator::mcp {
 
@@ -84,8 +85,8 @@ Json tool_list_entry(const ToolDefinition& tool, std::string_view protocol_versi
 Json selector_schema();
 Json selector_to_matcher(const Json& selector);
 // A selector (already checked against selector_schema) that names one field twice, by its
-// short and its payload name: why, with `path`.
-std::optional<std::string> selector_problem(const Json& selector, std::string_view path);
+// short and its payload name: why, the problem's path `path`.<payload name>.
+Expected<void, Problem> check_selector(const Json& selector, std::string_view path);
 
 // screenshot's maxDimension: the longest side a scaled screenshot may have.
 inline constexpr int kMinScreenshotDimension = 64;

@@ -29,7 +29,8 @@ namespace clawperator::serve {
 struct BackendSettings {
   // What every request shares: adb, the default device and package, the state directory, the
   // result transport, the authenticity demand, the policy (null: none; a step it wants confirmed
-  // is refused with a token the same request's confirmToken spends), a skill script's guard and
+  // is refused with a pending approval, which the same request's approvalId runs once a person
+  // approved it: docs/guardrails.md §5), a skill script's guard and
   // the registry (serve --registry). The backend sets what a server decides itself: its callers
   // queue on a busy device, and its kept readers.
   service::Session session;
@@ -37,6 +38,10 @@ struct BackendSettings {
   // Each device's logcat reader, kept between its requests as `mcp serve` keeps it
   // (docs/serve.md, "What is kept warm"); shared by the server's worker threads.
   std::shared_ptr<exec::WarmFollowers> warm_followers;
+  // The approver credential (64 hex digits) the server showed on its own controlling terminal
+  // only, in the approver link's fragment: POST /approvals/:id needs it beside the token. Empty:
+  // the server had no terminal at start, and approves nothing over HTTP.
+  std::string approver;
 };
 
 struct Reply {
@@ -86,6 +91,14 @@ class Backend {
   };
   std::optional<EvidenceFile> evidence_file(std::string_view evidence_id,
                                             std::string_view name) const;
+  // GET /approvals: the approvals nobody answered yet, in the server's state directory (those
+  // its callers' refusals recorded, and any other of this user's).
+  Reply approvals() const;
+  // POST /approvals/:id with the body {"approve": true|false}: a person's answer, through the
+  // inspector. `approver` is the request's X-Clawperator-Approver header: without the approver
+  // credential (the API token alone) it is refused, 403 CONFIRMATION_APPROVER_REQUIRED.
+  Reply approve(std::string_view id, std::optional<std::string_view> approver,
+                std::string_view body) const;
   // A screenshot this server took, by its id; nullopt for any other id.
   std::optional<std::string> artifact(std::string_view id) const;
 

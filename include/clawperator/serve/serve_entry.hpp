@@ -20,7 +20,8 @@ std::string token_file_name(int port);
 // token file, runs the server until SIGINT or SIGTERM and returns its exit code (nothing on
 // stdout), removing the token file only while it still holds this server's token. Without a
 // token given or --no-token, the server makes one (256 random bits) and prints the inspector's
-// URL with it in the fragment.
+// URL with it in the fragment. Started in the foreground of a controlling terminal, it also makes
+// an approver credential and writes the approver link on that terminal only (docs/serve.md §7).
 contract::Outcome<int> serve(const service::HttpServerStart& start);
 
 }  // namespace clawperator::serve

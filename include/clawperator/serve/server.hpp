@@ -7,6 +7,7 @@
 #include <string>
 
 #include "clawperator/contract/redaction.hpp"
+#include "clawperator/process/unique_fd.hpp"
 #include "clawperator/serve/backend.hpp"
 #include "clawperator/serve/connection_gate.hpp"
 
@@ -19,6 +20,10 @@ struct ServerSettings {
   std::string token;         // empty: none (--no-token, loopback only)
   bool print_token = false;  // the server made it: the URL printed carries it (#token=)
   std::filesystem::path token_file;  // where scripts find it (for the log)
+  // The server's controlling terminal, when it started in its foreground: the approver link
+  // (BackendSettings::approver in its fragment) is written there, and nowhere else (not on
+  // stdout or stderr, which whoever started the server may read). Closed once written.
+  process::UniqueFd approver_terminal;
   BackendSettings backend;
   // Every JSON body and event goes through it: no host path, no adb output (docs/serve.md §4).
   contract::HostRedaction redaction;

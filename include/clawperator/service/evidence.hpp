@@ -14,11 +14,11 @@
 namespace clawperator::service {
 
 // The requests without their device (capture_evidence and start_video fill it in from the
-// session): label (a string, evidence::label_problem), context (evidence::context_problem) and
+// session): label (a string, evidence::check_label), context (evidence::check_context) and
 // timeoutMs (a whole number from 1000 to 120000) of `arguments`; INVALID_BODY naming the field
 // (details.field) otherwise. Other members are the caller's to refuse or use.
 contract::Outcome<evidence::CaptureRequest> read_capture_arguments(const Json& arguments);
-// durationSeconds (required, 1..180), size (evidence::video_size_problem), recorder
+// durationSeconds (required, 1..180), size (evidence::check_video_size), recorder
 // (screenrecord or scrcpy), label and context as above.
 contract::Outcome<evidence::VideoStartRequest> read_video_start_arguments(const Json& arguments);
 

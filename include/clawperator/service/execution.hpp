@@ -18,12 +18,14 @@ namespace clawperator::service {
 struct ExecutionCall {
   contract::Execution execution;  // validated
   Target target;
-  // A token a CONFIRMATION_REQUIRED gave (the CLI's --confirm, an HTTP body's confirmToken;
-  // never MCP's).
-  std::optional<std::string> confirm_token;
-  // A person to ask about a step the policy wants confirmed (the CLI's terminal, an MCP
-  // client's elicitation); empty: nobody.
+  // The approval a CONFIRMATION_REQUIRED recorded (the CLI's --confirm, an HTTP body's
+  // approvalId or confirmToken; never MCP's).
+  std::optional<std::string> approval_id;
+  // A person to ask about a step the policy wants confirmed (the CLI's controlling terminal, an
+  // MCP client's elicitation); empty: nobody.
   std::function<bool(const std::string& question)> ask_person;
+  // Through what it asks, for the log: "terminal", "elicitation".
+  std::string ask_person_through;
 };
 
 // What every execution of the session shares before its payload (an evidence capture's snapshot

@@ -36,9 +36,9 @@ struct Session {
   // How long an execution waits for a busy device: --lock-wait on the CLI; nullopt: as long as
   // its own timeoutMs (a server queues its callers).
   std::optional<long> lock_wait_ms;
-  // CONFIRMATION_REQUIRED carries a token: off for MCP (a model must never confirm for itself)
-  // and under CLAWPERATOR_CONFIRMATION=withhold.
-  bool hand_out_tokens = true;
+  // A CONFIRMATION_REQUIRED records a pending approval for a person to grant
+  // (docs/guardrails.md §5): off for MCP, whose tools take no approval id.
+  bool record_approvals = true;
   bool show_progress = false;  // a progress line on stderr (the CLI on a terminal)
   // What a skill's script inherits of these rules (docs/skills.md, "The script's environment").
   skills::ScriptGuard script_guard;
@@ -63,7 +63,7 @@ DeviceChoice choose_device(const Session& session, const Target& target);
 // A long-lived server's session (`mcp serve`, `serve`), made from the one its start was given:
 // the readers it keeps (`warm_followers`, owned by the server); callers queue on a busy device
 // for as long as their own timeoutMs (no --lock-wait); no skill's lock token (the script's, not
-// its callers'); no progress line. Whether a CONFIRMATION_REQUIRED carries a token is the
+// its callers'); no progress line. Whether a CONFIRMATION_REQUIRED records an approval is the
 // server's own call (MCP: never; HTTP: always), left to it.
 Session server_session(Session session, exec::WarmFollowers* warm_followers);
 

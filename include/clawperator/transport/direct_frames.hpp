@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "clawperator/problem.hpp"
 #include "clawperator/transport/envelope.hpp"
 #include "clawperator/transport/result_stream.hpp"
 
@@ -92,7 +93,7 @@ class DirectFrameReader {
 
 // The verified line as the execution's result: the prefix, a valid envelope, this command's
 // commandId and taskId. The error says what is wrong.
-Expected<CompleteResult, std::string> direct_result(std::string line, const std::string& command_id,
-                                                    const std::string& task_id);
+Expected<CompleteResult, Problem> direct_result(std::string line, const std::string& command_id,
+                                                const std::string& task_id);
 
 }  // namespace clawperator::transport

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "clawperator/expected.hpp"
+#include "clawperator/problem.hpp"
 
 namespace clawperator::transport {
 
@@ -38,10 +39,11 @@ struct Envelope {
   bool has_error_code_key = false;
 };
 
-// json_text is the text after kResultPrefix. On failure, says which field is wrong and how.
-Expected<Envelope, std::string> parse_envelope(std::string_view json_text);
+// json_text is the text after kResultPrefix. On failure, says which field is wrong and how
+// (in the message: the path is empty).
+Expected<Envelope, Problem> parse_envelope(std::string_view json_text);
 // The same for an already parsed document (a distinct name: json converts from strings).
-Expected<Envelope, std::string> envelope_from_json(const nlohmann::ordered_json& document);
+Expected<Envelope, Problem> envelope_from_json(const nlohmann::ordered_json& document);
 
 // Keys: commandId, taskId, status, stepResults[{id, actionType, success, data}], error
 // (string or null), and errorCode only when has_error_code_key.

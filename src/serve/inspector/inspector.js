@@ -8,25 +8,39 @@
 // `Authorization: Bearer` with every request, the event stream included: hence fetch and a
 // stream parser rather than EventSource, which cannot send a header. No cookie: a browser sends
 // the cookies of 127.0.0.1 to every port of it, so another local server would receive one.
+//
+// Approvals (docs/guardrails.md §5): the page lists what the action policy stopped for a person
+// (GET /approvals). Only the approver link, which the server wrote on its own terminal, carries
+// the approver credential (#approver=...): kept the same way as the token, and sent as
+// X-Clawperator-Approver with an answer (POST /approvals/:id); without it there is no Approve
+// button.
 'use strict';
 
 const $ = (id) => document.getElementById(id);
 const state = { nodes: [], selected: null, screenWidth: 0, busy: false, listening: false };
 const TOKEN_KEY = 'clawperator.token';
+const APPROVER_KEY = 'clawperator.approver';
 
-function takeToken() {
+// The credentials of the URL's fragment into sessionStorage, and out of the address bar.
+function takeFromFragment() {
   const fragment = new URLSearchParams(location.hash.slice(1));
-  const given = fragment.get('token');
-  if (given) {
-    sessionStorage.setItem(TOKEN_KEY, given);
-    fragment.delete('token');
+  let taken = false;
+  for (const [name, key] of [['token', TOKEN_KEY], ['approver', APPROVER_KEY]]) {
+    const given = fragment.get(name);
+    if (!given) continue;
+    sessionStorage.setItem(key, given);
+    fragment.delete(name);
+    taken = true;
+  }
+  if (taken) {
     const rest = fragment.toString();
     history.replaceState(null, '', location.pathname + location.search + (rest ? '#' + rest : ''));
   }
-  return sessionStorage.getItem(TOKEN_KEY) || '';
 }
 
-let token = takeToken();
+takeFromFragment();
+let token = sessionStorage.getItem(TOKEN_KEY) || '';
+const approver = sessionStorage.getItem(APPROVER_KEY) || '';
 
 function authorization() {
   return token ? { Authorization: 'Bearer ' + token } : {};
@@ -370,6 +384,58 @@ async function readEventStream(body, dispatch) {
   }
 }
 
+// The approvals nobody answered yet, each with the question a person is shown, and Approve /
+// Decline when this page has the approver credential.
+async function loadApprovals() {
+  const { status, document: listed } = await call('GET', '/approvals');
+  if (status !== 200) return;
+  const list = $('approvals');
+  list.textContent = '';
+  $('approver-status').textContent = approver
+    ? 'You opened the approver link: you may approve or decline.'
+    : 'Only a person with the approver link the server showed on its terminal can approve ' +
+      'here; or run `clawperator approve ID` on the server\'s host.';
+  for (const approval of listed.approvals || []) {
+    const item = document.createElement('li');
+    item.dataset.approvalId = approval.approvalId;
+    const question = document.createElement('pre');
+    question.textContent = approval.question + '\nApproval ' + approval.approvalId +
+                           ', expires ' + approval.expiresAt;
+    item.appendChild(question);
+    if (approver) {
+      const actions = document.createElement('div');
+      actions.className = 'approval-actions';
+      for (const [text, className, yes] of [['Approve', 'approve-button', true],
+                                            ['Decline', 'decline-button', false]]) {
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = className;
+        button.textContent = text;
+        button.addEventListener('click', () => answerApproval(approval.approvalId, yes));
+        actions.appendChild(button);
+      }
+      item.appendChild(actions);
+    }
+    list.appendChild(item);
+  }
+  document.body.dataset.approvals = String((listed.approvals || []).length);
+}
+
+async function answerApproval(id, yes) {
+  const response = await fetch('/approvals/' + id, {
+    method: 'POST',
+    headers: { ...authorization(), 'Content-Type': 'application/json',
+               'X-Clawperator-Approver': approver },
+    body: JSON.stringify({ approve: yes }),
+    cache: 'no-store',
+  });
+  const answer = await response.json();
+  setStatus(response.status === 200 ? 'approval ' + id + ' ' + answer.state
+                                    : (answer.code || 'refused') + ' ' + (answer.message || ''),
+            response.status !== 200);
+  await loadApprovals();
+}
+
 function addEvent(text, failed) {
   const item = document.createElement('li');
   item.textContent = new Date().toLocaleTimeString() + ' ' + text;
@@ -390,6 +456,9 @@ function onEvent(type, text) {
   } else if (type === 'clawperator:result') {
     addEvent('result ' + data.envelope.commandId + ' ' + data.envelope.status,
              data.envelope.status !== 'success');
+  } else if (type === 'clawperator:approval') {
+    addEvent('approval ' + data.approvalId + ' ' + data.state, false);
+    loadApprovals();
   }
 }
 
@@ -437,6 +506,7 @@ async function begin() {
     $('device').add(option);
   }
   if (!state.listening) listenToEvents();
+  await loadApprovals();
   await refresh();
 }
 

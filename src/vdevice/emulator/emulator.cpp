@@ -83,7 +83,7 @@ int run_emulator(const EmulatorOptions& options, const android::Scenario& scenar
              !registered) {
     // The emulator is silent here: with no adb server running this is the common case.
     say("not registered, adb will not list emulator-" + std::to_string(options.console_port) +
-        ": " + registered.error());
+        ": " + registered.error().text());
   }
 
   const ConsoleServer::Outcome outcome = console->run(stop, options.ignore_kill);

@@ -278,7 +278,9 @@ TEST_CASE("on-screen log colours and readable text", "[contract][on-screen-log]"
   CHECK_FALSE(normalize_color("#a1b2c"));
   CHECK_FALSE(normalize_color("#a1b2c3 "));
   CHECK_FALSE(normalize_color(""));
-  CHECK_FALSE(on_screen_log::display_text_problem("ok"));
-  CHECK(on_screen_log::display_text_problem("\u2003\u3000"));
-  CHECK(on_screen_log::display_text_problem("a\x7f"));
+  CHECK(on_screen_log::check_display_text("ok"));
+  CHECK(on_screen_log::check_display_text("\u2003\u3000").error().message ==
+        "must contain a non-whitespace character");
+  CHECK(on_screen_log::check_display_text("a\x7f").error().message ==
+        "must not contain control characters other than newline and tab");
 }

@@ -25,26 +25,26 @@ std::pair<std::string, std::string> refusal(const std::string& body) {
 }  // namespace
 
 TEST_CASE("addresses: https anywhere, plain http only to this host", "[download][release]") {
-  CHECK_FALSE(url_problem("https://downloads.clawperator.com/operator/latest.json"));
-  CHECK_FALSE(url_problem("HTTPS://Mirror.Example:8443/op/latest.json?x=1#y"));
-  CHECK_FALSE(url_problem("http://127.0.0.1:8080/latest.json"));
-  CHECK_FALSE(url_problem("http://127.2.3.4/latest.json"));
-  CHECK_FALSE(url_problem("http://localhost:1234/x"));
-  CHECK_FALSE(url_problem("http://[::1]:8080/latest.json"));
-  CHECK(url_problem("http://example.com/latest.json") ==
+  CHECK(check_url("https://downloads.clawperator.com/operator/latest.json"));
+  CHECK(check_url("HTTPS://Mirror.Example:8443/op/latest.json?x=1#y"));
+  CHECK(check_url("http://127.0.0.1:8080/latest.json"));
+  CHECK(check_url("http://127.2.3.4/latest.json"));
+  CHECK(check_url("http://localhost:1234/x"));
+  CHECK(check_url("http://[::1]:8080/latest.json"));
+  CHECK(check_url("http://example.com/latest.json").error().message ==
         "not https (plain http only to this host: localhost, 127.0.0.0/8, ::1)");
-  CHECK(url_problem("http://128.0.0.1/latest.json").has_value());
-  CHECK(url_problem("http://127.0.0.1.example.com/latest.json").has_value());
-  CHECK(url_problem("http://127.0.0/latest.json").has_value());
-  CHECK(url_problem("http://[::2]/latest.json").has_value());
-  CHECK(url_problem("ftp://example.com/latest.json") == "not https (ftp)");
-  CHECK(url_problem("file:///etc/passwd").has_value());
+  CHECK_FALSE(check_url("http://128.0.0.1/latest.json"));
+  CHECK_FALSE(check_url("http://127.0.0.1.example.com/latest.json"));
+  CHECK_FALSE(check_url("http://127.0.0/latest.json"));
+  CHECK_FALSE(check_url("http://[::2]/latest.json"));
+  CHECK(check_url("ftp://example.com/latest.json").error().message == "not https (ftp)");
+  CHECK_FALSE(check_url("file:///etc/passwd"));
   for (const char* bad : {"", "latest.json", "//example.com/x", "https://", "https:///x",
                           "https://a b/x", "https://user:secret@example.com/x",
                           "https://example.com:/x", "https://example.com:99999x/", "https://[::1/x",
                           "https://exa\tmple.com/", "https://ex\xc3\xa4mple.com/"}) {
     CAPTURE(bad);
-    CHECK(url_problem(bad) == "not an absolute http(s) address without credentials");
+    CHECK(check_url(bad).error().message == "not an absolute http(s) address without credentials");
   }
   const auto parts = parse_url("HTTPS://[::1]:8443/x");
   REQUIRE(parts);

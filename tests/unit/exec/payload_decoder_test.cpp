@@ -141,7 +141,7 @@ TEST_CASE("payload decoder: malformed payloads are named", "[exec][payload]") {
     if (row.text != "<none>") result.data.emplace_back("payload", row.text);
     const auto decoded = exec::decode_payloads(envelope_of(std::move(result)));
     REQUIRE_FALSE(decoded);
-    CHECK(decoded.error().path == row.path);
+    CHECK(decoded.error().problem.path == row.path);
     CHECK(decoded.error().step_id == "a1");
   }
   // A failed step may carry no payload at all.

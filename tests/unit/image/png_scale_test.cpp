@@ -239,10 +239,10 @@ TEST_CASE("fit_png scales the virtual device's screen and keeps small images as 
 TEST_CASE("oversized images are refused before their pixels are read", "[image]") {
   auto wide = png_size(header_only(16385, 1));
   REQUIRE_FALSE(wide);
-  CHECK(wide.error() == "the PNG is 16385x1, larger than 16384 px a side or 64 Mpx");
+  CHECK(wide.error().text() == "the PNG is 16385x1, larger than 16384 px a side or 64 Mpx");
   auto many = decode_png(header_only(8193, 8193));
   REQUIRE_FALSE(many);
-  CHECK(many.error() == "the PNG is 8193x8193, larger than 16384 px a side or 64 Mpx");
+  CHECK(many.error().text() == "the PNG is 8193x8193, larger than 16384 px a side or 64 Mpx");
   CHECK_FALSE(fit_png(header_only(16384, 4097), 1024));
   // At the bounds the header is accepted (these pixels are never decoded).
   CHECK(png_size(header_only(16384, 1)).value() == Size{16384, 1});
@@ -251,10 +251,10 @@ TEST_CASE("oversized images are refused before their pixels are read", "[image]"
 }
 
 TEST_CASE("bytes that are not a whole PNG are refused as values", "[image]") {
-  CHECK(png_size("").error() == "not a PNG image: no bytes");
+  CHECK(png_size("").error().text() == "not a PNG image: no bytes");
   auto text = decode_png("hello, world");
   REQUIRE_FALSE(text);
-  CHECK(text.error().rfind("not a PNG image: ", 0) == 0);
+  CHECK(text.error().text().rfind("not a PNG image: ", 0) == 0);
   CHECK_FALSE(decode_png(std::string("\x89PNG\r\n\x1a\n", 8)));
 
   const std::uint8_t pixels[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
@@ -263,7 +263,7 @@ TEST_CASE("bytes that are not a whole PNG are refused as values", "[image]") {
   // Cut inside the image data.
   auto cut = decode_png(png.substr(0, png.size() - 20));
   REQUIRE_FALSE(cut);
-  CHECK(cut.error().rfind("broken PNG image: ", 0) == 0);
+  CHECK(cut.error().text().rfind("broken PNG image: ", 0) == 0);
   // A flipped byte in IDAT: its CRC no longer matches.
   std::string flipped = png;
   const std::size_t idat = flipped.find("IDAT");
@@ -271,8 +271,8 @@ TEST_CASE("bytes that are not a whole PNG are refused as values", "[image]") {
   flipped[idat + 6] = static_cast<char>(flipped[idat + 6] ^ 0x55);
   auto corrupt = fit_png(flipped, 1);
   REQUIRE_FALSE(corrupt);
-  CHECK(corrupt.error().rfind("broken PNG image: ", 0) == 0);
+  CHECK(corrupt.error().text().rfind("broken PNG image: ", 0) == 0);
   // Pixels that do not match the stated size are not encoded.
-  CHECK(encode_png(RgbaImage{{2, 2}, std::vector<std::uint8_t>(3)}).error() ==
+  CHECK(encode_png(RgbaImage{{2, 2}, std::vector<std::uint8_t>(3)}).error().text() ==
         "the pixel buffer does not match the image size");
 }

@@ -15,7 +15,7 @@ TEST_CASE("files we name ourselves in a shared directory are new files", "[io][a
   const testing::TemporaryDirectory dir{"new-file"};
   SECTION("created with mode 0600") {
     std::filesystem::path path = dir.path() / "shot-1.png";
-    CHECK_FALSE(io::write_new_file(path, "png"));
+    CHECK(io::write_new_file(path, "png"));
     CHECK(path == dir.path() / "shot-1.png");
     CHECK(test::file_text(path) == "png");
     CHECK(mode_of(path) == 0600);
@@ -26,7 +26,7 @@ TEST_CASE("files we name ourselves in a shared directory are new files", "[io][a
     std::filesystem::create_symlink(dir.path() / "victim", dir.path() / "shot-2.png");
     for (const char* name : {"shot-1.png", "shot-2.png"}) {
       std::filesystem::path path = dir.path() / name;
-      CHECK_FALSE(io::write_new_file(path, "png"));
+      CHECK(io::write_new_file(path, "png"));
       CHECK(path != dir.path() / name);
       CHECK(path.parent_path() == dir.path());
       CHECK(path.extension() == ".png");
@@ -37,8 +37,10 @@ TEST_CASE("files we name ourselves in a shared directory are new files", "[io][a
   }
   SECTION("a directory that does not exist says so") {
     std::filesystem::path path = dir.path() / "missing" / "shot.png";
-    CHECK(io::write_new_file(path, "png") ==
-          std::optional<std::string>("No such file or directory"));
+    const auto written = io::write_new_file(path, "png");
+    REQUIRE_FALSE(written);
+    CHECK(written.error().path == path.string());
+    CHECK(written.error().message == "No such file or directory");
   }
   SECTION("names made safe") {
     CHECK(io::escape_file_name("cmd-1_a.b") == "cmd-1_a.b");

@@ -183,7 +183,7 @@ TEST_CASE("files in the state directory are opened relative to it, never through
     for (const int flags : {O_RDONLY, O_RDWR | O_CREAT, O_WRONLY | O_CREAT | O_TRUNC}) {
       auto result = state.open_file("planted", flags);
       REQUIRE_FALSE(result.has_value());
-      CHECK(result.error() == "is a symlink");
+      CHECK(result.error() == Problem{"planted", "is a symlink"});
     }
     CHECK(test::file_text(dir.path() / "victim") == "precious");
   }
@@ -211,7 +211,7 @@ TEST_CASE("files in the state directory are opened relative to it, never through
     REQUIRE(::mkfifo((dir.path() / "state" / "fifo").c_str(), 0600) == 0);
     auto result = state.open_file("fifo", O_RDONLY);
     REQUIRE_FALSE(result.has_value());
-    CHECK(result.error() == "not a regular file");
+    CHECK(result.error() == Problem{"fifo", "not a regular file"});
   }
   SECTION("a file owned by another user is refused") {
     if (!root()) SKIP_TEST("needs root to chown");
@@ -219,14 +219,14 @@ TEST_CASE("files in the state directory are opened relative to it, never through
     REQUIRE(::chown((dir.path() / "state" / "theirs").c_str(), kNobody, kNobody) == 0);
     auto result = state.open_file("theirs", O_RDWR);
     REQUIRE_FALSE(result.has_value());
-    CHECK(result.error() == "owner uid 65534");
+    CHECK(result.error() == Problem{"theirs", "owner uid 65534"});
   }
   SECTION("names are one component") {
     for (const char* name : {"", ".", "..", "../victim", "a/b"}) {
       CAPTURE(name);
       auto result = state.open_file(name, O_RDWR | O_CREAT);
       REQUIRE_FALSE(result.has_value());
-      CHECK(result.error() == "not a file name");
+      CHECK(result.error() == Problem{name, "not a file name"});
       CHECK_FALSE(state.replace_file(name));
     }
     CHECK(test::file_text(dir.path() / "victim") == "precious");
@@ -245,14 +245,18 @@ TEST_CASE("create_file makes a new private file, never through a link or over a 
   const StateDirectory state = opened(dir.path() / "state");
   write_file(dir.path() / "victim", "precious");
   std::filesystem::create_symlink(dir.path() / "victim", dir.path() / "state" / "planted");
-  CHECK(state.create_file("planted", "evil") == std::optional<std::string>("File exists"));
+  const auto refusal_of = [&state](const char* name, const char* contents) {
+    const auto created = state.create_file(name, contents);
+    return created ? Problem{} : created.error();
+  };
+  CHECK(refusal_of("planted", "evil") == Problem{"planted", "File exists"});
   CHECK(test::file_text(dir.path() / "victim") == "precious");
-  REQUIRE_FALSE(state.create_file("payload.json", "{}").has_value());
+  REQUIRE(state.create_file("payload.json", "{}"));
   CHECK(test::file_text(dir.path() / "state" / "payload.json") == "{}");
   CHECK(mode_of(dir.path() / "state" / "payload.json") == 0600);
-  CHECK(state.create_file("payload.json", "again") == std::optional<std::string>("File exists"));
+  CHECK(refusal_of("payload.json", "again") == Problem{"payload.json", "File exists"});
   CHECK(test::file_text(dir.path() / "state" / "payload.json") == "{}");
-  CHECK(state.create_file("../escape", "x") == std::optional<std::string>("not a file name"));
+  CHECK(refusal_of("../escape", "x") == Problem{"../escape", "not a file name"});
 }
 
 TEST_CASE("remove_stale removes what a killed run left, and nothing else", "[io][state-dir]") {
@@ -264,7 +268,7 @@ TEST_CASE("remove_stale removes what a killed run left, and nothing else", "[io]
   };
   for (const char* name : {"clawperator-payload-old.json", "clawperator-payload-new.json",
                            "clawperator-payload-old.txt", "other-old.json"}) {
-    REQUIRE_FALSE(state.create_file(name, "{}").has_value());
+    REQUIRE(state.create_file(name, "{}"));
   }
   age(state_file("clawperator-payload-old.json"), std::chrono::minutes(20));
   age(state_file("clawperator-payload-old.txt"), std::chrono::minutes(20));

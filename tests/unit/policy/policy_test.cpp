@@ -1,10 +1,12 @@
-// The action policy's file, matching and one-time tokens (docs/guardrails.md).
+// The action policy's file, matching and approvals (docs/guardrails.md).
 #include "clawperator/policy/policy.hpp"
 
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <thread>
+#include <vector>
 
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/io/bounded_file.hpp"
@@ -392,7 +394,34 @@ TEST_CASE("policy globs", "[policy]") {
   CHECK_FALSE(policy::glob_match("*a*a*a*a*a*a*a*a*a*a*b", std::string(5000, 'a')));
 }
 
-TEST_CASE("confirmation tokens: bound to the payload, one use, five minutes", "[policy]") {
+namespace {
+
+// A pending approval for `digest`, as exec records one.
+policy::Approval recorded(const io::StateDirectory& state, const std::string& digest) {
+  policy::ApprovalRequest request;
+  request.digest = digest;
+  request.rule_id = "send";
+  request.reason = "sends a message";
+  request.policy_file = "/etc/policy.json";
+  request.step = {{"id", "s"},
+                  {"index", 0},
+                  {"actionType", "click"},
+                  {"package", nullptr},
+                  {"labels", Json::array({"Send"})}};
+  request.device = "emulator-5554";
+  request.question = "Step 1 (s): click on \"Send\" on device emulator-5554";
+  auto approval = policy::record_approval(state, request);
+  INFO((approval ? std::string() : approval.error().text()));
+  REQUIRE(approval);
+  return *approval;
+}
+
+const policy::Approver kTerminal{"terminal", "alice"};
+
+}  // namespace
+
+TEST_CASE("approvals: bound to the payload, granted by a person only, one use",
+          "[policy][approval]") {
   TemporaryDirectory directory("policy-state");
   auto state =
       io::StateDirectory::open(directory.path(), ::geteuid(), io::StateDirectory::Symlinks::Refuse);
@@ -407,23 +436,117 @@ TEST_CASE("confirmation tokens: bound to the payload, one use, five minutes", "[
   CHECK(policy::payload_digest(rerun, "emulator-5554", "com.clawperator.operator") == digest);
   CHECK(policy::payload_digest(click, "emulator-5556", "com.clawperator.operator") != digest);
 
-  auto issued = policy::issue_confirmation(*state, digest, "send", "s");
-  REQUIRE(issued);
-  CHECK(policy::is_token_text(issued->token));
-  CHECK_FALSE(policy::redeem_confirmation(*state, issued->token, "another digest"));
-  // Spent by the wrong payload too.
-  CHECK_FALSE(policy::redeem_confirmation(*state, issued->token, digest));
-  issued = policy::issue_confirmation(*state, digest, "send", "s");
-  REQUIRE(issued);
-  CHECK(policy::redeem_confirmation(*state, issued->token, digest));
-  CHECK_FALSE(policy::redeem_confirmation(*state, issued->token, digest));
-  CHECK_FALSE(policy::redeem_confirmation(*state, "../../etc/passwd", digest));
-  CHECK_FALSE(policy::redeem_confirmation(*state, std::string(32, 'a'), digest));
+  // Recorded: pending, listed, and waiting does not spend it.
+  policy::Approval approval = recorded(*state, digest);
+  CHECK(policy::is_approval_id(approval.id));
+  CHECK(approval.expires - approval.created == policy::kConfirmationLifetime);
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const policy::Redeemed waiting = policy::redeem_approval(*state, approval.id, digest);
+    CHECK(waiting.outcome == policy::Redemption::Pending);
+    REQUIRE(waiting.approval);
+    CHECK(waiting.approval->id == approval.id);
+  }
+  std::vector<policy::Approval> pending = policy::pending_approvals(*state);
+  REQUIRE(pending.size() == 1);
+  CHECK(pending[0].id == approval.id);
+  CHECK(pending[0].request.question == approval.request.question);
+  CHECK(pending[0].request.step["labels"] == Json::array({"Send"}));
+  const Json shown = policy::describe_approval(pending[0]);
+  CHECK(shown["approvalId"] == approval.id);
+  CHECK(shown["state"] == "pending");
+  CHECK(shown["ruleId"] == "send");
+  CHECK(shown["deviceId"] == "emulator-5554");
+  CHECK_FALSE(shown.contains("digest"));
+  CHECK(dump_json(shown).find("/etc/policy.json") == std::string::npos);
+
+  // Approved once; a second answer does not count.
+  CHECK(policy::answer_approval(*state, approval, true, kTerminal) ==
+        policy::AnswerOutcome::Recorded);
+  CHECK(policy::answer_approval(*state, approval, false, kTerminal) ==
+        policy::AnswerOutcome::AlreadyAnswered);
+  CHECK(policy::pending_approvals(*state).empty());
+  const auto found = policy::find_approval(*state, approval.id);
+  REQUIRE(found);
+  CHECK(found->state == policy::ApprovalState::Approved);
+  REQUIRE(found->answered_by);
+  CHECK(found->answered_by->through == "terminal");
+  CHECK(found->answered_by->user == "alice");
+  // Runs once.
+  const policy::Redeemed granted = policy::redeem_approval(*state, approval.id, digest);
+  CHECK(granted.outcome == policy::Redemption::Granted);
+  REQUIRE(granted.approval);
+  CHECK(granted.approval->answered_by->through == "terminal");
+  CHECK(policy::redeem_approval(*state, approval.id, digest).outcome ==
+        policy::Redemption::Unknown);
+  CHECK(policy::answer_approval(*state, approval, true, kTerminal) == policy::AnswerOutcome::Gone);
+
+  // Another payload's digest spends it, approved or not.
+  approval = recorded(*state, digest);
+  CHECK(policy::redeem_approval(*state, approval.id, "another digest").outcome ==
+        policy::Redemption::Unknown);
+  CHECK(policy::redeem_approval(*state, approval.id, digest).outcome ==
+        policy::Redemption::Unknown);
+  CHECK(policy::answer_approval(*state, approval, true, kTerminal) == policy::AnswerOutcome::Gone);
+
+  // Declined: the call is told so, once.
+  approval = recorded(*state, digest);
+  CHECK(policy::answer_approval(*state, approval, false, kTerminal) ==
+        policy::AnswerOutcome::Recorded);
+  CHECK(policy::redeem_approval(*state, approval.id, digest).outcome ==
+        policy::Redemption::Declined);
+  CHECK(policy::redeem_approval(*state, approval.id, digest).outcome ==
+        policy::Redemption::Unknown);
+
+  // Not an id: never a path.
+  CHECK(policy::redeem_approval(*state, "../../etc/passwd", digest).outcome ==
+        policy::Redemption::Unknown);
+  CHECK(policy::redeem_approval(*state, std::string(32, 'a'), digest).outcome ==
+        policy::Redemption::Unknown);
+  CHECK_FALSE(policy::find_approval(*state, "../approval"));
+}
+
+TEST_CASE("approvals: an expired one is unknown, and of two racing calls exactly one runs it",
+          "[policy][approval]") {
+  TemporaryDirectory directory("policy-state");
+  auto state =
+      io::StateDirectory::open(directory.path(), ::geteuid(), io::StateDirectory::Symlinks::Refuse);
+  REQUIRE(state);
+  const std::string digest(64, 'd');
+  // Expired: its record says so (as five minutes later).
+  const policy::Approval old = recorded(*state, digest);
+  const std::string name = "approval-" + old.id + ".json";
+  std::string text;
+  REQUIRE(io::read_regular_file((directory.path() / name).string(), 1 << 20, text));
+  Json record = parse_json(text);
+  record["expiresAtMs"] = 1000;
+  REQUIRE(state->replace_file(name, dump_json(record)));
+  CHECK_FALSE(policy::find_approval(*state, old.id));
+  CHECK(policy::pending_approvals(*state).empty());
+  CHECK(policy::answer_approval(*state, old, true, kTerminal) == policy::AnswerOutcome::Gone);
+  CHECK(policy::redeem_approval(*state, old.id, digest).outcome == policy::Redemption::Unknown);
+
+  for (int round = 0; round < 20; ++round) {
+    const policy::Approval approval = recorded(*state, digest);
+    REQUIRE(policy::answer_approval(*state, approval, true, kTerminal) ==
+            policy::AnswerOutcome::Recorded);
+    std::atomic<int> granted{0};
+    std::vector<std::thread> callers;
+    for (int caller = 0; caller < 4; ++caller) {
+      callers.emplace_back([&] {
+        if (policy::redeem_approval(*state, approval.id, digest).outcome ==
+            policy::Redemption::Granted) {
+          ++granted;
+        }
+      });
+    }
+    for (std::thread& caller : callers) caller.join();
+    CHECK(granted == 1);
+  }
 }
 
 TEST_CASE("the shipped example policy loads and decides as its names say", "[policy]") {
   std::string text;
-  REQUIRE_FALSE(io::read_regular_file(
+  REQUIRE(io::read_regular_file(
       std::string(CLAWPERATOR_SOURCE_DIR) + "/examples/policy/cautious.json", 1 << 20, text));
   const policy::Policy cautious = policy_of(text);
   const auto decide = [&](const char* label, const char* package) {

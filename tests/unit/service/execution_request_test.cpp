@@ -36,7 +36,7 @@ TEST_CASE("execution_request: the budget is the execution's timeoutMs on every f
   CHECK(request.lock_wait_ms == 1500);
   CHECK(request.device == "emulator-5554");
   CHECK(request.operator_package == "com.clawperator.operator");
-  CHECK(request.hand_out_tokens);
+  CHECK(request.record_approvals);
 
   service::Session cli = server;  // as the CLI makes its: --lock-wait, 0 by default
   cli.lock_wait_ms = 0;
@@ -49,18 +49,20 @@ TEST_CASE("execution_request: the request's own device and package win over the 
   service::Session session;
   session.device = "default-serial";
   session.operator_package = "com.clawperator.operator";
-  session.hand_out_tokens = false;  // MCP
+  session.record_approvals = false;  // MCP
   session.lock_token = "0123";
   service::ExecutionCall call;
   call.execution = execution_of(30000);
   call.target = {std::string("chosen"), std::string("com.clawperator.operator.dev")};
-  call.confirm_token = "token";
+  call.approval_id = "id";
+  call.ask_person_through = "elicitation";
   const exec::ExecutionRequest request = service::execution_request(session, call);
   CHECK(request.device == "chosen");
   CHECK(request.operator_package == "com.clawperator.operator.dev");
-  CHECK_FALSE(request.hand_out_tokens);
+  CHECK_FALSE(request.record_approvals);
   CHECK(request.lock_token == "0123");
-  CHECK(request.confirm_token == "token");
+  CHECK(request.approval_id == "id");
+  CHECK(request.ask_person_through == "elicitation");
   call.target = {};
   const exec::ExecutionRequest defaults = service::execution_request(session, call);
   CHECK(defaults.device == "default-serial");

@@ -37,28 +37,31 @@ std::string filler(std::size_t size) {
 
 }  // namespace
 
-std::optional<std::string> package_name_problem(std::string_view name) {
-  if (name.empty()) return "is empty";
+Expected<void, Problem> check_package_name(std::string_view name) {
+  const auto refuse = [](std::string message) {
+    return Unexpected(Problem{"", std::move(message)});
+  };
+  if (name.empty()) return refuse("is empty");
   std::size_t segments = 0;
   std::size_t start = 0;
   for (;;) {
     const std::size_t dot = name.find('.', start);
     const std::string_view segment = name.substr(start, dot - start);
-    if (segment.empty()) return "has an empty segment";
+    if (segment.empty()) return refuse("has an empty segment");
     if (std::isalpha(static_cast<unsigned char>(segment.front())) == 0) {
-      return "has a segment that does not start with a letter";
+      return refuse("has a segment that does not start with a letter");
     }
     for (const char c : segment) {
       if (std::isalnum(static_cast<unsigned char>(c)) == 0 && c != '_') {
-        return "contains the character '" + std::string(1, c) + "'";
+        return refuse("contains the character '" + std::string(1, c) + "'");
       }
     }
     ++segments;
     if (dot == std::string_view::npos) break;
     start = dot + 1;
   }
-  if (segments < 2) return "must have at least one '.' separator";
-  return std::nullopt;
+  if (segments < 2) return refuse("must have at least one '.' separator");
+  return {};
 }
 
 std::string make_virtual_apk(const VirtualApkManifest& manifest, std::size_t filler_bytes) {
@@ -92,8 +95,9 @@ Expected<VirtualApkManifest, ApkReadError> read_virtual_apk(std::string_view byt
     return ApkFailure{malformed("no \"package\" string")};
   }
   manifest.package = package->get<std::string>();
-  if (auto problem = package_name_problem(manifest.package)) {
-    return ApkFailure{malformed("bad package name \"" + manifest.package + "\": " + *problem)};
+  if (auto checked = check_package_name(manifest.package); !checked) {
+    return ApkFailure{
+        malformed("bad package name \"" + manifest.package + "\": " + checked.error().message)};
   }
   const auto version_name = document.find("versionName");
   if (version_name == document.end() || !version_name->is_string()) {

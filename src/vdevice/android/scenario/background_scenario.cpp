@@ -8,13 +8,13 @@
 namespace clawperator::vdevice::android {
 namespace {
 
-// The first problem found, as "path: message".
+// The first problem found, with the path of its field.
 class Reader {
  public:
-  bool ok() const { return problem_.empty(); }
-  const std::string& problem() const { return problem_; }
+  bool ok() const { return !problem_; }
+  const Problem& problem() const { return *problem_; }
   void fail(const std::string& path, const std::string& message) {
-    if (problem_.empty()) problem_ = path + ": " + message;
+    if (!problem_) problem_ = Problem{path, message};
   }
 
   bool object(const Json& value, const std::string& path,
@@ -97,7 +97,7 @@ class Reader {
   }
 
  private:
-  std::string problem_;
+  std::optional<Problem> problem_;
 };
 
 constexpr std::int64_t kDay = 86400000;
@@ -190,7 +190,7 @@ void read_session(Reader& reader, const Json& value, const std::string& path,
 
 }  // namespace
 
-std::optional<std::string> read_background_scenario(const Json& object, BackgroundScenario& out) {
+Expected<void, Problem> read_background_scenario(const Json& object, BackgroundScenario& out) {
   Reader reader;
   const std::string path = "backgroundServices";
   if (reader.object(object, path,
@@ -223,8 +223,8 @@ std::optional<std::string> read_background_scenario(const Json& object, Backgrou
       reader.fail(path + ".operationFailure", "expected beforeDispatch or afterDispatch");
     }
   }
-  if (reader.ok()) return std::nullopt;
-  return reader.problem();
+  if (reader.ok()) return {};
+  return Unexpected(reader.problem());
 }
 
 }  // namespace clawperator::vdevice::android

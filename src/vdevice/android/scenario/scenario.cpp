@@ -19,19 +19,23 @@ namespace clawperator::vdevice::android {
 namespace {
 
 using Json = nlohmann::ordered_json;
-using ScenarioFailure = Unexpected<std::string>;
+// A problem of the scenario as a whole (no path): the message says what.
+Unexpected<Problem> scenario_failure(std::string message) {
+  return Unexpected(Problem{"", std::move(message)});
+}
 
 // The first problem found, with the path of the field.
 class Problems {
  public:
   void fail(const std::string& path, const std::string& message) {
-    if (first_.empty()) first_ = path.empty() ? message : path + ": " + message;
+    if (!first_) first_ = Problem{path, message};
   }
-  bool ok() const noexcept { return first_.empty(); }
-  const std::string& first() const noexcept { return first_; }
+  bool ok() const noexcept { return !first_; }
+  // Precondition: !ok().
+  const Problem& first() const noexcept { return *first_; }
 
  private:
-  std::string first_;
+  std::optional<Problem> first_;
 };
 
 std::string member_path(const std::string& path, std::string_view key) {
@@ -631,7 +635,7 @@ void check_forger_identity(Problems& problems, const Scenario& scenario) {
   }
 }
 
-Expected<Scenario, std::string> build(const Json& document) {
+Expected<Scenario, Problem> build(const Json& document) {
   Problems problems;
   Scenario scenario;
   check_keys(problems, document, "",
@@ -812,8 +816,8 @@ Expected<Scenario, std::string> build(const Json& document) {
     read_forger(problems, *forger, scenario);
   }
   if (const Json* background = member(document, "backgroundServices")) {
-    if (auto problem = read_background_scenario(*background, scenario.background)) {
-      problems.fail("", *problem);
+    if (auto read = read_background_scenario(*background, scenario.background); !read) {
+      problems.fail(read.error().path, read.error().message);
     }
   }
   read(problems, document, "installFailure", "", scenario.install_failure);
@@ -821,7 +825,7 @@ Expected<Scenario, std::string> build(const Json& document) {
     problems.fail("installFailure",
                   "expected an INSTALL_FAILED_… code, got " + in_quotes(scenario.install_failure));
   }
-  if (!problems.ok()) return ScenarioFailure{problems.first()};
+  if (!problems.ok()) return Unexpected(problems.first());
 
   // Derived values.
   for (ScreenSpec& screen : scenario.screens) {
@@ -852,14 +856,14 @@ Expected<Scenario, std::string> build(const Json& document) {
   }
   if (scenario.forger.pid == 0) scenario.forger.pid = scenario.operator_behavior.pid + 311;
   check_forger_identity(problems, scenario);
-  if (!problems.ok()) return ScenarioFailure{problems.first()};
+  if (!problems.ok()) return Unexpected(problems.first());
   if (scenario.initial_screen.empty()) scenario.initial_screen = scenario.home_screen;
 
   // The accessibility switch is a shorthand for the two secure settings a real device keeps.
   auto& secure = scenario.settings["secure"];
   const Json* accessibility = member(document, "accessibilityService");
   if (accessibility != nullptr && !accessibility->is_boolean()) {
-    return ScenarioFailure{std::string("accessibilityService: expected true or false")};
+    return Unexpected(Problem{"accessibilityService", "expected true or false"});
   }
   const bool explicit_services = [&] {
     const Json* settings = member(document, "settings");
@@ -884,7 +888,7 @@ Expected<Scenario, std::string> build(const Json& document) {
   return scenario;
 }
 
-Expected<Json, std::string> parse_json(const std::string& text, const char* what) {
+Expected<Json, Problem> parse_json(const std::string& text, const char* what) {
   try {
     return Json::parse(text);
   } catch (const Json::parse_error& error) {
@@ -892,9 +896,9 @@ Expected<Json, std::string> parse_json(const std::string& text, const char* what
     std::string message = error.what();
     const std::size_t detail = message.find("parse error");
     if (detail != std::string::npos) message = message.substr(detail);
-    return ScenarioFailure{std::string(what) + ": " + message};
+    return scenario_failure(std::string(what) + ": " + message);
   } catch (const std::exception& error) {
-    return ScenarioFailure{std::string(what) + ": " + error.what()};
+    return scenario_failure(std::string(what) + ": " + error.what());
   }
 }
 
@@ -919,45 +923,43 @@ const ScreenSpec* Scenario::find_screen(const std::string& id) const {
   return nullptr;
 }
 
-Expected<Scenario, std::string> load_scenario(const std::string& json_text) {
+Expected<Scenario, Problem> load_scenario(const std::string& json_text) {
   // Before parsing: the parser's message would give a line and column, not the byte.
   if (const auto offset = find_invalid_utf8(json_text)) {
-    return ScenarioFailure{"scenario is not valid UTF-8 (" +
-                           describe_invalid_utf8(json_text, *offset) + ")"};
+    return scenario_failure("scenario is not valid UTF-8 (" +
+                            describe_invalid_utf8(json_text, *offset) + ")");
   }
   try {
-    auto document = parse_json(json_text, "scenario is not valid JSON");
-    if (!document) return ScenarioFailure{document.error()};
-    if (!document->is_object())
-      return ScenarioFailure{std::string("scenario: expected a JSON object")};
+    CLAWPERATOR_TRY_ASSIGN(const Json document,
+                           parse_json(json_text, "scenario is not valid JSON"));
+    if (!document.is_object()) return scenario_failure("scenario: expected a JSON object");
     std::string base_name = "default";
-    if (const Json* base = member(*document, "base")) {
+    if (const Json* base = member(document, "base")) {
       if (!base->is_string() ||
           (base->get<std::string>() != "default" && base->get<std::string>() != "minimal")) {
-        return ScenarioFailure{std::string("base: expected \"default\" or \"minimal\"")};
+        return Unexpected(Problem{"base", "expected \"default\" or \"minimal\""});
       }
       base_name = base->get<std::string>();
     }
-    auto base =
-        parse_json(base_name == "minimal" ? minimal_scenario_json() : default_scenario_json(),
-                   "built-in scenario");
-    if (!base) return ScenarioFailure{base.error()};
+    CLAWPERATOR_TRY_ASSIGN(Json base, parse_json(base_name == "minimal" ? minimal_scenario_json()
+                                                                        : default_scenario_json(),
+                                                 "built-in scenario"));
     Problems problems;
-    Json merged = merge_over(problems, std::move(*base), *document);
-    if (!problems.ok()) return ScenarioFailure{problems.first()};
+    Json merged = merge_over(problems, std::move(base), document);
+    if (!problems.ok()) return Unexpected(problems.first());
     return build(merged);
   } catch (const std::exception& error) {
-    return ScenarioFailure{std::string("scenario: ") + error.what()};
+    return scenario_failure(std::string("scenario: ") + error.what());
   }
 }
 
-Expected<Scenario, std::string> load_scenario_file(const std::string& path) {
+Expected<Scenario, Problem> load_scenario_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
-  if (!file) return ScenarioFailure{"cannot read " + path + ": " + std::strerror(errno)};
+  if (!file) return scenario_failure("cannot read " + path + ": " + std::strerror(errno));
   std::ostringstream text;
   text << file.rdbuf();
   auto scenario = load_scenario(text.str());
-  if (!scenario) return ScenarioFailure{path + ": " + scenario.error()};
+  if (!scenario) return Unexpected(Problem{path, scenario.error().text()});
   return scenario;
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "clawperator/expected.hpp"
+#include "clawperator/problem.hpp"
 #include "vdevice/adb/server.hpp"
 #include "vdevice/android/scenario/scenario.hpp"
 
@@ -26,7 +27,8 @@ class VirtualDeviceFarm {
     std::uint16_t adb_server_port = 0;  // 0: a free one
   };
 
-  static Expected<std::unique_ptr<VirtualDeviceFarm>, std::string> start(Options options);
+  // The farm, its devices listed by its adb server; or what failed (no path).
+  static Expected<std::unique_ptr<VirtualDeviceFarm>, Problem> start(Options options);
   ~VirtualDeviceFarm();
   VirtualDeviceFarm(const VirtualDeviceFarm&) = delete;
   VirtualDeviceFarm& operator=(const VirtualDeviceFarm&) = delete;

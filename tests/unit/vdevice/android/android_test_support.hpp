@@ -94,7 +94,7 @@ inline Scenario quiet_scenario() {
 inline Scenario quiet_example_scenario(const std::string& name) {
   auto scenario = load_scenario_file(std::string(CLAWPERATOR_SOURCE_DIR) + "/examples/scenarios/" +
                                      name + ".json");
-  if (!scenario) FAIL(scenario.error());
+  if (!scenario) FAIL(scenario.error().text());
   scenario->logcat.noise_lines_per_second = 0;
   scenario->logcat.initial_lines = 3;
   return *scenario;

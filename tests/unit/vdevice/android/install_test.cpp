@@ -187,7 +187,8 @@ TEST_CASE("the scenario's installFailure answers every install", "[vdevice][andr
 
   const auto bad = load_scenario(R"({"installFailure": "DISK_FULL"})");
   REQUIRE_FALSE(bad);
-  CHECK(bad.error() == "installFailure: expected an INSTALL_FAILED_… code, got \"DISK_FULL\"");
+  CHECK(bad.error().path == "installFailure");
+  CHECK(bad.error().message == "expected an INSTALL_FAILED_… code, got \"DISK_FULL\"");
 }
 
 TEST_CASE("a fresh Operator install needs its accessibility service enabled",

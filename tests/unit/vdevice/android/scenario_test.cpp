@@ -18,7 +18,7 @@ namespace {
 std::string error_of(const std::string& json) {
   const auto scenario = load_scenario(json);
   REQUIRE_FALSE(scenario);
-  return scenario.error();
+  return scenario.error().text();
 }
 
 }  // namespace
@@ -137,7 +137,22 @@ TEST_CASE("scenario errors name the place", "[vdevice][android]") {
         "scenario is not valid UTF-8 (byte 0xED at offset 10)");
   const auto missing = load_scenario_file("/nonexistent/scenario.json");
   REQUIRE_FALSE(missing);
-  CHECK(missing.error().rfind("cannot read /nonexistent/scenario.json: ", 0) == 0);
+  CHECK(missing.error().text().rfind("cannot read /nonexistent/scenario.json: ", 0) == 0);
+}
+
+TEST_CASE("a scenario's problem keeps the path of its field apart from the message",
+          "[vdevice][android]") {
+  const auto base = load_scenario(R"({"base": "other"})");
+  REQUIRE_FALSE(base);
+  CHECK(base.error() == clawperator::Problem{"base", "expected \"default\" or \"minimal\""});
+  const auto background = load_scenario(R"({"backgroundServices": {"queryFails": 1}})");
+  REQUIRE_FALSE(background);
+  CHECK(background.error() ==
+        clawperator::Problem{"backgroundServices.queryFails", "expected true or false"});
+  // Not JSON at all: no field is at fault.
+  const auto syntax = load_scenario("{");
+  REQUIRE_FALSE(syntax);
+  CHECK(syntax.error().path.empty());
 }
 
 TEST_CASE("a scenario file that is not UTF-8 is refused with the byte's offset",
@@ -149,7 +164,9 @@ TEST_CASE("a scenario file that is not UTF-8 is refused with the byte's offset",
   const auto loaded = load_scenario_file(path);
   std::filesystem::remove(path);
   REQUIRE_FALSE(loaded);
-  CHECK(loaded.error() == path + ": scenario is not valid UTF-8 (byte 0xC0 at offset 37)");
+  CHECK(loaded.error().path == path);
+  CHECK(loaded.error().message == "scenario is not valid UTF-8 (byte 0xC0 at offset 37)");
+  CHECK(loaded.error().text() == path + ": scenario is not valid UTF-8 (byte 0xC0 at offset 37)");
 }
 
 TEST_CASE("every example scenario loads", "[vdevice][android]") {
@@ -161,7 +178,7 @@ TEST_CASE("every example scenario loads", "[vdevice][android]") {
     if (entry.path().extension() != ".json") continue;
     INFO(entry.path().string());
     const auto scenario = load_scenario_file(entry.path().string());
-    if (!scenario) FAIL(scenario.error());
+    if (!scenario) FAIL(scenario.error().text());
     ++count;
   }
   CHECK(count >= 10);

@@ -206,14 +206,15 @@ TEST_CASE("what is not a virtual APK says why", "[vdevice][android][apk]") {
 }
 
 TEST_CASE("package names follow Android's rule", "[vdevice][android][apk]") {
-  CHECK_FALSE(package_name_problem("com.example.app"));
-  CHECK_FALSE(package_name_problem("a.b_2"));
-  CHECK(package_name_problem("") == std::optional<std::string>("is empty"));
-  CHECK(package_name_problem("single") ==
-        std::optional<std::string>("must have at least one '.' separator"));
-  CHECK(package_name_problem("com..x") == std::optional<std::string>("has an empty segment"));
-  CHECK(package_name_problem("com.1x") ==
-        std::optional<std::string>("has a segment that does not start with a letter"));
-  CHECK(package_name_problem("com.ex-ample") ==
-        std::optional<std::string>("contains the character '-'"));
+  CHECK(check_package_name("com.example.app"));
+  CHECK(check_package_name("a.b_2"));
+  const auto problem_of = [](std::string_view name) {
+    const auto checked = check_package_name(name);
+    return checked ? std::string("(none)") : checked.error().message;
+  };
+  CHECK(problem_of("") == "is empty");
+  CHECK(problem_of("single") == "must have at least one '.' separator");
+  CHECK(problem_of("com..x") == "has an empty segment");
+  CHECK(problem_of("com.1x") == "has a segment that does not start with a letter");
+  CHECK(problem_of("com.ex-ample") == "contains the character '-'");
 }

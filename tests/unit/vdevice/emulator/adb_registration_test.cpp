@@ -59,8 +59,9 @@ TEST_CASE("adb registration: no adb server is an error naming the port", "[vdevi
   { const UniqueFd closed = listen_on_free_port(port); }
   const auto registered = register_with_adb_server(port, 40001);
   REQUIRE_FALSE(registered);
-  CHECK(registered.error() == "cannot connect to the adb server on 127.0.0.1:" +
-                                  std::to_string(port) + ": Connection refused");
+  CHECK(registered.error().path.empty());
+  CHECK(registered.error().message == "cannot connect to the adb server on 127.0.0.1:" +
+                                          std::to_string(port) + ": Connection refused");
 }
 
 TEST_CASE("adb registration: the server port from the flag, the environment, or 5037",
@@ -72,7 +73,8 @@ TEST_CASE("adb registration: the server port from the flag, the environment, or 
   for (const char* bad : {"0", "65536", "12ab", "-1", "x"}) {
     const auto port = adb_server_port(std::nullopt, bad);
     REQUIRE_FALSE(port);
-    CHECK(port.error() ==
+    CHECK(port.error().path.empty());
+    CHECK(port.error().message ==
           "ANDROID_ADB_SERVER_PORT must be a number in 1..65535, not \"" + std::string(bad) + "\"");
   }
 }

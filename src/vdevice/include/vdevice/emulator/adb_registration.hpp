@@ -9,6 +9,7 @@
 #include <string>
 
 #include "clawperator/expected.hpp"
+#include "clawperator/problem.hpp"
 
 namespace clawperator::vdevice::emulator {
 
@@ -17,12 +18,11 @@ std::string emulator_registration_request(std::uint16_t adb_port);
 
 // Sends the request to the adb server on 127.0.0.1:server_port. An error names what failed
 // (no server listening is the common one, and not fatal for the emulator).
-Expected<void, std::string> register_with_adb_server(std::uint16_t server_port,
-                                                     std::uint16_t adb_port);
+Expected<void, Problem> register_with_adb_server(std::uint16_t server_port, std::uint16_t adb_port);
 
 // The adb server's port: the flag, else ANDROID_ADB_SERVER_PORT (`environment`, null when
 // unset), else 5037. An error when the variable is not a number in 1..65535.
-Expected<std::uint16_t, std::string> adb_server_port(std::optional<std::uint16_t> flag,
-                                                     const char* environment);
+Expected<std::uint16_t, Problem> adb_server_port(std::optional<std::uint16_t> flag,
+                                                 const char* environment);
 
 }  // namespace clawperator::vdevice::emulator

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "clawperator/expected.hpp"
+#include "clawperator/problem.hpp"
 
 namespace clawperator::vdevice::android {
 
@@ -24,8 +25,9 @@ struct VirtualApkManifest {
 };
 
 // Why `name` cannot be an Android package name (at least two '.'-separated segments, each a
-// letter followed by letters, digits or '_'), or nullopt when it can.
-std::optional<std::string> package_name_problem(std::string_view name);
+// letter followed by letters, digits or '_'), if it cannot: a predicate of the name ("is
+// empty", "has an empty segment"), no path.
+Expected<void, Problem> check_package_name(std::string_view name);
 
 // The bytes of a virtual APK: the manifest entry (deflated), then `filler_bytes` of
 // deterministic pseudo-random data in assets/filler.bin (stored). The same arguments always

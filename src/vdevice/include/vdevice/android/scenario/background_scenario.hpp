@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "clawperator/expected.hpp"
 #include "clawperator/json.hpp"
+#include "clawperator/problem.hpp"
 
 namespace clawperator::vdevice::android {
 
@@ -75,7 +77,8 @@ struct BackgroundScenario {
   OperationFailure operation_failure = OperationFailure::None;
 };
 
-// The "backgroundServices" object of a scenario file; the error names the field.
-std::optional<std::string> read_background_scenario(const Json& object, BackgroundScenario& out);
+// The "backgroundServices" object of a scenario file; the error's path is the field's
+// ("backgroundServices.notifications[0].key").
+Expected<void, Problem> read_background_scenario(const Json& object, BackgroundScenario& out);
 
 }  // namespace clawperator::vdevice::android

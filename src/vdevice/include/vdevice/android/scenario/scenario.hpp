@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "clawperator/expected.hpp"
+#include "clawperator/problem.hpp"
 #include "vdevice/android/scenario/background_scenario.hpp"
 
 namespace clawperator::vdevice::android {
@@ -244,10 +245,12 @@ struct Scenario {
   const ScreenSpec* find_screen(const std::string& id) const;
 };
 
-// Parses a scenario file over its base. The error names the file position or the field
-// (e.g. "screens[2].root.children[0].bounds: expected \"[l,t][r,b]\"").
-Expected<Scenario, std::string> load_scenario(const std::string& json_text);
-Expected<Scenario, std::string> load_scenario_file(const std::string& path);
+// Parses a scenario file over its base. The error's path is the field's when one is at fault
+// (text(): "screens[2].root.children[0].bounds: expected \"[l,t][r,b]\""), else empty and the
+// message says what (the file position of a JSON syntax error). A file's error has the file
+// as its path and the scenario's text() as its message.
+Expected<Scenario, Problem> load_scenario(const std::string& json_text);
+Expected<Scenario, Problem> load_scenario_file(const std::string& path);
 
 // The built-in device: a launcher, Settings (lists, a text field, an account sign-in), a
 // browser and the Operator 0.5.3.
