@@ -26,29 +26,13 @@ using clawperator::testing::eventually;
 using clawperator::testing::expect_error;
 using clawperator::testing::Farm;
 using clawperator::testing::free_console_port;
+using clawperator::testing::process_running_with;
+using clawperator::testing::processes_with;
 using clawperator::testing::read_file;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
 using clawperator::testing::TemporaryDirectory;
 using nlohmann::json;
-
-// The processes that have `needle` in their command line (/proc/*/cmdline, NULs as spaces).
-// A process may exit between the listing and the read: tests/support/proc_files.hpp reads it
-// as empty rather than throwing, as an ifstream would (ESRCH from underflow).
-std::vector<pid_t> processes_with(const std::string& needle) {
-  std::vector<pid_t> found;
-  for (const pid_t pid : clawperator::testing::all_pids()) {
-    std::string cmdline =
-        clawperator::testing::read_proc_file("/proc/" + std::to_string(pid) + "/cmdline");
-    for (char& c : cmdline) c = c == '\0' ? ' ' : c;
-    if (cmdline.find(needle) != std::string::npos) found.push_back(pid);
-  }
-  return found;
-}
-
-bool process_running_with(const std::string& needle) {
-  return !processes_with(needle).empty();
-}
 
 // A copy of the test SDK, a HOME and an AVD home of its own, and a private adb server; the
 // clawperator it runs finds all three through the environment, as a CI job's would.
