@@ -24,6 +24,9 @@ packages=(
   man-db bsdextrautils bash fish
   # A JUnit reader nobody here wrote reads the reports of --report junit=FILE (tests/report).
   python3-junitparser
+  # The CI recipe's test reads examples/ci/github-actions.yml with a YAML parser nobody here
+  # wrote and runs its steps, which read provision's output with jq (tests/ci/).
+  python3-yaml jq
 )
 for option in "$@"; do
   case "$option" in
