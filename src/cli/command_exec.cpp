@@ -57,24 +57,65 @@ exec::ResultTransport result_transport(const GlobalOptions& options) {
   return exec::ResultTransport::Logcat;
 }
 
-CommandResult run_on_device(contract::Execution execution, const GlobalOptions& options) {
+namespace {
+
+// What a run on the device needs beside its payload: the session (its policy loaded) and who
+// may confirm a step.
+struct DeviceRun {
+  service::Session session;
+  std::optional<std::string> approval_id;
+  std::function<bool(const std::string& question)> ask_person;
+  std::string ask_person_through;
+};
+
+contract::Outcome<DeviceRun> prepare_device_run(const GlobalOptions& options) {
   // Ctrl-C now means: stop the children, reap them, still print the JSON error.
   process::install_interrupt_handlers();
-  auto policy = load_action_policy(options);
-  if (!policy) return failure(policy.error());
-  const service::Session session = session_of(options, std::move(*policy));
-  service::ExecutionCall call;
-  call.execution = std::move(execution);
-  call.approval_id = options.confirm_id;
+  CLAWPERATOR_TRY_ASSIGN(auto policy, load_action_policy(options));
+  DeviceRun run{session_of(options, std::move(policy)), options.confirm_id, {}, ""};
   // The controlling terminal is looked at only when a policy could ask (nothing new on a run
   // without one), and never for a skill's script (CLAWPERATOR_CONFIRMATION=withhold).
-  if (session.policy && !options.withhold_confirmation) {
-    call.ask_person = terminal_confirmation();
-    if (call.ask_person) call.ask_person_through = "terminal";
+  if (run.session.policy && !options.withhold_confirmation) {
+    run.ask_person = terminal_confirmation();
+    if (run.ask_person) run.ask_person_through = "terminal";
   }
+  return run;
+}
+
+}  // namespace
+
+namespace {
+
+// A payload or a sequence (`run` the service's runner of its kind), with the approval and the
+// person of the command line.
+template <typename Call, typename Run>
+CommandResult run_call(Call call, const GlobalOptions& options, Run run) {
+  auto prepared = prepare_device_run(options);
+  if (!prepared) return failure(prepared.error());
+  call.approval_id = std::move(prepared->approval_id);
+  call.ask_person = std::move(prepared->ask_person);
+  call.ask_person_through = std::move(prepared->ask_person_through);
   const auto runner = process::make_system_runner();
-  exec::ExecutionReport report = service::run_execution(session, std::move(call), *runner);
+  exec::ExecutionReport report = run(prepared->session, std::move(call), *runner);
   return {std::move(report.document), report.exit_code};
+}
+
+}  // namespace
+
+CommandResult run_on_device(contract::Execution execution, const GlobalOptions& options) {
+  service::ExecutionCall call;
+  call.execution = std::move(execution);
+  return run_call(std::move(call), options, [](const auto& session, auto made, auto& runner) {
+    return service::run_execution(session, std::move(made), runner);
+  });
+}
+
+CommandResult run_sequence_on_device(contract::Sequence sequence, const GlobalOptions& options) {
+  service::SequenceCall call;
+  call.sequence = std::move(sequence);
+  return run_call(std::move(call), options, [](const auto& session, auto made, auto& runner) {
+    return service::run_sequence(session, std::move(made), runner);
+  });
 }
 
 namespace {
@@ -136,6 +177,12 @@ CommandResult run_exec(const ExecFlags& flags, const GlobalOptions& options) {
 
   auto loaded = io::load_payload(argument);
   if (!loaded) return failure(loaded.error());
+  if (contract::is_sequence(*loaded)) {
+    auto sequence = contract::admit_sequence(*loaded, options.timeout);
+    if (!sequence) return failure(sequence.error());
+    return finish_sequence(std::move(*sequence), execution_mode(flags.validate_only, flags.dry_run),
+                           options);
+  }
   auto admitted = contract::admit_execution(*loaded, options.timeout);
   if (!admitted) return failure(admitted.error());
   return finish_execution(std::move(*admitted), execution_mode(flags.validate_only, flags.dry_run),

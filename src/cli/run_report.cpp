@@ -18,6 +18,55 @@ Json report_details(const GlobalOptions::Report& report, const report::FileError
   return details;
 }
 
+// A sequence's suites, one per payload (docs/commands.md, "Reports for CI"): each payload's
+// document as a single run's; the failing one is the document itself; a payload after it, never
+// reached, has its planned steps skipped; --dry-run and --validate-only, each payload's plan.
+std::vector<report::Suite> sequence_suites(const CommandResult& result, const report::Run& run) {
+  const Json& document = result.document;
+  const Json no_documents = Json::array();
+  const auto listed = document.is_object() ? document.find("executions") : document.end();
+  const Json& ran = listed != document.end() && listed->is_array() ? *listed : no_documents;
+  const bool failed = document.value("ok", false) != true;
+  const bool planned_only = document.value("dryRun", false) || document.value("validated", false);
+  std::vector<report::Suite> suites;
+  for (std::size_t index = 0; index < result.planned_parts.size(); ++index) {
+    const CommandResult::PlannedPart& part = result.planned_parts[index];
+    report::Run part_run = run;
+    part_run.planned = part.steps;
+    Json part_document;
+    if (planned_only) {
+      part_document = document.value("dryRun", false)
+                          ? Json{{"ok", true}, {"dryRun", true}, {"plan", document["plans"][index]}}
+                          : Json{{"ok", true},
+                                 {"validated", true},
+                                 {"execution", document["sequence"]["executions"][index]}};
+    } else if (index < ran.size()) {
+      part_document = ran[index];
+      part_run.exit_code = 0;
+    } else if (index == ran.size() && failed) {
+      part_document = document;
+      part_document.erase("executions");
+    } else {
+      // Never reached: its steps are the planned ones the envelope does not report.
+      part_document = {{"ok", true},
+                       {"envelope",
+                        {{"commandId", part.command_id},
+                         {"stepResults", Json::array()},
+                         {"error", "executions." + std::to_string(ran.size()) +
+                                       " failed before this payload"}}}};
+      part_run.exit_code = result.exit_code;
+    }
+    if (const auto timing = part_document.find("timing");
+        !planned_only && timing != part_document.end() && timing->contains("totalMs")) {
+      part_run.seconds = timing->value("totalMs", 0.0) / 1000.0;
+    } else if (!planned_only) {
+      part_run.seconds = 0;
+    }
+    suites.push_back(report::suite_of(part_document, part_run));
+  }
+  return suites;
+}
+
 }  // namespace
 
 RunReport::RunReport(report::Subject subject, GlobalOptions::Report report)
@@ -62,8 +111,11 @@ void RunReport::write(CommandResult& result) const {
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   run.exit_code = result.exit_code;
   const report::Format format = *report::parse_format(report_.format);
-  const auto written = report::write_report(report_.path, format,
-                                            report::suite_of(result.document, run), report_.append);
+  const std::vector<report::Suite> suites =
+      result.planned_parts.empty()
+          ? std::vector<report::Suite>{report::suite_of(result.document, run)}
+          : sequence_suites(result, run);
+  const auto written = report::write_report(report_.path, format, suites, report_.append);
   if (written) return;
   io::emit_warning(std::string(kWriteFailed) + ": the report was not written to " + report_.path +
                    ": " + written.error().reason);

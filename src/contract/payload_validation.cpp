@@ -812,8 +812,9 @@ HostError validation_failure(const std::vector<ValidationIssue>& issues) {
     reason += (issue.path.empty() ? std::string("(payload)") : issue.path) + ": " + issue.message;
   }
   details["reason"] = reason;
-  // actionId/actionType only where the path is inside an action (docs/payload.md §6).
-  if (first.path.rfind("actions", 0) == 0) {
+  // actionId/actionType only where the path is inside an action (docs/payload.md §6), also
+  // an action of a sequence's payload ("executions.1.actions.0.type").
+  if (first.path.rfind("actions", 0) == 0 || first.path.find(".actions") != std::string::npos) {
     if (first.action_id) details["actionId"] = *first.action_id;
     if (first.action_type) details["actionType"] = *first.action_type;
   }

@@ -7,9 +7,8 @@
 
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/io/log.hpp"
-#include "clawperator/io/random_id.hpp"
 #include "clawperator/io/utc_time.hpp"
-#include "device_lock.hpp"
+#include "held_device.hpp"
 #include "phases.hpp"
 #include "preflight.hpp"
 
@@ -54,22 +53,6 @@ void rename_envelope(Json& envelope, const contract::Execution& execution) {
   envelope["taskId"] = execution.task_id;
 }
 
-// A failure after earlier segments changed the device is not "nothing delivered": the steps
-// that ran did (docs/contract.md §4: a retry would repeat them).
-ExecutionReport after_delivery(ExecutionReport report, const SegmentsSoFar& done) {
-  if (!done.mutated) return report;
-  Json& disposition = report.document["disposition"];
-  if (disposition.value("delivery", "") == "not_delivered") {
-    disposition["delivery"] = "delivered_verified";
-  }
-  disposition["retry"] = "unsafe";
-  report.document.erase("recovery");
-  if (report.exit_code == contract::exit_code::kNotReady) {
-    report.exit_code = contract::exit_code::kFailed;
-  }
-  return report;
-}
-
 // A host error of segment `index` (the policy's refusal, or the execution's own failure): the
 // steps that ran before it are in details.envelope, and a refused step is there as failed.
 ExecutionReport failed_after(ExecutionReport report, SegmentsSoFar& done,
@@ -81,7 +64,7 @@ ExecutionReport failed_after(ExecutionReport report, SegmentsSoFar& done,
   if (!refused_step.is_null()) done.step_results.push_back(refused_step);
   envelope["stepResults"] = std::move(done.step_results);
   report.document["details"]["envelope"] = std::move(envelope);
-  return after_delivery(std::move(report), done);
+  return after_earlier_effects(std::move(report), done.mutated);
 }
 
 // A refused step as its step result: not sent, the refusal's code and words.
@@ -121,26 +104,17 @@ ExecutionReport run_segments(const ExecutionRequest& request, process::Runner& r
   };
   adb::AdbClient client(runner, request.adb);
   if (request.budget) client.set_deadline(started + *request.budget + kResultGrace);
-  if (request.state.refused) return refuse(state_directory_refused(trace, *request.state.refused));
-  const contract::Outcome<std::string> resolved = resolve_device(client, request.device, trace);
-  if (!resolved) return refuse(resolved.error());
-  const std::string& serial = *resolved;
-
   // One lock for every segment and every screen read between them: nothing else may change
-  // the screen between a judgement and the step it allowed. The parts run under its token.
+  // the screen between a judgement and the step it allowed.
   DeviceLock lock;
-  const std::string own_token = io::random_hex(16);
-  const auto locked = lock_for_execution(
-      lock, request.state.directory, adb::device_key(request.adb, serial),
-      client.within_deadline(std::chrono::milliseconds(request.lock_wait_ms)), request.lock_wait_ms,
-      runner.cancel_token(), request.lock_token, trace, execution.command_id, own_token);
-  if (!locked) return refuse(locked.error());
-  const std::string token =
-      *locked == DeviceLock::Outcome::Acquired ? own_token : request.lock_token;
+  const contract::Outcome<HeldDevice> held =
+      hold_device(request, client, lock, runner, trace, execution.command_id);
+  if (!held) return refuse(held.error());
+  const std::string& serial = held->serial;
 
   ExecutionRequest part = request;
   part.device = serial;
-  part.lock_token = token;
+  part.lock_token = held->token;
   part.policy = nullptr;  // judged here, segment by segment
   part.approval_id.reset();
   part.ask_person = {};
@@ -178,7 +152,7 @@ ExecutionReport run_segments(const ExecutionRequest& request, process::Runner& r
       for (Json& step : results) all.push_back(std::move(step));
       results = std::move(all);
       rename_envelope(document["envelope"], execution);
-      return after_delivery(std::move(last), done);
+      return after_earlier_effects(std::move(last), done.mutated);
     }
     done.steps += segment.end - segment.begin;
     absorb(done, document);

@@ -44,15 +44,35 @@ class ServiceToolHost final : public ToolHost {
 
   Json run_execution(const contract::Execution& execution, const CallTarget& target,
                      const process::CancelToken& cancel) override {
-    // The server's policy applies to every tool that sends a payload.
-    if (policy_error_) return contract::to_json(*policy_error_);
     service::ExecutionCall call;
     call.execution = execution;
+    return run_call(std::move(call), target, cancel,
+                    [](const auto& session, auto made, auto& runner) {
+                      return service::run_execution(session, std::move(made), runner);
+                    });
+  }
+
+  Json run_sequence(const contract::Sequence& sequence, const CallTarget& target,
+                    const process::CancelToken& cancel) override {
+    service::SequenceCall call;
+    call.sequence = sequence;
+    return run_call(std::move(call), target, cancel,
+                    [](const auto& session, auto made, auto& runner) {
+                      return service::run_sequence(session, std::move(made), runner);
+                    });
+  }
+
+  // A payload or a sequence (`run` the service's runner of its kind) for `target`, its person
+  // asked through the client's elicitation.
+  template <typename Call, typename Run>
+  Json run_call(Call call, const CallTarget& target, const process::CancelToken& cancel, Run run) {
+    // The server's policy applies to every tool that sends a payload.
+    if (policy_error_) return contract::to_json(*policy_error_);
     call.target = target_of(target);
     call.ask_person = target.ask_person;
     if (call.ask_person) call.ask_person_through = "elicitation";
     const auto runner = process::make_system_runner(cancel);
-    return service::run_execution(session_, std::move(call), *runner).document;
+    return run(session_, std::move(call), *runner).document;
   }
 
   Json devices() override { return service::document_of(service::list_devices(session_.adb)); }

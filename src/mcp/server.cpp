@@ -22,6 +22,7 @@
 
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/contract/sequence.hpp"
 #include "clawperator/io/log.hpp"
 #include "clawperator/mcp/jsonrpc.hpp"
 #include "clawperator/mcp/lifecycle.hpp"
@@ -106,6 +107,7 @@ struct Job {
   const ToolDefinition* tool = nullptr;
   ToolCall plan;
   std::optional<contract::Execution> execution;  // ExecutionCall, validated
+  std::optional<contract::Sequence> sequence;    // or its sequence (execute's executions)
   std::string protocol_version;
   std::shared_ptr<process::CancelSource> cancel;
   std::optional<Json> progress_token;
@@ -369,7 +371,22 @@ class Server {
     job->protocol_version = lifecycle_.protocol_version();
     job->cancel = std::make_shared<process::CancelSource>();
     job->progress_token = std::move(progress_token);
-    if (auto* call = std::get_if<ExecutionCall>(&*plan)) {
+    if (auto* call = std::get_if<ExecutionCall>(&*plan);
+        call && contract::is_sequence(call->payload)) {
+      auto admitted = contract::admit_sequence(call->payload);
+      if (!admitted) {
+        const contract::HostError& error = admitted.error();
+        invalid_params(
+            error.message + " (path: " + error.details.value("path", std::string()) + ")",
+            contract::to_json(error));
+        return;
+      }
+      for (const contract::Execution& part : admitted->executions) {
+        job->budget_ms += part.timeout_ms.value();
+      }
+      job->sequence = std::move(*admitted);
+      job->plan = std::move(*call);
+    } else if (call) {
       auto admitted = contract::admit_execution(call->payload);
       if (!admitted) {
         const contract::HostError& error = admitted.error();
@@ -438,6 +455,8 @@ class Server {
           return ask_client(question, token);
         };
       }
+      if (job.sequence)
+        return tool_result(host_.run_sequence(*job.sequence, target, token), job.protocol_version);
       Json document = host_.run_execution(*job.execution, target, token);
       if (call->compact) return compact_snapshot_result(std::move(document), *call, job);
       if (call->max_chars) truncate_snapshot(document, *call->max_chars);

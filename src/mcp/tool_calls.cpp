@@ -228,6 +228,37 @@ Unexpected<ArgumentError> argument_error(const Problem& problem) {
   return argument_error(problem.message + " (path: " + problem.path + ")");
 }
 
+// execute with `executions` (docs/payload.md §12): each one execute's payload with the call's
+// ids and its number ("-1", "-2" …: a sequence's command ids are distinct), its own timeoutMs,
+// else the call's or the session's.
+ToolPlan sequence_call(const Json& arguments, const SessionDefaults& merged,
+                       const service::IdStamp& stamp) {
+  const Json& items = arguments["executions"];
+  Json executions = Json::array();
+  for (std::size_t index = 0; index < items.size(); ++index) {
+    const Json& item = items[index];
+    if (auto checked = check_screenshot_paths(item["actions"]); !checked) {
+      Problem problem = checked.error();
+      problem.path = "executions." + std::to_string(index) + "." + problem.path;
+      return argument_error(problem);
+    }
+    Json payload = with_mcp_metadata(generic_payload(item["actions"]), "execute", stamp);
+    payload["commandId"] =
+        payload["commandId"].get<std::string>() + "-" + std::to_string(index + 1);
+    if (item.contains("timeoutMs")) {
+      payload["timeoutMs"] = item["timeoutMs"];
+    } else if (merged.timeout_ms) {
+      payload["timeoutMs"] = service::milliseconds_json(*merged.timeout_ms);
+    }
+    executions.push_back(std::move(payload));
+  }
+  ExecutionCall call;
+  call.payload = Json{{"executions", std::move(executions)}};
+  call.device_id = merged.device_id;
+  call.operator_package = merged.operator_package;
+  return ToolCall{std::move(call)};
+}
+
 }  // namespace
 
 Json to_json(const SessionDefaults& session) {
@@ -269,6 +300,9 @@ ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
   }
   if (!tool.runs_execution) {
     return ToolCall{LocalCall{tool.kind, arguments, merged.device_id, merged.operator_package}};
+  }
+  if (tool.kind == ToolKind::Execute && arguments.contains("executions")) {
+    return sequence_call(arguments, merged, stamp);
   }
   if (tool.kind == ToolKind::Execute) {
     if (auto checked = check_screenshot_paths(arguments["actions"]); !checked) {

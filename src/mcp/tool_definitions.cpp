@@ -8,6 +8,7 @@
 
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/contract/matcher_fields.hpp"
+#include "clawperator/contract/sequence.hpp"
 #include "clawperator/emulator/request.hpp"
 #include "clawperator/evidence/manifest.hpp"
 #include "clawperator/evidence/video.hpp"
@@ -392,16 +393,37 @@ std::vector<ToolDefinition> build_tools() {
             {"description", "The action's params (docs/payload.md)"}}}}},
         {"required", {"id", "type"}},
         {"additionalProperties", false}};
+    const Json actions = {
+        {"type", "array"},
+        {"minItems", 1},
+        {"items", action},
+        {"description", "The actions to run in order, as in an execution payload"}};
+    const Json timeout = {{"type", "integer"},
+                          {"minimum", number_json(contract::limits::kMinExecutionTimeoutMs)},
+                          {"maximum", number_json(contract::limits::kMaxExecutionTimeoutMs)},
+                          {"description",
+                           "This execution's timeout in milliseconds (default: "
+                           "the call's timeoutMs, else the session's)"}};
     InputSchema schema;
-    schema.add("actions",
+    schema.add("actions", actions);
+    schema.add("executions",
                {{"type", "array"},
                 {"minItems", 1},
-                {"items", action},
-                {"description", "The actions to run in order, as in an execution payload"}},
-               true);
+                {"maxItems", contract::kMaxSequenceExecutions},
+                {"items",
+                 {{"type", "object"},
+                  {"properties", {{"actions", actions}, {"timeoutMs", timeout}}},
+                  {"required", {"actions"}},
+                  {"additionalProperties", false}}},
+                {"description",
+                 "A sequence (docs/payload.md §12): executions run in order under one device "
+                 "lock, stopping at the first that fails"}});
     ToolDefinition tool = from_rows(
-        ToolKind::Execute, "execute", std::move(rows), schema.build(),
-        "Run a validated payload of actions (docs/payload.md) in one execution on the device.");
+        ToolKind::Execute, "execute", std::move(rows),
+        with_one_of(schema.build(), exactly_one_of({"actions", "executions"},
+                                                   "give exactly one of actions and executions")),
+        "Run a validated payload of actions (docs/payload.md) in one execution on the device, or "
+        "a sequence of them (executions) under one device lock.");
     tool.title = "Execute actions";
     tools.push_back(std::move(tool));
   }

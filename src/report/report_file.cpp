@@ -126,22 +126,28 @@ Expected<void, FileError> check_report_path(const fs::path& path) {
   return {};
 }
 
-Expected<void, FileError> write_report(const fs::path& path, Format format, const Suite& suite,
-                                       bool append, std::chrono::milliseconds lock_wait) {
+Expected<void, FileError> write_report(const fs::path& path, Format format,
+                                       const std::vector<Suite>& suites, bool append,
+                                       std::chrono::milliseconds lock_wait) {
   if (auto usable = check_report_path(path); !usable) return usable;
   std::string text;
   std::optional<Descriptor> lock;
+  std::size_t next = 0;
   if (append) {
     auto locked = lock_for_append(path, lock_wait);
     if (!locked) return Unexpected<FileError>(std::move(locked).error());
     lock.emplace(*locked);
     auto existing = read_existing(path);
     if (!existing) return Unexpected<FileError>(std::move(existing).error());
-    auto appended = report::append(format, *existing, suite);
+    text = std::move(*existing);
+  } else if (!suites.empty()) {
+    text = render(format, suites.front());
+    next = 1;
+  }
+  for (; next < suites.size(); ++next) {
+    auto appended = report::append(format, text, suites[next]);
     if (!appended) return failure(std::move(appended).error().message + "; it was left as it was");
     text = std::move(*appended);
-  } else {
-    text = render(format, suite);
   }
   if (auto written = io::write_file_atomically(path, text); !written) {
     return failure("it could not be written: " + written.error().message);

@@ -6,6 +6,7 @@
 
 #include "clawperator/contract/caller_paths.hpp"
 #include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/contract/sequence.hpp"
 #include "clawperator/emulator/request.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/io/account_home.hpp"
@@ -157,8 +158,17 @@ Reply Backend::execute(std::string_view body) const {
   }
   auto execution = read_execution(*parsed);
   if (!execution) return error_reply(execution.error());
-  // Refused before anything runs, as the MCP server refuses it.
-  if (auto path = contract::find_caller_host_path(execution->value("actions", Json()))) {
+  // Refused before anything runs, as the MCP server refuses it; in each payload of a sequence.
+  if (contract::is_sequence(*execution) && (*execution)["executions"].is_array()) {
+    const Json& executions = (*execution)["executions"];
+    for (std::size_t index = 0; index < executions.size(); ++index) {
+      if (!executions[index].is_object()) continue;  // admit_sequence names it
+      if (auto path = contract::find_caller_host_path(executions[index].value("actions", Json()))) {
+        path->path = "executions." + std::to_string(index) + "." + path->path;
+        return error_reply(contract::validation_failure({*path}));
+      }
+    }
+  } else if (auto path = contract::find_caller_host_path(execution->value("actions", Json()))) {
     return error_reply(contract::validation_failure({*path}));
   }
   return run(std::move(*execution), *parsed);
@@ -270,34 +280,80 @@ std::optional<std::string> Backend::artifact(std::string_view id) const {
   return settings_.artifacts ? settings_.artifacts->read(id) : std::nullopt;
 }
 
+namespace {
+
+// The approval a body names: approvalId, or confirmToken, its older name.
+std::optional<std::string> approval_of(const Json& body) {
+  for (const char* key : {"approvalId", "confirmToken"}) {
+    if (const auto id = body.find(key); id != body.end()) {
+      return id->is_string() ? id->get<std::string>() : std::string();
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Reply Backend::run(Json payload, const Json& body) const {
   auto target = read_target(body);
   if (!target) return error_reply(target.error());
+  const bool sequence = contract::is_sequence(payload);
   Json event = Json::object();
-  event["commandId"] = payload.value("commandId", Json(nullptr));
+  Json types = Json::array();
+  if (sequence && payload["executions"].is_array()) {
+    const Json& executions = payload["executions"];
+    event["commandId"] = executions.empty() || !executions[0].is_object()
+                             ? Json(nullptr)
+                             : executions[0].value("commandId", Json(nullptr));
+    for (const Json& execution : executions) {
+      for (Json& type : action_types(execution)) types.push_back(std::move(type));
+    }
+  } else {
+    event["commandId"] = payload.value("commandId", Json(nullptr));
+    types = action_types(payload);
+  }
   event["deviceId"] = target->device ? Json(*target->device) : Json(nullptr);
-  event["actionTypes"] = action_types(payload);
+  event["actionTypes"] = std::move(types);
 
   Reply reply;
-  auto admitted = contract::admit_execution(payload);
-  if (!admitted) {
+  const service::Target chosen{target->device, target->operator_package};
+  const auto runner = process::make_system_runner();
+  std::optional<exec::ExecutionReport> report;
+  if (sequence) {
+    auto admitted = contract::admit_sequence(payload);
+    if (!admitted) {
+      reply = error_reply(admitted.error());
+    } else {
+      service::SequenceCall call;
+      call.sequence = std::move(*admitted);
+      call.target = chosen;
+      call.approval_id = approval_of(body);
+      if (settings_.artifacts) {
+        for (contract::Execution& part : call.sequence.executions) {
+          settings_.artifacts->direct_screenshots(part);
+        }
+      }
+      report = service::run_sequence(session_, std::move(call), *runner);
+    }
+  } else if (auto admitted = contract::admit_execution(payload); !admitted) {
     reply = error_reply(admitted.error());
   } else {
     service::ExecutionCall call;
     call.execution = std::move(*admitted);
-    call.target = {target->device, target->operator_package};
-    for (const char* key : {"approvalId", "confirmToken"}) {
-      if (const auto id = body.find(key); id != body.end()) {
-        call.approval_id = id->is_string() ? id->get<std::string>() : std::string();
-        break;
+    call.target = chosen;
+    call.approval_id = approval_of(body);
+    if (settings_.artifacts) settings_.artifacts->direct_screenshots(call.execution);
+    report = service::run_execution(session_, std::move(call), *runner);
+  }
+  if (report) {
+    reply.status = http_status_of(report->document);
+    reply.document = std::move(report->document);
+    if (settings_.artifacts) {
+      settings_.artifacts->adopt(reply.document);
+      if (auto parts = reply.document.find("executions"); parts != reply.document.end()) {
+        for (Json& part : *parts) settings_.artifacts->adopt(part);
       }
     }
-    if (settings_.artifacts) settings_.artifacts->direct_screenshots(call.execution);
-    const auto runner = process::make_system_runner();
-    exec::ExecutionReport report = service::run_execution(session_, std::move(call), *runner);
-    reply.status = http_status_of(report.document);
-    reply.document = std::move(report.document);
-    if (settings_.artifacts) settings_.artifacts->adopt(reply.document);
   }
 
   if (const auto device = reply.document.find("deviceId"); device != reply.document.end()) {
@@ -315,14 +371,22 @@ Reply Backend::run(Json payload, const Json& body) const {
                    Json{{"approvalId", details["approvalId"]}, {"state", "pending"}});
     }
   }
-  // Only an Operator's envelope is a result: host failures never become one.
-  if (const auto envelope = reply.document.find("envelope");
-      envelope != reply.document.end() && envelope->is_object()) {
-    Json result = Json::object();
-    result["deviceId"] = event["deviceId"];
-    result["envelope"] = *envelope;
-    hub_.publish("clawperator:result", result);
+  // Only an Operator's envelope is a result: host failures never become one. A sequence's
+  // payloads each had theirs.
+  const auto publish_envelope = [&](const Json& document) {
+    if (const auto envelope = document.find("envelope");
+        envelope != document.end() && envelope->is_object()) {
+      Json result = Json::object();
+      result["deviceId"] = event["deviceId"];
+      result["envelope"] = *envelope;
+      hub_.publish("clawperator:result", result);
+    }
+  };
+  if (const auto parts = reply.document.find("executions");
+      parts != reply.document.end() && parts->is_array()) {
+    for (const Json& part : *parts) publish_envelope(part);
   }
+  publish_envelope(reply.document);
   return reply;
 }
 

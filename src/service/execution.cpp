@@ -41,4 +41,23 @@ exec::ExecutionReport run_execution(const Session& session, ExecutionCall call,
   return exec::run_execution(execution_request(session, std::move(call)), runner);
 }
 
+exec::SequenceRequest sequence_request(const Session& session, SequenceCall call) {
+  exec::SequenceRequest request;
+  for (contract::Execution& execution : call.sequence.executions) {
+    ExecutionCall part;
+    part.execution = std::move(execution);
+    part.target = call.target;
+    part.approval_id = call.approval_id;
+    part.ask_person = call.ask_person;
+    part.ask_person_through = call.ask_person_through;
+    request.parts.push_back(execution_request(session, std::move(part)));
+  }
+  return request;
+}
+
+exec::ExecutionReport run_sequence(const Session& session, SequenceCall call,
+                                   process::Runner& runner) {
+  return exec::run_sequence(sequence_request(session, std::move(call)), runner);
+}
+
 }  // namespace clawperator::service

@@ -13,6 +13,7 @@
 #include "clawperator/cli/global_options.hpp"
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/contract/sequence.hpp"
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/report/report.hpp"
@@ -47,6 +48,12 @@ struct CommandResult {
   // The actions of the execution the command sent (or planned: --dry-run), for --report: the
   // steps the Operator never reached are test cases too. Filled only when a report is asked for.
   std::vector<report::PlannedStep> planned_steps = {};
+  // A sequence's: each payload's command id and planned steps, in order (a suite each).
+  struct PlannedPart {
+    std::string command_id;
+    std::vector<report::PlannedStep> steps;
+  };
+  std::vector<PlannedPart> planned_parts = {};
 };
 
 CommandResult success(Json document);
@@ -80,6 +87,8 @@ struct Command {
 // Runs a validated execution on the device (the exec path), shared by every
 // command that acts on a device.
 CommandResult run_on_device(contract::Execution execution, const GlobalOptions& options);
+// The same for a sequence of payloads (docs/payload.md §12).
+CommandResult run_sequence_on_device(contract::Sequence sequence, const GlobalOptions& options);
 
 // The state directory of this run (io/state_directory.hpp); its warning, if any, is printed
 // on stderr here, once.

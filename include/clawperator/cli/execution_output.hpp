@@ -16,5 +16,9 @@ ExecutionMode execution_mode(bool validate_only, bool dry_run);
 // without contacting a device, or runs it with run_on_device.
 CommandResult finish_execution(contract::Execution execution, ExecutionMode mode,
                                const GlobalOptions& options);
+// The same for a sequence: {dryRun, sequence: {count}, plans} or {validated, sequence}, or
+// run_sequence_on_device.
+CommandResult finish_sequence(contract::Sequence sequence, ExecutionMode mode,
+                              const GlobalOptions& options);
 
 }  // namespace clawperator::cli

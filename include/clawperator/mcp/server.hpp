@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "clawperator/contract/execution.hpp"
+#include "clawperator/contract/sequence.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/mcp/tool_calls.hpp"
 #include "clawperator/process/cancel.hpp"
@@ -35,6 +36,9 @@ class ToolHost {
   // (RESULT_TRANSPORT_CANCELLED with the truthful dispatch state).
   virtual Json run_execution(const contract::Execution& execution, const CallTarget& target,
                              const process::CancelToken& cancel) = 0;
+  // The same for a validated sequence (docs/payload.md §12).
+  virtual Json run_sequence(const contract::Sequence& sequence, const CallTarget& target,
+                            const process::CancelToken& cancel) = 0;
   // The documents of `devices`, `doctor [--full]` and `errors CODE`.
   virtual Json devices() = 0;
   virtual Json doctor(const CallTarget& target, bool full) = 0;

@@ -25,14 +25,14 @@ Expected<void, FileError> check_report_path(const std::filesystem::path& path);
 // How long an appending run waits for another one appending to the same file.
 inline constexpr std::chrono::milliseconds kAppendLockWait{10000};
 
-// Writes `suite` to `path` in `format`: the file is replaced, or with `append` the suite is
-// added to the runs already in it (report.hpp's append), under an flock on "<path>.lock" so that
-// two runs appending at once both land. Written atomically (a temp file beside it, fsync,
-// rename; io::write_file_atomically): the file is the old or the new document, never half of
-// one, mode 0666 less the umask (0644 under the usual 022). The checks of check_report_path are
-// made again first.
+// Writes `suites` (one run's: one, or a sequence's, one per payload) to `path` in `format`: the
+// file is replaced, or with `append` the suites are added to the runs already in it (report.hpp's
+// append), under an flock on "<path>.lock" so that two runs appending at once both land. Written
+// atomically (a temp file beside it, fsync, rename; io::write_file_atomically): the file is the old
+// or the new document, never half of one, mode 0666 less the umask (0644 under the usual 022). The
+// checks of check_report_path are made again first.
 Expected<void, FileError> write_report(const std::filesystem::path& path, Format format,
-                                       const Suite& suite, bool append,
+                                       const std::vector<Suite>& suites, bool append,
                                        std::chrono::milliseconds lock_wait = kAppendLockWait);
 
 }  // namespace clawperator::report

@@ -9,7 +9,9 @@
 #include <string>
 
 #include "clawperator/contract/execution.hpp"
+#include "clawperator/contract/sequence.hpp"
 #include "clawperator/exec/execution.hpp"
+#include "clawperator/exec/sequence.hpp"
 #include "clawperator/process/runner.hpp"
 #include "clawperator/service/session.hpp"
 
@@ -44,5 +46,18 @@ exec::ExecutionRequest execution_request(const Session& session, ExecutionCall c
 // execution_request, run.
 exec::ExecutionReport run_execution(const Session& session, ExecutionCall call,
                                     process::Runner& runner);
+
+// A sequence (docs/payload.md §12): each payload's request filled as execution_request fills a
+// single one (its own timeoutMs its budget), with the call's target, approval and person.
+struct SequenceCall {
+  contract::Sequence sequence;  // admitted
+  Target target;
+  std::optional<std::string> approval_id;
+  std::function<bool(const std::string& question)> ask_person;
+  std::string ask_person_through;
+};
+exec::SequenceRequest sequence_request(const Session& session, SequenceCall call);
+exec::ExecutionReport run_sequence(const Session& session, SequenceCall call,
+                                   process::Runner& runner);
 
 }  // namespace clawperator::service

@@ -78,6 +78,16 @@ class FakeHost final : public ToolHost {
     document["actionTypes"] = std::move(types);
     return document;
   }
+  // Each payload as run_execution answers it, in one document (what the server passes on is
+  // checked, not the sequence's own rules: tests/integration has those).
+  Json run_sequence(const contract::Sequence& sequence, const CallTarget& target,
+                    const process::CancelToken& cancel) override {
+    Json parts = Json::array();
+    for (const contract::Execution& execution : sequence.executions) {
+      parts.push_back(run_execution(execution, target, cancel));
+    }
+    return Json{{"ok", true}, {"sequence", {{"count", parts.size()}}}, {"executions", parts}};
+  }
   Json devices() override { return Json::parse(R"({"ok":true,"devices":[]})"); }
   bool ask_on_every_call = false;
   Json doctor(const CallTarget&, bool) override { return Json::parse(R"({"ok":true})"); }

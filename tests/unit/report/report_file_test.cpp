@@ -107,7 +107,7 @@ TEST_CASE("a report replaces the file atomically, mode 0666 less the umask", "[r
   write_file(path, "old");
   ::chmod(path.c_str(), 0600);
   const mode_t mask = ::umask(022);
-  const auto written = report::write_report(path, Format::JUnit, one_case_suite("a"), false);
+  const auto written = report::write_report(path, Format::JUnit, {one_case_suite("a")}, false);
   ::umask(mask);
   REQUIRE(written);
   CHECK(read(path) == report::junit_document(one_case_suite("a")));
@@ -119,8 +119,8 @@ TEST_CASE("a report replaces the file atomically, mode 0666 less the umask", "[r
 TEST_CASE("appended runs land in one document; what is no report is left alone", "[report]") {
   const TemporaryDirectory dir{"report-append"};
   const fs::path path = dir.path() / "report.xml";
-  REQUIRE(report::write_report(path, Format::JUnit, one_case_suite("a"), true));
-  REQUIRE(report::write_report(path, Format::JUnit, one_case_suite("b"), true));
+  REQUIRE(report::write_report(path, Format::JUnit, {one_case_suite("a")}, true));
+  REQUIRE(report::write_report(path, Format::JUnit, {one_case_suite("b")}, true));
   const auto tree = parse_xml(read(path));
   REQUIRE(tree);
   const auto suites = tree->all("testsuite");
@@ -132,7 +132,7 @@ TEST_CASE("appended runs land in one document; what is no report is left alone",
 
   const fs::path notes = dir.path() / "notes.txt";
   write_file(notes, "my notes\n");
-  const auto refused = report::write_report(notes, Format::JUnit, one_case_suite("c"), true);
+  const auto refused = report::write_report(notes, Format::JUnit, {one_case_suite("c")}, true);
   REQUIRE_FALSE(refused);
   CHECK(refused.error().reason.find("the file is not a JUnit report") == 0);
   CHECK(refused.error().reason.find("it was left as it was") != std::string::npos);
@@ -140,8 +140,8 @@ TEST_CASE("appended runs land in one document; what is no report is left alone",
 
   // TAP too.
   const fs::path tap = dir.path() / "report.tap";
-  REQUIRE(report::write_report(tap, Format::Tap, one_case_suite("a"), true));
-  REQUIRE(report::write_report(tap, Format::Tap, one_case_suite("b"), true));
+  REQUIRE(report::write_report(tap, Format::Tap, {one_case_suite("a")}, true));
+  REQUIRE(report::write_report(tap, Format::Tap, {one_case_suite("b")}, true));
   CHECK(read(tap).find("ok 2 - b\n1..2\n") != std::string::npos);
 }
 
@@ -156,7 +156,7 @@ TEST_CASE("concurrent appenders lose no suite", "[report]") {
     writers.emplace_back([&, writer] {
       for (int run = 0; run < kEach; ++run) {
         const std::string name = std::to_string(writer) + "-" + std::to_string(run);
-        if (!report::write_report(path, Format::JUnit, one_case_suite(name), true)) ++failures;
+        if (!report::write_report(path, Format::JUnit, {one_case_suite(name)}, true)) ++failures;
       }
     });
   }
@@ -176,7 +176,7 @@ TEST_CASE("an appender waits for the lock a bounded time", "[report]") {
   const int held = ::open((path.string() + ".lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   REQUIRE(held >= 0);
   REQUIRE(::flock(held, LOCK_EX) == 0);
-  const auto written = report::write_report(path, Format::JUnit, one_case_suite("a"), true,
+  const auto written = report::write_report(path, Format::JUnit, {one_case_suite("a")}, true,
                                             std::chrono::milliseconds(50));
   ::close(held);
   REQUIRE_FALSE(written);
@@ -190,14 +190,14 @@ TEST_CASE("a symbolic link is never written through, nor its lock file followed"
   write_file(target, "keep\n");
   const fs::path link = dir.path() / "report.xml";
   fs::create_symlink(target, link);
-  CHECK_FALSE(report::write_report(link, Format::JUnit, one_case_suite("a"), false));
-  CHECK_FALSE(report::write_report(link, Format::JUnit, one_case_suite("a"), true));
+  CHECK_FALSE(report::write_report(link, Format::JUnit, {one_case_suite("a")}, false));
+  CHECK_FALSE(report::write_report(link, Format::JUnit, {one_case_suite("a")}, true));
   CHECK(read(target) == "keep\n");
   CHECK(fs::is_symlink(link));
 
   const fs::path path = dir.path() / "other.xml";
   fs::create_symlink(target, dir.path() / "other.xml.lock");
-  const auto locked = report::write_report(path, Format::JUnit, one_case_suite("a"), true);
+  const auto locked = report::write_report(path, Format::JUnit, {one_case_suite("a")}, true);
   REQUIRE_FALSE(locked);
   CHECK(locked.error().error_number == ELOOP);
   CHECK(read(target) == "keep\n");
