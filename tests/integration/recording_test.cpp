@@ -115,6 +115,7 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
   const json not_recording = single_document(idle);
   CHECK(not_recording["code"] == "RECORDING_NOT_IN_PROGRESS");
   CHECK(not_recording["disposition"]["delivery"] == "delivered_unverified");
+  CHECK(not_recording["disposition"]["retry"] == "unsafe");
   CHECK(not_recording["hint"] ==
         "Start a recording with `clawperator recording start` first, or skip the stop.");
 
@@ -142,6 +143,15 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
   CHECK(exists["details"]["reason"] == "exists");
   CHECK(exists["details"]["errno"] == EEXIST);
   CHECK(read_file(local.string()) == pulled_text + "\n");
+  // A link is never the file pulled, even to the same bytes.
+  const fs::path copy = dir.path() / "copy.ndjson";
+  write_file(copy, pulled_text);
+  fs::remove(local);
+  fs::create_symlink(copy, local);
+  const json linked =
+      expect_error(phone.cli({"recording", "pull", "--out", out}), "RECORDING_PULL_FAILED", 3);
+  CHECK(linked["details"]["reason"] == "exists");
+  CHECK(fs::is_symlink(local));
   const json missing =
       expect_error(phone.cli({"recording", "pull", "--session-id", "never-recorded", "--out", out}),
                    "RECORDING_SESSION_NOT_FOUND", 3);
@@ -151,7 +161,7 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
     (void)entry;
     ++entries;
   }
-  CHECK(entries == 1);
+  CHECK(entries == 2);  // the recording, and the link's target
   CHECK(phone.cli({"recording", "pull", "--out", out, "--force"}).exit_code == 0);
   CHECK(read_file(local.string()) == pulled_text);
 
