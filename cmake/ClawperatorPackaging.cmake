@@ -21,8 +21,10 @@ set(CPACK_DEBIAN_PACKAGE_SECTION "devel")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # adb is Recommends, not Depends: --adb/$ADB may name an adb from the Android SDK
 # (not a Debian package), --adb-server may use an adb server on another host, and
-# `clawperator errors`, --validate-only and --dry-run need no adb at all.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "adb")
+# `clawperator errors`, --validate-only and --dry-run need no adb at all. libcurl is opened
+# only by `operator install` (src/download/http.cpp, dlopen: shlibdeps cannot see it), so it is
+# recommended too; without it that command answers HOST_DEPENDENCY_MISSING.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "adb, libcurl4")
 
 # Debian has no License field: the license goes in /usr/share/doc/PACKAGE/copyright.
 file(WRITE ${CMAKE_BINARY_DIR}/copyright

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(payload result_stream logcat_line envelope adb_output json_reader jsonrpc serve_body direct_frames recording_events shell_v2 report)
+[[ ${#targets[@]} -gt 0 ]] || targets=(payload result_stream logcat_line envelope adb_output json_reader jsonrpc serve_body direct_frames recording_events shell_v2 report operator_metadata)
 # CLAWPERATOR_FUZZ_BUILD names a build that already has the targets: CI's sanitizer build
 # (scripts/test.sh), configured with CLAWPERATOR_FUZZ=ON, so the core is compiled once for both.
 build=${CLAWPERATOR_FUZZ_BUILD:-build-fuzz}

@@ -16,11 +16,17 @@ packages=(
   adb clang-format
   # clawperator serve: the HTTP library, the XML parser of /query, curl for its API tests
   libcpp-httplib-dev libexpat1-dev curl
+  # operator install: libcurl's headers (the library is loaded on the first download); the
+  # tests make a certificate authority with openssl for their HTTPS server.
+  libcurl4-openssl-dev openssl
   # The install test renders the man pages (man -l, col) and sources the bash completions;
   # fish parses its own (tests/cli/cli_docs_test.cpp).
   man-db bsdextrautils bash fish
   # A JUnit reader nobody here wrote reads the reports of --report junit=FILE (tests/report).
   python3-junitparser
+  # The CI recipe's test reads examples/ci/github-actions.yml with a YAML parser nobody here
+  # wrote and runs its steps, which read provision's output with jq (tests/ci/).
+  python3-yaml jq
 )
 for option in "$@"; do
   case "$option" in

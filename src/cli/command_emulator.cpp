@@ -6,13 +6,16 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdlib>
 #include <memory>
 
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/help_text.hpp"
+#include "clawperator/download/operator_release.hpp"
 #include "clawperator/emulator/request.hpp"
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "clawperator/service/emulator.hpp"
 #include "clawperator/word_list.hpp"
 
 namespace clawperator::cli {
@@ -32,6 +35,7 @@ struct EmulatorFlags {
   std::optional<std::string> boot_timeout;
   std::optional<std::string> stop_timeout;
   std::vector<std::string> emulator_args;  // after --
+  bool install_operator = false;           // provision: the Operator installed, doctor ready
 };
 
 struct FlagUse {
@@ -41,7 +45,8 @@ struct FlagUse {
 };
 
 std::optional<CommandResult> refuse_foreign_flags(const EmulatorFlags& flags) {
-  const std::array<FlagUse, 10> uses = {{
+  const std::array<FlagUse, 11> uses = {{
+      {"--install-operator", flags.install_operator, "provision"},
       {"--stop-timeout", flags.stop_timeout.has_value(), "stop"},
       {"--name", flags.name_flag.has_value(), "create"},
       {"--force", flags.force, "create"},
@@ -146,6 +151,29 @@ contract::Outcome<emulator::StartOptions> start_options(const EmulatorFlags& fla
   return options;
 }
 
+// provision --install-operator: the release as `operator install` fetches it (the metadata
+// address and the download's bounds from the environment, docs/operator.md).
+CommandResult provision_with_operator(const emulator::EmulatorRequest& request,
+                                      const GlobalOptions& options, process::Runner& runner,
+                                      adb::AdbClient& client,
+                                      const std::optional<std::filesystem::path>& log_directory) {
+  auto release = download::read_release_request(std::nullopt, std::nullopt,
+                                                [](const char* name) { return std::getenv(name); });
+  if (!release) {
+    return usage_failure(release.error().message, Json{{"variable", release.error().source}});
+  }
+  service::OperatorOnEmulator with_operator;
+  with_operator.install.setup.operator_package = options.operator_package;
+  with_operator.install.setup.operator_package_explicit = options.operator_package_explicit;
+  with_operator.install.setup.adb = adb_settings(options);
+  with_operator.install.release = std::move(*release);
+  with_operator.install.release.show_progress = ::isatty(STDERR_FILENO) == 1;
+  with_operator.install.downloads = download::downloads_directory(io::process_state_environment());
+  with_operator.log_dir = options.log_dir;
+  return result_of(
+      service::provision_with_operator(request, with_operator, runner, client, log_directory));
+}
+
 CommandResult run_emulator(const EmulatorFlags& flags, const GlobalOptions& options) {
   if (flags.action.empty()) {
     return usage_failure("emulator requires a subcommand: emulator " + std::string(kSubcommands));
@@ -197,6 +225,8 @@ CommandResult run_emulator(const EmulatorFlags& flags, const GlobalOptions& opti
     const io::StateSelection state = state_directory_for_run();
     if (state.directory) log_directory = state.directory->path();
   }
+  if (flags.install_operator)
+    return provision_with_operator(request, options, *runner, client, log_directory);
   auto document = emulator::run_request(request, *runner, client, log_directory);
   if (!document) return failure(document.error());
   return success(std::move(*document));
@@ -224,6 +254,12 @@ void add_start_flags(CommandLine command, EmulatorFlags& flags) {
                      "included, in ms (default 180000)");
 }
 
+void add_install_operator_flag(CommandLine command, EmulatorFlags& flags) {
+  command.add_flag("--install-operator", flags.install_operator,
+                   "provision: then install the published Operator as `operator install` does "
+                   "and wait until doctor reports the emulator ready (docs/operator.md)");
+}
+
 }  // namespace
 
 void register_emulator_commands(CommandLine root, std::vector<Command>& commands) {
@@ -242,6 +278,7 @@ void register_emulator_commands(CommandLine root, std::vector<Command>& commands
                      "30000)");
   add_image_flags(command, *flags);
   add_start_flags(command, *flags);
+  add_install_operator_flag(command, *flags);
   set_command_footer(command,
                      "Notes:\n"
                      "  No --timeout: start and provision take up to --boot-timeout (180000 ms),\n"
@@ -249,6 +286,7 @@ void register_emulator_commands(CommandLine root, std::vector<Command>& commands
                      "  See docs/emulator.md.\n\n"
                      "Examples:\n"
                      "  clawperator emulator provision --headless\n"
+                     "  clawperator emulator provision --headless --install-operator\n"
                      "  clawperator emulator create --name ci-35 --api 35 --target google_apis\n"
                      "  clawperator emulator start ci-35 --headless -- -memory 4096\n"
                      "  clawperator emulator status\n"
@@ -259,7 +297,7 @@ void register_emulator_commands(CommandLine root, std::vector<Command>& commands
               [flags](const GlobalOptions& options) { return run_emulator(*flags, options); },
               std::vector<std::string>{"--name", "--force", "--stop-timeout", "--api", "--target",
                                        "--abi", "--profile", "--headless", "--wipe",
-                                       "--keep-animations", "--boot-timeout"},
+                                       "--keep-animations", "--boot-timeout", "--install-operator"},
               /*takes_timeout=*/false, nullptr,
               [flags](std::vector<std::string> rest) { flags->emulator_args = std::move(rest); }});
 
@@ -272,6 +310,7 @@ void register_emulator_commands(CommandLine root, std::vector<Command>& commands
   provision.add_option("what", *provision_what, "emulator");
   add_image_flags(provision, *provision_flags);
   add_start_flags(provision, *provision_flags);
+  add_install_operator_flag(provision, *provision_flags);
   set_command_footer(provision,
                      "Notes:\n"
                      "  The same as `clawperator emulator provision`. See docs/emulator.md.\n\n"
@@ -290,7 +329,7 @@ void register_emulator_commands(CommandLine root, std::vector<Command>& commands
         return run_emulator(as_emulator, options);
       },
       std::vector<std::string>{"--api", "--target", "--abi", "--profile", "--headless", "--wipe",
-                               "--keep-animations", "--boot-timeout"},
+                               "--keep-animations", "--boot-timeout", "--install-operator"},
       /*takes_timeout=*/false, nullptr,
       [provision_flags](std::vector<std::string> rest) {
         provision_flags->emulator_args = std::move(rest);

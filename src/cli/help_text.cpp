@@ -257,6 +257,12 @@ Environment:
       the in-process relay that avoids its 40 ms delayed ACKs, and every adb call is an adb
       process (docs/wire-protocol.md §6.3, §2.7)
   CLAWPERATOR_SERVE_TOKEN  serve: the bearer token, as --token
+  CLAWPERATOR_OPERATOR_METADATA_URL  operator install: the release metadata, as --metadata-url
+      (also the original's CLAWPERATOR_APK_METADATA_URL; docs/operator.md)
+  CLAWPERATOR_DOWNLOAD_STALL_MS, CLAWPERATOR_DOWNLOAD_MAX_BYTES  operator install: how long a
+      download may receive nothing (30000), the largest APK taken (268435456)
+  CURL_CA_BUNDLE, https_proxy, no_proxy  operator install: the certificate authorities and
+      proxies, as curl reads them
   ADB_SERVER_SOCKET  the adb server (tcp:HOST:PORT), as adb reads it; --adb-server overrides
   ANDROID_ADB_SERVER_ADDRESS  the adb server's host, as adb reads it
   ANDROID_ADB_SERVER_PORT  the adb server's port, as adb reads it
@@ -270,6 +276,7 @@ Files:
   $XDG_RUNTIME_DIR/clawperator/  the state directory (else $TMPDIR/clawperator-UID), mode
       0700: device-*.lock (one execution per device), ready-device-*.lock (30 s readiness)
   $XDG_STATE_HOME/clawperator/  the fallback when the state directory is unsafe
+  ~/.clawperator/downloads/  operator install: operator-vX.Y.Z.apk, checked, mode 0700
 
 Examples:
   clawperator devices

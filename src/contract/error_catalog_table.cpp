@@ -79,14 +79,14 @@ constexpr CatalogEntry kCatalog[] = {
     {"NOTIFICATION_ACCESS_DENIED", "Notifications & media",
      "The Operator has not been granted notification listener access on the device.",
      Delivery::DeliveredUnverified, 1, RecoveryStrategy::None,
-     "Grant notification listener access by rerunning `clawperator operator setup --apk <path>`, "
-     "then retry.",
+     "Grant notification listener access with `clawperator grant-device-permissions`, then "
+     "retry.",
      Origin::Android, 502},
     {"NOTIFICATION_LISTENER_DISCONNECTED", "Notifications & media",
      "The Operator's notification listener is not currently bound to the system.",
      Delivery::DeliveredUnverified, 1, RecoveryStrategy::None,
      "Re-enable the Operator's notification listener (for example with "
-     "`clawperator operator setup --apk <path>`), then retry.",
+     "`clawperator grant-device-permissions`), then retry.",
      Origin::Android, 502},
     {"NOTIFICATION_QUERY_FAILED", "Notifications & media",
      "The Operator could not read the list of active notifications from the system.",
@@ -291,8 +291,8 @@ constexpr CatalogEntry kCatalog[] = {
     {"OPERATOR_NOT_INSTALLED", "Setup & Connectivity",
      "Neither the requested Operator package nor its other variant is installed on the device.",
      Delivery::NotDelivered, 3, RecoveryStrategy::RepairEnvironment,
-     "Install the Operator with `clawperator operator setup --apk <path> --device <serial>`, then "
-     "rerun the command.",
+     "Install the Operator with `clawperator operator install --device <serial>` (or from a file "
+     "with `clawperator operator setup --apk <path> --device <serial>`), then rerun the command.",
      Origin::Host, 409},
     {"DEVICE_NOT_FOUND", "Setup & Connectivity",
      "The serial given with `--device` does not match any connected device.",
@@ -488,8 +488,9 @@ constexpr CatalogEntry kCatalog[] = {
     {"OPERATOR_VARIANT_MISMATCH", "Doctor & devices",
      "The installed Operator is the other release/debug variant than the package requested.",
      Delivery::NotDelivered, 3, RecoveryStrategy::RepairEnvironment,
-     "Pass the installed package with `--operator-package`, or install the intended variant with "
-     "`clawperator operator setup --apk <path>`.",
+     "Pass the installed package with `--operator-package`, or install the intended variant: "
+     "`clawperator operator install` for the release one, `clawperator operator setup --apk "
+     "<path>` for another.",
      Origin::Host, 409},
     {"DEVICE_DEV_OPTIONS_DISABLED", "Doctor & devices",
      "Developer options are turned off on the device.",
@@ -505,7 +506,7 @@ constexpr CatalogEntry kCatalog[] = {
      "The Operator's accessibility service is not active on the device.",
      Delivery::NotDelivered, 3, RecoveryStrategy::RepairEnvironment,
      "Run `clawperator doctor --fix --device <serial>`, or reinstall with "
-     "`clawperator operator setup --apk <path>` and re-enable accessibility.",
+     "`clawperator operator install --force --device <serial>`, which enables accessibility again.",
      Origin::Host, 409},
     {"DEVICE_NOT_INTERACTIVE", "Doctor & devices",
      "The device is asleep, locked, or still waiting for its first unlock, so it cannot be "
@@ -545,14 +546,13 @@ constexpr CatalogEntry kCatalog[] = {
     {"APK_VERSION_UNREADABLE", "Doctor & devices",
      "The installed Operator's version could not be read from the device.",
      Delivery::NotDelivered, 3, RecoveryStrategy::RepairEnvironment,
-     "Reinstall the Operator with `clawperator operator setup --apk <path>`, then rerun "
+     "Reinstall the Operator with `clawperator operator install`, then rerun "
      "`clawperator doctor`.",
      Origin::Host, 409},
     {"APK_VERSION_INVALID", "Doctor & devices",
      "The installed Operator reports a version string that is not a plain release version.",
      Delivery::NotDelivered, 3, RecoveryStrategy::RepairEnvironment,
-     "Install a release Operator APK matching this CLI with "
-     "`clawperator operator setup --apk <path>`.",
+     "Install a release Operator with `clawperator operator install`.",
      Origin::Host, 409},
     {"CLI_VERSION_INVALID", "Doctor & devices",
      "This CLI's own version string is missing or is not a plain release version.",
@@ -562,8 +562,7 @@ constexpr CatalogEntry kCatalog[] = {
     {"VERSION_INCOMPATIBLE", "Doctor & devices",
      "The installed Operator version does not match this CLI's version.",
      Delivery::NotDelivered, 3, RecoveryStrategy::RepairEnvironment,
-     "Install the Operator APK for this CLI version with "
-     "`clawperator operator setup --apk <path>`.",
+     "Install a supported Operator release with `clawperator operator install`.",
      Origin::Host, 409},
     {"LOGCAT_UNAVAILABLE", "Doctor & devices",
      "The device log stream could not be read through adb.",
@@ -667,19 +666,23 @@ constexpr CatalogEntry kCatalog[] = {
     {"OPERATOR_METADATA_INVALID", "Operator install",
      "The Operator release metadata could not be parsed or is inconsistent.",
      Delivery::NotDelivered, 3, RecoveryStrategy::None,
-     "Download the APK and its checksum manually, then use "
-     "`clawperator operator setup --apk <path>`.",
+     "Check the metadata address (`--metadata-url`, `CLAWPERATOR_OPERATOR_METADATA_URL`) and the "
+     "field named in `details.field`, or download the APK and its checksum by hand and install it "
+     "with `clawperator operator setup --apk <path>`.",
      Origin::Host, 502},
     {"OPERATOR_DOWNLOAD_FAILED", "Operator install",
      "Downloading the Operator APK failed.",
      Delivery::NotDelivered, 3, RecoveryStrategy::None,
-     "Check network access and retry, or install a local APK with "
+     "Check network access (proxies, `CURL_CA_BUNDLE`) and `details.reason`, then rerun "
+     "`clawperator operator install`; nothing partial was kept. Or install a local APK with "
      "`clawperator operator setup --apk <path>`.",
      Origin::Host, 502},
     {"OPERATOR_CHECKSUM_FAILED", "Operator install",
      "The downloaded Operator APK does not match its published checksum.",
      Delivery::NotDelivered, 3, RecoveryStrategy::None,
-     "Discard the download and fetch it again; never install an APK whose checksum does not match.",
+     "Nothing was installed and the download was removed: rerun `clawperator operator install`. "
+     "If it fails again, the mirror or the metadata is wrong; never install an APK whose checksum "
+     "does not match.",
      Origin::Host, 502},
     {"OPERATOR_APK_NOT_FOUND", "Operator install",
      "The APK file given to operator setup does not exist.",
@@ -690,19 +693,19 @@ constexpr CatalogEntry kCatalog[] = {
      "Installing the Operator APK on the device with adb failed.",
      Delivery::NotDelivered, 3, RecoveryStrategy::None,
      "Read the adb output in the details, fix the cause, and rerun "
-     "`clawperator operator setup --apk <path>`.",
+     "`clawperator operator install` (or `clawperator operator setup --apk <path>`).",
      Origin::Host, 502},
     {"OPERATOR_GRANT_FAILED", "Operator install",
      "The Operator was installed but a required permission or service could not be enabled.",
      Delivery::NotDelivered, 3, RecoveryStrategy::None,
      "Enable the listed permission on the device, or rerun "
-     "`clawperator operator setup --apk <path>`.",
+     "`clawperator grant-device-permissions`.",
      Origin::Host, 502},
     {"OPERATOR_VERIFY_FAILED", "Operator install",
      "After setup, the expected Operator package could not be confirmed on the device.",
      Delivery::NotDelivered, 3, RecoveryStrategy::None,
      "Name the package with `--operator-package` and rerun "
-     "`clawperator operator setup --apk <path>`.",
+     "`clawperator operator install` (or `clawperator operator setup --apk <path>`).",
      Origin::Host, 502},
 
     // Recording
@@ -782,7 +785,7 @@ constexpr CatalogEntry kCatalog[] = {
      "The Operator's accessibility service was not available to run the command.",
      Delivery::NotDelivered, 1, RecoveryStrategy::RepairEnvironment,
      "Run `clawperator doctor --fix --device <serial>`, or reinstall with "
-     "`clawperator operator setup --apk <path>`.",
+     "`clawperator operator install --force --device <serial>`.",
      Origin::Android, 503},
 
     // CLI Usage

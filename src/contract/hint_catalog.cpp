@@ -15,8 +15,8 @@ namespace {
 constexpr HintRow kHints[] = {
     {HintId::ServiceUnavailableRepairOrReinstall, {"SERVICE_UNAVAILABLE"},
      "Accessibility service not running. Run 'clawperator doctor --fix --device {serial}' to "
-     "diagnose and repair, or 'clawperator operator setup --apk <path-to-apk> --device {serial}' "
-     "to reinstall."},
+     "diagnose and repair, or 'clawperator operator install --force --device {serial}' to "
+     "reinstall."},
     {HintId::ResultLinesPrunedByLogd,
      {"RESULT_ENVELOPE_TIMEOUT", "RESULT_TRANSPORT_EXITED", "RESULT_ENVELOPE_MALFORMED"},
      "logd dropped {lines} of the Operator's log lines while the result was being logged (its "
@@ -47,14 +47,15 @@ constexpr HintRow kHints[] = {
     {HintId::InstallRefusedAsDowngrade, {"OPERATOR_INSTALL_FAILED"},
      "The device has a newer Operator; uninstall it first or install a newer APK."},
     {HintId::InstallFailedSeeAdbOutput, {"OPERATOR_INSTALL_FAILED"},
-     "Read the adb output in details, fix the cause, and rerun operator setup."},
+     "Read the adb output in details, fix the cause, and rerun the command."},
     {HintId::InstallRequestedOperatorPackage, {"OPERATOR_VERIFY_FAILED", "OPERATOR_NOT_INSTALLED"},
      "Install it with 'clawperator operator setup --apk <operator.apk> --device {serial} "
      "--operator-package {package}'."},
     {HintId::ChooseOperatorVariant, {"OPERATOR_VERIFY_FAILED", "OPERATOR_NOT_INSTALLED"},
      "Pass --operator-package {release_package} or {debug_package}."},
     {HintId::InstallOperator, {"OPERATOR_VERIFY_FAILED", "OPERATOR_NOT_INSTALLED"},
-     "Install it with 'clawperator operator setup --apk <operator.apk> --device {serial}'."},
+     "Install it with 'clawperator operator install --device {serial}', or from a file with "
+     "'clawperator operator setup --apk <operator.apk> --device {serial}'."},
     {HintId::UseInstalledOperatorVariant, {"OPERATOR_VARIANT_MISMATCH"},
      "Pass --operator-package {installed_package} to use the installed variant, or install the "
      "{expected_package} APK."},
@@ -63,6 +64,10 @@ constexpr HintRow kHints[] = {
     {HintId::InstallCompatibleOperator,
      {"APK_VERSION_UNREADABLE", "APK_VERSION_INVALID", "VERSION_INCOMPATIBLE"},
      "Install an Operator release in the range {range} with: {command}"},
+    {HintId::InstallUnpublishedOperatorFromFile, {"OPERATOR_DOWNLOAD_UNSUPPORTED"},
+     "Install {package} from its APK with 'clawperator operator setup --apk <operator.apk> "
+     "--operator-package {package}'; 'clawperator operator install' fetches only the release "
+     "Operator."},
 };
 // clang-format on
 

@@ -22,8 +22,10 @@ namespace clawperator::doctor {
 inline constexpr const char* kSetupDocs = "docs/setup.md";
 inline constexpr const char* kDevicesDocs =
     "docs/commands.md#device-management-and-utilities-no---timeout";
-inline constexpr const char* kOperatorDocs =
-    "docs/setup.md#clawperator-operator-setup---apk-file-alias-operator-install";
+// Where the Operator comes from and how `operator install` gets it; the grants it needs.
+inline constexpr const char* kOperatorDocs = "docs/operator.md";
+inline constexpr const char* kPermissionsDocs =
+    "docs/setup.md#clawperator-grant-device-permissions";
 inline constexpr const char* kCompatibilityDocs =
     "docs/setup.md#clawperator-version---check-compat";
 

@@ -43,7 +43,7 @@ void describe_probe_failure(DoctorContext& context, Check& check,
   if (error.code == "DEVICE_ACCESSIBILITY_NOT_RUNNING") {
     check.summary = "The Operator's accessibility service is not running";
     check.fix =
-        Fix{"Enable the Operator's accessibility service", {grant_step(context)}, kOperatorDocs};
+        Fix{"Enable the Operator's accessibility service", {grant_step(context)}, kPermissionsDocs};
     check.device_guidance = DeviceGuidance{
         "Accessibility Settings",
         {"Open Settings > Accessibility", "Find Clawperator Operator under installed apps",
@@ -59,7 +59,7 @@ void describe_probe_failure(DoctorContext& context, Check& check,
              FixStep{FixStep::Kind::Shell,
                      "clawperator snapshot" + target_flags(context) + " --timeout 5000 --verbose",
                      nullptr}},
-            kOperatorDocs};
+            kPermissionsDocs};
   } else {
     check.summary = "The doctor_ping handshake failed";
     check.fix = Fix{"Check the connection to the device",

@@ -6,6 +6,7 @@
 #include "clawperator/adb/package_list.hpp"
 #include "clawperator/contract/operator_version.hpp"
 #include "clawperator/operator_app/compatibility.hpp"
+#include "clawperator/operator_app/components.hpp"
 #include "clawperator/operator_app/presence.hpp"
 #include "clawperator/text.hpp"
 
@@ -17,6 +18,16 @@ FixStep command_hint(std::string command) {
   step.kind = FixStep::Kind::Shell;
   step.value = std::move(command);
   return step;
+}
+
+// How `package` gets onto the device: the release Operator is published (operator install
+// fetches and checks it, docs/operator.md); another package, such as the debug variant, comes
+// from its APK file.
+FixStep install_step(const DoctorContext& context, const std::string& package) {
+  if (package == operator_app::kReleasePackage) {
+    return command_hint("clawperator operator install" + target_flags(context));
+  }
+  return command_hint("clawperator operator setup --apk <operator.apk>" + target_flags(context));
 }
 
 }  // namespace
@@ -43,18 +54,12 @@ Check check_operator_presence(DoctorContext& context) {
     check.fix = Fix{"Use the installed variant, or install " + package,
                     {command_hint("clawperator doctor --device " + *context.serial +
                                   " --operator-package " + other),
-                     manual_step("Or install the " + package +
-                                 " APK with 'clawperator operator setup --apk <operator.apk>" +
-                                 target_flags(context) + "'")},
+                     manual_step("Or install " + package + " with '" +
+                                 install_step(context, package).value + "'")},
                     kOperatorDocs};
   } else if (error->code == "OPERATOR_NOT_INSTALLED") {
     check.summary = "The Operator app is not installed";
-    check.fix = Fix{
-        "Install the Operator APK",
-        {manual_step("Download the Operator APK (a release " +
-                     contract::supported_operator_range() + ")"),
-         command_hint("clawperator operator setup --apk <operator.apk>" + target_flags(context))},
-        kOperatorDocs};
+    check.fix = Fix{"Install the Operator", {install_step(context, package)}, kOperatorDocs};
   } else {
     check.summary = "The device could not list its packages";
     check.fix = Fix{"Check the device shell",

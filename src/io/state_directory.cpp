@@ -219,6 +219,16 @@ bool StateDirectory::remove(std::string_view name) const {
   return ::unlinkat(fd_, std::string(name).c_str(), 0) == 0;
 }
 
+Expected<void, Problem> StateDirectory::rename(std::string_view from, std::string_view to) const {
+  if (!is_file_name(from) || !is_file_name(to)) {
+    return Unexpected(Problem{std::string(is_file_name(from) ? to : from), "not a file name"});
+  }
+  if (::renameat(fd_, std::string(from).c_str(), fd_, std::string(to).c_str()) != 0) {
+    return Unexpected(Problem{std::string(to), std::strerror(errno)});
+  }
+  return {};
+}
+
 Expected<void, Problem> StateDirectory::create_file(std::string_view name,
                                                     std::string_view contents) const {
   const std::string file(name);

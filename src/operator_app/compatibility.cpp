@@ -5,17 +5,19 @@
 #include "clawperator/adb/shell_quote.hpp"
 #include "clawperator/contract/hint_catalog.hpp"
 #include "clawperator/contract/operator_version.hpp"
+#include "clawperator/operator_app/components.hpp"
 
 namespace clawperator::operator_app {
 namespace {
 
-std::string setup_command(const CompatibilityReport& report, const std::string& serial) {
-  std::string command = "clawperator operator setup --apk <operator.apk>";
-  if (!serial.empty()) command += " --device " + serial;
-  if (report.operator_package != "com.clawperator.operator") {
-    command += " --operator-package " + report.operator_package;
+// The command that installs a supported Operator: the published release, or the package's APK.
+std::string install_command(const CompatibilityReport& report, const std::string& serial) {
+  const std::string device = serial.empty() ? std::string() : " --device " + serial;
+  if (report.operator_package == kReleasePackage) {
+    return "clawperator operator install" + device;
   }
-  return command;
+  return "clawperator operator setup --apk <operator.apk>" + device + " --operator-package " +
+         report.operator_package;
 }
 
 }  // namespace
@@ -46,7 +48,7 @@ CompatibilityReport judge_compatibility(std::string cli_version, std::string ope
   }
   const std::string reinstall =
       contract::hint_text(contract::HintId::InstallCompatibleOperator,
-                          {{"range", range}, {"command", setup_command(report, serial)}});
+                          {{"range", range}, {"command", install_command(report, serial)}});
   if (!report.apk_version || report.apk_version->empty()) {
     report.error = contract::readiness_error(
         "APK_VERSION_UNREADABLE",
@@ -79,22 +81,29 @@ CompatibilityReport judge_compatibility(std::string cli_version, std::string ope
   return report;
 }
 
+contract::Outcome<adb::PackageVersion> installed_version(adb::AdbClient& client,
+                                                         const std::string& serial,
+                                                         const std::string& package) {
+  CLAWPERATOR_TRY_ASSIGN(
+      auto output, adb::run_device_shell(client, serial,
+                                         {"dumpsys package " + adb::quote_for_device_shell(package),
+                                          "dumpsys package"}));
+  if (output.exit_code != 0) return adb::PackageVersion{};
+  return adb::parse_package_version(output.out, package);
+}
+
 CompatibilityReport probe_compatibility(adb::AdbClient& client, const std::string& serial,
                                         const std::string& package) {
-  auto output = adb::run_device_shell(
-      client, serial,
-      {"dumpsys package " + adb::quote_for_device_shell(package), "dumpsys package"});
-  if (!output) {
+  auto version = installed_version(client, serial, package);
+  if (!version) {
     CompatibilityReport report;
     report.cli_version = CLAWPERATOR_VERSION;
     report.operator_package = package;
-    report.error = std::move(output).error();
+    report.error = std::move(version).error();
     return report;
   }
-  adb::PackageVersion version;
-  if (output->exit_code == 0) version = adb::parse_package_version(output->out, package);
-  return judge_compatibility(CLAWPERATOR_VERSION, package, version.version_name,
-                             version.version_code, serial);
+  return judge_compatibility(CLAWPERATOR_VERSION, package, version->version_name,
+                             version->version_code, serial);
 }
 
 Json to_json(const CompatibilityReport& report) {

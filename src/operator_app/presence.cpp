@@ -3,6 +3,7 @@
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/adb/package_list.hpp"
 #include "clawperator/contract/hint_catalog.hpp"
+#include "clawperator/operator_app/components.hpp"
 
 namespace clawperator::operator_app {
 
@@ -58,10 +59,12 @@ contract::Outcome<std::vector<std::string>> locate_operator(adb::AdbClient& clie
     error.hint = std::move(fix);
     return failed(std::move(error));
   }
-  const bool debug = package.size() > other.size();
-  std::string install = "clawperator operator setup --apk ~/.clawperator/downloads/operator" +
-                        std::string(debug ? "-debug" : "") + ".apk --device " + serial;
-  if (package != "com.clawperator.operator") install += " --operator-package " + package;
+  // The release Operator is published (operator install fetches it); another package, such as
+  // the debug variant, is installed from its APK.
+  const std::string install = package == kReleasePackage
+                                  ? "clawperator operator install --device " + serial
+                                  : "clawperator operator setup --apk <operator.apk> --device " +
+                                        serial + " --operator-package " + package;
   details["installCommand"] = install;
   HostError error =
       contract::readiness_error("OPERATOR_NOT_INSTALLED",

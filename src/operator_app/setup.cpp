@@ -27,16 +27,21 @@ struct Progress {
   Json verification = nullptr;
 };
 
-SetupReport error_report(const HostError& error, const std::string& operator_package,
-                         const Progress& progress) {
-  Json document = contract::to_json(error);
-  document["operatorPackage"] = operator_package;
-  if (!progress.install.is_null()) document["install"] = progress.install;
-  if (!progress.permissions.is_null()) document["permissions"] = progress.permissions;
-  if (!progress.verification.is_null()) document["verification"] = progress.verification;
-  io::log_event(io::LogLevel::Warn, "operator.setup.failure",
-                Json{{"code", error.code}, {"operatorPackage", operator_package}});
-  return {std::move(document), contract::exit_code_of(error)};
+HostError with_progress(HostError error, const std::string& operator_package,
+                        const Progress& progress) {
+  error.top_level["operatorPackage"] = operator_package;
+  if (!progress.install.is_null()) error.top_level["install"] = progress.install;
+  if (!progress.permissions.is_null()) error.top_level["permissions"] = progress.permissions;
+  if (!progress.verification.is_null()) error.top_level["verification"] = progress.verification;
+  return error;
+}
+
+// Every failure of an install says whether the APK got installed, in the original's shape:
+// until it was, `install: {ok: false, error}` with the failure's message (docs/setup.md).
+HostError install_failure(HostError error, const std::string& operator_package, Progress progress) {
+  if (progress.install.is_null()) progress.install = Json{{"ok", false}};
+  if (!progress.install.value("ok", false)) progress.install["error"] = error.message;
+  return with_progress(std::move(error), operator_package, progress);
 }
 
 contract::Status check_apk_file(const std::string& path) {
@@ -124,8 +129,12 @@ contract::Outcome<std::string> installed_operator(adb::AdbClient& client, const 
         error_code,
         "The Operator package " + request.operator_package + " is not installed on " + serial,
         details);
-    error.hint = contract::hint_text(contract::HintId::InstallRequestedOperatorPackage,
-                                     {{"serial", serial}, {"package", request.operator_package}});
+    // The release Operator is published (operator install); another package comes from a file.
+    error.hint =
+        request.operator_package == kReleasePackage
+            ? contract::hint_text(contract::HintId::InstallOperator, {{"serial", serial}})
+            : contract::hint_text(contract::HintId::InstallRequestedOperatorPackage,
+                                  {{"serial", serial}, {"package", request.operator_package}});
     return contract::failed(std::move(error));
   }
   const bool release = variants.count(std::string(kReleasePackage)) != 0;
@@ -152,36 +161,27 @@ contract::Outcome<std::string> installed_operator(adb::AdbClient& client, const 
 
 }  // namespace
 
-SetupReport run_operator_setup(const SetupRequest& request, process::Runner& runner) {
+contract::Outcome<Json> install_and_grant(adb::AdbClient& client, const std::string& serial,
+                                          const SetupRequest& request,
+                                          const std::string& apk_path) {
   std::string operator_package = request.operator_package;
   Progress progress;
-  // Every failure says whether the APK got installed, in the original's shape: until it was,
-  // `install: {ok: false, error}` with the failure's message (docs/setup.md).
-  const auto fail = [&](const HostError& error) {
-    if (progress.install.is_null()) progress.install = Json{{"ok", false}};
-    if (!progress.install.value("ok", false)) progress.install["error"] = error.message;
-    return error_report(error, operator_package, progress);
-  };
-  if (auto status = check_apk_file(request.apk_path); !status) return fail(status.error());
-  adb::AdbClient client(runner, request.adb);
-  const contract::Outcome<std::string> resolved = adb::resolve_device(client, request.device);
-  if (!resolved) return fail(resolved.error());
-  const std::string& serial = *resolved;
-
-  if (auto status = install_apk(client, serial, request.apk_path, progress.install); !status) {
-    return fail(status.error());
+  if (auto status = install_apk(client, serial, apk_path, progress.install); !status) {
+    return contract::failed(install_failure(status.error(), operator_package, progress));
   }
   auto package = installed_operator(client, serial, request, "OPERATOR_VERIFY_FAILED");
   if (!package) {
     progress.verification = Json{{"ok", false}, {"packageInstalled", false}};
-    return fail(package.error());
+    return contract::failed(install_failure(package.error(), operator_package, progress));
   }
   operator_package = *package;
   progress.verification = Json{{"ok", true}, {"packageInstalled", true}};
 
   const PermissionReport permissions = grant_permissions(client, serial, operator_package);
   progress.permissions = to_json(permissions);
-  if (permissions.error) return fail(*permissions.error);
+  if (permissions.error) {
+    return contract::failed(install_failure(*permissions.error, operator_package, progress));
+  }
   Json document = Json::object();
   document["ok"] = true;
   document["deviceId"] = serial;
@@ -196,22 +196,47 @@ SetupReport run_operator_setup(const SetupRequest& request, process::Runner& run
   document["disposition"] = Json{{"delivery", "delivered_verified"}, {"retry", "safe"}};
   io::log_event(io::LogLevel::Info, "operator.setup.success",
                 Json{{"deviceId", serial}, {"operatorPackage", operator_package}});
-  return {std::move(document), contract::exit_code::kSuccess};
+  return document;
+}
+
+SetupReport setup_report(contract::Outcome<Json> outcome) {
+  if (outcome) return {std::move(*outcome), contract::exit_code::kSuccess};
+  const HostError& error = outcome.error();
+  io::log_event(io::LogLevel::Warn, "operator.setup.failure",
+                Json{{"code", error.code},
+                     {"operatorPackage", error.top_level.value("operatorPackage", Json())}});
+  return {contract::to_json(error), contract::exit_code_of(error)};
+}
+
+SetupReport run_operator_setup(const SetupRequest& request, process::Runner& runner) {
+  const auto fail = [&](const HostError& error) {
+    return setup_report(
+        contract::failed(install_failure(error, request.operator_package, Progress{})));
+  };
+  if (auto status = check_apk_file(request.apk_path); !status) return fail(status.error());
+  adb::AdbClient client(runner, request.adb);
+  const contract::Outcome<std::string> resolved = adb::resolve_device(client, request.device);
+  if (!resolved) return fail(resolved.error());
+  return setup_report(install_and_grant(client, *resolved, request, request.apk_path));
 }
 
 SetupReport run_permission_grants(const SetupRequest& request, process::Runner& runner) {
-  Progress progress;
+  const auto fail = [](const HostError& error, const std::string& operator_package,
+                       const Progress& progress = {}) {
+    return setup_report(contract::failed(with_progress(error, operator_package, progress)));
+  };
   adb::AdbClient client(runner, request.adb);
   const contract::Outcome<std::string> resolved = adb::resolve_device(client, request.device);
-  if (!resolved) return error_report(resolved.error(), request.operator_package, progress);
+  if (!resolved) return fail(resolved.error(), request.operator_package);
   const std::string& serial = *resolved;
   auto package = installed_operator(client, serial, request, "OPERATOR_NOT_INSTALLED");
-  if (!package) return error_report(package.error(), request.operator_package, progress);
+  if (!package) return fail(package.error(), request.operator_package);
   const std::string& operator_package = *package;
   const PermissionReport permissions = grant_permissions(client, serial, operator_package);
   if (permissions.error) {
+    Progress progress;
     progress.permissions = to_json(permissions);
-    return error_report(*permissions.error, operator_package, progress);
+    return fail(*permissions.error, operator_package, progress);
   }
   Json document = Json::object();
   document["ok"] = true;

@@ -271,7 +271,7 @@ TEST_CASE("errors lists the catalog, and one code", "[cli][errors]") {
   CHECK(install["error"]["code"] == "OPERATOR_INSTALL_FAILED");
   CHECK(install["situationHints"] ==
         json::array({"The device has a newer Operator; uninstall it first or install a newer APK.",
-                     "Read the adb output in details, fix the cause, and rerun operator setup."}));
+                     "Read the adb output in details, fix the cause, and rerun the command."}));
   const json variant =
       single_document(run_binary(kBinary, {"errors", "OPERATOR_VARIANT_MISMATCH"}));
   CHECK(variant["situationHints"] ==

@@ -51,8 +51,9 @@ TEST_CASE("setup commands refuse bad usage with exit 2", "[cli][setup]") {
       {"doctor", "--fix", "--check-only"},
       {"operator"},
       {"operator", "frobnicate"},
-      {"operator", "setup"},
-      {"operator", "install"},
+      {"operator", "install", "--apk", "operator.apk", "--download-only"},
+      {"operator", "install", "--operator-version", "0.5"},
+      {"operator", "install", "--metadata-url", "http://downloads.example/latest.json"},
       {"packages"},
       {"packages", "remove"},
       {"doctor", "--frobnicate"},
@@ -74,6 +75,24 @@ TEST_CASE("operator setup checks the APK file before any adb call", "[cli][setup
   CHECK(document["operatorPackage"] == "com.clawperator.operator");
   // The original's shape of a failed install phase, beside our details.
   CHECK(document["install"] == json({{"ok", false}, {"error", document["message"]}}));
+}
+
+TEST_CASE("operator install resolves the device before it fetches anything", "[cli][setup]") {
+  // The metadata address leads nowhere: had it been fetched, the failure would be the download's.
+  RunOptions options;
+  options.extra_env = {{"CLAWPERATOR_OPERATOR_METADATA_URL", "http://127.0.0.1:9/latest.json"},
+                       {"HOME", "/nonexistent"}};
+  for (const char* action : {"install", "setup"}) {
+    INFO(action);
+    expect_error(run_binary(kBinary, {"operator", action, "--adb", "/nonexistent/adb"}, options),
+                 "ADB_NOT_FOUND", 3);
+  }
+  // With --download-only there is no device: the fetch is what fails.
+  const json document =
+      expect_error(run_binary(kBinary, {"operator", "install", "--download-only"}, options),
+                   "OPERATOR_DOWNLOAD_FAILED", 3);
+  CHECK(document["details"]["resource"] == "metadata");
+  CHECK(document["details"]["reason"] == "network");
 }
 
 TEST_CASE("version prints the CLI version as JSON", "[cli][setup]") {

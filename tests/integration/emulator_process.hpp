@@ -19,6 +19,7 @@
 
 #include "clawperator/process/runner.hpp"
 #include "farm_fixture.hpp"
+#include "proc_files.hpp"
 #include "vdevice/farm.hpp"
 
 namespace clawperator::testing {
@@ -53,6 +54,23 @@ inline std::uint16_t free_console_port() {
   }
   FAIL("no free even port pair");
   return 0;
+}
+
+// The processes that have `needle` in their command line (/proc/*/cmdline, NULs as spaces).
+// A process may exit between the listing and the read: tests/support/proc_files.hpp reads it
+// as empty rather than throwing, as an ifstream would (ESRCH from underflow).
+inline std::vector<pid_t> processes_with(const std::string& needle) {
+  std::vector<pid_t> found;
+  for (const pid_t pid : all_pids()) {
+    std::string cmdline = read_proc_file("/proc/" + std::to_string(pid) + "/cmdline");
+    for (char& c : cmdline) c = c == '\0' ? ' ' : c;
+    if (cmdline.find(needle) != std::string::npos) found.push_back(pid);
+  }
+  return found;
+}
+
+inline bool process_running_with(const std::string& needle) {
+  return !processes_with(needle).empty();
 }
 
 // Polls `done` every 50 ms until it holds or `limit` has passed.

@@ -9,11 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "clawperator/transport/sha256.hpp"
 #include "emulator_process.hpp"
 #include "farm_fixture.hpp"
 #include "proc_files.hpp"
+#include "release_server.hpp"
 #include "test_files.hpp"
 #include "test_locations.hpp"
+#include "vdevice/android/formats/virtual_apk.hpp"
 
 namespace {
 
@@ -23,29 +26,13 @@ using clawperator::testing::eventually;
 using clawperator::testing::expect_error;
 using clawperator::testing::Farm;
 using clawperator::testing::free_console_port;
+using clawperator::testing::process_running_with;
+using clawperator::testing::processes_with;
 using clawperator::testing::read_file;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
 using clawperator::testing::TemporaryDirectory;
 using nlohmann::json;
-
-// The processes that have `needle` in their command line (/proc/*/cmdline, NULs as spaces).
-// A process may exit between the listing and the read: tests/support/proc_files.hpp reads it
-// as empty rather than throwing, as an ifstream would (ESRCH from underflow).
-std::vector<pid_t> processes_with(const std::string& needle) {
-  std::vector<pid_t> found;
-  for (const pid_t pid : clawperator::testing::all_pids()) {
-    std::string cmdline =
-        clawperator::testing::read_proc_file("/proc/" + std::to_string(pid) + "/cmdline");
-    for (char& c : cmdline) c = c == '\0' ? ' ' : c;
-    if (cmdline.find(needle) != std::string::npos) found.push_back(pid);
-  }
-  return found;
-}
-
-bool process_running_with(const std::string& needle) {
-  return !processes_with(needle).empty();
-}
 
 // A copy of the test SDK, a HOME and an AVD home of its own, and a private adb server; the
 // clawperator it runs finds all three through the environment, as a CI job's would.
@@ -220,6 +207,66 @@ TEST_CASE("emulator provision: created, then started, then reused, and an unsupp
   CHECK(unsupported["details"]["wantedSystemImage"] ==
         "system-images;android-34;google_apis;x86_64");
   CHECK_FALSE(cli.listed());
+}
+
+TEST_CASE("emulator provision --install-operator: the Operator from the release, doctor ready",
+          "[integration][emulator][operator-install]") {
+  EmulatorCli cli;
+  clawperator::testing::ReleaseServer server;
+  const std::string apk_path = "/operator/v0.5.4/operator-v0.5.4.apk";
+  const std::string apk = clawperator::vdevice::android::make_virtual_apk(
+      {"com.clawperator.operator", "0.5.4", 504}, 16 * 1024);
+  server.route(apk_path, {200, apk, std::nullopt});
+  server.route("/operator/latest.json", {200,
+                                         json{{"version", "0.5.4"},
+                                              {"apk_url", server.url(apk_path)},
+                                              {"sha256", clawperator::transport::sha256_hex(apk)}}
+                                             .dump(),
+                                         std::nullopt});
+  // A phone without the Operator, no accessibility service, no listener.
+  cli.farm().set_env("CLAWPERATOR_TEST_EMULATOR_SCENARIO",
+                     clawperator::testing::kScenarios + "/fresh-phone.json");
+
+  // The install fails (no metadata there): its own code, the emulator up beside it.
+  cli.farm().set_env("CLAWPERATOR_OPERATOR_METADATA_URL", server.url("/missing/latest.json"));
+  const json failed = expect_error(
+      cli.run(with_image({"emulator", "provision", "--headless", "--install-operator"})),
+      "OPERATOR_DOWNLOAD_FAILED", 3);
+  CHECK(failed["details"]["httpStatus"] == 404);
+  CHECK(failed["emulator"]["serial"] == cli.serial());
+  CHECK(failed["emulator"]["action"] == "created");
+
+  cli.farm().set_env("CLAWPERATOR_OPERATOR_METADATA_URL", server.url("/operator/latest.json"));
+  const RunResult provisioned =
+      cli.run(with_image({"emulator", "provision", "--headless", "--install-operator"}));
+  const json document = cli.document(provisioned);
+  REQUIRE(provisioned.exit_code == 0);
+  CHECK(document["serial"] == cli.serial());
+  CHECK(document["action"] == "reused");
+  CHECK(document["operator"]["deviceId"] == cli.serial());
+  CHECK(document["operator"]["operatorVersion"] == "0.5.4");
+  CHECK(document["operator"]["installed"] == true);
+  CHECK(document["operator"]["reused"] == false);
+  CHECK_FALSE(document["operator"].contains("ok"));
+  CHECK(document["ready"] == true);
+  CHECK(document["readyAfterMs"].is_number_integer());
+  // One command gave a device an exec can use.
+  CHECK(cli.run({"doctor", "--device", cli.serial()}).exit_code == 0);
+  const RunResult snapshot = cli.run({"snapshot", "--device", cli.serial()});
+  CHECK(snapshot.exit_code == 0);
+
+  // Again (the original's spelling): the emulator reused, the Operator up to date, nothing
+  // downloaded a second time.
+  const json again =
+      cli.document(cli.run(with_image({"provision", "emulator", "--install-operator"})));
+  CHECK(again["operator"]["installed"] == false);
+  CHECK(again["operator"]["skipped"] == "up_to_date");
+  CHECK(again["ready"] == true);
+  CHECK(server.count(apk_path) == 1);
+
+  const json misplaced =
+      expect_error(cli.run({"emulator", "start", "ci-35", "--install-operator"}), "USAGE", 2);
+  CHECK(misplaced["details"]["flag"] == "--install-operator");
 }
 
 TEST_CASE("emulator: each fault of the SDK with its code, and no emulator left behind",

@@ -326,7 +326,7 @@ TEST_CASE("evidence video: stop before the limit finalises a shorter video at on
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   const auto asked = Clock::now();
   const RunResult stopped = farm.clawperator({"evidence", "video", "stop", start["sessionId"]});
-  CHECK(Clock::now() - asked < std::chrono::seconds(15));
+  CHECK(Clock::now() - asked < std::chrono::seconds(30));
   REQUIRE(stopped.exit_code == 0);
   const json stop = single_document(stopped);
   CHECK(stop["status"] == "complete");
@@ -335,10 +335,11 @@ TEST_CASE("evidence video: stop before the limit finalises a shorter video at on
   CHECK(video["stopReason"] == "stopped");
   // Ended by the stop, far before its 60 s: the recorder began before start returned, and the
   // interrupt reaches the device one adb round trip after stop was asked (seconds under a
-  // sanitizer build's load), so only the order of magnitude is certain.
+  // sanitizer build's load: 15.04 s once, with two builds beside it), so only that it ended
+  // well before its 60 s is certain.
   const double seconds = video["probe"]["durationSeconds"].get<double>();
   CHECK(seconds > 1.4);
-  CHECK(seconds < 15.0);
+  CHECK(seconds < 30.0);
   CHECK(video["probe"]["width"] == 1080);
   // Stopping it again answers what it is.
   CHECK(single_document(farm.clawperator(

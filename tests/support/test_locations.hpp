@@ -14,6 +14,7 @@ extern const char* const clawperator_emulator_sdk_dir;
 extern const char* const clawperator_examples_dir;
 extern const char* const clawperator_golden_file;
 extern const char* const clawperator_junit_python;
+extern const char* const clawperator_workflow_python;
 extern const char* const clawperator_readme;
 extern const char* const clawperator_report_scripts_dir;
 extern const char* const clawperator_scenarios_dir;
@@ -34,6 +35,7 @@ extern const char* const tty_session;
 #define CLAWPERATOR_EXAMPLES_DIR ::clawperator::testing::locations::clawperator_examples_dir
 #define CLAWPERATOR_GOLDEN_FILE ::clawperator::testing::locations::clawperator_golden_file
 #define CLAWPERATOR_JUNIT_PYTHON ::clawperator::testing::locations::clawperator_junit_python
+#define CLAWPERATOR_WORKFLOW_PYTHON ::clawperator::testing::locations::clawperator_workflow_python
 #define CLAWPERATOR_README ::clawperator::testing::locations::clawperator_readme
 #define CLAWPERATOR_REPORT_SCRIPTS_DIR \
   ::clawperator::testing::locations::clawperator_report_scripts_dir

@@ -31,6 +31,7 @@ enum class HintId {
   UseInstalledOperatorVariant,          // the other variant than the one asked for is installed
   InstallOperatorWithCommand,           // the Operator asked for is not installed
   InstallCompatibleOperator,            // the Operator's version is unreadable, invalid or old
+  InstallUnpublishedOperatorFromFile,   // operator install of a package that is not published
 };
 
 struct HintRow {

@@ -95,6 +95,9 @@ class StateDirectory {
   // unlinkat: removes the name (a link itself, never what it points to). True when this call
   // removed it (of two racing callers, exactly one).
   bool remove(std::string_view name) const;
+  // renameat within the directory: `to` becomes what `from` was (a file written under a
+  // temporary name, put in place whole). nullopt, or the strerror text.
+  Expected<void, Problem> rename(std::string_view from, std::string_view to) const;
   // A new file `name` holding `contents`: openat with O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600, so
   // neither a planted link nor a file that is there already is ever written through. What went
   // wrong, if anything: the problem's path is `name`, its message strerror text.

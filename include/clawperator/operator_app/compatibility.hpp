@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "clawperator/adb/adb_client.hpp"
+#include "clawperator/adb/package_dump.hpp"
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/json.hpp"
 
@@ -24,6 +25,12 @@ struct CompatibilityReport {
   std::optional<contract::HostError> error;
   std::vector<std::string> remediation;
 };
+
+// The versionName and versionCode `dumpsys package` reports for `package` (neither when the
+// dump names none, or dumpsys failed on the device), or the failure of the shell call itself.
+contract::Outcome<adb::PackageVersion> installed_version(adb::AdbClient& client,
+                                                         const std::string& serial,
+                                                         const std::string& package);
 
 // Reads the installed version with `dumpsys package` (the package must exist).
 CompatibilityReport probe_compatibility(adb::AdbClient& client, const std::string& serial,

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "clawperator/adb/adb_client.hpp"
+#include "clawperator/contract/outcome.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/process/runner.hpp"
 
@@ -29,5 +30,16 @@ struct SetupReport {
 
 SetupReport run_operator_setup(const SetupRequest& request, process::Runner& runner);
 SetupReport run_permission_grants(const SetupRequest& request, process::Runner& runner);
+
+// What setup does once the device is known, shared with `operator install`: `apk_path`
+// installed on `serial` (adb install -r), the package verified, its services enabled. The
+// success document {ok, deviceId, operatorPackage, install, permissions, verification, message,
+// disposition}, or the failure with the phases so far as top-level fields (operatorPackage;
+// install {ok: false, error} until the APK was installed; permissions; verification).
+contract::Outcome<Json> install_and_grant(adb::AdbClient& client, const std::string& serial,
+                                          const SetupRequest& request, const std::string& apk_path);
+
+// The document of `outcome` and its exit code; a failure is logged (operator.setup.failure).
+SetupReport setup_report(contract::Outcome<Json> outcome);
 
 }  // namespace clawperator::operator_app

@@ -51,8 +51,8 @@ TEST_CASE("hints render the values where their placeholders stand", "[contract][
         std::vector<std::string_view>{"serial"});
   CHECK(hint_text(HintId::ServiceUnavailableRepairOrReinstall, {{"serial", "emulator-5554"}}) ==
         "Accessibility service not running. Run 'clawperator doctor --fix --device "
-        "emulator-5554' to diagnose and repair, or 'clawperator operator setup --apk "
-        "<path-to-apk> --device emulator-5554' to reinstall.");
+        "emulator-5554' to diagnose and repair, or 'clawperator operator install --force "
+        "--device emulator-5554' to reinstall.");
   CHECK(hint_text(HintId::ResultLinesPrunedByLogd, {{"lines", "12"}}) ==
         "logd dropped 12 of the Operator's log lines while the result was being logged (its "
         "chatty pruning), so the chunked result is incomplete. --result-transport direct (or "

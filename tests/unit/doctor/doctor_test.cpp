@@ -259,8 +259,9 @@ TEST_CASE("doctor: device shell, Operator presence and version", "[doctor]") {
     expect_failed_report(run, 1, "DOCTOR_FAILED");
     expect_check(run, "readiness.apk.presence", "fail", "OPERATOR_NOT_INSTALLED");
     const Json& check = *find_check(run.document, "readiness.apk.presence");
-    CHECK(check["fix"]["steps"][1]["value"] ==
-          "clawperator operator setup --apk <operator.apk> --device " + kSerial);
+    // The published release, fetched and checked: no APK to find first.
+    CHECK(check["fix"]["steps"].size() == 1);
+    CHECK(check["fix"]["steps"][0]["value"] == "clawperator operator install --device " + kSerial);
     const auto skipped = skipped_ids(run);
     CHECK(std::find(skipped.begin(), skipped.end(), "readiness.handshake") != skipped.end());
   }
@@ -511,13 +512,10 @@ TEST_CASE("doctor's human report", "[doctor][pretty]") {
   CHECK(text.find("(OPERATOR_NOT_INSTALLED)") != std::string::npos);
   CHECK(text.find("Advisory checks:\n  [WARN] host.adb.version") != std::string::npos);
   CHECK(text.find("Skipped checks:\n  - readiness.result.authenticity") != std::string::npos);
-  CHECK(text.find(
-            "Docs: docs/setup.md#clawperator-operator-setup---apk-file-alias-operator-install") !=
-        std::string::npos);
+  CHECK(text.find("Docs: docs/operator.md") != std::string::npos);
   CHECK(text.find("[FAIL] Critical setup checks failed.") != std::string::npos);
   CHECK(text.find("Next actions:\n") != std::string::npos);
-  CHECK(text.find("Run: clawperator operator setup --apk <operator.apk> --device " + kSerial) !=
-        std::string::npos);
+  CHECK(text.find("Run: clawperator operator install --device " + kSerial) != std::string::npos);
 
   Harness healthy;
   const std::string ok = doctor::render_pretty(healthy.run().report);

@@ -298,8 +298,8 @@ TEST_CASE("preflight outcomes", "[exec][pipeline][preflight]") {
     harness.runner.on_start(kLogcat, {});
     const auto report = harness.run();
     expect_error(report, "OPERATOR_NOT_INSTALLED", 3, "not_delivered", "safe");
-    CHECK(report.document["details"]["installCommand"].get<std::string>().find(
-              "operator setup --apk") != std::string::npos);
+    CHECK(report.document["details"]["installCommand"] ==
+          "clawperator operator install --device " + kSerial);
   }
   SECTION("the other variant is installed") {
     Harness harness;
