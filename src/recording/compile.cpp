@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <optional>
 
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/hierarchy/match.hpp"
 #include "clawperator/hierarchy/tree.hpp"
 #include "clawperator/recording/exact_matcher.hpp"
 #include "clawperator/recording/recording_file.hpp"
@@ -18,6 +20,10 @@ namespace {
 // Room left in a payload for its own keys, under the validator's 64000 bytes.
 constexpr std::size_t kCompiledPayloadActionBytes = contract::limits::kMaxPayloadBytes - 1000;
 constexpr std::size_t kCompiledSessionIdChars = 100;
+// A payload's timeoutMs beyond its actions': the broadcast, the queue, the result's way back.
+constexpr int kPayloadOverheadMs = 5000;
+// A payload's timeoutMs at least (the Operator's own habit for a short one).
+constexpr int kMinPayloadTimeoutMs = 30000;
 
 // JavaScript's length: UTF-16 code units (the validator's limits count them).
 std::size_t compile_utf16_length(std::string_view text) {
@@ -63,6 +69,63 @@ std::optional<ExactMatcher> landmark_of(const hierarchy::Tree& nodes) {
   return std::nullopt;
 }
 
+// A scroll container's offsets as the recording reports them (pixels on a phone's ScrollView,
+// items on the virtual device; both grow toward the end of the content).
+struct ScrollOffsets {
+  double x = 0;
+  double y = 0;
+};
+
+// "down" when the content moved so that what is below shows (the offset grew), as the
+// payload's scroll directions mean it (docs/payload.md §4); nullopt when it did not move.
+std::optional<std::string> direction_between(const ScrollOffsets& from, const ScrollOffsets& to) {
+  const double dx = to.x - from.x;
+  const double dy = to.y - from.y;
+  if (dx == 0 && dy == 0) return std::nullopt;
+  if (std::abs(dy) >= std::abs(dx)) return dy > 0 ? "down" : "up";
+  return dx > 0 ? "right" : "left";
+}
+
+// The same, from two screens: the first text both show once whose node moved. A phone's
+// RecyclerView reports no offsets (always 0), so this is what tells its direction.
+std::optional<std::string> direction_between(const hierarchy::Tree& before,
+                                             const hierarchy::Tree& after) {
+  for (const hierarchy::Node& node : after.nodes) {
+    const std::string text(node.attribute("text"));
+    if (!usable_matcher_value(&text)) continue;
+    const contract::NodeMatcher matcher = node_matcher({"", text, ""});
+    const auto in_before = hierarchy::find_nodes(before, matcher);
+    if (in_before.size() != 1 || hierarchy::count_matches(after, matcher) != 1) continue;
+    const auto was = hierarchy::bounds_of(before.nodes[in_before.front()]);
+    const auto is = hierarchy::bounds_of(node);
+    if (!was || !is) continue;
+    // The content moved up the screen: what is below came into view.
+    if (is->top != was->top) return is->top < was->top ? "down" : "up";
+    if (is->left != was->left) return is->left < was->left ? "right" : "left";
+  }
+  return std::nullopt;
+}
+
+// Whether a node `matcher` names in `nodes` lies inside a scrollable one: a scroll can bring it
+// into view.
+bool inside_scrollable(const hierarchy::Tree& nodes, const ExactMatcher& matcher) {
+  for (std::size_t index : hierarchy::find_nodes(nodes, node_matcher(matcher))) {
+    for (int parent = nodes.nodes[index].parent; parent >= 0;
+         parent = nodes.nodes[static_cast<std::size_t>(parent)].parent) {
+      if (nodes.nodes[static_cast<std::size_t>(parent)].attribute("scrollable") == "true")
+        return true;
+    }
+  }
+  return false;
+}
+
+// twice the gap, bounded (compile.hpp, kCompiledWaitMinMs).
+int wait_timeout_for_gap(double gap_ms) {
+  const double doubled = std::isfinite(gap_ms) ? 2 * gap_ms : 0;
+  return static_cast<int>(std::clamp(doubled, static_cast<double>(kCompiledWaitMinMs),
+                                     static_cast<double>(kCompiledWaitMaxMs)));
+}
+
 class RecordingCompiler {
  public:
   RecordingCompiler(WarningList& warnings, const CompileOptions& options)
@@ -70,12 +133,18 @@ class RecordingCompiler {
 
   void visit(const RecordingEvent& event) {
     where_ = "line " + std::to_string(event.line) + " (seq " + number_text(event.seq_json()) + ")";
+    now_ms_ = event.ts_json().get<double>();
+    // A scroll's snapshot is never an anchor: the replay waits for the screen before the
+    // scroll, and the one after it is the next step's to show.
+    if (event.type == EventType::Scroll) return scroll(event);
     // The screen's nodes as this event saw them: for a click, the screen before it; for the
-    // step before, the screen that step led to. Parsed only when one of the two is needed.
+    // step before (or the scrolls before), the screen that step led to. Parsed only when one of
+    // the two is needed.
     std::optional<hierarchy::Tree> nodes;
     const std::string* snapshot = event.snapshot();
-    if (snapshot != nullptr && (event.type == EventType::Click ||
-                                event.type == EventType::WindowChange || awaiting_anchor_)) {
+    if (snapshot != nullptr &&
+        (event.type == EventType::Click || event.type == EventType::WindowChange ||
+         awaiting_anchor_ || scrolls_)) {
       auto read = hierarchy::parse(*snapshot);
       if (read) {
         nodes = std::move(*read);
@@ -83,10 +152,12 @@ class RecordingCompiler {
         warn("snapshot is not a readable hierarchy (" + read.error().message + "); not used");
       }
     }
-    if (awaiting_anchor_ && nodes) {
-      anchor_nodes_ = *nodes;
-      awaiting_anchor_ = false;
+    // Only a tap can be what a scroll was for. The back key's snapshot is the screen the
+    // scrolls led to; a window change's is a new one.
+    if (scrolls_ && event.type != EventType::Click) {
+      replay_scrolls_by_position(event.type == EventType::PressKey ? nodes : std::nullopt);
     }
+    if (awaiting_anchor_ && nodes) take_anchor(*nodes);
     switch (event.type) {
       case EventType::WindowChange:
         return window_change(event, nodes);
@@ -97,24 +168,40 @@ class RecordingCompiler {
       case EventType::TextChange:
         return text_change(event);
       case EventType::Scroll:
-        warn(
-            "scroll not replayed: a scroll event names no target to scroll to, so a later step "
-            "whose target needed the scroll may not find it");
         return;
     }
   }
 
   void finish() {
     flush_text();
+    if (scrolls_) replay_scrolls_by_position(std::nullopt);
     // The last screen the recording saw, when a snapshot came after the last step.
     if (!actions_.empty() && anchor_nodes_) {
-      if (auto landmark = landmark_of(*anchor_nodes_)) add_wait(*landmark);
+      if (auto landmark = landmark_of(*anchor_nodes_)) {
+        add_wait(*landmark, wait_timeout_for_gap(anchor_ms_ - last_step_ms_));
+      }
     }
   }
 
   std::vector<Json>& actions() { return actions_; }
 
  private:
+  // Consecutive scroll events of one container, not yet replayed: what they were for is known
+  // only at the next step.
+  struct ScrollRun {
+    std::string container_key;  // packageName and resourceId
+    std::optional<std::string> container_id;
+    ScrollOffsets before;  // the container's offsets before the first scroll
+    struct Scroll {
+      std::string where;
+      double ms = 0;
+      ScrollOffsets from, to;
+    };
+    std::vector<Scroll> scrolls;
+    // The screen the previous step led to, when a snapshot showed it before the scrolls.
+    std::optional<hierarchy::Tree> screen_before;
+  };
+
   void warn(const std::string& text) { warnings_.add(where_ + ": " + text); }
 
   void add_action(std::string type, Json params) {
@@ -125,16 +212,18 @@ class RecordingCompiler {
     actions_.push_back(std::move(action));
   }
 
-  void add_wait(const ExactMatcher& anchor) {
+  void add_wait(const ExactMatcher& anchor, int timeout_ms) {
     Json params = Json::object();
     params["matcher"] = matcher_json(anchor);
-    params["timeoutMs"] = kCompiledWaitTimeoutMs;
+    params["timeoutMs"] = timeout_ms;
     add_action("wait_for_node", std::move(params));
   }
 
   // Before a step that follows another: wait for the screen the previous step led to, named by
-  // this step's own target when that screen shows it, else by a landmark of that screen.
-  void wait_before(const std::optional<ExactMatcher>& target) {
+  // this step's own target when that screen shows it, else by a landmark of that screen; for
+  // as long as the recording took to get there from the previous step (`step_ms` this step's
+  // time), bounded.
+  void wait_before(const std::optional<ExactMatcher>& target, double step_ms) {
     if (actions_.empty()) return;
     if (!anchor_nodes_) {
       warn(
@@ -142,16 +231,27 @@ class RecordingCompiler {
           "the screen before it");
       return;
     }
-    if (target && count_matching_nodes(*anchor_nodes_, *target) >= 1) return add_wait(*target);
-    if (auto landmark = landmark_of(*anchor_nodes_)) return add_wait(*landmark);
+    const int timeout_ms = wait_timeout_for_gap(step_ms - last_step_ms_);
+    if (target && count_matching_nodes(*anchor_nodes_, *target) >= 1) {
+      return add_wait(*target, timeout_ms);
+    }
+    if (auto landmark = landmark_of(*anchor_nodes_)) return add_wait(*landmark, timeout_ms);
     warn(
         "the screen before this step has no node with a unique resource-id, text or "
         "content-desc, so the replay does not wait for it");
   }
 
-  void after_step() {
+  void take_anchor(hierarchy::Tree nodes) {
+    anchor_nodes_ = std::move(nodes);
+    anchor_ms_ = now_ms_;
+    awaiting_anchor_ = false;
+  }
+
+  // `step_ms`: when the step the action replays happened.
+  void after_step(double step_ms) {
     anchor_nodes_.reset();
     awaiting_anchor_ = true;
+    last_step_ms_ = step_ms;
   }
 
   void window_change(const RecordingEvent& event, const std::optional<hierarchy::Tree>& nodes) {
@@ -168,7 +268,9 @@ class RecordingCompiler {
     params["applicationId"] = std::string(package);
     if (options_.close_app_first) add_action("close_app", params);
     add_action("open_app", std::move(params));
-    after_step();
+    after_step(now_ms_);
+    // The window's own snapshot is the screen the launch led to.
+    if (nodes) take_anchor(*nodes);
   }
 
   void click(const RecordingEvent& event, const std::optional<hierarchy::Tree>& nodes) {
@@ -196,7 +298,10 @@ class RecordingCompiler {
     if (usable_matcher_value(text) && usable_matcher_value(content_desc))
       candidate(none, text, content_desc);
 
-    if (candidates.empty()) return coordinate_click(event);
+    if (candidates.empty()) {
+      if (scrolls_) replay_scrolls_by_position(nodes);
+      return coordinate_click(event);
+    }
     ExactMatcher chosen = candidates.front();
     bool strict = false;
     if (!nodes) {
@@ -225,13 +330,123 @@ class RecordingCompiler {
              " is not in the snapshot before the click; the replay may not find it");
       }
     }
-    wait_before(chosen);
+    // scroll_until stops once the target is in its container, so the click needs no wait.
+    if (!(scrolls_ && scroll_to(chosen, nodes))) wait_before(chosen, now_ms_);
     Json params = Json::object();
     params["matcher"] = matcher_json(chosen);
     if (strict) params["strict"] = true;
     add_action("click", std::move(params));
     focused_ = chosen;
-    after_step();
+    after_step(now_ms_);
+  }
+
+  void scroll(const RecordingEvent& event) {
+    flush_text();
+    const std::string* resource_id = event.optional_string("resourceId");
+    const bool named = usable_matcher_value(resource_id);
+    std::string key(event.package_name());
+    key += '\n';
+    if (named) key += *resource_id;
+    if (scrolls_ && scrolls_->container_key != key) replay_scrolls_by_position(std::nullopt);
+    const ScrollOffsets to{event.fields.at("scrollX").get<double>(),
+                           event.fields.at("scrollY").get<double>()};
+    // A container first seen here is taken to have started at its origin.
+    const ScrollOffsets from = offsets_.contains(key) ? offsets_[key] : ScrollOffsets{};
+    offsets_[key] = to;
+    if (!scrolls_) {
+      scrolls_.emplace();
+      scrolls_->container_key = key;
+      if (named) scrolls_->container_id = *resource_id;
+      scrolls_->before = from;
+      // The screen before the scroll is the previous step's anchor; one recorded after the
+      // scroll would show what the replay has not scrolled to yet.
+      scrolls_->screen_before = anchor_nodes_;
+      awaiting_anchor_ = false;
+    }
+    scrolls_->scrolls.push_back({where_, now_ms_, from, to});
+  }
+
+  // The scrolls' direction as a whole: by their offsets, else by how the screen's nodes moved
+  // between the screen before them and `after`.
+  std::optional<std::string> run_direction(const std::optional<hierarchy::Tree>& after) const {
+    if (auto by_offsets = direction_between(scrolls_->before, scrolls_->scrolls.back().to)) {
+      return by_offsets;
+    }
+    if (scrolls_->screen_before && after)
+      return direction_between(*scrolls_->screen_before, *after);
+    return std::nullopt;
+  }
+
+  // `params` with the scrolls' direction and their container, when the recording names it.
+  Json scroll_params(const std::string& direction, Json params = Json::object()) const {
+    params["direction"] = direction;
+    if (scrolls_->container_id) params["container"] = {{"resourceId", *scrolls_->container_id}};
+    return params;
+  }
+
+  // The scrolls before a tap on `target` (`nodes` the screen at the tap): a scroll_until toward
+  // it when the scrolls brought it on screen. False when they were not needed for it: they are
+  // then replayed by position, before the tap's own wait.
+  bool scroll_to(const ExactMatcher& target, const std::optional<hierarchy::Tree>& nodes) {
+    // Not on the screen before the scrolls; when no snapshot showed that screen, a target inside
+    // a scrollable node is searched for (scroll_until ends at once when it is already there),
+    // one outside could never be scrolled to.
+    const bool needed = scrolls_->screen_before
+                            ? count_matching_nodes(*scrolls_->screen_before, target) == 0
+                            : nodes && inside_scrollable(*nodes, target);
+    if (!needed) {
+      replay_scrolls_by_position(nodes);
+      return false;
+    }
+    const std::string saved = where_;
+    where_ = scrolls_->scrolls.front().where;
+    const std::string direction = direction_or_down(run_direction(nodes));
+    // Wait for the screen the scrolls started from (the target is not on it yet).
+    wait_before(std::nullopt, scrolls_->scrolls.front().ms);
+    Json params = scroll_params(direction, Json{{"matcher", matcher_json(target)}});
+    const auto recorded = static_cast<int>(
+        std::min<std::size_t>(scrolls_->scrolls.size(), contract::limits::kMaxMaxScrolls));
+    const int max_scrolls =
+        std::min(2 * recorded + kCompiledExtraScrolls, contract::limits::kMaxMaxScrolls);
+    params["maxScrolls"] = max_scrolls;
+    params["maxDurationMs"] = max_scrolls * kCompiledScrollBudgetMs;
+    add_action("scroll_until", std::move(params));
+    scrolls_.reset();
+    where_ = saved;
+    return true;
+  }
+
+  std::string direction_or_down(const std::optional<std::string>& direction) {
+    if (direction) return *direction;
+    warn(
+        "neither the scroll's offsets nor the screens around it tell its direction; replayed "
+        "as down");
+    return "down";
+  }
+
+  // Scrolls no tap needed: each replayed as the same scroll in its container, which holds only
+  // for the same screen size and content. `after`: the screen after them, when known.
+  void replay_scrolls_by_position(const std::optional<hierarchy::Tree>& after) {
+    const std::string saved = where_;
+    where_ = scrolls_->scrolls.front().where;
+    const std::optional<std::string> overall = run_direction(after);
+    wait_before(std::nullopt, scrolls_->scrolls.front().ms);
+    for (const ScrollRun::Scroll& recorded : scrolls_->scrolls) {
+      where_ = recorded.where;
+      const std::optional<std::string> own = direction_between(recorded.from, recorded.to);
+      const std::string direction = direction_or_down(own ? own : overall);
+      warn("scroll replayed by position (scroll " + direction +
+           (scrolls_->container_id ? " in " + *scrolls_->container_id : std::string()) +
+           "): no later tap needed it to find its target, so it holds only for the same screen "
+           "size and content");
+      add_action("scroll", scroll_params(direction));
+    }
+    const double last_ms = scrolls_->scrolls.back().ms;
+    scrolls_.reset();
+    where_ = saved;
+    after_step(last_ms);
+    // The tap after the scrolls saw the screen they led to.
+    if (after) take_anchor(*after);
   }
 
   // A new screen that opens with a field focused (a search screen) takes typed text there,
@@ -280,24 +495,24 @@ class RecordingCompiler {
         "its bounds (" +
         std::to_string(x) + ", " + std::to_string(y) +
         "), which holds only for the same screen size and layout");
-    wait_before(std::nullopt);
+    wait_before(std::nullopt, now_ms_);
     Json coordinate = Json::object();
     coordinate["x"] = x;
     coordinate["y"] = y;
     Json params = Json::object();
     params["coordinate"] = std::move(coordinate);
     add_action("click", std::move(params));
-    after_step();
+    after_step(now_ms_);
   }
 
   void press_back() {
     flush_text();
-    wait_before(std::nullopt);
+    wait_before(std::nullopt, now_ms_);
     Json params = Json::object();
     params["key"] = "back";
     add_action("press_key", std::move(params));
     focused_.reset();
-    after_step();
+    after_step(now_ms_);
   }
 
   void text_change(const RecordingEvent& event) {
@@ -306,7 +521,10 @@ class RecordingCompiler {
       return;
     }
     // Each change carries the field's whole text: the last one of a run is what was typed.
-    if (!pending_text_) screen_before_text_ = anchor_nodes_.has_value();
+    if (!pending_text_) {
+      screen_before_text_ = anchor_nodes_.has_value();
+      pending_text_ms_ = now_ms_;
+    }
     pending_text_ = event.fields.at("text").get<std::string>();
     pending_where_ = where_;
   }
@@ -325,7 +543,7 @@ class RecordingCompiler {
     } else {
       // A screen recorded between the last step and the typing (a search screen opening): the
       // replay waits for it before typing there.
-      if (screen_before_text_) wait_before(*focused_);
+      if (screen_before_text_) wait_before(*focused_, pending_text_ms_);
       Json params = Json::object();
       params["matcher"] = matcher_json(*focused_);
       params["text"] = text;
@@ -339,6 +557,9 @@ class RecordingCompiler {
   WarningList& warnings_;
   const CompileOptions& options_;
   std::string where_;
+  double now_ms_ = 0;        // the event's ts
+  double last_step_ms_ = 0;  // when the step the last action replays happened
+  double anchor_ms_ = 0;     // when anchor_nodes_ was recorded
   std::vector<Json> actions_;
   bool opened_app_ = false;
   bool awaiting_anchor_ = false;
@@ -347,10 +568,20 @@ class RecordingCompiler {
   std::optional<std::string> pending_text_;
   bool screen_before_text_ = false;
   std::string pending_where_;
+  double pending_text_ms_ = 0;
+  std::optional<ScrollRun> scrolls_;
+  std::map<std::string, ScrollOffsets> offsets_;  // the last seen, by container_key
 };
 
+// What an action is given in its payload's timeoutMs: a wait its timeout, a scroll_until its
+// own limit and a look at the screen, any other kCompiledActionBudgetMs.
 int action_budget_ms(const Json& action) {
-  return action.at("type") == "wait_for_node" ? kCompiledWaitTimeoutMs : kCompiledActionBudgetMs;
+  const Json& params = action.at("params");
+  if (action.at("type") == "wait_for_node") return params.at("timeoutMs").get<int>();
+  if (action.at("type") == "scroll_until") {
+    return params.at("maxDurationMs").get<int>() + kCompiledActionBudgetMs;
+  }
+  return kCompiledActionBudgetMs;
 }
 
 Json payload_shell(const std::string& command_id, const std::string& task_id, int timeout_ms) {
@@ -400,7 +631,7 @@ contract::Outcome<CompiledRecording> compile_recording(const std::filesystem::pa
   // Parts within the payload's limits: actions, bytes, and the time the envelope allows.
   std::vector<std::vector<Json>> parts(1);
   std::size_t part_bytes = 0;
-  int part_budget = kCompiledActionBudgetMs;
+  int part_budget = kPayloadOverheadMs;
   for (Json& action : actions) {
     const std::size_t bytes = dump_json(action).size() + 1;
     const int budget = action_budget_ms(action);
@@ -410,7 +641,7 @@ contract::Outcome<CompiledRecording> compile_recording(const std::filesystem::pa
          part_budget + budget > static_cast<int>(contract::limits::kMaxExecutionTimeoutMs))) {
       parts.emplace_back();
       part_bytes = 0;
-      part_budget = kCompiledActionBudgetMs;
+      part_budget = kPayloadOverheadMs;
     }
     part_bytes += bytes;
     part_budget += budget;
@@ -421,10 +652,10 @@ contract::Outcome<CompiledRecording> compile_recording(const std::filesystem::pa
   compiled.session_id = file.header().session_id;
   const std::string base_id = compiled_command_id(compiled.session_id);
   for (std::size_t index = 0; index < parts.size(); ++index) {
-    int timeout_ms = kCompiledActionBudgetMs;
+    int timeout_ms = kPayloadOverheadMs;
     for (const Json& action : parts[index]) timeout_ms += action_budget_ms(action);
-    timeout_ms =
-        std::clamp(timeout_ms, 30000, static_cast<int>(contract::limits::kMaxExecutionTimeoutMs));
+    timeout_ms = std::clamp(timeout_ms, kMinPayloadTimeoutMs,
+                            static_cast<int>(contract::limits::kMaxExecutionTimeoutMs));
     const std::string command_id =
         parts.size() == 1 ? base_id : base_id + "-part" + std::to_string(index + 1);
     Json payload = payload_shell(command_id, base_id, timeout_ms);

@@ -1,7 +1,8 @@
 // The device half of `recording pull` (docs/recording.md, "pull"): the `latest` pointer read
 // through the checked device shell, the file copied by `adb pull` into a private directory
 // beside its destination, then linked into place, so that the destination is either the whole
-// recording or untouched.
+// recording or untouched. A destination that already holds the same bytes is left as it is and
+// reported present, so that a script that pulls can run again.
 #include "clawperator/recording/pull.hpp"
 
 #include <fcntl.h>
@@ -10,7 +11,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <system_error>
+#include <vector>
 
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/adb/shell_quote.hpp"
@@ -25,6 +28,8 @@ using contract::HostError;
 
 // A device-supplied id is shown in a message cut to this many bytes.
 constexpr std::size_t kShownIdBytes = 200;
+// An existing local copy is compared with the pulled file this many bytes at a time.
+constexpr std::size_t kCompareChunkBytes = std::size_t{64} << 10;
 
 HostError not_found(std::string message, Json details = Json::object()) {
   return contract::make_error(contract::Phase::Readiness, "RECORDING_SESSION_NOT_FOUND",
@@ -52,10 +57,10 @@ fs::path local_path_of(const PullRequest& request, const std::string& id) {
 }
 
 HostError exists_error(const fs::path& path) {
-  HostError error =
-      pull_failed(path.string() + " already exists; pass --force to replace it",
-                  Json{{"path", path.string()}, {"errno", EEXIST}, {"reason", "exists"}});
-  return error;
+  return pull_failed(path.string() +
+                         " already exists and differs from the device's recording; pass --force to "
+                         "replace it",
+                     Json{{"path", path.string()}, {"errno", EEXIST}, {"reason", "exists"}});
 }
 
 // The id the device's pointer names (the Operator writes it without a newline).
@@ -72,7 +77,8 @@ contract::Outcome<std::string> latest_session(adb::AdbClient& client, const std:
   const std::string id(trim(output.out));
   if (output.exit_code != 0 || id.empty()) {
     return contract::failed(
-        not_found("No recording session found on device. Start a recording first.",
+        not_found("No recording session found on device. Start one with `clawperator recording "
+                  "start`.",
                   Json{{"reason", "no_latest_pointer"}}));
   }
   if (!is_safe_session_id(id)) return contract::failed(invalid_id(id));
@@ -123,6 +129,34 @@ int sync_file(const fs::path& path, std::uintmax_t& bytes) {
   return error;
 }
 
+// Whether the regular file `existing` holds exactly the bytes of `pulled` (`pulled_bytes`
+// long); 0, or the errno of what failed. A link or anything but a regular file is never the
+// same.
+int same_bytes(const fs::path& pulled, std::uintmax_t pulled_bytes, const fs::path& existing,
+               bool& same) {
+  same = false;
+  struct stat info {};
+  if (::lstat(existing.c_str(), &info) != 0) return errno;
+  if (!S_ISREG(info.st_mode) || static_cast<std::uintmax_t>(info.st_size) != pulled_bytes) return 0;
+  std::ifstream ours(pulled, std::ios::binary);
+  std::ifstream theirs(existing, std::ios::binary);
+  if (!ours || !theirs) return EIO;
+  std::vector<char> our_chunk(kCompareChunkBytes);
+  std::vector<char> their_chunk(kCompareChunkBytes);
+  for (;;) {
+    ours.read(our_chunk.data(), static_cast<std::streamsize>(our_chunk.size()));
+    theirs.read(their_chunk.data(), static_cast<std::streamsize>(their_chunk.size()));
+    if (ours.bad() || theirs.bad()) return EIO;
+    const std::streamsize got = ours.gcount();
+    if (got != theirs.gcount() ||
+        std::memcmp(our_chunk.data(), their_chunk.data(), static_cast<std::size_t>(got)) != 0)
+      return 0;
+    if (got == 0) break;
+  }
+  same = true;
+  return 0;
+}
+
 bool missing_on_device(const process::Completion& completion) {
   return completion.err.find("No such file or directory") != std::string::npos ||
          completion.out.find("No such file or directory") != std::string::npos;
@@ -131,14 +165,8 @@ bool missing_on_device(const process::Completion& completion) {
 }  // namespace
 
 contract::Status check_pull_request(const PullRequest& request) {
-  if (request.session_id) {
-    if (!is_safe_session_id(*request.session_id))
-      return contract::failed(invalid_id(*request.session_id));
-    const fs::path local = local_path_of(request, *request.session_id);
-    struct stat info {};
-    if (!request.force && ::lstat(local.c_str(), &info) == 0)
-      return contract::failed(exists_error(local));
-  }
+  if (request.session_id && !is_safe_session_id(*request.session_id))
+    return contract::failed(invalid_id(*request.session_id));
   return {};
 }
 
@@ -158,9 +186,6 @@ contract::Outcome<Json> pull_recording(adb::AdbClient& client, const std::string
   if (created)
     return contract::failed(
         local_failure("create the directory", request.out_dir, created.value()));
-  struct stat existing {};
-  if (!request.force && ::lstat(local.c_str(), &existing) == 0)
-    return contract::failed(exists_error(local));
 
   StagingDirectory staging(request.out_dir);
   if (staging.path().empty()) {
@@ -190,14 +215,18 @@ contract::Outcome<Json> pull_recording(adb::AdbClient& client, const std::string
   if (const int error = sync_file(staged, bytes); error != 0) {
     return contract::failed(local_failure("read the pulled file", staged, error));
   }
+  bool already_present = false;
   if (request.force) {
     if (::rename(staged.c_str(), local.c_str()) != 0) {
       return contract::failed(local_failure("write", local, errno));
     }
   } else if (::link(staged.c_str(), local.c_str()) != 0) {
-    // link(2) never replaces: a file that appeared meanwhile is kept.
-    if (errno == EEXIST) return contract::failed(exists_error(local));
-    return contract::failed(local_failure("write", local, errno));
+    // link(2) never replaces: an existing file is kept, and is the pull when it is the same.
+    if (errno != EEXIST) return contract::failed(local_failure("write", local, errno));
+    if (const int error = same_bytes(staged, bytes, local, already_present); error != 0) {
+      return contract::failed(local_failure("read", local, error));
+    }
+    if (!already_present) return contract::failed(exists_error(local));
   }
   Json out = Json::object();
   out["ok"] = true;
@@ -205,6 +234,7 @@ contract::Outcome<Json> pull_recording(adb::AdbClient& client, const std::string
   out["sessionId"] = id;
   out["deviceId"] = serial;
   out["bytes"] = bytes;
+  out["alreadyPresent"] = already_present;
   return out;
 }
 

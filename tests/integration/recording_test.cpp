@@ -31,42 +31,62 @@ std::set<std::string> screen_labels(const std::string& xml) {
   return labels;
 }
 
-// The centre of the node whose resource-id is `id` ("[l,t][r,b]").
-std::pair<int, int> centre_of(const std::string& xml, const std::string& id) {
-  const std::regex bounds("resource-id=\"" +
-                          std::regex_replace(id, std::regex(R"([.:/])"), R"(\$&)") +
+struct NodeBounds {
+  int left = 0, top = 0, right = 0, bottom = 0;
+  int centre_x() const { return (left + right) / 2; }
+  int centre_y() const { return (top + bottom) / 2; }
+};
+
+// The bounds ("[l,t][r,b]") of the first node whose `attribute` is `value` (as the XML writes
+// it: escaped).
+NodeBounds bounds_of(const std::string& xml, const std::string& attribute,
+                     const std::string& value) {
+  const std::regex bounds(attribute + "=\"" +
+                          std::regex_replace(value, std::regex(R"([.:/&;])"), R"(\$&)") +
                           R"re("[^>]*bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]")re");
   std::smatch match;
   REQUIRE(std::regex_search(xml, match, bounds));
-  return {(std::stoi(match[1]) + std::stoi(match[3])) / 2,
-          (std::stoi(match[2]) + std::stoi(match[4])) / 2};
+  return {std::stoi(match[1]), std::stoi(match[2]), std::stoi(match[3]), std::stoi(match[4])};
 }
+
+// The centre of the node whose resource-id is `id`.
+std::pair<int, int> centre_of(const std::string& xml, const std::string& id) {
+  const NodeBounds bounds = bounds_of(xml, "resource-id", id);
+  return {bounds.centre_x(), bounds.centre_y()};
+}
+
+// One virtual phone; the CLI and `adb shell` aimed at it, as a person's terminal would be.
+struct Phone {
+  Farm farm{{"default"}};
+  std::string serial = farm.serials().front();
+
+  RunResult cli(std::vector<std::string> args) const {
+    args.insert(args.end(), {"--device", serial});
+    return farm.clawperator(args);
+  }
+  std::string screen() const { return screen_xml(farm, serial); }
+  void shell(std::vector<std::string> args) const {
+    args.insert(args.begin(), {"-s", serial, "shell"});
+    const RunResult result = farm.adb(args);
+    INFO(result.err);
+    CHECK(result.exit_code == 0);
+  }
+};
 
 }  // namespace
 
 TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches the same screen",
           "[integration][recording]") {
-  Farm farm({"default"});
-  const std::string serial = farm.serials().front();
-  const auto cli = [&](std::vector<std::string> args) {
-    args.insert(args.end(), {"--device", serial});
-    return farm.clawperator(args);
-  };
-  const auto shell = [&](std::vector<std::string> args) {
-    args.insert(args.begin(), {"-s", serial, "shell"});
-    const RunResult result = farm.adb(args);
-    INFO(result.err);
-    CHECK(result.exit_code == 0);
-  };
+  const Phone phone;
 
-  const RunResult started = cli({"recording", "start", "--session-id", "it-rec"});
+  const RunResult started = phone.cli({"recording", "start", "--session-id", "it-rec"});
   REQUIRE(started.exit_code == 0);
   const json start = single_document(started);
   CHECK(start["envelope"]["stepResults"][0]["data"]["sessionId"] == "it-rec");
   CHECK(start["envelope"]["stepResults"][0]["data"]["filePath"].get<std::string>().find(
             "/files/recordings/it-rec.ndjson") != std::string::npos);
   // A second start: the step's code promoted to the wrapper, exit 1.
-  const RunResult again = cli({"record", "start", "--session-id", "other"});
+  const RunResult again = phone.cli({"record", "start", "--session-id", "other"});
   CHECK(again.exit_code == 1);
   const json busy = single_document(again);
   CHECK(busy["code"] == "RECORDING_ALREADY_IN_PROGRESS");
@@ -74,43 +94,66 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
   CHECK(busy["envelope"]["stepResults"][0]["data"]["sessionId"] == "it-rec");
 
   // The person: opens Settings, taps the search bar, types, goes back.
-  shell({"am", "start", "-n", "com.android.settings/.Settings"});
-  const std::string home = screen_xml(farm, serial);
+  phone.shell({"am", "start", "-n", "com.android.settings/.Settings"});
+  const std::string home = phone.screen();
   const auto [x, y] = centre_of(home, "com.android.settings:id/search_action_bar");
-  shell({"input", "tap", std::to_string(x), std::to_string(y)});
-  CHECK(screen_xml(farm, serial).find("android:id/search_src_text") != std::string::npos);
-  shell({"input", "text", "wifi"});
-  shell({"input", "keyevent", "4"});
-  const std::set<std::string> recorded_end = screen_labels(screen_xml(farm, serial));
+  phone.shell({"input", "tap", std::to_string(x), std::to_string(y)});
+  CHECK(phone.screen().find("android:id/search_src_text") != std::string::npos);
+  phone.shell({"input", "text", "wifi"});
+  phone.shell({"input", "keyevent", "4"});
+  const std::set<std::string> recorded_end = screen_labels(phone.screen());
 
-  const RunResult stopped = cli({"recording", "stop"});
+  const RunResult stopped = phone.cli({"recording", "stop"});
   REQUIRE(stopped.exit_code == 0);
   const json stop = single_document(stopped);
   CHECK(stop["envelope"]["stepResults"][0]["data"]["sessionId"] == "it-rec");
   CHECK(std::stoi(stop["envelope"]["stepResults"][0]["data"]["eventCount"].get<std::string>()) >=
         4);
-  const RunResult idle = cli({"recording", "stop"});
+  // Nothing recording: the Operator's refusal, and a hint at the command a person types.
+  const RunResult idle = phone.cli({"recording", "stop"});
   CHECK(idle.exit_code == 1);
-  CHECK(single_document(idle)["code"] == "RECORDING_NOT_IN_PROGRESS");
+  const json not_recording = single_document(idle);
+  CHECK(not_recording["code"] == "RECORDING_NOT_IN_PROGRESS");
+  CHECK(not_recording["disposition"]["delivery"] == "delivered_unverified");
+  CHECK(not_recording["disposition"]["retry"] == "unsafe");
+  CHECK(not_recording["hint"] ==
+        "Start a recording with `clawperator recording start` first, or skip the stop.");
 
   const TemporaryDirectory dir{"rec-it"};
   const std::string out = dir.path().string();
   // The device's latest pointer names the recording just stopped.
-  const RunResult pulled = cli({"recording", "pull", "--out", out});
+  const RunResult pulled = phone.cli({"recording", "pull", "--out", out});
   REQUIRE(pulled.exit_code == 0);
   const json pull = single_document(pulled);
   const fs::path local = dir.path() / "it-rec.ndjson";
   CHECK(pull["sessionId"] == "it-rec");
   CHECK(pull["localPath"] == local.string());
   CHECK(pull["bytes"] == fs::file_size(local));
+  CHECK(pull["alreadyPresent"] == false);
   const std::string pulled_text = read_file(local.string());
-  // Never over an existing file; a missing session leaves nothing behind.
+  // Pulled again: the same bytes are the pull already done.
+  const RunResult repeated = phone.cli({"recording", "pull", "--out", out});
+  REQUIRE(repeated.exit_code == 0);
+  CHECK(single_document(repeated)["alreadyPresent"] == true);
+  CHECK(single_document(repeated)["bytes"] == pulled_text.size());
+  // Never over a file of other content; a missing session leaves nothing behind.
+  write_file(local, pulled_text + "\n");
   const json exists =
-      expect_error(cli({"recording", "pull", "--out", out}), "RECORDING_PULL_FAILED", 3);
+      expect_error(phone.cli({"recording", "pull", "--out", out}), "RECORDING_PULL_FAILED", 3);
   CHECK(exists["details"]["reason"] == "exists");
-  CHECK(read_file(local.string()) == pulled_text);
+  CHECK(exists["details"]["errno"] == EEXIST);
+  CHECK(read_file(local.string()) == pulled_text + "\n");
+  // A link is never the file pulled, even to the same bytes.
+  const fs::path copy = dir.path() / "copy.ndjson";
+  write_file(copy, pulled_text);
+  fs::remove(local);
+  fs::create_symlink(copy, local);
+  const json linked =
+      expect_error(phone.cli({"recording", "pull", "--out", out}), "RECORDING_PULL_FAILED", 3);
+  CHECK(linked["details"]["reason"] == "exists");
+  CHECK(fs::is_symlink(local));
   const json missing =
-      expect_error(cli({"recording", "pull", "--session-id", "never-recorded", "--out", out}),
+      expect_error(phone.cli({"recording", "pull", "--session-id", "never-recorded", "--out", out}),
                    "RECORDING_SESSION_NOT_FOUND", 3);
   CHECK(missing["details"]["reason"] == "no_such_recording");
   std::size_t entries = 0;
@@ -118,10 +161,12 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
     (void)entry;
     ++entries;
   }
-  CHECK(entries == 1);
-  CHECK(cli({"recording", "pull", "--out", out, "--force"}).exit_code == 0);
+  CHECK(entries == 2);  // the recording, and the link's target
+  CHECK(phone.cli({"recording", "pull", "--out", out, "--force"}).exit_code == 0);
+  CHECK(read_file(local.string()) == pulled_text);
 
-  const RunResult parsed = farm.clawperator({"recording", "parse", "--input", local.string()});
+  const RunResult parsed =
+      phone.farm.clawperator({"recording", "parse", "--input", local.string()});
   REQUIRE(parsed.exit_code == 0);
   const json steps = json::parse(read_file((dir.path() / "it-rec.steps.json").string()));
   REQUIRE(steps["steps"].size() >= 2);
@@ -131,7 +176,7 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
   CHECK(steps["steps"][1]["resourceId"] == "com.android.settings:id/search_action_bar");
 
   // The export, and a skill run that reports the baseline's own checkpoints compares literally.
-  const RunResult exported = farm.clawperator(
+  const RunResult exported = phone.farm.clawperator(
       {"recording", "export", "--input", local.string(), "--snapshots", "include"});
   REQUIRE(exported.exit_code == 0);
   const std::string baseline = single_document(exported)["outputFile"];
@@ -145,7 +190,7 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
                                 {"checkpoints", checkpoints},
                                 {"terminalVerification", {{"status", "verified"}}}}}}
                              .dump());
-    return farm.clawperator(
+    return phone.farm.clawperator(
         {"recording", "compare", "--baseline", baseline, "--result", run_file.string()});
   };
   const RunResult first_compare = compare_with(json::array());
@@ -164,8 +209,8 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
 
   const fs::path replay = dir.path() / "replay.json";
   const RunResult compiled =
-      farm.clawperator({"recording", "parse", "--input", local.string(), "--as-execution",
-                        "--close-app-first", "--out", replay.string()});
+      phone.farm.clawperator({"recording", "parse", "--input", local.string(), "--as-execution",
+                              "--close-app-first", "--out", replay.string()});
   REQUIRE(compiled.exit_code == 0);
   const json compile = single_document(compiled);
   std::vector<std::string> types;
@@ -176,10 +221,70 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
   CHECK_FALSE(compile.contains("warnings"));
 
   // Somewhere else first, then the replay: the same screen as at the end of the recording.
-  shell({"input", "keyevent", "3"});
-  CHECK(screen_labels(screen_xml(farm, serial)) != recorded_end);
-  const RunResult replayed = cli({"exec", replay.string()});
+  phone.shell({"input", "keyevent", "3"});
+  CHECK(screen_labels(phone.screen()) != recorded_end);
+  const RunResult replayed = phone.cli({"exec", replay.string()});
   INFO(replayed.out);
   REQUIRE(replayed.exit_code == 0);
-  CHECK(screen_labels(screen_xml(farm, serial)) == recorded_end);
+  CHECK(screen_labels(phone.screen()) == recorded_end);
+}
+
+TEST_CASE(
+    "recording: a swipe down the Settings list and a tap on a row below the fold replay from a "
+    "fresh start",
+    "[integration][recording]") {
+  const Phone phone;
+
+  REQUIRE(phone.cli({"recording", "start", "--session-id", "it-scroll"}).exit_code == 0);
+  // The person: opens Settings, swipes the list up by two thirds of its height, taps the row
+  // that came into view.
+  phone.shell({"am", "start", "-n", "com.android.settings/.Settings"});
+  const std::string top = phone.screen();
+  CHECK(top.find("Passwords &amp; accounts") == std::string::npos);
+  const NodeBounds list = bounds_of(top, "resource-id", "com.android.settings:id/recycler_view");
+  const int third = (list.bottom - list.top) / 3;
+  phone.shell({"input", "swipe", std::to_string(list.centre_x()),
+               std::to_string(list.centre_y() + third), std::to_string(list.centre_x()),
+               std::to_string(list.centre_y() - third), "300"});
+  const NodeBounds row = bounds_of(phone.screen(), "text", "Passwords &amp; accounts");
+  phone.shell({"input", "tap", std::to_string(row.centre_x()), std::to_string(row.centre_y())});
+  const std::set<std::string> recorded_end = screen_labels(phone.screen());
+  CHECK(recorded_end.count("text=Passwords &amp; accounts") == 1);  // the new screen's title
+  REQUIRE(phone.cli({"recording", "stop"}).exit_code == 0);
+
+  const TemporaryDirectory dir{"rec-scroll"};
+  REQUIRE(phone.cli({"recording", "pull", "--out", dir.path().string()}).exit_code == 0);
+  const fs::path local = dir.path() / "it-scroll.ndjson";
+  const fs::path replay = dir.path() / "replay.json";
+  const RunResult compiled =
+      phone.farm.clawperator({"recording", "compile", "--input", local.string(),
+                              "--close-app-first", "--out", replay.string()});
+  REQUIRE(compiled.exit_code == 0);
+  const json compile = single_document(compiled);
+  INFO(compile.dump(2));
+  CHECK_FALSE(compile.contains("warnings"));
+  REQUIRE(compile["payloadCount"] == 1);
+  const json& actions = compile["execution"]["actions"];
+  std::vector<std::string> types;
+  for (const json& action : actions) types.push_back(action["type"]);
+  CHECK(types == std::vector<std::string>{"close_app", "open_app", "wait_for_node", "scroll_until",
+                                          "click", "wait_for_node"});
+  CHECK(actions[3]["params"] == json{{"matcher", {{"textEquals", "Passwords & accounts"}}},
+                                     {"direction", "down"},
+                                     {"maxScrolls", 5},
+                                     {"maxDurationMs", 5000}});
+  CHECK(actions[4]["params"] ==
+        json{{"matcher", {{"textEquals", "Passwords & accounts"}}}, {"strict", true}});
+
+  // Somewhere else first; the replay starts Settings afresh (its list at the top) and scrolls.
+  phone.shell({"input", "keyevent", "3"});
+  CHECK(screen_labels(phone.screen()) != recorded_end);
+  const RunResult replayed = phone.cli({"exec", replay.string()});
+  INFO(replayed.out);
+  REQUIRE(replayed.exit_code == 0);
+  const json scrolled = single_document(replayed)["envelope"]["stepResults"][3];
+  CHECK(scrolled["actionType"] == "scroll_until");
+  CHECK(scrolled["data"]["termination_reason"] == "TARGET_FOUND");
+  CHECK(scrolled["data"]["scrolls"] == "1");
+  CHECK(screen_labels(phone.screen()) == recorded_end);
 }

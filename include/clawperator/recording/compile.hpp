@@ -3,9 +3,11 @@
 // each click targets the most stable matcher its event allows (resourceId, then text, then
 // contentDesc, `strict` when the snapshot before the click shows it unique; the bounds' centre
 // only as a last resort); text changes type into the field last clicked; the back key is
-// press_key back; a wait_for_node for the next screen's anchor goes between steps. Every
-// payload passes validate_execution; what cannot be replayed reliably is a warning naming its
-// physical line.
+// press_key back; a wait_for_node for the next screen's anchor goes between steps, given the
+// time the recording saw there; a scroll before a tap whose target it brought on screen is a
+// scroll_until toward that target, any other scroll the same scroll by position. Every payload
+// passes validate_execution; what cannot be replayed reliably is a warning naming its physical
+// line.
 #pragma once
 
 #include <cstddef>
@@ -18,10 +20,22 @@
 
 namespace clawperator::recording {
 
-// How long each wait_for_node waits for its anchor.
-inline constexpr int kCompiledWaitTimeoutMs = 10000;
-// What each other action is given in a payload's timeoutMs.
-inline constexpr int kCompiledActionBudgetMs = 5000;
+// Each wait_for_node waits twice the time the recording saw between the step before it and
+// the step it waits for (the screen was there within that time on the recording phone; twice
+// leaves room for a slower one), within these bounds: at least 2 s for a recording made faster
+// than a person acts (a script, adb input), at most 10 s since a longer gap is the person's
+// pause, not the app's.
+inline constexpr int kCompiledWaitMinMs = 2000;
+inline constexpr int kCompiledWaitMaxMs = 10000;
+// What each other action is given in a payload's timeoutMs: a tap, a key, typing or a launch
+// is answered once dispatched; what the screen does after it is the next wait's to bear.
+inline constexpr int kCompiledActionBudgetMs = 3000;
+// A scroll_until toward a tap's target may scroll twice as often as the recording did, plus
+// this: a replayed scroll moves 70% of its container (the Operator's distanceRatio default)
+// where a person's swipe or fling may move a screen or more, and a list may have grown.
+inline constexpr int kCompiledExtraScrolls = 3;
+// The time each of those scrolls is given (a 300 ms swipe and its settling, twice over).
+inline constexpr int kCompiledScrollBudgetMs = 1000;
 
 struct CompiledRecording {
   std::string session_id;

@@ -32,13 +32,17 @@ recording::CompiledRecording compile_lines(const std::vector<std::string>& lines
   return std::move(*compiled);
 }
 
-Json wait_for(Json matcher) {
-  return {{"matcher", std::move(matcher)}, {"timeoutMs", recording::kCompiledWaitTimeoutMs}};
+// A wait as compile makes it; the lines' events are 100 ms apart unless at_ms says otherwise,
+// which is below the bound.
+Json wait_for(Json matcher, int timeout_ms = recording::kCompiledWaitMinMs) {
+  return {{"matcher", std::move(matcher)}, {"timeoutMs", timeout_ms}};
 }
 
+using Steps = std::vector<std::pair<std::string, Json>>;
+
 // The params of every action, with its type, in order.
-std::vector<std::pair<std::string, Json>> steps_of(const recording::CompiledRecording& compiled) {
-  std::vector<std::pair<std::string, Json>> steps;
+Steps steps_of(const recording::CompiledRecording& compiled) {
+  Steps steps;
   for (const Json& payload : compiled.payloads) {
     for (const Json& action : payload.at("actions")) {
       steps.emplace_back(action.at("type").get<std::string>(), action.at("params"));
@@ -64,7 +68,6 @@ TEST_CASE("compile: open_app, waits for each next screen, strict clicks, typing,
        click_line(1, name, home), text_change_line(2, "h"), text_change_line(3, "hello"),
        click_line(4, row, home), window_change_line(5, "com.example.app", detail),
        press_back_line(6, detail), window_change_line(7, "com.example.app", home)});
-  using Steps = std::vector<std::pair<std::string, Json>>;
   const Steps expected{
       {"open_app", {{"applicationId", "com.example.app"}}},
       {"wait_for_node", wait_for({{"resourceId", "id/name"}})},
@@ -87,7 +90,8 @@ TEST_CASE("compile: open_app, waits for each next screen, strict clicks, typing,
   CHECK(payload.at("commandId") == "recording-rec-1");
   CHECK(payload.at("taskId") == "recording-rec-1");
   CHECK(payload.at("source") == "clawperator-recording");
-  CHECK(payload.at("timeoutMs") == 5000 + 4 * 10000 + 5 * 5000);
+  // 5000 + 4 waits of 2000 + 5 actions of 3000 = 28000, raised to the 30000 floor.
+  CHECK(payload.at("timeoutMs") == 30000);
   CHECK(payload.at("actions").at(2).at("id") == "click-3");
   const Json document = recording::to_json(compiled);
   CHECK(document.at("actionCount") == 9);
@@ -178,15 +182,16 @@ TEST_CASE("compile: what cannot be replayed is a warning with its physical line"
   ClickFields nothing;  // no fields, zero bounds
   const auto compiled = compile_lines(
       {header_line(), "", window_change_line(0, "com.example.app", hierarchy(node("id/a", "A"))),
-       text_change_line(1, "typed before any click"), scroll_line(2), click_line(3, nothing)});
-  CHECK(steps_of(compiled).size() == 1);  // the open_app
-  REQUIRE(compiled.warnings.size() == 3);
+       text_change_line(1, "typed before any click"), click_line(2, nothing)});
+  // The open_app, and a wait for the screen it opened, which the recording ended on.
+  const Steps expected{{"open_app", {{"applicationId", "com.example.app"}}},
+                       {"wait_for_node", wait_for({{"resourceId", "id/a"}})}};
+  CHECK(steps_of(compiled) == expected);
+  REQUIRE(compiled.warnings.size() == 2);
   CHECK(compiled.warnings.at(0) ==
         "line 4 (seq 1): text change with no clicked field before it to type into; not replayed");
-  CHECK(compiled.warnings.at(1).get<std::string>().rfind("line 5 (seq 2): scroll not replayed",
-                                                         0) == 0);
-  CHECK(compiled.warnings.at(2) ==
-        "line 6 (seq 3): the click has no resourceId, text, contentDesc or bounds; not replayed");
+  CHECK(compiled.warnings.at(1) ==
+        "line 5 (seq 2): the click has no resourceId, text, contentDesc or bounds; not replayed");
 }
 
 TEST_CASE("compile: a field emptied is not typed; no waits without a snapshot between steps",
@@ -237,7 +242,7 @@ TEST_CASE("compile: many steps become several payloads within the limits", "[rec
 TEST_CASE("compile: nothing replayable is an error; ids are made safe", "[recording][compile]") {
   const testing::TemporaryDirectory dir{"recording-compile-empty"};
   const auto input = dir.path() / "rec.ndjson";
-  write_file(input, header_line() + "\n" + scroll_line(0) + "\n");
+  write_file(input, header_line() + "\n" + text_change_line(0, "typed") + "\n");
   auto compiled = recording::compile_recording(input);
   REQUIRE_FALSE(compiled.has_value());
   CHECK(compiled.error().code == "RECORDING_PARSE_FAILED");
@@ -257,7 +262,6 @@ TEST_CASE("compile: an out-of-order file compiles in seq order", "[recording][co
   const auto compiled = compile_lines({header_line(), click_line(2, second, screen),
                                        window_change_line(0, "com.example.app", screen),
                                        click_line(1, first, screen)});
-  using Steps = std::vector<std::pair<std::string, Json>>;
   const Steps expected{
       {"open_app", {{"applicationId", "com.example.app"}}},
       {"wait_for_node", wait_for({{"textEquals", "First"}})},
@@ -271,7 +275,6 @@ TEST_CASE("compile: an out-of-order file compiles in seq order", "[recording][co
 TEST_CASE("compile: close_app_first starts the replay from the app's launch screen",
           "[recording][compile]") {
   const std::vector<std::string> lines{header_line(), window_change_line(0, "com.example.app")};
-  using Steps = std::vector<std::pair<std::string, Json>>;
   CHECK(steps_of(compile_lines(lines)) ==
         Steps{{"open_app", {{"applicationId", "com.example.app"}}}});
   CHECK(steps_of(compile_lines(lines, {true})) ==
@@ -293,7 +296,6 @@ TEST_CASE("compile: typing on a screen that opened with a field focused goes to 
       {header_line("rec-focus"), window_change_line(0, "com.example.app", home),
        click_line(1, bar, home), window_change_line(2, "com.example.app", search),
        text_change_line(3, "w"), text_change_line(4, "wifi"), press_back_line(5, search)});
-  using Steps = std::vector<std::pair<std::string, Json>>;
   const Steps expected{
       {"open_app", {{"applicationId", "com.example.app"}}},
       {"wait_for_node", wait_for({{"resourceId", "id/search_bar"}})},
@@ -307,4 +309,236 @@ TEST_CASE("compile: typing on a screen that opened with a field focused goes to 
   };
   CHECK(steps_of(compiled) == expected);
   CHECK(compiled.warnings.empty());
+}
+
+namespace {
+
+// A settings-like screen: a toolbar over a scrollable list of the rows named, each a title at
+// `top_of_first` and below, 100 px apart.
+std::string list_screen(const std::vector<std::string>& titles, int top_of_first = 300) {
+  std::string rows;
+  int top = top_of_first;
+  for (const std::string& title : titles) {
+    rows += node("id/title", title, "",
+                 "[0," + std::to_string(top) + "][1080," + std::to_string(top + 100) + "]");
+    top += 100;
+  }
+  return hierarchy(node("id/toolbar", "Settings") + scrollable_list("id/list", rows));
+}
+
+std::vector<std::string> warnings_of(const recording::CompiledRecording& compiled) {
+  std::vector<std::string> warnings;
+  for (const Json& warning : compiled.warnings) warnings.push_back(warning.get<std::string>());
+  return warnings;
+}
+
+}  // namespace
+
+TEST_CASE("compile: scrolls before a tap on a row they brought on screen are a scroll_until",
+          "[recording][compile]") {
+  const std::string top = list_screen({"Network", "Display"});
+  const std::string scrolled = list_screen({"Display", "Passwords"});
+  const std::string accounts = hierarchy(node("id/accounts_title", "Accounts"));
+  const ClickFields row = click_on_text("Passwords");
+  const auto compiled =
+      compile_lines({header_line(), window_change_line(0, "com.example.app", top),
+                     scroll_line(1, "com.example.app", 5, "id/list"),
+                     scroll_line(2, "com.example.app", 9, "id/list"), click_line(3, row, scrolled),
+                     window_change_line(4, "com.example.app", accounts)});
+  const Steps expected{
+      {"open_app", {{"applicationId", "com.example.app"}}},
+      // The screen the scrolls started from: the row is not on it yet.
+      {"wait_for_node", wait_for({{"resourceId", "id/toolbar"}})},
+      // Two recorded scrolls: twice as many, plus 3, at 1000 ms each.
+      {"scroll_until",
+       {{"matcher", {{"textEquals", "Passwords"}}},
+        {"direction", "down"},
+        {"container", {{"resourceId", "id/list"}}},
+        {"maxScrolls", 2 * 2 + recording::kCompiledExtraScrolls},
+        {"maxDurationMs", 7 * recording::kCompiledScrollBudgetMs}}},
+      {"click", {{"matcher", {{"textEquals", "Passwords"}}}, {"strict", true}}},
+      {"wait_for_node", wait_for({{"resourceId", "id/accounts_title"}})},
+  };
+  CHECK(steps_of(compiled) == expected);
+  CHECK(compiled.warnings.empty());
+}
+
+TEST_CASE("compile: a scroll's direction from its offsets, else from how the screen moved",
+          "[recording][compile]") {
+  const ClickFields row = click_on_text("Passwords");
+  struct Case {
+    const char* name;
+    std::string before, after;
+    std::string scroll;
+    const char* direction;
+  };
+  const std::vector<Case> cases{
+      // A RecyclerView reports no offsets: "Display" went up the screen, so the list went down.
+      {"down by the screens", list_screen({"Network", "Display"}),
+       list_screen({"Display", "Passwords"}), scroll_line(1, "com.example.app", 0), "down"},
+      {"up by the screens", list_screen({"Network", "Display"}),
+       list_screen({"Passwords", "Network"}), scroll_line(1, "com.example.app", 0), "up"},
+      {"right by the offsets", list_screen({"Network"}), list_screen({"Passwords"}),
+       scroll_line(1, "com.example.app", 0, nullptr, 640), "right"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.name);
+    const auto compiled =
+        compile_lines({header_line(), window_change_line(0, "com.example.app", c.before), c.scroll,
+                       click_line(2, row, c.after)});
+    const auto steps = steps_of(compiled);
+    REQUIRE(steps.size() == 4);
+    CHECK(steps.at(2).first == "scroll_until");
+    CHECK(steps.at(2).second.at("direction") == c.direction);
+    CHECK_FALSE(steps.at(2).second.contains("container"));  // the scroll named none
+    CHECK(compiled.warnings.empty());
+  }
+  // Neither tells: down, said so.
+  const ClickFields b = click_on_text("B");
+  const auto unknown =
+      compile_lines({header_line(), window_change_line(0, "com.example.app", list_screen({"A"})),
+                     scroll_line(1, "com.example.app", 0), click_line(2, b, list_screen({"B"}))});
+  CHECK(steps_of(unknown).at(2).second.at("direction") == "down");
+  CHECK(warnings_of(unknown) ==
+        std::vector<std::string>{"line 3 (seq 1): neither the scroll's offsets nor the screens "
+                                 "around it tell its direction; replayed as down"});
+}
+
+TEST_CASE("compile: scrolls no tap needed are replayed by position, with a warning",
+          "[recording][compile]") {
+  const std::string top = list_screen({"Network", "Display"});
+  SECTION("scrolls at the end of the recording") {
+    const auto compiled =
+        compile_lines({header_line(), window_change_line(0, "com.example.app", top),
+                       scroll_line(1, "com.example.app", 9, "id/list"),
+                       scroll_line(2, "com.example.app", 4, "id/list")});
+    const Json container = {{"resourceId", "id/list"}};
+    const Steps expected{
+        {"open_app", {{"applicationId", "com.example.app"}}},
+        {"wait_for_node", wait_for({{"resourceId", "id/toolbar"}})},
+        {"scroll", {{"direction", "down"}, {"container", container}}},
+        {"scroll", {{"direction", "up"}, {"container", container}}},
+    };
+    CHECK(steps_of(compiled) == expected);
+    const std::string why =
+        "): no later tap needed it to find its target, so it holds only for the same screen size "
+        "and content";
+    CHECK(warnings_of(compiled) ==
+          std::vector<std::string>{
+              "line 3 (seq 1): scroll replayed by position (scroll down in id/list" + why,
+              "line 4 (seq 2): scroll replayed by position (scroll up in id/list" + why});
+  }
+  SECTION("a tap on what was on screen before the scroll") {
+    const ClickFields toolbar = click_on_id("id/toolbar");
+    const auto compiled =
+        compile_lines({header_line(), window_change_line(0, "com.example.app", top), scroll_line(1),
+                       click_line(2, toolbar, list_screen({"Display", "Passwords"}))});
+    const Steps expected{
+        {"open_app", {{"applicationId", "com.example.app"}}},
+        {"wait_for_node", wait_for({{"resourceId", "id/toolbar"}})},
+        {"scroll", {{"direction", "down"}}},
+        // The screen after the scroll, which the tap saw.
+        {"wait_for_node", wait_for({{"resourceId", "id/toolbar"}})},
+        {"click", {{"matcher", {{"resourceId", "id/toolbar"}}}, {"strict", true}}},
+    };
+    CHECK(steps_of(compiled) == expected);
+    REQUIRE(compiled.warnings.size() == 1);
+    CHECK(compiled.warnings.at(0).get<std::string>().rfind(
+              "line 3 (seq 1): scroll replayed by position (scroll down)", 0) == 0);
+  }
+  SECTION("a scroll, then the back key") {
+    const auto compiled =
+        compile_lines({header_line(), window_change_line(0, "com.example.app", top), scroll_line(1),
+                       press_back_line(2, list_screen({"Display", "Passwords"}))});
+    const Steps expected{
+        {"open_app", {{"applicationId", "com.example.app"}}},
+        {"wait_for_node", wait_for({{"resourceId", "id/toolbar"}})},
+        {"scroll", {{"direction", "down"}}},
+        // The back key's snapshot: the screen the scroll led to.
+        {"wait_for_node", wait_for({{"resourceId", "id/toolbar"}})},
+        {"press_key", {{"key", "back"}}},
+    };
+    CHECK(steps_of(compiled) == expected);
+    CHECK(compiled.warnings.size() == 1);
+  }
+  SECTION("no screen recorded before the scroll: a target outside every list") {
+    const ClickFields row = click_on_text("Network");
+    const ClickFields toolbar = click_on_id("id/toolbar");
+    // The row's own snapshot is the screen before the click, not the one after it.
+    const auto compiled =
+        compile_lines({header_line(), click_line(0, row, top), scroll_line(1),
+                       click_line(2, toolbar, list_screen({"Display", "Passwords"}))});
+    const auto steps = steps_of(compiled);
+    REQUIRE(steps.size() == 4);
+    CHECK(steps.at(1).first == "scroll");
+    CHECK(steps.at(2).first == "wait_for_node");
+    CHECK(steps.at(3).first == "click");
+  }
+}
+
+TEST_CASE("compile: no screen recorded before the scroll, a target inside the list: scroll_until",
+          "[recording][compile]") {
+  const ClickFields network = click_on_text("Network");
+  const ClickFields row = click_on_text("Passwords");
+  const auto compiled =
+      compile_lines({header_line(), click_line(0, network, list_screen({"Network", "Display"})),
+                     scroll_line(1), click_line(2, row, list_screen({"Display", "Passwords"}))});
+  const auto steps = steps_of(compiled);
+  REQUIRE(steps.size() == 3);
+  CHECK(steps.at(1).first == "scroll_until");
+  CHECK(steps.at(1).second.at("matcher") == Json{{"textEquals", "Passwords"}});
+  CHECK(warnings_of(compiled) ==
+        std::vector<std::string>{"line 3 (seq 1): no snapshot between the previous step and this "
+                                 "one, so the replay does not wait for the screen before it"});
+}
+
+TEST_CASE("compile: each wait is given twice the gap the recording saw, within its bounds",
+          "[recording][compile]") {
+  const std::string home = hierarchy(node("id/home", "Home") + node("id/a", "A"));
+  const std::string second = hierarchy(node("id/second", "Second") + node("id/b", "B"));
+  const std::string third = hierarchy(node("id/third", "Third"));
+  const ClickFields a = click_on_id("id/a");
+  const ClickFields b = click_on_id("id/b");
+  const auto compiled = compile_lines({
+      header_line(), at_ms(window_change_line(0, "com.example.app", home), 0),
+      at_ms(click_line(1, a, home), 300),                              // 0.3 s: the 2 s floor
+      at_ms(window_change_line(2, "com.example.app", second), 1000),   //
+      at_ms(click_line(3, b, second), 3300),                           // 3 s: 6 s
+      at_ms(window_change_line(4, "com.example.app", third), 4000),    //
+      at_ms(press_back_line(5, third), 33300),                         // 30 s: the 10 s ceiling
+      at_ms(window_change_line(6, "com.example.app", second), 37300),  // 4 s: 8 s
+  });
+  const Steps expected{
+      {"open_app", {{"applicationId", "com.example.app"}}},
+      {"wait_for_node", wait_for({{"resourceId", "id/a"}}, 2000)},
+      {"click", {{"matcher", {{"resourceId", "id/a"}}}, {"strict", true}}},
+      {"wait_for_node", wait_for({{"resourceId", "id/b"}}, 6000)},
+      {"click", {{"matcher", {{"resourceId", "id/b"}}}, {"strict", true}}},
+      {"wait_for_node", wait_for({{"resourceId", "id/third"}}, 10000)},
+      {"press_key", {{"key", "back"}}},
+      // The last screen: the gap to the snapshot that showed it.
+      {"wait_for_node", wait_for({{"resourceId", "id/second"}}, 8000)},
+  };
+  CHECK(steps_of(compiled) == expected);
+  REQUIRE(compiled.payloads.size() == 1);
+  CHECK(compiled.payloads.front().at("timeoutMs") ==
+        5000 + (2000 + 6000 + 10000 + 8000) + 4 * recording::kCompiledActionBudgetMs);
+}
+
+TEST_CASE("compile: seventeen taps at a person's pace stay one payload", "[recording][compile]") {
+  std::vector<std::string> lines{
+      header_line("taps"),
+      at_ms(window_change_line(0, "com.example.app", hierarchy(node("", "Button 1"))), 0)};
+  // A tap every 1.5 s, each on the screen the one before led to.
+  for (int tap = 1; tap <= 17; ++tap) {
+    lines.push_back(at_ms(click_line(tap, click_on_text("Button " + std::to_string(tap)),
+                                     hierarchy(node("", "Button " + std::to_string(tap)))),
+                          tap * 1500));
+  }
+  const auto compiled = compile_lines(lines);
+  CHECK(compiled.action_count == 1 + 17 + 17);  // open_app, and a wait before each tap
+  REQUIRE(compiled.payloads.size() == 1);
+  CHECK(compiled.payloads.front().at("commandId") == "recording-taps");
+  CHECK(compiled.payloads.front().at("timeoutMs") == 5000 + 17 * 3000 + 18 * 3000);
+  CHECK(recording::to_json(compiled).at("payloadCount") == 1);
 }

@@ -43,6 +43,19 @@ struct ClickFields {
   std::string package = "com.example.app";
 };
 
+// A click on the node with this text (the row's title a list row's click carries).
+inline ClickFields click_on_text(std::string text) {
+  ClickFields fields;
+  fields.text = std::move(text);
+  return fields;
+}
+
+inline ClickFields click_on_id(std::string resource_id) {
+  ClickFields fields;
+  fields.resource_id = std::move(resource_id);
+  return fields;
+}
+
 inline std::string click_line(long long seq, const ClickFields& fields,
                               const std::string& snapshot = "") {
   Json event = Json::object();
@@ -61,15 +74,19 @@ inline std::string click_line(long long seq, const ClickFields& fields,
   return dump_json(event);
 }
 
-inline std::string scroll_line(long long seq, const std::string& package = "com.example.app") {
+// A scroll event: the container's offsets after it (scrollX, scrollY), as the Operator reports
+// them; `resource_id` the container's, or null.
+inline std::string scroll_line(long long seq, const std::string& package = "com.example.app",
+                               double scroll_y = 120, Json resource_id = nullptr,
+                               double scroll_x = 0) {
   Json event = Json::object();
   event["ts"] = 1710000000100LL + seq * 100;
   event["seq"] = seq;
   event["snapshot"] = nullptr;
   event["packageName"] = package;
-  event["resourceId"] = nullptr;
-  event["scrollX"] = 0;
-  event["scrollY"] = 120;
+  event["resourceId"] = std::move(resource_id);
+  event["scrollX"] = scroll_x;
+  event["scrollY"] = scroll_y;
   event["maxScrollX"] = 0;
   event["maxScrollY"] = 2000;
   event["type"] = "scroll";
@@ -99,6 +116,13 @@ inline std::string text_change_line(long long seq, const std::string& text,
   return dump_json(event);
 }
 
+// `line` (an event) recorded `ms` milliseconds after the recording started.
+inline std::string at_ms(const std::string& line, long long ms) {
+  Json event = Json::parse(line);
+  event["ts"] = 1710000000000LL + ms;
+  return dump_json(event);
+}
+
 // A UI Automator hierarchy of the given <node .../> elements.
 inline std::string hierarchy(const std::string& nodes) {
   return "<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\">"
@@ -108,10 +132,19 @@ inline std::string hierarchy(const std::string& nodes) {
 }
 
 inline std::string node(const std::string& resource_id, const std::string& text,
-                        const std::string& desc = "") {
+                        const std::string& desc = "",
+                        const std::string& bounds = "[0,0][100,100]") {
   return "<node index=\"0\" text=\"" + text + "\" resource-id=\"" + resource_id +
          "\" class=\"android.widget.TextView\" package=\"com.example.app\" content-desc=\"" + desc +
-         "\" bounds=\"[0,0][100,100]\" />";
+         "\" bounds=\"" + bounds + "\" />";
+}
+
+// A scrollable list (resource-id `resource_id`) holding `rows`.
+inline std::string scrollable_list(const std::string& resource_id, const std::string& rows) {
+  return "<node index=\"0\" text=\"\" resource-id=\"" + resource_id +
+         "\" class=\"androidx.recyclerview.widget.RecyclerView\" package=\"com.example.app\" "
+         "content-desc=\"\" scrollable=\"true\" bounds=\"[0,200][1080,2400]\">" +
+         rows + "</node>";
 }
 
 }  // namespace clawperator::test_recording
