@@ -190,6 +190,30 @@ Json steps_json(const std::vector<RecordedStep>& steps, const StepAlignment& ali
   return list;
 }
 
+// SKILL_RESULT_MISSING: a saved run that holds no SkillResult. A run that failed before its
+// script started is an error object without one (src/skills/skill_run.cpp adds skillResult
+// only once the script ran): its code says why.
+Unexpected<HostError> missing_skill_result(const Json& document, const std::string& what) {
+  const bool absent = !document.contains("skillResult");
+  const auto code = document.find("code");
+  const std::string run_code =
+      code != document.end() && code->is_string() ? code->get<std::string>() : std::string();
+  std::string message =
+      absent ? what + " has no top-level skillResult: " +
+                   (run_code.empty()
+                        ? std::string("it is not what `clawperator skills run --json` "
+                                      "prints")
+                        : "the saved run failed with " + run_code + " before its script ran")
+             : what +
+                   " has skillResult null: the skill's script printed no "
+                   "[Clawperator-Skill-Result] line" +
+                   (run_code.empty() ? std::string() : " (the run ended with " + run_code + ")");
+  Json details{{"reason", absent ? "no skillResult" : "skillResult is null"}};
+  if (!run_code.empty()) details["runCode"] = run_code;
+  return Unexpected(
+      contract::validation_error("SKILL_RESULT_MISSING", std::move(message), std::move(details)));
+}
+
 }  // namespace
 
 std::optional<CompareMode> compare_mode_named(std::string_view name) {
@@ -206,15 +230,8 @@ contract::Outcome<Json> skill_result_of(const Json& document, std::string_view n
                            Json{{"reason", "not an object"}});
   }
   const auto result = document.find("skillResult");
-  if (result == document.end()) {
-    return compare_failure(what + " is missing the top-level skillResult field",
-                           Json{{"reason", "no skillResult"}});
-  }
-  if (result->is_null()) {
-    return compare_failure(what +
-                               " has no parsed skillResult (the skill printed no readable "
-                               "[Clawperator-Skill-Result] line)",
-                           Json{{"reason", "skillResult is null"}});
+  if (result == document.end() || result->is_null()) {
+    return missing_skill_result(document, what);
   }
   if (!result->is_object()) {
     return compare_failure(what + " has a skillResult that is not an object",

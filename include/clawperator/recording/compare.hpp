@@ -29,7 +29,9 @@ std::optional<CompareMode> compare_mode_named(std::string_view name);
 inline constexpr std::size_t kMaxCompareResultBytes = std::size_t{64} << 20;
 contract::Outcome<Json> read_compare_skill_result(const std::filesystem::path& path);
 // The skillResult of a parsed document, checked; errors name the field ("checkpoints[0].id")
-// and the document as `name` ("The compare result run.json").
+// and the document as `name` ("The compare result run.json"). An object without one (no
+// skillResult, or null: the script printed no result line) is SKILL_RESULT_MISSING; any other
+// fault RECORDING_COMPARE_FAILED.
 contract::Outcome<Json> skill_result_of(const Json& document,
                                         std::string_view name = "The compare result");
 

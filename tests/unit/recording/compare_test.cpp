@@ -293,6 +293,59 @@ TEST_CASE("compare: a baseline that is not an export is RECORDING_COMPARE_FAILED
   CHECK(too_large.error().details.at("reason") == "larger than 536870912 bytes");
 }
 
+TEST_CASE("compare: a run without a SkillResult is SKILL_RESULT_MISSING, an input error",
+          "[recording][compare]") {
+  const auto missing = [](const Json& document) {
+    auto result = recording::skill_result_of(document, "The compare result run.json");
+    REQUIRE_FALSE(result.has_value());
+    const contract::HostError& error = result.error();
+    CHECK(error.code == "SKILL_RESULT_MISSING");
+    CHECK(contract::exit_code_of(error) == 2);
+    CHECK(contract::to_json(contract::disposition_of(error)) ==
+          Json{{"delivery", "not_delivered"}, {"retry", "safe"}});
+    // The catalog's hint is about the run, and names the commands to type.
+    const Json printed = contract::to_json(error);
+    CHECK(printed.at("hint").get<std::string>().find("clawperator skills run") !=
+          std::string::npos);
+    CHECK(printed.at("hint").get<std::string>().find("[Clawperator-Skill-Result]") !=
+          std::string::npos);
+    return error;
+  };
+  SECTION("the script printed no result line: skillResult null") {
+    const contract::HostError error = missing(Json{{"ok", true}, {"skillResult", nullptr}});
+    CHECK(error.details == Json{{"reason", "skillResult is null"}});
+    CHECK(error.message ==
+          "The compare result run.json has skillResult null: the skill's script printed no "
+          "[Clawperator-Skill-Result] line");
+  }
+  SECTION("a run that failed after its script printed nothing names its code") {
+    const contract::HostError error =
+        missing(Json{{"ok", false}, {"code", "SKILL_EXECUTION_FAILED"}, {"skillResult", nullptr}});
+    CHECK(error.details.at("runCode") == "SKILL_EXECUTION_FAILED");
+    CHECK(error.message.ends_with("(the run ended with SKILL_EXECUTION_FAILED)"));
+  }
+  SECTION("no skillResult at all: a run refused before its script, or no run") {
+    const contract::HostError refused_run =
+        missing(Json{{"ok", false}, {"code", "SKILL_NOT_FOUND"}});
+    CHECK(refused_run.details ==
+          Json{{"reason", "no skillResult"}, {"runCode", "SKILL_NOT_FOUND"}});
+    CHECK(refused_run.message ==
+          "The compare result run.json has no top-level skillResult: the saved run failed with "
+          "SKILL_NOT_FOUND before its script ran");
+    const contract::HostError other = missing(Json{{"ok", true}});
+    CHECK(other.details == Json{{"reason", "no skillResult"}});
+    CHECK(other.message.ends_with("it is not what `clawperator skills run --json` prints"));
+  }
+  SECTION("from the file: its path in details") {
+    const testing::TemporaryDirectory dir{"recording-compare-missing"};
+    write_file(dir.path() / "run.json", R"({"ok":true,"skillResult":null})");
+    auto result = recording::read_compare_skill_result(dir.path() / "run.json");
+    REQUIRE_FALSE(result.has_value());
+    CHECK(result.error().code == "SKILL_RESULT_MISSING");
+    CHECK(result.error().details.at("path") == (dir.path() / "run.json").string());
+  }
+}
+
 TEST_CASE("compare: a result that is not a saved skills run is RECORDING_COMPARE_FAILED",
           "[recording][compare]") {
   const Json good = skill_result("success", full_path(), "verified");
@@ -304,8 +357,6 @@ TEST_CASE("compare: a result that is not a saved skills run is RECORDING_COMPARE
     return result.error();
   };
   CHECK(refused(Json::array()).details.at("reason") == "not an object");
-  CHECK(refused(Json{{"ok", true}}).details.at("reason") == "no skillResult");
-  CHECK(refused(Json{{"skillResult", nullptr}}).details.at("reason") == "skillResult is null");
   CHECK(refused(Json{{"skillResult", "x"}}).details.at("reason") == "skillResult is not an object");
 
   const auto issue_of = [&](const std::function<void(Json&)>& change) {
