@@ -1,11 +1,13 @@
 // recording start → a person's taps, typing and back key through `adb shell input` → stop →
 // pull → parse → compile → exec of the compiled payload, through the real adb against the
-// virtual device's recorder (docs/recording.md).
+// virtual device's recorder (docs/recording.md); and the same flow run by a skill of its own
+// checkpoint ids, compared with the recording.
 #include <filesystem>
 #include <regex>
 #include <set>
 
 #include "farm_fixture.hpp"
+#include "skills_repo.hpp"
 #include "test_files.hpp"
 
 using namespace clawperator::testing;
@@ -42,61 +44,72 @@ std::pair<int, int> centre_of(const std::string& xml, const std::string& id) {
           (std::stoi(match[2]) + std::stoi(match[4])) / 2};
 }
 
-}  // namespace
+// One virtual phone; the CLI and `adb shell` aimed at it, as a person's terminal would be.
+struct Phone {
+  Farm farm{{"default"}};
+  std::string serial = farm.serials().front();
 
-TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches the same screen",
-          "[integration][recording]") {
-  Farm farm({"default"});
-  const std::string serial = farm.serials().front();
-  const auto cli = [&](std::vector<std::string> args) {
+  RunResult cli(std::vector<std::string> args) const {
     args.insert(args.end(), {"--device", serial});
     return farm.clawperator(args);
-  };
-  const auto shell = [&](std::vector<std::string> args) {
+  }
+  std::string screen() const { return screen_xml(farm, serial); }
+  void shell(std::vector<std::string> args) const {
     args.insert(args.begin(), {"-s", serial, "shell"});
     const RunResult result = farm.adb(args);
     INFO(result.err);
     CHECK(result.exit_code == 0);
-  };
+  }
+};
 
-  const RunResult started = cli({"recording", "start", "--session-id", "it-rec"});
+// The person of docs/recording.md's example: opens Settings, taps the search bar, types
+// "wifi", goes back.
+void search_settings_as_a_person(const Phone& phone) {
+  phone.shell({"am", "start", "-n", "com.android.settings/.Settings"});
+  const auto [x, y] = centre_of(phone.screen(), "com.android.settings:id/search_action_bar");
+  phone.shell({"input", "tap", std::to_string(x), std::to_string(y)});
+  CHECK(phone.screen().find("android:id/search_src_text") != std::string::npos);
+  phone.shell({"input", "text", "wifi"});
+  phone.shell({"input", "keyevent", "4"});
+}
+
+}  // namespace
+
+TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches the same screen",
+          "[integration][recording]") {
+  const Phone phone;
+
+  const RunResult started = phone.cli({"recording", "start", "--session-id", "it-rec"});
   REQUIRE(started.exit_code == 0);
   const json start = single_document(started);
   CHECK(start["envelope"]["stepResults"][0]["data"]["sessionId"] == "it-rec");
   CHECK(start["envelope"]["stepResults"][0]["data"]["filePath"].get<std::string>().find(
             "/files/recordings/it-rec.ndjson") != std::string::npos);
   // A second start: the step's code promoted to the wrapper, exit 1.
-  const RunResult again = cli({"record", "start", "--session-id", "other"});
+  const RunResult again = phone.cli({"record", "start", "--session-id", "other"});
   CHECK(again.exit_code == 1);
   const json busy = single_document(again);
   CHECK(busy["code"] == "RECORDING_ALREADY_IN_PROGRESS");
   CHECK(busy["failedStep"]["actionType"] == "start_recording");
   CHECK(busy["envelope"]["stepResults"][0]["data"]["sessionId"] == "it-rec");
 
-  // The person: opens Settings, taps the search bar, types, goes back.
-  shell({"am", "start", "-n", "com.android.settings/.Settings"});
-  const std::string home = screen_xml(farm, serial);
-  const auto [x, y] = centre_of(home, "com.android.settings:id/search_action_bar");
-  shell({"input", "tap", std::to_string(x), std::to_string(y)});
-  CHECK(screen_xml(farm, serial).find("android:id/search_src_text") != std::string::npos);
-  shell({"input", "text", "wifi"});
-  shell({"input", "keyevent", "4"});
-  const std::set<std::string> recorded_end = screen_labels(screen_xml(farm, serial));
+  search_settings_as_a_person(phone);
+  const std::set<std::string> recorded_end = screen_labels(phone.screen());
 
-  const RunResult stopped = cli({"recording", "stop"});
+  const RunResult stopped = phone.cli({"recording", "stop"});
   REQUIRE(stopped.exit_code == 0);
   const json stop = single_document(stopped);
   CHECK(stop["envelope"]["stepResults"][0]["data"]["sessionId"] == "it-rec");
   CHECK(std::stoi(stop["envelope"]["stepResults"][0]["data"]["eventCount"].get<std::string>()) >=
         4);
-  const RunResult idle = cli({"recording", "stop"});
+  const RunResult idle = phone.cli({"recording", "stop"});
   CHECK(idle.exit_code == 1);
   CHECK(single_document(idle)["code"] == "RECORDING_NOT_IN_PROGRESS");
 
   const TemporaryDirectory dir{"rec-it"};
   const std::string out = dir.path().string();
   // The device's latest pointer names the recording just stopped.
-  const RunResult pulled = cli({"recording", "pull", "--out", out});
+  const RunResult pulled = phone.cli({"recording", "pull", "--out", out});
   REQUIRE(pulled.exit_code == 0);
   const json pull = single_document(pulled);
   const fs::path local = dir.path() / "it-rec.ndjson";
@@ -106,11 +119,11 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
   const std::string pulled_text = read_file(local.string());
   // Never over an existing file; a missing session leaves nothing behind.
   const json exists =
-      expect_error(cli({"recording", "pull", "--out", out}), "RECORDING_PULL_FAILED", 3);
+      expect_error(phone.cli({"recording", "pull", "--out", out}), "RECORDING_PULL_FAILED", 3);
   CHECK(exists["details"]["reason"] == "exists");
   CHECK(read_file(local.string()) == pulled_text);
   const json missing =
-      expect_error(cli({"recording", "pull", "--session-id", "never-recorded", "--out", out}),
+      expect_error(phone.cli({"recording", "pull", "--session-id", "never-recorded", "--out", out}),
                    "RECORDING_SESSION_NOT_FOUND", 3);
   CHECK(missing["details"]["reason"] == "no_such_recording");
   std::size_t entries = 0;
@@ -119,9 +132,10 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
     ++entries;
   }
   CHECK(entries == 1);
-  CHECK(cli({"recording", "pull", "--out", out, "--force"}).exit_code == 0);
+  CHECK(phone.cli({"recording", "pull", "--out", out, "--force"}).exit_code == 0);
 
-  const RunResult parsed = farm.clawperator({"recording", "parse", "--input", local.string()});
+  const RunResult parsed =
+      phone.farm.clawperator({"recording", "parse", "--input", local.string()});
   REQUIRE(parsed.exit_code == 0);
   const json steps = json::parse(read_file((dir.path() / "it-rec.steps.json").string()));
   REQUIRE(steps["steps"].size() >= 2);
@@ -131,7 +145,7 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
   CHECK(steps["steps"][1]["resourceId"] == "com.android.settings:id/search_action_bar");
 
   // The export, and a skill run that reports the baseline's own checkpoints compares literally.
-  const RunResult exported = farm.clawperator(
+  const RunResult exported = phone.farm.clawperator(
       {"recording", "export", "--input", local.string(), "--snapshots", "include"});
   REQUIRE(exported.exit_code == 0);
   const std::string baseline = single_document(exported)["outputFile"];
@@ -145,7 +159,7 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
                                 {"checkpoints", checkpoints},
                                 {"terminalVerification", {{"status", "verified"}}}}}}
                              .dump());
-    return farm.clawperator(
+    return phone.farm.clawperator(
         {"recording", "compare", "--baseline", baseline, "--result", run_file.string()});
   };
   const RunResult first_compare = compare_with(json::array());
@@ -164,8 +178,8 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
 
   const fs::path replay = dir.path() / "replay.json";
   const RunResult compiled =
-      farm.clawperator({"recording", "parse", "--input", local.string(), "--as-execution",
-                        "--close-app-first", "--out", replay.string()});
+      phone.farm.clawperator({"recording", "parse", "--input", local.string(), "--as-execution",
+                              "--close-app-first", "--out", replay.string()});
   REQUIRE(compiled.exit_code == 0);
   const json compile = single_document(compiled);
   std::vector<std::string> types;
@@ -176,10 +190,133 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
   CHECK_FALSE(compile.contains("warnings"));
 
   // Somewhere else first, then the replay: the same screen as at the end of the recording.
-  shell({"input", "keyevent", "3"});
-  CHECK(screen_labels(screen_xml(farm, serial)) != recorded_end);
-  const RunResult replayed = cli({"exec", replay.string()});
+  phone.shell({"input", "keyevent", "3"});
+  CHECK(screen_labels(phone.screen()) != recorded_end);
+  const RunResult replayed = phone.cli({"exec", replay.string()});
   INFO(replayed.out);
   REQUIRE(replayed.exit_code == 0);
-  CHECK(screen_labels(screen_xml(farm, serial)) == recorded_end);
+  CHECK(screen_labels(phone.screen()) == recorded_end);
+}
+
+TEST_CASE("recording compare: a skill's own checkpoints match what the recording did",
+          "[integration][recording]") {
+  const Phone phone;
+  REQUIRE(phone.cli({"recording", "start", "--session-id", "it-compare"}).exit_code == 0);
+  search_settings_as_a_person(phone);
+  REQUIRE(phone.cli({"recording", "stop"}).exit_code == 0);
+  const TemporaryDirectory dir{"rec-compare-it"};
+  REQUIRE(phone.cli({"recording", "pull", "--out", dir.path().string()}).exit_code == 0);
+  const RunResult exported = phone.farm.clawperator(
+      {"recording", "export", "--input", (dir.path() / "it-compare.ndjson").string()});
+  REQUIRE(exported.exit_code == 0);
+  const std::string baseline = single_document(exported)["outputFile"];
+
+  // The skill runs the same flow through `clawperator exec` and reports checkpoints of its own
+  // ids, each saying what it did; success and the verified end only when every step of the
+  // payload did, its last a wait for the Settings home.
+  SkillsRepo repo;
+  const std::string search_bar = "com.android.settings:id/search_action_bar";
+  const json bar = {{"resourceId", search_bar}};
+  const json field = {{"resourceId", "android:id/search_src_text"}};
+  const std::string payload = repo.path("settings-search.json");
+  std::ofstream(payload)
+      << json{{"commandId", "settings-search"},
+              {"taskId", "settings-search"},
+              {"source", "skill"},
+              {"expectedFormat", "android-ui-automator"},
+              {"timeoutMs", 60000},
+              {"actions",
+               json::array({{{"id", "open"},
+                             {"type", "open_app"},
+                             {"params", {{"applicationId", "com.android.settings"}}}},
+                            {{"id", "bar"},
+                             {"type", "wait_for_node"},
+                             {"params", {{"matcher", bar}, {"timeoutMs", 10000}}}},
+                            {{"id", "tap"}, {"type", "click"}, {"params", {{"matcher", bar}}}},
+                            {{"id", "field"},
+                             {"type", "wait_for_node"},
+                             {"params", {{"matcher", field}, {"timeoutMs", 10000}}}},
+                            {{"id", "type"},
+                             {"type", "enter_text"},
+                             {"params", {{"matcher", field}, {"text", "wifi"}, {"clear", true}}}},
+                            {{"id", "back"}, {"type", "press_key"}, {"params", {{"key", "back"}}}},
+                            {{"id", "home"},
+                             {"type", "wait_for_node"},
+                             {"params", {{"matcher", bar}, {"timeoutMs", 10000}}}}})}}
+             .dump();
+  const json checkpoints = json::array(
+      {{{"id", "settings_launched"},
+        {"status", "ok"},
+        {"evidence", {{"kind", "json"}, {"value", {{"applicationId", "com.android.settings"}}}}}},
+       {{"id", "search_opened"}, {"status", "ok"}, {"note", "clicked " + search_bar}},
+       {{"id", "query_typed"},
+        {"status", "ok"},
+        {"evidence", {{"kind", "text"}, {"text", "wifi"}}}},
+       {{"id", "back_on_home"}, {"status", "ok"}, {"note", "pressed back to the Settings home"}}});
+  const json succeeded = {{"contractVersion", "1.0.0"},
+                          {"skillId", "com.test.settings-search"},
+                          {"status", "success"},
+                          {"checkpoints", checkpoints},
+                          {"terminalVerification", {{"status", "verified"}}}};
+  json failed = succeeded;
+  failed["status"] = "failed";
+  failed["checkpoints"] = json::array();
+  failed["terminalVerification"] = {{"status", "failed"}};
+  repo.add("com.test.settings-search",
+           "if \"$CLAWPERATOR_BIN\" exec '" + payload + "' > '" + repo.path("exec.json") +
+               "'; then\n  echo '[Clawperator-Skill-Result]" + succeeded.dump() +
+               "'\nelse\n  echo '[Clawperator-Skill-Result]" + failed.dump() + "'\n  exit 1\nfi\n");
+  // A skill whose script prints no result line.
+  repo.add("com.test.silent", "echo 'searched, said nothing'\n");
+
+  phone.shell({"input", "keyevent", "3"});
+  const auto run_saved = [&](const std::string& skill, const std::string& name) {
+    const RunResult run = phone.farm.clawperator({"skills", "--registry", repo.registry(), "run",
+                                                  skill, "--json", "--device", phone.serial});
+    INFO(run.out << run.err << read_file(repo.path("exec.json")));
+    REQUIRE(run.exit_code == 0);
+    const fs::path saved = dir.path() / name;
+    write_file(saved, run.out);
+    return saved.string();
+  };
+  const auto compare = [&](const std::string& result) {
+    return phone.farm.clawperator(
+        {"recording", "compare", "--baseline", baseline, "--result", result});
+  };
+
+  const std::string run_file = run_saved("com.test.settings-search", "run.json");
+  const RunResult matched = compare(run_file);
+  const json report = single_document(matched);
+  INFO(report.dump(2));
+  CHECK(matched.exit_code == 0);
+  CHECK(report["ok"] == true);
+  CHECK(report["outcome"] == "literal_match");
+  CHECK(report["pathMatchedBy"] == "recorded_steps");
+  CHECK(report["actual"]["checkpointIds"] ==
+        json::array({"settings_launched", "search_opened", "query_typed", "back_on_home"}));
+  CHECK(report["actual"]["matchedSteps"] ==
+        json::array({"app_opened", "tap_1", "text_entered_1", "final_screen"}));
+  CHECK(report["unmatchedCheckpoints"] == json::array());
+  CHECK(report["uncoveredSteps"] == json::array());
+  // The original's ids of this recording, which the skill does not use, are still derived.
+  CHECK(report["baseline"]["checkpointIds"][0] == "app_opened");
+
+  // Without the typing's checkpoint the recorded text entry is left over: a drift, exit 1.
+  json without_typing = json::parse(read_file(run_file));
+  without_typing["skillResult"]["checkpoints"].erase(2);
+  write_file(dir.path() / "without-typing.json", without_typing.dump());
+  const RunResult drifted = compare((dir.path() / "without-typing.json").string());
+  const json drift = single_document(drifted);
+  CHECK(drifted.exit_code == 1);
+  CHECK(drift["outcome"] == "baseline_drift");
+  REQUIRE(drift["uncoveredSteps"].size() == 1);
+  CHECK(drift["uncoveredSteps"][0]["id"] == "text_entered_1");
+  CHECK(drift["firstDivergence"]["baselineCheckpoint"] == "text_entered_1");
+
+  // A run whose script printed no SkillResult: an input error about the run, not the recording.
+  const json missing =
+      expect_error(compare(run_saved("com.test.silent", "silent.json")), "SKILL_RESULT_MISSING", 2);
+  CHECK(missing["details"]["reason"] == "skillResult is null");
+  CHECK(missing["disposition"] == json{{"delivery", "not_delivered"}, {"retry", "safe"}});
+  CHECK(missing["hint"].get<std::string>().find("clawperator skills run") != std::string::npos);
 }
