@@ -54,13 +54,16 @@ bool acts_on_screen(const std::string& type) {
 
 }  // namespace
 
-TEST_CASE("examples/ holds payloads, invalid/, scenarios/ and policy/ only", "[cli][examples]") {
+TEST_CASE("examples/ holds payloads, invalid/, scenarios/, policy/ and ci/ only",
+          "[cli][examples]") {
   for (const auto& entry : std::filesystem::directory_iterator(kExamples)) {
     CAPTURE(entry.path().string());
     if (entry.is_directory()) {
       const std::string name = entry.path().filename().string();
-      // policy/: action policies (docs/guardrails.md), loaded by tests/unit/policy.
-      CHECK((name == "invalid" || name == "scenarios" || name == "policy"));
+      // policy/: action policies (docs/guardrails.md), loaded by tests/unit/policy. ci/: the CI
+      // recipe and the repository it runs in (docs/ci.md), run by
+      // tests/integration/ci_workflow_test.cpp.
+      CHECK((name == "invalid" || name == "scenarios" || name == "policy" || name == "ci"));
     } else {
       CHECK(entry.path().extension() == ".json");
     }
