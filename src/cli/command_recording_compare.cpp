@@ -26,12 +26,12 @@ CommandResult run_recording_compare(const RecordingFlags& flags) {
   if (!baseline) return failure(baseline.error());
   auto skill_result = recording::read_compare_skill_result(*flags.result);
   if (!skill_result) return failure(skill_result.error());
-  recording::CompareReport report =
-      recording::compare_with_skill_result(*baseline, *skill_result, mode);
+  auto report = recording::compare_with_skill_result(*baseline, *skill_result, mode);
+  if (!report) return failure(report.error());
   // A divergence is a check that failed (docs/contract.md §7): the same report, `ok` false and
   // exit 1, so that `ok` and the exit code agree as they do for every result here.
-  CommandResult result = success(std::move(report.document));
-  if (report.diverged) {
+  CommandResult result = success(std::move(report->document));
+  if (report->diverged) {
     result.document["ok"] = false;
     result.exit_code = contract::exit_code::kFailed;
   }

@@ -1009,6 +1009,17 @@ constexpr CatalogEntry kCatalog[] = {
      "`details.reason` names the fields at fault); inspect the device before running the skill "
      "again.",
      Origin::Host, 200},
+    {"SKILL_RESULT_MISSING", "Skills",
+     "The saved skill run given to `recording compare --result` holds no SkillResult: the "
+     "skill's script printed no `[Clawperator-Skill-Result]` line (`skillResult` null), or the "
+     "document has no `skillResult` (a run that failed before its script started, or no "
+     "`skills run` output at all); nothing was compared.",
+     Delivery::NotDelivered, 2, RecoveryStrategy::None,
+     "Make the skill's script print one `[Clawperator-Skill-Result]` line with its SkillResult "
+     "(docs/skills.md, \"The result line\"), save a run with `clawperator skills run <skill-id> "
+     "--json > run.json`, then run `clawperator recording compare --baseline <export.json> "
+     "--result run.json`.",
+     Origin::Host, 422},
 
     // Reports (`--report FORMAT=FILE`, docs/commands.md "Reports")
     {"REPORT_WRITE_FAILED", "Reports",

@@ -1,156 +1,112 @@
 #include "clawperator/recording/compare.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <array>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <memory>
-#include <unordered_map>
 #include <utility>
 
-#include "clawperator/contract/matcher_text.hpp"
 #include "clawperator/io/bounded_file.hpp"
-#include "clawperator/recording/events.hpp"
+#include "clawperator/recording/compare_steps.hpp"
 #include "clawperator/skills/skill_result.hpp"
-#include "clawperator/text.hpp"
 
 namespace clawperator::recording {
 namespace {
 
 using contract::HostError;
 
-// The original's baseline (compareRecording.ts of the newest original, its
-// DEFAULT_BASELINE_CHECKPOINT_ORDER): the checkpoints its shipped skill reports, in order.
-constexpr std::array<std::string_view, 4> kBaselineCheckpointOrder = {
-    "app_opened", "discharge_to_row_focused", "target_text_entered", "save_completed"};
-// A skill's checkpoint that states the end result; it is not part of the path.
-constexpr std::string_view kTerminalCheckpointId = "terminal_state_verified";
+// ---- The first divergence, in the original's shapes (findFirstDivergence) ----
 
-// ---- The comparison ----
-
-struct Checkpoint {
-  std::string id;
-  std::string status;  // the skill's; the baseline's are all "ok"
-  std::optional<std::string> note;
-  std::string summary;  // the baseline's
-};
-
-// The package most events name (an empty name does not count); the first seen wins a tie.
-std::optional<std::string> primary_package(const Baseline& baseline) {
-  std::vector<std::pair<std::string, std::size_t>> counts;
-  std::unordered_map<std::string, std::size_t> index;
-  for (const BaselineEvent& event : baseline.events) {
-    if (event.type == "press_key" || event.package_name.empty()) continue;
-    const auto [at, added] = index.emplace(event.package_name, counts.size());
-    if (added) counts.emplace_back(event.package_name, 0);
-    ++counts[at->second].second;
-  }
-  std::optional<std::string> winner;
-  std::size_t most = 0;
-  for (const auto& [name, count] : counts) {
-    if (!winner || count > most) {
-      winner = name;
-      most = count;
-    }
-  }
-  return winner;
+// The skill reported a checkpoint where the recording has nothing more.
+Json extra_checkpoint(std::size_t index, const ReportedCheckpoint& extra) {
+  Json divergence = Json::object();
+  divergence["index"] = index;
+  divergence["baselineCheckpoint"] = "unexpected_extra_checkpoint";
+  divergence["actualCheckpoint"] = extra.id;
+  divergence["baselineStatus"] = nullptr;
+  divergence["actualStatus"] = extra.status;
+  if (extra.note) divergence["actualNote"] = *extra.note;
+  return divergence;
 }
 
-// The original's normalizeRecordingExportForCompare: the first window change of the app, the
-// first click that mentions "discharge", the last text change with text, and the last click
-// that mentions "save" (else "confirm"), each when the recording has one.
-std::vector<Checkpoint> baseline_checkpoints(const Baseline& baseline,
-                                             const std::optional<std::string>& app) {
-  const auto in_app = [&app](const BaselineEvent& event) {
-    return !app || event.type == "press_key" || event.package_name == *app;
-  };
-  const auto first = [&](auto predicate) -> const BaselineEvent* {
-    for (const BaselineEvent& event : baseline.events) {
-      if (in_app(event) && predicate(event)) return &event;
-    }
-    return nullptr;
-  };
-  const auto last = [&](auto predicate) -> const BaselineEvent* {
-    for (auto event = baseline.events.rbegin(); event != baseline.events.rend(); ++event) {
-      if (in_app(*event) && predicate(*event)) return &*event;
-    }
-    return nullptr;
-  };
-  const BaselineEvent* save =
-      last([](const BaselineEvent& e) { return e.type == "click" && e.mentions_save; });
-  if (save == nullptr) {
-    save = last([](const BaselineEvent& e) { return e.type == "click" && e.mentions_confirm; });
-  }
-  const std::array<const BaselineEvent*, 4> found = {
-      first([](const BaselineEvent& e) { return e.type == "window_change"; }),
-      first([](const BaselineEvent& e) { return e.type == "click" && e.mentions_discharge; }),
-      last([](const BaselineEvent& e) { return e.type == "text_change" && e.has_text; }),
-      save,
-  };
-  std::vector<Checkpoint> checkpoints;
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    if (found[i] != nullptr) {
-      checkpoints.push_back(
-          {std::string(kBaselineCheckpointOrder[i]), "ok", std::nullopt, found[i]->summary});
-    }
-  }
-  return checkpoints;
+// The skill's checkpoints ended where the recording expected `expected_id`.
+Json missing_checkpoint(std::size_t index, std::string_view expected_id,
+                        const std::string& expected_summary, const std::string& run_status) {
+  Json divergence = Json::object();
+  divergence["index"] = index;
+  divergence["baselineCheckpoint"] = expected_id;
+  divergence["actualCheckpoint"] =
+      run_status == "failed" ? "failed_before_expected_checkpoint" : "missing_expected_checkpoint";
+  divergence["baselineStatus"] = "ok";
+  divergence["actualStatus"] = nullptr;
+  divergence["baselineSummary"] = expected_summary;
+  return divergence;
 }
 
-std::vector<Checkpoint> actual_checkpoints(const Json& skill_result) {
-  std::vector<Checkpoint> checkpoints;
-  for (const Json& checkpoint : skill_result.at("checkpoints")) {
-    const std::string id = checkpoint.at("id").get<std::string>();
-    if (id == kTerminalCheckpointId) continue;
-    std::optional<std::string> note;
-    if (checkpoint.contains("note")) note = checkpoint.at("note").get<std::string>();
-    checkpoints.push_back({id, checkpoint.at("status").get<std::string>(), std::move(note), {}});
-  }
-  return checkpoints;
+// The skill reported `got` where the recording expected `expected_id`, or `got` is not ok.
+Json differing_checkpoint(std::size_t index, std::string_view expected_id,
+                          const std::string& expected_summary, const ReportedCheckpoint& got) {
+  Json divergence = Json::object();
+  divergence["index"] = index;
+  divergence["baselineCheckpoint"] = expected_id;
+  divergence["actualCheckpoint"] = got.id;
+  divergence["baselineStatus"] = "ok";
+  divergence["actualStatus"] = got.status;
+  divergence["baselineSummary"] = expected_summary;
+  if (got.note) divergence["actualNote"] = *got.note;
+  return divergence;
 }
 
-// The original's findFirstDivergence: the first index where the ids differ, the skill's status
-// is not ok, or one list ends before the other.
-std::optional<Json> first_divergence(const std::vector<Checkpoint>& baseline,
-                                     const std::vector<Checkpoint>& actual,
-                                     const std::string& actual_status) {
-  const std::size_t length = std::max(baseline.size(), actual.size());
+// The original's comparison: the first index where the ids differ, the skill's status is not
+// ok, or one list ends before the other.
+std::optional<Json> divergence_by_ids(const Baseline& baseline,
+                                      const std::vector<OriginalCheckpoint>& expected,
+                                      const std::vector<ReportedCheckpoint>& actual,
+                                      const std::string& run_status) {
+  const std::size_t length = std::max(expected.size(), actual.size());
   for (std::size_t index = 0; index < length; ++index) {
-    Json divergence = Json::object();
-    divergence["index"] = index;
-    if (index >= baseline.size()) {
-      const Checkpoint& extra = actual[index];
-      divergence["baselineCheckpoint"] = "unexpected_extra_checkpoint";
-      divergence["actualCheckpoint"] = extra.id;
-      divergence["baselineStatus"] = nullptr;
-      divergence["actualStatus"] = extra.status;
-      if (extra.note) divergence["actualNote"] = *extra.note;
-      return divergence;
+    if (index >= expected.size()) return extra_checkpoint(index, actual[index]);
+    const OriginalCheckpoint& want = expected[index];
+    const std::string& summary = baseline.events[want.event].summary;
+    if (index >= actual.size()) return missing_checkpoint(index, want.id, summary, run_status);
+    const ReportedCheckpoint& got = actual[index];
+    if (got.id != want.id || got.status != "ok") {
+      return differing_checkpoint(index, want.id, summary, got);
     }
-    const Checkpoint& expected = baseline[index];
-    if (index >= actual.size()) {
-      divergence["baselineCheckpoint"] = expected.id;
-      divergence["actualCheckpoint"] = actual_status == "failed"
-                                           ? "failed_before_expected_checkpoint"
-                                           : "missing_expected_checkpoint";
-      divergence["baselineStatus"] = expected.status;
-      divergence["actualStatus"] = nullptr;
-      divergence["baselineSummary"] = expected.summary;
-      return divergence;
+  }
+  return std::nullopt;
+}
+
+// The comparison by what was done: walking the skill's checkpoints in order, the first one
+// that matched no step, passed over a step, or is not ok; then the first step left over.
+std::optional<Json> divergence_by_steps(const std::vector<RecordedStep>& steps,
+                                        const StepAlignment& alignment,
+                                        const std::vector<ReportedCheckpoint>& actual,
+                                        const std::string& run_status) {
+  // The step the recording did next at `position`: none past the end, nor the final screen
+  // when the result's statement of its end covers it.
+  const auto expected_at = [&](std::size_t position) -> const RecordedStep* {
+    if (position >= steps.size()) return nullptr;
+    if (steps[position].kind == StepKind::FinalScreen && alignment.final_screen_by_end) {
+      return nullptr;
     }
-    const Checkpoint& got = actual[index];
-    if (got.id != expected.id || got.status != expected.status) {
-      divergence["baselineCheckpoint"] = expected.id;
-      divergence["actualCheckpoint"] = got.id;
-      divergence["baselineStatus"] = expected.status;
-      divergence["actualStatus"] = got.status;
-      divergence["baselineSummary"] = expected.summary;
-      if (got.note) divergence["actualNote"] = *got.note;
-      return divergence;
+    return &steps[position];
+  };
+  std::size_t position = 0;
+  for (std::size_t index = 0; index < actual.size(); ++index) {
+    const ReportedCheckpoint& got = actual[index];
+    const std::optional<std::size_t> matched = alignment.step_of_checkpoint[index];
+    if (!matched) {
+      const RecordedStep* want = expected_at(position);
+      if (want == nullptr) return extra_checkpoint(index, got);
+      return differing_checkpoint(index, want->id, want->summary, got);
     }
+    // A step between the previous match and this one that no checkpoint covers.
+    const RecordedStep& want = steps[std::min(position, *matched)];
+    if (position < *matched || got.status != "ok") {
+      return differing_checkpoint(index, want.id, want.summary, got);
+    }
+    position = *matched + 1;
+  }
+  if (const RecordedStep* want = expected_at(position)) {
+    return missing_checkpoint(actual.size(), want->id, want->summary, run_status);
   }
   return std::nullopt;
 }
@@ -209,10 +165,53 @@ std::string summary_of_outcome(const std::string& outcome, const std::optional<J
   return "the skill diverged from the recording baseline";
 }
 
-Json ids_of(const std::vector<Checkpoint>& checkpoints) {
-  Json ids = Json::array();
-  for (const Checkpoint& checkpoint : checkpoints) ids.push_back(checkpoint.id);
-  return ids;
+// The steps, each with what covers it: the index of its checkpoint in the skill's path,
+// "terminal" (the final screen, by the result's statement of its end) or null.
+Json steps_json(const std::vector<RecordedStep>& steps, const StepAlignment& alignment) {
+  Json list = Json::array();
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const RecordedStep& step = steps[i];
+    Json item = Json::object();
+    item["id"] = step.id;
+    item["kind"] = to_string(step.kind);
+    item["seq"] = step.seq;
+    item["summary"] = step.summary;
+    item["names"] = step.names;
+    Json original_ids = Json::array();
+    for (std::string_view id : step.original_ids) original_ids.push_back(id);
+    item["checkpointIds"] = std::move(original_ids);
+    if (const auto checkpoint = alignment.checkpoint_of_step[i]) {
+      item["coveredBy"] = *checkpoint;
+    } else {
+      item["coveredBy"] = alignment.uncovered(i, steps) ? Json(nullptr) : Json("terminal");
+    }
+    list.push_back(std::move(item));
+  }
+  return list;
+}
+
+// SKILL_RESULT_MISSING: a saved run that holds no SkillResult. A run that failed before its
+// script started is an error object without one (src/skills/skill_run.cpp adds skillResult
+// only once the script ran): its code says why.
+Unexpected<HostError> missing_skill_result(const Json& document, const std::string& what) {
+  const bool absent = !document.contains("skillResult");
+  const auto code = document.find("code");
+  const std::string run_code =
+      code != document.end() && code->is_string() ? code->get<std::string>() : std::string();
+  std::string message =
+      absent ? what + " has no top-level skillResult: " +
+                   (run_code.empty()
+                        ? std::string("it is not what `clawperator skills run --json` "
+                                      "prints")
+                        : "the saved run failed with " + run_code + " before its script ran")
+             : what +
+                   " has skillResult null: the skill's script printed no "
+                   "[Clawperator-Skill-Result] line" +
+                   (run_code.empty() ? std::string() : " (the run ended with " + run_code + ")");
+  Json details{{"reason", absent ? "no skillResult" : "skillResult is null"}};
+  if (!run_code.empty()) details["runCode"] = run_code;
+  return Unexpected(
+      contract::validation_error("SKILL_RESULT_MISSING", std::move(message), std::move(details)));
 }
 
 }  // namespace
@@ -231,15 +230,8 @@ contract::Outcome<Json> skill_result_of(const Json& document, std::string_view n
                            Json{{"reason", "not an object"}});
   }
   const auto result = document.find("skillResult");
-  if (result == document.end()) {
-    return compare_failure(what + " is missing the top-level skillResult field",
-                           Json{{"reason", "no skillResult"}});
-  }
-  if (result->is_null()) {
-    return compare_failure(what +
-                               " has no parsed skillResult (the skill printed no readable "
-                               "[Clawperator-Skill-Result] line)",
-                           Json{{"reason", "skillResult is null"}});
+  if (result == document.end() || result->is_null()) {
+    return missing_skill_result(document, what);
   }
   if (!result->is_object()) {
     return compare_failure(what + " has a skillResult that is not an object",
@@ -276,17 +268,31 @@ contract::Outcome<Json> read_compare_skill_result(const std::filesystem::path& p
   return result;
 }
 
-CompareReport compare_with_skill_result(const Baseline& baseline, const Json& skill_result,
-                                        CompareMode mode) {
+contract::Outcome<CompareReport> compare_with_skill_result(const Baseline& baseline,
+                                                           const Json& skill_result,
+                                                           CompareMode mode) {
   const std::optional<std::string> app = primary_package(baseline);
-  const std::vector<Checkpoint> expected = baseline_checkpoints(baseline, app);
-  const std::vector<Checkpoint> actual = actual_checkpoints(skill_result);
+  const std::vector<OriginalCheckpoint> originals = original_checkpoints(baseline, app);
+  const std::vector<RecordedStep> steps = recorded_steps(baseline, app, originals);
+  const std::vector<ReportedCheckpoint> actual = reported_checkpoints(skill_result);
+  auto alignment = align_checkpoints(steps, actual, states_its_end(skill_result));
+  if (!alignment) return Unexpected(std::move(alignment.error()));
   const std::string status = skill_result.at("status").get<std::string>();
   const std::string source_kind = skill_result.at("source").at("kind").get<std::string>();
   const bool literal =
       mode == CompareMode::Literal || (mode == CompareMode::Auto && source_kind != "agent");
-  const std::optional<Json> divergence = first_divergence(expected, actual, status);
-  const bool path_matches = !divergence.has_value();
+  // The path matches by the original's ids, as it always did, or by what was done.
+  const std::optional<Json> by_ids = divergence_by_ids(baseline, originals, actual, status);
+  const std::optional<Json> by_steps = divergence_by_steps(steps, *alignment, actual, status);
+  const bool path_matches = !by_ids || !by_steps;
+  // A skill that reports one of the original's ids is told where it left the original's path.
+  const bool original_vocabulary =
+      std::any_of(actual.begin(), actual.end(), [](const ReportedCheckpoint& checkpoint) {
+        return is_original_checkpoint_id(checkpoint.id);
+      });
+  const std::optional<Json> divergence = path_matches          ? std::nullopt
+                                         : original_vocabulary ? by_ids
+                                                               : by_steps;
   // Absent or null: "missing", as the original reports it.
   const auto verification_object = skill_result.find("terminalVerification");
   const std::string verification =
@@ -300,9 +306,15 @@ CompareReport compare_with_skill_result(const Baseline& baseline, const Json& sk
   report["outcome"] = outcome;
   report["summary"] = summary_of_outcome(outcome, divergence);
   report["pathMatches"] = path_matches;
+  report["pathMatchedBy"] = !by_ids     ? Json("checkpoint_ids")
+                            : !by_steps ? Json("recorded_steps")
+                                        : Json(nullptr);
   report["terminalVerificationStatus"] = verification;
-  report["baseline"] =
-      Json{{"appPackage", app ? Json(*app) : Json(nullptr)}, {"checkpointIds", ids_of(expected)}};
+  Json original_ids = Json::array();
+  for (const OriginalCheckpoint& original : originals) original_ids.push_back(original.id);
+  report["baseline"] = Json{{"appPackage", app ? Json(*app) : Json(nullptr)},
+                            {"checkpointIds", std::move(original_ids)},
+                            {"steps", steps_json(steps, *alignment)}};
   Json actual_part = Json::object();
   actual_part["skillId"] = skill_result.at("skillId");
   actual_part["sourceKind"] = source_kind;
@@ -311,12 +323,31 @@ CompareReport compare_with_skill_result(const Baseline& baseline, const Json& sk
       skill_result.at("diagnostics").contains("runtimeState")) {
     actual_part["runtimeState"] = skill_result.at("diagnostics").at("runtimeState");
   }
-  actual_part["checkpointIds"] = ids_of(actual);
+  Json ids = Json::array(), matched_steps = Json::array(), unmatched = Json::array();
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    ids.push_back(actual[i].id);
+    const std::optional<std::size_t> step = alignment->step_of_checkpoint[i];
+    matched_steps.push_back(step ? Json(steps[*step].id) : Json(nullptr));
+    if (!step) {
+      unmatched.push_back(Json{{"index", i}, {"id", actual[i].id}, {"status", actual[i].status}});
+    }
+  }
+  actual_part["checkpointIds"] = std::move(ids);
+  actual_part["matchedSteps"] = std::move(matched_steps);
   report["actual"] = std::move(actual_part);
+  report["unmatchedCheckpoints"] = std::move(unmatched);
+  Json uncovered = Json::array();
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (alignment->uncovered(i, steps)) {
+      uncovered.push_back(Json{
+          {"id", steps[i].id}, {"kind", to_string(steps[i].kind)}, {"summary", steps[i].summary}});
+    }
+  }
+  report["uncoveredSteps"] = std::move(uncovered);
   if (divergence) report["firstDivergence"] = *divergence;
   const bool matched = outcome == "literal_match" || outcome == "semantic_match" ||
                        outcome == "outcome_matches_path_differs";
-  return {std::move(report), !matched};
+  return CompareReport{std::move(report), !matched};
 }
 
 }  // namespace clawperator::recording

@@ -8,6 +8,7 @@
 #include <memory>
 #include <utility>
 
+#include "clawperator/contract/matcher_text.hpp"
 #include "clawperator/expected.hpp"
 #include "clawperator/io/bounded_file.hpp"
 #include "clawperator/problem.hpp"
@@ -137,12 +138,18 @@ bool click_mentions(const Json& event, std::string_view word) {
 BaselineEvent baseline_event_of(const Json& event) {
   BaselineEvent reduced;
   reduced.type = event.at("type").get<std::string>();
-  if (const std::string* package = string_field(event, "packageName")) {
-    reduced.package_name = *package;
-  }
+  reduced.seq = event.at("seq");
+  const auto copy = [&event](const char* key, std::string& into) {
+    if (const std::string* value = string_field(event, key)) into = *value;
+  };
+  copy("packageName", reduced.package_name);
+  copy("resourceId", reduced.resource_id);
+  copy("text", reduced.text);
+  copy("contentDesc", reduced.content_desc);
+  copy("title", reduced.title);
   reduced.summary = summary_of(event, reduced.type, reduced.package_name);
   if (reduced.type == "text_change") {
-    reduced.has_text = !trim_white_space(event.at("text").get_ref<const std::string&>()).empty();
+    reduced.has_text = !trim_white_space(reduced.text).empty();
   }
   if (reduced.type == "click") {
     // "discharge to" and "discharge_row", the original's other words, both hold "discharge".

@@ -332,17 +332,22 @@ TEST_CASE("recording compare: the report, exit 0 on a match and 1 on a divergenc
       expect_error(run_binary(kBinary, {"recording", "compare", "--result", matching}), "USAGE", 2);
   CHECK(no_baseline["details"]["flag"] == "--baseline");
 
-  // The recording itself is no export; a skills run without a parsed result is no result.
+  // The recording itself is no export; a skills run without a parsed result is an input error
+  // of its own, with a hint about the run.
   const json not_export = expect_error(run_binary(kBinary, {"recording", "compare", "--baseline",
                                                             input.string(), "--result", matching}),
                                        "RECORDING_COMPARE_FAILED", 3);
   CHECK(not_export["details"]["reason"] == "not valid JSON");
+  CHECK(not_export["hint"].get<std::string>().find("clawperator recording export") !=
+        std::string::npos);
   write_file(dir.path() / "none.json", R"({"ok":true,"skillResult":null})");
   const json no_result =
       expect_error(run_binary(kBinary, {"recording", "compare", "--baseline", baseline, "--result",
                                         (dir.path() / "none.json").string()}),
-                   "RECORDING_COMPARE_FAILED", 3);
+                   "SKILL_RESULT_MISSING", 2);
   CHECK(no_result["details"]["reason"] == "skillResult is null");
+  CHECK(no_result["disposition"] == json{{"delivery", "not_delivered"}, {"retry", "safe"}});
+  CHECK(no_result["hint"].get<std::string>().find("clawperator skills run") != std::string::npos);
   const json absent =
       expect_error(run_binary(kBinary, {"recording", "compare", "--baseline", baseline, "--result",
                                         (dir.path() / "absent.json").string()}),

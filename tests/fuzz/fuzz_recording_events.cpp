@@ -20,21 +20,46 @@ namespace recording = clawperator::recording;
 namespace hierarchy = clawperator::hierarchy;
 using clawperator::Json;
 
+// A small baseline with names to match: the app opened, a tap, a text entered.
+recording::Baseline small_baseline() {
+  recording::Baseline baseline;
+  const auto event = [&baseline](std::string type, int seq) -> recording::BaselineEvent& {
+    recording::BaselineEvent& added = baseline.events.emplace_back();
+    added.type = std::move(type);
+    added.seq = seq;
+    added.package_name = "com.example.app";
+    added.summary = added.type + ":com.example.app";
+    return added;
+  };
+  event("window_change", 0).title = "Example";
+  recording::BaselineEvent& tap = event("click", 1);
+  tap.resource_id = "com.example.app:id/save";
+  tap.text = "Save";
+  recording::BaselineEvent& typed = event("text_change", 2);
+  typed.text = "42";
+  typed.has_text = true;
+  return baseline;
+}
+
 void compare_readers(std::string_view text) {
   const Json script_result = {
       {"contractVersion", "1.0.0"},
       {"skillId", "s"},
       {"source", {{"kind", "script"}}},
       {"status", "success"},
-      {"checkpoints", Json::array({{{"id", "app_opened"}, {"status", "ok"}}})}};
+      {"checkpoints", Json::array({{{"id", "app_opened"}, {"status", "ok"}},
+                                   {{"id", "tapped"}, {"status", "ok"}, {"note", "Save"}}})}};
   if (auto baseline = recording::parse_compare_baseline(text)) {
     (void)recording::compare_with_skill_result(*baseline, script_result,
                                                recording::CompareMode::Auto);
   }
   if (auto result = recording::skill_result_of(clawperator::parse_json(text))) {
     for (const auto mode : {recording::CompareMode::Literal, recording::CompareMode::Semantic}) {
-      (void)clawperator::dump_json(
-          recording::compare_with_skill_result(recording::Baseline{}, *result, mode).document);
+      for (const recording::Baseline& baseline : {recording::Baseline{}, small_baseline()}) {
+        if (auto report = recording::compare_with_skill_result(baseline, *result, mode)) {
+          (void)clawperator::dump_json(report->document);
+        }
+      }
     }
   }
 }

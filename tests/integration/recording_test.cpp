@@ -1,11 +1,13 @@
 // recording start → a person's taps, typing and back key through `adb shell input` → stop →
 // pull → parse → compile → exec of the compiled payload, through the real adb against the
-// virtual device's recorder (docs/recording.md).
+// virtual device's recorder (docs/recording.md); and the same flow run by a skill of its own
+// checkpoint ids, compared with the recording.
 #include <filesystem>
 #include <regex>
 #include <set>
 
 #include "farm_fixture.hpp"
+#include "skills_repo.hpp"
 #include "test_files.hpp"
 
 using namespace clawperator::testing;
@@ -73,6 +75,17 @@ struct Phone {
   }
 };
 
+// The person of docs/recording.md's example: opens Settings, taps the search bar, types
+// "wifi", goes back.
+void search_settings_as_a_person(const Phone& phone) {
+  phone.shell({"am", "start", "-n", "com.android.settings/.Settings"});
+  const auto [x, y] = centre_of(phone.screen(), "com.android.settings:id/search_action_bar");
+  phone.shell({"input", "tap", std::to_string(x), std::to_string(y)});
+  CHECK(phone.screen().find("android:id/search_src_text") != std::string::npos);
+  phone.shell({"input", "text", "wifi"});
+  phone.shell({"input", "keyevent", "4"});
+}
+
 }  // namespace
 
 TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches the same screen",
@@ -93,14 +106,7 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
   CHECK(busy["failedStep"]["actionType"] == "start_recording");
   CHECK(busy["envelope"]["stepResults"][0]["data"]["sessionId"] == "it-rec");
 
-  // The person: opens Settings, taps the search bar, types, goes back.
-  phone.shell({"am", "start", "-n", "com.android.settings/.Settings"});
-  const std::string home = phone.screen();
-  const auto [x, y] = centre_of(home, "com.android.settings:id/search_action_bar");
-  phone.shell({"input", "tap", std::to_string(x), std::to_string(y)});
-  CHECK(phone.screen().find("android:id/search_src_text") != std::string::npos);
-  phone.shell({"input", "text", "wifi"});
-  phone.shell({"input", "keyevent", "4"});
+  search_settings_as_a_person(phone);
   const std::set<std::string> recorded_end = screen_labels(phone.screen());
 
   const RunResult stopped = phone.cli({"recording", "stop"});
@@ -287,4 +293,127 @@ TEST_CASE(
   CHECK(scrolled["data"]["termination_reason"] == "TARGET_FOUND");
   CHECK(scrolled["data"]["scrolls"] == "1");
   CHECK(screen_labels(phone.screen()) == recorded_end);
+}
+
+TEST_CASE("recording compare: a skill's own checkpoints match what the recording did",
+          "[integration][recording]") {
+  const Phone phone;
+  REQUIRE(phone.cli({"recording", "start", "--session-id", "it-compare"}).exit_code == 0);
+  search_settings_as_a_person(phone);
+  REQUIRE(phone.cli({"recording", "stop"}).exit_code == 0);
+  const TemporaryDirectory dir{"rec-compare-it"};
+  REQUIRE(phone.cli({"recording", "pull", "--out", dir.path().string()}).exit_code == 0);
+  const RunResult exported = phone.farm.clawperator(
+      {"recording", "export", "--input", (dir.path() / "it-compare.ndjson").string()});
+  REQUIRE(exported.exit_code == 0);
+  const std::string baseline = single_document(exported)["outputFile"];
+
+  // The skill runs the same flow through `clawperator exec` and reports checkpoints of its own
+  // ids, each saying what it did; success and the verified end only when every step of the
+  // payload did, its last a wait for the Settings home.
+  SkillsRepo repo;
+  const std::string search_bar = "com.android.settings:id/search_action_bar";
+  const json bar = {{"resourceId", search_bar}};
+  const json field = {{"resourceId", "android:id/search_src_text"}};
+  const std::string payload = repo.path("settings-search.json");
+  std::ofstream(payload)
+      << json{{"commandId", "settings-search"},
+              {"taskId", "settings-search"},
+              {"source", "skill"},
+              {"expectedFormat", "android-ui-automator"},
+              {"timeoutMs", 60000},
+              {"actions",
+               json::array({{{"id", "open"},
+                             {"type", "open_app"},
+                             {"params", {{"applicationId", "com.android.settings"}}}},
+                            {{"id", "bar"},
+                             {"type", "wait_for_node"},
+                             {"params", {{"matcher", bar}, {"timeoutMs", 10000}}}},
+                            {{"id", "tap"}, {"type", "click"}, {"params", {{"matcher", bar}}}},
+                            {{"id", "field"},
+                             {"type", "wait_for_node"},
+                             {"params", {{"matcher", field}, {"timeoutMs", 10000}}}},
+                            {{"id", "type"},
+                             {"type", "enter_text"},
+                             {"params", {{"matcher", field}, {"text", "wifi"}, {"clear", true}}}},
+                            {{"id", "back"}, {"type", "press_key"}, {"params", {{"key", "back"}}}},
+                            {{"id", "home"},
+                             {"type", "wait_for_node"},
+                             {"params", {{"matcher", bar}, {"timeoutMs", 10000}}}}})}}
+             .dump();
+  const json checkpoints = json::array(
+      {{{"id", "settings_launched"},
+        {"status", "ok"},
+        {"evidence", {{"kind", "json"}, {"value", {{"applicationId", "com.android.settings"}}}}}},
+       {{"id", "search_opened"}, {"status", "ok"}, {"note", "clicked " + search_bar}},
+       {{"id", "query_typed"},
+        {"status", "ok"},
+        {"evidence", {{"kind", "text"}, {"text", "wifi"}}}},
+       {{"id", "back_on_home"}, {"status", "ok"}, {"note", "pressed back to the Settings home"}}});
+  const json succeeded = {{"contractVersion", "1.0.0"},
+                          {"skillId", "com.test.settings-search"},
+                          {"status", "success"},
+                          {"checkpoints", checkpoints},
+                          {"terminalVerification", {{"status", "verified"}}}};
+  json failed = succeeded;
+  failed["status"] = "failed";
+  failed["checkpoints"] = json::array();
+  failed["terminalVerification"] = {{"status", "failed"}};
+  repo.add("com.test.settings-search",
+           "if \"$CLAWPERATOR_BIN\" exec '" + payload + "' > '" + repo.path("exec.json") +
+               "'; then\n  echo '[Clawperator-Skill-Result]" + succeeded.dump() +
+               "'\nelse\n  echo '[Clawperator-Skill-Result]" + failed.dump() + "'\n  exit 1\nfi\n");
+  // A skill whose script prints no result line.
+  repo.add("com.test.silent", "echo 'searched, said nothing'\n");
+
+  phone.shell({"input", "keyevent", "3"});
+  const auto run_saved = [&](const std::string& skill, const std::string& name) {
+    const RunResult run = phone.farm.clawperator({"skills", "--registry", repo.registry(), "run",
+                                                  skill, "--json", "--device", phone.serial});
+    INFO(run.out << run.err << read_file(repo.path("exec.json")));
+    REQUIRE(run.exit_code == 0);
+    const fs::path saved = dir.path() / name;
+    write_file(saved, run.out);
+    return saved.string();
+  };
+  const auto compare = [&](const std::string& result) {
+    return phone.farm.clawperator(
+        {"recording", "compare", "--baseline", baseline, "--result", result});
+  };
+
+  const std::string run_file = run_saved("com.test.settings-search", "run.json");
+  const RunResult matched = compare(run_file);
+  const json report = single_document(matched);
+  INFO(report.dump(2));
+  CHECK(matched.exit_code == 0);
+  CHECK(report["ok"] == true);
+  CHECK(report["outcome"] == "literal_match");
+  CHECK(report["pathMatchedBy"] == "recorded_steps");
+  CHECK(report["actual"]["checkpointIds"] ==
+        json::array({"settings_launched", "search_opened", "query_typed", "back_on_home"}));
+  CHECK(report["actual"]["matchedSteps"] ==
+        json::array({"app_opened", "tap_1", "text_entered_1", "final_screen"}));
+  CHECK(report["unmatchedCheckpoints"] == json::array());
+  CHECK(report["uncoveredSteps"] == json::array());
+  // The original's ids of this recording, which the skill does not use, are still derived.
+  CHECK(report["baseline"]["checkpointIds"][0] == "app_opened");
+
+  // Without the typing's checkpoint the recorded text entry is left over: a drift, exit 1.
+  json without_typing = json::parse(read_file(run_file));
+  without_typing["skillResult"]["checkpoints"].erase(2);
+  write_file(dir.path() / "without-typing.json", without_typing.dump());
+  const RunResult drifted = compare((dir.path() / "without-typing.json").string());
+  const json drift = single_document(drifted);
+  CHECK(drifted.exit_code == 1);
+  CHECK(drift["outcome"] == "baseline_drift");
+  REQUIRE(drift["uncoveredSteps"].size() == 1);
+  CHECK(drift["uncoveredSteps"][0]["id"] == "text_entered_1");
+  CHECK(drift["firstDivergence"]["baselineCheckpoint"] == "text_entered_1");
+
+  // A run whose script printed no SkillResult: an input error about the run, not the recording.
+  const json missing =
+      expect_error(compare(run_saved("com.test.silent", "silent.json")), "SKILL_RESULT_MISSING", 2);
+  CHECK(missing["details"]["reason"] == "skillResult is null");
+  CHECK(missing["disposition"] == json{{"delivery", "not_delivered"}, {"retry", "safe"}});
+  CHECK(missing["hint"].get<std::string>().find("clawperator skills run") != std::string::npos);
 }

@@ -16,9 +16,14 @@ namespace clawperator::recording {
 // One export event reduced to what compare reads of it (its snapshot is not kept).
 struct BaselineEvent {
   std::string type;          // window_change, click, scroll, press_key, text_change
+  Json seq;                  // as recorded
   std::string package_name;  // empty for press_key (it has none) and when the event's is ""
-  std::string summary;       // "click:<package>:<text>" … as the report shows it
-  bool has_text = false;     // a text_change whose text is not blank
+  // What the event did, as recorded; empty when its field is null or the type has none: a
+  // click's resourceId, text and contentDesc, a text change's resourceId and text, a window
+  // change's title.
+  std::string resource_id, text, content_desc, title;
+  std::string summary;    // "click:<package>:<text>" … as the report shows it
+  bool has_text = false;  // a text_change whose text is not blank
   // A click whose package, id, text, description or snapshot mentions (any case) the word.
   bool mentions_discharge = false, mentions_save = false, mentions_confirm = false;
 };

@@ -5,8 +5,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "clawperator/recording/export.hpp"
-#include "recording_lines.hpp"
+#include "compare_fixture.hpp"
 #include "scripted_device.hpp"
 #include "test_files.hpp"
 
@@ -15,8 +14,6 @@ using namespace clawperator::test_recording;
 using clawperator::testing::write_file;
 
 namespace {
-
-constexpr const char* kApp = "com.example.app";
 
 // Opened, the "Discharge to" row clicked, "42" typed, "Save" clicked, in kApp; one click in
 // another app between (it does not decide the primary package).
@@ -35,53 +32,10 @@ std::string full_recording() {
          "\n" + press_back_line(7) + "\n";
 }
 
-recording::Baseline baseline_of(const std::string& ndjson, bool snapshots = false) {
-  const testing::TemporaryDirectory dir{"recording-compare"};
-  const auto input = dir.path() / "rec.ndjson";
-  write_file(input, ndjson);
-  recording::ExportOptions options{
-      input, std::nullopt,
-      snapshots ? recording::SnapshotMode::Include : recording::SnapshotMode::Omit};
-  REQUIRE(recording::export_recording(options).has_value());
-  auto baseline = recording::read_compare_baseline(dir.path() / "rec.export.json");
-  INFO((baseline ? std::string() : dump_json(contract::to_json(baseline.error()))));
-  REQUIRE(baseline.has_value());
-  return std::move(*baseline);
-}
-
-Json checkpoint(const std::string& id, const std::string& status = "ok") {
-  return Json{{"id", id}, {"status", status}};
-}
-
-Json skill_result(const std::string& status, Json checkpoints, const Json& verification,
-                  const std::string& kind = "script") {
-  Json result = Json::object();
-  result["contractVersion"] = "1.0.0";
-  result["skillId"] = "com.example.app.save";
-  result["source"] =
-      kind == "agent" ? Json{{"kind", "agent"}, {"agentCli", "codex"}} : Json{{"kind", "script"}};
-  result["status"] = status;
-  result["checkpoints"] = std::move(checkpoints);
-  if (!verification.is_null()) result["terminalVerification"] = {{"status", verification}};
-  return result;
-}
-
 Json full_path() {
   return Json::array({checkpoint("app_opened"), checkpoint("discharge_to_row_focused"),
                       checkpoint("target_text_entered"), checkpoint("save_completed"),
                       checkpoint("terminal_state_verified")});
-}
-
-Json compared(const recording::Baseline& baseline, const Json& result,
-              recording::CompareMode mode = recording::CompareMode::Auto) {
-  auto checked = recording::skill_result_of(Json{{"skillResult", result}});
-  REQUIRE(checked.has_value());
-  const recording::CompareReport report =
-      recording::compare_with_skill_result(baseline, *checked, mode);
-  const std::string outcome = report.document.at("outcome").get<std::string>();
-  CHECK(report.diverged == (outcome != "literal_match" && outcome != "semantic_match" &&
-                            outcome != "outcome_matches_path_differs"));
-  return report.document;
 }
 
 }  // namespace
@@ -95,13 +49,32 @@ TEST_CASE("compare: the baseline's checkpoints, the primary package and a litera
     "outcome": "literal_match",
     "summary": "checkpoint sequence matched the recording baseline and terminal verification was proved",
     "pathMatches": true,
+    "pathMatchedBy": "checkpoint_ids",
     "terminalVerificationStatus": "verified",
     "baseline": {"appPackage": "com.example.app",
                  "checkpointIds": ["app_opened", "discharge_to_row_focused",
-                                   "target_text_entered", "save_completed"]},
+                                   "target_text_entered", "save_completed"],
+                 "steps": [
+      {"id": "app_opened", "kind": "app_opened", "seq": 0,
+       "summary": "window_change:com.example.app", "names": ["com.example.app"],
+       "checkpointIds": ["app_opened"], "coveredBy": 0},
+      {"id": "tap_1", "kind": "tap", "seq": 1, "summary": "click:com.example.app:discharge to",
+       "names": ["com.example.app:id/discharge_row", "Discharge to"],
+       "checkpointIds": ["discharge_to_row_focused"], "coveredBy": 1},
+      {"id": "text_entered_1", "kind": "text_entered", "seq": 4,
+       "summary": "text_change:com.example.app:seq-4", "names": ["42"],
+       "checkpointIds": ["target_text_entered"], "coveredBy": 2},
+      {"id": "tap_2", "kind": "tap", "seq": 6, "summary": "click:com.example.app:save",
+       "names": ["SAVE"], "checkpointIds": ["save_completed"], "coveredBy": 3},
+      {"id": "final_screen", "kind": "final_screen", "seq": 0,
+       "summary": "window_change:com.example.app", "names": ["com.example.app"],
+       "checkpointIds": [], "coveredBy": "terminal"}]},
     "actual": {"skillId": "com.example.app.save", "sourceKind": "script", "status": "success",
                "checkpointIds": ["app_opened", "discharge_to_row_focused",
-                                 "target_text_entered", "save_completed"]}
+                                 "target_text_entered", "save_completed"],
+               "matchedSteps": ["app_opened", "tap_1", "text_entered_1", "tap_2"]},
+    "unmatchedCheckpoints": [],
+    "uncoveredSteps": []
   })"));
 }
 
@@ -236,7 +209,8 @@ TEST_CASE("compare: the baseline without some checkpoints, or of no app", "[reco
   SECTION("no events: no app, no checkpoints, an empty path matches") {
     const recording::Baseline baseline = baseline_of(header_line("rec-f") + "\n");
     const Json report = compared(baseline, skill_result("success", Json::array(), "verified"));
-    CHECK(report.at("baseline") == Json::parse(R"({"appPackage": null, "checkpointIds": []})"));
+    CHECK(report.at("baseline") ==
+          Json::parse(R"({"appPackage": null, "checkpointIds": [], "steps": []})"));
     CHECK(report.at("outcome") == "literal_match");
   }
   SECTION("the first package seen wins a tie") {
@@ -319,6 +293,59 @@ TEST_CASE("compare: a baseline that is not an export is RECORDING_COMPARE_FAILED
   CHECK(too_large.error().details.at("reason") == "larger than 536870912 bytes");
 }
 
+TEST_CASE("compare: a run without a SkillResult is SKILL_RESULT_MISSING, an input error",
+          "[recording][compare]") {
+  const auto missing = [](const Json& document) {
+    auto result = recording::skill_result_of(document, "The compare result run.json");
+    REQUIRE_FALSE(result.has_value());
+    const contract::HostError& error = result.error();
+    CHECK(error.code == "SKILL_RESULT_MISSING");
+    CHECK(contract::exit_code_of(error) == 2);
+    CHECK(contract::to_json(contract::disposition_of(error)) ==
+          Json{{"delivery", "not_delivered"}, {"retry", "safe"}});
+    // The catalog's hint is about the run, and names the commands to type.
+    const Json printed = contract::to_json(error);
+    CHECK(printed.at("hint").get<std::string>().find("clawperator skills run") !=
+          std::string::npos);
+    CHECK(printed.at("hint").get<std::string>().find("[Clawperator-Skill-Result]") !=
+          std::string::npos);
+    return error;
+  };
+  SECTION("the script printed no result line: skillResult null") {
+    const contract::HostError error = missing(Json{{"ok", true}, {"skillResult", nullptr}});
+    CHECK(error.details == Json{{"reason", "skillResult is null"}});
+    CHECK(error.message ==
+          "The compare result run.json has skillResult null: the skill's script printed no "
+          "[Clawperator-Skill-Result] line");
+  }
+  SECTION("a run that failed after its script printed nothing names its code") {
+    const contract::HostError error =
+        missing(Json{{"ok", false}, {"code", "SKILL_EXECUTION_FAILED"}, {"skillResult", nullptr}});
+    CHECK(error.details.at("runCode") == "SKILL_EXECUTION_FAILED");
+    CHECK(error.message.ends_with("(the run ended with SKILL_EXECUTION_FAILED)"));
+  }
+  SECTION("no skillResult at all: a run refused before its script, or no run") {
+    const contract::HostError refused_run =
+        missing(Json{{"ok", false}, {"code", "SKILL_NOT_FOUND"}});
+    CHECK(refused_run.details ==
+          Json{{"reason", "no skillResult"}, {"runCode", "SKILL_NOT_FOUND"}});
+    CHECK(refused_run.message ==
+          "The compare result run.json has no top-level skillResult: the saved run failed with "
+          "SKILL_NOT_FOUND before its script ran");
+    const contract::HostError other = missing(Json{{"ok", true}});
+    CHECK(other.details == Json{{"reason", "no skillResult"}});
+    CHECK(other.message.ends_with("it is not what `clawperator skills run --json` prints"));
+  }
+  SECTION("from the file: its path in details") {
+    const testing::TemporaryDirectory dir{"recording-compare-missing"};
+    write_file(dir.path() / "run.json", R"({"ok":true,"skillResult":null})");
+    auto result = recording::read_compare_skill_result(dir.path() / "run.json");
+    REQUIRE_FALSE(result.has_value());
+    CHECK(result.error().code == "SKILL_RESULT_MISSING");
+    CHECK(result.error().details.at("path") == (dir.path() / "run.json").string());
+  }
+}
+
 TEST_CASE("compare: a result that is not a saved skills run is RECORDING_COMPARE_FAILED",
           "[recording][compare]") {
   const Json good = skill_result("success", full_path(), "verified");
@@ -330,8 +357,6 @@ TEST_CASE("compare: a result that is not a saved skills run is RECORDING_COMPARE
     return result.error();
   };
   CHECK(refused(Json::array()).details.at("reason") == "not an object");
-  CHECK(refused(Json{{"ok", true}}).details.at("reason") == "no skillResult");
-  CHECK(refused(Json{{"skillResult", nullptr}}).details.at("reason") == "skillResult is null");
   CHECK(refused(Json{{"skillResult", "x"}}).details.at("reason") == "skillResult is not an object");
 
   const auto issue_of = [&](const std::function<void(Json&)>& change) {

@@ -23,14 +23,15 @@ inline Json snapshot_value(const std::string& xml) {
 }
 
 inline std::string window_change_line(long long seq, const std::string& package,
-                                      const std::string& snapshot = "") {
+                                      const std::string& snapshot = "",
+                                      const Json& title = nullptr) {
   Json event = Json::object();
   event["ts"] = 1710000000100LL + seq * 100;
   event["seq"] = seq;
   event["snapshot"] = snapshot_value(snapshot);
   event["packageName"] = package;
   event["className"] = "android.app.Activity";
-  event["title"] = nullptr;
+  event["title"] = title;
   event["type"] = "window_change";
   return dump_json(event);
 }
@@ -104,13 +105,14 @@ inline std::string press_back_line(long long seq, const std::string& snapshot = 
 }
 
 inline std::string text_change_line(long long seq, const std::string& text,
-                                    const std::string& package = "com.example.app") {
+                                    const std::string& package = "com.example.app",
+                                    const Json& resource_id = nullptr) {
   Json event = Json::object();
   event["ts"] = 1710000000100LL + seq * 100;
   event["seq"] = seq;
   event["snapshot"] = nullptr;
   event["packageName"] = package;
-  event["resourceId"] = nullptr;
+  event["resourceId"] = resource_id;
   event["text"] = text;
   event["type"] = "text_change";
   return dump_json(event);
