@@ -29,23 +29,9 @@ std::optional<CommandResult> refuse_empty_file_flag(const std::optional<std::str
   return file_flag_usage(std::string(flag) + " needs a file name", flag);
 }
 
-// The payload file `exec` reads: indented as a person edits it, a final newline.
+// The file `exec` reads: indented as a person edits it, a final newline.
 std::string payload_text(const Json& payload) {
   return dump_json(payload, true) + "\n";
-}
-
-// Where the payloads go: `out` itself for one, `<stem>.part<k><ext>` beside it for several (each
-// one `exec` runs, in order).
-std::vector<fs::path> payload_paths(const fs::path& out, std::size_t count) {
-  if (count == 1) return {out};
-  std::vector<fs::path> paths;
-  for (std::size_t k = 1; k <= count; ++k) {
-    fs::path part = out;
-    part.replace_filename(out.stem().string() + ".part" + std::to_string(k) +
-                          out.extension().string());
-    paths.push_back(std::move(part));
-  }
-  return paths;
 }
 
 CommandResult compile_to(const fs::path& input, const std::optional<fs::path>& out,
@@ -56,23 +42,16 @@ CommandResult compile_to(const fs::path& input, const std::optional<fs::path>& o
   if (!compiled) return failure(compiled.error());
   Json document = recording::to_json(*compiled);
   if (out) {
-    const std::vector<fs::path> paths = payload_paths(*out, compiled->payloads.size());
-    Json written = Json::array();
-    for (std::size_t i = 0; i < paths.size(); ++i) {
-      if (auto saved = io::write_file_atomically(paths[i], payload_text(compiled->payloads[i]));
-          !saved) {
-        return failure(recording::recording_error(
-            "RECORDING_PARSE_FAILED",
-            "Cannot write " + paths[i].string() + ": " + saved.error().message,
-            Json{{"path", paths[i].string()}}));
-      }
-      written.push_back(paths[i].string());
+    // One file `clawperator exec` runs whatever the length: the payload, or the sequence of
+    // them when the recording needed several (docs/payload.md §12).
+    const Json replay = compiled->payloads.size() == 1 ? compiled->payloads.front()
+                                                       : Json{{"executions", compiled->payloads}};
+    if (auto saved = io::write_file_atomically(*out, payload_text(replay)); !saved) {
+      return failure(recording::recording_error(
+          "RECORDING_PARSE_FAILED", "Cannot write " + out->string() + ": " + saved.error().message,
+          Json{{"path", out->string()}}));
     }
-    if (written.size() == 1) {
-      document["outputFile"] = written.front();
-    } else {
-      document["outputFiles"] = std::move(written);
-    }
+    document["outputFile"] = out->string();
   }
   return success(std::move(document));
 }

@@ -6,6 +6,7 @@
 #include <regex>
 #include <set>
 
+#include "../unit/recording/recording_lines.hpp"
 #include "farm_fixture.hpp"
 #include "skills_repo.hpp"
 #include "test_files.hpp"
@@ -293,6 +294,67 @@ TEST_CASE(
   CHECK(scrolled["data"]["termination_reason"] == "TARGET_FOUND");
   CHECK(scrolled["data"]["scrolls"] == "1");
   CHECK(screen_labels(phone.screen()) == recorded_end);
+}
+
+TEST_CASE("recording: forty steps compile to one file that exec replays as a sequence",
+          "[integration][recording]") {
+  using namespace clawperator::test_recording;
+  const Phone phone;
+  phone.shell({"am", "start", "-n", "com.android.settings/.Settings"});
+  const std::string home = phone.screen();
+  REQUIRE(home.find("Network &amp; internet") != std::string::npos);
+  REQUIRE(phone.cli({"click", "--text", "Network & internet"}).exit_code == 0);
+  const std::string network = phone.screen();
+  REQUIRE(network.find("Airplane mode") != std::string::npos);
+  phone.shell({"input", "keyevent", "4"});
+
+  // A person going in and out of Network & internet twenty times, five seconds a step: each
+  // wait gets its 10 s, so the replay is longer than one payload's 120 s.
+  const NodeBounds row = bounds_of(home, "text", "Network &amp; internet");
+  ClickFields tap = click_on_text("Network & internet");
+  tap.package = "com.android.settings";
+  tap.left = row.left;
+  tap.top = row.top;
+  tap.right = row.right;
+  tap.bottom = row.bottom;
+  std::string lines = header_line("forty-steps") + "\n" +
+                      at_ms(window_change_line(0, "com.android.settings", home), 0) + "\n";
+  long long seq = 0;
+  for (int round = 0; round < 20; ++round) {
+    ++seq;
+    lines += at_ms(click_line(seq, tap, home), seq * 5000) + "\n";
+    ++seq;
+    lines += at_ms(press_back_line(seq, network), seq * 5000) + "\n";
+  }
+  const TemporaryDirectory dir{"rec-forty"};
+  const fs::path recording = dir.path() / "forty-steps.ndjson";
+  write_file(recording, lines);
+  const fs::path replay = dir.path() / "replay.json";
+  const RunResult compiled = phone.farm.clawperator(
+      {"recording", "compile", "--input", recording.string(), "--out", replay.string()});
+  INFO(compiled.out << compiled.err);
+  REQUIRE(compiled.exit_code == 0);
+  const json compile = single_document(compiled);
+  CHECK(compile["outputFile"] == replay.string());
+  REQUIRE(compile["payloadCount"].get<int>() > 1);
+  const json file = json::parse(read_file(replay.string()));
+  REQUIRE(file["executions"].size() == compile["payloadCount"]);
+
+  // From elsewhere: the replay opens Settings and ends where the person did.
+  phone.shell({"input", "keyevent", "3"});
+  const RunResult replayed = phone.cli({"exec", replay.string()});
+  INFO(replayed.out.substr(0, 3000));
+  REQUIRE(replayed.exit_code == 0);
+  const json document = single_document(replayed);
+  CHECK(document["sequence"]["count"] == compile["payloadCount"]);
+  std::size_t clicks = 0;
+  for (const json& part : document["executions"]) {
+    for (const json& step : part["envelope"]["stepResults"]) {
+      if (step["actionType"] == "click") ++clicks;
+    }
+  }
+  CHECK(clicks == 20);
+  CHECK(screen_labels(phone.screen()) == screen_labels(home));
 }
 
 TEST_CASE("recording compare: a skill's own checkpoints match what the recording did",
