@@ -14,7 +14,7 @@ namespace {
 
 using contract::HostError;
 
-constexpr const char* kSubcommands = "start|stop|pull|parse|compile|export|compare";
+constexpr const char* kSubcommands = "start|stop|pull|parse|compile|replay|export|compare";
 
 struct FlagUse {
   std::string_view name;
@@ -24,17 +24,18 @@ struct FlagUse {
 
 std::optional<CommandResult> refuse_foreign_flags(const RecordingFlags& flags,
                                                   const GlobalOptions& options) {
-  const std::array<FlagUse, 10> uses = {{
+  const std::array<FlagUse, 11> uses = {{
       {"--session-id", flags.session_id.has_value(), "start|stop|pull"},
       {"--out", flags.out.has_value(), "pull|parse|compile|export"},
       {"--force", flags.force, "pull"},
-      {"--input", flags.input.has_value(), "parse|compile|export"},
+      {"--input", flags.input.has_value(), "parse|compile|replay|export"},
       {"--as-execution", flags.as_execution, "parse"},
-      {"--close-app-first", flags.close_app_first, "parse|compile"},
+      {"--close-app-first", flags.close_app_first, "parse|compile|replay"},
       {"--snapshots", flags.snapshots.has_value(), "export"},
       {"--baseline", flags.baseline.has_value(), "compare"},
       {"--result", flags.result.has_value(), "compare"},
       {"--mode", flags.mode.has_value(), "compare"},
+      {"--verify", flags.verify, "replay"},
   }};
   for (const FlagUse& use : uses) {
     if (use.given && !listed_in(use.takes, flags.action)) {
@@ -48,11 +49,11 @@ std::optional<CommandResult> refuse_foreign_flags(const RecordingFlags& flags,
     return usage_failure("--close-app-first applies to parse --as-execution only",
                          Json{{"flag", "--close-app-first"}});
   }
-  if (options.timeout && !listed_in("start|stop|pull", flags.action)) {
+  if (options.timeout && !listed_in("start|stop|pull|replay", flags.action)) {
     // Only a device call has a deadline to set; ignoring it would let a CI job believe the
     // command is bounded.
     return usage_failure(options.timeout_flag +
-                             " bounds recording start, stop and pull only; recording " +
+                             " bounds recording start, stop, pull and replay only; recording " +
                              flags.action + " reads local files and does not take it",
                          Json{{"flag", options.timeout_flag}});
   }
@@ -76,6 +77,15 @@ CommandResult run_recording(const RecordingFlags& flags, const GlobalOptions& op
   if (flags.action == "pull") return run_recording_pull(flags, options);
   if (flags.action == "parse") return run_recording_parse(flags, options);
   if (flags.action == "compile") return run_recording_compile(flags);
+  if (flags.action == "replay") {
+    if (!flags.input || flags.input->empty()) {
+      return usage_failure(
+          "recording replay --input <recording file> [--verify] [--close-app-first] ('record' "
+          "is an alias)",
+          Json{{"flag", "--input"}});
+    }
+    return run_recording_replay(flags, options);
+  }
   if (flags.action == "export") return run_recording_export(flags);
   return run_recording_compare(flags);
 }
@@ -97,14 +107,18 @@ void register_recording_commands(CommandLine root, std::vector<Command>& command
                      "pull: the directory (default ./recordings); parse, compile, export: the "
                      "output file");
   command.add_flag("--force", flags->force, "pull: replace an existing local file");
-  command.add_option("--input", flags->input,
-                     "parse, compile: the recording file; export: a file or a directory (its "
-                     "newest .ndjson)");
+  command.add_option(
+      "--input", flags->input,
+      "parse, compile, replay: the recording file; export: a file or a directory (its "
+      "newest .ndjson)");
   command.add_flag("--as-execution", flags->as_execution,
                    "parse: write the replay payload (as compile) instead of the steps file");
   command.add_flag("--close-app-first", flags->close_app_first,
-                   "compile, parse --as-execution: close the app before opening it, so the "
+                   "compile, replay, parse --as-execution: close the app before opening it, so the "
                    "replay starts from its launch screen");
+  command.add_flag("--verify", flags->verify,
+                   "replay: compare the screen the replay ended on with the recording's last "
+                   "(REPLAY_DIVERGED unless they match)");
   command.add_option("--snapshots", flags->snapshots,
                      "export: omit (default) or include each event's UI snapshot");
   command.add_option("--baseline", flags->baseline, "compare: the recording's export file");
@@ -122,16 +136,18 @@ void register_recording_commands(CommandLine root, std::vector<Command>& command
                      "  clawperator recording compile --input recordings/checkout.ndjson "
                      "--out replay.json\n"
                      "  clawperator exec replay.json\n"
+                     "  clawperator recording replay --input recordings/checkout.ndjson --verify\n"
                      "  clawperator recording export --input recordings --snapshots include\n"
                      "  clawperator recording compare --baseline checkout.export.json --result "
                      "run.json",
-                     "start 10000 ms, stop 15000 ms, pull 180000 ms (start, stop, pull only)");
+                     "start 10000 ms, stop 15000 ms, pull 180000 ms; replay: each payload's "
+                     "timeoutMs (start, stop, pull, replay only)");
   commands.push_back(
       Command{command.app(),
               [flags](const GlobalOptions& options) { return run_recording(*flags, options); },
               std::vector<std::string>{"--session-id", "--out", "--force", "--input",
                                        "--as-execution", "--close-app-first", "--snapshots",
-                                       "--baseline", "--result", "--mode"},
+                                       "--baseline", "--result", "--mode", "--verify"},
               /*takes_timeout=*/true});
 }
 

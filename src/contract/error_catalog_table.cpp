@@ -749,6 +749,22 @@ constexpr CatalogEntry kCatalog[] = {
      "Check that `--baseline` is a `clawperator recording export` file and `--result` the "
      "document `clawperator skills run --json` printed, then compare again.",
      Origin::Host, 422},
+    {"REPLAY_DIVERGED", "Recording",
+     "`recording replay --verify` ran the replay to its end, but the screen it ended on is not "
+     "the one the recording ended on: texts or resource ids of the recorded app differ "
+     "(details.recordedOnly, details.replayedOnly).",
+     Delivery::DeliveredVerified, 1, RecoveryStrategy::None,
+     "Look at the screen with `clawperator snapshot` and at details.recordedOnly and "
+     "details.replayedOnly; if the app changed, record the flow again with `clawperator "
+     "recording start`.",
+     Origin::Host, 409},
+    {"REPLAY_UNVERIFIABLE", "Recording",
+     "`recording replay --verify` was asked of a recording that shows no screen after its last "
+     "step, so there is nothing to compare the replay's end with; nothing was sent.",
+     Delivery::NotDelivered, 2, RecoveryStrategy::None,
+     "Record again and let the last screen settle before `clawperator recording stop`, or run "
+     "`clawperator recording replay` without --verify.",
+     Origin::Host, 422},
     {"RECORDING_SCHEMA_VERSION_UNSUPPORTED", "Recording",
      "The recording file declares a schema version this CLI cannot read.",
      Delivery::NotDelivered, 3, RecoveryStrategy::None,

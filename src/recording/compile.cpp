@@ -148,6 +148,7 @@ class RecordingCompiler {
       auto read = hierarchy::parse(*snapshot);
       if (read) {
         nodes = std::move(*read);
+        snapshot_xml_ = *snapshot;
       } else {
         warn("snapshot is not a readable hierarchy (" + read.error().message + "); not used");
       }
@@ -184,6 +185,12 @@ class RecordingCompiler {
   }
 
   std::vector<Json>& actions() { return actions_; }
+  // The last screen the recording saw after its last step (its snapshot's XML), when a snapshot
+  // showed it.
+  std::optional<std::string> final_screen() const {
+    if (!anchor_nodes_) return std::nullopt;
+    return anchor_xml_;
+  }
 
  private:
   // Consecutive scroll events of one container, not yet replayed: what they were for is known
@@ -241,8 +248,10 @@ class RecordingCompiler {
         "content-desc, so the replay does not wait for it");
   }
 
+  // `nodes`: the current event's snapshot, read.
   void take_anchor(hierarchy::Tree nodes) {
     anchor_nodes_ = std::move(nodes);
+    anchor_xml_ = snapshot_xml_;
     anchor_ms_ = now_ms_;
     awaiting_anchor_ = false;
   }
@@ -564,6 +573,8 @@ class RecordingCompiler {
   bool opened_app_ = false;
   bool awaiting_anchor_ = false;
   std::optional<hierarchy::Tree> anchor_nodes_;
+  std::string anchor_xml_;    // anchor_nodes_ as the recording wrote them
+  std::string snapshot_xml_;  // the current event's snapshot, once read
   std::optional<ExactMatcher> focused_;
   std::optional<std::string> pending_text_;
   bool screen_before_text_ = false;
@@ -650,6 +661,7 @@ contract::Outcome<CompiledRecording> compile_recording(const std::filesystem::pa
 
   CompiledRecording compiled;
   compiled.session_id = file.header().session_id;
+  compiled.final_screen = compiler.final_screen();
   const std::string base_id = compiled_command_id(compiled.session_id);
   for (std::size_t index = 0; index < parts.size(); ++index) {
     int timeout_ms = kPayloadOverheadMs;

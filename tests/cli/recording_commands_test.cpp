@@ -113,8 +113,13 @@ TEST_CASE("recording: usage errors are exit 2 with the usage line", "[cli][recor
     const json bare = expect_error(run_binary(kBinary, {family}), "USAGE", 2);
     CHECK(bare["message"].get<std::string>().find("'record' is an alias") != std::string::npos);
   }
-  const json unknown = expect_error(run_binary(kBinary, {"recording", "replay"}), "USAGE", 2);
-  CHECK(unknown["details"]["argument"] == "replay");
+  const json unknown = expect_error(run_binary(kBinary, {"recording", "rerun"}), "USAGE", 2);
+  CHECK(unknown["details"]["argument"] == "rerun");
+  const json replay = expect_error(run_binary(kBinary, {"recording", "replay"}), "USAGE", 2);
+  CHECK(replay["details"]["flag"] == "--input");
+  CHECK(replay["message"] ==
+        "recording replay --input <recording file> [--verify] "
+        "[--close-app-first] ('record' is an alias)");
   const json parse = expect_error(run_binary(kBinary, {"record", "parse"}), "USAGE", 2);
   CHECK(parse["message"] ==
         "recording parse --input <file> [--out <file>] [--as-execution] ('record' is an alias)");
@@ -153,6 +158,16 @@ TEST_CASE("recording: a flag of another subcommand is refused, never ignored", "
       expect_error(run_binary(kBinary, {"recording", "start", "--session-id", ""}), "USAGE", 2);
   CHECK(empty["details"]["flag"] == "--session-id");
   expect_error(run_binary(kBinary, {"recording", "parse", "--input", ""}), "USAGE", 2);
+  const json verify = expect_error(
+      run_binary(kBinary, {"recording", "compile", "--input", "x", "--verify"}), "USAGE", 2);
+  CHECK(verify["details"]["flag"] == "--verify");
+  CHECK(verify["message"] ==
+        "--verify is not an option of recording compile (it belongs to recording replay)");
+  // replay reads the recording before any device: a missing one is the recording's error.
+  const json missing =
+      expect_error(run_binary(kBinary, {"recording", "replay", "--input", "/nonexistent.ndjson"}),
+                   "RECORDING_PARSE_FAILED", 3);
+  CHECK(missing["details"]["path"] == "/nonexistent.ndjson");
 }
 
 TEST_CASE("recording start with a blank id is refused before any device", "[cli][recording]") {

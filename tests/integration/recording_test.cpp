@@ -296,6 +296,20 @@ TEST_CASE(
   CHECK(screen_labels(phone.screen()) == recorded_end);
 }
 
+// The click a person's tap on Settings' "Network & internet" row records, on `home` (the
+// Settings start screen as the virtual phone draws it).
+clawperator::test_recording::ClickFields network_row_tap(const std::string& home) {
+  const NodeBounds row = bounds_of(home, "text", "Network &amp; internet");
+  clawperator::test_recording::ClickFields tap =
+      clawperator::test_recording::click_on_text("Network & internet");
+  tap.package = "com.android.settings";
+  tap.left = row.left;
+  tap.top = row.top;
+  tap.right = row.right;
+  tap.bottom = row.bottom;
+  return tap;
+}
+
 TEST_CASE("recording: forty steps compile to one file that exec replays as a sequence",
           "[integration][recording]") {
   using namespace clawperator::test_recording;
@@ -310,13 +324,7 @@ TEST_CASE("recording: forty steps compile to one file that exec replays as a seq
 
   // A person going in and out of Network & internet twenty times, five seconds a step: each
   // wait gets its 10 s, so the replay is longer than one payload's 120 s.
-  const NodeBounds row = bounds_of(home, "text", "Network &amp; internet");
-  ClickFields tap = click_on_text("Network & internet");
-  tap.package = "com.android.settings";
-  tap.left = row.left;
-  tap.top = row.top;
-  tap.right = row.right;
-  tap.bottom = row.bottom;
+  ClickFields tap = network_row_tap(home);
   std::string lines = header_line("forty-steps") + "\n" +
                       at_ms(window_change_line(0, "com.android.settings", home), 0) + "\n";
   long long seq = 0;
@@ -355,6 +363,118 @@ TEST_CASE("recording: forty steps compile to one file that exec replays as a seq
   }
   CHECK(clicks == 20);
   CHECK(screen_labels(phone.screen()) == screen_labels(home));
+}
+
+TEST_CASE("recording replay --verify: the end screen the recording saw, or the divergence",
+          "[integration][recording]") {
+  using namespace clawperator::test_recording;
+  const Phone phone;
+  phone.shell({"am", "start", "-n", "com.android.settings/.Settings"});
+  const std::string home = phone.screen();
+  REQUIRE(phone.cli({"click", "--text", "Network & internet"}).exit_code == 0);
+  const std::string network = phone.screen();
+  REQUIRE(network.find("Airplane mode") != std::string::npos);
+
+  ClickFields tap = network_row_tap(home);
+  const TemporaryDirectory dir{"rec-replay"};
+  // A person's tap on Network & internet, and the screen it led to (`end`, the last one seen).
+  const auto recording_ending_on = [&](const std::string& name, const std::string& end) {
+    std::string lines = header_line(name) + "\n" +
+                        at_ms(window_change_line(0, "com.android.settings", home), 0) + "\n" +
+                        at_ms(click_line(1, tap, home), 1500) + "\n";
+    if (!end.empty())
+      lines += at_ms(window_change_line(2, "com.android.settings", end), 2000) + "\n";
+    const fs::path path = dir.path() / (name + ".ndjson");
+    write_file(path, lines);
+    return path.string();
+  };
+  const auto replay = [&](const std::string& recording) {
+    phone.shell({"input", "keyevent", "3"});
+    return phone.cli(
+        {"recording", "replay", "--input", recording, "--verify", "--close-app-first"});
+  };
+
+  const RunResult same = replay(recording_ending_on("same", network));
+  INFO(same.out.substr(0, 3000) << same.err);
+  REQUIRE(same.exit_code == 0);
+  const json verified = single_document(same);
+  CHECK(verified["ok"] == true);
+  CHECK(verified["replay"]["verified"] == true);
+  CHECK(verified["replay"]["sessionId"] == "same");
+  CHECK(verified["replay"]["payloadCount"] == 1);
+  CHECK(verified["replay"]["finalScreen"]["texts"].get<int>() > 3);
+
+  // The app renamed a row since: the replay reaches the screen, which is not the recorded one.
+  std::string renamed = network;
+  renamed.replace(renamed.find("Airplane mode"), 13, "Flight mode");
+  const RunResult renamed_run = replay(recording_ending_on("renamed", renamed));
+  const json diverged = single_document(renamed_run);
+  CHECK(renamed_run.exit_code == 1);
+  REQUIRE(diverged["code"] == "REPLAY_DIVERGED");
+  CHECK(diverged["details"]["recordedOnly"]["texts"] == json::array({"Flight mode"}));
+  CHECK(diverged["details"]["replayedOnly"]["texts"] == json::array({"Airplane mode"}));
+  CHECK(diverged["disposition"] == json{{"delivery", "delivered_verified"}, {"retry", "unsafe"}});
+  CHECK(diverged["replay"]["verified"] == false);
+  CHECK(diverged["run"]["ok"] == true);
+
+  // Nothing after the last tap: nothing to verify against, and nothing is sent.
+  const json unverifiable =
+      expect_error(replay(recording_ending_on("no-end", "")), "REPLAY_UNVERIFIABLE", 2);
+  CHECK(unverifiable["disposition"] == json{{"delivery", "not_delivered"}, {"retry", "safe"}});
+  CHECK(phone.screen().find("Network &amp; internet") == std::string::npos);
+
+  // A step the recording took that the replay cannot: the failed step is the divergence.
+  std::string moved = home;
+  moved.replace(moved.find("Network &amp; internet"), 22, "Connections");
+  tap.text = "Connections";
+  const std::string gone = dir.path() / "gone.ndjson";
+  write_file(gone, header_line("gone") + "\n" +
+                       at_ms(window_change_line(0, "com.android.settings", moved), 0) + "\n" +
+                       at_ms(click_line(1, tap, moved), 1500) + "\n" +
+                       at_ms(window_change_line(2, "com.android.settings", network), 2000) + "\n");
+  const RunResult failed = replay(gone);
+  const json failure = single_document(failed);
+  CHECK(failed.exit_code == 1);
+  CHECK(failure["ok"] == false);
+  CHECK(failure["replay"]["verified"] == false);
+  // The wait for what the person tapped, on the screen before the tap, is where it parts.
+  CHECK(failure["replay"]["divergence"]["step"]["actionType"] == "wait_for_node");
+  CHECK(failure["code"] == "WAIT_TIMEOUT");
+}
+
+TEST_CASE("recording: docs/recording.md's worked example runs as written, twice",
+          "[integration][recording]") {
+  const std::string doc = read_file(std::string(CLAWPERATOR_SOURCE_DIR) + "/docs/recording.md");
+  const std::string heading = "## A worked example: record on the virtual device, compile, replay";
+  const auto section = doc.find(heading);
+  REQUIRE(section != std::string::npos);
+  const auto from = doc.find("```sh\n", section);
+  const auto to = doc.find("```\n", from + 6);
+  REQUIRE(from != std::string::npos);
+  REQUIRE(to != std::string::npos);
+  const TemporaryDirectory dir{"rec-example"};
+  write_file(dir.path() / "record-replay.sh", doc.substr(from + 6, to - from - 6));
+  const std::string bin = fs::path(CLAWPERATOR_BINARY).parent_path().string();
+  const std::string vdevice = fs::path(CLAWPERATOR_VDEVICE_BINARY).parent_path().string();
+  RunOptions options;
+  options.working_directory = dir.path().string();
+  options.extra_env = {{"PATH", bin + ":" + vdevice + ":" + std::getenv("PATH")},
+                       {"CLAWPERATOR_STATE_DIR", (dir.path() / "state").string()},
+                       {"CLAWPERATOR_LOG_DIR", (dir.path() / "logs").string()},
+                       {"ANDROID_SERIAL", ""}};
+  for (int run = 1; run <= 2; ++run) {
+    const RunResult result =
+        run_binary(CLAWPERATOR_VDEVICE_BINARY, {"with", "--", "sh", "record-replay.sh"}, options);
+    INFO("run " << run << "\nstdout: "
+                << result.out.substr(result.out.size() > 4000 ? result.out.size() - 4000 : 0)
+                << "\nstderr: " << result.err.substr(0, 3000));
+    REQUIRE(result.exit_code == 0);
+    // The last document is replay --verify's.
+    const std::string last = result.out.substr(result.out.rfind("\n{", result.out.size() - 2) + 1);
+    const json verified = json::parse(last);
+    CHECK(verified["replay"]["verified"] == true);
+    CHECK(verified["replay"]["sessionId"] == "settings-scroll");
+  }
 }
 
 TEST_CASE("recording compare: a skill's own checkpoints match what the recording did",

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,9 @@ struct CompiledRecording {
   std::size_t action_count = 0;
   Json warnings = Json::array();  // strings "line <n> (seq <s>): …", capped (warnings.hpp)
   std::size_t warnings_omitted = 0;
+  // The last screen the recording saw after its last step, its snapshot's XML (none when no
+  // snapshot came after it): what `recording replay --verify` compares the replay's end with.
+  std::optional<std::string> final_screen;
 };
 
 struct CompileOptions {
