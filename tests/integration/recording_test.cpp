@@ -234,6 +234,15 @@ TEST_CASE("recording: a person's session, pulled, compiled and replayed reaches 
   INFO(replayed.out);
   REQUIRE(replayed.exit_code == 0);
   CHECK(screen_labels(phone.screen()) == recorded_end);
+
+  // And checked by the replay itself, from a fresh start of the app: the typing and the back
+  // key lead to the screen the recording ended on.
+  phone.shell({"input", "keyevent", "3"});
+  const RunResult verified = phone.cli(
+      {"recording", "replay", "--input", local.string(), "--verify", "--close-app-first"});
+  INFO(verified.out.substr(0, 3000));
+  REQUIRE(verified.exit_code == 0);
+  CHECK(single_document(verified)["replay"]["verified"] == true);
 }
 
 TEST_CASE(
