@@ -406,7 +406,10 @@ TEST_CASE("evidence video: refusals before anything is spawned, and a recorder t
   vdevice::android::Scenario failing = scenario("default");
   failing.faults.screenrecord_fails = true;
   vdevice::android::Scenario killed = scenario("default");
-  killed.faults.screenrecord_killed_after_ms = 6000;
+  // Killed well after the start and well before the duration: a sanitizer build with two builds
+  // beside it took over 6 s to start the recorder (twice, stop 55), and a kill before the start
+  // is another case ("cannot start", below).
+  killed.faults.screenrecord_killed_after_ms = 15000;
   Farm farm(Farm::Built{{failing, killed}});
   TemporaryDirectory root("evidence");
   farm.set_env("CLAWPERATOR_EVIDENCE_DIR", root.path().string());
@@ -482,7 +485,7 @@ TEST_CASE("evidence video: refusals before anything is spawned, and a recorder t
   }
   SECTION("screenrecord killed before it finalised: a partial bundle, ffprobe's refusal kept") {
     const json start = single_document(farm.clawperator(
-        {"evidence", "video", "start", "--duration-seconds", "10", "--device", second}));
+        {"evidence", "video", "start", "--duration-seconds", "30", "--device", second}));
     REQUIRE(start["status"] == "recording");
     const json finished = wait_until_finished(farm, start["sessionId"]);
     CHECK(finished["code"] == "EVIDENCE_CAPTURE_FAILED");
