@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 source scripts/build-options.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${build_options[@]}" >/dev/null
-cmake --build build -j"$(nproc)" --target clawperator clawperator-vdevice
+# cli_docs: the completions and man pages `cmake --install build` installs (README, "Install").
+cmake --build build -j"$(nproc)" --target clawperator clawperator-vdevice cli_docs
 export PATH="$PWD/build/src:$PWD/build/src/vdevice:$PATH"
 
 cat <<'TXT'

@@ -59,6 +59,19 @@ command -v ccache >/dev/null && ccache --zero-stats >/dev/null
 stage "format check"
 git ls-files '*.cpp' '*.hpp' | xargs clang-format --dry-run --Werror
 
+# The README's first command, then its install, as a new user runs them: on a clean checkout the
+# demo builds only what it needs (the release build below then adds the rest), and what it built
+# must be enough for `cmake --install build`.
+stage "quick start, then install (README)"
+demo_log=$(mktemp)
+scripts/demo.sh >"$demo_log" 2>&1 || { cat "$demo_log" >&2; exit 1; }
+prefix=$(mktemp -d)
+cmake --install build --prefix "$prefix" >/dev/null
+"$prefix/bin/clawperator" --version >/dev/null
+test -s "$prefix/share/man/man1/clawperator.1.gz"
+test -s "$prefix/share/bash-completion/completions/clawperator"
+rm -rf "$prefix" "$demo_log"
+
 stage "release build (g++)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "${build_options[@]}" >/dev/null
 cmake --build build -j"$jobs"
