@@ -149,7 +149,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err)
 
     GlobalOptions options;
     if (const auto problem = resolve_global_options(raw, process_environment, options)) {
-      HostError error = contract::usage_error("USAGE", problem->message);
+      HostError error = contract::usage_error(problem->code, problem->message);
       if (!problem->flag.empty()) error.details["flag"] = problem->flag;
       return emit(out, err, failure(error), early_format);
     }

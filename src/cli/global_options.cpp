@@ -210,7 +210,7 @@ std::optional<GlobalOptionsError> resolve_global_options(const RawGlobalFlags& f
       return GlobalOptionsError{
           "--confirm takes the 32-character approval id a CONFIRMATION_REQUIRED gave (got '" +
               flags.confirm + "')",
-          "--confirm"};
+          "--confirm", "CONFIRMATION_UNKNOWN"};
     }
     out.confirm_id = id;
   }

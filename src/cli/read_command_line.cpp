@@ -113,14 +113,21 @@ std::vector<std::string> command_words(const CLI::App& app, int options_end,
 }
 
 // Help for `WORD --help` and `help WORD`: the command's, operator setup's for the original's
-// `setup` and `install`, else the overview (an unknown word, `observe snapshot`).
+// `setup` and `install`, a nested command's (`mcp serve`: `next` names it) or its family's
+// (`mcp`), else the overview (an unknown word, `observe snapshot`).
 const CLI::App* help_topic(std::string_view word, const CLI::App& app,
-                           const std::vector<Command>& commands) {
+                           const std::vector<Command>& commands, std::string_view next = {}) {
   const std::string wanted = names_operator_setup(word) ? "operator" : std::string(word);
+  const CLI::App* family = nullptr;
   for (const Command& command : commands) {
     if (command.app->check_name(wanted)) return command.app;
+    const CLI::App* parent = command.app->get_parent();
+    if (parent != nullptr && parent != &app && parent->check_name(wanted)) {
+      if (!next.empty() && command.app->check_name(std::string(next))) return command.app;
+      family = parent;
+    }
   }
-  return &app;
+  return family != nullptr ? family : &app;
 }
 
 // The help of `topic` (help_topic of `word`): an action word's own page when `action` is one
@@ -312,7 +319,8 @@ CommandLineReading read_command_line(int argc, const char* const* argv, RawGloba
   const std::vector<Command>& commands = reading.commands;
 
   if (argc <= 1 || std::string_view(argv[1]) == "help") {
-    const CLI::App* topic = argc > 2 ? help_topic(argv[2], app, commands) : &app;
+    const CLI::App* topic =
+        argc > 2 ? help_topic(argv[2], app, commands, argc > 3 ? argv[3] : "") : &app;
     reading.help = help_page(*topic, argc > 2 ? argv[2] : "", argc > 3 ? argv[3] : "");
     return reading;
   }
@@ -329,7 +337,8 @@ CommandLineReading read_command_line(int argc, const char* const* argv, RawGloba
     const std::vector<std::string> words = command_words(app, options_end, argv);
     const Command* command = selected_command(commands);
     if (!words.empty() && !is_command_word(words.front(), commands)) {
-      const CLI::App* topic = help_topic(words.front(), app, commands);
+      const CLI::App* topic =
+          help_topic(words.front(), app, commands, words.size() > 1 ? words[1] : "");
       // Else the overview would describe the command CLI11 parsed later (`snapshot`).
       if (topic == &app) app.clear();
       reading.help = help_page(*topic, words.front(), "");

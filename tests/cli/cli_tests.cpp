@@ -60,6 +60,22 @@ TEST_CASE("help is plain text and exits 0", "[cli]") {
   CHECK(exec.out.find("--dry-run") != std::string::npos);
 }
 
+TEST_CASE("a nested command's help is its own, and its family's names it", "[cli]") {
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{"mcp", "--help"}, {"help", "mcp"}}) {
+    const RunResult family = run_binary(kBinary, args);
+    CHECK(family.exit_code == 0);
+    CHECK(family.out.rfind("Usage: clawperator mcp ", 0) == 0);
+    CHECK(family.out.find("serve") != std::string::npos);
+  }
+  for (const auto& args : std::vector<std::vector<std::string>>{{"mcp", "serve", "--help"},
+                                                                {"help", "mcp", "serve"}}) {
+    const RunResult serve = run_binary(kBinary, args);
+    CHECK(serve.exit_code == 0);
+    CHECK(serve.out.rfind("Usage: clawperator mcp serve", 0) == 0);
+  }
+}
+
 TEST_CASE("exec --validate-only prints the normalised execution", "[cli][exec]") {
   const RunResult result = run_binary(kBinary, {"exec", kValidPayload, "--validate-only"});
   const json document = single_document(result);

@@ -218,9 +218,10 @@ TEST_CASE("policy: without a terminal a confirm rule records an approval only a 
   // An id nobody recorded.
   expect_error(at_terminal(farm, {"approve", std::string(32, 'a')}, {}).run, "CONFIRMATION_UNKNOWN",
                3);
-  // A token that is no id is a usage error.
-  CHECK(expect_error(farm.clawperator({"snapshot", "--confirm", "yes"}), "USAGE",
-                     2)["details"]["flag"] == "--confirm");
+  // A token that is no id names no approval: unknown, as an id nobody recorded, before anything
+  // is sent.
+  CHECK(expect_error(farm.clawperator({"snapshot", "--confirm", "yes"}), "CONFIRMATION_UNKNOWN",
+                     3)["details"]["flag"] == "--confirm");
 
   // Every decision is logged: who approved, through what; never the step's labels.
   bool approved_logged = false;

@@ -104,6 +104,9 @@ std::optional<std::string> account_home_directory();
 struct GlobalOptionsError {
   std::string message;
   std::string flag;  // the flag at fault, as typed; empty for an environment variable
+  // The catalog's code: USAGE, but for a value that names something unknown whose code says so
+  // (a --confirm that no approval could have: CONFIRMATION_UNKNOWN, as for an unknown id).
+  std::string code = "USAGE";
 };
 
 // Either resolved options or a usage error message.
