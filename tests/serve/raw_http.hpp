@@ -10,9 +10,12 @@
 
 #include <chrono>
 #include <cstdio>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "proc_files.hpp"
 
@@ -78,29 +81,40 @@ inline bool closed_within(int fd, std::chrono::milliseconds limit) {
   return false;
 }
 
-// Whether the server has accepted the connection of `client` (a socket of connect_local): the
-// server's end is in /proc/net/tcp from the handshake on, but has an inode only once accept()
-// made it a socket of the server's.
-inline bool accepted(int client) {
+// The two ends of `client`'s connection (a socket of connect_local) as /proc/net/tcp writes them:
+// "0100007F:PORT" each, the server's first.
+inline std::pair<std::string, std::string> tcp_ends(int client) {
   sockaddr_in local{};
   sockaddr_in peer{};
   socklen_t size = sizeof local;
-  if (::getsockname(client, reinterpret_cast<sockaddr*>(&local), &size) != 0) return false;
+  if (::getsockname(client, reinterpret_cast<sockaddr*>(&local), &size) != 0) return {};
   size = sizeof peer;
-  if (::getpeername(client, reinterpret_cast<sockaddr*>(&peer), &size) != 0) return false;
+  if (::getpeername(client, reinterpret_cast<sockaddr*>(&peer), &size) != 0) return {};
   char server_end[32];
   char client_end[32];
   std::snprintf(server_end, sizeof server_end, "0100007F:%04X", ntohs(peer.sin_port));
   std::snprintf(client_end, sizeof client_end, "0100007F:%04X", ntohs(local.sin_port));
+  return {server_end, client_end};
+}
+
+// Whether the server has accepted every connection of `clients` (sockets of connect_local): the
+// server's end is in /proc/net/tcp from the handshake on, but has an inode only once accept()
+// made it a socket of the server's. The table is read once for all: with the sockets of every
+// test running beside this one (adb's TIME_WAITs above all) it can hold thousands of lines, and
+// a read per client made one check take seconds on a loaded CI machine (the 64-dripper case
+// failed so, twice, stop 55).
+inline bool all_accepted(const std::vector<int>& clients) {
+  std::set<std::pair<std::string, std::string>> wanted;
+  for (const int client : clients) wanted.insert(tcp_ends(client));
   std::istringstream table(read_proc_file("/proc/net/tcp"));
-  for (std::string line; std::getline(table, line);) {
+  for (std::string line; std::getline(table, line) && !wanted.empty();) {
     std::istringstream fields(line);
     std::string slot, from, to, state, queues, timer, retransmits, uid, timeout, inode;
     fields >> slot >> from >> to >> state >> queues >> timer >> retransmits >> uid >> timeout >>
         inode;
-    if (from == server_end && to == client_end) return !inode.empty() && inode != "0";
+    if (!inode.empty() && inode != "0") wanted.erase({from, to});
   }
-  return false;
+  return wanted.empty();
 }
 
 // The resident set of a process, in KiB (VmRSS).

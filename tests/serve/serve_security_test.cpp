@@ -351,11 +351,7 @@ TEST_CASE("serve: 64 clients dripping bytes do not stop a normal request", "[ser
     }
   });
   // The normal requests come once the server holds every dripping connection.
-  const bool held = wait_until(
-      [&] {
-        return std::all_of(drippers.begin(), drippers.end(), [](int fd) { return accepted(fd); });
-      },
-      milliseconds(10000));
+  const bool held = wait_until([&] { return all_accepted(drippers); }, milliseconds(10000));
   if (!held) {
     dripping = false;
     drip.join();
