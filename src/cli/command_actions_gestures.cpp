@@ -3,6 +3,7 @@
 #include <array>
 #include <memory>
 
+#include "clawperator/cli/snapshot_text.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/service/actions.hpp"
 #include "clawperator/text.hpp"
@@ -91,8 +92,14 @@ CommandResult run_query(const ActionState& state, const GlobalOptions& options) 
         "--matcher-json {} matches nothing; to list every node, run query without a matcher",
         "--matcher-json"));
   }
-  return execute(service::build_query(service::make_id_stamp(), request), state, options,
-                 TimeoutOverride::Apply);
+  CommandResult result = execute(service::build_query(service::make_id_stamp(), request), state,
+                                 options, TimeoutOverride::Apply);
+  // Each match once, as a list: the JSON holds them twice (the Operator's string in the
+  // envelope, parsed as `query`).
+  if (options.output == OutputFormat::Pretty) {
+    result.pretty_text = render_query_document(result.document);
+  }
+  return result;
 }
 
 CommandResult run_swipe(const ActionState& state, const GlobalOptions& options) {

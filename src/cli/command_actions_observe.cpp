@@ -65,7 +65,11 @@ CommandResult run_snapshot(const SnapshotState& state, const GlobalOptions& opti
   CommandResult result = execute(service::build_snapshot(service::make_id_stamp()), state, options,
                                  TimeoutOverride::Apply);
   if (state.compact && !state.validate_only && !state.dry_run) {
-    return compact_result(std::move(result), compact, raw_path);
+    result = compact_result(std::move(result), compact, raw_path);
+    if (options.output == OutputFormat::Pretty) {
+      result.pretty_text = render_compact_document(result.document);
+    }
+    return result;
   }
   if (options.output == OutputFormat::Pretty) {
     result.pretty_text = render_snapshot_document(result.document);

@@ -206,6 +206,105 @@ std::string string_member(const Json& object, std::string_view key) {
 
 }  // namespace
 
+namespace {
+
+// A node of the compact snapshot or of a query (docs/contract.md §3.3, docs/payload.md §10.1)
+// as the XML's attributes, so that it prints as a node of the full snapshot does.
+Attributes attributes_of(const Json& node) {
+  Attributes attributes;
+  const auto text_of = [&](std::string_view key) { return string_member(node, key); };
+  attributes.emplace_back("class", text_of("className"));
+  attributes.emplace_back("text", node.contains("label") ? text_of("label") : text_of("text"));
+  attributes.emplace_back("resource-id", text_of("resourceId"));
+  attributes.emplace_back("content-desc", text_of("contentDescription"));
+  if (const Json* bounds = member(node, "bounds"); bounds != nullptr && bounds->is_string()) {
+    attributes.emplace_back("bounds", bounds->get<std::string>());
+  } else if (bounds != nullptr && bounds->is_object()) {
+    const auto edge = [&](const char* key) { return std::to_string(bounds->value(key, 0LL)); };
+    attributes.emplace_back("bounds", "[" + edge("left") + "," + edge("top") + "][" +
+                                          edge("right") + "," + edge("bottom") + "]");
+  }
+  for (const char* flag : {"clickable", "scrollable", "checked", "selected", "enabled"}) {
+    if (const Json* value = member(node, flag); value != nullptr && value->is_boolean()) {
+      attributes.emplace_back(flag, value->get<bool>() ? "true" : "false");
+    }
+  }
+  return attributes;
+}
+
+std::size_t path_depth(const std::string& node_path) {
+  return static_cast<std::size_t>(std::count(node_path.begin(), node_path.end(), '.'));
+}
+
+// "UI hierarchy of DEVICE (COMMAND)": what a pretty document says first.
+std::string document_header(std::string what, const Json& document, const Json* envelope) {
+  if (const auto device = string_member(document, "deviceId"); !device.empty()) {
+    what += " of " + device;
+  }
+  if (envelope != nullptr) {
+    if (const auto command = string_member(*envelope, "commandId"); !command.empty()) {
+      what += " (" + command + ")";
+    }
+  }
+  return what;
+}
+
+// The `key` object of a successful document holding `nodes`: what the two renderers below read.
+const Json* nodes_holder(const Json& document, std::string_view key) {
+  const Json* ok = member(document, "ok");
+  if (ok == nullptr || *ok != true) return nullptr;
+  const Json* holder = member(document, key);
+  const Json* nodes = holder != nullptr ? member(*holder, "nodes") : nullptr;
+  return nodes != nullptr && nodes->is_array() ? holder : nullptr;
+}
+
+std::string count_of(const Json& holder, std::string_view returned, std::string_view total,
+                     std::string_view noun) {
+  std::string text =
+      std::to_string(
+          member(holder, returned) != nullptr ? member(holder, returned)->get<long long>() : 0) +
+      " of " +
+      std::to_string(member(holder, total) != nullptr ? member(holder, total)->get<long long>()
+                                                      : 0) +
+      " " + std::string(noun);
+  if (const Json* truncated = member(holder, "truncated");
+      truncated != nullptr && *truncated == true)
+    text += ", truncated";
+  return text;
+}
+
+}  // namespace
+
+std::optional<std::string> render_compact_document(const Json& document) {
+  const Json* compact = nodes_holder(document, "compact");
+  if (compact == nullptr) return std::nullopt;
+  std::string out =
+      document_header("Compact UI hierarchy", document, member(document, "envelope")) + ": " +
+      count_of(*compact, "returnedNodes", "totalNodes", "nodes") + "\n";
+  const Json& nodes = *member(*compact, "nodes");
+  std::size_t shallowest = SIZE_MAX;
+  for (const Json& node : nodes)
+    shallowest = std::min(shallowest, path_depth(string_member(node, "nodePath")));
+  for (const Json& node : nodes) {
+    const std::size_t depth = path_depth(string_member(node, "nodePath")) - shallowest;
+    out.append(2 * std::min(depth, kMaxIndentDepth), ' ');
+    out += node_line(attributes_of(node)) + "\n";
+  }
+  return out;
+}
+
+std::optional<std::string> render_query_document(const Json& document) {
+  const Json* query = nodes_holder(document, "query");
+  if (query == nullptr) return std::nullopt;
+  std::string out = document_header("Query", document, member(document, "envelope")) + ": " +
+                    count_of(*query, "returnedCount", "totalMatches", "matches") + "\n";
+  std::size_t number = 0;
+  for (const Json& node : *member(*query, "nodes")) {
+    out += std::to_string(++number) + ". " + node_line(attributes_of(node)) + "\n";
+  }
+  return out;
+}
+
 std::optional<std::string> render_hierarchy(std::string_view xml) {
   XmlScanner scanner(xml);
   std::string out;

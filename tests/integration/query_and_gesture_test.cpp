@@ -329,3 +329,27 @@ TEST_CASE("ambiguity candidates have the query's node-summary shape", "[integrat
   CHECK(json::parse(first_step(strict)["data"]["candidates"].get<std::string>()) ==
         toggles["nodes"]);
 }
+
+TEST_CASE("--output pretty: a compact snapshot as a tree and a query's matches once",
+          "[integration][pretty]") {
+  Farm farm({"default"});
+  REQUIRE(farm.clawperator({"open", "com.android.settings"}).exit_code == 0);
+  const RunResult compact =
+      farm.clawperator({"snapshot", "--compact", "--max-nodes", "20", "--output", "pretty"});
+  INFO(compact.out);
+  CHECK(compact.exit_code == 0);
+  CHECK(compact.out.rfind("Compact UI hierarchy of ", 0) == 0);
+  CHECK(compact.out.find("\n      TextView \"Network & internet\" id=android:id/title ") !=
+        std::string::npos);
+  CHECK(compact.out.find('{') == std::string::npos);
+
+  const RunResult query =
+      farm.clawperator({"query", "--text-contains", "Network", "--output", "pretty"});
+  INFO(query.out);
+  CHECK(query.exit_code == 0);
+  CHECK(query.out.rfind("Query of ", 0) == 0);
+  CHECK(query.out.find(": 1 of 1 matches\n1. TextView \"Network & internet\"") !=
+        std::string::npos);
+  // Once: the envelope's copy of the matches is not printed.
+  CHECK(query.out.find("Network") == query.out.rfind("Network"));
+}

@@ -20,4 +20,13 @@ std::optional<std::string> render_hierarchy(std::string_view xml);
 // step carries a hierarchy: failures stay JSON.
 std::optional<std::string> render_snapshot_document(const Json& document);
 
+// `snapshot --compact`'s document: a header (device, command, how many of how many nodes),
+// then its nodes as the tree above, indented by their nodePath. nullopt unless "ok" is true
+// and it holds `compact.nodes`.
+std::optional<std::string> render_compact_document(const Json& document);
+
+// `query`'s document: a header (device, how many of how many matches), then each match once,
+// numbered, as a node line. nullopt unless "ok" is true and it holds `query.nodes`.
+std::optional<std::string> render_query_document(const Json& document);
+
 }  // namespace clawperator::cli

@@ -87,3 +87,42 @@ TEST_CASE("the snapshot wrapper prints a header, then each tree", "[cli][snapsho
           "UI hierarchy of emulator-5554 (snapshot-1-abc)\n(no nodes)\n");
   }
 }
+
+TEST_CASE("snapshot --compact --output pretty: the compact nodes as a tree", "[cli][pretty]") {
+  const Json document = Json::parse(R"({"ok":true,"deviceId":"emulator-5554",
+    "envelope":{"commandId":"snapshot-2"},
+    "compact":{"totalNodes":5,"returnedNodes":3,"truncated":true,"nodes":[
+      {"nodePath":"0","className":"android.widget.FrameLayout","text":"","resourceId":"",
+       "contentDescription":"","bounds":"[0,0][1080,2400]","clickable":false,"enabled":true},
+      {"nodePath":"0.1","className":"android.widget.LinearLayout","text":"","resourceId":"",
+       "contentDescription":"Search","bounds":"[0,300][1080,470]","clickable":true,"enabled":true},
+      {"nodePath":"0.1.0","className":"android.widget.TextView","text":"Wi-Fi \"home\"",
+       "resourceId":"android:id/title","contentDescription":"","bounds":"[0,300][1080,470]",
+       "clickable":false,"enabled":false}]}})");
+  CHECK(render_compact_document(document) ==
+        "Compact UI hierarchy of emulator-5554 (snapshot-2): 3 of 5 nodes, truncated\n"
+        "FrameLayout [0,0][1080,2400]\n"
+        "  LinearLayout desc=\"Search\" [0,300][1080,470] clickable\n"
+        "    TextView \"Wi-Fi \\\"home\\\"\" id=android:id/title [0,300][1080,470] disabled\n");
+  Json failed = document;
+  failed["ok"] = false;
+  CHECK_FALSE(render_compact_document(failed));
+  CHECK_FALSE(render_compact_document(Json::parse(R"({"ok":true,"compact":{}})")));
+}
+
+TEST_CASE("query --output pretty: each match once, numbered", "[cli][pretty]") {
+  const Json document = Json::parse(R"({"ok":true,"deviceId":"emulator-5554",
+    "envelope":{"commandId":"query-1","stepResults":[{"data":{"query":"{\"nodes\":[]}"}}]},
+    "query":{"totalMatches":2,"returnedCount":2,"truncated":false,"nodes":[
+      {"nodePath":"0.2.0.0","className":"android.widget.TextView","label":"Network & internet",
+       "resourceId":"android:id/title","contentDescription":"",
+       "bounds":{"left":0,"top":470,"right":1080,"bottom":590},"clickable":false},
+      {"nodePath":"0.3","className":"android.widget.Switch","label":"","resourceId":"",
+       "contentDescription":"Airplane mode","bounds":{"left":1,"top":2,"right":3,"bottom":4},
+       "checked":true}]}})");
+  CHECK(render_query_document(document) ==
+        "Query of emulator-5554 (query-1): 2 of 2 matches\n"
+        "1. TextView \"Network & internet\" id=android:id/title [0,470][1080,590]\n"
+        "2. Switch desc=\"Airplane mode\" [1,2][3,4] checked\n");
+  CHECK_FALSE(render_query_document(Json::parse(R"({"ok":false,"code":"NODE_NOT_FOUND"})")));
+}
