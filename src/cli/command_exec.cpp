@@ -12,6 +12,7 @@
 #include "clawperator/cli/execution_output.hpp"
 #include "clawperator/cli/help_text.hpp"
 #include "clawperator/cli/session.hpp"
+#include "clawperator/contract/hint_catalog.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/exec/execution.hpp"
 #include "clawperator/io/log.hpp"
@@ -138,7 +139,14 @@ CommandResult run_exec_skill(const ExecFlags& flags, const GlobalOptions& option
   }
   const auto registry =
       skills::load_registry(skills::locate_registry(skills::process_registry_lookup(std::nullopt)));
-  if (!registry) return failure(registry.error());
+  if (!registry) {
+    contract::HostError error = registry.error();
+    // exec takes no --registry (the catalog's hint names it for the skills commands).
+    if (error.code == "REGISTRY_READ_FAILED") {
+      error.hint = contract::hint_text(contract::HintId::ExecSkillRegistryMissing, {});
+    }
+    return failure(error);
+  }
   auto compiled =
       skills::compile_artifact(*registry, {flags.skill, flags.artifact, flags.vars.value_or("{}")});
   if (!compiled) return failure(compiled.error());

@@ -297,7 +297,8 @@ constexpr CatalogEntry kCatalog[] = {
     {"DEVICE_NOT_FOUND", "Setup & Connectivity",
      "The serial given with `--device` does not match any connected device.",
      Delivery::NotDelivered, 3, RecoveryStrategy::SelectDevice,
-     "Run `clawperator devices` to list connected serials and retry with `--device <serial>`.",
+     "Run `clawperator devices` to list connected serials and retry with `--device` and one of "
+     "them.",
      Origin::Host, 404},
 
     // Execution & State
@@ -578,8 +579,8 @@ constexpr CatalogEntry kCatalog[] = {
     {"EMULATOR_NOT_FOUND", "Doctor & devices",
      "No Android virtual device exists with the given name.",
      Delivery::NotDelivered, 3, RecoveryStrategy::None,
-     "List the available virtual devices with `emulator -list-avds` and use one of those "
-     "names.",
+     "List the available virtual devices with `clawperator emulator list` and use one of "
+     "those names, or create one with `clawperator emulator create`.",
      Origin::Host, 404},
     {"EMULATOR_ALREADY_RUNNING", "Doctor & devices",
      "The named virtual device is already running.",

@@ -68,6 +68,16 @@ constexpr HintRow kHints[] = {
      "Install {package} from its APK with 'clawperator operator setup --apk <operator.apk> "
      "--operator-package {package}'; 'clawperator operator install' fetches only the release "
      "Operator."},
+    {HintId::FixPayloadJson, {"EXECUTION_VALIDATION_FAILED"},
+     "Fix the JSON where the message says (line and column; a payload cut short ends early) and "
+     "rerun; `clawperator exec FILE --validate-only` checks it without a device."},
+    {HintId::ExecSkillRegistryMissing, {"REGISTRY_READ_FAILED"},
+     "Install the skills with `clawperator skills install`, or name the registry with "
+     "`CLAWPERATOR_SKILLS_REGISTRY=FILE clawperator exec --skill ...` (exec takes no --registry); "
+     "`details.registryPath` says which file was tried."},
+    {HintId::NoEvidenceBundleThere, {"EVIDENCE_VERIFICATION_FAILED"},
+     "No bundle is there: give `clawperator evidence verify` the directory `clawperator evidence "
+     "capture` printed as bundleDir (it holds manifest.json)."},
 };
 // clang-format on
 

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "clawperator/contract/hint_catalog.hpp"
 #include "clawperator/evidence/bundle.hpp"
 #include "clawperator/evidence/manifest.hpp"
 
@@ -14,6 +15,12 @@ contract::HostError verification_error(std::string reason, std::string message,
   return contract::make_error(contract::Phase::Usage, "EVIDENCE_VERIFICATION_FAILED",
                               std::move(message),
                               {{"reason", std::move(reason)}, {"bundleDir", directory.string()}});
+}
+
+// Nothing there is no altered bundle: the catalog's "treat the bundle as altered" would send a
+// person after a tampering that did not happen.
+std::string missing_bundle_hint() {
+  return contract::hint_text(contract::HintId::NoEvidenceBundleThere, {});
 }
 
 }  // namespace
@@ -28,6 +35,9 @@ EvidenceReport verify_bundle(const std::filesystem::path& requested) {
                            opened.error().path);
     const std::string cause = errno_name(opened.error().error_number);
     error.details["causeCode"] = cause.empty() ? Json(nullptr) : Json(cause);
+    if (opened.error().error_number == ENOENT || opened.error().error_number == ENOTDIR) {
+      error.hint = missing_bundle_hint();
+    }
     return report_of(error);
   }
   const BundleDirectory& bundle = *opened;
@@ -41,6 +51,7 @@ EvidenceReport verify_bundle(const std::filesystem::path& requested) {
         bundle.path());
     const std::string cause = errno_name(failure->error_number);
     error.details["causeCode"] = cause.empty() ? Json(nullptr) : Json(cause);
+    if (failure->error_number == ENOENT) error.hint = missing_bundle_hint();
     return report_of(error);
   }
   const Json manifest = parse_json(text);

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <optional>
 
+#include "clawperator/contract/hint_catalog.hpp"
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/text.hpp"
 #include "clawperator/utf8.hpp"
@@ -40,8 +41,11 @@ HostError invalid_json(std::string message, std::string source, std::string pars
   Json details = Json::object();
   details["source"] = std::move(source);
   details["parseError"] = std::move(parse_error);
-  return contract::validation_error("EXECUTION_VALIDATION_FAILED", std::move(message),
-                                    std::move(details));
+  HostError error = contract::validation_error("EXECUTION_VALIDATION_FAILED", std::move(message),
+                                               std::move(details));
+  // Not the catalog's "the field named in details.path": text that is no JSON has no field.
+  error.hint = contract::hint_text(contract::HintId::FixPayloadJson, {});
+  return error;
 }
 
 contract::Outcome<Json> parse_text(std::string_view text, const std::string& source,

@@ -388,6 +388,15 @@ TEST_CASE("device targeting against several devices", "[integration][devices]") 
                         "--device", farm.serials()[1]});
   CHECK(single_document(chosen)["deviceId"] == farm.serials()[1]);
   CHECK(chosen.exit_code == 0);
+  // A serial that is not there: the hint points at the list, never back at the same serial.
+  const RunResult wrong =
+      farm.clawperator({"exec", std::string(CLAWPERATOR_EXAMPLES_DIR) + "/snapshot.json",
+                        "--device", "no-such-serial"});
+  const json not_found = single_document(wrong);
+  CHECK(not_found["code"] == "DEVICE_NOT_FOUND");
+  CHECK(not_found["hint"].get<std::string>().find("no-such-serial") == std::string::npos);
+  CHECK(not_found["hint"].get<std::string>().find("clawperator devices") != std::string::npos);
+  CHECK(wrong.err.find("--device no-such-serial") == std::string::npos);
 }
 
 TEST_CASE("an unauthorized and an offline device", "[integration][devices]") {

@@ -32,6 +32,9 @@ enum class HintId {
   InstallOperatorWithCommand,           // the Operator asked for is not installed
   InstallCompatibleOperator,            // the Operator's version is unreadable, invalid or old
   InstallUnpublishedOperatorFromFile,   // operator install of a package that is not published
+  FixPayloadJson,                       // the payload is no JSON (no field to name)
+  ExecSkillRegistryMissing,             // exec --skill without a registry (exec has no --registry)
+  NoEvidenceBundleThere,                // evidence verify of a directory that is no bundle
 };
 
 struct HintRow {
