@@ -567,7 +567,8 @@ ExecutionReport run_execution(const ExecutionRequest& request, process::Runner& 
   // Only an outcome document holds the envelope; a host error has details instead.
   if (!document.contains("envelope")) {
     const Json& details = document["details"];
-    io::log_event(io::LogLevel::Warn, "exec.failure",
+    // The file's record of it; stderr already has the failure's own line.
+    io::log_event_to_file(io::LogLevel::Warn, "exec.failure",
                   Json{{"commandId", execution.command_id},
                        {"code", document["code"]},
                        {"phase", details.value("phase", "")},

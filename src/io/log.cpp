@@ -233,6 +233,13 @@ void log_event(LogLevel level, std::string_view event, const Json& fields) {
   sinks.file.log(severity, ndjson_line(level, event, fields));
 }
 
+void log_event_to_file(LogLevel level, std::string_view event, const Json& fields) {
+  LogState& log = state();
+  const std::lock_guard<std::mutex> guard(log.mutex);
+  if (!log.configured || level < log.settings.level) return;
+  loggers(log).file.log(spdlog_level(level), ndjson_line(level, event, fields));
+}
+
 void emit_warning(std::string_view message) {
   LogState& log = state();
   const std::lock_guard<std::mutex> guard(log.mutex);

@@ -397,6 +397,9 @@ TEST_CASE("device targeting against several devices", "[integration][devices]") 
   CHECK(not_found["hint"].get<std::string>().find("no-such-serial") == std::string::npos);
   CHECK(not_found["hint"].get<std::string>().find("clawperator devices") != std::string::npos);
   CHECK(wrong.err.find("--device no-such-serial") == std::string::npos);
+  // One line on stderr for the failure: the log's record of it stays in the file.
+  CHECK(wrong.err.rfind("clawperator: DEVICE_NOT_FOUND: ", 0) == 0);
+  CHECK(std::count(wrong.err.begin(), wrong.err.end(), '\n') == 1);
 }
 
 TEST_CASE("an unauthorized and an offline device", "[integration][devices]") {

@@ -37,6 +37,10 @@ void stop_logging();
 
 // Never pass payload text in `fields`: it may hold what a user typed into an app.
 void log_event(LogLevel level, std::string_view event, const Json& fields = Json::object());
+// The same into the file only, never echoed on stderr: an event that stderr's own line already
+// tells a person (a failure's "clawperator: CODE: message; hint"), so that a failure is one line
+// there (README, "Output contract").
+void log_event_to_file(LogLevel level, std::string_view event, const Json& fields);
 
 // "clawperator: warning: MESSAGE" on stderr whatever the level, and a "warning" event in the
 // file when the level lets warnings through.
