@@ -76,9 +76,12 @@ std::string why_of(const Attribute& attribute, std::string_view asked, Closeness
       return subject + " is " + std::to_string(edits) + " character" + (edits == 1 ? "" : "s") +
              " from " + quoted;
     case Closeness::Contains:
+      return subject + " and " + quoted + " hold one another";
+    case Closeness::Word:
       break;
   }
-  return subject + " and " + quoted + " hold one another";
+  return subject + " has a word " + std::to_string(edits) + " character" + (edits == 1 ? "" : "s") +
+         " from " + quoted;
 }
 
 auto rank(const NearMatch& match) {
@@ -117,6 +120,20 @@ std::optional<Closeness> closeness(std::string_view asked, std::string_view node
   if (a.size() >= 3 && v.find(a) != std::u32string::npos) return Closeness::Contains;
   if (v.size() >= 3 && v.size() * 2 >= a.size() && a.find(v) != std::u32string::npos) {
     return Closeness::Contains;
+  }
+  // One word asked, misspelt, of a longer value: "Netwrk" of "Network & internet".
+  if (limit > 0 && a.size() <= kMaxEditedLength && a.find(U' ') == std::u32string::npos) {
+    std::size_t best = limit + 1;
+    for (std::size_t start = 0; start < v.size();) {
+      const std::size_t space = std::min(v.find(U' ', start), v.size());
+      const std::u32string_view word = std::u32string_view(v).substr(start, space - start);
+      best = std::min(best, clawperator::edit_distance(a, word));
+      start = space + 1;
+    }
+    if (best <= limit) {
+      edits = best;
+      return Closeness::Word;
+    }
   }
   return std::nullopt;
 }

@@ -3,7 +3,7 @@
 // details.nearMatches (docs/contract.md §3.1, docs/payload.md §3.2). Close, from the closest:
 // the same value under another field, the same but for case (compared as the matchers compare,
 // contract/matcher_text.hpp), the same but for case and white space, a few characters apart,
-// one holding the other. Pure.
+// one holding the other, one word a few characters from one of the other's. Pure.
 #pragma once
 
 #include <cstddef>
@@ -25,6 +25,7 @@ enum class Closeness : std::uint8_t {
   WhiteSpace,  // the same but for case and runs of white space, leading and trailing included
   Edits,       // within a few character edits of each other (edit_limit), case and spaces aside
   Contains,    // one holds the other, case and spaces aside
+  Word,        // a one-word value within a few edits of one word of the other ("Netwrk")
 };
 
 struct NearMatch {
@@ -43,7 +44,7 @@ struct NearMatch {
 std::size_t edit_limit(std::size_t length);
 
 // How close `node_value` is to `asked`, or nothing when it is not; `edits` receives the
-// distance for Closeness::Edits.
+// distance for Closeness::Edits and Closeness::Word.
 std::optional<Closeness> closeness(std::string_view asked, std::string_view node_value,
                                    std::size_t& edits);
 

@@ -71,6 +71,19 @@ TEST_CASE("closeness: case, spacing, a few edits, containment, then nothing", "[
   // A long value only just inside the other is not close.
   CHECK_FALSE(close("Network & internet settings for the whole household", "Network"));
   CHECK_FALSE(close("", "x"));
+  // One word misspelt, of a longer value.
+  std::size_t word_edits = 0;
+  CHECK(closeness("Netwrk", "Network & internet", word_edits) == Closeness::Word);
+  CHECK(word_edits == 1);
+  CHECK_FALSE(close("Netwrk settings", "Network & internet"));
+  CHECK_FALSE(close("Bluetoth", "Network & internet"));
+}
+
+TEST_CASE("near matches: a misspelt word of a row names the row", "[hierarchy][near]") {
+  const std::vector<Json> found = near({{"textContains", "Netwrk"}});
+  REQUIRE(found.size() == 1);
+  CHECK(found[0]["matcher"] == Json{{"textEquals", "Network & internet"}});
+  CHECK(found[0]["why"] == "text has a word 1 character from \"Netwrk\"");
 }
 
 TEST_CASE("edit limit: none for short values, then one, then a quarter", "[hierarchy][near]") {
