@@ -9,6 +9,8 @@
 namespace clawperator {
 
 std::size_t edit_distance(std::string_view a, std::string_view b);
+// The same over decoded characters (the near matches of NODE_NOT_FOUND, hierarchy/near_match.hpp).
+std::size_t edit_distance(std::u32string_view a, std::u32string_view b);
 
 // A command within max(2, len/2) edits; ties go to the shorter distance, then
 // to the earlier candidate (primary names come before synonyms).

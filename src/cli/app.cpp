@@ -51,6 +51,22 @@ OutputFormat scan_output_format(int argc, const char* const* argv) {
   return format;
 }
 
+// NODE_NOT_FOUND's closest near match (docs/contract.md §3.1) as the failure line's last words:
+// `did you mean {"textEquals":"Network & internet"} (text differs from "…" only in case)?`.
+std::string nearest_match(const Json& document) {
+  const auto details = document.find("details");
+  if (details == document.end() || !details->is_object()) return {};
+  const auto near = details->find("nearMatches");
+  if (near == details->end() || !near->is_array() || near->empty()) return {};
+  const Json& first = near->front();
+  if (!first.is_object() || !first.contains("matcher")) return {};
+  std::string out = "did you mean " + dump_json(first["matcher"]);
+  if (const auto why = first.find("why"); why != first.end() && why->is_string()) {
+    out += " (" + why->get<std::string>() + ")";
+  }
+  return out + "?";
+}
+
 // The line a person at a terminal reads without jq: `clawperator: CODE: message; hint`. One
 // line whatever the message holds, so that a log of stderr keeps one failure per line. With
 // --output pretty (a person asked for text) the message keeps its lines, indented under the
@@ -95,6 +111,9 @@ void print_failure_line(std::ostream& err, const Json& document, OutputFormat fo
   if (const auto hint = document.find("hint"); hint != document.end() && hint->is_string()) {
     const std::string& text = hint->get_ref<const std::string&>();
     err << (pretty ? "\n  hint: " + as_text(text) : "; " + one_line(text));
+  }
+  if (const std::string near = nearest_match(document); !near.empty()) {
+    err << (pretty ? "\n  " : "; ") << near;
   }
   err << '\n';
 }

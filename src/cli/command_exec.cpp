@@ -19,6 +19,7 @@
 #include "clawperator/io/payload_input.hpp"
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "clawperator/service/actions.hpp"
 #include "clawperator/service/execution.hpp"
 #include "clawperator/skills/artifact_compiler.hpp"
 #include "clawperator/text.hpp"
@@ -186,12 +187,12 @@ CommandResult run_exec(const ExecFlags& flags, const GlobalOptions& options) {
   auto loaded = io::load_payload(argument);
   if (!loaded) return failure(loaded.error());
   if (contract::is_sequence(*loaded)) {
-    auto sequence = contract::admit_sequence(*loaded, options.timeout);
+    auto sequence = contract::admit_sequence(*loaded, options.timeout, service::fresh_id_random);
     if (!sequence) return failure(sequence.error());
     return finish_sequence(std::move(*sequence), execution_mode(flags.validate_only, flags.dry_run),
                            options);
   }
-  auto admitted = contract::admit_execution(*loaded, options.timeout);
+  auto admitted = contract::admit_execution(*loaded, options.timeout, service::fresh_id_random);
   if (!admitted) return failure(admitted.error());
   return finish_execution(std::move(*admitted), execution_mode(flags.validate_only, flags.dry_run),
                           options);

@@ -47,6 +47,10 @@ std::u32string folded_text(std::string_view text) {
 
 }  // namespace
 
+std::u32string case_folded(std::string_view text) {
+  return folded_text(text);
+}
+
 bool contains_ignoring_case(std::string_view text, std::string_view part) {
   return folded_text(text).find(folded_text(part)) != std::u32string::npos;
 }

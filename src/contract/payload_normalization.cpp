@@ -1,10 +1,12 @@
 #include "clawperator/contract/payload_normalization.hpp"
 
 #include <array>
+#include <set>
 #include <string>
 #include <string_view>
 
 #include "clawperator/contract/action_table.hpp"
+#include "clawperator/contract/execution.hpp"
 #include "clawperator/contract/matcher_fields.hpp"
 
 namespace clawperator::contract {
@@ -156,6 +158,39 @@ Json normalize_payload(const Json& payload) {
     for (Json& action : *actions) action = normalize_action(action);
   }
   return out;
+}
+
+Json complete_short_form(Json payload, RandomText random) {
+  if (!payload.is_object()) return payload;
+  if (!payload.contains("commandId")) {
+    payload["commandId"] = std::string(kShortFormCommandPrefix) + "-" + random();
+  }
+  if (!payload.contains("taskId")) {
+    Json task_id = payload["commandId"];  // a copy: the insertion below may move the members
+    payload["taskId"] = std::move(task_id);
+  }
+  if (!payload.contains("source")) payload["source"] = kShortFormSource;
+  if (!payload.contains("expectedFormat")) payload["expectedFormat"] = kExpectedFormat;
+  if (!payload.contains("timeoutMs")) payload["timeoutMs"] = kShortFormTimeoutMs;
+  const auto actions = payload.find("actions");
+  if (actions == payload.end() || !actions->is_array()) return payload;
+  std::set<std::string, std::less<>> used;
+  for (const Json& action : *actions) {
+    if (!action.is_object()) continue;
+    if (const auto id = action.find("id"); id != action.end() && id->is_string()) {
+      used.insert(id->get<std::string>());
+    }
+  }
+  std::size_t next = 1;
+  for (Json& action : *actions) {
+    if (!action.is_object() || action.contains("id")) continue;
+    std::string id;
+    do {
+      id = "a" + std::to_string(next++);
+    } while (used.contains(id));
+    action["id"] = std::move(id);
+  }
+  return payload;
 }
 
 std::string_view canonical_param_key(std::string_view key) {

@@ -14,6 +14,7 @@
 #include "clawperator/contract/matcher_fields.hpp"
 #include "clawperator/contract/on_screen_log.hpp"
 #include "clawperator/contract/payload_normalization.hpp"
+#include "clawperator/suggest.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::contract {
@@ -102,6 +103,22 @@ std::string join_values(std::span<const std::string_view> values) {
     out += value;
   }
   return out;
+}
+
+// Every name a caller may give an action type: the table's names and their aliases, names
+// first (suggest_command prefers the earlier of two equally close).
+const std::vector<std::string>& caller_type_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const ActionSpec& spec : action_table()) {
+      if (spec.from_callers) out.emplace_back(spec.name);
+    }
+    for (const ActionSpec& spec : action_table()) {
+      if (spec.from_callers) out.insert(out.end(), spec.aliases.begin(), spec.aliases.end());
+    }
+    return out;
+  }();
+  return names;
 }
 
 class Validator {
@@ -327,10 +344,12 @@ class Validator {
     return value->get<std::string>();
   }
 
-  // Strict objects: every key outside `known` is one issue on the containing object.
+  // Strict objects: every key outside `known` is one issue on the containing object, with the
+  // nearest of `candidates` (the keys the object accepts) to the first unknown key that has one.
   template <typename Known>
   ValidationIssue* report_unknown_keys(const Json& object, const Known& is_known,
-                                       const std::string& path) {
+                                       const std::string& path,
+                                       const std::vector<std::string>& candidates) {
     std::vector<std::string> unknown;
     for (const auto& item : object.items()) {
       if (!is_known(item.key())) unknown.push_back(item.key());
@@ -341,6 +360,10 @@ class Validator {
       message += (i == 0 ? "'" : ", '") + unknown[i] + "'";
     }
     ValidationIssue& issue = add(path, std::move(message));
+    for (const std::string& key : unknown) {
+      issue.suggestion = suggest_command(key, candidates);
+      if (issue.suggestion) break;
+    }
     issue.invalid_keys = std::move(unknown);
     return &issue;
   }
@@ -353,7 +376,7 @@ class Validator {
         [&](const std::string& key) {
           return std::find(known.begin(), known.end(), key) != known.end();
         },
-        path);
+        path, std::vector<std::string>(known.begin(), known.end()));
   }
 
   std::vector<ActionShape> check_actions(const Json& payload) {
@@ -438,16 +461,20 @@ class Validator {
       if (value == nullptr) continue;
       read_param(*value, join(path, param.key), param, out);
     }
+    std::vector<std::string> accepted;
+    for (const ParamSpec& param : schema.params) accepted.emplace_back(param.key);
     if (schema.names_unknown_keys) {
       for (const auto& item : params.items()) {
         if (schema.find(item.key()) != nullptr) continue;
         add(join(path, item.key()),
-            std::string(spec->name) + " does not accept params." + item.key());
+            std::string(spec->name) + " does not accept params." + item.key())
+            .suggestion = suggest_command(item.key(), accepted);
       }
       return out;
     }
     ValidationIssue* unknown = report_unknown_keys(
-        params, [&](const std::string& key) { return schema.find(key) != nullptr; }, path);
+        params, [&](const std::string& key) { return schema.find(key) != nullptr; }, path,
+        accepted);
     if (unknown != nullptr && spec != nullptr) {
       for (const RemovedParam& removed : spec->removed_params) {
         const auto& keys = unknown->invalid_keys;
@@ -554,13 +581,17 @@ class Validator {
         add(field_path, std::string(row.key) + " must not be blank: omit it to leave it open");
       }
     }
+    std::vector<std::string> keys;
+    for (const MatcherFieldRow& row : matcher_fields()) keys.emplace_back(row.key);
+    if (relations)
+      keys.insert(keys.end(), {std::string(kAncestorKey), std::string(kDescendantKey)});
     report_unknown_keys(
         value,
         [&](const std::string& key) {
           return matcher_field(key).has_value() ||
                  (relations && (key == kAncestorKey || key == kDescendantKey));
         },
-        path);
+        path, keys);
     if (issues_.size() != issues_before) return false;
     for (const auto& item : value.items()) {
       if (auto field = matcher_field(item.key())) {
@@ -607,7 +638,8 @@ class Validator {
     for (const ActionShape& action : actions) {
       if (!action.shape_valid || action.spec != nullptr) continue;
       current_action_ = &action;
-      add("actions", std::string(kUnsupportedTypeMessage));
+      add("actions", std::string(kUnsupportedTypeMessage)).suggestion =
+          suggest_command(action.canonical_type, caller_type_names());
       current_action_ = nullptr;
     }
   }
@@ -755,18 +787,22 @@ Json issue_to_json(const ValidationIssue& issue) {
   if (issue.action_type) out["actionType"] = *issue.action_type;
   if (!issue.invalid_keys.empty()) out["invalidKeys"] = issue.invalid_keys;
   if (!issue.hint.empty()) out["hint"] = issue.hint;
+  if (issue.suggestion) out["suggestion"] = *issue.suggestion;
   return out;
 }
 
 }  // namespace
 
-ValidationOutcome validate_execution(const Json& payload) {
-  return Validator().run(normalize_payload(payload));
+ValidationOutcome validate_execution(const Json& payload, RandomText random) {
+  Json normalised = normalize_payload(payload);
+  if (random != nullptr) normalised = complete_short_form(std::move(normalised), random);
+  return Validator().run(normalised);
 }
 
 Outcome<Execution> admit_execution(const Json& payload,
-                                   std::optional<std::string_view> timeout_override) {
-  ValidationOutcome outcome = validate_execution(payload);
+                                   std::optional<std::string_view> timeout_override,
+                                   RandomText random) {
+  ValidationOutcome outcome = validate_execution(payload, random);
   if (!outcome.valid) return failed(validation_failure(outcome.issues));
   if (timeout_override) CLAWPERATOR_TRY(apply_timeout_override(*outcome.valid, *timeout_override));
   CLAWPERATOR_TRY(check_payload_size(*outcome.valid));
@@ -787,14 +823,16 @@ bool is_unsupported_type(const ValidationIssue& issue) {
 // The top-level message names what is wrong: the issue's own words (the original's, kept in
 // details.issues) say "Required" without saying what is.
 std::string primary_message(const ValidationIssue& issue) {
+  const std::string did_you_mean =
+      issue.suggestion ? ". Did you mean '" + *issue.suggestion + "'?" : std::string();
   if (is_unsupported_type(issue)) {
     return "Unsupported action type '" + issue.action_type.value_or("") +
-           "': all action types must be supported";
+           "': all action types must be supported" + did_you_mean;
   }
   if (issue.message == "Required" && !issue.path.empty()) {
     return "Missing required field '" + issue.path + "'";
   }
-  return issue.message;
+  return issue.message + did_you_mean;
 }
 
 }  // namespace
@@ -828,6 +866,7 @@ HostError validation_failure(const std::vector<ValidationIssue>& issues) {
   HostError error = validation_error(
       unsupported_type ? "EXECUTION_ACTION_UNSUPPORTED" : "EXECUTION_VALIDATION_FAILED",
       primary_message(first), std::move(details));
+  if (first.suggestion) error.top_level["suggestion"] = *first.suggestion;
   if (unsupported_type) {
     std::string supported;
     for (const ActionSpec& spec : action_table()) {

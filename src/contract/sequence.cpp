@@ -33,7 +33,8 @@ bool is_sequence(const Json& input) {
 }
 
 Outcome<Sequence> admit_sequence(const Json& input,
-                                 std::optional<std::string_view> timeout_override) {
+                                 std::optional<std::string_view> timeout_override,
+                                 RandomText random) {
   if (!input.is_object()) return failed(sequence_fault("", "A sequence must be a JSON object"));
   std::vector<std::string> unknown;
   for (const auto& [key, value] : input.items()) {
@@ -63,7 +64,7 @@ Outcome<Sequence> admit_sequence(const Json& input,
       return failed(sequence_fault("executions." + std::to_string(index),
                                    "A sequence's payload may not be a sequence"));
     }
-    ValidationOutcome outcome = validate_execution(executions[index]);
+    ValidationOutcome outcome = validate_execution(executions[index], random);
     if (!outcome.valid) {
       for (ValidationIssue& issue : outcome.issues) {
         issue.path = "executions." + std::to_string(index) +

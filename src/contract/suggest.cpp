@@ -5,7 +5,11 @@
 
 namespace clawperator {
 
-std::size_t edit_distance(std::string_view a, std::string_view b) {
+namespace {
+
+// Levenshtein's distance with one row of the table.
+template <typename Text>
+std::size_t levenshtein(Text a, Text b) {
   std::vector<std::size_t> row(b.size() + 1);
   for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
@@ -18,6 +22,16 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
     }
   }
   return row[b.size()];
+}
+
+}  // namespace
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  return levenshtein(a, b);
+}
+
+std::size_t edit_distance(std::u32string_view a, std::u32string_view b) {
+  return levenshtein(a, b);
 }
 
 std::optional<std::string> suggest_command(std::string_view typed,

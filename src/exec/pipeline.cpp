@@ -19,6 +19,7 @@
 #include "direct_reader.hpp"
 #include "dispatch.hpp"
 #include "forward_registry.hpp"
+#include "near_matches.hpp"
 #include "payload_decoder.hpp"
 #include "phases.hpp"
 #include "policy_gate.hpp"
@@ -164,16 +165,19 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
 
 }  // namespace
 
-// Every on-screen node, for the policy's judged steps (policy_gate.hpp): a query_ui on the same
-// device, with the same transport, state and lock token, no policy of its own, and a budget of
-// its own (kPolicyScreenReadBudget), never the checked execution's.
+// Every on-screen node, for the policy's judged steps (policy_gate.hpp) and NODE_NOT_FOUND's
+// near matches (near_matches.hpp): a query_ui on the same device, with the same transport and
+// state, under the lock the caller holds, no policy of its own, and a budget of its own
+// (kPolicyScreenReadBudget), never the execution's.
 Expected<Json, ScreenReadError> query_screen(const ExecutionRequest& request,
-                                             process::Runner& runner, const std::string& serial) {
-  const std::string id = "policy-query-" + io::random_hex(16);
+                                             process::Runner& runner, const std::string& serial,
+                                             std::string_view purpose,
+                                             const std::string& lock_token) {
+  const std::string id = std::string(purpose) + "-query-" + io::random_hex(16);
   const Json payload = {
       {"commandId", id},
       {"taskId", id},
-      {"source", "clawperator-policy"},
+      {"source", "clawperator-" + std::string(purpose)},
       {"expectedFormat", "android-ui-automator"},
       {"timeoutMs", static_cast<long long>(kPolicyScreenReadBudget.count())},
       {"actions",
@@ -188,7 +192,7 @@ Expected<Json, ScreenReadError> query_screen(const ExecutionRequest& request,
   query.operator_package = request.operator_package;
   query.adb = request.adb;
   query.lock_wait_ms = request.lock_wait_ms;
-  query.lock_token = request.lock_token;
+  query.lock_token = lock_token;
   query.state = request.state;
   query.result_transport = request.result_transport;
   query.require_authentic_result = request.require_authentic_result;
@@ -240,7 +244,9 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   // step's point is read with an execution of its own (one query_ui), which takes and gives back
   // the device lock before this one waits for it.
   // A payload in segments comes here one segment at a time, judged already (segmented_run.cpp).
-  const ScreenReader read_screen = [&]() { return query_screen(request, runner, serial); };
+  const ScreenReader read_screen = [&]() {
+    return query_screen(request, runner, serial, "policy", request.lock_token);
+  };
   if (request.policy) {
     PolicyRun policy_run;
     const std::vector<policy::Segment> segments =
@@ -261,14 +267,11 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
 
   // 2. One execution per device.
   DeviceLock lock;
-  if (const auto locked = lock_for_execution(
-          lock, request.state.directory, device_key,
-          client.within_deadline(std::chrono::milliseconds(request.lock_wait_ms)),
-          request.lock_wait_ms, runner.cancel_token(), request.lock_token, trace,
-          execution.command_id);
-      !locked) {
-    return report(locked.error());
-  }
+  const contract::Outcome<DeviceLock::Outcome> locked = lock_for_execution(
+      lock, request.state.directory, device_key,
+      client.within_deadline(std::chrono::milliseconds(request.lock_wait_ms)), request.lock_wait_ms,
+      runner.cancel_token(), request.lock_token, trace, execution.command_id);
+  if (!locked) return report(locked.error());
 
   // 3. The reader starts now so that it is attached by the time preflight is done; a long-lived
   // front end may have kept the last execution's, attached already (§6.5).
@@ -497,6 +500,22 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
   const contract::EnvelopeOutcome summary = envelope_outcome(envelope, *payloads);
   const contract::Disposition disposition = contract::disposition_of(summary, trace.actions);
   Json failure = failure_fields(envelope, disposition, serial);
+  if (const contract::NodeMatcher* missed = missed_matcher(execution, failure);
+      missed != nullptr && !runner.cancelled()) {
+    // Read under this run's lock: the holder's record gets a token for the read (only now, so
+    // that a run that finds its node pays nothing), or the parent's token is passed on.
+    std::string token = request.lock_token;
+    if (*locked == DeviceLock::Outcome::Acquired) {
+      token = io::random_hex(16);
+      lock.record_holder(execution.command_id, token);
+    }
+    const ScreenReader read_near = [&]() {
+      return query_screen(request, runner, serial, "near-matches", token);
+    };
+    if (std::optional<Json> near = near_matches_json(*missed, read_near)) {
+      failure["details"] = Json{{"nearMatches", std::move(*near)}};
+    }
+  }
   Json envelope_json = render_envelope(std::move(envelope), serial);
   attach_payloads(envelope_json, std::move(*payloads));
   if (!query) {

@@ -118,7 +118,9 @@ ExecutionReport run_segments(const ExecutionRequest& request, process::Runner& r
   part.policy = nullptr;  // judged here, segment by segment
   part.approval_id.reset();
   part.ask_person = {};
-  const ScreenReader read_screen = [&]() { return query_screen(part, runner, serial); };
+  const ScreenReader read_screen = [&]() {
+    return query_screen(part, runner, serial, "policy", part.lock_token);
+  };
   PolicyRun run;
   SegmentsSoFar done;
   ExecutionReport last;

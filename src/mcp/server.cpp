@@ -28,6 +28,7 @@
 #include "clawperator/mcp/lifecycle.hpp"
 #include "clawperator/mcp/result.hpp"
 #include "clawperator/process/interrupt.hpp"
+#include "clawperator/service/actions.hpp"
 #include "clawperator/service/compact_snapshot.hpp"
 #include "clawperator/transport/line_splitter.hpp"
 
@@ -373,7 +374,7 @@ class Server {
     job->progress_token = std::move(progress_token);
     if (auto* call = std::get_if<ExecutionCall>(&*plan);
         call && contract::is_sequence(call->payload)) {
-      auto admitted = contract::admit_sequence(call->payload);
+      auto admitted = contract::admit_sequence(call->payload, {}, service::fresh_id_random);
       if (!admitted) {
         const contract::HostError& error = admitted.error();
         invalid_params(
@@ -387,7 +388,7 @@ class Server {
       job->sequence = std::move(*admitted);
       job->plan = std::move(*call);
     } else if (call) {
-      auto admitted = contract::admit_execution(call->payload);
+      auto admitted = contract::admit_execution(call->payload, {}, service::fresh_id_random);
       if (!admitted) {
         const contract::HostError& error = admitted.error();
         // A payload that does not validate names where; one too large has no such place.

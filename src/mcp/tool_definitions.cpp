@@ -383,7 +383,8 @@ std::vector<ToolDefinition> build_tools() {
     const Json action = {
         {"type", "object"},
         {"properties",
-         {{"id", nonblank_string("The action's id, unique in the payload")},
+         {{"id", nonblank_string("The action's id, unique in the payload; a1, a2, … when left "
+                                 "out (docs/payload.md §13)")},
           {"type", {{"type", "string"}, {"description", "An action type: " + types.dump()}}},
           // An object; what it may hold depends on the type, which validation checks with
           // its own codes and paths (EXECUTION_VALIDATION_FAILED in the error's data).
@@ -391,7 +392,7 @@ std::vector<ToolDefinition> build_tools() {
            {{"type", "object"},
             {"additionalProperties", true},
             {"description", "The action's params (docs/payload.md)"}}}}},
-        {"required", {"id", "type"}},
+        {"required", {"type"}},
         {"additionalProperties", false}};
     const Json actions = {
         {"type", "array"},

@@ -320,7 +320,7 @@ Reply Backend::run(Json payload, const Json& body) const {
   const auto runner = process::make_system_runner();
   std::optional<exec::ExecutionReport> report;
   if (sequence) {
-    auto admitted = contract::admit_sequence(payload);
+    auto admitted = contract::admit_sequence(payload, {}, service::fresh_id_random);
     if (!admitted) {
       reply = error_reply(admitted.error());
     } else {
@@ -335,7 +335,8 @@ Reply Backend::run(Json payload, const Json& body) const {
       }
       report = service::run_sequence(session_, std::move(call), *runner);
     }
-  } else if (auto admitted = contract::admit_execution(payload); !admitted) {
+  } else if (auto admitted = contract::admit_execution(payload, {}, service::fresh_id_random);
+             !admitted) {
     reply = error_reply(admitted.error());
   } else {
     service::ExecutionCall call;

@@ -70,6 +70,10 @@ IdStamp make_id_stamp() {
   return IdStamp{io::random_hex(16)};
 }
 
+std::string fresh_id_random() {
+  return make_id_stamp().random;
+}
+
 std::string stamped_id(std::string_view prefix, const IdStamp& stamp) {
   return std::string(prefix) + "-" + stamp.random;
 }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "cli_expectations.hpp"
 #include "cli_test_paths.hpp"
@@ -44,16 +45,62 @@ TEST_CASE("an unknown action type is EXECUTION_ACTION_UNSUPPORTED", "[cli][error
 }
 
 TEST_CASE("a missing required field is named", "[cli][errors]") {
-  for (const char* field : {"commandId", "timeoutMs", "actions", "expectedFormat"}) {
+  // The short form fills in the rest (docs/payload.md §13): actions and a type stay required.
+  json no_type = payload_without("");
+  no_type["actions"] = json::array({{{"id", "a1"}}});
+  for (const auto& [payload, field] :
+       {std::pair{payload_without("actions"), std::string("actions")},
+        std::pair{no_type, std::string("actions.0.type")}}) {
     CAPTURE(field);
-    const json document =
-        expect_error(run_binary(kBinary, {"exec", payload_without(field).dump(), "--dry-run"}),
-                     "EXECUTION_VALIDATION_FAILED", 2);
-    CHECK(document["message"] == "Missing required field '" + std::string(field) + "'");
+    const json document = expect_error(run_binary(kBinary, {"exec", payload.dump(), "--dry-run"}),
+                                       "EXECUTION_VALIDATION_FAILED", 2);
+    CHECK(document["message"] == "Missing required field '" + field + "'");
     CHECK(document["details"]["path"] == field);
     // The original's word stays where it was.
     CHECK(document["details"]["issues"][0]["message"] == "Required");
   }
+}
+
+TEST_CASE("a missing commandId, timeoutMs or expectedFormat is filled in", "[cli][short-form]") {
+  for (const char* field : {"commandId", "taskId", "source", "timeoutMs", "expectedFormat"}) {
+    CAPTURE(field);
+    const RunResult result =
+        run_binary(kBinary, {"exec", payload_without(field).dump(), "--validate-only"});
+    const json document = single_document(result);
+    REQUIRE(result.exit_code == 0);
+    const json& execution = document["execution"];
+    CHECK(execution.contains(field));
+    // Only the missing member: the others are the payload's.
+    for (const char* kept : {"commandId", "taskId", "source"}) {
+      if (std::string(kept) != field) CHECK(execution[kept] == payload_without("")[kept]);
+    }
+  }
+}
+
+TEST_CASE("a misspelt action type, matcher key or param key gets the nearest name",
+          "[cli][errors][suggestion]") {
+  const auto refused = [](const json& actions, const std::string& code) {
+    json payload = {{"actions", actions}};
+    const RunResult result = run_binary(kBinary, {"exec", payload.dump(), "--validate-only"});
+    CHECK(result.err.find("Did you mean '") != std::string::npos);
+    return expect_error(result, code, 2);
+  };
+  const json tapp = refused(json::array({{{"type", "tapp"}}}), "EXECUTION_ACTION_UNSUPPORTED");
+  CHECK(tapp["suggestion"] == "tap");
+  CHECK(tapp["message"] ==
+        "Unsupported action type 'tapp': all action types must be supported. Did you mean 'tap'?");
+  CHECK(tapp["details"]["actionId"] == "a1");
+  const json matcher =
+      refused(json::array({{{"type", "click"}, {"params", {{"matcher", {{"textEqual", "OK"}}}}}}}),
+              "EXECUTION_VALIDATION_FAILED");
+  CHECK(matcher["suggestion"] == "textEquals");
+  CHECK(matcher["details"]["path"] == "actions.0.params.matcher");
+  CHECK(matcher["details"]["issues"][0]["suggestion"] == "textEquals");
+  const json param = refused(
+      json::array({{{"type", "open_app"}, {"params", {{"applicatonId", "com.android.settings"}}}}}),
+      "EXECUTION_VALIDATION_FAILED");
+  CHECK(param["suggestion"] == "applicationId");
+  CHECK(param["details"]["invalidKeys"] == json::array({"applicatonId"}));
 }
 
 TEST_CASE("errors takes a code in any case and suggests the nearest", "[cli][errors]") {

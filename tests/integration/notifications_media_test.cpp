@@ -301,8 +301,11 @@ TEST_CASE("the on-screen log panel: template, snapshot, TTL, clear",
   const RunResult exact = farm.exec(
       json::array({{{"id", "a1"}, {"type", "SET_ON_SCREEN_LOG"}, {"params", {{"text", "x"}}}}}));
   CHECK(exact.exit_code == 2);
+  // Refused, pointed at the name as it must be written (docs/payload.md §6).
   CHECK(single_document(exact)["message"] ==
-        "Unsupported action type 'SET_ON_SCREEN_LOG': all action types must be supported");
+        "Unsupported action type 'SET_ON_SCREEN_LOG': all action types must be supported. Did "
+        "you mean 'set_on_screen_log'?");
+  CHECK(single_document(exact)["suggestion"] == "set_on_screen_log");
 }
 
 TEST_CASE("the on-screen log panel: a renderer failure is the envelope's errorCode",

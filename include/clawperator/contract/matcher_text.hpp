@@ -15,6 +15,10 @@ namespace clawperator::contract {
 bool contains_ignoring_case(std::string_view text, std::string_view part);
 bool equals_ignoring_case(std::string_view a, std::string_view b);
 
+// `text` decoded, each character through its upper then its lower case: the form the two
+// comparisons above compare (and the near matches of NODE_NOT_FOUND, hierarchy/near_match.hpp).
+std::u32string case_folded(std::string_view text);
+
 // Each character through its lower case (Unicode's simple mappings): JavaScript's
 // toLowerCase() but for its few multi-character and context rules (İ, final sigma). `text` is
 // UTF-8 already checked.

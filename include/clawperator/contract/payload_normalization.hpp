@@ -4,6 +4,7 @@
 // `--validate-only` prints what will be sent.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "clawperator/json.hpp"
@@ -20,6 +21,22 @@ Json normalize_payload(const Json& payload);
 // One matcher's alias keys renamed (its own, not its relations'), by the same rule; anything
 // that is not an object as it is.
 Json normalize_matcher(const Json& matcher);
+
+// The short form of a hand-written payload (docs/payload.md §13): what it leaves out, filled in.
+// Random text (32 hex digits) comes from the caller, so that this layer stays pure: the front
+// ends pass service::fresh_id_random, which draws it as the device commands' ids are drawn.
+using RandomText = std::string (*)();
+inline constexpr std::string_view kShortFormCommandPrefix = "exec";
+inline constexpr std::string_view kShortFormSource = "clawperator-cli";
+inline constexpr long long kShortFormTimeoutMs = 30000;  // the device commands' own default
+
+// `payload` (normalised: its keys canonical) with each missing member given: commandId
+// "exec-<random>", taskId the commandId, source kShortFormSource, expectedFormat
+// "android-ui-automator", timeoutMs kShortFormTimeoutMs, and each action object without an id
+// the first of a1, a2, … no action of the payload uses. A member that is present, whatever its
+// value, is left for validation to judge; `random` is called only when commandId is missing.
+// Anything that is not an object is returned as it is.
+Json complete_short_form(Json payload, RandomText random);
 
 // The canonical name of a params key: "filePath" -> "path"; a canonical or unknown key as
 // it is.

@@ -9,6 +9,7 @@
 
 #include "clawperator/contract/execution.hpp"
 #include "clawperator/contract/outcome.hpp"
+#include "clawperator/contract/payload_normalization.hpp"
 #include "clawperator/json.hpp"
 
 namespace clawperator::contract {
@@ -20,6 +21,9 @@ struct ValidationIssue {
   std::optional<std::string> action_type;  // raw type as supplied, not canonical
   std::vector<std::string> invalid_keys;
   std::string hint;  // only for parameters the Operator removed
+  // The nearest valid name for an unknown action type or key (suggest.hpp's rules for a
+  // command: "tapp" -> "tap", "textEqual" -> "textEquals"); none when nothing is close.
+  std::optional<std::string> suggestion;
 };
 
 struct ValidationOutcome {
@@ -28,7 +32,9 @@ struct ValidationOutcome {
   std::vector<ValidationIssue> issues;  // empty exactly when valid
 };
 
-ValidationOutcome validate_execution(const Json& payload);
+// With `random`, the short form's missing members are filled in after the aliases are renamed
+// and before anything is checked (complete_short_form); without it a payload must be whole.
+ValidationOutcome validate_execution(const Json& payload, RandomText random = nullptr);
 
 // A NodeMatcher on its own (serve's /query), read by the payload's rules for a `matcher`
 // param: its aliases renamed, the six fields and the two relations, every problem at `path`.
@@ -36,7 +42,9 @@ Expected<NodeMatcher, std::vector<ValidationIssue>> read_node_matcher(const Json
                                                                       std::string_view path);
 
 // EXECUTION_VALIDATION_FAILED carrying the first issue in message/details.path
-// and all of them in details.issues. `issues` must not be empty.
+// and all of them in details.issues. `issues` must not be empty. The first issue's suggestion,
+// when it has one, is the error's top-level `suggestion` and ends its message ("Did you mean
+// 'tap'?"), as an unknown command's is (src/cli/read_command_line.cpp).
 HostError validation_failure(const std::vector<ValidationIssue>& issues);
 
 // The global --timeout override (docs/contract.md §1.3): replaces timeoutMs when given.
@@ -45,9 +53,11 @@ contract::Status apply_timeout_override(Execution& execution, std::string_view r
 // The one admission of a payload, on every front end: validated (validation_failure's
 // EXECUTION_VALIDATION_FAILED or EXECUTION_ACTION_UNSUPPORTED), its timeoutMs replaced by
 // `timeout_override` when one is given (the CLI's --timeout: apply_timeout_override), and
-// within the size limit (check_payload_size), in that order.
+// within the size limit (check_payload_size), in that order. With `random` (the front ends'
+// service::fresh_id_random) the short form is accepted (validate_execution).
 Outcome<Execution> admit_execution(const Json& payload,
-                                   std::optional<std::string_view> timeout_override = {});
+                                   std::optional<std::string_view> timeout_override = {},
+                                   RandomText random = nullptr);
 
 // PAYLOAD_TOO_LARGE when the compact normalised JSON exceeds the limit.
 contract::Status check_payload_size(const Execution& execution);

@@ -10,6 +10,7 @@
 
 #include "clawperator/contract/execution.hpp"
 #include "clawperator/contract/outcome.hpp"
+#include "clawperator/contract/payload_normalization.hpp"
 #include "clawperator/json.hpp"
 
 namespace clawperator::contract {
@@ -29,9 +30,11 @@ bool is_sequence(const Json& input);
 // other key), 1..kMaxSequenceExecutions payloads, each admitted as admit_execution admits one
 // (`timeout_override` replacing each one's timeoutMs), their command ids distinct. A payload's
 // fault is named by its path from the sequence ("executions.1.actions.0.type") and
-// details.executionIndex.
+// details.executionIndex. With `random`, each payload may be in the short form
+// (complete_short_form), each missing commandId drawn afresh, so they stay distinct.
 Outcome<Sequence> admit_sequence(const Json& input,
-                                 std::optional<std::string_view> timeout_override = {});
+                                 std::optional<std::string_view> timeout_override = {},
+                                 RandomText random = nullptr);
 
 // The sequence as the device's payloads: {"executions": [to_device_json(each)]}.
 Json to_device_json(const Sequence& sequence);

@@ -22,6 +22,9 @@ struct IdStamp {
 
 // Fresh random bits (getrandom(2)).
 IdStamp make_id_stamp();
+// make_id_stamp's random text alone: what the front ends give contract::admit_execution and
+// admit_sequence for a short-form payload's commandId (docs/payload.md §13).
+std::string fresh_id_random();
 
 // "<prefix>-<random>", e.g. "click-9f1c2e4b7a0d4c3e8b6a5f4e3d2c1b0a".
 std::string stamped_id(std::string_view prefix, const IdStamp& stamp);

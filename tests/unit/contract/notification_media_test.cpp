@@ -1,6 +1,7 @@
 // The notification, media and on-screen log rows (docs/payload.md §8–9): every rule and limit,
 // with the code, exit code and details.path a caller sees.
 #include <catch2/catch.hpp>
+#include <utility>
 
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/contract/on_screen_log.hpp"
@@ -177,12 +178,18 @@ TEST_CASE("on-screen log types match exactly", "[contract][on-screen-log]") {
   accepted("clear_on_screen_log", "");
   accepted("on_screen_log_clear", "{}");
   CHECK(normalize_action_type("on_screen_log_set") == "set_on_screen_log");
-  for (const std::string type : {"SET_ON_SCREEN_LOG", " clear_on_screen_log ", "on_screen_log",
-                                 "Set_On_Screen_Log", "ON_SCREEN_LOG_CLEAR"}) {
+  // Refused, each pointed at the name as it must be written (docs/payload.md §6).
+  for (const auto& [type, exact] :
+       {std::pair<std::string, std::string>{"SET_ON_SCREEN_LOG", "set_on_screen_log"},
+        {" clear_on_screen_log ", "clear_on_screen_log"},
+        {"on_screen_log", "set_on_screen_log"},
+        {"Set_On_Screen_Log", "set_on_screen_log"},
+        {"ON_SCREEN_LOG_CLEAR", "on_screen_log_clear"}}) {
     CAPTURE(type);
     const Refusal got = refusal(type, "");
-    CHECK(got.message ==
-          "Unsupported action type '" + type + "': all action types must be supported");
+    CHECK(got.message == "Unsupported action type '" + type +
+                             "': all action types must be supported. Did you mean '" + exact +
+                             "'?");
     CHECK(got.exit == 2);
   }
 }
