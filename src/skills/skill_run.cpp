@@ -265,8 +265,24 @@ SkillRunReport run_script(const ScriptRun& run, const SkillRunRequest& request,
       break;
     }
   }
+  if (timed_out) {
+    // SIGTERM to the group; what it writes while it cleans up (within the grace) is kept, up to
+    // the same bounds, since that is what says why it was slow (docs/skills.md, "The deadline
+    // and interrupts"). Then SIGKILL to the group, reaped: nothing it started stays.
+    stream->begin_terminate();
+    const auto grace_end = Clock::now() + request.terminate_grace;
+    while (!event.exited) {
+      const auto now = Clock::now();
+      if (now >= grace_end) break;
+      event = stream->wait(
+          std::min(std::chrono::duration_cast<milliseconds>(grace_end - now) + milliseconds(1),
+                   kSkillRunPollSlice));
+      take(event);
+      // An interrupt now ends the grace: it stops the group at once, as it would have.
+      if (event.cancelled) break;
+    }
+  }
   if (timed_out || cancelled) {
-    // SIGTERM to the group, the grace, SIGKILL to the group, reaped: nothing it started stays.
     stream->terminate();
     event = stream->wait(milliseconds::zero());
   }

@@ -177,6 +177,31 @@ TEST_CASE("skills run: a script that ignores TERM is killed after the grace, not
   CHECK(gone);
 }
 
+TEST_CASE("skills run: what a script writes while it cleans up after the deadline's TERM is kept",
+          "[integration][skills]") {
+  Farm farm({"default"});
+  SkillsRepo repo;
+  // Its trap writes to both streams and exits; the child it waits for gets the TERM too.
+  repo.add("com.test.cleanup",
+           "trap 'echo cleaning up; echo \"why: still waiting\" >&2; exit 3' TERM\n"
+           "echo started\nsleep 300 &\nwait\n");
+  const auto started = std::chrono::steady_clock::now();
+  const RunResult result = run_skill(farm, repo, {"com.test.cleanup", "--timeout", "1500"});
+  const auto took = std::chrono::steady_clock::now() - started;
+  INFO(result.out << result.err);
+  const json document = single_document(result);
+  CHECK(result.exit_code == 4);
+  CHECK(document["code"] == "SKILL_EXECUTION_TIMEOUT");
+  CHECK(document["disposition"]["delivery"] == "delivered_unverified");
+  CHECK(document["stdout"] == "started\ncleaning up\n");
+  CHECK(document["stderr"] == "why: still waiting\n");
+  CHECK(document["exitCode"] == 3);
+  CHECK_FALSE(document.contains("signal"));
+  CHECK(document["stdoutBytes"] == 20);
+  // It exited within the grace: the answer does not wait the whole 2 s for the KILL.
+  CHECK(took < std::chrono::milliseconds(1500 + 2000 + 1000));
+}
+
 TEST_CASE("skills run: 200 MB on stdout, captured within the bound, searched to the end",
           "[integration][skills]") {
   Farm farm({"default"});
