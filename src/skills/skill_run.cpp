@@ -86,9 +86,16 @@ void add_run_facts(Json& out, const ScriptRun& run, const SkillRunRequest& reque
   out["skillId"] = run.skill_id;
   for (const auto& [key, value] : run.fields.items()) out[key] = value;
   out["deviceId"] = run.device_id;
-  // The original's name for stdout on success and on an assertion failure; `stdout` otherwise.
-  out[as_output ? "output" : "stdout"] = facts.stdout_text;
+  // The script's output under the same keys whatever the outcome, so that one parser reads
+  // them all; `output` is the original's name for stdout on success and on the assertion and
+  // parse failures (shared/reference: recording-skills-emulator.md §2.6), kept there as a
+  // deprecated alias (docs/compatibility.md).
+  out["stdout"] = facts.stdout_text;
+  if (as_output) out["output"] = facts.stdout_text;
   out["stderr"] = facts.stderr_text;
+  // A truncated capture is not the document the script printed: never parsed.
+  out["outputJson"] =
+      facts.stdout_truncated ? Json(nullptr) : script_output_json(facts.stdout_text);
   out["exitCode"] = facts.exit_code;
   if (facts.signal != 0) out["signal"] = facts.signal;
   out["durationMs"] = facts.duration_ms;
