@@ -68,6 +68,9 @@ constexpr HintRow kHints[] = {
      "Install {package} from its APK with 'clawperator operator setup --apk <operator.apk> "
      "--operator-package {package}'; 'clawperator operator install' fetches only the release "
      "Operator."},
+    {HintId::CreateSkillsRegistry, {"REGISTRY_READ_FAILED"},
+     "Create an empty registry with '{command}' (or add --init to 'clawperator skills "
+     "new'), or install the shared skills with 'clawperator skills install'."},
 };
 // clang-format on
 

@@ -410,6 +410,13 @@ TEST_CASE("skills new, validate and run of the scaffold, and the shipped skills,
   CHECK(run["exitCode"] == 0);
   CHECK(run["deviceId"] == farm.serials().front());
   CHECK(run["output"].get<std::string>().find("\"ok\":true") != std::string::npos);
+  // The scaffold's script prints a SkillResult line: a fresh skill can be compared.
+  CHECK(run["skillResult"]["skillId"] == "com.example.app.check");
+  CHECK(run["skillResult"]["status"] == "success");
+  CHECK(run["skillResult"]["checkpoints"][0]["status"] == "ok");
+  // Its exec's envelope, parsed.
+  CHECK(run["outputJson"]["ok"] == true);
+  CHECK(run["outputJson"]["deviceId"] == farm.serials().front());
 
   // The repository's own skills, for the virtual device's Settings.
   const std::string shipped = std::string(CLAWPERATOR_SOURCE_DIR) + "/skills/skills-registry.json";

@@ -32,6 +32,7 @@ enum class HintId {
   InstallOperatorWithCommand,           // the Operator asked for is not installed
   InstallCompatibleOperator,            // the Operator's version is unreadable, invalid or old
   InstallUnpublishedOperatorFromFile,   // operator install of a package that is not published
+  CreateSkillsRegistry,                 // no skills registry where one was looked for
 };
 
 struct HintRow {
