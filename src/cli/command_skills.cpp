@@ -12,7 +12,7 @@ namespace {
 using contract::HostError;
 
 constexpr const char* kSubcommands =
-    "list|get|search|compile-artifact|new|validate|run|install|update|sync";
+    "list|get|search|compile-artifact|init|new|validate|run|install|update|sync";
 
 CommandResult usage(std::string message, const std::string& argument = {}) {
   HostError error = contract::usage_error("USAGE", std::move(message));
@@ -34,8 +34,9 @@ CommandResult run_search(const SkillsFlags& flags) {
   if (filter.empty()) {
     HostError error = contract::usage_error(
         "USAGE",
-        "skills search requires --app <package_id>, --intent <intent>, or --keyword <text>");
-    error.top_level["example"] = "clawperator skills search --keyword solax";
+        "skills search requires a keyword or a filter: skills search <keyword> | --keyword "
+        "<text> | --app <package_id> | --intent <intent>");
+    error.top_level["example"] = "clawperator skills search settings";
     return failure(error);
   }
   return run_skills_list(filter, flags.registry);
@@ -60,6 +61,7 @@ CommandResult run_skills(const SkillsFlags& flags, const GlobalOptions& options)
   if (flags.action == "get") return run_get(flags);
   if (flags.action == "search") return run_search(flags);
   if (flags.action == "compile-artifact") return run_skills_compile_artifact(flags);
+  if (flags.action == "init") return run_skills_init(flags);
   if (flags.action == "new") return run_skills_new(flags);
   if (flags.action == "validate") return run_skills_validate(flags, options);
   if (flags.action == "run") return run_skills_run(flags, options);
@@ -100,7 +102,8 @@ void register_skills_commands(CommandLine root, std::vector<Command>& commands) 
       "skills", "Find, compile, scaffold, validate and run skills (reusable automations)");
   command.group("Skills");
   command.add_option("action", flags->action, kSubcommands);
-  command.add_option("target", flags->target, "The skill id (search: the keyword)");
+  command.add_option("target", flags->target,
+                     "The skill id (search: the keyword; init: the directory)");
   command.add_option("--registry", flags->registry,
                      "The skills registry file (default: $CLAWPERATOR_SKILLS_REGISTRY, else "
                      "./skills/skills-registry.json, else the installed one)");
@@ -115,9 +118,14 @@ void register_skills_commands(CommandLine root, std::vector<Command>& commands) 
   command.add_option("--vars", flags->vars,
                      "compile-artifact: the {{NAME}} values, one JSON object (default {})");
   command.add_option("--summary", flags->summary, "new: the skill's one-line summary");
+  command.add_flag("--init", flags->init,
+                   "new: create an empty registry first when there is none (as skills init)");
   command.add_flag("--all", flags->all, "validate: every skill of the registry");
   command.add_flag("--dry-run", flags->dry_run,
                    "validate: also check every artifact as a payload, placeholders left in");
+  command.add_flag("--strict", flags->strict,
+                   "validate: fail (SKILL_VALIDATION_FAILED) on a warning, such as the "
+                   "scaffold's placeholder text left in");
   command.add_option("--expect-contains", flags->expect_contains,
                      "run: fail (SKILL_OUTPUT_ASSERTION_FAILED) unless the script's stdout "
                      "contains this text");
@@ -131,7 +139,8 @@ void register_skills_commands(CommandLine root, std::vector<Command>& commands) 
   set_command_footer(command,
                      "Examples:\n"
                      "  clawperator skills list\n"
-                     "  clawperator skills search --keyword settings\n"
+                     "  clawperator skills search settings\n"
+                     "  clawperator skills init\n"
                      "  clawperator skills compile-artifact <id> --artifact <name> --vars '{}'\n"
                      "  clawperator skills new com.example.app.check-status\n"
                      "  clawperator skills validate --all --dry-run\n"
@@ -141,8 +150,8 @@ void register_skills_commands(CommandLine root, std::vector<Command>& commands) 
   Command entry{command.app(),
                 [flags](const GlobalOptions& options) { return run_skills(*flags, options); },
                 {"--registry", "--app", "--intent", "--keyword", "--skill-id", "--artifact",
-                 "--vars", "--summary", "--all", "--dry-run", "--expect-contains",
-                 "--skip-validate", "--ref", "--repo"},
+                 "--vars", "--summary", "--init", "--all", "--dry-run", "--strict",
+                 "--expect-contains", "--skip-validate", "--ref", "--repo"},
                 /*takes_timeout=*/true};
   // Only a run has a report; the suite is named by the skill.
   entry.report_subject = [flags]() -> std::optional<report::Subject> {

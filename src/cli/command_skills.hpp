@@ -19,10 +19,11 @@ struct SkillsFlags {
   std::optional<std::string> app, intent, keyword;
   // compile-artifact (and exec --skill)
   std::optional<std::string> skill_id, artifact, vars;
-  // new
+  // new (--init: create the registry first when there is none)
   std::optional<std::string> summary;
-  // validate
-  bool all = false, dry_run = false;
+  bool init = false;
+  // validate (--strict: a warning fails)
+  bool all = false, dry_run = false, strict = false;
   // run; the script's arguments are the words after `--`
   std::optional<std::string> expect_contains;
   bool skip_validate = false;
@@ -35,8 +36,9 @@ struct SkillsFlags {
 // installed one), loaded; its failure is REGISTRY_READ_FAILED.
 contract::Outcome<skills::Registry> load_skills_registry(const SkillsFlags& flags);
 
-// compile-artifact, new, validate (src/cli/command_skills_authoring.cpp).
+// compile-artifact, init, new, validate (src/cli/command_skills_authoring.cpp).
 CommandResult run_skills_compile_artifact(const SkillsFlags& flags);
+CommandResult run_skills_init(const SkillsFlags& flags);
 CommandResult run_skills_new(const SkillsFlags& flags);
 CommandResult run_skills_validate(const SkillsFlags& flags, const GlobalOptions& options);
 // skills run (command_skills_run.cpp).

@@ -1,6 +1,7 @@
-// `clawperator skills compile-artifact|new|validate` (docs/skills.md): the subcommands that
+// `clawperator skills compile-artifact|init|new|validate` (docs/skills.md): the subcommands that
 // write or check a skill's files; each is a thin shell over src/skills.
 #include <cstdio>
+#include <filesystem>
 
 #include "clawperator/io/log.hpp"
 #include "clawperator/skills/artifact_compiler.hpp"
@@ -52,12 +53,54 @@ CommandResult run_skills_compile_artifact(const SkillsFlags& flags) {
   return success(std::move(compiled->document));
 }
 
+namespace {
+
+// Where skills init (and skills new --init) makes the registry: DIR/skills/skills-registry.json
+// when a directory is given, else the registry this invocation would look for first
+// (--registry, CLAWPERATOR_SKILLS_REGISTRY, ./skills) but never the installed one, which
+// `skills install` owns.
+skills::RegistryLocation registry_to_create(const SkillsFlags& flags,
+                                            const std::optional<std::string>& directory) {
+  skills::RegistryLookup lookup = skills::process_registry_lookup(flags.registry);
+  if (directory) {
+    lookup.flag = (std::filesystem::path(*directory) / "skills" / "skills-registry.json").string();
+  }
+  lookup.home.reset();
+  skills::RegistryLocation location = skills::locate_registry(lookup);
+  return location;
+}
+
+}  // namespace
+
+CommandResult run_skills_init(const SkillsFlags& flags) {
+  if (!flags.target.empty() && flags.registry) {
+    return authoring_usage(
+        "skills init takes a directory or --registry, not both: skills init [DIR] | skills init "
+        "--registry <file>",
+        "clawperator skills init my-skills");
+  }
+  std::optional<std::string> directory;
+  if (!flags.target.empty()) directory = flags.target;
+  return document_or_error(skills::init_registry(registry_to_create(flags, directory)));
+}
+
 CommandResult run_skills_new(const SkillsFlags& flags) {
   if (flags.target.empty()) {
     return authoring_usage(
-        "skills new requires a skill id: skills new <skill_id> [--summary <text>]",
+        "skills new requires a skill id: skills new <skill_id> [--summary <text>] [--init]",
         "clawperator skills new com.example.app.check-status --summary "
         "\"Reads the status screen\"");
+  }
+  if (flags.init) {
+    // The registry that would be used, made when it is missing; one that exists is used as it
+    // is, as without --init.
+    const skills::RegistryLocation found =
+        skills::locate_registry(skills::process_registry_lookup(flags.registry));
+    std::error_code error;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(found.path, error))) {
+      const auto created = skills::init_registry(registry_to_create(flags, std::nullopt));
+      if (!created) return failure(created.error());
+    }
   }
   const auto registry = load_skills_registry(flags);
   if (!registry) return failure(registry.error());
@@ -67,15 +110,27 @@ CommandResult run_skills_new(const SkillsFlags& flags) {
 CommandResult run_skills_validate(const SkillsFlags& flags, const GlobalOptions& options) {
   if (flags.target.empty() == !flags.all) {
     return authoring_usage(
-        "skills validate takes one skill id or --all: skills validate <skill_id> [--dry-run] | "
-        "skills validate --all [--dry-run]",
+        "skills validate takes one skill id or --all: skills validate <skill_id> [--dry-run] "
+        "[--strict] | skills validate --all [--dry-run] [--strict]",
         "clawperator skills validate --all --dry-run");
   }
   const auto registry = load_skills_registry(flags);
   if (!registry) return failure(registry.error());
-  auto outcome = flags.all ? skills::validate_all_skills(*registry, flags.dry_run)
-                           : skills::validate_skill(*registry, flags.target, flags.dry_run);
+  auto outcome = flags.all
+                     ? skills::validate_all_skills(*registry, flags.dry_run, flags.strict)
+                     : skills::validate_skill(*registry, flags.target, flags.dry_run, flags.strict);
   if (!outcome) return failure(outcome.error());
+  if (options.output == OutputFormat::Pretty) {
+    // For a person, each warning on stderr too; stdout stays the one document.
+    const Json& checked = flags.all ? (*outcome)["validSkills"] : Json::array({*outcome});
+    for (const Json& item : checked) {
+      for (const Json& warning : item["warnings"]) {
+        const std::string line = "  [WARN] " + item["skill"]["id"].get<std::string>() + ": " +
+                                 warning["reason"].get<std::string>() + "\n";
+        std::fputs(line.c_str(), stderr);
+      }
+    }
+  }
   if (flags.dry_run) {
     // As the original: a note per valid skill whose payload only its script makes, in the log
     // and, for a person (--output pretty), on stderr; stdout stays the one document.

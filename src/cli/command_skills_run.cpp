@@ -57,6 +57,13 @@ CommandResult run_skills_run(const SkillsFlags& flags, const GlobalOptions& opti
   run.arguments.timeout_ms = timeout->count();
   if (options.output == OutputFormat::Pretty) run.on_output = echo_script_output;
   skills::SkillRunReport report = service::run_skill(session, run, {});
+  if (run.on_output) {
+    // The output was written as it came: the document does not print it a second time (the
+    // byte counts and truncation flags say how much there was).
+    for (const char* key : {"stdout", "output", "stderr", "outputJson"}) {
+      report.document.erase(key);
+    }
+  }
   return {std::move(report.document), report.exit_code};
 }
 

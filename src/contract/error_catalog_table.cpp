@@ -994,6 +994,13 @@ constexpr CatalogEntry kCatalog[] = {
      "Read `output`: the app may show something else now; inspect the device before running "
      "the skill again.",
      Origin::Host, 200},
+    {"REGISTRY_ALREADY_EXISTS", "Skills",
+     "skills init (or skills new --init) found a skills registry already where it would create "
+     "one; it is never replaced.",
+     Delivery::NotDelivered, 2, RecoveryStrategy::None,
+     "Use the registry at `details.registryPath` as it is (`clawperator skills new <id>` adds to "
+     "it), or name another place with `skills init DIR` or `--registry`.",
+     Origin::Host, 409},
     {"SKILL_ALREADY_EXISTS", "Skills",
      "A skill with this id is already in the registry, or its directory already exists.",
      Delivery::NotDelivered, 2, RecoveryStrategy::None,

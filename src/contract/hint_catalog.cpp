@@ -78,6 +78,9 @@ constexpr HintRow kHints[] = {
     {HintId::NoEvidenceBundleThere, {"EVIDENCE_VERIFICATION_FAILED"},
      "No bundle is there: give `clawperator evidence verify` the directory `clawperator evidence "
      "capture` printed as bundleDir (it holds manifest.json)."},
+    {HintId::CreateSkillsRegistry, {"REGISTRY_READ_FAILED"},
+     "Create an empty registry with '{command}' (or add --init to 'clawperator skills "
+     "new'), or install the shared skills with 'clawperator skills install'."},
 };
 // clang-format on
 

@@ -45,8 +45,12 @@ int write_all(int fd, std::string_view bytes) {
   return 0;
 }
 
-Expected<void, Problem> write_file_atomically(const std::filesystem::path& path,
-                                              std::string_view bytes) {
+namespace {
+
+// `bytes` whole and synced in a new temporary file beside `path`, readable by the user's
+// other tools like any file they create: its name, or why not (the problem about `path`).
+Expected<std::string, Problem> write_temporary_beside(const std::filesystem::path& path,
+                                                      std::string_view bytes) {
   const std::filesystem::path directory =
       path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
   std::string temp = (directory / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
@@ -58,7 +62,6 @@ Expected<void, Problem> write_file_atomically(const std::filesystem::path& path,
     return write_failure(path, error_number);
   };
   if (const int error_number = write_all(fd, bytes); error_number != 0) return fail(error_number);
-  // Readable by the user's other tools like any file they create.
   const mode_t mask = ::umask(0);
   ::umask(mask);
   ::fchmod(fd, 0666 & ~mask);
@@ -68,11 +71,30 @@ Expected<void, Problem> write_file_atomically(const std::filesystem::path& path,
     ::unlink(temp.c_str());
     return write_failure(path, error_number);
   }
+  return temp;
+}
+
+}  // namespace
+
+Expected<void, Problem> write_file_atomically(const std::filesystem::path& path,
+                                              std::string_view bytes) {
+  CLAWPERATOR_TRY_ASSIGN(const std::string temp, write_temporary_beside(path, bytes));
   if (::rename(temp.c_str(), path.c_str()) != 0) {
     const int error_number = errno;
     ::unlink(temp.c_str());
     return write_failure(path, error_number);
   }
+  return {};
+}
+
+Expected<void, Problem> write_new_file_atomically(const std::filesystem::path& path,
+                                                  std::string_view bytes) {
+  CLAWPERATOR_TRY_ASSIGN(const std::string temp, write_temporary_beside(path, bytes));
+  // link(2), unlike rename(2), refuses a name that exists (a symlink included): the whole file
+  // appears at once, or nothing changes.
+  const int error_number = ::link(temp.c_str(), path.c_str()) == 0 ? 0 : errno;
+  ::unlink(temp.c_str());
+  if (error_number != 0) return write_failure(path, error_number);
   return {};
 }
 

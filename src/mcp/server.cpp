@@ -30,6 +30,7 @@
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/service/actions.hpp"
 #include "clawperator/service/compact_snapshot.hpp"
+#include "clawperator/service/skills.hpp"
 #include "clawperator/transport/line_splitter.hpp"
 
 namespace clawperator::mcp {
@@ -488,13 +489,7 @@ class Server {
             host_.skills_run(local.arguments, {local.device_id, local.operator_package}, token);
         // The script's output is the result here, not adb's raw output, which the redaction
         // drops under `stdout` / `stderr`: it keeps these names (its path scrubbing applies).
-        for (const auto& [from, to] :
-             {std::pair{"stdout", "output"}, std::pair{"stderr", "errorOutput"}}) {
-          if (const auto it = document.find(from); it != document.end()) {
-            if (!document.contains(to)) document[to] = std::move(*it);
-            document.erase(from);
-          }
-        }
+        service::name_script_output_for_remote(document);
         Json kept = Json::object();
         if (document.contains("skillResult")) kept["skillResult"] = document["skillResult"];
         return tool_result(std::move(document), job.protocol_version, kept);

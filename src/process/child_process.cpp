@@ -246,6 +246,16 @@ void ChildProcess::signal_group(int signal_number) const noexcept {
   if (kill(-pid_, signal_number) != 0) (void)kill(pid_, signal_number);
 }
 
+void ChildProcess::ask_group_to_terminate() const noexcept {
+  if (pid_ <= 0 || reaped_) return;
+  signal_group(SIGTERM);
+  signal_group(SIGCONT);
+}
+
+void ChildProcess::kill_group() const noexcept {
+  if (pid_ > 0 && !reaped_) signal_group(SIGKILL);
+}
+
 ExitStatus ChildProcess::terminate_group(std::chrono::milliseconds grace) noexcept {
   if (pid_ <= 0 || reaped_) return status_;
   signal_group(SIGTERM);

@@ -59,6 +59,12 @@ class ChildProcess {
   // Whether the child has exited, without reaping it.
   bool has_exited() noexcept;
 
+  // SIGTERM (and SIGCONT, for a stopped child) to the group, nothing waited for nor reaped:
+  // its output can still be read while it cleans up (skills run's deadline, skill_run.cpp).
+  void ask_group_to_terminate() const noexcept;
+  // SIGKILL to the group, before the child is reaped (the zombie keeps the group id ours).
+  void kill_group() const noexcept;
+
  private:
   void signal_group(int signal_number) const noexcept;
 

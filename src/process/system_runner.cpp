@@ -184,10 +184,23 @@ class SystemStream final : public Stream {
 
   void terminate() override {
     if (finished_) return;
-    end_ = child_.terminate_group(grace_);
+    milliseconds grace = grace_;
+    if (terminate_begun_at_) {
+      // begin_terminate() already gave part of the grace.
+      const auto spent =
+          std::chrono::duration_cast<milliseconds>(Clock::now() - *terminate_begun_at_);
+      grace = std::max(grace_ - spent, milliseconds::zero());
+    }
+    end_ = child_.terminate_group(grace);
     child_.out().reset();
     child_.err().reset();
     finished_ = true;
+  }
+
+  void begin_terminate() override {
+    if (finished_ || terminate_begun_at_) return;
+    terminate_begun_at_ = Clock::now();
+    child_.ask_group_to_terminate();
   }
 
   int pid() const override { return child_.pid(); }
@@ -221,6 +234,9 @@ class SystemStream final : public Stream {
         const Clock::time_point until = have_data ? Clock::now() : deadline;
         const ChildProcess::Wait result = child_.wait_exit(until, &cancel_);
         if (result == ChildProcess::Wait::Exited) {
+          // Being terminated: what the child started in its group goes with it, as
+          // terminate_group() would have it.
+          if (terminate_begun_at_) child_.kill_group();
           end_ = child_.reap();
           finished_ = true;
         }
@@ -277,6 +293,7 @@ class SystemStream final : public Stream {
   bool finished_ = false;
   bool drain_incomplete_ = false;
   std::optional<Clock::time_point> exited_at_;
+  std::optional<Clock::time_point> terminate_begun_at_;
   ExitStatus end_;
 };
 

@@ -103,6 +103,8 @@ Reply Backend::run_skill(std::string_view id, std::string_view body) const {
   run.arguments = std::move(*options);
   run.target = {target->device, target->operator_package};
   skills::SkillRunReport result = service::run_skill(session_, run, {});
+  // The same names as MCP's skills_run, which the redaction keeps, on success and failure.
+  service::name_script_output_for_remote(result.document);
   const int status = http_status_of(result.document);
   Json event = Json::object();
   event["skillId"] = run.skill_id;

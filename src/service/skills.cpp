@@ -1,5 +1,7 @@
 #include "clawperator/service/skills.hpp"
 
+#include <utility>
+
 #include "clawperator/process/runner.hpp"
 #include "clawperator/skills/registry.hpp"
 #include "clawperator/skills/remote_limits.hpp"
@@ -83,6 +85,17 @@ contract::Outcome<Json> skills_list(const Session& session, const skills::Search
 contract::Outcome<Json> skills_get(const Session& session, const std::string& skill_id) {
   CLAWPERATOR_TRY_ASSIGN(const auto registry, registry_of(session));
   return skills::get_document(registry, skill_id);
+}
+
+void name_script_output_for_remote(Json& document) {
+  for (const auto& [from, to] :
+       {std::pair{"stdout", "output"}, std::pair{"stderr", "errorOutput"}}) {
+    if (const auto it = document.find(from); it != document.end()) {
+      // On success `output` is already there, as the alias of `stdout`.
+      if (!document.contains(to)) document[to] = std::move(*it);
+      document.erase(from);
+    }
+  }
 }
 
 skills::SkillRunReport run_skill(const Session& session, const SkillRun& run,

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <system_error>
 
+#include "clawperator/contract/hint_catalog.hpp"
 #include "clawperator/expected.hpp"
 #include "clawperator/io/account_home.hpp"
 #include "clawperator/io/bounded_file.hpp"
@@ -172,7 +173,19 @@ contract::Outcome<Registry> load_registry(const RegistryLocation& location) {
   if (auto read = io::read_regular_file(location.path, kMaxRegistryBytes, bytes); !read) {
     std::string message = "Cannot read the skills registry at " + location.path.string() + ": " +
                           read.error().message + ".";
-    return contract::failed(read_failed(location, std::move(message), read.error().message));
+    HostError error = read_failed(location, std::move(message), read.error().message);
+    if (read.error().message == std::strerror(ENOENT)) {
+      // Nothing there yet: a repository of one's own starts with `skills init`, which makes
+      // this very file (docs/skills.md, "A repository from nothing").
+      const bool named =
+          location.source == RegistrySource::Flag || location.source == RegistrySource::Environment;
+      const std::string command =
+          named ? "clawperator skills init --registry " + location.path.string()
+                : std::string("clawperator skills init");
+      error.hint =
+          contract::hint_text(contract::HintId::CreateSkillsRegistry, {{"command", command}});
+    }
+    return contract::failed(std::move(error));
   }
   Registry registry;
   registry.location = location;

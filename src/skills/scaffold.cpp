@@ -12,6 +12,7 @@
 
 #include "clawperator/io/atomic_file.hpp"
 #include "clawperator/json.hpp"
+#include "clawperator/skills/registry.hpp"
 #include "clawperator/text.hpp"
 #include "skill_files.hpp"
 
@@ -21,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using contract::HostError;
 
-HostError scaffold_failed(const Registry& registry, const fs::path& path, std::string what,
+HostError scaffold_failed(const RegistryLocation& registry, const fs::path& path, std::string what,
                           const std::optional<std::string>& cause_message) {
   Json details = Json::object();
   details["path"] = path.string();
@@ -32,6 +33,11 @@ HostError scaffold_failed(const Registry& registry, const fs::path& path, std::s
   if (cause_message) message += ": " + *cause_message;
   return contract::readiness_error("SKILLS_SCAFFOLD_FAILED", std::move(message),
                                    std::move(details));
+}
+
+HostError scaffold_failed(const Registry& registry, const fs::path& path, std::string what,
+                          const std::optional<std::string>& cause_message) {
+  return scaffold_failed(registry.location, path, std::move(what), cause_message);
 }
 
 // What this run created, removed again (newest first) when a later step fails.
@@ -121,8 +127,9 @@ std::string scaffold_skill_markdown(const std::string& id, const std::string& su
          "# " +
          id +
          "\n"
-         "\n"
-         "TODO before sharing this skill:\n"
+         "\n" +
+         std::string(kScaffoldChecklistPlaceholder) +
+         ":\n"
          "\n"
          "- say what it does, on which app and screen, and what it prints;\n"
          "- replace the snapshot in `scripts/run.sh` with the actions it needs;\n"
@@ -143,9 +150,17 @@ std::string scaffold_skill_markdown(const std::string& id, const std::string& su
          "(set by `skills run`) and runs one `clawperator exec`.\n";
 }
 
+// `text` as one single-quoted shell word: nothing in it is expanded.
+std::string single_quoted(const std::string& text) {
+  std::string word = "'";
+  for (const char c : text) word += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return word + "'";
+}
+
 std::string scaffold_run_script(const std::string& id) {
-  // The id only appears in a comment: it may hold quotes or '$', which have no place in shell
-  // code, and a comment ends at a newline, which an id cannot hold.
+  // The id appears in a comment (it ends at a newline, which an id cannot hold) and, quoted as
+  // JSON, as one single-quoted word: it may hold quotes or '$', which have no place in shell
+  // code otherwise.
   return "#!/bin/sh\n"
          "# Skill " +
          id +
@@ -172,7 +187,50 @@ std::string scaffold_run_script(const std::string& id) {
          "output=$(\"$bin\" exec \"$@\" --execution \"$execution\")\n"
          "status=$?\n"
          "printf '%s\\n' \"$output\"\n"
+         "\n"
+         "# The SkillResult line skills run reads (docs/skills.md, \"The result line\"): what the\n"
+         "# skill achieved, one checkpoint per step, for recording compare to match.\n"
+         "if [ \"$status\" -eq 0 ]; then skill_status=success; step=ok; else skill_status=failed; "
+         "step=failed; fi\n"
+         "printf '[Clawperator-Skill-Result]{\"contractVersion\":\"1.0.0\",\"skillId\":%s,"
+         "\"status\":\"%s\",\"checkpoints\":[{\"id\":\"snapshot\",\"status\":\"%s\","
+         "\"note\":\"snapshot of the current screen\"}]}\\n' " +
+         single_quoted(quote_json(id)) +
+         " \"$skill_status\" \"$step\"\n"
          "exit \"$status\"\n";
+}
+
+contract::Outcome<Json> init_registry(const RegistryLocation& location) {
+  const fs::path& path = location.path;
+  std::error_code error;
+  if (fs::exists(fs::symlink_status(path, error))) {
+    Json details = Json::object();
+    add_registry_fields(details, location);
+    return contract::failed(contract::validation_error(
+        "REGISTRY_ALREADY_EXISTS",
+        "A skills registry already exists at " + path.string() + "; it is left as it is",
+        std::move(details)));
+  }
+  fs::create_directories(path.parent_path(), error);
+  if (error) {
+    return contract::failed(scaffold_failed(location, path.parent_path(),
+                                            "cannot create the directory", error.message()));
+  }
+  if (auto written = io::write_new_file_atomically(path, R"({"schemaVersion":"1","skills":[]})"
+                                                         "\n");
+      !written) {
+    // Taken between the look above and the link: still never replaced.
+    if (written.error().message == std::strerror(EEXIST)) return init_registry(location);
+    return contract::failed(
+        scaffold_failed(location, path, "cannot create the registry", written.error().message));
+  }
+  Json out = Json::object();
+  out["created"] = true;
+  add_registry_fields(out, location);
+  out["next"] = "Add a skill with: clawperator skills new <applicationId>.<intent>" +
+                std::string(location.source == RegistrySource::Flag ? " --registry " + path.string()
+                                                                    : std::string());
+  return out;
 }
 
 contract::Outcome<Json> scaffold_skill(const Registry& registry, const ScaffoldRequest& request) {
@@ -202,7 +260,7 @@ contract::Outcome<Json> scaffold_skill(const Registry& registry, const ScaffoldR
         already_exists(registry, id, "Skill directory already exists: " + skill_dir->string()));
   }
   std::string summary(request.summary ? trim(*request.summary) : std::string_view());
-  if (summary.empty()) summary = "TODO: describe " + id;
+  if (summary.empty()) summary = std::string(kScaffoldSummaryPlaceholder) + id;
 
   Json entry = Json::object();
   entry["id"] = id;

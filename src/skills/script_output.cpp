@@ -101,6 +101,23 @@ SkillResultScanner::Line read_skill_result(std::string_view text) {
   return line;
 }
 
+Json script_output_json(std::string_view stdout_text) {
+  std::string rest;
+  rest.reserve(stdout_text.size());
+  while (!stdout_text.empty()) {
+    const std::size_t newline = stdout_text.find('\n');
+    const std::size_t end = newline == std::string_view::npos ? stdout_text.size() : newline + 1;
+    const std::string_view line = stdout_text.substr(0, end);
+    if (line.substr(0, kSkillResultMarker.size()) != kSkillResultMarker) rest.append(line);
+    stdout_text.remove_prefix(end);
+  }
+  const std::string_view text = trim_result_text(rest);
+  if (text.empty()) return nullptr;
+  Json parsed = parse_json(text);
+  if (parsed.is_discarded()) return nullptr;
+  return parsed;
+}
+
 void SkillResultScanner::end_line() {
   if (mode_ == Mode::Capturing) {
     if (overflow_) {

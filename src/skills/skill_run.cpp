@@ -86,9 +86,16 @@ void add_run_facts(Json& out, const ScriptRun& run, const SkillRunRequest& reque
   out["skillId"] = run.skill_id;
   for (const auto& [key, value] : run.fields.items()) out[key] = value;
   out["deviceId"] = run.device_id;
-  // The original's name for stdout on success and on an assertion failure; `stdout` otherwise.
-  out[as_output ? "output" : "stdout"] = facts.stdout_text;
+  // The script's output under the same keys whatever the outcome, so that one parser reads
+  // them all; `output` is the original's name for stdout on success and on the assertion and
+  // parse failures (shared/reference: recording-skills-emulator.md §2.6), kept there as a
+  // deprecated alias (docs/compatibility.md).
+  out["stdout"] = facts.stdout_text;
+  if (as_output) out["output"] = facts.stdout_text;
   out["stderr"] = facts.stderr_text;
+  // A truncated capture is not the document the script printed: never parsed.
+  out["outputJson"] =
+      facts.stdout_truncated ? Json(nullptr) : script_output_json(facts.stdout_text);
   out["exitCode"] = facts.exit_code;
   if (facts.signal != 0) out["signal"] = facts.signal;
   out["durationMs"] = facts.duration_ms;
@@ -265,8 +272,24 @@ SkillRunReport run_script(const ScriptRun& run, const SkillRunRequest& request,
       break;
     }
   }
+  if (timed_out) {
+    // SIGTERM to the group; what it writes while it cleans up (within the grace) is kept, up to
+    // the same bounds, since that is what says why it was slow (docs/skills.md, "The deadline
+    // and interrupts"). Then SIGKILL to the group, reaped: nothing it started stays.
+    stream->begin_terminate();
+    const auto grace_end = Clock::now() + request.terminate_grace;
+    while (!event.exited) {
+      const auto now = Clock::now();
+      if (now >= grace_end) break;
+      event = stream->wait(
+          std::min(std::chrono::duration_cast<milliseconds>(grace_end - now) + milliseconds(1),
+                   kSkillRunPollSlice));
+      take(event);
+      // An interrupt now ends the grace: it stops the group at once, as it would have.
+      if (event.cancelled) break;
+    }
+  }
   if (timed_out || cancelled) {
-    // SIGTERM to the group, the grace, SIGKILL to the group, reaped: nothing it started stays.
     stream->terminate();
     event = stream->wait(milliseconds::zero());
   }

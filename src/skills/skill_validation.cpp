@@ -8,6 +8,7 @@
 #include "clawperator/contract/limits.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/io/bounded_file.hpp"
+#include "clawperator/skills/scaffold.hpp"
 #include "skill_files.hpp"
 
 namespace clawperator::skills {
@@ -46,7 +47,46 @@ Json member_or_null(const Json& object, const char* key) {
 struct ValidatedSkill {
   Json checks;
   std::optional<Json> dry_run;
+  Json warnings = Json::array();
 };
+
+// What `skills new` leaves for the author to replace (scaffold.hpp), still there: a warning
+// each, {field|file, reason}. Placeholder text passes validation (the skill runs), but it is
+// not ready to share; --strict makes it a failure.
+Json placeholder_warnings(const SkillEntry& skill, const fs::path& skill_file) {
+  Json warnings = Json::array();
+  if (skill.summary.find("TODO") != std::string::npos) {
+    Json warning = Json::object();
+    warning["field"] = "summary";
+    warning["reason"] = "the summary is placeholder text (it holds TODO): say what the skill does";
+    warnings.push_back(std::move(warning));
+  }
+  std::string text;
+  if (io::read_regular_file(skill_file, kMaxRegistryBytes, text) &&
+      text.find(kScaffoldChecklistPlaceholder) != std::string::npos) {
+    Json warning = Json::object();
+    warning["file"] = skill_file.string();
+    warning["reason"] = "SKILL.md still holds the scaffold's \"" +
+                        std::string(kScaffoldChecklistPlaceholder) + "\" checklist";
+    warnings.push_back(std::move(warning));
+  }
+  return warnings;
+}
+
+// --strict: a skill with warnings fails as an invalid one does.
+contract::Status refuse_warnings(const Registry& registry, const SkillEntry& skill,
+                                 const ValidatedSkill& validated) {
+  if (validated.warnings.empty()) return {};
+  Json details = Json::object();
+  details["warnings"] = validated.warnings;
+  details["reason"] = "placeholder text left in (--strict fails on warnings)";
+  details["skillJsonPath"] = validated.checks["skillJsonPath"];
+  return contract::failed(skill_invalid(registry, skill,
+                                        "Skill " + skill.id + " has " +
+                                            std::to_string(validated.warnings.size()) +
+                                            " warning(s) and --strict was given",
+                                        std::move(details)));
+}
 
 // The first schema issue of one raw artifact (placeholders left in), else nullopt.
 contract::Status check_artifact_raw(const Registry& registry, const SkillEntry& skill,
@@ -173,6 +213,7 @@ contract::Outcome<ValidatedSkill> validate_entry(const Registry& registry, const
   for (const fs::path& path : artifacts) artifact_paths.push_back(path.string());
   validated.checks["scriptPaths"] = std::move(script_paths);
   validated.checks["artifactPaths"] = std::move(artifact_paths);
+  validated.warnings = placeholder_warnings(skill, *skill_file);
 
   if (dry_run && artifacts.empty()) {
     Json report = Json::object();
@@ -194,33 +235,41 @@ contract::Outcome<ValidatedSkill> validate_entry(const Registry& registry, const
 
 }  // namespace
 
-contract::Outcome<Json> validate_skill(const Registry& registry, std::string_view id,
-                                       bool dry_run) {
+contract::Outcome<Json> validate_skill(const Registry& registry, std::string_view id, bool dry_run,
+                                       bool strict) {
   const SkillEntry* skill = registry.find(id);
   if (!skill) return contract::failed(skill_not_found(registry, id));
   CLAWPERATOR_TRY_ASSIGN(auto validated, validate_entry(registry, *skill, dry_run));
+  if (strict) CLAWPERATOR_TRY(refuse_warnings(registry, *skill, validated));
   Json out = Json::object();
   out["valid"] = true;
   out["skill"] = skill->raw;
   if (validated.dry_run) out["dryRun"] = *validated.dry_run;
   out["checks"] = std::move(validated.checks);
+  out["warnings"] = std::move(validated.warnings);
   add_registry_fields(out, registry);
   return out;
 }
 
-contract::Outcome<Json> validate_all_skills(const Registry& registry, bool dry_run) {
+contract::Outcome<Json> validate_all_skills(const Registry& registry, bool dry_run, bool strict) {
   Json valid_skills = Json::array();
   Json failures = Json::array();
+  std::size_t warning_count = 0;
   for (const SkillEntry& skill : registry.skills) {
     auto validated = validate_entry(registry, skill, dry_run);
-    if (validated) {
+    contract::Status status;
+    if (!validated) status = contract::failed(validated.error());
+    if (validated && strict) status = refuse_warnings(registry, skill, *validated);
+    if (status) {
       Json item = Json::object();
       item["skill"] = skill.raw;
       item["checks"] = std::move(validated->checks);
+      warning_count += validated->warnings.size();
+      item["warnings"] = std::move(validated->warnings);
       valid_skills.push_back(std::move(item));
       continue;
     }
-    const HostError& error = validated.error();
+    const HostError& error = status.error();
     Json details = error.details;
     // The registry fields are said once, at the top of the failure.
     details.erase("registryPath");
@@ -250,6 +299,7 @@ contract::Outcome<Json> validate_all_skills(const Registry& registry, bool dry_r
   out["valid"] = true;
   out["totalSkills"] = total;
   out["validSkills"] = std::move(valid_skills);
+  out["warningCount"] = warning_count;
   add_registry_fields(out, registry);
   return out;
 }

@@ -18,6 +18,7 @@
 
 using clawperator::testing::expect_error;
 using clawperator::testing::kBinary;
+using clawperator::testing::read_whole_file;
 using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
@@ -91,11 +92,6 @@ std::string sample_recording() {
              .dump()
       << "\n";
   return out.str();
-}
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 // adb that cannot run: a command that reaches for it says ADB_NOT_FOUND.
@@ -200,7 +196,7 @@ TEST_CASE("recording pull refuses a bad id before adb runs; an existing file is 
                                   "kept",      "--out", dir.path().string()};
     if (force) args.emplace_back("--force");
     expect_error(run_binary(kBinary, args, without_adb()), "ADB_NOT_FOUND", 3);
-    CHECK(read_text(dir.path() / "kept.ndjson") == "mine");
+    CHECK(read_whole_file(dir.path() / "kept.ndjson") == "mine");
   }
 }
 
@@ -216,7 +212,7 @@ TEST_CASE("recording parse, compile and export of a recording", "[cli][recording
   CHECK(steps["stepCount"] == 2);
   CHECK(steps["outputFile"] == (dir.path() / "sample.steps.json").string());
   CHECK(parsed.err.empty());  // the step lines are for --output pretty
-  const json step_file = json::parse(read_text(dir.path() / "sample.steps.json"));
+  const json step_file = json::parse(read_whole_file(dir.path() / "sample.steps.json"));
   CHECK(step_file["steps"][0]["type"] == "open_app");
   CHECK(step_file["steps"][1]["text"] == "Display");
 
@@ -253,7 +249,8 @@ TEST_CASE("recording parse, compile and export of a recording", "[cli][recording
   REQUIRE(exported.exit_code == 0);
   const json export_document = single_document(exported);
   CHECK(export_document["eventCount"] == 4);
-  const json export_file = json::parse(read_text(export_document["outputFile"].get<std::string>()));
+  const json export_file =
+      json::parse(read_whole_file(export_document["outputFile"].get<std::string>()));
   CHECK(export_file["snapshotMode"] == "include");
   CHECK(export_file["events"][1]["snapshot"]["present"] == true);
 }

@@ -6,8 +6,10 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "cli_expectations.hpp"
 #include "cli_test_paths.hpp"
@@ -16,6 +18,7 @@
 
 using clawperator::testing::expect_error;
 using clawperator::testing::kBinary;
+using clawperator::testing::read_whole_file;
 using clawperator::testing::run_binary;
 using clawperator::testing::RunOptions;
 using clawperator::testing::RunResult;
@@ -192,7 +195,11 @@ TEST_CASE("skills new then skills validate", "[cli][skills]") {
       run_binary(kBinary, {"skills", "validate", "--all", "--dry-run", "--output", "pretty"},
                  skills.options());
   CHECK(pretty.exit_code == 0);
-  CHECK(pretty.err == "  [INFO] Payload validation skipped: no pre-compiled artifacts\n");
+  // The scaffold's checklist is still in SKILL.md (its summary was given): one warning.
+  CHECK(pretty.err ==
+        "  [WARN] com.example.app.check: SKILL.md still holds the scaffold's \"TODO before "
+        "sharing this skill\" checklist\n"
+        "  [INFO] Payload validation skipped: no pre-compiled artifacts\n");
 
   const json all = single_document(
       run_binary(kBinary, {"skills", "validate", "--all", "--dry-run"}, skills.options()));
@@ -208,6 +215,160 @@ TEST_CASE("skills new then skills validate", "[cli][skills]") {
                "USAGE", 2);
   expect_error(run_binary(kBinary, {"skills", "validate", "zz.top"}, skills.options()),
                "SKILL_NOT_FOUND", 2);
+}
+
+namespace {
+
+// An empty working directory and an empty HOME, no registry named: a new user's first hour.
+struct EmptyStart {
+  TemporaryDirectory directory{"skills-empty"};
+  fs::path root = fs::canonical(directory.path());
+  RunOptions options;
+  EmptyStart() {
+    fs::create_directories(root / "home");
+    fs::create_directories(root / "work");
+    options.working_directory = (root / "work").string();
+    options.extra_env["HOME"] = (root / "home").string();
+    options.unset_env = {"CLAWPERATOR_SKILLS_REGISTRY"};
+  }
+  RunResult run(std::vector<std::string> argv) const { return run_binary(kBinary, argv, options); }
+  fs::path work() const { return root / "work"; }
+};
+
+}  // namespace
+
+TEST_CASE("skills init makes an empty registry the reader accepts and never replaces one",
+          "[cli][skills]") {
+  EmptyStart start;
+  const RunResult made = start.run({"skills", "init"});
+  const json created = single_document(made);
+  CHECK(made.exit_code == 0);
+  CHECK(created["created"] == true);
+  const fs::path registry = start.work() / "skills/skills-registry.json";
+  CHECK(created["registryPath"] == registry.string());
+  CHECK(read_whole_file(registry) == "{\"schemaVersion\":\"1\",\"skills\":[]}\n");
+  // The reader takes it: an empty list, found in ./skills.
+  const json listed = single_document(start.run({"skills", "list"}));
+  CHECK(listed["count"] == 0);
+  CHECK(listed["registrySource"] == "cwd");
+
+  // Never replaced: the file, with something in it, stays as it is.
+  write_file(registry, R"({"skills":[],"mine":true})");
+  const json again = expect_error(start.run({"skills", "init"}), "REGISTRY_ALREADY_EXISTS", 2);
+  CHECK(again["details"]["registryPath"] == registry.string());
+  CHECK(read_whole_file(registry) == R"({"skills":[],"mine":true})");
+
+  // DIR: DIR/skills/skills-registry.json, the folders made; a dangling link there counts.
+  const json in_dir = single_document(start.run({"skills", "init", "repo/a"}));
+  CHECK(in_dir["registryPath"] == (start.work() / "repo/a/skills/skills-registry.json").string());
+  CHECK(in_dir["registrySource"] == "flag");
+  fs::create_directories(start.work() / "linked/skills");
+  fs::create_symlink(start.root / "nowhere.json",
+                     start.work() / "linked/skills/skills-registry.json");
+  expect_error(start.run({"skills", "init", "linked"}), "REGISTRY_ALREADY_EXISTS", 2);
+  CHECK_FALSE(fs::exists(start.root / "nowhere.json"));
+
+  // --registry FILE: that file.
+  const json named = single_document(start.run({"skills", "init", "--registry", "reg/x.json"}));
+  CHECK(named["registryPath"] == (start.work() / "reg/x.json").string());
+  CHECK(named["next"].get<std::string>().find(
+            "--registry " + (start.work() / "reg/x.json").string()) != std::string::npos);
+
+  // A folder on the way that is a file: SKILLS_SCAFFOLD_FAILED, exit 3, with the path.
+  write_file(start.work() / "plain", "x");
+  const json blocked =
+      expect_error(start.run({"skills", "init", "plain"}), "SKILLS_SCAFFOLD_FAILED", 3);
+  CHECK(blocked["details"]["path"] == (start.work() / "plain/skills").string());
+  expect_error(start.run({"skills", "init", "repo/b", "--registry", "y.json"}), "USAGE", 2);
+}
+
+TEST_CASE("skills new in an empty directory: the error's hint names skills init, --init creates it",
+          "[cli][skills]") {
+  EmptyStart start;
+  const json missing = expect_error(start.run({"skills", "new", "com.example.app.check"}),
+                                    "REGISTRY_READ_FAILED", 3);
+  CHECK(missing["hint"].get<std::string>().find("'clawperator skills init'") != std::string::npos);
+  CHECK(missing["hint"].get<std::string>().find("--init") != std::string::npos);
+  const json named = expect_error(start.run({"skills", "new", "com.example.app.check", "--registry",
+                                             "skills/skills-registry.json"}),
+                                  "REGISTRY_READ_FAILED", 3);
+  const std::string absolute = (start.work() / "skills/skills-registry.json").string();
+  CHECK(named["hint"].get<std::string>().find("'clawperator skills init --registry " + absolute +
+                                              "'") != std::string::npos);
+  CHECK_FALSE(fs::exists(start.work() / "skills"));
+  // A registry that is there but broken keeps the catalog's recovery: init would not help.
+  write_file(start.root / "broken.json", "{");
+  const json broken = expect_error(
+      start.run({"skills", "list", "--registry", (start.root / "broken.json").string()}),
+      "REGISTRY_READ_FAILED", 3);
+  CHECK(broken["hint"].get<std::string>().find("skills init") == std::string::npos);
+
+  const RunResult made = start.run({"skills", "new", "com.example.app.check", "--init"});
+  const json created = single_document(made);
+  CHECK(made.exit_code == 0);
+  CHECK(created["created"] == true);
+  CHECK(created["registryPath"] == absolute);
+  CHECK(created["registrySource"] == "cwd");
+  // An existing registry is used as it is: a second skill joins the first.
+  const json second =
+      single_document(start.run({"skills", "new", "com.example.app.other", "--init"}));
+  CHECK(second["created"] == true);
+  CHECK(single_document(start.run({"skills", "list"}))["count"] == 2);
+  // The hint the error gave works as it is written.
+  EmptyStart other;
+  CHECK(other.run({"skills", "init"}).exit_code == 0);
+  CHECK(other.run({"skills", "new", "com.example.app.check"}).exit_code == 0);
+}
+
+TEST_CASE("skills validate warns on the scaffold's placeholder text, --strict fails on it",
+          "[cli][skills]") {
+  EmptyStart start;
+  REQUIRE(start.run({"skills", "new", "com.example.app.check", "--init"}).exit_code == 0);
+  const RunResult checked = start.run({"skills", "validate", "com.example.app.check"});
+  const json report = single_document(checked);
+  CHECK(checked.exit_code == 0);
+  CHECK(report["valid"] == true);
+  REQUIRE(report["warnings"].size() == 2);
+  CHECK(report["warnings"][0]["field"] == "summary");
+  CHECK(report["warnings"][1]["file"] ==
+        (start.work() / "skills/com.example.app.check/SKILL.md").string());
+  const RunResult pretty =
+      start.run({"skills", "validate", "com.example.app.check", "--output", "pretty"});
+  CHECK(pretty.exit_code == 0);
+  CHECK(pretty.err.find("  [WARN] com.example.app.check: the summary is placeholder text") !=
+        std::string::npos);
+
+  const json strict =
+      expect_error(start.run({"skills", "validate", "com.example.app.check", "--strict"}),
+                   "SKILL_VALIDATION_FAILED", 2);
+  CHECK(strict["details"]["warnings"].size() == 2);
+  CHECK(strict["details"]["skillId"] == "com.example.app.check");
+  const json all = expect_error(start.run({"skills", "validate", "--all", "--strict"}),
+                                "SKILL_VALIDATION_FAILED", 2);
+  CHECK(all["details"]["failures"][0]["details"]["warnings"].size() == 2);
+  CHECK(single_document(start.run({"skills", "validate", "--all"}))["warningCount"] == 2);
+
+  // Written by its author: no warning, and --strict passes.
+  REQUIRE(start.run({"skills", "new", "com.example.app.done", "--summary", "Reads the status"})
+              .exit_code == 0);
+  write_file(start.work() / "skills/com.example.app.done/SKILL.md", "---\nname: x\n---\nDone.\n");
+  const RunResult done = start.run({"skills", "validate", "com.example.app.done", "--strict"});
+  CHECK(done.exit_code == 0);
+  CHECK(single_document(done)["warnings"] == json::array());
+}
+
+TEST_CASE("skills search takes a bare keyword, and says so when given nothing", "[cli][skills]") {
+  TempSkills skills;
+  const json found =
+      single_document(run_binary(kBinary, {"skills", "search", "RECIPE"}, skills.options()));
+  CHECK(found["count"] == 1);
+  CHECK(found["skills"][0]["id"] == "a.recipe");
+  CHECK(single_document(run_binary(kBinary, {"skills", "search", "nothing-like-it"},
+                                   skills.options()))["count"] == 0);
+  const json usage =
+      expect_error(run_binary(kBinary, {"skills", "search"}, skills.options()), "USAGE", 2);
+  CHECK(usage["message"].get<std::string>().find("skills search <keyword>") != std::string::npos);
+  CHECK(usage["example"] == "clawperator skills search settings");
 }
 
 TEST_CASE("skills validate --all reports every failing skill", "[cli][skills]") {
@@ -314,6 +475,7 @@ TEST_CASE("clawperator errors has every skill code with its exit code and dispos
            Row{"SKILL_EXECUTION_TIMEOUT", 4, "delivered_unverified", "unsafe"},
            Row{"SKILL_OUTPUT_ASSERTION_FAILED", 1, "delivered_verified", "unsafe"},
            Row{"SKILL_ALREADY_EXISTS", 2, "not_delivered", "safe"},
+           Row{"REGISTRY_ALREADY_EXISTS", 2, "not_delivered", "safe"},
            Row{"SKILL_ID_INVALID", 2, "not_delivered", "safe"},
            Row{"SKILLS_SCAFFOLD_FAILED", 3, "not_delivered", "safe"},
            Row{"SKILL_VALIDATION_FAILED", 2, "not_delivered", "safe"},

@@ -177,6 +177,31 @@ TEST_CASE("skills run: a script that ignores TERM is killed after the grace, not
   CHECK(gone);
 }
 
+TEST_CASE("skills run: what a script writes while it cleans up after the deadline's TERM is kept",
+          "[integration][skills]") {
+  Farm farm({"default"});
+  SkillsRepo repo;
+  // Its trap writes to both streams and exits; the child it waits for gets the TERM too.
+  repo.add("com.test.cleanup",
+           "trap 'echo cleaning up; echo \"why: still waiting\" >&2; exit 3' TERM\n"
+           "echo started\nsleep 300 &\nwait\n");
+  const auto started = std::chrono::steady_clock::now();
+  const RunResult result = run_skill(farm, repo, {"com.test.cleanup", "--timeout", "1500"});
+  const auto took = std::chrono::steady_clock::now() - started;
+  INFO(result.out << result.err);
+  const json document = single_document(result);
+  CHECK(result.exit_code == 4);
+  CHECK(document["code"] == "SKILL_EXECUTION_TIMEOUT");
+  CHECK(document["disposition"]["delivery"] == "delivered_unverified");
+  CHECK(document["stdout"] == "started\ncleaning up\n");
+  CHECK(document["stderr"] == "why: still waiting\n");
+  CHECK(document["exitCode"] == 3);
+  CHECK_FALSE(document.contains("signal"));
+  CHECK(document["stdoutBytes"] == 20);
+  // It exited within the grace: the answer does not wait the whole 2 s for the KILL.
+  CHECK(took < std::chrono::milliseconds(1500 + 2000 + 1000));
+}
+
 TEST_CASE("skills run: 200 MB on stdout, captured within the bound, searched to the end",
           "[integration][skills]") {
   Farm farm({"default"});
@@ -229,11 +254,35 @@ TEST_CASE("skills run: result lines, --expect-contains, exit codes, live output"
            "echo '[Clawperator-Skill-Result]{\"contractVersion\":\"1.0.0\",\"skillId\":"
            "\"com.test.notaresult\",\"status\":\"done\",\"checkpoints\":[]}'\n");
   repo.add("com.test.fails", "echo partial\necho broken >&2\nexit 7\n");
+  repo.add("com.test.json",
+           "printf '{\"ok\":true,\"items\":[1,2]}\\n'\n"
+           "echo '[Clawperator-Skill-Result]{\"contractVersion\":\"1.0.0\",\"skillId\":"
+           "\"com.test.json\",\"status\":\"success\",\"checkpoints\":[]}'\n"
+           "exit \"${1:-0}\"\n");
 
   const json framed = single_document(run_skill(farm, repo, {"com.test.result"}));
   CHECK(framed["ok"] == true);
   CHECK(framed["skillResult"]["status"] == "indeterminate");
   CHECK(framed["skillResult"]["checkpoints"][0]["id"] == "a");
+  // The output under stdout on every outcome; `output`, the original's name, beside it here.
+  CHECK(framed["stdout"].get<std::string>().rfind("step one\n[Clawperator-Skill-Result]", 0) == 0);
+  CHECK(framed["output"] == framed["stdout"]);
+  CHECK(framed["stderr"] == "");
+  CHECK(framed["outputJson"].is_null());  // "step one" is no JSON document
+
+  // A script that prints JSON: parsed under outputJson, the result line apart, on success and on
+  // failure alike.
+  const json parsed = single_document(run_skill(farm, repo, {"com.test.json"}));
+  CHECK(parsed["ok"] == true);
+  CHECK(parsed["outputJson"] == json{{"ok", true}, {"items", {1, 2}}});
+  CHECK(parsed["skillResult"]["skillId"] == "com.test.json");
+  const RunResult json_failed = run_skill(farm, repo, {"com.test.json", "--", "2"});
+  const json parsed_failure = single_document(json_failed);
+  CHECK(json_failed.exit_code == 1);
+  CHECK(parsed_failure["code"] == "SKILL_EXECUTION_FAILED");
+  CHECK(parsed_failure["outputJson"] == json{{"ok", true}, {"items", {1, 2}}});
+  CHECK(parsed_failure["stdout"] == parsed["stdout"]);
+  CHECK_FALSE(parsed_failure.contains("output"));
 
   const RunResult bad = run_skill(farm, repo, {"com.test.badline"});
   const json unreadable = single_document(bad);
@@ -263,6 +312,8 @@ TEST_CASE("skills run: result lines, --expect-contains, exit codes, live output"
   CHECK(missed.exit_code == 1);
   CHECK(assertion["code"] == "SKILL_OUTPUT_ASSERTION_FAILED");
   CHECK(assertion["expectedSubstring"] == "step two");
+  CHECK(assertion["stdout"] == framed["stdout"]);
+  CHECK(assertion["output"] == framed["stdout"]);
 
   const RunResult failed = run_skill(farm, repo, {"com.test.fails"});
   const json failure = single_document(failed);
@@ -271,13 +322,30 @@ TEST_CASE("skills run: result lines, --expect-contains, exit codes, live output"
   CHECK(failure["exitCode"] == 7);
   CHECK(failure["stdout"] == "partial\n");
   CHECK(failure["stderr"] == "broken\n");
+  CHECK(failure["outputJson"].is_null());
   CHECK(failure["details"]["phase"] == "post_processing");
 
-  // Pretty: the script's output first, as it came, then the result.
+  // Pretty: the script's output first, as it came, then the result, which does not repeat it.
+  for (const char* id : {"com.test.fails", "com.test.json"}) {
+    CAPTURE(id);
+    const RunResult pretty = run_skill(farm, repo, {id, "--output", "pretty"});
+    const std::string first_line =
+        id == std::string("com.test.fails") ? "partial\n" : "{\"ok\":true,\"items\":[1,2]}\n";
+    CHECK(pretty.out.rfind(first_line, 0) == 0);
+    const std::size_t document_start = pretty.out.find("\n{\n", first_line.size() - 1);
+    REQUIRE(document_start != std::string::npos);
+    const json shown = json::parse(pretty.out.substr(document_start + 1), nullptr, false);
+    REQUIRE(shown.is_object());
+    CHECK(shown["skillId"] == id);
+    for (const char* key : {"stdout", "output", "stderr", "outputJson"})
+      CHECK_FALSE(shown.contains(key));
+    CHECK(shown["stdoutBytes"] > 0);
+    CHECK(pretty.out.find(first_line, 1) == std::string::npos);  // once
+  }
   const RunResult pretty = run_skill(farm, repo, {"com.test.fails", "--output", "pretty"});
   CHECK(pretty.exit_code == 1);
-  CHECK(pretty.out.rfind("partial\n{", 0) == 0);
   CHECK(pretty.err.find("broken\n") != std::string::npos);
+  CHECK(pretty.err.find("broken\n") == pretty.err.rfind("broken\n"));
 
   // Refused before any adb call: no such skill, no such script, a bad timeout.
   expect_error(run_skill(farm, repo, {"com.test.nothing"}), "SKILL_NOT_FOUND", 2);
@@ -342,6 +410,13 @@ TEST_CASE("skills new, validate and run of the scaffold, and the shipped skills,
   CHECK(run["exitCode"] == 0);
   CHECK(run["deviceId"] == farm.serials().front());
   CHECK(run["output"].get<std::string>().find("\"ok\":true") != std::string::npos);
+  // The scaffold's script prints a SkillResult line: a fresh skill can be compared.
+  CHECK(run["skillResult"]["skillId"] == "com.example.app.check");
+  CHECK(run["skillResult"]["status"] == "success");
+  CHECK(run["skillResult"]["checkpoints"][0]["status"] == "ok");
+  // Its exec's envelope, parsed.
+  CHECK(run["outputJson"]["ok"] == true);
+  CHECK(run["outputJson"]["deviceId"] == farm.serials().front());
 
   // The repository's own skills, for the virtual device's Settings.
   const std::string shipped = std::string(CLAWPERATOR_SOURCE_DIR) + "/skills/skills-registry.json";

@@ -110,7 +110,8 @@ TEST_CASE("serve: POST /skills/:id/run runs the script as skills run does", "[se
       repository,
       "\"$CLAWPERATOR_BIN\" snapshot --device \"$CLAWPERATOR_DEVICE_ID\" >/dev/null || exit 9\n"
       "basename \"$CLAWPERATOR_BIN\"\n",
-      "case \"$1\" in fail) echo partial; exit 3;; hang) sleep 30;; esac\n"
+      "case \"$1\" in fail) echo partial; echo oops >&2; exit 3;; hang) sleep 30;;"
+      " json) echo '{\"n\":1}'; exit 0;; esac\n"
       "printf 'args:%s|%s\\n' \"$1\" \"$2\"\n"
       "echo '[Clawperator-Skill-Result]{\"contractVersion\":\"1.0.0\",\"skillId\":"
       "\"com.example.notes.read\",\"status\":\"success\",\"checkpoints\":[]}'\n");
@@ -138,6 +139,17 @@ TEST_CASE("serve: POST /skills/:id/run runs the script as skills run does", "[se
   CHECK(failed.body["ok"] == false);
   CHECK(failed.body["code"] == "SKILL_EXECUTION_FAILED");
   CHECK(failed.body["exitCode"] == 3);
+  // The script's output under the same names as on success (MCP's too), past the redaction.
+  CHECK(failed.body["output"] == "partial\n");
+  CHECK(failed.body["errorOutput"] == "oops\n");
+  CHECK_FALSE(failed.body.contains("stdout"));
+  CHECK(echoed.body["errorOutput"] == "");
+  // A script that prints one JSON document: given parsed as well.
+  const HttpReply printed =
+      served.post("/skills/com.example.notes.read/run", R"({"args":["json"]})");
+  CHECK(printed.status == 200);
+  CHECK(printed.body["outputJson"] == json{{"n", 1}});
+  CHECK(echoed.body["outputJson"].is_null());
 
   const HttpReply hung =
       served.post("/skills/com.example.notes.read/run", R"({"args":["hang"],"timeoutMs":500})");

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 namespace clawperator::testing {
@@ -14,6 +15,12 @@ namespace clawperator::testing {
 // `text` as the whole content of `path`, created or replaced.
 inline void write_file(const std::filesystem::path& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
+}
+
+// The whole content of `path` (empty when it cannot be read).
+inline std::string read_whole_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 // The permission bits of `path` itself (lstat: of a link, the link's own).

@@ -35,6 +35,7 @@ enum class HintId {
   FixPayloadJson,                       // the payload is no JSON (no field to name)
   ExecSkillRegistryMissing,             // exec --skill without a registry (exec has no --registry)
   NoEvidenceBundleThere,                // evidence verify of a directory that is no bundle
+  CreateSkillsRegistry,                 // no skills registry where one was looked for
 };
 
 struct HintRow {

@@ -18,6 +18,12 @@ namespace clawperator::io {
 Expected<void, Problem> write_file_atomically(const std::filesystem::path& path,
                                               std::string_view bytes);
 
+// The whole file or nothing, as write_file_atomically, but only where no file is: a name that
+// is taken (a link, dangling or not, included) is an error (EEXIST), never replaced (skills
+// init's registry).
+Expected<void, Problem> write_new_file_atomically(const std::filesystem::path& path,
+                                                  std::string_view bytes);
+
 // Creates `path` with O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600, and writes `bytes`. When the name
 // is taken, `path` becomes "<stem>-<random><extension>" and that is tried instead (a few
 // times). On success `path` names the file written; on failure, the last one tried.

@@ -79,6 +79,12 @@ class Stream {
   // SIGTERM to the group, SIGKILL after a grace period, reap; unread output is discarded.
   // Idempotent; wait() then reports exited with the terminating signal.
   virtual void terminate() = 0;
+  // The start of terminate() that keeps the output: SIGTERM to the group, nothing reaped nor
+  // closed, so that wait() still returns what the group writes while it cleans up; the exit
+  // event then follows as usual (the group SIGKILLed before the child is reaped, as terminate()
+  // does). terminate() afterwards waits only what is left of the grace. By default, where no
+  // such split exists (test doubles, relayed streams), it is terminate() itself.
+  virtual void begin_terminate() { terminate(); }
   virtual int pid() const = 0;
   // From now on, waits also end (cancelled) when `token` is cancelled: a stream kept warm
   // between executions answers to the execution using it, not to the one that started it.

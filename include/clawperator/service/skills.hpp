@@ -50,4 +50,11 @@ struct SkillRun {
 skills::SkillRunReport run_skill(const Session& session, const SkillRun& run,
                                  const process::CancelToken& cancel);
 
+// For a caller across the trust boundary (serve's POST /skills/<id>/run, MCP's skills_run):
+// the script's `stdout` and `stderr` renamed `output` and `errorOutput`, on success and failure
+// alike, since the redaction drops `stdout`/`stderr` (adb's words elsewhere, contract/
+// redaction.cpp) and the script's output is the result here (docs/skills.md, "Over HTTP and
+// MCP").
+void name_script_output_for_remote(Json& document);
+
 }  // namespace clawperator::service

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/json.hpp"
@@ -19,6 +20,19 @@ struct ScaffoldRequest {
   std::string id;                      // trimmed before use
   std::optional<std::string> summary;  // blank or absent: "TODO: describe <id>"
 };
+
+// The scaffold's placeholder texts, which `skills validate` warns about while they are left in
+// (skill_validation.cpp).
+inline constexpr std::string_view kScaffoldSummaryPlaceholder = "TODO: describe ";
+inline constexpr std::string_view kScaffoldChecklistPlaceholder = "TODO before sharing this skill";
+
+// `skills init [DIR]`, `skills new --init` (docs/skills.md, "A repository from nothing"): an
+// empty registry, {"schemaVersion":"1","skills":[]}, at `location.path`, the folders up to it
+// created when missing. The file appears whole or not at all and never replaces one
+// (io::write_new_file_atomically): {"created":true,"registryPath","registrySource","next"};
+// REGISTRY_ALREADY_EXISTS (details.registryPath) when the name is taken, a link included,
+// SKILLS_SCAFFOLD_FAILED (details.path, details.cause) when it cannot be written.
+contract::Outcome<Json> init_registry(const RegistryLocation& location);
 
 // The three files' contents, for the entry and summary given (exposed for the tests).
 std::string scaffold_skill_markdown(const std::string& id, const std::string& summary);

@@ -89,4 +89,9 @@ class SkillResultScanner {
 // One result line's text (after the marker) as SkillResultScanner reads it.
 SkillResultScanner::Line read_skill_result(std::string_view text);
 
+// The script's stdout without its kSkillResultMarker lines, read as one JSON document (white
+// space around it allowed): skills run's `outputJson`. Null when what is left is empty, is not
+// JSON, or holds more than one document.
+Json script_output_json(std::string_view stdout_text);
+
 }  // namespace clawperator::skills

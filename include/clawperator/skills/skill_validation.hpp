@@ -17,12 +17,18 @@ namespace clawperator::skills {
 //  registryPath, registrySource}; SKILL_NOT_FOUND or SKILL_VALIDATION_FAILED
 // (details.skillId, details.reason and what §2.7 names: missingFields, missingFiles,
 // mismatchFields, the artifact's schema issue) otherwise.
-contract::Outcome<Json> validate_skill(const Registry& registry, std::string_view id, bool dry_run);
+// "warnings": [{field|file, reason}] for the scaffold's placeholder text left in (a summary
+// holding TODO, SKILL.md's checklist): the skill is still valid, unless `strict`, which makes
+// them SKILL_VALIDATION_FAILED (details.warnings).
+contract::Outcome<Json> validate_skill(const Registry& registry, std::string_view id, bool dry_run,
+                                       bool strict = false);
 
 // Every entry in registry order: {"valid":true,"totalSkills","validSkills":[{skill,checks}]},
 // else SKILL_VALIDATION_FAILED "<k> of <n> registered skills failed validation" with
 // details.totalSkills, validCount, invalidCount and failures [{skillId,code,message,details}].
-contract::Outcome<Json> validate_all_skills(const Registry& registry, bool dry_run);
+// Each valid skill has its "warnings", and "warningCount" sums them; `strict` as above.
+contract::Outcome<Json> validate_all_skills(const Registry& registry, bool dry_run,
+                                            bool strict = false);
 
 // The gate `skills run` passes before anything touches the device (the original's preflight):
 // validate_skill with --dry-run, its error as it is.

@@ -3,12 +3,15 @@
 #include "clawperator/skills/scaffold.hpp"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
+#include "clawperator/skills/script_output.hpp"
 #include "skills_fixture.hpp"
 
 using namespace clawperator;
@@ -90,6 +93,40 @@ TEST_CASE("new: the generated script is POSIX sh that sh can parse", "[skills][s
   repo.write("check.sh", scaffold_run_script("a'b\"c$d.e"));
   const std::string command = "sh -n '" + (repo.root() / "check.sh").string() + "'";
   CHECK(std::system(command.c_str()) == 0);
+}
+
+TEST_CASE("new: the generated script prints a SkillResult line skills run accepts, for any id",
+          "[skills][scaffold]") {
+  SkillsRepository repo;
+  // A stand-in for clawperator exec: its exit status is the first word of status.txt.
+  repo.write("fake-bin.sh", "#!/bin/sh\necho '{\"ok\":true}'\nexit \"$(cat \"$0.status\")\"\n");
+  const fs::path fake = repo.root() / "fake-bin.sh";
+  ::chmod(fake.c_str(), 0755);
+  for (const std::string id : {"com.example.app.check", "a'b\"c$d\\e `f`.g"}) {
+    for (const auto& [exec_status, skill_status, step] :
+         {std::tuple{"0", "success", "ok"}, std::tuple{"5", "failed", "failed"}}) {
+      CAPTURE(id, exec_status);
+      repo.write("fake-bin.sh.status", exec_status);
+      repo.write("run.sh", scaffold_run_script(id));
+      const std::string command = "CLAWPERATOR_BIN='" + fake.string() + "' sh '" +
+                                  (repo.root() / "run.sh").string() + "' > '" +
+                                  (repo.root() / "out.txt").string() + "'";
+      const int status = std::system(command.c_str());
+      CHECK(WEXITSTATUS(status) == std::stoi(exec_status));
+      const std::string out = read_text(repo.root() / "out.txt");
+      SkillResultScanner scanner;
+      scanner.feed(out);
+      scanner.finish();
+      REQUIRE(scanner.last());
+      CHECK(scanner.last()->error.empty());
+      CHECK(scanner.last()->value["skillId"] == id);
+      CHECK(scanner.last()->value["contractVersion"] == "1.0.0");
+      CHECK(scanner.last()->value["status"] == skill_status);
+      CHECK(scanner.last()->value["checkpoints"][0]["status"] == step);
+      // The exec's own output is still there, apart from the result line.
+      CHECK(script_output_json(out) == Json{{"ok", true}});
+    }
+  }
 }
 
 TEST_CASE("new: an id with YAML's special characters is quoted in the frontmatter",

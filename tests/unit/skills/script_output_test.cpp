@@ -157,3 +157,19 @@ TEST_CASE("skill result line: an overlong line is refused, not buffered", "[skil
   REQUIRE(scanner.last());
   CHECK(scanner.last()->error.find("longer than") != std::string::npos);
 }
+
+TEST_CASE("the script's output as JSON: one document once the result lines are out, else null",
+          "[skills]") {
+  const std::string result_line = "[Clawperator-Skill-Result]" + kMinimalResult + "\n";
+  CHECK(script_output_json("{\"ok\":true,\"n\":[1,2]}\n" + result_line) ==
+        clawperator::Json{{"ok", true}, {"n", {1, 2}}});
+  CHECK(script_output_json(result_line + "  [1, 2]  \n") == clawperator::Json{1, 2});
+  CHECK(script_output_json("\"text\"") == "text");
+  CHECK(script_output_json("").is_null());
+  CHECK(script_output_json(result_line).is_null());
+  CHECK(script_output_json("step one\n").is_null());
+  CHECK(script_output_json("{\"a\":1}\n{\"b\":2}\n").is_null());
+  CHECK(script_output_json("{\"a\":1} trailing").is_null());
+  // Only a line that starts with the marker is a result line.
+  CHECK(script_output_json(" [Clawperator-Skill-Result]{}\n").is_null());
+}
