@@ -39,8 +39,15 @@ Json with_failure_summary(Json document) {
   // The pipeline already leads a failed outcome with code, failedStep, message, hint and
   // recovery (src/exec/post_processing.cpp failure_fields); MCP callers also get where it
   // failed, as every host error says it.
-  if (!document.is_object() || document.value("ok", true) || !document.contains("envelope") ||
-      document.contains("details")) {
+  if (!document.is_object() || document.value("ok", true) || !document.contains("envelope")) {
+    return document;
+  }
+  if (const auto found = document.find("details"); found != document.end()) {
+    // The step failure's own details (NODE_NOT_FOUND's nearMatches) keep their place.
+    if (found->is_object()) {
+      found->emplace("phase", contract::to_string(contract::Phase::ResultWait));
+      found->emplace("dispatchState", contract::to_string(contract::DispatchState::Dispatched));
+    }
     return document;
   }
   Json out = object_with_capacity(document.size() + 1);

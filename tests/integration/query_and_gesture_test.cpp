@@ -330,7 +330,7 @@ TEST_CASE("ambiguity candidates have the query's node-summary shape", "[integrat
         toggles["nodes"]);
 }
 
-TEST_CASE("--output pretty: a compact snapshot as a tree and a query's matches once",
+TEST_CASE("pretty output: a compact snapshot as a tree and a query's matches once",
           "[integration][pretty]") {
   Farm farm({"default"});
   REQUIRE(farm.clawperator({"open", "com.android.settings"}).exit_code == 0);
