@@ -588,11 +588,11 @@ ExecutionReport run_execution(const ExecutionRequest& request, process::Runner& 
     const Json& details = document["details"];
     // The file's record of it; stderr already has the failure's own line.
     io::log_event_to_file(io::LogLevel::Warn, "exec.failure",
-                  Json{{"commandId", execution.command_id},
-                       {"code", document["code"]},
-                       {"phase", details.value("phase", "")},
-                       {"dispatchState", details.value("dispatchState", "")},
-                       {"exitCode", report.exit_code}});
+                          Json{{"commandId", execution.command_id},
+                               {"code", document["code"]},
+                               {"phase", details.value("phase", "")},
+                               {"dispatchState", details.value("dispatchState", "")},
+                               {"exitCode", report.exit_code}});
     if (const std::string path = io::current_log_path(); !path.empty()) {
       document["details"]["logPath"] = path;
     }
