@@ -225,6 +225,11 @@ class SystemStream final : public Stream {
     bool polled = false;
     for (;;) {
       if (stop_requested(cancel_)) {
+        // Bytes the child wrote before the stop are part of what it said (a skill's "started"
+        // line; skills_run_test.cpp "SIGTERM to clawperator"): read what is ready, never wait.
+        std::array<pollfd, 4> fds = poll_set(child_, nullptr);
+        if (budget > 0 && poll(fds.data(), fds.size(), 0) > 0)
+          drain_ready(child_, fds, out, err, budget);
         cancelled = true;
         break;
       }

@@ -142,6 +142,26 @@ TEST_CASE("a watched token ends a stream's wait and the stream still terminates"
   CHECK(no_children_left());
 }
 
+TEST_CASE("a stream cancelled with output waiting in its pipe still returns that output",
+          "[process][cancel]") {
+  const auto runner = make_system_runner();
+  Started started = runner->start({"/bin/sh", "-c", "echo started; exec sleep 10"});
+  REQUIRE(started);
+  std::unique_ptr<Stream> stream = std::move(*started);
+  CancelSource source;
+  stream->watch(source.token());
+  // The line is in the pipe, unread, when the stop comes (a SIGTERM right after a skill printed
+  // it: tests/integration/skills_run_test.cpp).
+  std::this_thread::sleep_for(300ms);
+  source.cancel();
+  const StreamEvent event = stream->wait(5000ms);
+  CHECK(event.cancelled);
+  CHECK(event.out == "started\n");
+  stream->terminate();
+  stream.reset();
+  CHECK(no_children_left());
+}
+
 TEST_CASE("scripted runner honors its token like an interrupt", "[process][cancel]") {
   CancelSource source;
   ScriptedRunner scripted(source.token());
