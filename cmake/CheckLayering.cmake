@@ -22,7 +22,7 @@ include("${LAYERS_FILE}")  # layers, layer_depends_<layer>
 # The top-level headers of include/clawperator/ and the layer each belongs to ("" for none).
 set(top_level_headers
   "json.hpp=json" "utf8.hpp=json" "suggest.hpp=contract"
-  "text.hpp=" "word_list.hpp=" "expected.hpp=" "problem.hpp=")
+  "text.hpp=" "word_list.hpp=" "path_values.hpp=" "expected.hpp=" "problem.hpp=")
 foreach(entry IN LISTS top_level_headers)
   string(REPLACE "=" ";" parts "${entry}")
   list(GET parts 0 name)

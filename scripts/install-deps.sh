@@ -19,9 +19,9 @@ packages=(
   # operator install: libcurl's headers (the library is loaded on the first download); the
   # tests make a certificate authority with openssl for their HTTPS server.
   libcurl4-openssl-dev openssl
-  # The install test renders the man pages (man -l, col) and sources the bash completions;
-  # fish parses its own (tests/cli/cli_docs_test.cpp).
-  man-db bsdextrautils bash fish
+  # The install test renders the man pages (man -l, col); the completion tests drive bash,
+  # fish and zsh (on a pseudo-terminal: tests/cli/zsh_complete.zsh) through their own completion.
+  man-db bsdextrautils bash fish zsh
   # A JUnit reader nobody here wrote reads the reports of --report junit=FILE (tests/report).
   python3-junitparser
   # The CI recipe's test reads examples/ci/github-actions.yml with a YAML parser nobody here

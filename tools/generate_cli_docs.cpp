@@ -19,17 +19,35 @@
 #include "clawperator/cli/app.hpp"
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/contract/error_catalog.hpp"
+#include "clawperator/path_values.hpp"
 #include "vdevice/cli.hpp"
 
 namespace {
 
 // ---- The model: what the generators need from the CLI11 tree. ----
 
+// What a value completes to: nothing in particular, a file name or a directory name.
+enum class PathKind { kNone, kFile, kDirectory };
+
+// From the value name the definition gave (clawperator/path_values.hpp).
+PathKind path_kind(const std::string& value_name) {
+  if (value_name == clawperator::kFileValue) return PathKind::kFile;
+  if (value_name == clawperator::kDirectoryValue) return PathKind::kDirectory;
+  return PathKind::kNone;
+}
+
 struct Flag {
   std::vector<std::string> names;  // "-h", "--help", ...
   bool takes_value = false;
-  bool files = false;  // the value is a path: complete file names
+  PathKind path = PathKind::kNone;
   std::string description;
+};
+
+// What follows an action word (`evidence video` start|status|..., `evidence verify` <dir>).
+struct Following {
+  std::string action;
+  std::vector<std::string> words;
+  PathKind path = PathKind::kNone;
 };
 
 struct Command {
@@ -39,41 +57,44 @@ struct Command {
   std::string description;
   std::vector<Flag> flags;
   std::vector<std::string> positionals;
-  bool positional_files = false;
-  std::vector<std::string> action_words;  // `operator setup`, `packages list`
+  PathKind positional_path = PathKind::kNone;
+  // The first word's values: `operator setup`, `skills run`, press keys, error codes.
+  std::vector<std::string> action_words;
+  std::vector<Following> following;
 };
 
 struct Model {
-  std::string program;               // the executable's name
-  std::set<std::string> file_names;  // options and positionals whose values are paths
+  std::string program;  // the executable's name
   std::string description;
   std::string footer;
   std::vector<Flag> globals;
   std::vector<Command> commands;
 };
 
-std::vector<Flag> flags_of(const CLI::App& app, const std::set<std::string>& file_names) {
+std::vector<Flag> flags_of(const CLI::App& app) {
   std::vector<Flag> flags;
   for (const CLI::Option* option : app.get_options()) {
     if (!option->nonpositional() || option->get_group().empty()) continue;  // positional, hidden
     Flag flag;
     for (const std::string& name : option->get_snames()) flag.names.push_back("-" + name);
-    for (const std::string& name : option->get_lnames()) {
-      flag.names.push_back("--" + name);
-      flag.files = flag.files || file_names.count(name) > 0;
-    }
+    for (const std::string& name : option->get_lnames()) flag.names.push_back("--" + name);
     flag.takes_value = option->get_items_expected_max() > 0;
-    flag.files = flag.files && flag.takes_value;
+    if (flag.takes_value) flag.path = path_kind(option->get_type_name());
     flag.description = option->get_description();
     flags.push_back(flag);
   }
   return flags;
 }
 
-Model read_model(const CLI::App& root, std::string program, std::set<std::string> file_names) {
-  Model model{
-      std::move(program), std::move(file_names), root.get_description(), root.get_footer(), {}, {}};
-  model.globals = flags_of(root, model.file_names);
+std::vector<std::string> strings_of(const std::vector<std::string_view>& words) {
+  return {words.begin(), words.end()};
+}
+
+std::vector<std::string> positional_values(const std::string& command);
+
+Model read_model(const CLI::App& root, std::string program) {
+  Model model{std::move(program), root.get_description(), root.get_footer(), {}, {}};
+  model.globals = flags_of(root);
   for (const CLI::App* sub : root.get_subcommands([](const CLI::App*) { return true; })) {
     if (sub->get_name().empty()) continue;  // option groups
     Command command;
@@ -81,7 +102,7 @@ Model read_model(const CLI::App& root, std::string program, std::set<std::string
     command.aliases = sub->get_aliases();
     command.group = sub->get_group();
     command.description = sub->get_description();
-    for (const Flag& flag : flags_of(*sub, model.file_names)) {
+    for (const Flag& flag : flags_of(*sub)) {
       const auto same = [&](const Flag& global) { return global.names == flag.names; };
       if (std::none_of(model.globals.begin(), model.globals.end(), same)) {
         command.flags.push_back(flag);  // not the inherited --help
@@ -89,12 +110,22 @@ Model read_model(const CLI::App& root, std::string program, std::set<std::string
     }
     for (const CLI::Option* option : sub->get_options()) {
       if (!option->get_positional() || option->nonpositional()) continue;
-      const std::string name = option->get_name(true);
-      command.positionals.push_back(name);
-      command.positional_files = command.positional_files || model.file_names.count(name) > 0;
+      command.positionals.push_back(option->get_name(true));
+      const PathKind kind = path_kind(option->get_type_name());
+      if (kind != PathKind::kNone) command.positional_path = kind;
     }
-    for (const std::string_view word : clawperator::cli::action_words(command.name)) {
-      command.action_words.emplace_back(word);
+    command.action_words = strings_of(clawperator::cli::action_words(command.name));
+    for (const std::string& value : positional_values(command.name)) {
+      command.action_words.push_back(value);
+    }
+    for (const std::string& action : command.action_words) {
+      const std::string_view next = clawperator::cli::following_word_list(command.name, action);
+      if (next.empty()) continue;
+      Following following{action, {}, path_kind(std::string(next))};
+      if (following.path == PathKind::kNone) {
+        following.words = strings_of(clawperator::cli::split_word_list(next));
+      }
+      command.following.push_back(following);
     }
     model.commands.push_back(command);
   }
@@ -114,13 +145,14 @@ std::string join(const std::vector<std::string>& words, const std::string& separ
   return out;
 }
 
-// Flag names, all of them or those that take a value (or a file) only.
-enum class Which { kAll, kValue, kFile };
+// Flag names, all of them or those that take a value (or a file, or a directory) only.
+enum class Which { kAll, kValue, kFile, kDirectory };
 std::vector<std::string> flag_names(const std::vector<Flag>& flags, Which which) {
   std::vector<std::string> names;
   for (const Flag& flag : flags) {
     if (which == Which::kValue && !flag.takes_value) continue;
-    if (which == Which::kFile && !flag.files) continue;
+    if (which == Which::kFile && flag.path != PathKind::kFile) continue;
+    if (which == Which::kDirectory && flag.path != PathKind::kDirectory) continue;
     names.insert(names.end(), flag.names.begin(), flag.names.end());
   }
   return names;
@@ -163,9 +195,19 @@ std::vector<std::string> positional_values(const std::string& command) {
   return {};
 }
 
-// The serials `adb devices` lists now, at completion time (bash).
-constexpr const char* kBashSerials =
-    "$(adb devices 2>/dev/null | awk 'NR > 1 && $2 == \"device\" {print $1}')";
+// The serials `adb devices` lists now, at completion time, in each shell's words.
+#define CLAWPERATOR_ADB_SERIALS \
+  "adb devices 2>/dev/null | awk 'NR > 1 && $2 == \"device\" {print $1}'"
+constexpr const char* kBashSerials = "$(" CLAWPERATOR_ADB_SERIALS ")";
+constexpr const char* kFishSerials = "(" CLAWPERATOR_ADB_SERIALS ")";
+constexpr const char* kZshSerials =
+    "_clawperator_serials() {\n"
+    "  local -a serials\n"
+    "  serials=(${(f)\"$(" CLAWPERATOR_ADB_SERIALS
+    ")\"})\n"
+    "  compadd -a serials\n"
+    "}\n";
+#undef CLAWPERATOR_ADB_SERIALS
 
 // ---- bash ----
 
@@ -174,10 +216,12 @@ std::string function_name(const Model& model) {
   return "_" + replace_all(model.program, '-', "_");
 }
 
-bool has_flag(const Model& model, const std::string& name) {
+// Whether some command (or the program) has the flag, and whether it takes a path there.
+bool has_flag(const Model& model, const std::string& name, bool path_only) {
   const auto in = [&](const std::vector<Flag>& flags) {
     return std::any_of(flags.begin(), flags.end(), [&](const Flag& flag) {
-      return std::find(flag.names.begin(), flag.names.end(), name) != flag.names.end();
+      return (!path_only || flag.path != PathKind::kNone) &&
+             std::find(flag.names.begin(), flag.names.end(), name) != flag.names.end();
     });
   };
   return in(model.globals) ||
@@ -185,26 +229,57 @@ bool has_flag(const Model& model, const std::string& name) {
                      [&](const Command& command) { return in(command.flags); });
 }
 
+// The values a flag that takes no path offers: fixed words, or the serials `adb devices` lists
+// at completion time.
+struct FlagValues {
+  std::vector<std::string> names;
+  std::vector<std::string> words;
+  bool serials = false;
+};
+
+const std::vector<FlagValues>& flag_values() {
+  static const std::vector<FlagValues> values = {
+      {{"--output", "--format"}, {"json", "pretty"}, false},
+      {{"--log-level"}, {"debug", "info", "warn", "error"}, false},
+      {{"--device", "--device-id"}, {}, true},
+      {{"--key"}, one_of("press_key", "key"), false},
+      {{"--direction"}, one_of("scroll", "direction"), false},
+  };
+  return values;
+}
+
+// The values of the flag; none for a flag that takes a path (vdevice's make-apk --output).
+const FlagValues* values_of(const Flag& flag) {
+  if (!flag.takes_value || flag.path != PathKind::kNone) return nullptr;
+  for (const FlagValues& values : flag_values()) {
+    for (const std::string& name : flag.names) {
+      if (std::find(values.names.begin(), values.names.end(), name) != values.names.end()) {
+        return &values;
+      }
+    }
+  }
+  return nullptr;
+}
+
 // `case "$prev"` arms that offer a flag's values, for the flags the program has.
 std::string bash_value_cases(const Model& model) {
-  const std::pair<std::vector<std::string>, std::string> cases[] = {
-      {{"--output", "--format"}, "json pretty"},
-      {{"--log-level"}, "debug info warn error"},
-      {{"--device", "--device-id"}, kBashSerials},
-      {{"--key"}, join(one_of("press_key", "key"), " ")},
-      {{"--direction"}, join(one_of("scroll", "direction"), " ")},
-  };
   std::string out;
-  for (const auto& [names, values] : cases) {
-    // A flag of the same name that takes a path elsewhere (vdevice's make-apk --output) keeps
-    // file completion.
-    if (!has_flag(model, names.front()) || model.file_names.count(names.front().substr(2)) > 0) {
-      continue;
-    }
-    out += "    " + join(names, "|") + ") COMPREPLY=($(compgen -W \"" + values +
+  for (const FlagValues& values : flag_values()) {
+    // bash matches the previous word whatever the command: a flag of the same name that takes
+    // a path elsewhere keeps file completion.
+    const std::string& name = values.names.front();
+    if (!has_flag(model, name, false) || has_flag(model, name, true)) continue;
+    out += "    " + join(values.names, "|") + ") COMPREPLY=($(compgen -W \"" +
+           (values.serials ? kBashSerials : join(values.words, " ")) +
            "\" -- \"$cur\")); return 0 ;;\n";
   }
   return out;
+}
+
+// `compgen` for a path kind, for what the current word holds.
+std::string bash_paths(PathKind kind) {
+  return kind == PathKind::kDirectory ? "COMPREPLY=($(compgen -d -- \"$cur\"))"
+                                      : "COMPREPLY=($(compgen -f -- \"$cur\"))";
 }
 
 std::string bash(const Model& model) {
@@ -222,47 +297,85 @@ std::string bash(const Model& model) {
       << "  local flags=\"" << join(flag_names(model.globals, Which::kAll), " ") << "\"\n"
       << "  local values=\"" << join(global_values, " ") << "\"\n"
       << "  local files=\"" << join(flag_names(model.globals, Which::kFile), " ") << "\"\n"
-      << "  local cmd=\"\" positional_files=\"\" actions=\"\" i\n"
+      << "  local dirs=\"" << join(flag_names(model.globals, Which::kDirectory), " ") << "\"\n"
+      << "  local cmd=\"\" family=\"\" positional=\"\" actions=\"\" action=\"\" following=\"\"\n"
+      << "  local i at=0 after=0\n"
       << "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
       << "    case \"${COMP_WORDS[i]}\" in\n";
   if (!global_values.empty()) out << "      " << join(global_values, "|") << ") ((i++)) ;;\n";
   out << "      -*) ;;\n"
-      << "      *) cmd=\"${COMP_WORDS[i]}\"; break ;;\n"
+      << "      *) cmd=\"${COMP_WORDS[i]}\"; at=$i; break ;;\n"
       << "    esac\n"
       << "  done\n"
       << "  case \"$cmd\" in\n";
   for (const Command& command : model.commands) {
-    out << "    " << join(names_of(command), "|") << ")\n";
-    const std::pair<const char*, Which> lists[] = {
-        {"flags", Which::kAll}, {"values", Which::kValue}, {"files", Which::kFile}};
+    out << "    " << join(names_of(command), "|") << ")\n"
+        << "      family=" << command.name << "\n";
+    const std::pair<const char*, Which> lists[] = {{"flags", Which::kAll},
+                                                   {"values", Which::kValue},
+                                                   {"files", Which::kFile},
+                                                   {"dirs", Which::kDirectory}};
     for (const auto& [variable, which] : lists) {
       const std::vector<std::string> names = flag_names(command.flags, which);
       if (!names.empty()) out << "      " << variable << "+=\" " << join(names, " ") << "\"\n";
     }
-    if (command.positional_files) out << "      positional_files=1\n";
-    std::vector<std::string> words = command.action_words;
-    for (const std::string& value : positional_values(command.name)) words.push_back(value);
-    if (!words.empty()) out << "      actions=\"" << join(words, " ") << "\"\n";
+    if (command.positional_path != PathKind::kNone) {
+      out << "      positional="
+          << (command.positional_path == PathKind::kDirectory ? "dir" : "file") << "\n";
+    }
+    if (!command.action_words.empty()) {
+      out << "      actions=\"" << join(command.action_words, " ") << "\"\n";
+    }
     out << "      ;;\n";
+  }
+  out << "  esac\n"
+      << "  # The command's first word that is neither a flag nor a flag's value, and how many\n"
+      << "  # such words follow it.\n"
+      << "  if [[ -n \"$cmd\" ]]; then\n"
+      << "    for ((i = at + 1; i < COMP_CWORD; i++)); do\n"
+      << "      if [[ \" $values \" == *\" ${COMP_WORDS[i]} \"* ]]; then ((i++)); continue; fi\n"
+      << "      [[ \"${COMP_WORDS[i]}\" == -* ]] && continue\n"
+      << "      if [[ -z \"$action\" ]]; then action=\"${COMP_WORDS[i]}\"; else ((after++)); fi\n"
+      << "    done\n"
+      << "  fi\n"
+      << "  case \"$family $action\" in\n";
+  for (const Command& command : model.commands) {
+    for (const Following& following : command.following) {
+      out << "    \"" << command.name << " " << following.action << "\") ";
+      if (following.path == PathKind::kNone) {
+        out << "following=\"" << join(following.words, " ") << "\"";
+      } else {
+        out << "positional=" << (following.path == PathKind::kDirectory ? "dir" : "file");
+      }
+      out << " ;;\n";
+    }
   }
   out << "  esac\n"
       << "  COMPREPLY=()\n"
       << "  case \"$prev\" in\n"
       << bash_value_cases(model) << "  esac\n"
       << "  if [[ \" $values \" == *\" $prev \"* ]]; then\n"
-      << "    [[ \" $files \" == *\" $prev \"* ]] && COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+      << "    if [[ \" $dirs \" == *\" $prev \"* ]]; then\n"
+      << "      " << bash_paths(PathKind::kDirectory) << "\n"
+      << "    elif [[ \" $files \" == *\" $prev \"* ]]; then\n"
+      << "      " << bash_paths(PathKind::kFile) << "\n"
+      << "    fi\n"
       << "    return 0\n"
       << "  fi\n"
-      << "  if [[ -n \"$actions\" && \"$prev\" == \"$cmd\" && \"$cur\" != -* ]]; then\n"
-      << "    COMPREPLY=($(compgen -W \"$actions\" -- \"$cur\"))\n"
-      << "    return 0\n"
-      << "  fi\n"
-      << "  if [[ -z \"$cmd\" && \"$cur\" != -* ]]; then\n"
-      << "    COMPREPLY=($(compgen -W \"$commands\" -- \"$cur\"))\n"
-      << "  elif [[ \"$cur\" == -* || -z \"$positional_files\" ]]; then\n"
+      << "  if [[ \"$cur\" == -* ]]; then\n"
       << "    COMPREPLY=($(compgen -W \"$flags\" -- \"$cur\"))\n"
+      << "  elif [[ -z \"$cmd\" ]]; then\n"
+      << "    COMPREPLY=($(compgen -W \"$commands\" -- \"$cur\"))\n"
+      << "  elif [[ -n \"$actions\" && -z \"$action\" ]]; then\n"
+      << "    COMPREPLY=($(compgen -W \"$actions\" -- \"$cur\"))\n"
+      << "  elif [[ -n \"$following\" && $after -eq 0 ]]; then\n"
+      << "    COMPREPLY=($(compgen -W \"$following\" -- \"$cur\"))\n"
+      << "  elif [[ \"$positional\" == dir && ( -z \"$actions\" || $after -eq 0 ) ]]; then\n"
+      << "    " << bash_paths(PathKind::kDirectory) << "\n"
+      << "  elif [[ \"$positional\" == file ]]; then\n"
+      << "    " << bash_paths(PathKind::kFile) << "\n"
       << "  else\n"
-      << "    COMPREPLY=($(compgen -f -- \"$cur\"))\n"
+      << "    COMPREPLY=($(compgen -W \"$flags\" -- \"$cur\"))\n"
       << "  fi\n"
       << "}\n"
       << "complete -o filenames -F " << function_name(model) << " " << model.program << "\n";
@@ -286,16 +399,32 @@ std::string zsh_text(const std::string& text) {
   return out;
 }
 
+// An _arguments action completing a path of the kind.
+std::string zsh_paths(PathKind kind) {
+  return kind == PathKind::kDirectory ? "directory:_files -/" : "file:_files";
+}
+
 std::string zsh_specs(const std::vector<Flag>& flags, const std::string& indent) {
   std::string out;
   for (const Flag& flag : flags) {
     for (const std::string& name : flag.names) {
       out += indent + "'" + name + "[" + zsh_text(flag.description) + "]";
-      if (flag.takes_value) out += flag.files ? ":file:_files" : ":value: ";
+      if (const FlagValues* values = values_of(flag)) {
+        out += values->serials ? ":serial:_clawperator_serials"
+                               : ":value:(" + join(values->words, " ") + ")";
+      } else if (flag.takes_value) {
+        out += flag.path == PathKind::kNone ? std::string(":value: ") : ":" + zsh_paths(flag.path);
+      }
       out += "'\n";
     }
   }
   return out;
+}
+
+// `_arguments $globals <the command's flags> ` and the continuation of the line.
+std::string zsh_arguments(const Command& command, const std::string& indent) {
+  return indent + "_arguments $globals \\\n" +
+         replace_all(zsh_specs(command.flags, indent + "  "), '\n', " \\\n");
 }
 
 std::string zsh(const Model& model) {
@@ -303,7 +432,7 @@ std::string zsh(const Model& model) {
   out << "#compdef " << model.program << "\n"
       << "# zsh completion for " << model.program
       << " (generated by generate_cli_docs; do not edit)\n"
-      << function_name(model) << "() {\n"
+      << (has_flag(model, "--device", false) ? kZshSerials : "") << function_name(model) << "() {\n"
       << "  local curcontext=\"$curcontext\" state line\n"
       << "  local -a commands globals\n"
       << "  commands=(\n";
@@ -321,14 +450,34 @@ std::string zsh(const Model& model) {
       << "    args)\n"
       << "      case $words[1] in\n";
   for (const Command& command : model.commands) {
-    out << "        " << join(names_of(command), "|") << ")\n"
-        << "          _arguments $globals \\\n"
-        << replace_all(zsh_specs(command.flags, "            "), '\n', " \\\n");
-    if (command.positional_files) out << "            '*:file:_files' \\\n";
-    if (!command.action_words.empty()) {
-      out << "            '1:action:(" << join(command.action_words, " ") << ")' \\\n";
+    out << "        " << join(names_of(command), "|") << ")\n";
+    const std::string indent = "          ";
+    if (command.action_words.empty()) {
+      out << zsh_arguments(command, indent);
+      if (command.positional_path != PathKind::kNone) {
+        out << indent << "  '*:" << zsh_paths(command.positional_path) << "' \\\n";
+      }
+      out << indent << "  ;;\n";
+      continue;
     }
-    out << "          ;;\n";
+    // The first word from its list, then what that word takes: _arguments' `*::` hands the
+    // words from the action word on to a second _arguments, where $words[1] is that word.
+    out << zsh_arguments(command, indent) << indent << "  '1:action:("
+        << join(command.action_words, " ") << ")' '*:: :->action' && return\n"
+        << indent << "[[ $state == action ]] || return\n"
+        << indent << "case $words[1] in\n";
+    for (const Following& following : command.following) {
+      out << indent << "  " << following.action << ")\n"
+          << zsh_arguments(command, indent + "    ") << indent << "      '1:"
+          << (following.path == PathKind::kNone ? "word:(" + join(following.words, " ") + ")"
+                                                : zsh_paths(following.path))
+          << "' ;;\n";
+    }
+    out << indent << "  *)\n" << zsh_arguments(command, indent + "    ");
+    if (command.positional_path != PathKind::kNone) {
+      out << indent << "      '*:" << zsh_paths(command.positional_path) << "' \\\n";
+    }
+    out << indent << "      ;;\n" << indent << "esac\n" << indent << ";;\n";
   }
   out << "      esac\n"
       << "      ;;\n"
@@ -347,12 +496,21 @@ std::string fish_quote(const std::string& text) {
   return out + "'";
 }
 
+// The `complete` arguments that offer paths of the kind.
+std::string fish_paths(PathKind kind) {
+  return kind == PathKind::kDirectory ? " -x -a '(__fish_complete_directories)'" : " -F";
+}
+
 std::string fish_flag(const Model& model, const Flag& flag, const std::string& condition) {
   std::string out;
   for (const std::string& name : flag.names) {
     out += "complete -c " + model.program + condition;
     out += name.rfind("--", 0) == 0 ? " -l " + name.substr(2) : " -s " + name.substr(1);
-    if (flag.takes_value) out += flag.files ? " -r -F" : " -x";
+    if (const FlagValues* values = values_of(flag)) {
+      out += " -x -a " + fish_quote(values->serials ? kFishSerials : join(values->words, " "));
+    } else if (flag.takes_value) {
+      out += flag.path == PathKind::kNone ? " -x" : " -r" + fish_paths(flag.path);
+    }
     out += " -d " + fish_quote(flag.description) + "\n";
   }
   return out;
@@ -378,15 +536,26 @@ std::string fish(const Model& model) {
   }
   for (const Flag& flag : model.globals) out << fish_flag(model, flag, "");
   for (const Command& command : model.commands) {
-    const std::string seen =
-        " -n '__fish_seen_subcommand_from " + join(names_of(command), " ") + "'";
+    const std::string in_command = "__fish_seen_subcommand_from " + join(names_of(command), " ");
+    const std::string seen = " -n '" + in_command + "'";
     for (const Flag& flag : command.flags) out << fish_flag(model, flag, seen);
-    if (command.positional_files) out << complete << seen << " -F\n";
-    if (!command.action_words.empty()) {
-      const std::string words = join(command.action_words, " ");
-      out << complete << " -n '__fish_seen_subcommand_from " << join(names_of(command), " ")
-          << "; and not __fish_seen_subcommand_from " << words << "' -a " << fish_quote(words)
-          << "\n";
+    if (command.positional_path != PathKind::kNone) {
+      out << complete << seen << fish_paths(command.positional_path) << "\n";
+    }
+    if (command.action_words.empty()) continue;
+    const std::string words = join(command.action_words, " ");
+    out << complete << " -n '" << in_command << "; and not __fish_seen_subcommand_from " << words
+        << "' -a " << fish_quote(words) << "\n";
+    for (const Following& following : command.following) {
+      const std::string after_action =
+          " -n '" + in_command + "; and __fish_seen_subcommand_from " + following.action;
+      if (following.path == PathKind::kNone) {
+        const std::string next = join(following.words, " ");
+        out << complete << after_action << "; and not __fish_seen_subcommand_from " << next
+            << "' -a " << fish_quote(next) << "\n";
+      } else {
+        out << complete << after_action << "'" << fish_paths(following.path) << "\n";
+      }
     }
   }
   return out.str();
@@ -511,16 +680,28 @@ nlohmann::json listing(const Model& model) {
   auto json_flags = [](const std::vector<Flag>& flags) {
     nlohmann::json out = nlohmann::json::array();
     for (const Flag& flag : flags) {
-      out.push_back({{"names", flag.names}, {"takes_value", flag.takes_value}});
+      const char* path = flag.path == PathKind::kFile        ? "file"
+                         : flag.path == PathKind::kDirectory ? "directory"
+                                                             : "";
+      out.push_back({{"names", flag.names}, {"takes_value", flag.takes_value}, {"path", path}});
     }
     return out;
   };
   nlohmann::json out = {{"globals", json_flags(model.globals)},
                         {"commands", nlohmann::json::array()}};
   for (const Command& command : model.commands) {
+    nlohmann::json following = nlohmann::json::object();
+    for (const Following& next : command.following) {
+      following[next.action] = next.path == PathKind::kNone ? nlohmann::json(next.words)
+                               : next.path == PathKind::kFile
+                                   ? nlohmann::json(clawperator::kFileValue)
+                                   : nlohmann::json(clawperator::kDirectoryValue);
+    }
     out["commands"].push_back({{"name", command.name},
                                {"aliases", command.aliases},
-                               {"flags", json_flags(command.flags)}});
+                               {"flags", json_flags(command.flags)},
+                               {"actionWords", command.action_words},
+                               {"following", following}});
   }
   return out;
 }
@@ -534,15 +715,14 @@ int main(int argc, char** argv) {
   }
   clawperator::cli::RawGlobalFlags raw;
   std::vector<clawperator::cli::Command> commands;
-  const Model model = read_model(*clawperator::cli::build_cli(raw, commands), "clawperator",
-                                 {"path", "apk", "payload", "execution", "raw-path"});
+  const Model model = read_model(*clawperator::cli::build_cli(raw, commands), "clawperator");
   if (std::string(argv[1]) == "--list") {
     std::cout << listing(model).dump(2) << '\n';
     return 0;
   }
   clawperator::vdevice::VdeviceCommandLine vdevice_line;
-  const Model vdevice = read_model(*clawperator::vdevice::build_vdevice_cli(vdevice_line),
-                                   "clawperator-vdevice", {"scenario", "adb", "output"});
+  const Model vdevice =
+      read_model(*clawperator::vdevice::build_vdevice_cli(vdevice_line), "clawperator-vdevice");
   const std::filesystem::path dir = argv[1];
   std::filesystem::create_directories(dir);
   for (const Model* program : {&model, &vdevice}) {

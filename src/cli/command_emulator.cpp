@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <memory>
 
+#include "clawperator/cli/action_words.hpp"
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/help_text.hpp"
 #include "clawperator/download/operator_release.hpp"
@@ -23,7 +24,7 @@ namespace {
 
 using contract::HostError;
 
-constexpr std::string_view kSubcommands = "list|inspect|create|start|stop|delete|status|provision";
+constexpr std::string_view kSubcommands = action_word_list("emulator");
 
 struct EmulatorFlags {
   std::string action;

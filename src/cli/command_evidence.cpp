@@ -6,6 +6,7 @@
 #include <charconv>
 #include <memory>
 
+#include "clawperator/cli/action_words.hpp"
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/help_text.hpp"
 #include "clawperator/cli/session.hpp"
@@ -163,7 +164,9 @@ CommandResult run_evidence(const EvidenceFlags& flags, const GlobalOptions& opti
                          Json{{"argument", flags.action}});
   }
   const std::string verb = flags.words.empty() ? std::string() : flags.words.front();
-  if (!listed_in("start|status|stop|recover|supervise", verb)) {
+  // supervise is the detached supervisor video start runs (evidence/video.cpp): accepted, never
+  // offered.
+  if (!listed_in(following_word_list("evidence", "video"), verb) && verb != "supervise") {
     return usage_failure("evidence video needs start, status ID, stop ID or recover ID",
                          verb.empty() ? Json::object() : Json{{"argument", verb}});
   }
@@ -205,10 +208,12 @@ void register_evidence_commands(CommandLine root, std::vector<Command>& commands
   command.add_option("words", flags->words,
                      "verify: the bundle directory; video: start | status ID | stop ID | "
                      "recover ID");
-  command.add_option("--output-dir", flags->output_dir,
-                     "capture: a new directory for the bundle (default "
-                     "$CLAWPERATOR_EVIDENCE_DIR/bundles/<evidenceId>, else "
-                     "~/.clawperator/evidence/bundles/<evidenceId>)");
+  command
+      .add_option("--output-dir", flags->output_dir,
+                  "capture: a new directory for the bundle (default "
+                  "$CLAWPERATOR_EVIDENCE_DIR/bundles/<evidenceId>, else "
+                  "~/.clawperator/evidence/bundles/<evidenceId>)")
+      .value_name(kDirectoryValue);
   command.add_option("--label", flags->label,
                      "capture, video start: a label for the manifest (at most 2048 UTF-16 "
                      "code units)");

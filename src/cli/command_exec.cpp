@@ -18,6 +18,7 @@
 #include "clawperator/io/log.hpp"
 #include "clawperator/io/payload_input.hpp"
 #include "clawperator/io/state_directory.hpp"
+#include "clawperator/path_values.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/service/actions.hpp"
 #include "clawperator/service/execution.hpp"
@@ -205,10 +206,11 @@ void register_exec_commands(CommandLine root, std::vector<Command>& commands) {
   CommandLine exec = root.add_subcommand("exec", "Validate and run an execution payload");
   exec.alias("execute");
   exec.group("Execution");
-  exec.add_option("payload", flags->positional,
-                  "Payload: inline JSON, a file path, or - for stdin");
-  exec.add_option("--payload", flags->payload, "Payload (inline JSON or a file path)");
-  exec.add_option("--execution", flags->execution, "Same as --payload");
+  exec.add_option("payload", flags->positional, "Payload: inline JSON, a file path, or - for stdin")
+      .value_name(kFileValue);
+  exec.add_option("--payload", flags->payload, "Payload (inline JSON or a file path)")
+      .value_name(kFileValue);
+  exec.add_option("--execution", flags->execution, "Same as --payload").value_name(kFileValue);
   exec.add_flag("--validate-only", flags->validate_only,
                 "Validate and print the normalised execution; contact no device");
   exec.add_flag("--dry-run", flags->dry_run,

@@ -20,6 +20,11 @@ OptionLine& OptionLine::each(std::function<void(const std::string&)> seen) {
   return *this;
 }
 
+OptionLine& OptionLine::value_name(std::string_view name) {
+  option_->type_name(std::string(name));
+  return *this;
+}
+
 bool OptionLine::given() const {
   return option_->count() > 0;
 }
@@ -80,7 +85,9 @@ OptionLine CommandLine::add_occurrence_option(
       ->trigger_on_parse()
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->default_str(kNoValue)
-      ->option_text(value_name);
+      ->option_text(value_name)
+      // What the completions read (tools/generate_cli_docs.cpp): "<file>" offers file names.
+      ->type_name(value_name);
   return OptionLine(option);
 }
 

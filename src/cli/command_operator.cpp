@@ -105,8 +105,9 @@ void register_operator_commands(CommandLine root, std::vector<Command>& commands
       "Install the Operator (the published release, or an APK file) and enable its permissions");
   operator_command.group("Setup");
   operator_command.add_option("action", flags->action, "install (alias: setup)");
-  operator_command.add_option("--apk", flags->apk,
-                              "Install this APK file instead of the published release");
+  operator_command
+      .add_option("--apk", flags->apk, "Install this APK file instead of the published release")
+      .value_name(kFileValue);
   operator_command.add_option("--metadata-url", flags->metadata_url,
                               "The release metadata (latest.json) of a mirror (default: "
                               "$CLAWPERATOR_OPERATOR_METADATA_URL, else " +

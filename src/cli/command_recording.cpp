@@ -6,6 +6,7 @@
 #include <array>
 #include <string_view>
 
+#include "clawperator/cli/action_words.hpp"
 #include "clawperator/cli/help_text.hpp"
 #include "clawperator/word_list.hpp"
 
@@ -14,7 +15,7 @@ namespace {
 
 using contract::HostError;
 
-constexpr const char* kSubcommands = "start|stop|pull|parse|compile|replay|export|compare";
+constexpr std::string_view kSubcommands = action_word_list("recording");
 
 struct FlagUse {
   std::string_view name;
@@ -62,12 +63,12 @@ std::optional<CommandResult> refuse_foreign_flags(const RecordingFlags& flags,
 
 CommandResult run_recording(const RecordingFlags& flags, const GlobalOptions& options) {
   if (flags.action.empty()) {
-    return usage_failure(std::string("recording requires a subcommand: recording ") + kSubcommands +
+    return usage_failure("recording requires a subcommand: recording " + std::string(kSubcommands) +
                          " ... ('record' is an alias)");
   }
   if (!listed_in(kSubcommands, flags.action)) {
     return usage_failure("Unknown recording subcommand: " + flags.action + ". Use: recording " +
-                             kSubcommands + " ('record' is an alias)",
+                             std::string(kSubcommands) + " ('record' is an alias)",
                          Json{{"argument", flags.action}});
   }
   if (auto refused = refuse_foreign_flags(flags, options)) return std::move(*refused);
@@ -99,18 +100,21 @@ void register_recording_commands(CommandLine root, std::vector<Command>& command
       "Record what a person does on the device, and turn it into steps or a replayable payload");
   command.alias("record");
   command.group("Recording");
-  command.add_option("action", flags->action, kSubcommands);
+  command.add_option("action", flags->action, std::string(kSubcommands));
   command.add_option("--session-id", flags->session_id,
                      "start, stop, pull: the session id ([A-Za-z0-9_-], at most 128; default: "
                      "start makes one, pull takes the device's latest)");
-  command.add_option("--out", flags->out,
-                     "pull: the directory (default ./recordings); parse, compile, export: the "
-                     "output file");
+  command
+      .add_option("--out", flags->out,
+                  "pull: the directory (default ./recordings); parse, compile, export: the "
+                  "output file")
+      .value_name(kFileValue);
   command.add_flag("--force", flags->force, "pull: replace an existing local file");
-  command.add_option(
-      "--input", flags->input,
-      "parse, compile, replay: the recording file; export: a file or a directory (its "
-      "newest .ndjson)");
+  command
+      .add_option("--input", flags->input,
+                  "parse, compile, replay: the recording file; export: a file or a directory (its "
+                  "newest .ndjson)")
+      .value_name(kFileValue);
   command.add_flag("--as-execution", flags->as_execution,
                    "parse: write the replay payload (as compile) instead of the steps file");
   command.add_flag("--close-app-first", flags->close_app_first,
@@ -121,9 +125,12 @@ void register_recording_commands(CommandLine root, std::vector<Command>& command
                    "(REPLAY_DIVERGED unless they match)");
   command.add_option("--snapshots", flags->snapshots,
                      "export: omit (default) or include each event's UI snapshot");
-  command.add_option("--baseline", flags->baseline, "compare: the recording's export file");
-  command.add_option("--result", flags->result,
-                     "compare: a saved `skills run --json` result (the whole document)");
+  command.add_option("--baseline", flags->baseline, "compare: the recording's export file")
+      .value_name(kFileValue);
+  command
+      .add_option("--result", flags->result,
+                  "compare: a saved `skills run --json` result (the whole document)")
+      .value_name(kFileValue);
   command.add_option("--mode", flags->mode,
                      "compare: auto (default: semantic for an agent's result, else literal), "
                      "literal or semantic");

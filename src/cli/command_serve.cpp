@@ -14,6 +14,7 @@
 #include "clawperator/cli/serve_token.hpp"
 #include "clawperator/cli/session.hpp"
 #include "clawperator/io/log.hpp"
+#include "clawperator/path_values.hpp"
 #include "clawperator/text.hpp"
 
 namespace clawperator::cli {
@@ -196,15 +197,19 @@ void register_serve_commands(CommandLine root, std::vector<Command>& commands) {
                    "The token every route but /ping needs; visible to other local users in this "
                    "process's command line, so prefer --token-file (default: "
                    "$CLAWPERATOR_SERVE_TOKEN, else a random one, printed in the inspector's URL)");
-  serve.add_option("--token-file", flags->token_file,
-                   "Read the token from FILE: a regular file of this user's that group and others "
-                   "cannot read (chmod 600), one line");
+  serve
+      .add_option("--token-file", flags->token_file,
+                  "Read the token from FILE: a regular file of this user's that group and others "
+                  "cannot read (chmod 600), one line")
+      .value_name(kFileValue);
   serve.add_flag("--no-token", flags->no_token,
                  "No token at all (loopback only: any local user may then drive the devices)");
-  serve.add_option("--registry", flags->registry,
-                   "The skills registry of the /skills routes (default: "
-                   "$CLAWPERATOR_SKILLS_REGISTRY, else ./skills/skills-registry.json, else the "
-                   "installed one)");
+  serve
+      .add_option("--registry", flags->registry,
+                  "The skills registry of the /skills routes (default: "
+                  "$CLAWPERATOR_SKILLS_REGISTRY, else ./skills/skills-registry.json, else the "
+                  "installed one)")
+      .value_name(kFileValue);
   set_command_footer(
       serve,
       "Examples:\n"

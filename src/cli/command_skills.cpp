@@ -2,6 +2,7 @@
 // handler (docs/skills.md). list, get and search are here; the others have a file each.
 #include "command_skills.hpp"
 
+#include "clawperator/cli/action_words.hpp"
 #include "clawperator/cli/help_text.hpp"
 #include "clawperator/service/skills.hpp"
 #include "clawperator/skills/queries.hpp"
@@ -11,8 +12,7 @@ namespace {
 
 using contract::HostError;
 
-constexpr const char* kSubcommands =
-    "list|get|search|compile-artifact|init|new|validate|run|install|update|sync";
+constexpr std::string_view kSubcommands = action_word_list("skills");
 
 CommandResult usage(std::string message, const std::string& argument = {}) {
   HostError error = contract::usage_error("USAGE", std::move(message));
@@ -69,10 +69,11 @@ CommandResult run_skills(const SkillsFlags& flags, const GlobalOptions& options)
     return run_skills_sync(flags, options);
   }
   if (flags.action.empty()) {
-    return usage(std::string("skills requires a subcommand: skills ") + kSubcommands + " ...");
+    return usage("skills requires a subcommand: skills " + std::string(kSubcommands) + " ...");
   }
-  return usage("Unknown skills subcommand: " + flags.action + ". Use: skills " + kSubcommands,
-               flags.action);
+  return usage(
+      "Unknown skills subcommand: " + flags.action + ". Use: skills " + std::string(kSubcommands),
+      flags.action);
 }
 
 }  // namespace
@@ -101,12 +102,14 @@ void register_skills_commands(CommandLine root, std::vector<Command>& commands) 
   CommandLine command = root.add_subcommand(
       "skills", "Find, compile, scaffold, validate and run skills (reusable automations)");
   command.group("Skills");
-  command.add_option("action", flags->action, kSubcommands);
+  command.add_option("action", flags->action, std::string(kSubcommands));
   command.add_option("target", flags->target,
                      "The skill id (search: the keyword; init: the directory)");
-  command.add_option("--registry", flags->registry,
-                     "The skills registry file (default: $CLAWPERATOR_SKILLS_REGISTRY, else "
-                     "./skills/skills-registry.json, else the installed one)");
+  command
+      .add_option("--registry", flags->registry,
+                  "The skills registry file (default: $CLAWPERATOR_SKILLS_REGISTRY, else "
+                  "./skills/skills-registry.json, else the installed one)")
+      .value_name(kFileValue);
   command.add_option("--app", flags->app, "search: the application id, exactly");
   command.add_option("--intent", flags->intent, "search: the intent, exactly");
   command.add_option("--keyword", flags->keyword,

@@ -8,6 +8,7 @@
 #include "clawperator/cli/help_text.hpp"
 #include "clawperator/cli/retired_commands.hpp"
 #include "clawperator/cli/serve_command.hpp"
+#include "clawperator/path_values.hpp"
 #include "clawperator/suggest.hpp"
 
 namespace clawperator::cli {
@@ -43,6 +44,7 @@ void add_global_options(CLI::App& app, RawGlobalFlags& flags) {
       ->group("Global options");
   app.add_flag("--verbose", flags.verbose, "More diagnostics on stderr")->group("Global options");
   app.add_option("--adb", flags.adb, "adb executable (default: $ADB, else $ADB_PATH, else adb)")
+      ->type_name(std::string(kFileValue))
       ->group("Global options");
   app.add_option("--adb-server", flags.adb_server,
                  "Use the adb server at HOST:PORT (passes -H HOST -P PORT to adb)")
@@ -61,6 +63,7 @@ void add_global_options(CLI::App& app, RawGlobalFlags& flags) {
   app.add_option("--policy", flags.policy,
                  "Action policy file: deny or confirm risky steps (default: $CLAWPERATOR_POLICY, "
                  "else ~/.config/clawperator/policy.json when present; docs/guardrails.md)")
+      ->type_name(std::string(kFileValue))
       ->group("Global options");
   app.add_option("--confirm", flags.confirm,
                  "The approval id a CONFIRMATION_REQUIRED gave: runs the identical call once, "

@@ -2,6 +2,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "clawperator/path_values.hpp"
+
 namespace clawperator::vdevice {
 namespace {
 
@@ -51,7 +53,8 @@ std::unique_ptr<CLI::App> build_vdevice_cli(VdeviceCommandLine& line) {
   line.serve = app->add_subcommand("serve", "Serve one device on 127.0.0.1:PORT");
   line.serve->add_option("--port", line.port, "TCP port (default: any free one)");
   line.serve->add_option("--scenario", line.serve_scenarios, "Scenario file (JSON)")
-      ->expected(0, 1);
+      ->expected(0, 1)
+      ->type_name(std::string(kFileValue));
 
   line.with =
       app->add_subcommand("with", "Run COMMAND with virtual devices behind a private adb server");
@@ -60,8 +63,10 @@ std::unique_ptr<CLI::App> build_vdevice_cli(VdeviceCommandLine& line) {
   for (CLI::App* sub : {line.with, line.up}) {
     sub->add_option("--count", line.count, "Number of devices (default 1)")
         ->check(CLI::Range(1, 16));
-    sub->add_option("--scenario", line.scenarios, "Scenario file per device (JSON)");
-    sub->add_option("--adb", line.adb, "adb executable (default: adb)");
+    sub->add_option("--scenario", line.scenarios, "Scenario file per device (JSON)")
+        ->type_name(std::string(kFileValue));
+    sub->add_option("--adb", line.adb, "adb executable (default: adb)")
+        ->type_name(std::string(kFileValue));
   }
   line.with->add_option("command", line.command, "The command to run")->required();
   app->add_subcommand("scenario", "Print the built-in default scenario");
@@ -73,7 +78,9 @@ std::unique_ptr<CLI::App> build_vdevice_cli(VdeviceCommandLine& line) {
       ->required();
   line.make_apk->add_option("--version-code", line.manifest.version_code, "versionCode")
       ->required();
-  line.make_apk->add_option("--output", line.apk_output, "The APK file to write")->required();
+  line.make_apk->add_option("--output", line.apk_output, "The APK file to write")
+      ->required()
+      ->type_name(std::string(kFileValue));
 
   line.emulator = app->add_subcommand(
       "emulator", "Behave as an Android emulator: console on PORT, adb on PORT+1, registered");
@@ -89,7 +96,8 @@ std::unique_ptr<CLI::App> build_vdevice_cli(VdeviceCommandLine& line) {
                    "Until then sys.boot_completed is empty (default 1500)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{86400000}));
   line.emulator->add_option("--scenario", line.emulator_scenarios, "Scenario file (JSON)")
-      ->expected(0, 1);
+      ->expected(0, 1)
+      ->type_name(std::string(kFileValue));
   line.emulator->add_flag("--never-register", line.never_register,
                           "Listen, but never send host:emulator to the adb server");
   line.emulator->add_flag("--never-boot", line.never_boot, "sys.boot_completed never becomes 1");

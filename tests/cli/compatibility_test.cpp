@@ -54,7 +54,7 @@ TEST_CASE("setup and install name operator setup, the canonical command", "[cli]
     const RunResult help = run_binary(kBinary, args);
     CHECK(help.exit_code == 0);
     CHECK(help.out.rfind("Usage: clawperator operator setup [OPTIONS]\n", 0) == 0);
-    CHECK(help.out.find("  --apk TEXT") != std::string::npos);
+    CHECK(help.out.find("  --apk <file>") != std::string::npos);
   }
 }
 

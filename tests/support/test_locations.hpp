@@ -21,6 +21,7 @@ extern const char* const clawperator_scenarios_dir;
 extern const char* const clawperator_source_dir;
 extern const char* const clawperator_tap_perl;
 extern const char* const clawperator_vdevice_binary;
+extern const char* const clawperator_zsh_complete_script;
 extern const char* const fake_adb;
 extern const char* const generate_cli_docs_binary;
 extern const char* const tty_session;
@@ -43,6 +44,8 @@ extern const char* const tty_session;
 #define CLAWPERATOR_SOURCE_DIR ::clawperator::testing::locations::clawperator_source_dir
 #define CLAWPERATOR_TAP_PERL ::clawperator::testing::locations::clawperator_tap_perl
 #define CLAWPERATOR_VDEVICE_BINARY ::clawperator::testing::locations::clawperator_vdevice_binary
+#define CLAWPERATOR_ZSH_COMPLETE_SCRIPT \
+  ::clawperator::testing::locations::clawperator_zsh_complete_script
 #define FAKE_ADB ::clawperator::testing::locations::fake_adb
 #define GENERATE_CLI_DOCS_BINARY ::clawperator::testing::locations::generate_cli_docs_binary
 #define TTY_SESSION ::clawperator::testing::locations::tty_session

@@ -9,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace CLI {
@@ -27,6 +28,9 @@ class OptionLine {
   OptionLine& group(const std::string& name);
   // Called with each value as it is parsed.
   OptionLine& each(std::function<void(const std::string&)> seen);
+  // The value's name in the help ("--out <file>"); kFileValue and kDirectoryValue
+  // (action_words.hpp) also make the shell completions offer paths.
+  OptionLine& value_name(std::string_view name);
   // Typed at least once (a positional given as "" counts).
   bool given() const;
 
