@@ -81,6 +81,9 @@ constexpr HintRow kHints[] = {
     {HintId::CreateSkillsRegistry, {"REGISTRY_READ_FAILED"},
      "Create an empty registry with '{command}' (or add --init to 'clawperator skills "
      "new'), or install the shared skills with 'clawperator skills install'."},
+    {HintId::FixNamedFlag, {"EXECUTION_VALIDATION_FAILED"},
+     "Fix {flag} (the message says what it takes; the command's --help lists it) and rerun; do "
+     "not retry the request unchanged."},
 };
 // clang-format on
 

@@ -3,6 +3,7 @@
 #include <csignal>
 
 #include "clawperator/contract/action_table.hpp"
+#include "clawperator/contract/hint_catalog.hpp"
 
 namespace clawperator::contract {
 namespace {
@@ -19,6 +20,7 @@ Delivery delivery_for(const HostError& error) {
     case Phase::Usage:
     case Phase::Validation:
     case Phase::Readiness:
+    case Phase::Verification:
       return Delivery::NotDelivered;
     case Phase::Dispatch:
     case Phase::ResultWait:
@@ -39,7 +41,7 @@ Delivery delivery_for(const HostError& error) {
 }
 
 bool has_dispatch_context(Phase phase) {
-  return phase != Phase::Usage && phase != Phase::Validation;
+  return phase != Phase::Usage && phase != Phase::Validation && phase != Phase::Verification;
 }
 
 }  // namespace
@@ -56,6 +58,8 @@ std::string_view to_string(Phase phase) {
       return "dispatch";
     case Phase::ResultWait:
       return "result_wait";
+    case Phase::Verification:
+      return "verification";
     case Phase::PostProcessing:
       break;
   }
@@ -119,6 +123,13 @@ std::string hint_of(const HostError& error) {
   const CatalogEntry* entry = find_error(error.code);
   if (entry == nullptr) return {};
   std::string hint(entry->recovery);
+  // A command-line flag's value, not a payload field, is wrong: the catalog's sentence about
+  // `details.path` would name a member the error does not have (issue 49: scroll sideways).
+  const auto flag = error.details.find("flag");
+  if (hint.find("`details.path`") != std::string::npos && !error.details.contains("path") &&
+      flag != error.details.end() && flag->is_string()) {
+    return hint_text(HintId::FixNamedFlag, {{"flag", flag->get<std::string>()}});
+  }
   auto fill = [&](std::string_view placeholder, const char* key) {
     const auto it = error.details.find(key);
     if (it == error.details.end() || !it->is_string()) return;

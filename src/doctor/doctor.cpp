@@ -120,8 +120,8 @@ Report run_emulator_checks(DoctorContext& context) {
                    [&] { return std::vector<Check>{check_avd_disk(context, tools)}; }) &&
       sequence.run("emulator.tools", [&] { return check_sdk_tools(context, tools); });
   sequence.finish({"host.logs.writable", "host.adb.presence", "host.adb.version",
-                   "emulator.acceleration.kvm", "emulator.disk", "emulator.tools.emulator",
-                   "emulator.tools.sdkmanager", "emulator.tools.avdmanager"});
+                   "emulator.acceleration.kvm", "emulator.disk", "emulator.tools.sdkmanager",
+                   "emulator.tools.avdmanager", "emulator.tools.emulator"});
   for (const Check& check : report.checks) {
     if (check.id == "host.adb.presence" && check.status == Status::Fail) report.adb_missing = true;
   }

@@ -94,9 +94,15 @@ std::vector<Check> check_sdk_tools(DoctorContext& context, const emulator::SdkTo
     const std::string& source;
     const char* help;
   };
-  const Tool list[] = {{"emulator", tools.emulator, tools.emulator_source, "-help"},
-                       {"sdkmanager", tools.sdkmanager, tools.sdkmanager_source, "--help"},
-                       {"avdmanager", tools.avdmanager, tools.avdmanager_source, "--help"}};
+  // sdkmanager first: it is what installs the emulator, so the first fix a user reads must not
+  // ask for it while it is missing itself (issue 49).
+  const Tool list[] = {{"sdkmanager", tools.sdkmanager, tools.sdkmanager_source, "--help"},
+                       {"avdmanager", tools.avdmanager, tools.avdmanager_source, "--help"},
+                       {"emulator", tools.emulator, tools.emulator_source, "-help"}};
+  constexpr const char* kInstallCommandLineTools =
+      "Install the SDK command-line tools (cmdline-tools/latest), then set ANDROID_HOME to the "
+      "SDK";
+  bool sdkmanager_runs = false;
   std::vector<Check> checks;
   for (const Tool& tool : list) {
     Check check;
@@ -107,7 +113,9 @@ std::vector<Check> check_sdk_tools(DoctorContext& context, const emulator::SdkTo
              {"sdkRoot", tools.sdk_root ? Json(tools.sdk_root->string()) : Json(nullptr)}};
     const std::optional<bool> answers =
         emulator::tool_answers(context.runner, {tool.path, tool.help});
-    if (answers.value_or(false)) {
+    const bool runs = answers.value_or(false);
+    if (std::string_view(tool.name) == "sdkmanager") sdkmanager_runs = runs;
+    if (runs) {
       check.summary =
           std::string(tool.name) + " runs (" + tool.path + ", from " + tool.source + ")";
     } else {
@@ -115,12 +123,16 @@ std::vector<Check> check_sdk_tools(DoctorContext& context, const emulator::SdkTo
       check.code = "ANDROID_SDK_TOOL_MISSING";
       check.summary =
           std::string(tool.name) + " cannot be run (" + tool.path + ", from " + tool.source + ")";
-      check.fix = Fix{"Install the Android SDK's " + std::string(tool.name),
-                      {manual_step(std::string(tool.name) == "emulator"
-                                       ? "sdkmanager \"emulator\", then set ANDROID_HOME to the "
-                                         "SDK (or EMULATOR_PATH to the emulator)"
-                                       : "Install the SDK command-line tools (cmdline-tools/"
-                                         "latest), then set ANDROID_HOME to the SDK")},
+      std::vector<FixStep> steps;
+      if (std::string_view(tool.name) != "emulator" || !sdkmanager_runs) {
+        steps.push_back(manual_step(kInstallCommandLineTools));
+      }
+      if (std::string_view(tool.name) == "emulator") {
+        steps.push_back(manual_step(
+            "sdkmanager \"emulator\", then set ANDROID_HOME to the SDK (or EMULATOR_PATH to the "
+            "emulator)"));
+      }
+      check.fix = Fix{"Install the Android SDK's " + std::string(tool.name), std::move(steps),
                       kEmulatorDocs};
     }
     checks.push_back(std::move(check));

@@ -1,9 +1,11 @@
 #include "clawperator/evidence/bundle.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -207,6 +209,25 @@ std::optional<StorageError> BundleDirectory::read(std::string_view name, std::si
   }
   ::close(fd);
   return std::nullopt;
+}
+
+std::vector<std::string> BundleDirectory::entry_names() const {
+  std::vector<std::string> names;
+  // fdopendir takes the descriptor over: a duplicate, so that the bundle keeps its own.
+  const int listing_fd = ::openat(fd_, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (listing_fd < 0) return names;
+  DIR* directory = ::fdopendir(listing_fd);
+  if (directory == nullptr) {
+    ::close(listing_fd);
+    return names;
+  }
+  while (const dirent* entry = ::readdir(directory)) {
+    const std::string_view name = entry->d_name;
+    if (name != "." && name != "..") names.emplace_back(name);
+  }
+  ::closedir(directory);
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 BundleDirectory::Digest BundleDirectory::digest(std::string_view name) const {

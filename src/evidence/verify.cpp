@@ -1,5 +1,6 @@
 #include "clawperator/evidence/verify.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -12,7 +13,7 @@ namespace {
 
 contract::HostError verification_error(std::string reason, std::string message,
                                        const std::filesystem::path& directory) {
-  return contract::make_error(contract::Phase::Usage, "EVIDENCE_VERIFICATION_FAILED",
+  return contract::make_error(contract::Phase::Verification, "EVIDENCE_VERIFICATION_FAILED",
                               std::move(message),
                               {{"reason", std::move(reason)}, {"bundleDir", directory.string()}});
 }
@@ -25,8 +26,19 @@ std::string missing_bundle_hint() {
 
 }  // namespace
 
+// The bundle a path names: the directory, or the directory of a manifest.json given itself.
+std::filesystem::path bundle_path_of(const std::filesystem::path& requested) {
+  std::error_code error;
+  if (requested.filename() == kManifestFileName &&
+      !std::filesystem::is_directory(requested, error)) {
+    const std::filesystem::path parent = requested.parent_path();
+    return parent.empty() ? std::filesystem::path(".") : parent;
+  }
+  return requested;
+}
+
 EvidenceReport verify_bundle(const std::filesystem::path& requested) {
-  auto opened = BundleDirectory::open(requested);
+  auto opened = BundleDirectory::open(bundle_path_of(requested));
   if (!opened) {
     contract::HostError error =
         verification_error("manifest_unreadable",
@@ -69,11 +81,14 @@ EvidenceReport verify_bundle(const std::filesystem::path& requested) {
   Json results = Json::array();
   std::size_t checked = 0;
   std::size_t mismatches = 0;
+  std::vector<std::string> listed = {std::string(kManifestFileName)};
+  std::string differing;  // "screenshot.png (hash_mismatch), …" for the message
   for (const Json& artifact : *artifacts) {
     if (!artifact.is_object() || !artifact.value("path", Json()).is_string()) {
       return invalid("an artefact without a path");
     }
     const std::string path = artifact["path"].get<std::string>();
+    listed.push_back(path);
     Json result = {{"kind", artifact.value("kind", Json())}, {"path", path}};
     // Every file the manifest gives a size and digest is checked, a failed artefact's too (a
     // video ffprobe could not read is still kept, and hashed).
@@ -89,6 +104,8 @@ EvidenceReport verify_bundle(const std::filesystem::path& requested) {
       continue;
     }
     ++checked;
+    // Side by side: what the manifest recorded and what the file is now.
+    result["expected"] = {{"bytes", expected_bytes}, {"sha256", expected_hash}};
     if (!is_artifact_file_name(path) || path == kManifestFileName) {
       result["result"] = "unsafe_path";
     } else {
@@ -100,13 +117,24 @@ EvidenceReport verify_bundle(const std::filesystem::path& requested) {
       } else {
         result["bytes"] = facts.bytes;
         result["sha256"] = facts.sha256;
+        result["actual"] = {{"bytes", facts.bytes}, {"sha256", facts.sha256}};
         result["result"] = facts.bytes != expected_bytes.get<std::uint64_t>() ? "size_mismatch"
                            : facts.sha256 != expected_hash.get<std::string>() ? "hash_mismatch"
                                                                               : "match";
       }
     }
-    if (result["result"] != "match") ++mismatches;
+    if (result["result"] != "match") {
+      ++mismatches;
+      differing +=
+          (differing.empty() ? "" : ", ") + path + " (" + result["result"].get<std::string>() + ")";
+    }
     results.push_back(std::move(result));
+  }
+  // Files the manifest does not name: not evidence (nothing vouches for them), reported so a
+  // reader knows the directory holds more than the capture wrote; they fail nothing.
+  Json extra_files = Json::array();
+  for (const std::string& name : bundle.entry_names()) {
+    if (std::find(listed.begin(), listed.end(), name) == listed.end()) extra_files.push_back(name);
   }
   const Json evidence_id = manifest.value("evidenceId", Json());
   const Json status = manifest.value("status", Json());
@@ -116,19 +144,21 @@ EvidenceReport verify_bundle(const std::filesystem::path& requested) {
              {"status", status},
              {"bundleDir", bundle.path().string()},
              {"checked", checked},
-             {"artifacts", std::move(results)}},
+             {"artifacts", std::move(results)},
+             {"extraFiles", std::move(extra_files)}},
             0};
   }
   contract::HostError error =
       verification_error("mismatch",
                          std::to_string(mismatches) + " of " + std::to_string(checked) +
-                             " artefacts do not match the manifest",
+                             " artefacts do not match the manifest: " + differing,
                          bundle.path());
   error.details["mismatches"] = mismatches;
   error.top_level = {{"evidenceId", evidence_id},
                      {"status", status},
                      {"checked", checked},
-                     {"artifacts", std::move(results)}};
+                     {"artifacts", std::move(results)},
+                     {"extraFiles", std::move(extra_files)}};
   return report_of(error);
 }
 

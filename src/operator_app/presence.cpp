@@ -66,11 +66,9 @@ contract::Outcome<std::vector<std::string>> locate_operator(adb::AdbClient& clie
                                   : "clawperator operator setup --apk <operator.apk> --device " +
                                         serial + " --operator-package " + package;
   details["installCommand"] = install;
-  HostError error =
-      contract::readiness_error("OPERATOR_NOT_INSTALLED",
-                                "Operator APK (" + package + ") is not installed on " + serial +
-                                    ". Install it with: " + install,
-                                details);
+  HostError error = contract::readiness_error(
+      "OPERATOR_NOT_INSTALLED", "Operator APK (" + package + ") is not installed on " + serial,
+      details);
   error.hint =
       contract::hint_text(contract::HintId::InstallOperatorWithCommand, {{"command", install}});
   return failed(std::move(error));

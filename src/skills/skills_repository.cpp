@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <system_error>
@@ -35,13 +36,23 @@ std::string clipped_git_text(const std::string& text) {
          text.substr(text.size() - kGitStderrInError / 2);
 }
 
-std::string first_line_of(const std::string& text) {
-  const std::size_t start = text.find_first_not_of(" \t\r\n");
-  if (start == std::string::npos) return {};
-  const std::size_t end = text.find('\n', start);
-  std::string line = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-  while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-  return line;
+// The line of git's stderr that says what went wrong: its first "fatal:" or "error:" line (a
+// clone that fails offline writes "Cloning into '…'..." before it, issue 49), else its last line.
+std::string git_error_line(const std::string& text) {
+  std::string last;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    std::string line = text.substr(at, end - at);
+    at = end + 1;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    const std::size_t start = line.find_first_not_of(" \t");
+    if (start == std::string::npos) continue;
+    line.erase(0, start);
+    if (line.rfind("fatal:", 0) == 0 || line.rfind("error:", 0) == 0) return line;
+    last = std::move(line);
+  }
+  return last;
 }
 
 class GitSession {
@@ -91,7 +102,7 @@ class GitSession {
         break;
     }
     std::string message = "Skills sync failed: git " + last_argv_.at(1) + " " + why;
-    if (const std::string line = first_line_of(done.err); !line.empty()) message += ": " + line;
+    if (const std::string line = git_error_line(done.err); !line.empty()) message += ": " + line;
     return contract::readiness_error("SKILLS_SYNC_FAILED", std::move(message), std::move(details));
   }
 

@@ -137,6 +137,14 @@ TEST_CASE("doctor --capability emulator: each tool with where it was found, no d
                       : tool == std::string("sdkmanager") ? "SDKMANAGER_PATH"
                                                           : "AVDMANAGER_PATH"));
   }
+  // sdkmanager installs the emulator: with sdkmanager missing too, the first thing to do is the
+  // command-line tools, and `sdkmanager "emulator"` comes after it, never before.
+  const std::vector<std::string> next = report["nextActions"];
+  REQUIRE(next.size() == 2);
+  CHECK(next[0].rfind("Install the SDK command-line tools", 0) == 0);
+  CHECK(next[1].rfind("sdkmanager \"emulator\"", 0) == 0);
+  CHECK(report["checks"][5]["id"] == "emulator.tools.sdkmanager");
+  CHECK(checks["emulator.tools.emulator"]["fix"]["steps"].size() == 2);
   CHECK(checks.count("emulator.acceleration.kvm") == 1);
   CHECK(checks["emulator.disk"]["evidence"]["avdHome"] == dir.path().string());
   CHECK(checks.count("device.discovery") == 0);

@@ -135,7 +135,7 @@ TEST_CASE("every failure also prints one plain line on stderr", "[cli][errors]")
   CHECK(pretty.err.rfind("clawperator: EXECUTION_VALIDATION_FAILED: Invalid scroll direction "
                          "'sideways'.\n\n  Valid directions: down, up, left, right\n",
                          0) == 0);
-  CHECK(pretty.err.find("\n  hint: Fix the field") != std::string::npos);
+  CHECK(pretty.err.find("\n  hint: Fix --direction") != std::string::npos);
   CHECK(pretty.err.find("\\n") == std::string::npos);
   const RunResult ok = run_binary(kBinary, {"errors", "USAGE"});
   CHECK(ok.exit_code == 0);

@@ -70,3 +70,21 @@ TEST_CASE("hints: evidence verify of nothing says no bundle is there", "[cli][hi
   CHECK(error["hint"].get<std::string>().rfind("No bundle is there", 0) == 0);
   CHECK(error["details"]["reason"] == "manifest_unreadable");
 }
+
+TEST_CASE("hints: a wrong flag value names the flag, not a payload field it lacks",
+          "[cli][hints]") {
+  const json error = expect_error(run_binary(kBinary, {"scroll", "--direction", "sideways"}),
+                                  "EXECUTION_VALIDATION_FAILED", 2);
+  CHECK(error["details"]["flag"] == "--direction");
+  CHECK_FALSE(error["details"].contains("path"));
+  const std::string hint = error["hint"];
+  CHECK(hint.rfind("Fix --direction ", 0) == 0);
+  CHECK(hint.find("details.path") == std::string::npos);
+  // The same code from a payload field still names details.path, which it has.
+  const json field = expect_error(
+      run_binary(kBinary, {"exec", "--validate-only",
+                           R"({"actions":[{"type":"scroll","params":{"direction":"sideways"}}]})"}),
+      "EXECUTION_VALIDATION_FAILED", 2);
+  CHECK(field["details"]["path"] == "actions.0.params.direction");
+  CHECK(field["hint"].get<std::string>().find("`details.path`") != std::string::npos);
+}

@@ -62,3 +62,20 @@ TEST_CASE("click --timeout 1000 on a device that never answers ends within the b
   CHECK(elapsed < std::chrono::milliseconds(6000 + 1500));
   CHECK(document["details"]["timeoutMs"] == 6000);
 }
+
+TEST_CASE("OPERATOR_NOT_INSTALLED: the message says what is missing, the hint what to run",
+          "[integration][errors][hints]") {
+  Farm farm({"operator-missing"});
+  const std::string device = farm.serials().front();
+  const RunResult result = farm.clawperator({"snapshot", "--device", device});
+  const json document = single_document(result);
+  INFO(document.dump(2));
+  CHECK(result.exit_code == 3);
+  CHECK(document["code"] == "OPERATOR_NOT_INSTALLED");
+  const std::string message = document["message"];
+  const std::string hint = document["hint"];
+  CHECK(message == "Operator APK (com.clawperator.operator) is not installed on " + device);
+  // Not the message again: the command that installs it, for this device.
+  CHECK(hint.find(message) == std::string::npos);
+  CHECK(hint.find("clawperator operator install --device " + device) != std::string::npos);
+}

@@ -96,6 +96,12 @@ TEST_CASE(
   RunResult verified = farm.clawperator({"evidence", "verify", bundle.string()});
   CHECK(verified.exit_code == 0);
   CHECK(single_document(verified)["checked"] == 3);
+  CHECK(single_document(verified)["extraFiles"] == json::array());
+  // The manifest's own path names its bundle too.
+  const RunResult by_manifest =
+      farm.clawperator({"evidence", "verify", (bundle / "manifest.json").string()});
+  CHECK(by_manifest.exit_code == 0);
+  CHECK(single_document(by_manifest)["bundleDir"] == single_document(verified)["bundleDir"]);
 
   SECTION("one changed byte") {
     change_one_byte(bundle / "hierarchy.xml", 10);
@@ -106,10 +112,25 @@ TEST_CASE(
     CHECK(failure["details"]["reason"] == "mismatch");
     CHECK(failure["details"]["mismatches"] == 1);
     CHECK(failure["disposition"]["delivery"] == "not_delivered");
+    // Its own phase: no usage mistake, no device.
+    CHECK(failure["details"]["phase"] == "verification");
+    CHECK_FALSE(failure["details"].contains("dispatchState"));
+    CHECK(failure["message"].get<std::string>().find("hierarchy.xml (hash_mismatch)") !=
+          std::string::npos);
     for (const json& artifact : failure["artifacts"]) {
       CHECK(artifact["result"] ==
             (artifact["path"] == "hierarchy.xml" ? "hash_mismatch" : "match"));
+      // What the manifest recorded beside what the file is now.
+      CHECK(artifact["expected"]["bytes"] == artifact["actual"]["bytes"]);
+      CHECK((artifact["expected"]["sha256"] == artifact["actual"]["sha256"]) ==
+            (artifact["result"] == "match"));
     }
+  }
+  SECTION("a file the manifest does not name is reported, and fails nothing") {
+    std::ofstream(bundle / "notes.txt") << "added later\n";
+    verified = farm.clawperator({"evidence", "verify", bundle.string()});
+    CHECK(verified.exit_code == 0);
+    CHECK(single_document(verified)["extraFiles"] == json::array({"notes.txt"}));
   }
   SECTION("a file cut short, another gone") {
     fs::resize_file(bundle / "screenshot.png", 10);
@@ -121,6 +142,8 @@ TEST_CASE(
       CHECK(artifact["result"] == (path == "screenshot.png"           ? "size_mismatch"
                                    : path == "capture-envelopes.json" ? "missing"
                                                                       : "match"));
+      if (path == "screenshot.png") CHECK(artifact["actual"]["bytes"] == 10);
+      if (path == "capture-envelopes.json") CHECK_FALSE(artifact.contains("actual"));
     }
   }
   SECTION("a manifest that names a file outside the bundle") {

@@ -128,6 +128,10 @@ TEST_CASE("skills install: no git on PATH, a clone that fails, a registry missin
       "SKILLS_SYNC_FAILED", 3);
   CHECK(no_repo["details"]["argv"][1] == "clone");
   CHECK_FALSE(no_repo["details"]["stderr"].get<std::string>().empty());
+  // git's own reason, not the progress line it writes first ("Cloning into '…'...").
+  const std::string no_repo_message = no_repo["message"];
+  CHECK(no_repo_message.find("Cloning into") == std::string::npos);
+  CHECK(no_repo_message.find(": fatal: ") != std::string::npos);
 
   // CLAWPERATOR_SKILLS_REPO when there is no --repo; a repository without a registry.
   fixture.git({"-C", fixture.work(), "rm", "--quiet", "-r", "skills"});

@@ -36,6 +36,8 @@ enum class HintId {
   ExecSkillRegistryMissing,             // exec --skill without a registry (exec has no --registry)
   NoEvidenceBundleThere,                // evidence verify of a directory that is no bundle
   CreateSkillsRegistry,                 // no skills registry where one was looked for
+  FixNamedFlag,                         // a flag's value is wrong: the catalog's details.path
+                                        // sentence would name a field the error does not have
 };
 
 struct HintRow {

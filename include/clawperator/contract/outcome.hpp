@@ -12,7 +12,17 @@
 
 namespace clawperator::contract {
 
-enum class Phase { Usage, Validation, Readiness, Dispatch, ResultWait, PostProcessing };
+// Verification: checking files on the host against what was recorded of them (evidence verify),
+// no device involved.
+enum class Phase {
+  Usage,
+  Validation,
+  Readiness,
+  Dispatch,
+  ResultWait,
+  PostProcessing,
+  Verification
+};
 enum class DispatchState { NotDispatched, Dispatched, Unknown };
 
 std::string_view to_string(Phase phase);

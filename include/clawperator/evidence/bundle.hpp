@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/expected.hpp"
@@ -69,6 +70,9 @@ class BundleDirectory {
     int error_number = 0;
   };
   Digest digest(std::string_view name) const;
+  // The names of the directory's entries (no "." or ".."), sorted; empty when it cannot be
+  // listed.
+  std::vector<std::string> entry_names() const;
   // Reads the regular file `name` (never through a link), at most `limit` bytes.
   std::optional<StorageError> read(std::string_view name, std::size_t limit,
                                    std::string& bytes) const;
