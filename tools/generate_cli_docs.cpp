@@ -115,6 +115,10 @@ Model read_model(const CLI::App& root, std::string program) {
       if (kind != PathKind::kNone) command.positional_path = kind;
     }
     command.action_words = strings_of(clawperator::cli::action_words(command.name));
+    // A command with CLI11 subcommands of its own (`mcp serve`) takes their names first.
+    for (const CLI::App* nested : sub->get_subcommands([](const CLI::App*) { return true; })) {
+      if (!nested->get_name().empty()) command.action_words.push_back(nested->get_name());
+    }
     for (const std::string& value : positional_values(command.name)) {
       command.action_words.push_back(value);
     }
