@@ -219,8 +219,9 @@ void webview_expect_closed_at_once(const Farm& farm, const android::WebViewSpec&
 
 }  // namespace
 
-TEST_CASE("webview: one shell call finds the DevTools socket and its app, Chromium not started",
-          "[integration][vdevice][webview]") {
+TEST_CASE(
+    "vdevice webview: one shell call finds the DevTools socket and its app, Chromium not started",
+    "[integration][vdevice][webview]") {
   const android::Scenario login = scenario("webview-login");
   const int shop = webview_app(login, "com.example.shop").pid;
   const int notes = webview_app(login, "com.example.notes").pid;
@@ -244,7 +245,7 @@ TEST_CASE("webview: one shell call finds the DevTools socket and its app, Chromi
   CHECK_FALSE(webview_chromium_child());
 }
 
-TEST_CASE("webview: /json/list and CDP over the forwarded socket reach a real Chromium",
+TEST_CASE("vdevice webview: /json/list and CDP over the forwarded socket reach a real Chromium",
           "[integration][vdevice][webview][may-skip]") {
   if (!webview_chromium_installed()) SKIP_TEST("chromium is not on PATH");
   const android::Scenario login = scenario("webview-login");
@@ -306,7 +307,7 @@ TEST_CASE("webview: /json/list and CDP over the forwarded socket reach a real Ch
   CHECK_FALSE(std::filesystem::exists(profile));
 }
 
-TEST_CASE("webview: a non-debuggable app's socket refuses, Chrome has its own",
+TEST_CASE("vdevice webview: a non-debuggable app's socket refuses, Chrome has its own",
           "[integration][vdevice][webview][may-skip]") {
   if (!webview_chromium_installed()) SKIP_TEST("chromium is not on PATH");
   android::Scenario login = scenario("webview-login");
@@ -327,7 +328,7 @@ TEST_CASE("webview: a non-debuggable app's socket refuses, Chrome has its own",
   CHECK(list[0]["title"] == "Chrome tab");
 }
 
-TEST_CASE("webview: without Chromium the connection closes and the device goes on",
+TEST_CASE("vdevice webview: without Chromium the connection closes and the device goes on",
           "[integration][vdevice][webview]") {
   const android::Scenario login = scenario("webview-login");
   ::setenv("CLAWPERATOR_VDEVICE_CHROMIUM", "/nonexistent/chromium", 1);

@@ -157,8 +157,9 @@ class ChromiumBrowser {
 
   ~ChromiumBrowser() {
     abandon_.store(true);
-    if (startup_.joinable()) startup_.join();
+    // Chromium first: a start still waiting on it then fails at once instead of at its deadline.
     if (process_) process_->terminate();
+    if (startup_.joinable()) startup_.join();
     process_.reset();
     if (!profile_.empty()) {
       std::error_code ignored;
