@@ -21,6 +21,7 @@
 
 #include "farm_fixture.hpp"
 #include "skip.hpp"
+#include "vdevice/android/system/chromium_browser.hpp"
 #include "vdevice/android/system/webview_devtools.hpp"
 
 using namespace clawperator::testing;
@@ -30,14 +31,16 @@ namespace {
 
 constexpr int kWebViewReadMs = 15000;
 
-// `chromium` on PATH, as the device looks for it.
+// The Chromium the device would start: CLAWPERATOR_VDEVICE_CHROMIUM, else `chromium` on PATH.
 bool webview_chromium_installed() {
+  const std::string configured = android::chromium_executable();
+  if (configured.find('/') != std::string::npos) return ::access(configured.c_str(), X_OK) == 0;
   const char* path = std::getenv("PATH");
   std::string rest = path != nullptr ? path : "";
   while (!rest.empty()) {
     const std::size_t colon = rest.find(':');
     const std::string dir = rest.substr(0, colon);
-    if (!dir.empty() && ::access((dir + "/chromium").c_str(), X_OK) == 0) return true;
+    if (!dir.empty() && ::access((dir + "/" + configured).c_str(), X_OK) == 0) return true;
     if (colon == std::string::npos) break;
     rest.erase(0, colon + 1);
   }
@@ -247,7 +250,8 @@ TEST_CASE(
 
 TEST_CASE("vdevice webview: /json/list and CDP over the forwarded socket reach a real Chromium",
           "[integration][vdevice][webview][may-skip]") {
-  if (!webview_chromium_installed()) SKIP_TEST("chromium is not on PATH");
+  if (!webview_chromium_installed())
+    SKIP_TEST("no Chromium (chromium on PATH or CLAWPERATOR_VDEVICE_CHROMIUM)");
   const android::Scenario login = scenario("webview-login");
   const android::WebViewSpec& shop = webview_app(login, "com.example.shop");
   std::optional<Farm> farm;
@@ -309,7 +313,8 @@ TEST_CASE("vdevice webview: /json/list and CDP over the forwarded socket reach a
 
 TEST_CASE("vdevice webview: a non-debuggable app's socket refuses, Chrome has its own",
           "[integration][vdevice][webview][may-skip]") {
-  if (!webview_chromium_installed()) SKIP_TEST("chromium is not on PATH");
+  if (!webview_chromium_installed())
+    SKIP_TEST("no Chromium (chromium on PATH or CLAWPERATOR_VDEVICE_CHROMIUM)");
   android::Scenario login = scenario("webview-login");
   android::WebViewSpec chrome;
   chrome.package = "com.android.chrome";

@@ -373,6 +373,8 @@ class DevToolsBridge {
     if (!request && to_browser_.size() < kMaxRequestHead) return false;
     listing_ = request ? listing_of(*request) : DevToolsListing::None;
     mode_ = listing_ == DevToolsListing::None ? Mode::Raw : Mode::Listing;
+    // On the loop thread: a loopback connect completes or fails at once; the bound is for a
+    // Chromium whose accept backlog is full.
     fd_ = connect_to_chromium(browser.port(), std::chrono::seconds(1));
     if (fd_ < 0) {
       log_line("cannot connect to Chromium's DevTools port " + std::to_string(browser.port()) +
