@@ -25,6 +25,8 @@ Environment:
   HOME  emulator: where the console's .emulator_console_auth_token is read or created
   ANDROID_SERIAL  set for the COMMAND of with when there is one device: its serial
   CLAWPERATOR_VDEVICE_SERIALS  set for the COMMAND of with: every serial, space-separated
+  CLAWPERATOR_VDEVICE_CHROMIUM  the Chromium behind the scenario's WebViews (default: chromium
+      on PATH); --chromium sets it
 
 Files:
   FILE.json  a scenario (--scenario): the screen, the Operator and the faults of one device;
@@ -41,6 +43,9 @@ Exit status:
 See docs/vdevice.md for the simulated Operator, the scenarios and the fault switches.
 )";
 
+constexpr const char* kChromiumHelp =
+    "Chromium executable behind the scenario's WebViews (default: chromium)";
+
 }  // namespace
 
 std::unique_ptr<CLI::App> build_vdevice_cli(VdeviceCommandLine& line) {
@@ -55,6 +60,8 @@ std::unique_ptr<CLI::App> build_vdevice_cli(VdeviceCommandLine& line) {
   line.serve->add_option("--scenario", line.serve_scenarios, "Scenario file (JSON)")
       ->expected(0, 1)
       ->type_name(std::string(kFileValue));
+  line.serve->add_option("--chromium", line.chromium, kChromiumHelp)
+      ->type_name(std::string(kFileValue));
 
   line.with =
       app->add_subcommand("with", "Run COMMAND with virtual devices behind a private adb server");
@@ -67,6 +74,7 @@ std::unique_ptr<CLI::App> build_vdevice_cli(VdeviceCommandLine& line) {
         ->type_name(std::string(kFileValue));
     sub->add_option("--adb", line.adb, "adb executable (default: adb)")
         ->type_name(std::string(kFileValue));
+    sub->add_option("--chromium", line.chromium, kChromiumHelp)->type_name(std::string(kFileValue));
   }
   line.with->add_option("command", line.command, "The command to run")->required();
   app->add_subcommand("scenario", "Print the built-in default scenario");

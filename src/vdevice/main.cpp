@@ -247,6 +247,9 @@ int main(int argc, char** argv) {
     // --help is a ParseError too, with exit code 0.
     return app->exit(error) == 0 ? 0 : kUsageExit;
   }
+  // The devices read it when a WebView's DevTools socket first needs Chromium
+  // (src/vdevice/android/system/chromium_browser.cpp), in whichever thread serves them.
+  if (!line.chromium.empty()) ::setenv("CLAWPERATOR_VDEVICE_CHROMIUM", line.chromium.c_str(), 1);
   if (line.serve->parsed()) return serve(line.port, line.serve_scenarios);
   if (line.with->parsed()) return with_farm(line.count, line.scenarios, line.adb, command);
   if (line.up->parsed()) return with_farm(line.count, line.scenarios, line.adb, {});

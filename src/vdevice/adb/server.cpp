@@ -133,6 +133,15 @@ bool AdbDeviceServer::serve(const std::atomic<bool>& stop) {
       if (!connection->protocol.output().empty()) events |= POLLOUT;
       fds.push_back(pollfd{connection->fd, events, 0});
     }
+    // After the connections: only their revents are read back; the device's descriptors
+    // just wake the loop, and tick_device() below does the reading.
+    watched_.clear();
+    try {
+      device_.add_watched_fds(watched_);
+    } catch (...) {
+      log(exception_text("device add_watched_fds"));
+    }
+    for (const int fd : watched_) fds.push_back(pollfd{fd, POLLIN, 0});
     if (::poll(fds.data(), fds.size(), poll_timeout_ms()) < 0) {
       if (errno == EINTR || errno == EAGAIN) continue;
       error_ = errno_text("poll", errno);

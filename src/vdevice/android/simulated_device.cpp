@@ -71,6 +71,10 @@ class SimulatedDevice : public Device {
     return system_->next_deadline();
   }
 
+  void add_watched_fds(std::vector<int>& fds) const override {
+    system_->webviews().add_watched_fds(fds);
+  }
+
  private:
   std::unique_ptr<ServiceSession> open(const std::string& command, ServiceOutput& out) {
     try {

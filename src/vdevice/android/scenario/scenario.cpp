@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <initializer_list>
 #include <limits>
@@ -19,6 +20,7 @@ namespace clawperator::vdevice::android {
 namespace {
 
 using Json = nlohmann::ordered_json;
+
 // A problem of the scenario as a whole (no path): the message says what.
 Unexpected<Problem> scenario_failure(std::string message) {
   return Unexpected(Problem{"", std::move(message)});
@@ -590,6 +592,25 @@ void read_faults(Problems& problems, const Json& object, FaultSpec& out) {
   }
 }
 
+// Installs `name` like any app of the user's unless the scenario declares it (installed or
+// not); returns its declaration, or nullptr for a package it installed or left uninstalled.
+const PackageSpec* install_unless_declared(Scenario& scenario, const std::string& name) {
+  const auto declared =
+      std::find_if(scenario.packages.begin(), scenario.packages.end(),
+                   [&](const PackageSpec& package) { return package.name == name; });
+  if (declared != scenario.packages.end()) return &*declared;
+  const bool uninstalled =
+      std::any_of(scenario.uninstalled_packages.begin(), scenario.uninstalled_packages.end(),
+                  [&](const PackageSpec& package) { return package.name == name; });
+  if (uninstalled) return nullptr;
+  PackageSpec package;
+  package.name = name;
+  package.label = name;
+  package.launch_activity = name + "/.MainActivity";
+  scenario.packages.push_back(std::move(package));
+  return nullptr;
+}
+
 // The forger's package is installed like any app of the user's unless the scenario declares
 // it itself; it must not be an Operator.
 void read_forger(Problems& problems, const Json& object, Scenario& scenario) {
@@ -601,22 +622,57 @@ void read_forger(Problems& problems, const Json& object, Scenario& scenario) {
   read(problems, object, "chunked", path, forger.chunked);
   read(problems, object, "pid", path, forger.pid, 0, 32767);
   if (forger.package.empty()) return problems.fail("forger.package", "expected a package name");
-  const auto declared =
-      std::find_if(scenario.packages.begin(), scenario.packages.end(),
-                   [&](const PackageSpec& package) { return package.name == forger.package; });
-  if (declared != scenario.packages.end()) {
-    if (declared->operator_app) problems.fail("forger.package", "must not be an Operator");
-    return;
+  const PackageSpec* declared = install_unless_declared(scenario, forger.package);
+  if (declared != nullptr && declared->operator_app) {
+    problems.fail("forger.package", "must not be an Operator");
   }
-  const bool uninstalled =
-      std::any_of(scenario.uninstalled_packages.begin(), scenario.uninstalled_packages.end(),
-                  [&](const PackageSpec& package) { return package.name == forger.package; });
-  if (uninstalled) return;
-  PackageSpec package;
-  package.name = forger.package;
-  package.label = forger.package;
-  package.launch_activity = forger.package + "/.MainActivity";
-  scenario.packages.push_back(std::move(package));
+}
+
+// A WebView app's page comes from exactly one of url, page and html.
+void read_webview(Problems& problems, const Json& object, const std::string& path,
+                  Scenario& scenario, WebViewSpec& webview) {
+  if (!expect_object(problems, object, path)) return;
+  check_keys(problems, object, path,
+             {"package", "debuggable", "chrome", "url", "page", "html", "bounds", "pid"});
+  read(problems, object, "package", path, webview.package);
+  read(problems, object, "debuggable", path, webview.debuggable);
+  read(problems, object, "chrome", path, webview.chrome);
+  read(problems, object, "url", path, webview.url);
+  read(problems, object, "page", path, webview.page);
+  read(problems, object, "html", path, webview.html);
+  read(problems, object, "pid", path, webview.pid, 0, 32767);
+  std::string bounds;
+  read(problems, object, "bounds", path, bounds);
+  if (!bounds.empty()) {
+    webview.bounds = parse_bounds(bounds);
+    if (!webview.bounds) problems.fail(member_path(path, "bounds"), "expected \"[l,t][r,b]\"");
+  }
+  if (webview.package.empty()) return problems.fail(path, "expected a package name");
+  const int sources = static_cast<int>(!webview.url.empty()) +
+                      static_cast<int>(!webview.page.empty()) +
+                      static_cast<int>(!webview.html.empty());
+  if (sources != 1) problems.fail(path, "expected exactly one of url, page and html");
+  install_unless_declared(scenario, webview.package);
+}
+
+// Distinct pids above the Operator's and the forger's, and one Chrome at most.
+void assign_webview_pids(Problems& problems, Scenario& scenario) {
+  std::set<int> taken = {scenario.operator_behavior.pid, scenario.forger.pid};
+  int next_pid = scenario.operator_behavior.pid + 1000;
+  bool chrome_seen = false;
+  for (WebViewSpec& webview : scenario.webviews) {
+    const std::string path = entry_path("webviews", webview.package);
+    if (webview.chrome && std::exchange(chrome_seen, true)) {
+      problems.fail(member_path(path, "chrome"), "only one app can be Chrome");
+    }
+    if (webview.pid == 0) {
+      while (taken.contains(next_pid)) next_pid += 17;
+      webview.pid = next_pid;
+    }
+    if (!taken.insert(webview.pid).second) {
+      problems.fail(member_path(path, "pid"), "is another process's");
+    }
+  }
 }
 
 // Checks what only the derived pids and uids tell: the forger's are its own.
@@ -658,7 +714,8 @@ Expected<Scenario, Problem> build(const Json& document) {
               "faults",
               "installFailure",
               "backgroundServices",
-              "forger"});
+              "forger",
+              "webviews"});
   read(problems, document, "name", "", scenario.name);
   read(problems, document, "description", "", scenario.description);
   read_integer(problems, document, "seed", "", scenario.seed, 0,
@@ -815,6 +872,15 @@ Expected<Scenario, Problem> build(const Json& document) {
   if (const Json* forger = member(document, "forger")) {
     read_forger(problems, *forger, scenario);
   }
+  if (const Json* webviews = member(document, "webviews")) {
+    if (!webviews->is_array()) problems.fail("webviews", "expected an array");
+    for (std::size_t i = 0; webviews->is_array() && i < webviews->size(); ++i) {
+      const Json& entry = (*webviews)[i];
+      const std::string name = entry.is_object() ? entry.value("package", "") : "";
+      read_webview(problems, entry, entry_path("webviews", name), scenario,
+                   scenario.webviews.emplace_back());
+    }
+  }
   if (const Json* background = member(document, "backgroundServices")) {
     if (auto read = read_background_scenario(*background, scenario.background); !read) {
       problems.fail(read.error().path, read.error().message);
@@ -856,6 +922,7 @@ Expected<Scenario, Problem> build(const Json& document) {
   }
   if (scenario.forger.pid == 0) scenario.forger.pid = scenario.operator_behavior.pid + 311;
   check_forger_identity(problems, scenario);
+  assign_webview_pids(problems, scenario);
   if (!problems.ok()) return Unexpected(problems.first());
   if (scenario.initial_screen.empty()) scenario.initial_screen = scenario.home_screen;
 
@@ -902,28 +969,8 @@ Expected<Json, Problem> parse_json(const std::string& text, const char* what) {
   }
 }
 
-}  // namespace
-
-std::string to_string(const Bounds& bounds) {
-  return "[" + std::to_string(bounds.left) + "," + std::to_string(bounds.top) + "][" +
-         std::to_string(bounds.right) + "," + std::to_string(bounds.bottom) + "]";
-}
-
-const PackageSpec* Scenario::find_package(const std::string& package_name) const {
-  for (const PackageSpec& package : packages) {
-    if (package.name == package_name) return &package;
-  }
-  return nullptr;
-}
-
-const ScreenSpec* Scenario::find_screen(const std::string& id) const {
-  for (const ScreenSpec& screen : screens) {
-    if (screen.id == id) return &screen;
-  }
-  return nullptr;
-}
-
-Expected<Scenario, Problem> load_scenario(const std::string& json_text) {
+// The scenario without its page files read (load_scenario_over reads them).
+Expected<Scenario, Problem> load_scenario_text(const std::string& json_text) {
   // Before parsing: the parser's message would give a line and column, not the byte.
   if (const auto offset = find_invalid_utf8(json_text)) {
     return scenario_failure("scenario is not valid UTF-8 (" +
@@ -953,12 +1000,63 @@ Expected<Scenario, Problem> load_scenario(const std::string& json_text) {
   }
 }
 
+// A page given as a file is read now, relative to the scenario's directory: the device serves
+// it from wherever it runs, and a missing file is the scenario's error, not a blank WebView's.
+std::optional<Problem> read_webview_pages(Scenario& scenario, const std::filesystem::path& base) {
+  for (WebViewSpec& webview : scenario.webviews) {
+    if (webview.page.empty()) continue;
+    const std::filesystem::path file = base / webview.page;
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream text;
+    if (in) text << in.rdbuf();
+    if (!in) {
+      return Problem{member_path(entry_path("webviews", webview.package), "page"),
+                     "cannot read " + file.string() + ": " + std::strerror(errno)};
+    }
+    webview.html = text.str();
+  }
+  return std::nullopt;
+}
+
+Expected<Scenario, Problem> load_scenario_over(const std::string& json_text,
+                                               const std::filesystem::path& base) {
+  auto scenario = load_scenario_text(json_text);
+  if (!scenario) return scenario;
+  if (auto problem = read_webview_pages(*scenario, base)) return Unexpected(std::move(*problem));
+  return scenario;
+}
+
+}  // namespace
+
+std::string to_string(const Bounds& bounds) {
+  return "[" + std::to_string(bounds.left) + "," + std::to_string(bounds.top) + "][" +
+         std::to_string(bounds.right) + "," + std::to_string(bounds.bottom) + "]";
+}
+
+const PackageSpec* Scenario::find_package(const std::string& package_name) const {
+  for (const PackageSpec& package : packages) {
+    if (package.name == package_name) return &package;
+  }
+  return nullptr;
+}
+
+const ScreenSpec* Scenario::find_screen(const std::string& id) const {
+  for (const ScreenSpec& screen : screens) {
+    if (screen.id == id) return &screen;
+  }
+  return nullptr;
+}
+
+Expected<Scenario, Problem> load_scenario(const std::string& json_text) {
+  return load_scenario_over(json_text, std::filesystem::current_path());
+}
+
 Expected<Scenario, Problem> load_scenario_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) return scenario_failure("cannot read " + path + ": " + std::strerror(errno));
   std::ostringstream text;
   text << file.rdbuf();
-  auto scenario = load_scenario(text.str());
+  auto scenario = load_scenario_over(text.str(), std::filesystem::absolute(path).parent_path());
   if (!scenario) return Unexpected(Problem{path, scenario.error().text()});
   return scenario;
 }

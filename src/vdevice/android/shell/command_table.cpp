@@ -119,7 +119,7 @@ CommandHandler find_command(std::string_view name) {
       break;
     }
   }
-  static constexpr std::array<std::pair<std::string_view, CommandHandler>, 20> kCommands = {{
+  static constexpr std::array<std::pair<std::string_view, CommandHandler>, 21> kCommands = {{
       {"echo", run_echo},
       {"true", run_true},
       {"false", run_false},
@@ -140,6 +140,7 @@ CommandHandler find_command(std::string_view name) {
       {"rm", run_rm},
       {"screenrecord", run_screenrecord},
       {"kill", run_kill},
+      {"ps", run_ps},
   }};
   for (const auto& [command, handler] : kCommands) {
     if (command == name) return handler;

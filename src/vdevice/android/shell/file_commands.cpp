@@ -1,5 +1,6 @@
 // cat and rm (toybox's): what the host needs to read a pushed payload into a command line
-// (`"$(cat FILE)"`) and to remove it afterwards. Messages are toybox's: "cat: PATH: strerror".
+// (`"$(cat FILE)"`) and to remove it afterwards, and /proc/net/unix. Messages are toybox's: "cat:
+// PATH: strerror".
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -23,6 +24,12 @@ CommandResult run_cat(CommandContext& context) {
   }
   int status = 0;
   for (std::size_t i = 1; i < argv.size(); ++i) {
+    // The kernel's view of the device's sockets, as the host reads it to find the WebViews'
+    // DevTools sockets (webview_devtools.hpp).
+    if (argv[i] == "/proc/net/unix") {
+      context.output.out(context.system.proc_net_unix());
+      continue;
+    }
     const auto data = context.system.files().read(argv[i]);
     if (!data) {
       context.output.err(problem("cat", argv[i], data.error()));

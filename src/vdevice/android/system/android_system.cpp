@@ -72,6 +72,8 @@ AndroidSystem::AndroidSystem(Scenario scenario, DeviceClock clock)
   operator_ = std::make_unique<OperatorRuntime>(*this);
   forger_ = std::make_unique<ResultForger>(*this);
   background_ = std::make_unique<BackgroundServices>(scenario_.background, clock.start);
+  webviews_ = std::make_unique<WebViewDevTools>(scenario_);
+  webviews_->listen(sockets_);
   boot_log();
   schedule_noise();
 }
@@ -80,6 +82,8 @@ AndroidSystem::AndroidSystem(Scenario scenario, DeviceClock clock)
 // the clock and the UI they use still exist.
 AndroidSystem::~AndroidSystem() {
   processes_.hang_up_all();
+  // Chromium goes before the rest of the device it serves.
+  webviews_.reset();
 }
 
 bool AndroidSystem::notification_listener_enabled(const std::string& operator_package) const {
@@ -114,13 +118,40 @@ void AndroidSystem::tick(SteadyTime now) {
       std::remove_if(readers_.begin(), readers_.end(),
                      [](const std::weak_ptr<LogReader>& weak) { return weak.expired(); }),
       readers_.end());
+  webviews_->tick();
 }
 
 std::optional<SteadyTime> AndroidSystem::next_deadline() const {
   for (const auto& weak : readers_) {
     if (auto reader = weak.lock(); reader && reader->pending()) return events_.now();
   }
-  return events_.next();
+  const auto timer = events_.next();
+  const auto webviews = webviews_->next_deadline(events_.now());
+  if (timer && webviews) return std::min(*timer, *webviews);
+  return timer ? timer : webviews;
+}
+
+std::string AndroidSystem::proc_net_unix() const {
+  return render_proc_net_unix(sockets_.rows());
+}
+
+std::vector<ProcessRow> AndroidSystem::running_processes() const {
+  std::vector<ProcessRow> rows = {
+      {1, 0, "init"}, {kSystemServerPid, kZygotePid, "system_server"}, {kZygotePid, 1, "zygote64"}};
+  if (const PackageSpec* spec = operator_package()) {
+    rows.push_back({scenario_.operator_behavior.pid, kZygotePid, spec->name});
+  }
+  if (!scenario_.forger.package.empty() && package(scenario_.forger.package) != nullptr) {
+    rows.push_back({scenario_.forger.pid, kZygotePid, scenario_.forger.package});
+  }
+  for (const WebViewSpec& webview : scenario_.webviews) {
+    if (package(webview.package) != nullptr) {
+      rows.push_back({webview.pid, kZygotePid, webview.package});
+    }
+  }
+  std::sort(rows.begin(), rows.end(),
+            [](const ProcessRow& a, const ProcessRow& b) { return a.pid < b.pid; });
+  return rows;
 }
 
 // One function derives the uid for the system's own writers rather than a uid parameter at
@@ -133,6 +164,11 @@ int AndroidSystem::uid_of(int pid) const {
   }
   if (!scenario_.forger.package.empty() && pid == scenario_.forger.pid) {
     const PackageSpec* spec = package(scenario_.forger.package);
+    return spec != nullptr ? spec->uid : -1;
+  }
+  for (const WebViewSpec& webview : scenario_.webviews) {
+    if (pid != webview.pid) continue;
+    const PackageSpec* spec = package(webview.package);
     return spec != nullptr ? spec->uid : -1;
   }
   return -1;

@@ -24,6 +24,7 @@ struct VdeviceCommandLine {
   std::size_t count = 1;                        // with, up
   std::vector<std::string> scenarios;           // with, up: one per device
   std::string adb = "adb";                      // with, up
+  std::string chromium;                         // serve, with, up: empty when not given
   std::vector<std::string> command;             // with
   android::VirtualApkManifest manifest;         // make-apk
   std::string apk_output;                       // make-apk

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace clawperator::vdevice {
 
@@ -85,6 +86,9 @@ class Device {
   virtual void tick(std::chrono::steady_clock::time_point now) = 0;
   // When tick() next has something to do; nullopt: only on I/O.
   virtual std::optional<std::chrono::steady_clock::time_point> next_deadline() const = 0;
+  // Descriptors of the device's own (its sockets to a WebView's Chromium) whose readability
+  // means tick() has something to do: the loop's poll() wakes for them too.
+  virtual void add_watched_fds(std::vector<int>& /*fds*/) const {}
 };
 
 }  // namespace clawperator::vdevice

@@ -72,6 +72,7 @@ class AdbDeviceServer final : public TransportControl {
   std::vector<std::unique_ptr<Connection>> connections_;
   std::atomic<std::size_t> connection_count_{0};
   std::vector<char> read_buffer_;
+  std::vector<int> watched_;  // the device's descriptors polled this turn
   std::string error_;
   std::function<void(std::string_view)> log_;
   // After EMFILE and the like the listener stays readable: pausing keeps the loop from

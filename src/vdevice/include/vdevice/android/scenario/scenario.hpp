@@ -156,6 +156,20 @@ struct ForgerSpec {
   int pid = 0;           // assigned when 0
 };
 
+// An app showing a WebView (docs/vdevice.md, `webviews`). A debuggable one listens on
+// @webview_devtools_remote_<pid> (Chrome: @chrome_devtools_remote), where a real headless
+// Chromium answers for its page (src/vdevice/android/system/chromium_browser.cpp).
+struct WebViewSpec {
+  std::string package;           // installed like any app of the user's unless declared
+  bool debuggable = true;        // false: the app runs, but has no DevTools socket
+  bool chrome = false;           // Chrome itself: the socket is @chrome_devtools_remote
+  std::string url;               // the page's address, used as is
+  std::string page;              // or a file next to the scenario, read into `html` when loading
+  std::string html;              // or the page itself
+  std::optional<Bounds> bounds;  // on screen, in device pixels; nullopt: the whole display
+  int pid = 0;                   // assigned when 0
+};
+
 // How the Operator breaks its side of the direct result transport (docs/vdevice-scenarios.md).
 enum class DirectFault {
   None,
@@ -240,6 +254,7 @@ struct Scenario {
   std::string install_failure;
   // Notifications, media sessions, the on-screen log panel.
   BackgroundScenario background;
+  std::vector<WebViewSpec> webviews;
 
   const PackageSpec* find_package(const std::string& name) const;
   const ScreenSpec* find_screen(const std::string& id) const;

@@ -104,6 +104,9 @@ CommandResult run_log(CommandContext& context);
 // `cat FILE…` and `rm [-f] FILE…` on the device's FileSystem (what adb push leaves there).
 CommandResult run_cat(CommandContext& context);
 CommandResult run_rm(CommandContext& context);
+// toybox's `ps [-A|-e] [-o FIELD,…]`: the system's processes and the running apps
+// (AndroidSystem::running_processes) with the columns webview_devtools.hpp renders.
+CommandResult run_ps(CommandContext& context);
 // `screenrecord [options] FILE`: an H.264 MP4 of the screen (screenrecord_command.cpp).
 CommandResult run_screenrecord(CommandContext& context);
 // toybox's `kill` (/system/bin/kill); `kill` alone is the shell's builtin, mksh's, whose

@@ -3,11 +3,14 @@
 // listens by registering an acceptor; each connection gets its own ServiceSession.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "vdevice/android/system/webview_devtools.hpp"
 #include "vdevice/device.hpp"
 
 namespace clawperator::vdevice::android {
@@ -25,8 +28,17 @@ class AbstractSockets {
   // A connection to `name`; nullptr when nothing listens (connect() fails: ECONNREFUSED).
   std::unique_ptr<ServiceSession> connect(const std::string& name, ServiceOutput& out);
 
+  // The listening sockets as /proc/net/unix shows them ("@name"), by inode.
+  std::vector<UnixSocketRow> rows() const;
+
  private:
-  std::map<std::string, Acceptor> listeners_;
+  struct Listener {
+    Acceptor acceptor;
+    std::uint64_t inode = 0;
+  };
+  std::map<std::string, Listener> listeners_;
+  // A socket's inode is the kernel's, handed out in order; the first ones went to boot.
+  std::uint64_t next_inode_ = 31000;
 };
 
 }  // namespace clawperator::vdevice::android

@@ -14,12 +14,14 @@
 
 #include "vdevice/android/scenario/scenario.hpp"
 #include "vdevice/android/system/abstract_sockets.hpp"
+#include "vdevice/android/system/chromium_browser.hpp"
 #include "vdevice/android/system/event_queue.hpp"
 #include "vdevice/android/system/file_system.hpp"
 #include "vdevice/android/system/log_buffer.hpp"
 #include "vdevice/android/system/log_noise.hpp"
 #include "vdevice/android/system/log_pruning.hpp"
 #include "vdevice/android/system/process_table.hpp"
+#include "vdevice/android/system/webview_devtools.hpp"
 #include "vdevice/android/ui/ui_model.hpp"
 #include "vdevice/device.hpp"
 
@@ -49,6 +51,7 @@ struct DeviceClock {
 class AndroidSystem {
  public:
   static constexpr int kSystemServerPid = 612;
+  static constexpr int kZygotePid = 388;
 
   AndroidSystem(Scenario scenario, DeviceClock clock);
   ~AndroidSystem();
@@ -124,6 +127,12 @@ class AndroidSystem {
   // Files (adb push/pull, cat, rm) and abstract sockets (adb forward).
   FileSystem& files() noexcept { return files_; }
   AbstractSockets& sockets() noexcept { return sockets_; }
+  // `cat /proc/net/unix`: the sockets listening in the abstract namespace.
+  std::string proc_net_unix() const;
+  // What `ps -A` lists: the system's own processes and the running apps, by pid.
+  std::vector<ProcessRow> running_processes() const;
+  // The WebViews' DevTools sockets and the Chromium behind them.
+  WebViewDevTools& webviews() noexcept { return *webviews_; }
 
   // Transport faults.
   void attach_transport(TransportControl* control) noexcept { transport_ = control; }
@@ -179,6 +188,8 @@ class AndroidSystem {
   std::unique_ptr<OperatorRuntime> operator_;
   std::unique_ptr<ResultForger> forger_;
   std::unique_ptr<BackgroundServices> background_;
+  // After sockets_: its listeners point at it.
+  std::unique_ptr<WebViewDevTools> webviews_;
   TransportControl* transport_ = nullptr;
   std::unique_ptr<Recorder> recorder_;
   int next_shell_pid_ = 4100;
