@@ -58,6 +58,11 @@ CdpFailure failure_of(const beast::error_code& error, std::string_view what) {
 template <typename Stream, typename Start>
 CdpResult<void> drive(asio::io_context& context, Stream& stream, const process::CancelToken& cancel,
                       std::string_view what, Start start) {
+  // Asked before it starts: nothing is sent once a stop was requested, however quickly the
+  // operation would have completed.
+  if (process::stop_requested(cancel)) {
+    return Unexpected{failure(CdpFailure::Kind::Cancelled, std::string(what) + ": interrupted")};
+  }
   bool done = false;
   bool cancelled = false;
   beast::error_code result;
