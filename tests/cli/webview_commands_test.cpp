@@ -178,21 +178,24 @@ TEST_CASE("webview through adb: the socket listed, forwarded and the forward rem
         device.port_word() + "\n" + device.port_word() + "\n" + device.port_word() + "\n");
 }
 
-TEST_CASE("webview through adb: Ctrl-C mid-wait still removes the forward",
+TEST_CASE("webview through adb: Ctrl-C or SIGTERM mid-wait still removes the forward",
           "[cli][webview][chromium][may-skip]") {
-  WebviewDevice device;
-  if (!device.browser->available()) SKIP_TEST("no headless Chromium at /usr/bin/chromium");
-  RunOptions interrupted = device.options;
-  interrupted.signal = SIGINT;
-  interrupted.signal_when_exists = (device.dir.path() / "forwarded").string();
-  interrupted.signal_after_ms = 10000;
-  const auto started = std::chrono::steady_clock::now();
-  const auto result =
-      run_binary(kBinary, {"webview", "wait", "#never", "--device", "FAKE1", "--timeout", "30000"},
-                 interrupted);
-  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(15));
-  CHECK(result.exit_code == 130);
-  const json document = json::parse(result.out);
-  CHECK(document["code"] == "RESULT_TRANSPORT_CANCELLED");
-  CHECK(device.read("removed") == device.port_word() + "\n");
+  for (const auto& [signal, exit_code] : {std::pair{SIGINT, 130}, std::pair{SIGTERM, 143}}) {
+    INFO("signal " << signal);
+    WebviewDevice device;
+    if (!device.browser->available()) SKIP_TEST("no headless Chromium at /usr/bin/chromium");
+    RunOptions interrupted = device.options;
+    interrupted.signal = signal;
+    interrupted.signal_when_exists = (device.dir.path() / "forwarded").string();
+    interrupted.signal_after_ms = 10000;
+    const auto started = std::chrono::steady_clock::now();
+    const auto result = run_binary(
+        kBinary, {"webview", "wait", "#never", "--device", "FAKE1", "--timeout", "30000"},
+        interrupted);
+    CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(15));
+    CHECK(result.exit_code == exit_code);
+    const json document = json::parse(result.out);
+    CHECK(document["code"] == "RESULT_TRANSPORT_CANCELLED");
+    CHECK(device.read("removed") == device.port_word() + "\n");
+  }
 }
