@@ -3,6 +3,7 @@
 #include <array>
 
 #include "clawperator/adb/device_resolution.hpp"
+#include "clawperator/adb/server_endpoint.hpp"
 #include "clawperator/io/atomic_file.hpp"
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/webview/device_endpoints.hpp"
@@ -172,6 +173,11 @@ contract::Outcome<Json> run_webview(const Session& session, const Target& target
     error.details["deviceId"] = serial;
     return contract::failed(std::move(error));
   };
+  // Recorded apart from exec's forwards ("-webview" in the key), so that neither sweep takes
+  // the other's records for its own.
+  const adb::ForwardRegistry registry(session.state.directory.get(),
+                                      adb::device_key(session.adb, serial) + "-webview", serial);
+  webview::sweep_stale_forwards(client, registry);
   auto sockets = webview::list_device_sockets(client, serial);
   if (!sockets) return with_device(sockets.error());
 
@@ -180,7 +186,7 @@ contract::Outcome<Json> run_webview(const Session& session, const Target& target
     for (const webview::DevtoolsSocket& socket : *sockets) {
       if (request.app && socket.package != *request.app) continue;
       Json entry = socket_json(socket);
-      auto forwarded = webview::ForwardedPort::open(client, serial, socket.name);
+      auto forwarded = webview::ForwardedPort::open(client, serial, socket.name, &registry);
       if (!forwarded) return with_device(forwarded.error());
       auto pages = read_pages({"127.0.0.1", forwarded->port()}, deadline, cancel);
       if (pages) {
@@ -202,7 +208,7 @@ contract::Outcome<Json> run_webview(const Session& session, const Target& target
 
   auto socket = webview::choose_socket(*sockets, request.app);
   if (!socket) return with_device(socket.error());
-  auto forwarded = webview::ForwardedPort::open(client, serial, socket->name);
+  auto forwarded = webview::ForwardedPort::open(client, serial, socket->name, &registry);
   if (!forwarded) return with_device(forwarded.error());
   auto done = run_on_page({"127.0.0.1", forwarded->port()}, request, deadline, cancel);
   if (!done) {

@@ -39,7 +39,8 @@ std::optional<int> parse_forward_port(std::string_view out) {
 
 contract::Outcome<ForwardedPort> ForwardedPort::open(adb::AdbClient& client,
                                                      const std::string& serial,
-                                                     const std::string& socket_name) {
+                                                     const std::string& socket_name,
+                                                     const adb::ForwardRegistry* registry) {
   const process::Completion forwarded =
       client.forward_abstract(serial, socket_name, client.within_deadline(kForwardTimeout));
   if (forwarded.status == process::Completion::Status::Cancelled) {
@@ -54,11 +55,15 @@ contract::Outcome<ForwardedPort> ForwardedPort::open(adb::AdbClient& client,
         contract::readiness_error("WEBVIEW_PROTOCOL_ERROR", "adb forward printed no local port",
                                   Json{{"deviceId", serial}, {"socket", socket_name}}));
   }
-  return ForwardedPort(client, serial, *port);
+  if (registry != nullptr) registry->record(*port);
+  return ForwardedPort(client, serial, *port, registry);
 }
 
 ForwardedPort::ForwardedPort(ForwardedPort&& other) noexcept
-    : client_(other.client_), serial_(std::move(other.serial_)), port_(other.port_) {
+    : client_(other.client_),
+      serial_(std::move(other.serial_)),
+      port_(other.port_),
+      registry_(other.registry_) {
   other.port_ = 0;
 }
 
@@ -66,11 +71,22 @@ ForwardedPort::~ForwardedPort() {
   if (port_ == 0) return;
   const process::Completion removed =
       client_->remove_forward(serial_, port_, kRemoveForwardTimeout);
-  if (removed.status != process::Completion::Status::Exited || removed.exit_code != 0) {
+  // Gone either way when adb no longer knows it; otherwise the next run sweeps it.
+  const bool gone =
+      (removed.status == process::Completion::Status::Exited && removed.exit_code == 0) ||
+      removed.err.find("not found") != std::string::npos;
+  if (gone && registry_ != nullptr) registry_->forget(port_);
+  if (!gone) {
     io::warn(
         "adb forward --remove tcp:{} failed; remove it with `adb -s {} forward --remove tcp:{}`",
         port_, serial_, port_);
   }
+}
+
+void sweep_stale_forwards(adb::AdbClient& client, const adb::ForwardRegistry& registry) {
+  // Every recorded port of a dead owner that adb still forwards to an abstract socket: the
+  // records are this CLI's webview forwards alone (the registry's device key says so).
+  registry.sweep_stale(client, "");
 }
 
 }  // namespace clawperator::webview

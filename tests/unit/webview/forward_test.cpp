@@ -1,11 +1,15 @@
 // The adb side of `webview` (src/webview/device_endpoints.cpp) against a scripted adb: the one
 // listing call, the forward's argv, and its removal on every way out, an interrupt included.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <csignal>
 
+#include "clawperator/io/state_directory.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/process/scripted_runner.hpp"
 #include "clawperator/webview/device_endpoints.hpp"
+#include "test_files.hpp"
 
 using namespace clawperator;
 using clawperator::process::ScriptedRunner;
@@ -115,4 +119,68 @@ TEST_CASE("a forward adb refuses or that prints no port", "[webview][adb]") {
   CHECK_FALSE(webview::parse_forward_port("").has_value());
   CHECK_FALSE(webview::parse_forward_port("70000").has_value());
   CHECK_FALSE(webview::parse_forward_port("0").has_value());
+}
+
+namespace {
+
+io::StateDirectory open_forward_state(const std::filesystem::path& path) {
+  auto opened = io::StateDirectory::open(path, ::geteuid(), io::StateDirectory::Symlinks::Refuse);
+  if (!opened) FAIL("the state directory does not open");
+  return std::move(*opened);
+}
+
+// A private state directory with the registry the service keeps webview forwards in.
+struct ForwardRecords {
+  testing::TemporaryDirectory dir{"webview-forwards"};
+  io::StateDirectory state = open_forward_state(dir.path() / "state");
+  adb::ForwardRegistry registry{&state, "KEY-webview", "SERIAL1"};
+  std::filesystem::path record(int port) const {
+    return dir.path() / "state" / ("forward-KEY-webview-" + std::to_string(port));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a live forward is recorded, and its record goes with it", "[webview][adb]") {
+  ForwardRecords records;
+  ScriptedRunner runner;
+  adb::AdbClient client(runner, {});
+  runner.on_run(kForward, ScriptedRunner::exited(0, "40123\n"));
+  runner.on_run(kRemove, ScriptedRunner::exited(0));
+  {
+    auto forwarded = webview::ForwardedPort::open(client, "SERIAL1", "webview_devtools_remote_4321",
+                                                  &records.registry);
+    REQUIRE(forwarded);
+    CHECK(testing::read_whole_file(records.record(40123)) == std::to_string(::getpid()) + "\n");
+  }
+  CHECK_FALSE(std::filesystem::exists(records.record(40123)));
+}
+
+TEST_CASE("a killed run's forward is swept by the next run", "[webview][adb]") {
+  ForwardRecords records;
+  // The owner of this record is gone (no process has this pid: the kernel's pid_max is at most
+  // 4194304, and a pid is below it).
+  testing::write_file(records.record(40555), "4194304\n");
+  // One that adb no longer shows: only its record goes.
+  testing::write_file(records.record(40666), "4194304\n");
+  ScriptedRunner runner;
+  adb::AdbClient client(runner, {});
+  runner.on_run({"adb", "forward", "--list"},
+                ScriptedRunner::exited(0,
+                                       "SERIAL1 tcp:40555 localabstract:webview_devtools_remote_9\n"
+                                       "OTHER tcp:40666 localabstract:chrome_devtools_remote\n"));
+  runner.on_run({"adb", "-s", "SERIAL1", "forward", "--remove", "tcp:40555"},
+                ScriptedRunner::exited(0));
+  webview::sweep_stale_forwards(client, records.registry);
+  CHECK(runner.call_count({"adb", "-s", "SERIAL1", "forward", "--remove", "tcp:40555"}) == 1);
+  CHECK(runner.unexpected_calls().empty());
+  CHECK_FALSE(std::filesystem::exists(records.record(40555)));
+  CHECK_FALSE(std::filesystem::exists(records.record(40666)));
+
+  // A live owner's record (ours) is left alone, and costs no adb call at all.
+  testing::write_file(records.record(40777), std::to_string(::getpid()) + "\n");
+  const std::size_t calls = runner.calls().size();
+  webview::sweep_stale_forwards(client, records.registry);
+  CHECK(runner.calls().size() == calls);
+  CHECK(std::filesystem::exists(records.record(40777)));
 }
