@@ -19,6 +19,9 @@ packages=(
   # operator install: libcurl's headers (the library is loaded on the first download); the
   # tests make a certificate authority with openssl for their HTTPS server.
   libcurl4-openssl-dev openssl
+  # webview: Boost.Beast (header-only) speaks HTTP and WebSocket to DevTools
+  # (src/webview/cdp_client.cpp); the tests drive a real headless Chromium when it is there.
+  libboost-dev
   # The install test renders the man pages (man -l, col); the completion tests drive bash,
   # fish and zsh (on a pseudo-terminal: tests/cli/zsh_complete.zsh) through their own completion.
   man-db bsdextrautils bash fish zsh

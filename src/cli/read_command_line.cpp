@@ -302,6 +302,7 @@ std::unique_ptr<CLI::App> build_cli(RawGlobalFlags& raw, std::vector<Command>& c
   register_recording_commands(root, commands);
   register_emulator_commands(root, commands);
   register_evidence_commands(root, commands);
+  register_webview_commands(root, commands);
   register_serve_commands(root, commands);
   register_setup_commands(root, commands);
   register_operator_commands(root, commands);

@@ -1057,6 +1057,84 @@ constexpr CatalogEntry kCatalog[] = {
      "the run's outcome and exit code stand and its document's `report` says why the report "
      "is missing.",
      Origin::Host, 400},
+
+    // WebView & Chrome (`clawperator webview …`, docs/webview.md)
+    {"WEBVIEW_NOT_FOUND", "WebView & Chrome",
+     "No DevTools socket answers for the app (or on the device): its WebViews are not "
+     "debuggable, or it runs none now.",
+     Delivery::NotDelivered, 3, RecoveryStrategy::None,
+     "Only debuggable WebViews are reachable: the app must call "
+     "`WebView.setWebContentsDebuggingEnabled(true)` (a debuggable build does by default), and "
+     "a WebView must be open. `clawperator webview list` shows the sockets there are "
+     "(`details.sockets`).",
+     Origin::Host, 409},
+    {"WEBVIEW_PAGE_NOT_FOUND", "WebView & Chrome",
+     "The DevTools socket lists no page that `--page` or `--url` names (or none at all), or the "
+     "page is held by another DevTools client.",
+     Delivery::NotDelivered, 1, RecoveryStrategy::None,
+     "Pick a page of `details.pages` (`clawperator webview list`) and pass its id with `--page`, "
+     "or close chrome://inspect's window on it.",
+     Origin::Host, 409},
+    {"WEBVIEW_AMBIGUOUS", "WebView & Chrome",
+     "Several DevTools sockets or pages fit and the command was not told which one, so nothing "
+     "was done.",
+     Delivery::NotDelivered, 1, RecoveryStrategy::None,
+     "Review `details.candidates` and rerun with `--app PACKAGE` (sockets) or `--page ID` / "
+     "`--url TEXT` (pages).",
+     Origin::Host, 409},
+    {"WEBVIEW_ELEMENT_NOT_FOUND", "WebView & Chrome",
+     "No element of the page matches the CSS selector (or the one that does cannot take the "
+     "focus to be typed into), so nothing was done.",
+     Delivery::NotDelivered, 1, RecoveryStrategy::RefreshSnapshot,
+     "Run `clawperator webview query` to see what the page holds, adjust the selector or "
+     "`webview wait` for it, then retry.",
+     Origin::Host, 409},
+    {"WEBVIEW_ELEMENT_AMBIGUOUS", "WebView & Chrome",
+     "The CSS selector matches several elements of the page where one is needed, so nothing was "
+     "done.",
+     Delivery::NotDelivered, 1, RecoveryStrategy::RefreshSnapshot,
+     "Review `details.candidates`, narrow the selector (an id, an attribute, `:nth-of-type`) and "
+     "retry.",
+     Origin::Host, 409},
+    {"WEBVIEW_SELECTOR_INVALID", "WebView & Chrome",
+     "The page's `querySelectorAll` refuses the selector: it is no CSS selector.",
+     Delivery::NotDelivered, 2, RecoveryStrategy::None,
+     "Fix the selector (`details.reason` is the page's SyntaxError) and rerun.",
+     Origin::Host, 400},
+    {"WEBVIEW_WAIT_TIMEOUT", "WebView & Chrome",
+     "`webview wait` reached its `--timeout` before an element matched (or, with `--gone`, "
+     "before none did).",
+     Delivery::NotDelivered, 1, RecoveryStrategy::None,
+     "Check the selector with `clawperator webview query`, or wait longer with `--timeout`.",
+     Origin::Host, 504},
+    {"WEBVIEW_EVALUATION_FAILED", "WebView & Chrome",
+     "The expression of `webview eval` threw (`details.exception` holds the exception's text), "
+     "or its value is larger than the result may be.",
+     Delivery::DeliveredVerified, 1, RecoveryStrategy::None,
+     "Read `details.exception`; the expression ran up to the exception, so inspect the page "
+     "before running a mutating expression again.",
+     Origin::Host, 502},
+    {"WEBVIEW_PROTOCOL_ERROR", "WebView & Chrome",
+     "The DevTools endpoint answered outside the protocol, refused a call, or sent more than the "
+     "client reads.",
+     Delivery::DeliveryUncertain, 4, RecoveryStrategy::None,
+     "Read the message and `details` (`cdpCode`, `cdpMessage`); inspect the page with `clawperator "
+     "webview query` before repeating a click or type.",
+     Origin::Host, 502},
+    {"WEBVIEW_DISCONNECTED", "WebView & Chrome",
+     "The DevTools connection went away mid-call: the page closed or navigated its WebView away, "
+     "the app died, or another client took the page. A click or type may have happened.",
+     Delivery::DeliveryUncertain, 4, RecoveryStrategy::None,
+     "Run `clawperator webview list` to see what is there now, and inspect the page before "
+     "repeating a click or type.",
+     Origin::Host, 502},
+    {"WEBVIEW_TIMEOUT", "WebView & Chrome",
+     "A DevTools call got no answer before the command's `--timeout`. A click or type may have "
+     "happened.",
+     Delivery::DeliveryUncertain, 4, RecoveryStrategy::None,
+     "Check that the app is responsive (`clawperator snapshot`), raise `--timeout`, and inspect "
+     "the page before repeating a click or type.",
+     Origin::Host, 504},
 };
 // clang-format on
 

@@ -9,13 +9,16 @@
 #include <string>
 
 #include "clawperator/adb/adb_client.hpp"
+#include "clawperator/adb/forward_registry.hpp"
 #include "clawperator/expected.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/transport/direct_frames.hpp"
-#include "forward_registry.hpp"
 #include "trace.hpp"
 
 namespace clawperator::exec {
+
+// The registry lives in adb/ since webview/ records its forwards there too.
+using adb::ForwardRegistry;
 
 // The whole setup (prepare, forward, connect, ready, ping, pong) gets this long.
 inline constexpr std::chrono::milliseconds kDirectSetupTimeout{10000};

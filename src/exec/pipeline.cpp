@@ -6,6 +6,7 @@
 
 #include "authenticity_gate.hpp"
 #include "clawperator/adb/device_shell.hpp"
+#include "clawperator/adb/forward_registry.hpp"
 #include "clawperator/adb/server_endpoint.hpp"
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/exec/execution.hpp"
@@ -18,7 +19,6 @@
 #include "device_lock.hpp"
 #include "direct_reader.hpp"
 #include "dispatch.hpp"
-#include "forward_registry.hpp"
 #include "near_matches.hpp"
 #include "payload_decoder.hpp"
 #include "phases.hpp"

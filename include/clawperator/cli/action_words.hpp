@@ -29,6 +29,7 @@ inline constexpr FamilyWords kFamilyWords[] = {
     {"recording", "start|stop|pull|parse|compile|replay|export|compare"},
     {"emulator", "list|inspect|create|start|stop|delete|status|provision"},
     {"evidence", "capture|verify|video"},
+    {"webview", "list|query|click|type|eval|wait|screenshot"},
 };
 
 struct FollowingWords {

@@ -135,6 +135,8 @@ void register_recording_commands(CommandLine root, std::vector<Command>& command
 void register_emulator_commands(CommandLine root, std::vector<Command>& commands);
 // evidence capture|verify|video … (src/cli/command_evidence.cpp)
 void register_evidence_commands(CommandLine root, std::vector<Command>& commands);
+// webview list|query|click|type|eval|wait|screenshot (src/cli/command_webview.cpp)
+void register_webview_commands(CommandLine root, std::vector<Command>& commands);
 
 // The action policy of this run (--policy, CLAWPERATOR_POLICY, else the default file when it
 // exists; docs/guardrails.md): null when there is none, POLICY_INVALID when it does not load.

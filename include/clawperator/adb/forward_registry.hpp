@@ -8,7 +8,7 @@
 #include "clawperator/adb/adb_client.hpp"
 #include "clawperator/io/state_directory.hpp"
 
-namespace clawperator::exec {
+namespace clawperator::adb {
 
 class ForwardRegistry {
  public:
@@ -32,4 +32,4 @@ class ForwardRegistry {
   std::string prefix_;
 };
 
-}  // namespace clawperator::exec
+}  // namespace clawperator::adb

@@ -1,4 +1,4 @@
-#include "forward_registry.hpp"
+#include "clawperator/adb/forward_registry.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -11,7 +11,7 @@
 
 #include "clawperator/io/atomic_file.hpp"
 
-namespace clawperator::exec {
+namespace clawperator::adb {
 namespace {
 
 constexpr std::chrono::milliseconds kForwardCallTimeout{5000};
@@ -87,4 +87,4 @@ int ForwardRegistry::sweep_stale(adb::AdbClient& client, const std::string& sock
   return removed;
 }
 
-}  // namespace clawperator::exec
+}  // namespace clawperator::adb

@@ -1,0 +1,34 @@
+// The JavaScript each operation evaluates in the page (Runtime.evaluate, returnByValue), built
+// from the CSS selector as a JSON string literal so that no selector can break out of it. Pure:
+// the texts only; src/webview/operations.cpp runs them. Each returns a plain object, and an
+// invalid selector is answered as {"invalidSelector": message} rather than thrown, so that it
+// is told apart from an expression of the caller's that throws.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace clawperator::webview {
+
+// Text and attribute values are cut at this many UTF-16 units; at most this many matches are
+// described (the count is always whole).
+inline constexpr std::size_t kMaxTextLength = 200;
+inline constexpr std::size_t kMaxDescribedMatches = 50;
+
+// {count, innerWidth, matches: [{tag, text, textTruncated, attributes, bounds}]}; bounds in CSS
+// pixels of the viewport (getBoundingClientRect).
+std::string query_script(std::string_view css);
+
+// Exactly one match: scrolled into view (centred), then {count: 1, innerWidth, match, x, y}
+// with x/y its centre in CSS pixels. Otherwise {count, innerWidth, matches} as query_script.
+std::string click_target_script(std::string_view css);
+
+// Exactly one match: scrolled into view, focused, its value emptied first when `clear` (an
+// `input` event tells the page's own listeners), then {count: 1, innerWidth, match, focused}.
+std::string focus_script(std::string_view css, bool clear);
+
+// {count}: how many elements match now (wait's probe).
+std::string count_script(std::string_view css);
+
+}  // namespace clawperator::webview
