@@ -108,7 +108,7 @@ contract::Outcome<Json> run_on_page(const webview::Endpoint& endpoint,
       done = webview::evaluate(session, request.expression);
       break;
     case WebviewAction::Wait:
-      done = webview::wait_for(session, request.selector, request.gone);
+      done = webview::wait_for(session, request.selector, request.gone, request.timeout);
       break;
     case WebviewAction::Screenshot: {
       CLAWPERATOR_TRY_ASSIGN(const std::string png, webview::capture_png(session));
@@ -141,10 +141,18 @@ std::optional<WebviewAction> parse_webview_action(std::string_view word) {
   return std::nullopt;
 }
 
+// What `wait` allows beyond its --timeout for the device, the forward and the page.
+constexpr std::chrono::milliseconds kWaitSetupAllowance{10000};
+
 contract::Outcome<Json> run_webview(const Session& session, const Target& target,
                                     const WebviewRequest& request,
                                     const process::CancelToken& cancel) {
-  const webview::Deadline deadline = std::chrono::steady_clock::now() + request.timeout;
+  // `wait`'s --timeout is how long to wait for the element (webview::wait_for): finding the
+  // device, the socket and the page get their own allowance on top, so that a short wait ends
+  // as WEBVIEW_WAIT_TIMEOUT, never as the setup's WEBVIEW_TIMEOUT.
+  const webview::Deadline deadline =
+      std::chrono::steady_clock::now() + request.timeout +
+      (request.action == WebviewAction::Wait ? kWaitSetupAllowance : std::chrono::milliseconds(0));
   if (request.local_port) {
     // The seam: one endpoint, no device, no app.
     const webview::Endpoint endpoint{"127.0.0.1", *request.local_port};

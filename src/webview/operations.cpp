@@ -316,8 +316,10 @@ contract::Outcome<Json> evaluate(PageSession& page, const std::string& expressio
               {"value", std::move(value)}};
 }
 
-contract::Outcome<Json> wait_for(PageSession& page, const std::string& css, bool gone) {
+contract::Outcome<Json> wait_for(PageSession& page, const std::string& css, bool gone,
+                                 std::chrono::milliseconds budget) {
   const auto started = std::chrono::steady_clock::now();
+  const Deadline wait_until = std::min(page.deadline, started + budget);
   for (;;) {
     CLAWPERATOR_TRY_ASSIGN(const Json probe,
                            run_script(page, count_script(css), Effect::Read, false));
@@ -334,7 +336,7 @@ contract::Outcome<Json> wait_for(PageSession& page, const std::string& css, bool
                   {"count", count},
                   {"waitedMs", waited}};
     }
-    if (std::chrono::steady_clock::now() + kWaitProbeInterval >= page.deadline) {
+    if (std::chrono::steady_clock::now() + kWaitProbeInterval >= wait_until) {
       HostError error =
           contract::make_error(Phase::ResultWait, "WEBVIEW_WAIT_TIMEOUT",
                                std::string(gone ? "Elements still match " : "No element matched ") +

@@ -60,7 +60,9 @@ contract::Outcome<Json> type_text(PageSession& page, const std::string& css,
 contract::Outcome<Json> evaluate(PageSession& page, const std::string& expression);
 // Until `css` matches (or, `gone`, matches nothing), probing every kWaitProbeInterval, until
 // the page's deadline: WEBVIEW_WAIT_TIMEOUT after it. {condition, count, waitedMs}.
-contract::Outcome<Json> wait_for(PageSession& page, const std::string& css, bool gone);
+// Waits up to `budget` from now (the page's deadline, the whole call's, bounds each probe).
+contract::Outcome<Json> wait_for(PageSession& page, const std::string& css, bool gone,
+                                 std::chrono::milliseconds budget);
 // Page.captureScreenshot (PNG): the image's bytes.
 contract::Outcome<std::string> capture_png(PageSession& page);
 

@@ -1,0 +1,118 @@
+// `clawperator webview …` through the real adb, the virtual device and the real headless
+// Chromium behind its WebView (examples/scenarios/webview-login.json): the sockets found with one
+// shell call, the page forwarded, and every subcommand acting in the page as its own
+// JavaScript sees it; no forward is left behind by any of them (issue 50).
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "farm_fixture.hpp"
+#include "skip.hpp"
+
+using namespace clawperator::testing;
+using nlohmann::json;
+
+namespace {
+
+bool webview_commands_have_chromium() {
+  const char* configured = std::getenv("CLAWPERATOR_VDEVICE_CHROMIUM");
+  const std::string program = configured != nullptr && *configured ? configured : "chromium";
+  return run_binary("/bin/sh", {"-c", "command -v \"$0\" >/dev/null", program}).exit_code == 0;
+}
+
+// The forwards adb holds (`adb forward --list`): none to a localabstract socket once a webview
+// command returned (the farm's own adb server may hold others; direct_transport_test.cpp).
+std::string webview_commands_forwards(const Farm& farm) {
+  return farm.adb({"forward", "--list"}).out;
+}
+
+json webview_command_ok(const Farm& farm, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"webview"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const RunResult result = farm.clawperator(argv);
+  INFO(result.out << result.err);
+  REQUIRE(result.exit_code == 0);
+  const std::string forwards = webview_commands_forwards(farm);
+  CAPTURE(forwards);
+  CHECK(forwards.find("localabstract") == std::string::npos);
+  return single_document(result);
+}
+
+}  // namespace
+
+TEST_CASE("webview commands: list, query, type, click, eval, wait and screenshot in a real page",
+          "[integration][webview][may-skip]") {
+  if (!webview_commands_have_chromium())
+    SKIP_TEST("no Chromium (scripts/install-deps.sh --browser)");
+  Farm farm({"webview-login"});
+
+  const json listed = webview_command_ok(farm, {"list"});
+  REQUIRE(listed["sockets"].size() == 1);  // the notes app's WebView is not debuggable
+  const json& socket = listed["sockets"][0];
+  CHECK(socket["package"] == "com.example.shop");
+  CHECK(socket["name"] == "webview_devtools_remote_" + std::to_string(socket["pid"].get<int>()));
+  REQUIRE(socket["pages"].size() == 1);
+  CHECK(socket["pages"][0]["title"] == "Shop login");
+
+  const json query = webview_command_ok(farm, {"query", "input"});
+  CHECK(query["count"] == 2);
+  // On the screen: inside the WebView's bounds ([0,136][1080,2274] in the scenario).
+  for (const json& match : query["matches"]) {
+    CHECK(match["bounds"]["screen"]["y"].get<double>() >= 136);
+    CHECK(match["bounds"]["screen"]["x"].get<double>() >= 0);
+  }
+
+  webview_command_ok(farm, {"type", "#user", "ann"});
+  CHECK(webview_command_ok(farm, {"eval", "document.getElementById('user').value"})["value"] ==
+        "ann");
+  // The page's own click handler ran.
+  webview_command_ok(farm, {"click", "#login"});
+  CHECK(webview_command_ok(farm,
+                           {"eval", "document.getElementById('status').textContent"})["value"] ==
+        "Welcome ann");
+
+  // #offers appears and #spinner goes 1.5 s after the load.
+  CHECK(webview_command_ok(farm, {"wait", "#offers", "--timeout", "10000"})["count"] == 1);
+  webview_command_ok(farm, {"wait", "#spinner", "--gone", "--timeout", "10000"});
+
+  const TemporaryDirectory dir("webview-shot");
+  const std::string path = (dir.path() / "page.png").string();
+  webview_command_ok(farm, {"screenshot", "--path", path});
+  std::ifstream png(path, std::ios::binary);
+  std::string head(8, '\0');
+  png.read(head.data(), 8);
+  CHECK(head == "\x89PNG\r\n\x1a\n");
+}
+
+TEST_CASE("webview commands: what is not there is named, with its code and disposition",
+          "[integration][webview][may-skip]") {
+  if (!webview_commands_have_chromium())
+    SKIP_TEST("no Chromium (scripts/install-deps.sh --browser)");
+  Farm farm({"webview-login"});
+  // A WebView that is not debuggable has no socket: the hint says how to make it reachable.
+  const RunResult notes = farm.clawperator({"webview", "query", "p", "--app", "com.example.notes"});
+  const json not_found = expect_error(notes, "WEBVIEW_NOT_FOUND", 3);
+  CHECK(not_found["disposition"]["retry"] == "safe");
+  CHECK(not_found["hint"].get<std::string>().find("setWebContentsDebuggingEnabled") !=
+        std::string::npos);
+
+  const json missing = expect_error(farm.clawperator({"webview", "click", "#nothing-here"}),
+                                    "WEBVIEW_ELEMENT_NOT_FOUND", 1);
+  CHECK(missing["disposition"]["delivery"] == "not_delivered");
+  expect_error(farm.clawperator({"webview", "click", "input"}), "WEBVIEW_ELEMENT_AMBIGUOUS", 1);
+  expect_error(farm.clawperator({"webview", "query", "#x", "--page", "no-such-page"}),
+               "WEBVIEW_PAGE_NOT_FOUND", 1);
+  // The expression ran up to its exception: delivered, not safe to repeat blindly.
+  const RunResult threw =
+      farm.clawperator({"webview", "eval", "(() => { throw new Error('boom'); })()"});
+  const json thrown = single_document(threw);
+  CHECK(threw.exit_code == 1);
+  CHECK(thrown["code"] == "WEBVIEW_EVALUATION_FAILED");
+  CHECK(thrown["disposition"]["delivery"] == "delivered_verified");
+  CHECK(thrown["disposition"]["retry"] == "unsafe");
+  CHECK(thrown["details"]["exception"].get<std::string>().find("boom") != std::string::npos);
+  expect_error(farm.clawperator({"webview", "wait", "#never", "--timeout", "500"}),
+               "WEBVIEW_WAIT_TIMEOUT", 1);
+  CHECK(webview_commands_forwards(farm).find("localabstract") == std::string::npos);
+}
