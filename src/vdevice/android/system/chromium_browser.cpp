@@ -45,6 +45,8 @@ constexpr auto kRetryInterval = 10ms;
 // A request head longer than this is no DevTools listing request: it is piped as it is.
 constexpr std::size_t kMaxRequestHead = 64 * 1024;
 constexpr std::size_t kMaxListingResponse = 8u << 20;
+// Far above any CDP request (the host's own messages stay under 32 MiB: webview/cdp_client.cpp).
+constexpr std::size_t kMaxPendingToBrowser = 64u << 20;
 constexpr std::size_t kReadChunk = 64 * 1024;
 constexpr std::size_t kStderrTail = 2048;
 
@@ -334,6 +336,12 @@ class DevToolsBridge {
     // A listing's answer is the device's own: what the client sends after its request is
     // not Chromium's to see.
     if (mode_ == Mode::Listing) return;
+    // Chromium stopped reading (or never connects): the client's bytes would pile up here
+    // without end, so the connection ends instead.
+    if (to_browser_.size() + bytes.size() > kMaxPendingToBrowser) {
+      log_line("DevTools client of " + package_ + " sent more than Chromium read; closing");
+      return finish();
+    }
     to_browser_.append(bytes);
     if (fd_ >= 0) send_pending();
   }
