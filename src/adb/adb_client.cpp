@@ -188,7 +188,12 @@ process::Completion AdbClient::pull(const std::string& serial, const std::string
 
 process::Completion AdbClient::forward_abstract(const std::string& serial, const std::string& name,
                                                 std::chrono::milliseconds timeout) {
-  return run_logged({device_argv(serial, {"forward", "tcp:0", "localabstract:" + name}), timeout});
+  process::CommandSpec spec{device_argv(serial, {"forward", "tcp:0", "localabstract:" + name}),
+                            timeout};
+  // The local port is known only once adb prints it: stopped midway, the forward could exist
+  // with no name to remove it by. It runs to its (short) end; the caller then sees cancelled().
+  spec.despite_interrupt = true;
+  return run_logged(std::move(spec));
 }
 
 process::Completion AdbClient::remove_forward(const std::string& serial, int port,

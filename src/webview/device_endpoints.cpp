@@ -43,10 +43,6 @@ contract::Outcome<ForwardedPort> ForwardedPort::open(adb::AdbClient& client,
                                                      const adb::ForwardRegistry* registry) {
   const process::Completion forwarded =
       client.forward_abstract(serial, socket_name, client.within_deadline(kForwardTimeout));
-  if (forwarded.status == process::Completion::Status::Cancelled) {
-    return contract::failed(contract::interrupted_error("Interrupted during adb forward",
-                                                        process::interrupted_signal()));
-  }
   CLAWPERATOR_TRY(adb::adb_call_failure(forwarded, client.settings(), "adb forward",
                                         "DEVICE_SHELL_UNAVAILABLE", serial));
   const std::optional<int> port = parse_forward_port(forwarded.out);
@@ -56,7 +52,14 @@ contract::Outcome<ForwardedPort> ForwardedPort::open(adb::AdbClient& client,
                                   Json{{"deviceId", serial}, {"socket", socket_name}}));
   }
   if (registry != nullptr) registry->record(*port);
-  return ForwardedPort(client, serial, *port, registry);
+  ForwardedPort opened(client, serial, *port, registry);
+  // The forward ran to its end despite an interrupt (AdbClient::forward_abstract); with its port
+  // known, `opened` removes it on the way out.
+  if (client.cancelled()) {
+    return contract::failed(contract::interrupted_error("Interrupted during adb forward",
+                                                        process::interrupted_signal()));
+  }
+  return opened;
 }
 
 ForwardedPort::ForwardedPort(ForwardedPort&& other) noexcept

@@ -41,6 +41,8 @@ inline constexpr std::chrono::milliseconds kInstallTimeout{180000};
 class AdbClient {
  public:
   AdbClient(process::Runner& runner, AdbSettings settings);
+  // Ctrl-C, SIGTERM or the runner's token: what is still to run would be stopped.
+  bool cancelled() const noexcept { return runner_.cancelled(); }
 
   // adb devices -l
   process::Completion devices();
@@ -68,7 +70,8 @@ class AdbClient {
   // adb -s SERIAL emu ARGS… (an emulator's console: `avd name`, `kill`).
   process::Completion emu(const std::string& serial, const std::vector<std::string>& args,
                           std::chrono::milliseconds timeout);
-  // adb -s SERIAL forward tcp:0 localabstract:NAME (stdout: the local port adb chose).
+  // adb -s SERIAL forward tcp:0 localabstract:NAME (stdout: the local port adb chose); runs to
+  // its end despite an interrupt, which the caller checks with cancelled() after recording it.
   process::Completion forward_abstract(const std::string& serial, const std::string& name,
                                        std::chrono::milliseconds timeout);
   // adb -s SERIAL forward --remove tcp:PORT, also after Ctrl-C (CommandSpec::despite_interrupt).
