@@ -88,16 +88,8 @@ std::optional<CommandResult> refuse_misplaced_webview_flags(const WebviewFlags& 
                            Json{{"flag", use.name}});
     }
   }
-  if (flags.page && flags.url) {
-    return usage_failure("--page and --url both choose the page; give one of them",
-                         Json{{"flag", "--url"}});
-  }
-  for (const auto& [name, value] :
-       {std::pair{"--app", &flags.app}, std::pair{"--page", &flags.page},
-        std::pair{"--url", &flags.url}, std::pair{"--path", &flags.path}}) {
-    if (*value && value->value().empty()) {
-      return usage_failure(std::string(name) + " needs a value", Json{{"flag", name}});
-    }
+  if (flags.path && flags.path->empty()) {
+    return usage_failure("--path needs a value", Json{{"flag", "--path"}});
   }
   return std::nullopt;
 }
@@ -132,19 +124,28 @@ CommandResult run_webview(const WebviewFlags& flags, const GlobalOptions& option
     request.expression = flags.words[0];
   } else if (wanted > 0) {
     request.selector = flags.words[0];
-    if (request.selector.find_first_not_of(" \t\n") == std::string::npos) {
-      return usage_failure("The CSS selector is blank: " + std::string(usage_of(*action)),
-                           Json{{"argument", request.selector}});
-    }
     if (wanted == 2) request.text = flags.words[1];
   }
   if (options.timeout) {
     const std::optional<double> ms = contract::parse_milliseconds(*options.timeout);
-    if (!ms || *ms < 1 || *ms > 600000) {
+    if (!ms || service::check_webview_timeout(*ms)) {
       return usage_failure(options.timeout_flag + " must be milliseconds from 1 to 600000",
                            Json{{"flag", options.timeout_flag}});
     }
     request.timeout = std::chrono::milliseconds(static_cast<long>(*ms));
+  }
+  // The service's rules, said in the CLI's words: a flag by its name, a word by its value.
+  if (const auto problem = service::check_webview_request(request)) {
+    Json details = Json::object();
+    if (problem->path == "selector") details["argument"] = request.selector;
+    if (problem->path == "text") details["argument"] = request.text;
+    if (problem->path == "expression") details["argument"] = request.expression;
+    for (const auto& [field, flag] :
+         {std::pair{"app", "--app"}, std::pair{"pageId", "--page"}, std::pair{"url", "--url"}}) {
+      if (problem->path == field) details["flag"] = flag;
+    }
+    return usage_failure(problem->message + ": " + std::string(usage_of(*action)),
+                         std::move(details));
   }
   // Ctrl-C and SIGTERM become a cancellation the client sees between slices, so that the
   // forward is removed before the process ends (src/webview/device_endpoints.cpp).

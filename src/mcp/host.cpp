@@ -22,6 +22,7 @@
 #include "clawperator/service/execution.hpp"
 #include "clawperator/service/recording.hpp"
 #include "clawperator/service/skills.hpp"
+#include "clawperator/service/webview.hpp"
 #include "clawperator/skills/queries.hpp"
 
 namespace clawperator::mcp {
@@ -164,6 +165,14 @@ class ServiceToolHost final : public ToolHost {
     auto read = service::read_video_start_arguments(arguments);
     if (!read) return contract::to_json(read.error());
     return service::start_video(session_, target_of(target), std::move(*read)).document;
+  }
+
+  Json webview(service::WebviewAction action, const Json& arguments, const CallTarget& target,
+               const process::CancelToken& cancel) override {
+    auto request = service::read_webview_arguments(action, arguments);
+    if (!request) return contract::to_json(request.error());
+    return service::document_of(
+        service::run_webview(session_, target_of(target), *request, cancel));
   }
 
   // What redact keeps out of every result (docs/mcp.md, "Redaction").

@@ -31,6 +31,7 @@
 #include "clawperator/service/actions.hpp"
 #include "clawperator/service/compact_snapshot.hpp"
 #include "clawperator/service/skills.hpp"
+#include "clawperator/transport/base64.hpp"
 #include "clawperator/transport/line_splitter.hpp"
 
 namespace clawperator::mcp {
@@ -542,6 +543,8 @@ class Server {
         if (pending) result["isError"] = true;
         return result;
       }
+      case ToolKind::Webview:
+        return webview_result(local, job, token);
       case ToolKind::SkillsList:
       case ToolKind::SkillsGet: {
         document = local.kind == ToolKind::SkillsList
@@ -560,6 +563,29 @@ class Server {
         break;
     }
     return tool_result(std::move(document), job.protocol_version);
+  }
+
+  // What the page said (elements, values, pages and their URLs) comes back whole, past the
+  // redaction; a screenshot as image content, its temporary file removed.
+  Json webview_result(const LocalCall& local, const Job& job, const process::CancelToken& token) {
+    const service::WebviewAction action = webview_action_of(*job.tool);
+    Json document =
+        host_.webview(action, local.arguments, {local.device_id, local.operator_package}, token);
+    if (action == service::WebviewAction::Screenshot && document.value("ok", false) &&
+        document.value("path", Json()).is_string()) {
+      const std::filesystem::path file = document["path"].get<std::string>();
+      std::ifstream in(file, std::ios::binary);
+      const std::string png((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      std::error_code ignored;
+      std::filesystem::remove(file, ignored);
+      document.erase("path");
+      return image_result(transport::encode_base64(png), std::move(document), job.protocol_version);
+    }
+    Json kept = Json::object();
+    for (const char* key : {"matches", "element", "value", "sockets", "page"}) {
+      if (document.contains(key)) kept[key] = document[key];
+    }
+    return tool_result(std::move(document), job.protocol_version, kept);
   }
 
   // snapshot compact: the CLI's projection (snapshot --compact), the raw XML in a new private

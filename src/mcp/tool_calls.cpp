@@ -213,6 +213,7 @@ Json build_payload(const ToolDefinition& tool, const Json& a, const service::IdS
     case ToolKind::EvidenceVideoStart:
     case ToolKind::EvidenceVideoStatus:
     case ToolKind::EvidenceVideoStop:
+    case ToolKind::Webview:
       break;
   }
   return Json::object();
@@ -296,6 +297,13 @@ ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
       }
     } else if (auto read = service::read_video_start_arguments(arguments); !read) {
       return problem(read.error());
+    }
+  }
+  if (tool.kind == ToolKind::Webview) {
+    // What a schema cannot say (a blank selector, both page choices), by the reader every front
+    // end uses.
+    if (auto read = service::read_webview_arguments(webview_action_of(tool), arguments); !read) {
+      return argument_error(Problem{read.error().details.value("field", ""), read.error().message});
     }
   }
   if (!tool.runs_execution) {

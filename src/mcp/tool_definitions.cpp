@@ -2,6 +2,7 @@
 // which of its arguments are which row params; the JSON types, enums, ranges and descriptions
 // of those arguments, and the tool's title, description and annotations, come from the rows.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <stdexcept>
 #include <tuple>
@@ -250,6 +251,58 @@ ToolDefinition local_tool(ToolKind kind, std::string name, std::string title,
 Json with_one_of(Json schema, const Json& rule) {
   for (const auto& [key, value] : rule.items()) schema[key] = value;
   return schema;
+}
+
+// webview_list … webview_screenshot (docs/webview.md §5): their arguments from the service's one
+// table; a screenshot comes back as image content, never as a host path.
+void add_webview_tools(std::vector<ToolDefinition>& tools) {
+  using service::WebviewAction;
+  struct WebviewTool {
+    WebviewAction action;
+    const char* title;
+    const char* description;
+  };
+  const std::array<WebviewTool, 7> described = {{
+      {WebviewAction::List, "List WebViews",
+       "The device's DevTools sockets (debuggable WebViews and Chrome), each with its app and "
+       "pages: id, title, URL, type (clawperator webview list)."},
+      {WebviewAction::Query, "Query a web page",
+       "The elements a CSS selector matches in a WebView's page: tag, text, attributes, bounds in "
+       "the page and on the screen."},
+      {WebviewAction::Click, "Click in a web page",
+       "Clicks the one element a CSS selector matches (the page's own handlers run). Several "
+       "matches: WEBVIEW_ELEMENT_AMBIGUOUS with the candidates. Judged by the action policy."},
+      {WebviewAction::Type, "Type in a web page",
+       "Focuses the one element a CSS selector matches and inserts text (clear: empty it "
+       "first). Judged by the action policy."},
+      {WebviewAction::Eval, "Evaluate JavaScript",
+       "Evaluates an expression in the page and returns its JSON value (bounded); a throw is "
+       "WEBVIEW_EVALUATION_FAILED with its message."},
+      {WebviewAction::Wait, "Wait in a web page",
+       "Waits until a CSS selector matches (gone: until it matches nothing), up to timeoutMs."},
+      {WebviewAction::Screenshot, "Screenshot a web page",
+       "The page as a PNG image, rendered by the browser (not the phone's screen)."},
+  }};
+  for (const WebviewTool& entry : described) {
+    InputSchema schema(false);
+    for (const service::WebviewField& field : service::webview_fields()) {
+      if (!service::takes_field(field, entry.action)) continue;
+      Json property = {{"type", std::string(field.type)},
+                       {"description", std::string(field.description)}};
+      if (field.type == "string") property["minLength"] = 1;
+      if (field.name == "timeoutMs") {
+        property["minimum"] = static_cast<long long>(service::kMinWebviewTimeoutMs);
+        property["maximum"] = static_cast<long long>(service::kMaxWebviewTimeoutMs);
+      }
+      schema.add(field.name, std::move(property), field.required);
+    }
+    schema.device_target();
+    const bool acts = entry.action == WebviewAction::Click || entry.action == WebviewAction::Type ||
+                      entry.action == WebviewAction::Eval;
+    tools.push_back(
+        local_tool(ToolKind::Webview, "webview_" + std::string(service::to_string(entry.action)),
+                   entry.title, entry.description, schema.build(), {!acts, acts, !acts, true}));
+  }
 }
 
 // The newest original's evidence tools (evidence_capture, evidence_video_*): bundles go to
@@ -683,6 +736,7 @@ std::vector<ToolDefinition> build_tools() {
         schema.build(), {false, false, true, false}));
   }
   add_evidence_tools(tools);
+  add_webview_tools(tools);
   return tools;
 }
 
@@ -703,6 +757,12 @@ ToolAnnotations annotations_of(const std::vector<const contract::ActionSpec*>& r
 const std::vector<ToolDefinition>& tool_definitions() {
   static const std::vector<ToolDefinition> tools = build_tools();
   return tools;
+}
+
+service::WebviewAction webview_action_of(const ToolDefinition& tool) {
+  constexpr std::string_view kPrefix = "webview_";
+  return service::parse_webview_action(std::string_view(tool.name).substr(kPrefix.size()))
+      .value_or(service::WebviewAction::List);
 }
 
 const ToolDefinition* find_tool(std::string_view name) {

@@ -57,13 +57,16 @@ ArtifactStore::~ArtifactStore() {
   std::filesystem::remove(directory_.path(), ignored);
 }
 
+std::filesystem::path ArtifactStore::new_screenshot_path() const {
+  const std::string id = service::stamped_id("shot", service::make_id_stamp());
+  return absolute_ / (id + std::string(kExtension));
+}
+
 void ArtifactStore::direct_screenshots(contract::Execution& execution) const {
   for (contract::Action& action : execution.actions) {
     if (!is_screenshot(action)) continue;
-    const service::IdStamp stamp = service::make_id_stamp();
-    const std::string id = service::stamped_id("shot", stamp);
     if (!action.params) action.params.emplace();
-    action.params->path = (absolute_ / (id + std::string(kExtension))).string();
+    action.params->path = new_screenshot_path().string();
   }
 }
 
@@ -74,29 +77,32 @@ void ArtifactStore::adopt(Json& document) {
   if (steps == envelope->end() || !steps->is_array()) return;
   for (Json& step : *steps) {
     if (!step.is_object() || !step.contains("data") || !step["data"].is_object()) continue;
-    Json& data = step["data"];
-    const auto path = data.find("path");
-    if (path == data.end() || !path->is_string()) continue;
-    const std::filesystem::path file = path->get<std::string>();
-    if (file.parent_path() != absolute_ || file.extension() != kExtension) continue;
-    const std::string id = file.stem().string();
-    data.erase("path");
-    if (!well_formed_id(id)) continue;
-    auto opened = directory_.open_file(id + std::string(kExtension), O_RDONLY);
-    if (!opened) continue;
-    const auto size = static_cast<std::uintmax_t>(opened->status.st_size);
-    ::close(opened->fd);
-    data["artifactId"] = id;
-    data["artifactUrl"] = std::string(kRoute) + id;
-    const std::lock_guard lock(mutex_);
-    entries_.push_back({id, size});
-    bytes_ += size;
-    while (entries_.size() > limits_.max_count ||
-           (bytes_ > limits_.max_bytes && entries_.size() > 1)) {
-      directory_.remove(entries_.front().id + std::string(kExtension));
-      bytes_ -= entries_.front().bytes;
-      entries_.pop_front();
-    }
+    adopt_file(step["data"]);
+  }
+}
+
+void ArtifactStore::adopt_file(Json& data) {
+  const auto path = data.find("path");
+  if (path == data.end() || !path->is_string()) return;
+  const std::filesystem::path file = path->get<std::string>();
+  if (file.parent_path() != absolute_ || file.extension() != kExtension) return;
+  const std::string id = file.stem().string();
+  data.erase("path");
+  if (!well_formed_id(id)) return;
+  auto opened = directory_.open_file(id + std::string(kExtension), O_RDONLY);
+  if (!opened) return;
+  const auto size = static_cast<std::uintmax_t>(opened->status.st_size);
+  ::close(opened->fd);
+  data["artifactId"] = id;
+  data["artifactUrl"] = std::string(kRoute) + id;
+  const std::lock_guard lock(mutex_);
+  entries_.push_back({id, size});
+  bytes_ += size;
+  while (entries_.size() > limits_.max_count ||
+         (bytes_ > limits_.max_bytes && entries_.size() > 1)) {
+    directory_.remove(entries_.front().id + std::string(kExtension));
+    bytes_ -= entries_.front().bytes;
+    entries_.pop_front();
   }
 }
 

@@ -21,6 +21,7 @@
 #include "clawperator/service/document.hpp"
 #include "clawperator/service/execution.hpp"
 #include "clawperator/service/skills.hpp"
+#include "clawperator/service/webview.hpp"
 #include "clawperator/skills/queries.hpp"
 #include "clawperator/text.hpp"
 
@@ -114,6 +115,45 @@ Reply Backend::run_skill(std::string_view id, std::string_view body) const {
   event["code"] = result.document.value("code", Json(nullptr));
   hub_.publish("clawperator:skill", event);
   return {status, std::move(result.document)};
+}
+
+Reply Backend::webview(std::string_view action, std::string_view body) const {
+  const std::optional<service::WebviewAction> chosen = service::parse_webview_action(action);
+  if (!chosen) return error_reply(contract::usage_error("ROUTE_NOT_FOUND", "No such route"));
+  // Every field of the table: one another action takes is refused by the reader, by name.
+  std::vector<std::string_view> allowed = {"deviceId", "operatorPackage"};
+  for (const service::WebviewField& field : service::webview_fields()) {
+    allowed.push_back(field.name);
+  }
+  auto parsed = parse_body(body, allowed);
+  if (!parsed) return error_reply(parsed.error());
+  auto target = read_target(*parsed);
+  if (!target) return error_reply(target.error());
+  auto request = service::read_webview_arguments(*chosen, *parsed);
+  if (!request) return error_reply(request.error());
+  const bool screenshot = *chosen == service::WebviewAction::Screenshot;
+  if (screenshot && settings_.artifacts) {
+    request->screenshot_path = settings_.artifacts->new_screenshot_path();
+  }
+  Reply reply = reply_of(
+      service::run_webview(session_, {target->device, target->operator_package}, *request, {}));
+  if (screenshot && settings_.artifacts) settings_.artifacts->adopt_file(reply.document);
+  // A screenshot's file on this host is not the caller's business; without a store (a server
+  // always has one: serve_entry.cpp) nobody could fetch it, so it goes.
+  if (const auto path = reply.document.find("path"); path != reply.document.end()) {
+    if (path->is_string()) {
+      std::error_code ignored;
+      std::filesystem::remove(path->get<std::string>(), ignored);
+    }
+    reply.document.erase(path);
+  }
+  Json event = {{"action", std::string(action)},
+                {"deviceId", reply.document.value("deviceId", Json(nullptr))},
+                {"status", reply.status},
+                {"ok", reply.document.value("ok", false)},
+                {"code", reply.document.value("code", Json(nullptr))}};
+  hub_.publish("clawperator:webview", event);
+  return reply;
 }
 
 Reply Backend::emulator(std::string_view action, std::string_view name, const Json& options) const {

@@ -20,6 +20,11 @@ using contract::field_error;
 
 contract::Outcome<Json> parse_body(std::string_view body,
                                    std::initializer_list<std::string_view> allowed) {
+  return parse_body(body, std::span<const std::string_view>(allowed.begin(), allowed.size()));
+}
+
+contract::Outcome<Json> parse_body(std::string_view body,
+                                   std::span<const std::string_view> allowed) {
   if (trim(body).empty()) return Json::object();
   if (json_nesting_depth(body, contract::limits::kMaxJsonDepth) > contract::limits::kMaxJsonDepth) {
     return failed(field_error("JSON_TOO_DEEP",

@@ -147,6 +147,10 @@ constexpr std::chrono::milliseconds kWaitSetupAllowance{10000};
 contract::Outcome<Json> run_webview(const Session& session, const Target& target,
                                     const WebviewRequest& request,
                                     const process::CancelToken& cancel) {
+  // Each front end checked it in its own words (a flag, a field); this is the backstop.
+  if (auto problem = check_webview_request(request)) {
+    return contract::failed(contract::usage_error("USAGE", problem->text()));
+  }
   // `wait`'s --timeout is how long to wait for the element (webview::wait_for): finding the
   // device, the socket and the page get their own allowance on top, so that a short wait ends
   // as WEBVIEW_WAIT_TIMEOUT, never as the setup's WEBVIEW_TIMEOUT.

@@ -7,23 +7,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
+import { body, check, checksPassed, oneDeviceSetup } from "./sdk_harness.mjs";
 
-const binary = process.env.CLAWPERATOR_BINARY;
-const serials = (process.env.CLAWPERATOR_VDEVICE_SERIALS || "").split(/[\s,]+/).filter(Boolean);
-assert.ok(binary, "CLAWPERATOR_BINARY is not set");
-assert.equal(serials.length, 1, "run inside clawperator-vdevice with one forger scenario");
-const [phone] = serials;
+const { binary, phone, scratch, env } = oneDeviceSetup("mcp-forger-test-", "forger");
 
-const scratch = mkdtempSync(join(tmpdir(), "mcp-forger-test-"));
-const env = { ...process.env };
-delete env.ANDROID_SERIAL;
-env.CLAWPERATOR_LOG_DIR = join(scratch, "logs");
-env.CLAWPERATOR_STATE_DIR = join(scratch, "state");
-
-const body = (result) => result.structuredContent ?? JSON.parse(result.content[0].text);
 const forged = (document) => JSON.stringify(document.envelope).includes("forged by com.example.forger");
 
 async function connect(args) {
@@ -35,17 +23,6 @@ async function connect(args) {
   return { client, stderr: () => stderr };
 }
 
-let passed = 0;
-async function check(name, run) {
-  try {
-    await run();
-    passed += 1;
-    console.log(`ok - ${name}`);
-  } catch (error) {
-    console.log(`not ok - ${name}\n${error.stack}`);
-    throw error;
-  }
-}
 
 const server = await connect(["mcp", "serve"]);
 try {
@@ -84,4 +61,4 @@ try {
   await strict.client.close();
 }
 rmSync(scratch, { recursive: true, force: true });
-console.log(`${passed} checks passed`);
+console.log(`${checksPassed()} checks passed`);

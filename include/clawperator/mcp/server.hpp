@@ -67,6 +67,11 @@ class ToolHost {
   // context, recorder; status and stop: sessionId).
   virtual Json evidence_video(std::string_view action, const Json& arguments,
                               const CallTarget& target) = 0;
+  // The document of `webview ACTION` (arguments as webview_* tools take them, already read by
+  // service::read_webview_arguments); a screenshot's PNG in a new file of the temp directory
+  // (`path`), which the server reads into the result and removes.
+  virtual Json webview(service::WebviewAction action, const Json& arguments,
+                       const CallTarget& target, const process::CancelToken& cancel) = 0;
   // Where the server may create its own new private file `name` (one path component): in the
   // state directory; nullopt when this run has none.
   virtual std::optional<std::string> artifact_path(const std::string& name) {

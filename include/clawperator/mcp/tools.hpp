@@ -13,6 +13,7 @@
 #include "clawperator/expected.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/problem.hpp"
+#include "clawperator/service/webview.hpp"
 
 namespace clawperator::mcp {
 
@@ -44,6 +45,7 @@ enum class ToolKind {
   EvidenceVideoStart,   // a managed video session (evidence video start)
   EvidenceVideoStatus,  // evidence video status
   EvidenceVideoStop,    // evidence video stop
+  Webview,              // webview_<action>: a WebView or Chrome page through DevTools
   Row,                  // a row of the table published as it is (query_ui, swipe, drag)
 };
 
@@ -87,6 +89,9 @@ Json selector_to_matcher(const Json& selector);
 // A selector (already checked against selector_schema) that names one field twice, by its
 // short and its payload name: why, the problem's path `path`.<payload name>.
 Expected<void, Problem> check_selector(const Json& selector, std::string_view path);
+
+// A webview_* tool's action (its name after "webview_").
+service::WebviewAction webview_action_of(const ToolDefinition& tool);
 
 // screenshot's maxDimension: the longest side a scaled screenshot may have.
 inline constexpr int kMinScreenshotDimension = 64;

@@ -37,10 +37,15 @@ class ArtifactStore {
 
   // Every take_screenshot action of `execution` writes to a new file of this store.
   void direct_screenshots(contract::Execution& execution) const;
+  // A new file of this store, for a PNG some other command writes (webview screenshot).
+  std::filesystem::path new_screenshot_path() const;
   // After the run: each step whose data.path is a file of this store gets data.artifactId and
   // data.artifactUrl instead (the host path is not the caller's business), the file is kept,
   // and the oldest files beyond the limits are removed.
   void adopt(Json& document);
+  // The same for one object whose `path` names a file of this store: `path` becomes
+  // artifactId and artifactUrl (a `path` elsewhere is left as it is).
+  void adopt_file(Json& data);
   // The PNG stored under `id`; nullopt for any id this store does not hold.
   std::optional<std::string> read(std::string_view id) const;
 

@@ -99,6 +99,10 @@ class Backend {
   // credential (the API token alone) it is refused, 403 CONFIRMATION_APPROVER_REQUIRED.
   Reply approve(std::string_view id, std::optional<std::string_view> approver,
                 std::string_view body) const;
+  // POST /webview/ACTION (docs/serve.md, "WebViews"): `action` one of list, query, click,
+  // type, eval, wait, screenshot; the body as the webview_* MCP tools' arguments. A screenshot
+  // goes to the server's artifacts (artifactId, artifactUrl), never to a caller-named path.
+  Reply webview(std::string_view action, std::string_view body) const;
   // A screenshot this server took, by its id; nullopt for any other id.
   std::optional<std::string> artifact(std::string_view id) const;
 

@@ -4,6 +4,7 @@
 
 #include <initializer_list>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,6 +22,9 @@ inline constexpr std::size_t kMaxBodyBytes = 100 * 1024;
 // INVALID_BODY for JSON that is not an object or holds a key not in `allowed`.
 contract::Outcome<Json> parse_body(std::string_view body,
                                    std::initializer_list<std::string_view> allowed);
+// The same with the allowed names built at run time (from a table: service::webview_fields).
+contract::Outcome<Json> parse_body(std::string_view body,
+                                   std::span<const std::string_view> allowed);
 
 // Where the request runs: `deviceId` (INVALID_DEVICE_ID when blank or not a string) and
 // `operatorPackage` (INVALID_BODY when not a non-blank string). Absent: the server's default.

@@ -1,16 +1,20 @@
 // `webview list|query|click|type|eval|wait|screenshot` (docs/webview.md), decided once for the
-// CLI and, later, MCP and HTTP: the device's DevTools sockets listed and one chosen, its port
-// forwarded for the call and removed on every way out, a page chosen, the operation run.
+// CLI, MCP (webview_* tools) and HTTP (POST /webview/ACTION): the request's rules, the device's
+// DevTools sockets listed and one chosen, its port forwarded for the call and removed on every
+// way out, a page chosen, the policy asked, the operation run.
 // Includes no Boost: src/webview/cdp_client.cpp alone compiles Beast.
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
 #include "clawperator/contract/outcome.hpp"
+#include "clawperator/problem.hpp"
 #include "clawperator/process/cancel.hpp"
 #include "clawperator/service/session.hpp"
 
@@ -23,6 +27,11 @@ std::string_view to_string(WebviewAction action);
 std::optional<WebviewAction> parse_webview_action(std::string_view word);
 
 inline constexpr std::chrono::milliseconds kDefaultWebviewTimeout{15000};
+inline constexpr double kMinWebviewTimeoutMs = 1;
+inline constexpr double kMaxWebviewTimeoutMs = 600000;
+// The longest selector, text to type and expression a request may carry (bytes).
+inline constexpr std::size_t kMaxWebviewSelectorBytes = 4096;
+inline constexpr std::size_t kMaxWebviewTextBytes = 64 * 1024;
 
 struct WebviewRequest {
   WebviewAction action = WebviewAction::List;
@@ -43,6 +52,36 @@ struct WebviewRequest {
   // tests' seam (tests/unit/service/webview_test.cpp), never offered by a front end.
   std::optional<int> local_port;
 };
+
+// The action's words beyond its name: query, click, wait take a selector, type a selector and a
+// text, eval an expression, list and screenshot nothing.
+bool takes_selector(WebviewAction action);
+
+// Why `timeout_ms` is no budget: "timeoutMs" and the rule, for the front end to name by its own
+// word (the CLI's --timeout flag, a JSON field). nullopt: it is one.
+std::optional<Problem> check_webview_timeout(double timeout_ms);
+// Every rule of a request a front end built, by field ("selector", "text", "expression",
+// "app", "pageId", "url"; "url" also when both it and pageId choose the page): blank or
+// oversized words, empty choices. nullopt: the request may run.
+std::optional<Problem> check_webview_request(const WebviewRequest& request);
+
+// One argument of MCP's webview_* tools and HTTP's POST /webview/ACTION bodies: the one table
+// both front ends build from (the tool schemas, the bodies' allowed keys).
+struct WebviewField {
+  std::string_view name;
+  std::string_view actions;  // the actions that take it, as "query|click|type"
+  std::string_view type;     // "string", "boolean" or "integer" (JSON Schema)
+  std::string_view description;
+  bool required = false;  // by every action that takes it
+};
+std::span<const WebviewField> webview_fields();
+bool takes_field(const WebviewField& field, WebviewAction action);
+
+// MCP's and HTTP's arguments (docs/webview.md §5): app, pageId, url, selector, text, clear,
+// expression, gone, timeoutMs, read for `action` and checked as above; a wrong or missing one is
+// INVALID_BODY naming its field. A screenshot's path is never a caller's: the front end sets it.
+contract::Outcome<WebviewRequest> read_webview_arguments(WebviewAction action,
+                                                         const Json& arguments);
 
 // The operation's document (docs/webview.md), or its failure (WEBVIEW_* codes, the device's
 // own codes, RESULT_TRANSPORT_CANCELLED after Ctrl-C).

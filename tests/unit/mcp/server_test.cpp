@@ -161,6 +161,22 @@ class FakeHost final : public ToolHost {
                 {"manifestPath", "/home/u/.clawperator/evidence/bundles/0e708990/manifest.json"},
                 {"manifest", {{"status", status}}}};
   }
+  // webview_*: the actions asked for; a screenshot writes its PNG to webview_png.
+  std::vector<std::string> webview_actions;
+  std::optional<std::filesystem::path> webview_png;
+  Json webview(service::WebviewAction action, const Json& arguments, const CallTarget&,
+               const process::CancelToken&) override {
+    webview_actions.emplace_back(service::to_string(action));
+    if (action == service::WebviewAction::Screenshot && webview_png) {
+      std::ofstream(*webview_png, std::ios::binary) << "\x89PNG-bytes";
+      return Json{{"ok", true}, {"path", webview_png->string()}, {"bytes", 10}};
+    }
+    // A page on this host whose value names a path: the page's words come back as they are.
+    return Json{{"ok", true},
+                {"value", {{"path", "/home/u/notes.txt"}, {"echo", arguments}}},
+                {"page", {{"url", "file:///home/u/page.html"}, {"id", "P1"}}},
+                {"socket", {{"name", "webview_devtools_remote_4321"}}}};
+  }
   std::optional<std::string> artifact_path(const std::string& name) override {
     if (!artifacts) return std::nullopt;
     return (*artifacts / name).string();
@@ -755,6 +771,52 @@ TEST_CASE(
     session.send(call(5, tool, refused));
     CHECK(session.next_answer()["error"]["code"] == -32602);
   }
+}
+
+TEST_CASE(
+    "webview tools: the service's reading of the arguments, the page's words whole, the "
+    "screenshot as an image",
+    "[mcp][server][webview]") {
+  FakeHost host;
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("mcp-webview-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  host.webview_png = dir / "shot.png";
+  Session session(host);
+  session.initialize();
+  session.send(call(1, "webview_eval", R"({"expression":"document.title","pageId":"P1"})"));
+  Json answer = session.next_answer()["result"];
+  CHECK_FALSE(answer.contains("isError"));
+  CHECK(answer["structuredContent"]["value"]["path"] == "/home/u/notes.txt");
+  CHECK(answer["structuredContent"]["value"]["echo"]["expression"] == "document.title");
+  CHECK(answer["structuredContent"]["page"]["url"] == "file:///home/u/page.html");
+
+  session.send(call(2, "webview_screenshot", "{}"));
+  answer = session.next_answer()["result"];
+  REQUIRE(answer["content"].size() == 2);
+  CHECK(answer["content"][1]["type"] == "image");
+  CHECK(answer["content"][1]["mimeType"] == "image/png");
+  CHECK_FALSE(answer["structuredContent"].contains("path"));
+  CHECK_FALSE(std::filesystem::exists(*host.webview_png));  // read, then removed
+  CHECK(host.webview_actions == std::vector<std::string>{"eval", "screenshot"});
+
+  for (const auto& [tool, refused] : {
+           std::pair{"webview_click", R"({"selector":"  "})"},
+           std::pair{"webview_click", R"({})"},
+           std::pair{"webview_query", R"({"selector":"a","pageId":"P","url":"x"})"},
+           std::pair{"webview_query", R"({"selector":"a","text":"x"})"},
+           std::pair{"webview_type", R"({"selector":"a"})"},
+           std::pair{"webview_wait", R"({"selector":"a","timeoutMs":600001})"},
+           std::pair{"webview_eval", R"({"expression":" "})"},
+           std::pair{"webview_screenshot", R"({"path":"/tmp/x.png"})"},
+           std::pair{"webview_list", R"({"app":""})"},
+       }) {
+    INFO(tool << " " << refused);
+    session.send(call(3, tool, refused));
+    CHECK(session.next_answer()["error"]["code"] == -32602);
+  }
+  CHECK(host.webview_actions.size() == 2);  // nothing refused reached the host
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("elicitation: a client that declares it is asked, and only its accepted yes is a yes",

@@ -70,7 +70,14 @@ TEST_CASE("tools/list has every tool of the issue, in order", "[mcp][tools]") {
                            "evidence_capture",
                            "evidence_video_start",
                            "evidence_video_status",
-                           "evidence_video_stop"}) {
+                           "evidence_video_stop",
+                           "webview_list",
+                           "webview_query",
+                           "webview_click",
+                           "webview_type",
+                           "webview_eval",
+                           "webview_wait",
+                           "webview_screenshot"}) {
     expected.emplace_back(name);
   }
   CHECK(tool_names() == expected);
