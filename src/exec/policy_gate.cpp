@@ -6,8 +6,9 @@
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/hierarchy/tree.hpp"
 #include "clawperator/io/log.hpp"
+#include "clawperator/policy/confirmation.hpp"
 #include "clawperator/policy/policy.hpp"
-#include "policy_confirmation.hpp"
+#include "clawperator/policy/verdicts.hpp"
 
 namespace clawperator::exec {
 namespace {
@@ -24,43 +25,6 @@ std::optional<std::string> focused_package(std::string_view dump) {
   const std::size_t start = line.find_last_of(" {", slash);
   if (start == std::string_view::npos || start + 1 >= slash) return std::nullopt;
   return std::string(line.substr(start + 1, slash - start - 1));
-}
-
-Json describe(const policy::Verdict& verdict, const policy::Policy& policy) {
-  Json step = {{"id", verdict.step.step_id},
-               {"index", verdict.step.index},
-               {"actionType", verdict.step.action_type},
-               {"package", verdict.step.package ? Json(*verdict.step.package) : Json(nullptr)},
-               {"labels", verdict.step.labels}};
-  return {{"ruleId", verdict.rule->id},
-          {"reason", verdict.rule->reason},
-          {"policy", policy.source},
-          {"step", std::move(step)}};
-}
-
-void log_decision(const policy::Verdict& verdict, const policy::Policy& policy,
-                  const ExecutionTrace& trace, std::string_view outcome) {
-  io::log_event(io::LogLevel::Info, "policy.decision",
-                Json{{"commandId", trace.command_id},
-                     {"policy", policy.source},
-                     {"ruleId", verdict.rule != nullptr ? Json(verdict.rule->id) : Json(nullptr)},
-                     {"stepId", verdict.step.step_id},
-                     {"actionType", verdict.step.action_type},
-                     {"decision", policy::to_string(verdict.decision)},
-                     {"outcome", outcome}});
-}
-
-// What a person is asked: the step, the app and the rule, in one line each.
-std::string question_of(const policy::Verdict& verdict, const std::string& serial) {
-  std::string labels;
-  for (const std::string& label : verdict.step.labels) {
-    labels += (labels.empty() ? "" : ", ") + quote_json(label);
-  }
-  return "Step " + std::to_string(verdict.step.index + 1) + " (" + verdict.step.step_id +
-         "): " + verdict.step.action_type + (labels.empty() ? std::string() : " on " + labels) +
-         (verdict.step.package ? " in " + *verdict.step.package : std::string()) + " on device " +
-         serial + "\nRule " + verdict.rule->id +
-         (verdict.rule->reason.empty() ? std::string() : ": " + verdict.rule->reason);
 }
 
 // How a refusal ends: what it kept from the device.
@@ -123,13 +87,13 @@ contract::Status check_policy(const ExecutionRequest& request, adb::AdbClient& c
   }
   const policy::Verdict verdict = policy::evaluate(policy, steps);
   if (verdict.decision == policy::Decision::Allow) return {};
-  Json details = describe(verdict, policy);
+  Json details = policy::describe_verdict(verdict, policy);
   // Why the step's point has no labels, when the read failed: every label rule met it.
   if (unread) {
     details["screenRead"] = {{"ok", false}, {"code", unread->code}, {"message", unread->message}};
   }
   if (verdict.decision == policy::Decision::Deny) {
-    log_decision(verdict, policy, trace, "denied");
+    policy::log_decision(verdict, policy, trace.command_id, "denied");
     return contract::failed(trace.fail("POLICY_DENIED",
                                        "The policy denies step " + verdict.step.step_id + " (" +
                                            verdict.step.action_type + ") by rule " +
@@ -138,13 +102,28 @@ contract::Status check_policy(const ExecutionRequest& request, adb::AdbClient& c
   }
   // An approval is bound to the whole payload: granted once, it confirms every step of this run.
   if (run.confirmed_by_approval) {
-    log_decision(verdict, policy, trace, "confirmed by approval");
+    policy::log_decision(verdict, policy, trace.command_id, "confirmed by approval");
     return {};
   }
-  CLAWPERATOR_TRY(confirm_step(
-      request, client, trace,
-      StepToConfirm{verdict, policy, serial, question_of(verdict, serial), not_sent(run)},
-      std::move(details)));
+  policy::ConfirmationCall call;
+  call.digest = policy::payload_digest(execution, serial, request.operator_package);
+  call.serial = serial;
+  call.command_id = trace.command_id;
+  call.not_sent = not_sent(run);
+  call.state = request.state.directory.get();
+  call.approval_id = request.approval_id;
+  call.ask_person = request.ask_person;
+  call.ask_person_through = request.ask_person_through;
+  call.record_approvals = request.record_approvals;
+  call.fail = [&trace](std::string code, std::string message, Json extra) {
+    return trace.fail(std::move(code), std::move(message), std::move(extra));
+  };
+  CLAWPERATOR_TRY_ASSIGN(const policy::Confirmed confirmed,
+                         policy::confirm(verdict, policy, call, std::move(details)));
+  // The person's time is not the execution's: its budget starts again from the answer.
+  if (confirmed == policy::Confirmed::ByPersonNow && request.budget) {
+    client.set_deadline(std::chrono::steady_clock::now() + *request.budget + kResultGrace);
+  }
   if (request.approval_id) run.confirmed_by_approval = true;
   return {};
 }

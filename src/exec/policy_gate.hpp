@@ -1,7 +1,7 @@
 // The action policy's check before anything is sent (docs/guardrails.md): a denied step stops
 // the execution, a step that needs confirmation goes through only with a person's yes: asked
 // here (the controlling terminal, MCP elicitation), or given to the approval recorded for this
-// very payload (policy_confirmation.hpp).
+// very payload (policy/verdicts.hpp, shared with a WebView action's judgement).
 #pragma once
 
 #include <chrono>

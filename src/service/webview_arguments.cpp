@@ -24,7 +24,9 @@ constexpr std::array<WebviewField, 9> kFields = {{
      "The call's budget in milliseconds, 1..600000 (wait: how long to wait; default 15000)"},
 }};
 
-bool blank(std::string_view text) { return text.find_first_not_of(" \t\r\n") == std::string::npos; }
+bool blank(std::string_view text) {
+  return text.find_first_not_of(" \t\r\n") == std::string::npos;
+}
 
 Unexpected<contract::HostError> invalid(const Problem& problem) {
   return contract::failed(contract::field_error("INVALID_BODY", problem.message, problem.path));
@@ -32,7 +34,9 @@ Unexpected<contract::HostError> invalid(const Problem& problem) {
 
 }  // namespace
 
-std::span<const WebviewField> webview_fields() { return kFields; }
+std::span<const WebviewField> webview_fields() {
+  return kFields;
+}
 
 bool takes_field(const WebviewField& field, WebviewAction action) {
   return listed_in(field.actions, to_string(action));
@@ -91,9 +95,9 @@ contract::Outcome<WebviewRequest> read_webview_arguments(WebviewAction action,
     const bool taken = takes_field(field, action);
     if (found == arguments.end()) {
       if (taken && field.required) {
-        return invalid(Problem{std::string(field.name),
-                               "webview " + std::string(to_string(action)) + " needs " +
-                                   std::string(field.name)});
+        return invalid(Problem{
+            std::string(field.name),
+            "webview " + std::string(to_string(action)) + " needs " + std::string(field.name)});
       }
       continue;
     }
