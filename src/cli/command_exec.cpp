@@ -60,17 +60,6 @@ exec::ResultTransport result_transport(const GlobalOptions& options) {
   return exec::ResultTransport::Logcat;
 }
 
-namespace {
-
-// What a run on the device needs beside its payload: the session (its policy loaded) and who
-// may confirm a step.
-struct DeviceRun {
-  service::Session session;
-  std::optional<std::string> approval_id;
-  std::function<bool(const std::string& question)> ask_person;
-  std::string ask_person_through;
-};
-
 contract::Outcome<DeviceRun> prepare_device_run(const GlobalOptions& options) {
   // Ctrl-C now means: stop the children, reap them, still print the JSON error.
   process::install_interrupt_handlers();
@@ -84,8 +73,6 @@ contract::Outcome<DeviceRun> prepare_device_run(const GlobalOptions& options) {
   }
   return run;
 }
-
-}  // namespace
 
 namespace {
 

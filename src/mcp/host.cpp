@@ -171,6 +171,13 @@ class ServiceToolHost final : public ToolHost {
                const process::CancelToken& cancel) override {
     auto request = service::read_webview_arguments(action, arguments);
     if (!request) return contract::to_json(request.error());
+    // A policy that does not load refuses every call, as every execution's (docs/guardrails.md).
+    if (policy_error_) return contract::to_json(*policy_error_);
+    // A confirm rule asks the person at the client, never the model (no tool takes an approval).
+    if (target.ask_person) {
+      request->ask_person = target.ask_person;
+      request->ask_person_through = "elicitation";
+    }
     return service::document_of(
         service::run_webview(session_, target_of(target), *request, cancel));
   }

@@ -569,8 +569,13 @@ class Server {
   // redaction; a screenshot as image content, its temporary file removed.
   Json webview_result(const LocalCall& local, const Job& job, const process::CancelToken& token) {
     const service::WebviewAction action = webview_action_of(*job.tool);
-    Json document =
-        host_.webview(action, local.arguments, {local.device_id, local.operator_package}, token);
+    CallTarget target{local.device_id, local.operator_package};
+    if (client_elicits_.load()) {
+      target.ask_person = [this, token](const std::string& question) {
+        return ask_client(question, token);
+      };
+    }
+    Json document = host_.webview(action, local.arguments, target, token);
     if (action == service::WebviewAction::Screenshot && document.value("ok", false) &&
         document.value("path", Json()).is_string()) {
       const std::filesystem::path file = document["path"].get<std::string>();

@@ -93,9 +93,9 @@ Expected<Confirmed, contract::HostError> confirm(const Verdict& verdict, const P
         break;
     }
     log("unknown approval");
-    return refuse("CONFIRMATION_UNKNOWN",
-                  "The approval is unknown, used, expired or recorded for another payload" +
-                      call.not_sent);
+    return refuse(
+        "CONFIRMATION_UNKNOWN",
+        "The approval is unknown, used, expired or recorded for another payload" + call.not_sent);
   }
   if (call.ask_person) {
     const bool yes = call.ask_person(question_of(verdict, call.serial));

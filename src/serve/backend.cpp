@@ -34,6 +34,16 @@ Reply error_reply(const contract::HostError& error) {
   return {status, std::move(document)};
 }
 
+// The approval a 428 CONFIRMATION_REQUIRED recorded (docs/serve.md §7); its older name too.
+std::optional<std::string> approval_of(const Json& body) {
+  for (const char* key : {"approvalId", "confirmToken"}) {
+    if (const auto id = body.find(key); id != body.end()) {
+      return id->is_string() ? id->get<std::string>() : std::string();
+    }
+  }
+  return std::nullopt;
+}
+
 Json action_types(const Json& payload) {
   Json types = Json::array();
   const auto actions = payload.find("actions");
@@ -117,11 +127,22 @@ Reply Backend::run_skill(std::string_view id, std::string_view body) const {
   return {status, std::move(result.document)};
 }
 
+void Backend::publish_approval(const Json& document) const {
+  // A refusal that waits for a person: the inspector shows it at once.
+  if (document.value("code", "") == "CONFIRMATION_REQUIRED") {
+    const Json& details = document["details"];
+    if (details.is_object() && details.contains("approvalId")) {
+      hub_.publish("clawperator:approval",
+                   Json{{"approvalId", details["approvalId"]}, {"state", "pending"}});
+    }
+  }
+}
+
 Reply Backend::webview(std::string_view action, std::string_view body) const {
   const std::optional<service::WebviewAction> chosen = service::parse_webview_action(action);
   if (!chosen) return error_reply(contract::usage_error("ROUTE_NOT_FOUND", "No such route"));
   // Every field of the table: one another action takes is refused by the reader, by name.
-  std::vector<std::string_view> allowed = {"deviceId", "operatorPackage"};
+  std::vector<std::string_view> allowed = {"deviceId", "operatorPackage", "approvalId"};
   for (const service::WebviewField& field : service::webview_fields()) {
     allowed.push_back(field.name);
   }
@@ -131,6 +152,7 @@ Reply Backend::webview(std::string_view action, std::string_view body) const {
   if (!target) return error_reply(target.error());
   auto request = service::read_webview_arguments(*chosen, *parsed);
   if (!request) return error_reply(request.error());
+  request->approval_id = approval_of(*parsed);
   const bool screenshot = *chosen == service::WebviewAction::Screenshot;
   if (screenshot && settings_.artifacts) {
     request->screenshot_path = settings_.artifacts->new_screenshot_path();
@@ -153,6 +175,7 @@ Reply Backend::webview(std::string_view action, std::string_view body) const {
                 {"ok", reply.document.value("ok", false)},
                 {"code", reply.document.value("code", Json(nullptr))}};
   hub_.publish("clawperator:webview", event);
+  publish_approval(reply.document);
   return reply;
 }
 
@@ -325,15 +348,6 @@ std::optional<std::string> Backend::artifact(std::string_view id) const {
 namespace {
 
 // The approval a body names: approvalId, or confirmToken, its older name.
-std::optional<std::string> approval_of(const Json& body) {
-  for (const char* key : {"approvalId", "confirmToken"}) {
-    if (const auto id = body.find(key); id != body.end()) {
-      return id->is_string() ? id->get<std::string>() : std::string();
-    }
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 Reply Backend::run(Json payload, const Json& body) const {
@@ -406,14 +420,7 @@ Reply Backend::run(Json payload, const Json& body) const {
   event["ok"] = reply.document.value("ok", false);
   event["result"] = reply.document;
   hub_.publish("clawperator:execution", event);
-  // A refusal that waits for a person: the inspector shows it at once.
-  if (reply.document.value("code", "") == "CONFIRMATION_REQUIRED") {
-    const Json& details = reply.document["details"];
-    if (details.is_object() && details.contains("approvalId")) {
-      hub_.publish("clawperator:approval",
-                   Json{{"approvalId", details["approvalId"]}, {"state", "pending"}});
-    }
-  }
+  publish_approval(reply.document);
   // Only an Operator's envelope is a result: host failures never become one. A sequence's
   // payloads each had theirs.
   const auto publish_envelope = [&](const Json& document) {

@@ -1,11 +1,15 @@
 #include "clawperator/service/webview.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "clawperator/adb/device_resolution.hpp"
 #include "clawperator/adb/server_endpoint.hpp"
 #include "clawperator/io/atomic_file.hpp"
 #include "clawperator/io/state_directory.hpp"
+#include "clawperator/policy/policy.hpp"
+#include "clawperator/policy/verdicts.hpp"
+#include "clawperator/transport/sha256.hpp"
 #include "clawperator/webview/device_endpoints.hpp"
 #include "clawperator/webview/operations.hpp"
 
@@ -71,9 +75,106 @@ contract::Outcome<Json> write_screenshot(const std::string& png,
   return Json{{"path", path.string()}, {"bytes", png.size()}};
 }
 
-// One page's operation: the page chosen among the endpoint's, its session opened, the work done.
+// Where the action happens, for the policy: the socket's app (none on the tests' seam) and the
+// device.
+struct WebviewPlace {
+  std::optional<std::string> package;
+  std::string serial;
+};
+
+contract::HostError refused_by_policy(std::string code, std::string message, Json details) {
+  return contract::make_error(contract::Phase::Dispatch, std::move(code), std::move(message),
+                              std::move(details));
+}
+
+// What an approval of this action is bound to: the action and its words, the app, the page and
+// the device. Another text typed, another page or another device is another approval.
+std::string webview_digest(const WebviewRequest& request, const webview::DevtoolsPage& page,
+                           const WebviewPlace& place) {
+  const Json bound{{"webview", to_string(request.action)},
+                   {"selector", request.selector},
+                   {"text", request.text},
+                   {"clear", request.clear},
+                   {"expression", request.expression},
+                   {"package", place.package ? Json(*place.package) : Json(nullptr)},
+                   {"page", page.url},
+                   {"device", place.serial}};
+  return transport::sha256_hex(bound.dump());
+}
+
+// The action policy on a click, type or eval (docs/guardrails.md, "WebViews"), before it is
+// done: a click is judged as a `click` (tap), a type as an `enter_text` (type), in the socket's
+// app, by the words of the elements the selector matches now (webview::element_labels); an eval
+// may do either to anything on the page, so it is judged as both, its target unknown (every
+// label rule meets it). Reads, and a run with no rule that could match, cost nothing.
+contract::Status judge_webview_action(const Session& session, const WebviewRequest& request,
+                                      webview::PageSession& page_session,
+                                      const webview::DevtoolsPage& page,
+                                      const WebviewPlace& place) {
+  if (!session.policy || effect_of(request.action) == Effect::Read) return {};
+  const policy::Policy& rules = *session.policy;
+  const std::string word(to_string(request.action));
+  const auto step = [&](std::string action_type, contract::StepEffect effect) {
+    policy::StepTarget target;
+    target.step_id = "webview-" + word;
+    target.action_type = std::move(action_type);
+    target.effect = effect;
+    target.package = place.package;
+    return target;
+  };
+  std::vector<policy::StepTarget> steps;
+  if (request.action != WebviewAction::Type)
+    steps.push_back(step("click", contract::StepEffect::Tap));
+  if (request.action != WebviewAction::Click) {
+    steps.push_back(step("enter_text", contract::StepEffect::Type));
+  }
+  if (std::none_of(steps.begin(), steps.end(), [&](const policy::StepTarget& target) {
+        return policy::could_match(rules, target);
+      })) {
+    return {};
+  }
+  if (request.action == WebviewAction::Eval) {
+    for (policy::StepTarget& target : steps) target.unread = true;
+  } else {
+    CLAWPERATOR_TRY_ASSIGN(const webview::ElementLabels read,
+                           webview::element_labels(page_session, request.selector));
+    // Nothing matches: the action itself fails (WEBVIEW_ELEMENT_NOT_FOUND), nothing to judge.
+    if (read.count == 0) return {};
+    steps.front().labels = read.labels;
+  }
+  const policy::Verdict verdict = policy::evaluate(rules, steps);
+  if (verdict.decision == policy::Decision::Allow) return {};
+  Json details = policy::describe_verdict(verdict, rules);
+  details["page"] = page.id;
+  const std::string command_id = "webview-" + word;
+  if (verdict.decision == policy::Decision::Deny) {
+    policy::log_decision(verdict, rules, command_id, "denied");
+    return contract::failed(
+        refused_by_policy("POLICY_DENIED",
+                          "The policy denies webview " + word + " (" + verdict.step.action_type +
+                              ") by rule " + verdict.rule->id + "; nothing was done in the page",
+                          std::move(details)));
+  }
+  policy::ConfirmationCall call;
+  call.digest = webview_digest(request, page, place);
+  call.serial = place.serial;
+  call.command_id = command_id;
+  call.not_sent = "; nothing was done in the page";
+  call.state = session.state.directory.get();
+  call.approval_id = request.approval_id;
+  call.ask_person = request.ask_person;
+  call.ask_person_through = request.ask_person_through;
+  call.record_approvals = session.record_approvals;
+  call.fail = refused_by_policy;
+  CLAWPERATOR_TRY(policy::confirm(verdict, rules, call, std::move(details)));
+  return {};
+}
+
+// One page's operation: the page chosen among the endpoint's, its session opened, the policy
+// asked, the work done.
 contract::Outcome<Json> run_on_page(const webview::Endpoint& endpoint,
-                                    const WebviewRequest& request, webview::Deadline deadline,
+                                    const WebviewRequest& request, const WebviewPlace& place,
+                                    const Session& session, webview::Deadline deadline,
                                     const process::CancelToken& cancel) {
   CLAWPERATOR_TRY_ASSIGN(const std::vector<webview::DevtoolsPage> pages,
                          read_pages(endpoint, deadline, cancel));
@@ -92,26 +193,31 @@ contract::Outcome<Json> run_on_page(const webview::Endpoint& endpoint,
   if (!connected) {
     return contract::failed(webview::error_of(connected.error(), effect_of(request.action), false));
   }
-  webview::PageSession session{**connected, page.geometry, deadline, cancel};
+  webview::PageSession page_session{**connected, page.geometry, deadline, cancel};
+  if (auto judged = judge_webview_action(session, request, page_session, page, place); !judged) {
+    contract::HostError error = std::move(judged).error();
+    error.details["page"] = page.id;
+    return contract::failed(std::move(error));
+  }
   contract::Outcome<Json> done = Json::object();
   switch (request.action) {
     case WebviewAction::Query:
-      done = webview::query(session, request.selector);
+      done = webview::query(page_session, request.selector);
       break;
     case WebviewAction::Click:
-      done = webview::click(session, request.selector);
+      done = webview::click(page_session, request.selector);
       break;
     case WebviewAction::Type:
-      done = webview::type_text(session, request.selector, request.text, request.clear);
+      done = webview::type_text(page_session, request.selector, request.text, request.clear);
       break;
     case WebviewAction::Eval:
-      done = webview::evaluate(session, request.expression);
+      done = webview::evaluate(page_session, request.expression);
       break;
     case WebviewAction::Wait:
-      done = webview::wait_for(session, request.selector, request.gone, request.timeout);
+      done = webview::wait_for(page_session, request.selector, request.gone, request.timeout);
       break;
     case WebviewAction::Screenshot: {
-      CLAWPERATOR_TRY_ASSIGN(const std::string png, webview::capture_png(session));
+      CLAWPERATOR_TRY_ASSIGN(const std::string png, webview::capture_png(page_session));
       done = write_screenshot(png, request.screenshot_path);
       break;
     }
@@ -171,7 +277,8 @@ contract::Outcome<Json> run_webview(const Session& session, const Target& target
       entry["pages"] = std::move(listed);
       return Json{{"sockets", Json::array({entry})}};
     }
-    CLAWPERATOR_TRY_ASSIGN(Json document, run_on_page(endpoint, request, deadline, cancel));
+    CLAWPERATOR_TRY_ASSIGN(Json document,
+                           run_on_page(endpoint, request, {}, session, deadline, cancel));
     document["socket"] = socket;
     return document;
   }
@@ -222,7 +329,8 @@ contract::Outcome<Json> run_webview(const Session& session, const Target& target
   if (!socket) return with_device(socket.error());
   auto forwarded = webview::ForwardedPort::open(client, serial, socket->name, &registry);
   if (!forwarded) return with_device(forwarded.error());
-  auto done = run_on_page({"127.0.0.1", forwarded->port()}, request, deadline, cancel);
+  auto done = run_on_page({"127.0.0.1", forwarded->port()}, request,
+                          WebviewPlace{socket->package, serial}, session, deadline, cancel);
   if (!done) {
     contract::HostError error = std::move(done).error();
     error.details["socket"] = socket->name;

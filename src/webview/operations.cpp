@@ -1,5 +1,6 @@
 #include "clawperator/webview/operations.hpp"
 
+#include <algorithm>
 #include <thread>
 
 #include "clawperator/process/interrupt.hpp"
@@ -223,6 +224,27 @@ contract::Outcome<Json> query(PageSession& page, const std::string& css) {
               {"count", count},
               {"matches", std::move(matches)},
               {"truncated", truncated}};
+}
+
+contract::Outcome<ElementLabels> element_labels(PageSession& page, const std::string& css) {
+  CLAWPERATOR_TRY_ASSIGN(const Json answer,
+                         run_script(page, labels_script(css), Effect::Read, false));
+  if (answer.contains("invalidSelector")) {
+    return contract::failed(*exactly_one(answer, css, Effect::Read));
+  }
+  ElementLabels read;
+  read.count = answer.value("count", 0L);
+  for (const Json& words : answer.value("labels", Json::array())) {
+    if (!words.is_array()) continue;
+    for (const Json& word : words) {
+      if (!word.is_string()) continue;
+      const std::string& text = word.get_ref<const std::string&>();
+      if (std::find(read.labels.begin(), read.labels.end(), text) == read.labels.end()) {
+        read.labels.push_back(text);
+      }
+    }
+  }
+  return read;
 }
 
 contract::Outcome<Json> click(PageSession& page, const std::string& css) {

@@ -77,4 +77,28 @@ std::string count_script(std::string_view css) {
   return wrapped(prelude(css) + "return {count: all.length};\n");
 }
 
+std::string labels_script(std::string_view css) {
+  return wrapped(
+      prelude(css) +
+      "const words = (e) => {\n"
+      "  const out = [];\n"
+      "  const add = (s) => { s = String(s ?? '').trim(); if (s) out.push(cut(s)); };\n"
+      "  const own = (x) => {\n"
+      "    add(x.innerText ?? x.textContent);\n"
+      "    for (const n of ['id', 'name', 'aria-label', 'title', 'alt', 'placeholder'])\n"
+      "      add(x.getAttribute(n));\n"
+      "    if (x instanceof HTMLInputElement && ['button', 'submit', 'reset'].includes(x.type))\n"
+      "      add(x.value);\n"
+      "    if (x.labels) for (const l of x.labels) add(l.innerText ?? l.textContent);\n"
+      "  };\n"
+      "  own(e);\n"
+      "  const active = e.parentElement &&\n"
+      "    e.parentElement.closest('a, button, label, [role=button], [role=link]');\n"
+      "  if (active) own(active);\n"
+      "  return out;\n"
+      "};\n"
+      "return {count: all.length, labels: Array.from(all).slice(0, " +
+      std::to_string(kMaxDescribedMatches) + ").map(words)};\n");
+}
+
 }  // namespace clawperator::webview

@@ -10,6 +10,7 @@
 #include <regex>
 #include <set>
 
+#include "at_terminal.hpp"
 #include "farm_fixture.hpp"
 #include "policy_bypasses.hpp"
 #include "skills_repo.hpp"
@@ -49,30 +50,6 @@ struct GuardedPhone {
     farm.set_env("CLAWPERATOR_POLICY", (root.path() / "policy.json").string());
   }
 };
-
-// A run of the binary under tty_session (tests/support/tty_session.cpp): a new session whose
-// controlling terminal is a pseudo-terminal, stdin /dev/null and stdout a pipe as always; each
-// `answers` entry typed at a "[y/N] " prompt. `terminal` is what the program wrote there.
-struct AtTerminal {
-  RunResult run;
-  std::string terminal;
-};
-
-AtTerminal at_terminal(const Farm& farm, const std::vector<std::string>& args,
-                       const std::vector<std::string>& answers, bool background = false) {
-  static std::atomic<int> runs{0};
-  const TemporaryDirectory directory("tty");
-  const std::string transcript =
-      (directory.path() / ("terminal-" + std::to_string(++runs))).string();
-  std::vector<std::string> helper = {"--transcript", transcript};
-  for (const std::string& answer : answers) helper.insert(helper.end(), {"--answer", answer});
-  if (background) helper.push_back("--background");
-  helper.insert(helper.end(), {"--", kBinary});
-  helper.insert(helper.end(), args.begin(), args.end());
-  AtTerminal result{run_binary(TTY_SESSION, helper, farm.environment()), {}};
-  result.terminal = read_file(transcript);
-  return result;
-}
 
 // The approval a CONFIRMATION_REQUIRED recorded: its id, after the checks every such refusal
 // passes (nothing sent, no credential in it).

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "at_terminal.hpp"
 #include "farm_fixture.hpp"
 #include "skip.hpp"
 
@@ -114,5 +115,76 @@ TEST_CASE("webview commands: what is not there is named, with its code and dispo
   CHECK(thrown["details"]["exception"].get<std::string>().find("boom") != std::string::npos);
   expect_error(farm.clawperator({"webview", "wait", "#never", "--timeout", "500"}),
                "WEBVIEW_WAIT_TIMEOUT", 1);
+  CHECK(webview_commands_forwards(farm).find("localabstract") == std::string::npos);
+}
+
+namespace {
+
+// Deny taps on the shop's "Log in"; ask before typing into anything labelled password.
+const char* const kWebviewPolicy = R"({"schemaVersion": 1, "rules": [
+  {"id": "no-login", "decision": "deny", "effects": ["tap"], "packages": ["com.example.shop"],
+   "labels": ["log in"], "reason": "signing in is a person's call"},
+  {"id": "confirm-password", "decision": "confirm", "effects": ["type"],
+   "labels": ["password*"], "reason": "typing a password"}]})";
+
+// What the page holds now, read with no policy in the way.
+std::string webview_page_value(const Farm& farm, const std::string& expression) {
+  const json read = webview_command_ok(farm, {"eval", expression});
+  return read["value"].is_string() ? read["value"].get<std::string>() : read["value"].dump();
+}
+
+}  // namespace
+
+TEST_CASE("webview commands: the policy judges a click, type or eval by the element's words",
+          "[integration][webview][policy][may-skip]") {
+  if (!webview_commands_have_chromium())
+    SKIP_TEST("no Chromium (scripts/install-deps.sh --browser)");
+  Farm farm({"webview-login"});
+  const TemporaryDirectory root("webview-policy");
+  const std::string policy = (root.path() / "policy.json").string();
+  write_file(policy, kWebviewPolicy);
+  const auto guarded = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), "webview");
+    args.insert(args.end(), {"--policy", policy});
+    return args;
+  };
+
+  // The button's text, read in the page: denied, and the page's handler never ran.
+  const json denied =
+      expect_error(farm.clawperator(guarded({"click", "#login"})), "POLICY_DENIED", 3);
+  CHECK(denied["details"]["ruleId"] == "no-login");
+  CHECK(denied["details"]["step"]["actionType"] == "click");
+  CHECK(denied["details"]["step"]["package"] == "com.example.shop");
+  const json labels = denied["details"]["step"]["labels"];
+  CHECK(std::find(labels.begin(), labels.end(), json("Log in")) != labels.end());
+  CHECK(denied["disposition"]["delivery"] == "not_delivered");
+  CHECK(webview_page_value(farm, "document.getElementById('status').textContent") == "");
+  // An eval could click it too: judged as a tap and a typing on an unknown target.
+  expect_error(farm.clawperator(guarded({"eval", "document.title"})), "POLICY_DENIED", 3);
+
+  // Typing elsewhere is allowed; into the password field, a person must confirm.
+  CHECK(farm.clawperator(guarded({"type", "#user", "ann"})).exit_code == 0);
+  const json asked = expect_error(farm.clawperator(guarded({"type", "#password", "s3cret"})),
+                                  "CONFIRMATION_REQUIRED", 3);
+  CHECK(asked["details"]["ruleId"] == "confirm-password");
+  const std::string id = asked["details"]["approvalId"];
+  CHECK(webview_page_value(farm, "document.getElementById('password').value") == "");
+
+  // A person approves at a terminal; the identical call then runs once.
+  AtTerminal approved = at_terminal(farm, {"approve", id}, {"y"});
+  INFO(approved.terminal);
+  REQUIRE(approved.run.exit_code == 0);
+  CHECK(approved.terminal.find("enter_text on") != std::string::npos);
+  std::vector<std::string> confirmed = guarded({"type", "#password", "s3cret"});
+  confirmed.insert(confirmed.end(), {"--confirm", id});
+  CHECK(farm.clawperator(confirmed).exit_code == 0);
+  CHECK(webview_page_value(farm, "document.getElementById('password').value") == "s3cret");
+  expect_error(farm.clawperator(confirmed), "CONFIRMATION_UNKNOWN", 3);
+
+  // A person at this command's own terminal is asked there; no answers "no".
+  AtTerminal declined = at_terminal(farm, guarded({"type", "#password", "x", "--clear"}), {"n"});
+  expect_error(declined.run, "CONFIRMATION_DECLINED", 3);
+  CHECK(declined.terminal.find("Rule confirm-password: typing a password") != std::string::npos);
+  CHECK(webview_page_value(farm, "document.getElementById('password').value") == "s3cret");
   CHECK(webview_commands_forwards(farm).find("localabstract") == std::string::npos);
 }

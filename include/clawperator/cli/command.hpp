@@ -17,6 +17,7 @@
 #include "clawperator/io/state_directory.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/report/report.hpp"
+#include "clawperator/service/session.hpp"
 #include "clawperator/skills/script_guard.hpp"
 
 namespace CLI {
@@ -147,6 +148,17 @@ contract::Outcome<std::shared_ptr<const policy::Policy>> load_action_policy(
 // are (as sudo asks); empty otherwise: no terminal, a background job, a skill's script in a
 // group of its own (the run then refuses, recording an approval a person may grant).
 std::function<bool(const std::string&)> terminal_confirmation();
+// What a run the policy judges needs beside its request (exec, the action commands, webview):
+// the session (its policy loaded: load_action_policy) and who may confirm a step: --confirm's
+// approval, the person at the controlling terminal (terminal_confirmation). Installs the
+// interrupt handlers: Ctrl-C then stops the children and still prints the JSON error.
+struct DeviceRun {
+  service::Session session;
+  std::optional<std::string> approval_id;
+  std::function<bool(const std::string& question)> ask_person;
+  std::string ask_person_through;
+};
+contract::Outcome<DeviceRun> prepare_device_run(const GlobalOptions& options);
 // What a skill's script inherits of this run's rules: `policy` (loaded by load_action_policy),
 // the authenticity demand and the result transport of `options`.
 skills::ScriptGuard script_guard(const GlobalOptions& options,

@@ -109,6 +109,8 @@ class Backend {
  private:
   Reply run(Json payload, const Json& body) const;
 
+  // clawperator:approval {approvalId, state: pending} when `document` recorded one.
+  void publish_approval(const Json& document) const;
   // Adds the URLs of a bundle's files and drops its host paths; remembers the bundle as ours.
   Reply evidence_reply(Json document) const;
 

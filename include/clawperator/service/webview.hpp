@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -47,6 +48,11 @@ struct WebviewRequest {
   std::chrono::milliseconds timeout = kDefaultWebviewTimeout;
   // screenshot --path; none: a new file in the temp directory.
   std::optional<std::filesystem::path> screenshot_path;
+  // Who may confirm a click, type or eval a `confirm` rule of the session's policy stops
+  // (docs/guardrails.md §5, "WebViews"): as an execution's (service::ExecutionCall).
+  std::optional<std::string> approval_id;
+  std::function<bool(const std::string& question)> ask_person;
+  std::string ask_person_through;
   // A DevTools HTTP endpoint on this host's loopback (a desktop Chromium's
   // --remote-debugging-port) used instead of the device's sockets: no adb call at all. The
   // tests' seam (tests/unit/service/webview_test.cpp), never offered by a front end.
@@ -84,7 +90,8 @@ contract::Outcome<WebviewRequest> read_webview_arguments(WebviewAction action,
                                                          const Json& arguments);
 
 // The operation's document (docs/webview.md), or its failure (WEBVIEW_* codes, the device's
-// own codes, RESULT_TRANSPORT_CANCELLED after Ctrl-C).
+// own codes, RESULT_TRANSPORT_CANCELLED after Ctrl-C; POLICY_DENIED, CONFIRMATION_* when the
+// session's policy judges a click, type or eval, before it is done).
 contract::Outcome<Json> run_webview(const Session& session, const Target& target,
                                     const WebviewRequest& request,
                                     const process::CancelToken& cancel = {});

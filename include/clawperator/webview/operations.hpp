@@ -48,6 +48,13 @@ struct PageSession {
 
 // {count, matches: [{tag, text, textTruncated, attributes, bounds: {css, screen}}], truncated}
 contract::Outcome<Json> query(PageSession& page, const std::string& css);
+// What the action policy judges a click or type on `css` by (scripts.hpp's labels_script): the
+// words of every match, in the page's order, duplicates dropped; `count` the matches. Read only.
+struct ElementLabels {
+  long count = 0;
+  std::vector<std::string> labels;
+};
+contract::Outcome<ElementLabels> element_labels(PageSession& page, const std::string& css);
 // The one match scrolled into view and clicked at its centre with real mouse events (the
 // page's own listeners see mousedown, mouseup, click): {element, point: {css, screen}}.
 contract::Outcome<Json> click(PageSession& page, const std::string& css);

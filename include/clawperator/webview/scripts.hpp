@@ -30,5 +30,11 @@ std::string focus_script(std::string_view css, bool clear);
 
 // {count}: how many elements match now (wait's probe).
 std::string count_script(std::string_view css);
+// {count, labels: [[words of one match], …]} (at most kMaxDescribedMatches): what a person reads
+// on each match and on what a tap on it activates (docs/guardrails.md, "WebViews"): its text,
+// id, name, aria-label, title, alt, placeholder, a button input's value, its <label>s' text,
+// and the same of its nearest a, button, label or role=button/link ancestor. Each word cut as
+// the descriptions are. Or {invalidSelector}.
+std::string labels_script(std::string_view css);
 
 }  // namespace clawperator::webview
