@@ -738,7 +738,7 @@ if wants webview; then
   measured[ratio_webview_query]=$(printf '%.1f' "$(webview_ratio 2)")
   measured[ratio_webview_click]=$(printf '%.1f' "$(webview_ratio 3)")
   echo "## A query and a click in a page (real adb $("$adb" version | sed -n 's/^Version //p')," \
-    "virtual device, headless $(chromium --version 2>/dev/null | head -n 1 || echo Chromium))"
+    "virtual device, headless $(chromium --version 2>/dev/null | sed "s/ built on.*//" | head -n 1 || echo Chromium))"
   echo
   echo "The first call (Chromium's start, outside the measurement): ${first_ms} ms. Then 7 rounds"
   echo "of 30 runs each after 5 warm-ups, alternating the order; medians over the rounds:"
@@ -805,7 +805,8 @@ if wants webview; then
   phase() { cut -d' ' -f"$2" "$work/webview-phases-$1" | median; }  # ACTION COLUMN
   # Where the time goes (2): the DevTools calls one by one, through one forward kept open.
   port=$("$adb" -P "$adb_port" -s "$serial" forward tcp:0 "localabstract:$socket_name")
-  python3 bench/webview_phases.py "$port" "$click_selector" 30 >"$work/webview-devtools"
+  python3 bench/webview_phases.py "$port" "$click_selector" 30 "$adb_port" "$serial" "$socket_name" \
+    >"$work/webview-devtools"
   "$adb" -P "$adb_port" -s "$serial" forward --remove "tcp:$port"
   devtools_ms() { awk -v want="$1" '$1 == want { printf "%.2f", $2 / 1e3 }' "$work/webview-devtools"; }
 
@@ -844,6 +845,17 @@ if wants webview; then
   echo "| click: \`Input.dispatchMouseEvent\` mousePressed | $(devtools_ms mousePressed) ms |"
   echo "| click: \`Input.dispatchMouseEvent\` mouseReleased | $(devtools_ms mouseReleased) ms |"
   echo "| closing the socket (no close handshake here) | $(devtools_ms close) ms |"
+  echo
+  echo "The same adb calls spoken to the adb server from one process (its wire protocol, as exec"
+  echo "speaks its broadcast), with no adb client process each (bench/webview_phases.py, median of 30):"
+  echo
+  echo "| call | median |"
+  echo "| --- | --- |"
+  echo "| \`shell:echo hi\` | $(devtools_ms wire_echo) ms |"
+  echo "| \`shell:cat /proc/net/unix; ps …\` | $(devtools_ms wire_listing) ms |"
+  echo "| \`host-serial:SERIAL:forward:tcp:0;localabstract:…\` | $(devtools_ms wire_forward) ms |"
+  echo "| \`host-serial:SERIAL:killforward:tcp:PORT\` | $(devtools_ms wire_killforward) ms |"
+  echo "| \`GET /json/list\` over a \`localabstract:…\` stream of the device (no forward) | $(devtools_ms wire_json_list_without_forward) ms |"
   echo
   vdevice_down
 fi

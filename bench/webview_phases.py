@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The phases of one `clawperator webview` call after its forward, timed one by one.
 
-Usage: webview_phases.py PORT SELECTOR SAMPLES
+Usage: webview_phases.py PORT SELECTOR SAMPLES [ADB_SERVER_PORT SERIAL SOCKET]
 
 PORT is a local port `adb forward tcp:0 localabstract:webview_devtools_remote_<pid>` made (the
 caller keeps it for all samples). Each sample does what `clawperator webview query` and `click`
@@ -10,7 +10,13 @@ they do: GET /json/list; the WebSocket handshake to the page; one Runtime.evalua
 one DevTools call); one Runtime.evaluate plus three Input.dispatchMouseEvent (click's four), each timed.
 The expressions are short stand-ins for the CLI's scripts (src/webview/scripts.cpp): what is
 timed is the round trip, not the page's work. Prints one line per phase: NAME MEDIAN_US.
-Standard library only.
+
+With ADB_SERVER_PORT, SERIAL and SOCKET (the DevTools socket's name), also what the adb calls
+cost when spoken to the adb server from the process itself (docs/wire-protocol.md: a 4-hex-digit
+length, the request, OKAY or FAIL), as exec speaks its broadcast, instead of by an adb client
+process each: `shell:echo hi`, the socket listing, `forward:tcp:0;localabstract:SOCKET`,
+`killforward:tcp:PORT`, and GET /json/list over a `localabstract:SOCKET` stream of the device's
+transport (no forward at all). Standard library only.
 """
 
 import base64
@@ -115,6 +121,69 @@ class WebSocket:
         self.sock.close()
 
 
+def adb_connect(server_port):
+    sock = socket.create_connection(("127.0.0.1", server_port))
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
+def adb_request(sock, text):
+    data = text.encode()
+    sock.sendall(b"%04x" % len(data) + data)
+    status = sock.recv(4, socket.MSG_WAITALL)
+    if status != b"OKAY":
+        length = int(sock.recv(4, socket.MSG_WAITALL), 16)
+        raise RuntimeError(f"{text}: {sock.recv(length, socket.MSG_WAITALL).decode()}")
+
+
+def read_to_end(sock):
+    data = b""
+    while True:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return data
+        data += chunk
+
+
+def adb_wire_phases(server_port, serial, socket_name, samples):
+    def on_device(service, send=b""):
+        with adb_connect(server_port) as sock:
+            adb_request(sock, "host:transport:" + serial)
+            adb_request(sock, service)
+            sock.sendall(send)
+            return read_to_end(sock)
+
+    def on_host(service):
+        with adb_connect(server_port) as sock:
+            adb_request(sock, f"host-serial:{serial}:{service}")
+            return read_to_end(sock)
+
+    listing = "cat /proc/net/unix; ps -A -o PID,NAME; echo clawperator-exit:$?"
+    get = b"GET /json/list HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    phases = {"wire_echo": [], "wire_listing": [], "wire_forward": [], "wire_killforward": [],
+              "wire_json_list_without_forward": []}
+    for _ in range(samples):
+        t0 = time.perf_counter()
+        on_device("shell:echo hi")
+        t1 = time.perf_counter()
+        on_device("shell:" + listing)
+        t2 = time.perf_counter()
+        # OKAY for the request, then OKAY and the port adb chose (length-prefixed).
+        answer = on_host(f"forward:tcp:0;localabstract:{socket_name}")
+        t3 = time.perf_counter()
+        on_host(f"killforward:tcp:{int(answer[8:])}")
+        t4 = time.perf_counter()
+        body = on_device("localabstract:" + socket_name, get)
+        t5 = time.perf_counter()
+        if b"webSocketDebuggerUrl" not in body:
+            raise RuntimeError("no page list over localabstract: " + body[:200].decode())
+        for name, a, b in (("wire_echo", t0, t1), ("wire_listing", t1, t2),
+                           ("wire_forward", t2, t3), ("wire_killforward", t3, t4),
+                           ("wire_json_list_without_forward", t4, t5)):
+            phases[name].append((b - a) * 1e6)
+    return phases
+
+
 def main():
     port, selector, samples = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
     sel = json.dumps(selector)
@@ -151,6 +220,8 @@ def main():
         for name, a, b in (("json_list", t0, t1), ("websocket", t1, t2),
                            ("query_evaluate", t2, t3), ("close", t4, t5)):
             phases[name].append((b - a) * 1e6)
+    if len(sys.argv) > 4:
+        phases.update(adb_wire_phases(int(sys.argv[4]), sys.argv[5], sys.argv[6], samples))
     for name, values in phases.items():
         print(f"{name} {statistics.median(values):.0f}")
 
