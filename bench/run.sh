@@ -18,6 +18,10 @@
 #            command, through the real adb to a virtual device
 #   skills   `skills run` of a script that does nothing against running the script directly,
 #            through the real adb to a virtual device (issue 29: <= 5 ms more)
+#   webview  `webview query` and `webview click` in a page (a real headless Chromium behind the
+#            virtual device's WebView, examples/scenarios/webview-login.json) against one bare
+#            `adb shell echo` (issue 50), and where their time goes: the adb calls (the debug
+#            log), the DevTools calls one by one (bench/webview_phases.py)
 #   micro    the result path's micro-benchmarks (Google Benchmark)
 # and prints markdown tables, then the issue-8 targets. Usage: bench/run.sh [SECTION...]
 # (default: all of them; name some to re-run only those, e.g. after a noisy run).
@@ -25,13 +29,13 @@
 # also time that binary against this one (--version, --validate-only, exec) and print ratios.
 # BENCH_PREBUILT=DIR (a Release build tree, e.g. build/): use its clawperator and
 # clawperator-vdevice instead of building build-bench/, for the sections that need no more
-# (vdevice, direct; mcp and serve too when DIR was configured with -DCLAWPERATOR_BUILD_BENCH=ON) on a
+# (vdevice, direct, webview; mcp and serve too when DIR was configured with -DCLAWPERATOR_BUILD_BENCH=ON) on a
 # machine too busy for a second build.
 set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
 
-all_sections=(process rss spawns vdevice policy direct mcp serve skills micro)
+all_sections=(process rss spawns vdevice policy direct mcp serve skills webview micro)
 sections=("${all_sections[@]}")
 if [[ $# -gt 0 ]]; then
   for section in "$@"; do
@@ -44,7 +48,7 @@ if [[ $# -gt 0 ]]; then
 fi
 wants() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 
-scripts/install-deps.sh --bench
+if wants webview; then scripts/install-deps.sh --bench --browser; else scripts/install-deps.sh --bench; fi
 if { wants rss || wants direct; } && [[ ! -x /usr/bin/time ]]; then
   echo "bench/run.sh: /usr/bin/time is missing (Debian package 'time')" >&2
   exit 1
@@ -53,9 +57,9 @@ build="build-bench"
 if [[ -n ${BENCH_PREBUILT:-} ]]; then
   for section in "${sections[@]}"; do
     if [[ $section != vdevice && $section != policy && $section != direct && $section != mcp &&
-      $section != serve && $section != skills ]]; then
-      echo "bench/run.sh: BENCH_PREBUILT serves the sections vdevice, policy, direct, mcp, serve and" \
-        "skills only" >&2
+      $section != serve && $section != skills && $section != webview ]]; then
+      echo "bench/run.sh: BENCH_PREBUILT serves the sections vdevice, policy, direct, mcp, serve," \
+        "skills and webview only" >&2
       exit 2
     fi
   done
@@ -671,6 +675,187 @@ if wants skills; then
   measured[skills_overhead_ms]=$(awk -v a="$skill_ms" -v b="$script_ms" \
     'BEGIN { printf "%.2f", a - b }')
   echo "Medians: skills run ${skill_ms} ms, the script ${script_ms} ms: ${measured[skills_overhead_ms]} ms more."
+  echo
+  vdevice_down
+fi
+
+if wants webview; then
+  # Issue 50: a query and a click in a page, against one bare adb round trip. The page is
+  # examples/scenarios/webview-login.html, shown by the debuggable com.example.shop of the
+  # scenario and answered by a real headless Chromium (docs/vdevice.md, "WebViews and Chrome
+  # DevTools"). The click hits the form's button, whose handler only writes "Welcome " into
+  # #status: every click leaves the page as the one before did.
+  vdevice_up examples/scenarios/webview-login.json
+  webview_env=(ANDROID_ADB_SERVER_PORT="$adb_port" ADB="$adb" CLAWPERATOR_STATE_DIR="$work/webview-state")
+  webview_app=com.example.shop
+  query_selector='form input'
+  click_selector='#login'
+  webview_call() {  # ACTION SELECTOR [MORE ARGUMENTS]: one call, its JSON on stdout
+    env "${webview_env[@]}" "$bin" webview "$1" "$2" --device "$serial" --app "$webview_app" "${@:3}"
+  }
+  # Chromium starts on the first DevTools connection, never before: this call starts it (and
+  # waits for the page's title), outside every measurement; hyperfine warms up on top.
+  start=$EPOCHREALTIME
+  webview_call query "$query_selector" >"$work/webview-first.json" || true
+  first_ms=$(((${EPOCHREALTIME/./} - ${start/./}) / 1000))
+  if ! grep -q '"ok":true' "$work/webview-first.json"; then
+    head -c 2000 "$work/webview-first.json" >&2
+    echo "bench/run.sh: the first webview query failed (is chromium installed?)" >&2
+    exit 1
+  fi
+  webview_call click "$click_selector" >"$work/webview-click.json" || true
+  if ! grep -q '"ok":true' "$work/webview-click.json"; then
+    head -c 2000 "$work/webview-click.json" >&2
+    echo "bench/run.sh: webview click $click_selector failed" >&2
+    exit 1
+  fi
+  socket_name=$(sed -n 's/.*"socket":{"name":"\([^"]*\)".*/\1/p' "$work/webview-first.json")
+
+  # echo, query and click in rounds that alternate their order, as exec against echo above:
+  # the ratio of each round, then the median over the rounds.
+  device="$(q "$adb") -P $adb_port -s $(q "$serial")"
+  webview_args="--device $(q "$serial") --app $webview_app"
+  : >"$work/webview-rounds"
+  for round in $(seq 7); do
+    (
+      export "${webview_env[@]}"
+      commands=(-n echo "$device shell echo hi"
+        -n query "$(q "$bin") webview query $(q "$query_selector") $webview_args"
+        -n click "$(q "$bin") webview click $(q "$click_selector") $webview_args")
+      if ((round % 2 == 0)); then
+        commands=("${commands[@]:6:3}" "${commands[@]:3:3}" "${commands[@]:0:3}")
+      fi
+      hyperfine -N --style none --warmup 5 --runs 30 --export-json "$work/webview-round.json" \
+        "${commands[@]}" >/dev/null
+      echo "$(median_ms "$work/webview-round.json" echo)" \
+        "$(median_ms "$work/webview-round.json" query)" \
+        "$(median_ms "$work/webview-round.json" click)"
+      cp "$work/webview-round.json" "$work/webview-round-$round.json"
+    ) >>"$work/webview-rounds"
+  done
+  webview_median() { awk -v c="$1" '{ print $c }' "$work/webview-rounds" | median; }
+  webview_ratio() { awk -v c="$1" '{ printf "%.4f\n", $c / $1 }' "$work/webview-rounds" | median; }
+  measured[ratio_webview_query]=$(printf '%.1f' "$(webview_ratio 2)")
+  measured[ratio_webview_click]=$(printf '%.1f' "$(webview_ratio 3)")
+  echo "## A query and a click in a page (real adb $("$adb" version | sed -n 's/^Version //p')," \
+    "virtual device, headless $(chromium --version 2>/dev/null | sed "s/ built on.*//" | head -n 1 || echo Chromium))"
+  echo
+  echo "The first call (Chromium's start, outside the measurement): ${first_ms} ms. Then 7 rounds"
+  echo "of 30 runs each after 5 warm-ups, alternating the order; medians over the rounds:"
+  echo
+  echo "| command | median | / echo |"
+  echo "| --- | --- | --- |"
+  printf '| `adb shell echo hi` | %.2f ms | |\n' "$(webview_median 1)"
+  printf '| `webview query %s --device SERIAL --app %s` | %.2f ms | **%s** |\n' \
+    "'$query_selector'" "$webview_app" "$(webview_median 2)" "${measured[ratio_webview_query]}"
+  printf '| `webview click %s --device SERIAL --app %s` | %.2f ms | **%s** |\n' \
+    "'$click_selector'" "$webview_app" "$(webview_median 3)" "${measured[ratio_webview_click]}"
+  echo
+  echo "One of the rounds (the 4th), with mean ± σ and min:"
+  echo
+  table "$work/webview-round-4.json"
+  echo
+
+  # Where the time goes (1): the adb calls one by one. The exact listing call, bare:
+  listing="cat /proc/net/unix; ps -A -o PID,NAME; echo clawperator-exit:\$?"
+  run_hyperfine "$work/webview-bare.json" --warmup 5 --runs 60 \
+    -n "adb shell echo hi" "$device shell echo hi" \
+    -n "adb shell 'cat /proc/net/unix; ps …'" "$device shell $(q "$listing")"
+  # adb forward and its removal, each timed in bash (a forward must be removed before the next).
+  for _ in $(seq 30); do
+    start=$EPOCHREALTIME
+    port=$("$adb" -P "$adb_port" -s "$serial" forward tcp:0 "localabstract:$socket_name")
+    middle=$EPOCHREALTIME
+    "$adb" -P "$adb_port" -s "$serial" forward --remove "tcp:$port"
+    end=$EPOCHREALTIME
+    echo "$((${middle/./} - ${start/./})) $((${end/./} - ${middle/./}))"
+  done >"$work/webview-forwards"
+  us_column_ms() { cut -d' ' -f"$2" "$1" | median | awk '{ printf "%.2f", $1 / 1e3 }'; }
+  # Each phase of the CLI's own calls, from its debug log (`adb.command` / `adb.complete`
+  # events, millisecond time stamps) and the process's start and end as bash saw them.
+  for action in query click; do
+    selector=$query_selector
+    if [[ $action == click ]]; then selector=$click_selector; fi
+    for run in $(seq 20); do
+      log_dir="$work/webview-log/$action-$run"
+      start=$EPOCHREALTIME
+      CLAWPERATOR_LOG_DIR="$log_dir" webview_call "$action" "$selector" --log-level debug >/dev/null
+      end=$EPOCHREALTIME
+      awk -v start="$start" -v end="$end" '
+        function day_seconds(ts) {  # "2026-12-07T15:01:04.944Z"
+          return substr(ts, 12, 2) * 3600 + substr(ts, 15, 2) * 60 + substr(ts, 18, 6)
+        }
+        function since(t, from) { d = t - from; if (d < -43200) d += 86400; return d * 1e3 }
+        {
+          match($0, /"ts":"[^"]*"/); t = day_seconds(substr($0, RSTART + 6, RLENGTH - 7))
+          if ($0 ~ /"event":"adb.command"/) began[++n] = t
+          if ($0 ~ /"event":"adb.complete"/) {
+            ended[n] = t; match($0, /"durationMs":[0-9]+/); took[n] = substr($0, RSTART + 13, RLENGTH - 13)
+          }
+        }
+        END {
+          s = start % 86400
+          if (n != 3) { print "bench/run.sh: expected 3 adb calls, the log has " n > "/dev/stderr"; exit 1 }
+          printf "%.1f %d %d %.1f %d %.1f %.1f\n", since(began[1], s), took[1], took[2],
+                 since(began[3], ended[2]), took[3], (end - start) * 1e3 - since(ended[3], s),
+                 (end - start) * 1e3
+        }' "$log_dir"/*.log
+    done >"$work/webview-phases-$action"
+  done
+  phase() { cut -d' ' -f"$2" "$work/webview-phases-$1" | median; }  # ACTION COLUMN
+  # Where the time goes (2): the DevTools calls one by one, through one forward kept open.
+  port=$("$adb" -P "$adb_port" -s "$serial" forward tcp:0 "localabstract:$socket_name")
+  python3 bench/webview_phases.py "$port" "$click_selector" 30 "$adb_port" "$serial" "$socket_name" \
+    >"$work/webview-devtools"
+  "$adb" -P "$adb_port" -s "$serial" forward --remove "tcp:$port"
+  devtools_ms() { awk -v want="$1" '$1 == want { printf "%.2f", $2 / 1e3 }' "$work/webview-devtools"; }
+
+  echo "### Where the time goes"
+  echo
+  echo "The bare adb calls (hyperfine, 60 runs after 5 warm-ups):"
+  echo
+  table "$work/webview-bare.json"
+  echo
+  echo "- \`adb forward tcp:0 localabstract:$socket_name\`: $(us_column_ms "$work/webview-forwards" 1) ms;" \
+    "\`adb forward --remove tcp:PORT\`: $(us_column_ms "$work/webview-forwards" 2) ms (bash, median of 30)"
+  echo
+  echo "One call's phases from its debug log (\`--log-level debug\`, millisecond time stamps;"
+  echo "medians of 20 calls each; the columns need not add up to the total):"
+  echo
+  echo "| phase | query | click |"
+  echo "| --- | --- | --- |"
+  echo "| start to the first adb call (start-up, arguments, state directory) | $(phase query 1) ms | $(phase click 1) ms |"
+  echo "| \`adb shell 'cat /proc/net/unix; ps …'\` (the sockets and their apps) | $(phase query 2) ms | $(phase click 2) ms |"
+  echo "| \`adb forward tcp:0 localabstract:…\` | $(phase query 3) ms | $(phase click 3) ms |"
+  echo "| /json/list, the WebSocket, the DevTools calls, the close | $(phase query 4) ms | $(phase click 4) ms |"
+  echo "| \`adb forward --remove tcp:PORT\` | $(phase query 5) ms | $(phase click 5) ms |"
+  echo "| its end to the process's exit | $(phase query 6) ms | $(phase click 6) ms |"
+  echo "| the whole call (with the debug log) | $(phase query 7) ms | $(phase click 7) ms |"
+  echo
+  echo "The DevTools calls one by one (bench/webview_phases.py through one forward kept open, each"
+  echo "on a new connection as the CLI makes them; median of 30):"
+  echo
+  echo "| call | median |"
+  echo "| --- | --- |"
+  echo "| \`GET /json/list\` (connect, request, answer) | $(devtools_ms json_list) ms |"
+  echo "| WebSocket connect and handshake to the page | $(devtools_ms websocket) ms |"
+  echo "| query: one \`Runtime.evaluate\` | $(devtools_ms query_evaluate) ms |"
+  echo "| click: \`Runtime.evaluate\` (the target, scrolled into view) | $(devtools_ms click_evaluate) ms |"
+  echo "| click: \`Input.dispatchMouseEvent\` mouseMoved | $(devtools_ms mouseMoved) ms |"
+  echo "| click: \`Input.dispatchMouseEvent\` mousePressed | $(devtools_ms mousePressed) ms |"
+  echo "| click: \`Input.dispatchMouseEvent\` mouseReleased | $(devtools_ms mouseReleased) ms |"
+  echo "| closing the socket (no close handshake here) | $(devtools_ms close) ms |"
+  echo
+  echo "The same adb calls spoken to the adb server from one process (its wire protocol, as exec"
+  echo "speaks its broadcast), with no adb client process each (bench/webview_phases.py, median of 30):"
+  echo
+  echo "| call | median |"
+  echo "| --- | --- |"
+  echo "| \`shell:echo hi\` | $(devtools_ms wire_echo) ms |"
+  echo "| \`shell:cat /proc/net/unix; ps …\` | $(devtools_ms wire_listing) ms |"
+  echo "| \`host-serial:SERIAL:forward:tcp:0;localabstract:…\` | $(devtools_ms wire_forward) ms |"
+  echo "| \`host-serial:SERIAL:killforward:tcp:PORT\` | $(devtools_ms wire_killforward) ms |"
+  echo "| \`GET /json/list\` over a \`localabstract:…\` stream of the device (no forward) | $(devtools_ms wire_json_list_without_forward) ms |"
   echo
   vdevice_down
 fi
