@@ -297,12 +297,13 @@ contract::Outcome<Json> run_webview(const Session& session, const Target& target
   const adb::ForwardRegistry registry(session.state.directory.get(),
                                       adb::device_key(session.adb, serial) + "-webview", serial);
   webview::sweep_stale_forwards(client, registry);
-  auto sockets = webview::list_device_sockets(client, serial);
-  if (!sockets) return with_device(sockets.error());
+  auto listing = webview::list_device_sockets(client, serial);
+  if (!listing) return with_device(listing.error());
+  const std::vector<webview::DevtoolsSocket>& sockets = listing->sockets;
 
   if (request.action == WebviewAction::List) {
     Json listed = Json::array();
-    for (const webview::DevtoolsSocket& socket : *sockets) {
+    for (const webview::DevtoolsSocket& socket : sockets) {
       if (request.app && socket.package != *request.app) continue;
       Json entry = socket_json(socket);
       auto forwarded = webview::ForwardedPort::open(client, serial, socket.name, &registry);
@@ -325,7 +326,7 @@ contract::Outcome<Json> run_webview(const Session& session, const Target& target
     return document;
   }
 
-  auto socket = webview::choose_socket(*sockets, request.app);
+  auto socket = webview::choose_socket(sockets, request.app, &listing->running_packages);
   if (!socket) return with_device(socket.error());
   auto forwarded = webview::ForwardedPort::open(client, serial, socket->name, &registry);
   if (!forwarded) return with_device(forwarded.error());

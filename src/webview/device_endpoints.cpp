@@ -16,8 +16,8 @@ constexpr std::chrono::milliseconds kRemoveForwardTimeout{3000};
 
 }  // namespace
 
-contract::Outcome<std::vector<DevtoolsSocket>> list_device_sockets(adb::AdbClient& client,
-                                                                   const std::string& serial) {
+contract::Outcome<DevtoolsListing> list_device_sockets(adb::AdbClient& client,
+                                                       const std::string& serial) {
   adb::ShellCall call;
   call.command = std::string(kListCommand);
   call.what = "the DevTools socket listing (/proc/net/unix, ps)";

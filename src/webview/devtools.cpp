@@ -119,11 +119,14 @@ std::string package_of_process(std::string_view process_name) {
   return std::string(process_name.substr(0, process_name.find(':')));
 }
 
-std::vector<DevtoolsSocket> parse_devtools_listing(std::string_view shell_output) {
+DevtoolsListing parse_devtools_listing(std::string_view shell_output) {
   // A /proc/net/unix line has at least seven fields, a ps line two: parse_process_names skips
   // the socket lines, parse_devtools_socket_names the process lines.
   const std::map<int, std::string> processes = parse_process_names(shell_output);
-  std::vector<DevtoolsSocket> sockets;
+  DevtoolsListing listing;
+  for (const auto& [pid, name] : processes)
+    listing.running_packages.insert(package_of_process(name));
+  std::vector<DevtoolsSocket>& sockets = listing.sockets;
   for (std::string& name : parse_devtools_socket_names(shell_output)) {
     DevtoolsSocket socket;
     socket.pid = socket_pid(name);
@@ -137,7 +140,7 @@ std::vector<DevtoolsSocket> parse_devtools_listing(std::string_view shell_output
     socket.name = std::move(name);
     sockets.push_back(std::move(socket));
   }
-  return sockets;
+  return listing;
 }
 
 std::optional<ViewGeometry> parse_view_geometry(std::string_view description) {

@@ -107,7 +107,8 @@ bool wait_slice(const process::CancelToken& cancel, std::chrono::milliseconds to
 }  // namespace
 
 contract::Outcome<DevtoolsSocket> choose_socket(const std::vector<DevtoolsSocket>& sockets,
-                                                const std::optional<std::string>& app) {
+                                                const std::optional<std::string>& app,
+                                                const std::set<std::string>* running) {
   std::vector<const DevtoolsSocket*> left;
   for (const DevtoolsSocket& socket : sockets) {
     if (!app || socket.package == *app) left.push_back(&socket);
@@ -116,13 +117,20 @@ contract::Outcome<DevtoolsSocket> choose_socket(const std::vector<DevtoolsSocket
   for (const DevtoolsSocket& socket : sockets) seen.push_back(socket_candidate(socket));
   if (left.empty()) {
     Json details{{"sockets", seen}};
-    if (app) details["app"] = *app;
-    return contract::failed(readiness(
-        "WEBVIEW_NOT_FOUND",
+    std::string message =
         app ? "No DevTools socket of " + *app + " on the device"
-            : std::string("No DevTools socket on the device: no debuggable WebView or browser "
-                          "is running"),
-        std::move(details)));
+            : std::string(
+                  "No DevTools socket on the device: no debuggable WebView or browser "
+                  "is running");
+    if (app) details["app"] = *app;
+    if (app && running != nullptr) {
+      const bool runs = running->count(*app) != 0;
+      details["appRunning"] = runs;
+      message += runs ? ": it runs, but shows no debuggable WebView (not debuggable, or none "
+                        "open now)"
+                      : ": it is not running";
+    }
+    return contract::failed(readiness("WEBVIEW_NOT_FOUND", std::move(message), std::move(details)));
   }
   if (left.size() > 1) {
     Json candidates = Json::array();

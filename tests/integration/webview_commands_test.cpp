@@ -97,6 +97,10 @@ TEST_CASE("webview commands: what is not there is named, with its code and dispo
   CHECK(not_found["disposition"]["retry"] == "safe");
   CHECK(not_found["hint"].get<std::string>().find("setWebContentsDebuggingEnabled") !=
         std::string::npos);
+  // ps, read in the same shell call, tells a running app without one from an app not running.
+  CHECK(not_found["details"]["appRunning"] == true);
+  CHECK(expect_error(farm.clawperator({"webview", "query", "p", "--app", "com.not.installed"}),
+                     "WEBVIEW_NOT_FOUND", 3)["details"]["appRunning"] == false);
 
   const json missing = expect_error(farm.clawperator({"webview", "click", "#nothing-here"}),
                                     "WEBVIEW_ELEMENT_NOT_FOUND", 1);

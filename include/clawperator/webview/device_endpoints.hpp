@@ -13,8 +13,8 @@
 namespace clawperator::webview {
 
 // `adb shell 'cat /proc/net/unix; ps -A -o PID,NAME'` (kListCommand), parsed.
-contract::Outcome<std::vector<DevtoolsSocket>> list_device_sockets(adb::AdbClient& client,
-                                                                   const std::string& serial);
+contract::Outcome<DevtoolsListing> list_device_sockets(adb::AdbClient& client,
+                                                       const std::string& serial);
 
 // `adb forward tcp:0 localabstract:NAME`; the destructor runs `adb forward --remove tcp:PORT`
 // on every way out (a return, an exception, a failure, Ctrl-C: AdbClient::remove_forward runs

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,8 +38,13 @@ std::map<int, std::string> parse_process_names(std::string_view ps_output);
 std::string package_of_process(std::string_view process_name);
 
 // Both outputs of kListCommand at once (the /proc/net/unix lines and the ps lines can be told
-// apart line by line): every DevTools socket with its app.
-std::vector<DevtoolsSocket> parse_devtools_listing(std::string_view shell_output);
+// apart line by line): every DevTools socket with its app, and the packages running at all,
+// so that an app with no socket can be told running (not debuggable) from not running.
+struct DevtoolsListing {
+  std::vector<DevtoolsSocket> sockets;
+  std::set<std::string> running_packages;
+};
+DevtoolsListing parse_devtools_listing(std::string_view shell_output);
 
 // The Android `description` of a page: where its view is on the screen, in device pixels.
 struct ViewGeometry {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -14,9 +15,12 @@
 namespace clawperator::webview {
 
 // The socket `app` names (a package), or the only one: WEBVIEW_NOT_FOUND when none is left,
-// WEBVIEW_AMBIGUOUS (details.candidates) when several are.
+// WEBVIEW_AMBIGUOUS (details.candidates) when several are. With `running` (the packages the
+// device runs), an app with no socket is said to run without a debuggable WebView, or not to
+// run at all (details.appRunning).
 contract::Outcome<DevtoolsSocket> choose_socket(const std::vector<DevtoolsSocket>& sockets,
-                                                const std::optional<std::string>& app);
+                                                const std::optional<std::string>& app,
+                                                const std::set<std::string>* running = nullptr);
 
 struct PageChoice {
   std::optional<std::string> id;            // --page: exactly this id

@@ -67,7 +67,8 @@ TEST_CASE("ps -A -o PID,NAME gives each pid its process", "[webview][parse]") {
 
 TEST_CASE("one shell output lists every socket with its app", "[webview][parse]") {
   const std::string output = std::string(kProcNetUnix) + std::string(kPs);
-  const std::vector<DevtoolsSocket> sockets = parse_devtools_listing(output);
+  const DevtoolsListing listing = parse_devtools_listing(output);
+  const std::vector<DevtoolsSocket>& sockets = listing.sockets;
   REQUIRE(sockets.size() == 3);
   CHECK(sockets[0].name == "webview_devtools_remote_4321");
   CHECK(sockets[0].pid == 4321);
@@ -77,11 +78,14 @@ TEST_CASE("one shell output lists every socket with its app", "[webview][parse]"
   CHECK_FALSE(sockets[1].pid.has_value());
   CHECK(sockets[1].package == "com.android.chrome");
   CHECK(sockets[2].package == "com.x");
+  // Every process's package, sockets or not (init too: a process name is all ps gives).
+  CHECK(listing.running_packages == std::set<std::string>{"init", "com.example.shop", "com.x"});
   // A pid ps does not list (the app died between the two): no package, the socket still shown.
   const auto orphan = parse_devtools_listing(
       "0000000000000000: 00000002 00000000 00010000 0001 01 1 @webview_devtools_remote_77\n");
-  REQUIRE(orphan.size() == 1);
-  CHECK_FALSE(orphan[0].package.has_value());
+  REQUIRE(orphan.sockets.size() == 1);
+  CHECK_FALSE(orphan.sockets[0].package.has_value());
+  CHECK(orphan.running_packages.empty());
 }
 
 TEST_CASE("/json/list pages with and without Android's description", "[webview][parse]") {

@@ -51,8 +51,8 @@ TEST_CASE("one shell call lists the sockets and their apps", "[webview][adb]") {
                              "  PID NAME\n 4321 com.example.shop\nclawperator-exit:0\n"));
   const auto sockets = webview::list_device_sockets(client, "SERIAL1");
   REQUIRE(sockets);
-  REQUIRE(sockets->size() == 1);
-  CHECK((*sockets)[0].package == "com.example.shop");
+  REQUIRE(sockets->sockets.size() == 1);
+  CHECK(sockets->sockets[0].package == "com.example.shop");
   CHECK(runner.calls().size() == 1);
   CHECK(runner.unexpected_calls().empty());
 }

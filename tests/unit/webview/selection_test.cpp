@@ -1,6 +1,7 @@
 // Choosing a socket and a page (src/webview/operations.cpp), and how a DevTools failure becomes
 // a catalog code: the exact code, exit code and disposition of each.
 #include <catch2/catch.hpp>
+#include <set>
 
 #include "clawperator/webview/operations.hpp"
 
@@ -55,6 +56,18 @@ TEST_CASE("the socket of --app, or the only one", "[webview][choose]") {
   CHECK(none.error().details["sockets"].size() == 3);
   CHECK(contract::hint_of(none.error()).find("setWebContentsDebuggingEnabled") !=
         std::string::npos);
+
+  // What ps saw tells a running app without a debuggable WebView from one not running.
+  const std::set<std::string> running = {"com.example.notes"};
+  const auto notes = choose_socket(sockets, std::string("com.example.notes"), &running);
+  REQUIRE_FALSE(notes);
+  CHECK(notes.error().code == "WEBVIEW_NOT_FOUND");
+  CHECK(notes.error().details["appRunning"] == true);
+  CHECK(notes.error().message.find("it runs, but shows no debuggable WebView") !=
+        std::string::npos);
+  const auto absent = choose_socket(sockets, std::string("com.missing"), &running);
+  CHECK(absent.error().details["appRunning"] == false);
+  CHECK(absent.error().message.find("it is not running") != std::string::npos);
 
   const auto empty = choose_socket({}, std::nullopt);
   REQUIRE_FALSE(empty);
