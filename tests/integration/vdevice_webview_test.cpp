@@ -19,12 +19,16 @@
 #include <optional>
 #include <string>
 
+#include "emulator_process.hpp"
 #include "farm_fixture.hpp"
 #include "skip.hpp"
+#include "test_files.hpp"
+#include "test_locations.hpp"
 #include "vdevice/android/system/chromium_browser.hpp"
 #include "vdevice/android/system/webview_devtools.hpp"
 
 using namespace clawperator::testing;
+using namespace std::chrono_literals;
 namespace android = clawperator::vdevice::android;
 
 namespace {
@@ -191,10 +195,10 @@ class WebViewCdp {
   int next_id_ = 0;
 };
 
-// The Chromium the farm started for its WebViews: a child of this process (the farm serves
-// its devices in threads of ours) run with a --user-data-dir.
-std::optional<std::pair<pid_t, std::string>> webview_chromium_child() {
-  for (const auto& [pid, cmdline] : children_of(::getpid())) {
+// The Chromium a device started for its WebViews: a child of `parent` (by default this
+// process: the farm serves its devices in threads of ours) run with a --user-data-dir.
+std::optional<std::pair<pid_t, std::string>> webview_chromium_child(pid_t parent = ::getpid()) {
+  for (const auto& [pid, cmdline] : children_of(parent)) {
     const std::size_t at = cmdline.find("--user-data-dir=");
     if (at == std::string::npos) continue;
     const std::size_t start = at + 16;
@@ -341,4 +345,47 @@ TEST_CASE("vdevice webview: without Chromium the connection closes and the devic
   webview_expect_closed_at_once(farm, webview_app(login, "com.example.shop"));
   ::unsetenv("CLAWPERATOR_VDEVICE_CHROMIUM");
   CHECK(farm.adb({"shell", "echo", "still here"}).out == "still here\n");
+}
+
+TEST_CASE("vdevice webview: Chromium and its helpers die with a SIGKILLed vdevice",
+          "[integration][vdevice][webview][may-skip]") {
+  if (!webview_chromium_installed())
+    SKIP_TEST("no Chromium (chromium on PATH or CLAWPERATOR_VDEVICE_CHROMIUM)");
+  // A clawperator-vdevice process of its own (the emulator mode, registered with the farm's
+  // adb server), so that it can be SIGKILLed without taking the test with it.
+  Farm farm(Farm::Built{});
+  TemporaryDirectory home("webview-sigkill-home");
+  const std::uint16_t console = free_console_port();
+  const std::string serial = "emulator-" + std::to_string(console);
+  EmulatorProcess vdevice(
+      {CLAWPERATOR_VDEVICE_BINARY, "emulator", "--avd", "Pixel_7", "--console-port",
+       std::to_string(console), "--adb-server-port", std::to_string(farm.adb_server_port()),
+       "--scenario", kScenarios + "/webview-login.json"},
+      {"HOME=" + home.path().string()});
+  REQUIRE(eventually(
+      [&] { return farm.adb({"devices"}).out.find(serial + "\tdevice") != std::string::npos; },
+      10s));
+  const android::WebViewSpec& shop = webview_app(scenario("webview-login"), "com.example.shop");
+  const RunResult forwarded = farm.adb(
+      {"-s", serial, "forward", "tcp:0", "localabstract:" + android::devtools_socket_name(shop)});
+  INFO(forwarded.out << forwarded.err);
+  REQUIRE(forwarded.exit_code == 0);
+  CHECK(json::parse(webview_http_get(std::stoi(forwarded.out), "/json/list")).size() == 1);
+
+  const auto chromium = webview_chromium_child(vdevice.pid());
+  REQUIRE(chromium);
+  const std::string profile = chromium->second;
+  // The browser process and its helpers (zygotes, renderer, GPU and network processes).
+  CHECK(processes_mentioning(profile) > 1);
+
+  vdevice.sigkill();
+  REQUIRE(vdevice.wait_exit(5s));
+  const bool all_gone = eventually([&] { return processes_mentioning(profile) == 0; }, 5s);
+  if (!all_gone) {
+    for (const pid_t left : processes_with(profile)) ::kill(left, SIGKILL);
+  }
+  CHECK(all_gone);
+  // Nobody else removes it: the device that would have is gone.
+  std::error_code ignored;
+  std::filesystem::remove_all(profile, ignored);
 }

@@ -144,6 +144,10 @@ class ChromiumBrowser {
                  "--window-size=" + css(window.width()) + "," + css(window.height()),
                  "--force-device-scale-factor=" + std::to_string(scale), "about:blank"};
     spec.terminate_grace = std::chrono::duration_cast<std::chrono::milliseconds>(kTerminateGrace);
+    // A SIGKILLed device runs no destructor: the kernel ends Chromium instead (its own helper
+    // processes exit when the browser process is gone). This runs on the device's loop thread,
+    // which serves the device to its end.
+    spec.dies_with_parent = true;
     auto started = process::make_system_runner()->start(spec);
     if (!started) {
       fail("cannot start Chromium (" + executable + "): " + started.error().message() +
