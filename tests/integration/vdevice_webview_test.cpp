@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <chrono>
@@ -18,6 +19,8 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "emulator_process.hpp"
 #include "farm_fixture.hpp"
@@ -171,22 +174,32 @@ class WebViewCdp {
 
   // Runtime.evaluate of `expression`: the value, by value.
   json evaluate(const std::string& expression) {
+    const int id = send_evaluate(expression);
+    for (;;) {
+      const std::optional<std::string> frame = next_frame();
+      if (!frame) return json();
+      const json message = json::parse(*frame, nullptr, false);
+      if (message.is_object() && message.value("id", 0) == id) return message;
+    }
+  }
+  // Sends a Runtime.evaluate without waiting for its answer: its id.
+  int send_evaluate(const std::string& expression) {
     const int id = ++next_id_;
     socket_.send(
         webview_client_frame(json{{"id", id},
                                   {"method", "Runtime.evaluate"},
                                   {"params", {{"expression", expression}, {"returnByValue", true}}}}
                                  .dump()));
-    for (;;) {
-      std::optional<std::string> frame;
-      socket_.read_until([&](std::string& bytes) {
-        frame = webview_take_server_frame(bytes);
-        return frame.has_value();
-      });
-      if (!frame) return json();
-      const json message = json::parse(*frame, nullptr, false);
-      if (message.is_object() && message.value("id", 0) == id) return message;
-    }
+    return id;
+  }
+  // The next server frame's payload; nullopt at EOF or when none came in time.
+  std::optional<std::string> next_frame() {
+    std::optional<std::string> frame;
+    socket_.read_until([&](std::string& bytes) {
+      frame = webview_take_server_frame(bytes);
+      return frame.has_value();
+    });
+    return frame;
   }
 
  private:
@@ -223,6 +236,58 @@ void webview_expect_closed_at_once(const Farm& farm, const android::WebViewSpec&
   CHECK(socket.read_to_eof().empty());
   CHECK(socket.eof());
 }
+
+// A clawperator-vdevice process of its own (the emulator mode, registered with a farm's adb
+// server) serving `scenario_file`: it can be SIGKILLed, and its memory measured, apart from
+// the test's.
+class WebViewDeviceProcess {
+ public:
+  explicit WebViewDeviceProcess(const std::vector<std::string>& environment = {})
+      : console_(free_console_port()), serial_("emulator-" + std::to_string(console_)) {
+    std::vector<std::string> env = environment;
+    env.push_back("HOME=" + home_.path().string());
+    process_.emplace(
+        std::vector<std::string>{CLAWPERATOR_VDEVICE_BINARY, "emulator", "--avd", "Pixel_7",
+                                 "--console-port", std::to_string(console_), "--adb-server-port",
+                                 std::to_string(farm_.adb_server_port()), "--scenario",
+                                 kScenarios + "/webview-login.json"},
+        env);
+    REQUIRE(eventually(
+        [&] { return farm_.adb({"devices"}).out.find(serial_ + "\tdevice") != std::string::npos; },
+        10s));
+  }
+  ~WebViewDeviceProcess() { process_.reset(); }  // reaped before the farm looks for leftovers
+  WebViewDeviceProcess(const WebViewDeviceProcess&) = delete;
+  WebViewDeviceProcess& operator=(const WebViewDeviceProcess&) = delete;
+
+  // `adb forward tcp:0 localabstract:` to the shop app's DevTools socket: the local port.
+  int forward_shop() {
+    const android::WebViewSpec& shop = webview_app(login_, "com.example.shop");
+    const RunResult forwarded = farm_.adb({"-s", serial_, "forward", "tcp:0",
+                                           "localabstract:" + android::devtools_socket_name(shop)});
+    INFO(forwarded.out << forwarded.err);
+    REQUIRE(forwarded.exit_code == 0);
+    return std::stoi(forwarded.out);
+  }
+  EmulatorProcess& process() { return *process_; }
+  pid_t pid() const { return process_->pid(); }
+
+  // The process's resident memory (VmRSS), in bytes; 0 once it is gone.
+  std::size_t resident_bytes() const {
+    const std::string status = read_proc_file("/proc/" + std::to_string(pid()) + "/status");
+    const std::size_t at = status.find("\nVmRSS:");
+    if (at == std::string::npos) return 0;
+    return std::strtoull(status.c_str() + at + 8, nullptr, 10) * 1024;
+  }
+
+ private:
+  Farm farm_{Farm::Built{}};
+  TemporaryDirectory home_{"webview-device-home"};
+  android::Scenario login_ = scenario("webview-login");
+  std::uint16_t console_;
+  std::string serial_;
+  std::optional<EmulatorProcess> process_;
+};
 
 }  // namespace
 
@@ -351,26 +416,8 @@ TEST_CASE("vdevice webview: Chromium and its helpers die with a SIGKILLed vdevic
           "[integration][vdevice][webview][may-skip]") {
   if (!webview_chromium_installed())
     SKIP_TEST("no Chromium (chromium on PATH or CLAWPERATOR_VDEVICE_CHROMIUM)");
-  // A clawperator-vdevice process of its own (the emulator mode, registered with the farm's
-  // adb server), so that it can be SIGKILLed without taking the test with it.
-  Farm farm(Farm::Built{});
-  TemporaryDirectory home("webview-sigkill-home");
-  const std::uint16_t console = free_console_port();
-  const std::string serial = "emulator-" + std::to_string(console);
-  EmulatorProcess vdevice(
-      {CLAWPERATOR_VDEVICE_BINARY, "emulator", "--avd", "Pixel_7", "--console-port",
-       std::to_string(console), "--adb-server-port", std::to_string(farm.adb_server_port()),
-       "--scenario", kScenarios + "/webview-login.json"},
-      {"HOME=" + home.path().string()});
-  REQUIRE(eventually(
-      [&] { return farm.adb({"devices"}).out.find(serial + "\tdevice") != std::string::npos; },
-      10s));
-  const android::WebViewSpec& shop = webview_app(scenario("webview-login"), "com.example.shop");
-  const RunResult forwarded = farm.adb(
-      {"-s", serial, "forward", "tcp:0", "localabstract:" + android::devtools_socket_name(shop)});
-  INFO(forwarded.out << forwarded.err);
-  REQUIRE(forwarded.exit_code == 0);
-  CHECK(json::parse(webview_http_get(std::stoi(forwarded.out), "/json/list")).size() == 1);
+  WebViewDeviceProcess vdevice;
+  CHECK(json::parse(webview_http_get(vdevice.forward_shop(), "/json/list")).size() == 1);
 
   const auto chromium = webview_chromium_child(vdevice.pid());
   REQUIRE(chromium);
@@ -378,8 +425,8 @@ TEST_CASE("vdevice webview: Chromium and its helpers die with a SIGKILLed vdevic
   // The browser process and its helpers (zygotes, renderer, GPU and network processes).
   CHECK(processes_mentioning(profile) > 1);
 
-  vdevice.sigkill();
-  REQUIRE(vdevice.wait_exit(5s));
+  vdevice.process().sigkill();
+  REQUIRE(vdevice.process().wait_exit(5s));
   const bool all_gone = eventually([&] { return processes_mentioning(profile) == 0; }, 5s);
   if (!all_gone) {
     for (const pid_t left : processes_with(profile)) ::kill(left, SIGKILL);
@@ -388,4 +435,48 @@ TEST_CASE("vdevice webview: Chromium and its helpers die with a SIGKILLed vdevic
   // Nobody else removes it: the device that would have is gone.
   std::error_code ignored;
   std::filesystem::remove_all(profile, ignored);
+}
+
+TEST_CASE("vdevice webview: a DevTools client that does not read holds Chromium back, not memory",
+          "[integration][vdevice][webview][may-skip]") {
+  if (!webview_chromium_installed())
+    SKIP_TEST("no Chromium (chromium on PATH or CLAWPERATOR_VDEVICE_CHROMIUM)");
+  WebViewDeviceProcess vdevice;
+  const int port = vdevice.forward_shop();
+  const json list = json::parse(webview_http_get(port, "/json/list"), nullptr, false);
+  REQUIRE(list.size() == 1);
+  WebViewCdp cdp(port, "/devtools/page/" + list[0]["id"].get<std::string>());
+  REQUIRE(cdp.handshake().starts_with("HTTP/1.1 101 "));
+  REQUIRE(cdp.evaluate("1 + 1")["result"]["result"]["value"] == 2);
+  const std::size_t before = vdevice.resident_bytes();
+  REQUIRE(before > 0);
+
+  // 96 MiB of answers (under the 256 MiB Chromium's DevTools server holds per connection)
+  // while the client reads nothing: without back-pressure they would all pile up in the device.
+  constexpr int kAnswers = 6;
+  constexpr std::size_t kAnswerSize = 16u << 20;
+  std::vector<int> ids;
+  for (int i = 0; i < kAnswers; ++i) {
+    ids.push_back(cdp.send_evaluate("String.fromCharCode(97 + " + std::to_string(i) + ").repeat(" +
+                                    std::to_string(kAnswerSize) + ")"));
+  }
+  std::size_t peak = before;
+  const auto until = std::chrono::steady_clock::now() + 8s;
+  while (std::chrono::steady_clock::now() < until) {
+    peak = std::max(peak, vdevice.resident_bytes());
+    std::this_thread::sleep_for(50ms);
+  }
+  INFO("VmRSS before " << before / 1024 << " KiB, peak while not read " << peak / 1024 << " KiB");
+  CHECK(peak - before < (32u << 20));
+
+  // Nothing was lost: every answer arrives whole, in order.
+  for (int i = 0; i < kAnswers; ++i) {
+    const std::optional<std::string> frame = cdp.next_frame();
+    REQUIRE(frame);
+    const json answer = json::parse(*frame, nullptr, false);
+    CHECK(answer.value("id", 0) == ids[static_cast<std::size_t>(i)]);
+    const std::string value = answer["result"]["result"].value("value", "");
+    CHECK(value.size() == kAnswerSize);
+    CHECK(value.find_first_not_of(static_cast<char>('a' + i)) == std::string::npos);
+  }
 }

@@ -47,6 +47,11 @@ constexpr std::size_t kMaxRequestHead = 64 * 1024;
 constexpr std::size_t kMaxListingResponse = 8u << 20;
 // Far above any CDP request (the host's own messages stay under 32 MiB: webview/cdp_client.cpp).
 constexpr std::size_t kMaxPendingToBrowser = 64u << 20;
+// Chromium's bytes the host has not taken yet (adb's flow control holds them on the device):
+// above this the bridge stops reading Chromium's socket, which then holds the rest itself (its
+// DevTools server buffers up to 256 MiB per connection). A few WRTE messages' worth keeps the
+// stream busy.
+constexpr std::size_t kMaxPendingToHost = 4u << 20;
 constexpr std::size_t kReadChunk = 64 * 1024;
 constexpr std::size_t kStderrTail = 2048;
 
@@ -358,6 +363,10 @@ class DevToolsBridge {
 
   bool ended() const noexcept { return out_ == nullptr; }
   int fd() const noexcept { return fd_; }
+  // Chromium's socket is worth reading (and watching) only while the host keeps up.
+  bool host_has_room() const noexcept {
+    return out_ != nullptr && out_->queued_bytes() < kMaxPendingToHost;
+  }
   bool waiting() const noexcept { return !ended() && (fd_ < 0 || !to_browser_.empty()); }
 
   void pump(ChromiumBrowser& browser) {
@@ -421,6 +430,8 @@ class DevToolsBridge {
   void receive(ChromiumBrowser& browser) {
     char buffer[kReadChunk];
     while (fd_ >= 0) {
+      // The host lags: the rest waits in Chromium's socket until adb has taken this much.
+      if (!host_has_room()) return;
       const ssize_t got = ::recv(fd_, buffer, sizeof buffer, MSG_DONTWAIT);
       if (got < 0 && errno == EINTR) continue;
       if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
@@ -533,8 +544,10 @@ std::optional<std::chrono::steady_clock::time_point> WebViewDevTools::next_deadl
 }
 
 void WebViewDevTools::add_watched_fds(std::vector<int>& fds) const {
+  // A bridge whose host lags is woken by the host's acknowledgements instead (every loop turn
+  // ticks): watching Chromium's socket then would only spin the loop.
   for (const auto& bridge : bridges_) {
-    if (bridge->fd() >= 0) fds.push_back(bridge->fd());
+    if (bridge->fd() >= 0 && bridge->host_has_room()) fds.push_back(bridge->fd());
   }
 }
 
