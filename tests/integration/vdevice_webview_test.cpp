@@ -38,20 +38,52 @@ namespace {
 
 constexpr int kWebViewReadMs = 15000;
 
-// The Chromium the device would start: CLAWPERATOR_VDEVICE_CHROMIUM, else `chromium` on PATH.
-bool webview_chromium_installed() {
+// The Chromium the device would start (CLAWPERATOR_VDEVICE_CHROMIUM, else `chromium` on
+// PATH) as a path; empty when there is none.
+std::string webview_chromium_path() {
   const std::string configured = android::chromium_executable();
-  if (configured.find('/') != std::string::npos) return ::access(configured.c_str(), X_OK) == 0;
+  if (configured.find('/') != std::string::npos) {
+    return ::access(configured.c_str(), X_OK) == 0 ? configured : std::string();
+  }
   const char* path = std::getenv("PATH");
   std::string rest = path != nullptr ? path : "";
   while (!rest.empty()) {
     const std::size_t colon = rest.find(':');
     const std::string dir = rest.substr(0, colon);
-    if (!dir.empty() && ::access((dir + "/" + configured).c_str(), X_OK) == 0) return true;
+    if (!dir.empty() && ::access((dir + "/" + configured).c_str(), X_OK) == 0) {
+      return dir + "/" + configured;
+    }
     if (colon == std::string::npos) break;
     rest.erase(0, colon + 1);
   }
-  return false;
+  return {};
+}
+
+bool webview_chromium_installed() {
+  return !webview_chromium_path().empty();
+}
+
+// A stand-in for Chromium that counts its starts in DIR/starts and exits at once (status 3)
+// for the first `failures` of them, then runs `chromium` (empty: never).
+std::string webview_flaky_chromium(const std::filesystem::path& dir, int failures,
+                                   const std::string& chromium) {
+  const std::filesystem::path script = dir / "flaky-chromium";
+  const std::string starts = (dir / "starts").string();
+  std::string text = "#!/bin/sh\nstarts=$(cat '" + starts + "' 2>/dev/null || echo 0)\n" +
+                     "echo $((starts + 1)) > '" + starts + "'\n";
+  if (!chromium.empty()) {
+    text +=
+        "[ \"$starts\" -ge " + std::to_string(failures) + " ] && exec '" + chromium + "' \"$@\"\n";
+  }
+  text += "exit 3\n";
+  write_file(script, text);
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  return script.string();
+}
+
+int webview_starts(const std::filesystem::path& dir) {
+  const std::string text = read_file((dir / "starts").string());
+  return text.empty() ? 0 : std::stoi(text);
 }
 
 // A TCP connection to a port adb forwarded, read with a deadline.
@@ -229,12 +261,16 @@ const android::WebViewSpec& webview_app(const android::Scenario& scenario,
   throw std::logic_error("unreachable");
 }
 
-// A DevTools request to `app`'s socket through a forward: the connection ends, unanswered.
-void webview_expect_closed_at_once(const Farm& farm, const android::WebViewSpec& app) {
-  WebViewTestSocket socket(webview_forward(farm, android::devtools_socket_name(app)));
+// A DevTools request to a forwarded port: the connection ends, unanswered.
+void webview_expect_closed_at_once(int port) {
+  WebViewTestSocket socket(port);
   socket.send("GET /json/list HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   CHECK(socket.read_to_eof().empty());
   CHECK(socket.eof());
+}
+
+void webview_expect_closed_at_once(const Farm& farm, const android::WebViewSpec& app) {
+  webview_expect_closed_at_once(webview_forward(farm, android::devtools_socket_name(app)));
 }
 
 // A clawperator-vdevice process of its own (the emulator mode, registered with a farm's adb
@@ -270,6 +306,9 @@ class WebViewDeviceProcess {
     return std::stoi(forwarded.out);
   }
   EmulatorProcess& process() { return *process_; }
+  std::string echo_through_shell() {
+    return farm_.adb({"-s", serial_, "shell", "echo", "still here"}).out;
+  }
   pid_t pid() const { return process_->pid(); }
 
   // The process's resident memory (VmRSS), in bytes; 0 once it is gone.
@@ -479,4 +518,46 @@ TEST_CASE("vdevice webview: a DevTools client that does not read holds Chromium 
     CHECK(value.size() == kAnswerSize);
     CHECK(value.find_first_not_of(static_cast<char>('a' + i)) == std::string::npos);
   }
+}
+
+TEST_CASE("vdevice webview: a connection after a failed Chromium start starts it again",
+          "[integration][vdevice][webview][may-skip]") {
+  const std::string chromium = webview_chromium_path();
+  if (chromium.empty()) SKIP_TEST("no Chromium (chromium on PATH or CLAWPERATOR_VDEVICE_CHROMIUM)");
+  TemporaryDirectory dir("webview-flaky-chromium");
+  WebViewDeviceProcess vdevice(
+      {"CLAWPERATOR_VDEVICE_CHROMIUM=" + webview_flaky_chromium(dir.path(), 1, chromium)});
+  const int port = vdevice.forward_shop();
+
+  webview_expect_closed_at_once(port);
+  CHECK(webview_starts(dir.path()) == 1);
+  // The failed process is gone (reaped), and the next connection gets a working Chromium.
+  const json list = json::parse(webview_http_get(port, "/json/list"), nullptr, false);
+  INFO(list.dump(2));
+  REQUIRE(list.is_array());
+  CHECK(list.size() == 1);
+  CHECK(webview_starts(dir.path()) == 2);
+  // A working Chromium serves every later connection: it is not started again.
+  CHECK(json::parse(webview_http_get(port, "/json/version")).value("Android-Package", "") ==
+        "com.example.shop");
+  CHECK(webview_starts(dir.path()) == 2);
+}
+
+TEST_CASE("vdevice webview: a Chromium that never starts is not started for every connection",
+          "[integration][vdevice][webview]") {
+  TemporaryDirectory dir("webview-broken-chromium");
+  WebViewDeviceProcess vdevice(
+      {"CLAWPERATOR_VDEVICE_CHROMIUM=" + webview_flaky_chromium(dir.path(), 0, "")});
+  const int port = vdevice.forward_shop();
+  // A client retrying in a loop: the second connection tries again at once, the next ones
+  // within the back-off (1 s after a second failure in a row) are closed without a start.
+  const auto began = std::chrono::steady_clock::now();
+  for (int connection = 0; connection < 6; ++connection) webview_expect_closed_at_once(port);
+  const auto took = std::chrono::steady_clock::now() - began;
+  INFO("6 connections took " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count()
+                             << " ms");
+  CHECK(webview_starts(dir.path()) >= 2);
+  if (took < 1s) CHECK(webview_starts(dir.path()) == 2);
+  CHECK(webview_starts(dir.path()) <= 3);
+  CHECK(vdevice.echo_through_shell() == "still here\n");
 }

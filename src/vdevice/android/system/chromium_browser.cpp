@@ -42,6 +42,12 @@ constexpr auto kLoadDeadline = 10s;
 constexpr auto kTerminateGrace = 2s;
 // While something waits (Chromium's start, a full socket), the loop looks again this soon.
 constexpr auto kRetryInterval = 10ms;
+// After a failed start the next connection starts Chromium again (a slow machine, a crash), at
+// once the first time; after further failures in a row no sooner than this, doubling up to the
+// cap, so that a client reconnecting in a loop to a device whose Chromium cannot start
+// (missing, broken) does not start one per connection.
+constexpr auto kFirstRestartBackOff = 1s;
+constexpr auto kMaxRestartBackOff = 30s;
 // A request head longer than this is no DevTools listing request: it is piped as it is.
 constexpr std::size_t kMaxRequestHead = 64 * 1024;
 constexpr std::size_t kMaxListingResponse = 8u << 20;
@@ -243,6 +249,9 @@ class ChromiumBrowser {
     if (state_ == State::Failed) return;
     state_ = State::Failed;
     log_line(why);
+    // A Chromium still running (no port in time) is stopped now, so that replacing this browser
+    // later waits for no more than what is left of its grace.
+    if (process_) process_->begin_terminate();
   }
 
   // Startup thread: only port_, target_ids_ and start_error_ are written here, and read on the
@@ -519,8 +528,38 @@ void WebViewDevTools::listen(AbstractSockets& sockets) {
   }
 }
 
+void WebViewDevTools::follow_browser() {
+  browser_->poll();
+  if (browser_->state() == ChromiumBrowser::State::Ready) consecutive_failures_ = 0;
+  if (browser_->state() != ChromiumBrowser::State::Failed || failure_noted_) return;
+  failure_noted_ = true;
+  ++consecutive_failures_;
+  auto back_off = std::chrono::steady_clock::duration::zero();
+  if (consecutive_failures_ > 1) {
+    const int doublings = std::min(consecutive_failures_ - 2, 5);
+    back_off = std::min<std::chrono::steady_clock::duration>(
+        kFirstRestartBackOff * (1 << doublings), kMaxRestartBackOff);
+  }
+  restart_after_ = std::chrono::steady_clock::now() + back_off;
+}
+
 std::unique_ptr<ServiceSession> WebViewDevTools::accept(std::size_t app, ServiceOutput& out) {
-  if (!browser_) browser_ = std::make_unique<ChromiumBrowser>(apps_, display_, density_);
+  if (browser_) follow_browser();
+  if (browser_ && browser_->state() == ChromiumBrowser::State::Failed &&
+      std::chrono::steady_clock::now() >= restart_after_) {
+    // The connections of the failed start are over (their next pump would end them anyway): none
+    // may reach the new Chromium with a request meant for the old one.
+    for (const auto& bridge : bridges_) bridge->finish();
+    std::erase_if(bridges_, [](const auto& bridge) { return bridge->ended(); });
+    log_line("starting Chromium again (" + std::to_string(consecutive_failures_) +
+             " failed start(s) in a row)");
+    browser_.reset();
+  }
+  if (!browser_) {
+    browser_ = std::make_unique<ChromiumBrowser>(apps_, display_, density_);
+    failure_noted_ = false;
+    follow_browser();
+  }
   const Bounds bounds = apps_[app].bounds.value_or(display_);
   auto bridge =
       std::make_shared<DevToolsBridge>(apps_[app], app, android_page_description(bounds), out);
@@ -530,7 +569,7 @@ std::unique_ptr<ServiceSession> WebViewDevTools::accept(std::size_t app, Service
 
 void WebViewDevTools::tick() {
   if (!browser_) return;
-  browser_->poll();
+  follow_browser();
   for (const auto& bridge : bridges_) bridge->pump(*browser_);
   std::erase_if(bridges_, [](const auto& bridge) { return bridge->ended(); });
 }
