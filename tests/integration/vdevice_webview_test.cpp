@@ -490,10 +490,11 @@ TEST_CASE("vdevice webview: a DevTools client that does not read holds Chromium 
   const std::size_t before = vdevice.resident_bytes();
   REQUIRE(before > 0);
 
-  // 96 MiB of answers (under the 256 MiB Chromium's DevTools server holds per connection)
-  // while the client reads nothing: without back-pressure they would all pile up in the device.
+  // 48 MiB of answers (under the 256 MiB Chromium's DevTools server holds per connection)
+  // while the client reads nothing: without back-pressure they would all pile up in the device
+  // (measured: +62 MiB of VmRSS within 8 s; with it, +8 MiB).
   constexpr int kAnswers = 6;
-  constexpr std::size_t kAnswerSize = 16u << 20;
+  constexpr std::size_t kAnswerSize = 8u << 20;
   std::vector<int> ids;
   for (int i = 0; i < kAnswers; ++i) {
     ids.push_back(cdp.send_evaluate("String.fromCharCode(97 + " + std::to_string(i) + ").repeat(" +
@@ -506,7 +507,7 @@ TEST_CASE("vdevice webview: a DevTools client that does not read holds Chromium 
     std::this_thread::sleep_for(50ms);
   }
   INFO("VmRSS before " << before / 1024 << " KiB, peak while not read " << peak / 1024 << " KiB");
-  CHECK(peak - before < (32u << 20));
+  CHECK(peak - before < (24u << 20));
 
   // Nothing was lost: every answer arrives whole, in order.
   for (int i = 0; i < kAnswers; ++i) {
