@@ -274,7 +274,7 @@ void webview_expect_closed_at_once(const Farm& farm, const android::WebViewSpec&
 }
 
 // A clawperator-vdevice process of its own (the emulator mode, registered with a farm's adb
-// server) serving `scenario_file`: it can be SIGKILLed, and its memory measured, apart from
+// server) serving webview-login.json: it can be SIGKILLed, and its memory measured, apart from
 // the test's.
 class WebViewDeviceProcess {
  public:
@@ -306,6 +306,7 @@ class WebViewDeviceProcess {
     return std::stoi(forwarded.out);
   }
   EmulatorProcess& process() { return *process_; }
+  // What `adb shell echo still here` printed: the device still serves the rest.
   std::string echo_through_shell() {
     return farm_.adb({"-s", serial_, "shell", "echo", "still here"}).out;
   }
