@@ -292,7 +292,17 @@ class WebViewDeviceProcess {
         [&] { return farm_.adb({"devices"}).out.find(serial_ + "\tdevice") != std::string::npos; },
         10s));
   }
-  ~WebViewDeviceProcess() { process_.reset(); }  // reaped before the farm looks for leftovers
+  // Reaped before the farm looks for leftovers. SIGTERM, and time to stop Chromium (up to its
+  // 2 s grace) and remove its folder: the runner's own 500 ms before SIGKILL would leave the
+  // folder behind.
+  ~WebViewDeviceProcess() {
+    // Not when already reaped (the SIGKILL case): its pid may be another process's by now.
+    if (!process_->wait_exit(0ms)) {
+      process_->sigterm();
+      (void)process_->wait_exit(10s);
+    }
+    process_.reset();
+  }
   WebViewDeviceProcess(const WebViewDeviceProcess&) = delete;
   WebViewDeviceProcess& operator=(const WebViewDeviceProcess&) = delete;
 
