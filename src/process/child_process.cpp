@@ -3,6 +3,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,6 +13,7 @@
 #include <array>
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <string_view>
 
 #include "clawperator/process/interrupt.hpp"
@@ -120,6 +123,104 @@ ExitStatus decode(int wait_status) noexcept {
   return status;
 }
 
+// What posix_spawnp would run for `name`: the name itself when it holds a '/', else the first
+// executable regular file of that name along PATH; empty when there is none. Resolved before
+// fork, as execvp's own search is not async-signal-safe.
+std::string resolve_executable(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  std::string_view rest = path != nullptr && *path != '\0' ? path : "/bin:/usr/bin";
+  for (;;) {
+    const std::size_t colon = rest.find(':');
+    const std::string_view directory = rest.substr(0, colon);
+    std::string candidate =
+        (directory.empty() ? std::string(".") : std::string(directory)) + "/" + name;
+    struct stat info {};
+    if (::stat(candidate.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+        ::access(candidate.c_str(), X_OK) == 0) {
+      return candidate;
+    }
+    if (colon == std::string_view::npos) return {};
+    rest.remove_prefix(colon + 1);
+  }
+}
+
+// Closes every descriptor above stderr except `keep` (the exec report pipe, CLOEXEC itself).
+void close_inherited_descriptors(int keep) noexcept {
+#ifdef SYS_close_range
+  if (keep > STDERR_FILENO + 1) {
+    (void)syscall(SYS_close_range, STDERR_FILENO + 1, keep - 1, 0);
+  }
+  (void)syscall(SYS_close_range, keep + 1, ~0U, 0);
+#else
+  (void)keep;
+#endif
+}
+
+// fork and exec with the child's death tied to its parent's (PR_SET_PDEATHSIG, which posix_spawn
+// cannot set): otherwise the same child as the posix_spawn path, in a new process group, with
+// `stdin_fd` (or /dev/null), `out_fd`, `err_fd` as 0-2, an empty signal mask and SIGPIPE back
+// to its default. 0 and the pid, or the errno of the failed fork or exec.
+int fork_dying_with_parent(const std::string& executable, char* const* argv, char* const* envp,
+                           int stdin_fd, int out_fd, int err_fd, pid_t& pid) {
+  UniqueFd report_read, report_write;
+  {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) return errno;
+    report_read.reset(fds[0]);
+    report_write.reset(fds[1]);
+    if (int e = keep_above_stdio(report_write); e != 0) return e;
+  }
+  const pid_t parent = ::getpid();
+  const pid_t child = ::fork();
+  if (child < 0) return errno;
+  if (child == 0) {
+    // Only async-signal-safe calls from here on: the parent has other threads.
+    int failure = 0;
+    const auto fail = [&](int error) {
+      failure = error;
+      (void)!::write(report_write.get(), &failure, sizeof failure);
+      ::_exit(127);
+    };
+    if (::setpgid(0, 0) != 0) fail(errno);
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) fail(errno);
+    // The parent died before the prctl: nobody is left to deliver the signal for.
+    if (::getppid() != parent) ::_exit(127);
+    sigset_t no_signals;
+    sigemptyset(&no_signals);
+    struct sigaction defaults {};
+    defaults.sa_handler = SIG_DFL;
+    sigemptyset(&defaults.sa_mask);
+    (void)::sigaction(SIGPIPE, &defaults, nullptr);
+    if (stdin_fd >= 0) {
+      if (::dup2(stdin_fd, STDIN_FILENO) < 0) fail(errno);
+    } else {
+      const int null_fd = ::open("/dev/null", O_RDONLY);
+      if (null_fd < 0) fail(errno);
+      if (null_fd != STDIN_FILENO && ::dup2(null_fd, STDIN_FILENO) < 0) fail(errno);
+    }
+    if (::dup2(out_fd, STDOUT_FILENO) < 0 || ::dup2(err_fd, STDERR_FILENO) < 0) fail(errno);
+    close_inherited_descriptors(report_write.get());
+    if (::sigprocmask(SIG_SETMASK, &no_signals, nullptr) != 0) fail(errno);
+    ::execve(executable.c_str(), argv, envp);
+    fail(errno);
+  }
+  report_write.reset();
+  int exec_error = 0;
+  ssize_t got;
+  do {
+    got = ::read(report_read.get(), &exec_error, sizeof exec_error);
+  } while (got < 0 && errno == EINTR);
+  if (got == static_cast<ssize_t>(sizeof exec_error)) {
+    int ignored = 0;
+    while (::waitpid(child, &ignored, 0) < 0 && errno == EINTR) {
+    }
+    return exec_error;
+  }
+  pid = child;
+  return 0;
+}
+
 }  // namespace
 
 ChildProcess::~ChildProcess() {
@@ -127,7 +228,8 @@ ChildProcess::~ChildProcess() {
 }
 
 int ChildProcess::spawn(const std::vector<std::string>& argv,
-                        const std::vector<std::string>& environment, int stdin_fd) {
+                        const std::vector<std::string>& environment, int stdin_fd,
+                        bool dies_with_parent) {
   if (argv.empty() || pid_ > 0) return EINVAL;
   UniqueFd out_read, out_write, err_read, err_write;
   if (int e = make_pipe(out_read, out_write); e != 0) return e;
@@ -139,11 +241,25 @@ int ChildProcess::spawn(const std::vector<std::string>& argv,
   for (const std::string& arg : argv) c_argv.push_back(const_cast<char*>(arg.c_str()));
   c_argv.push_back(nullptr);
 
+  std::vector<char*> envp;
+  if (!environment.empty()) envp = child_environment(environment);
+  char* const* child_env = environment.empty() ? environ : envp.data();
+  pid_t pid = -1;
+  int rc = 0;
+  if (dies_with_parent) {
+    const std::string executable = resolve_executable(argv[0]);
+    if (executable.empty()) return ENOENT;
+    rc = fork_dying_with_parent(executable, c_argv.data(), child_env, stdin_fd, out_write.get(),
+                                err_write.get(), pid);
+    if (rc != 0) return rc;
+    return adopt(pid, out_read, err_read);
+  }
+
   FileActions actions;
   if (actions.init_error() != 0) return actions.init_error();
-  int rc = stdin_fd >= 0 ? posix_spawn_file_actions_adddup2(actions.get(), stdin_fd, STDIN_FILENO)
-                         : posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO,
-                                                            "/dev/null", O_RDONLY, 0);
+  rc = stdin_fd >= 0 ? posix_spawn_file_actions_adddup2(actions.get(), stdin_fd, STDIN_FILENO)
+                     : posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO, "/dev/null",
+                                                        O_RDONLY, 0);
   if (rc == 0) rc = posix_spawn_file_actions_adddup2(actions.get(), out_write.get(), STDOUT_FILENO);
   if (rc == 0) rc = posix_spawn_file_actions_adddup2(actions.get(), err_write.get(), STDERR_FILENO);
 #ifdef CLAWPERATOR_HAVE_ADDCLOSEFROM
@@ -170,23 +286,22 @@ int ChildProcess::spawn(const std::vector<std::string>& argv,
   if (rc == 0) rc = posix_spawnattr_setsigdefault(attr.get(), &defaults);
   if (rc != 0) return rc;
 
-  pid_t pid = -1;
   // glibc reports exec failures (ENOENT, EACCES, ...) as the return value. A name with a '/'
   // is a path and must not be searched in PATH.
   const bool is_path = argv[0].find('/') != std::string::npos;
-  std::vector<char*> envp;
-  if (!environment.empty()) envp = child_environment(environment);
-  char* const* child_env = environment.empty() ? environ : envp.data();
   rc = is_path ? posix_spawn(&pid, c_argv[0], actions.get(), attr.get(), c_argv.data(), child_env)
                : posix_spawnp(&pid, c_argv[0], actions.get(), attr.get(), c_argv.data(), child_env);
   if (rc != 0) return rc;
+  return adopt(pid, out_read, err_read);
+}
 
+int ChildProcess::adopt(pid_t pid, UniqueFd& out_read, UniqueFd& err_read) noexcept {
   pid_ = pid;
   reaped_ = false;
   out_ = std::move(out_read);
   err_ = std::move(err_read);
   pidfd_.reset(open_pidfd(pid));
-  return 0;  // the write ends close here: EOF then means every writer is gone
+  return 0;  // the caller's write ends close on return: EOF then means every writer is gone
 }
 
 bool ChildProcess::has_exited() noexcept {

@@ -32,9 +32,10 @@ class ChildProcess {
   // Returns 0 or an errno. stdin is /dev/null (or `stdin_fd` when it is one), stdout/stderr
   // are non-blocking pipes on our side, and the child leads a new process group. argv must not
   // be empty. `environment` holds "NAME=VALUE" entries that replace NAME in the inherited
-  // environment.
+  // environment. With `dies_with_parent` the kernel SIGKILLs the child when the thread that
+  // spawned it ends (PR_SET_PDEATHSIG), however this process ends, SIGKILL included.
   int spawn(const std::vector<std::string>& argv, const std::vector<std::string>& environment = {},
-            int stdin_fd = -1);
+            int stdin_fd = -1, bool dies_with_parent = false);
 
   pid_t pid() const noexcept { return pid_; }
   UniqueFd& out() noexcept { return out_; }
@@ -67,6 +68,7 @@ class ChildProcess {
 
  private:
   void signal_group(int signal_number) const noexcept;
+  int adopt(pid_t pid, UniqueFd& out_read, UniqueFd& err_read) noexcept;
 
   pid_t pid_ = -1;
   bool reaped_ = false;

@@ -170,7 +170,7 @@ class SystemStream final : public Stream {
 
   int spawn(const StreamSpec& spec) {
     if (spec.terminate_grace > milliseconds::zero()) grace_ = spec.terminate_grace;
-    return child_.spawn(spec.argv, spec.environment);
+    return child_.spawn(spec.argv, spec.environment, -1, spec.dies_with_parent);
   }
 
   StreamEvent wait(milliseconds timeout) override {

@@ -116,6 +116,9 @@ class EmulatorProcess {
   // Still running after `time`.
   bool runs_for(std::chrono::milliseconds time) { return !wait_exit(time); }
   void sigterm() { ::kill(stream_->pid(), SIGTERM); }
+  // As the OOM killer or `kill -9` ends it: no handler, no destructor runs.
+  void sigkill() { ::kill(stream_->pid(), SIGKILL); }
+  pid_t pid() const { return stream_->pid(); }
 
   int exit_code() const { return ended_.exit_code; }
   int signal() const { return ended_.signal; }

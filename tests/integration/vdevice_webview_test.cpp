@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cerrno>
 #include <chrono>
@@ -18,33 +19,71 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <thread>
+#include <vector>
 
+#include "emulator_process.hpp"
 #include "farm_fixture.hpp"
 #include "skip.hpp"
+#include "test_files.hpp"
+#include "test_locations.hpp"
 #include "vdevice/android/system/chromium_browser.hpp"
 #include "vdevice/android/system/webview_devtools.hpp"
 
 using namespace clawperator::testing;
+using namespace std::chrono_literals;
 namespace android = clawperator::vdevice::android;
 
 namespace {
 
 constexpr int kWebViewReadMs = 15000;
 
-// The Chromium the device would start: CLAWPERATOR_VDEVICE_CHROMIUM, else `chromium` on PATH.
-bool webview_chromium_installed() {
+// The Chromium the device would start (CLAWPERATOR_VDEVICE_CHROMIUM, else `chromium` on
+// PATH) as a path; empty when there is none.
+std::string webview_chromium_path() {
   const std::string configured = android::chromium_executable();
-  if (configured.find('/') != std::string::npos) return ::access(configured.c_str(), X_OK) == 0;
+  if (configured.find('/') != std::string::npos) {
+    return ::access(configured.c_str(), X_OK) == 0 ? configured : std::string();
+  }
   const char* path = std::getenv("PATH");
   std::string rest = path != nullptr ? path : "";
   while (!rest.empty()) {
     const std::size_t colon = rest.find(':');
     const std::string dir = rest.substr(0, colon);
-    if (!dir.empty() && ::access((dir + "/" + configured).c_str(), X_OK) == 0) return true;
+    if (!dir.empty() && ::access((dir + "/" + configured).c_str(), X_OK) == 0) {
+      return dir + "/" + configured;
+    }
     if (colon == std::string::npos) break;
     rest.erase(0, colon + 1);
   }
-  return false;
+  return {};
+}
+
+bool webview_chromium_installed() {
+  return !webview_chromium_path().empty();
+}
+
+// A stand-in for Chromium that counts its starts in DIR/starts and exits at once (status 3)
+// for the first `failures` of them, then runs `chromium` (empty: never).
+std::string webview_flaky_chromium(const std::filesystem::path& dir, int failures,
+                                   const std::string& chromium) {
+  const std::filesystem::path script = dir / "flaky-chromium";
+  const std::string starts = (dir / "starts").string();
+  std::string text = "#!/bin/sh\nstarts=$(cat '" + starts + "' 2>/dev/null || echo 0)\n" +
+                     "echo $((starts + 1)) > '" + starts + "'\n";
+  if (!chromium.empty()) {
+    text +=
+        "[ \"$starts\" -ge " + std::to_string(failures) + " ] && exec '" + chromium + "' \"$@\"\n";
+  }
+  text += "exit 3\n";
+  write_file(script, text);
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  return script.string();
+}
+
+int webview_starts(const std::filesystem::path& dir) {
+  const std::string text = read_file((dir / "starts").string());
+  return text.empty() ? 0 : std::stoi(text);
 }
 
 // A TCP connection to a port adb forwarded, read with a deadline.
@@ -167,22 +206,32 @@ class WebViewCdp {
 
   // Runtime.evaluate of `expression`: the value, by value.
   json evaluate(const std::string& expression) {
+    const int id = send_evaluate(expression);
+    for (;;) {
+      const std::optional<std::string> frame = next_frame();
+      if (!frame) return json();
+      const json message = json::parse(*frame, nullptr, false);
+      if (message.is_object() && message.value("id", 0) == id) return message;
+    }
+  }
+  // Sends a Runtime.evaluate without waiting for its answer: its id.
+  int send_evaluate(const std::string& expression) {
     const int id = ++next_id_;
     socket_.send(
         webview_client_frame(json{{"id", id},
                                   {"method", "Runtime.evaluate"},
                                   {"params", {{"expression", expression}, {"returnByValue", true}}}}
                                  .dump()));
-    for (;;) {
-      std::optional<std::string> frame;
-      socket_.read_until([&](std::string& bytes) {
-        frame = webview_take_server_frame(bytes);
-        return frame.has_value();
-      });
-      if (!frame) return json();
-      const json message = json::parse(*frame, nullptr, false);
-      if (message.is_object() && message.value("id", 0) == id) return message;
-    }
+    return id;
+  }
+  // The next server frame's payload; nullopt at EOF or when none came in time.
+  std::optional<std::string> next_frame() {
+    std::optional<std::string> frame;
+    socket_.read_until([&](std::string& bytes) {
+      frame = webview_take_server_frame(bytes);
+      return frame.has_value();
+    });
+    return frame;
   }
 
  private:
@@ -191,10 +240,10 @@ class WebViewCdp {
   int next_id_ = 0;
 };
 
-// The Chromium the farm started for its WebViews: a child of this process (the farm serves
-// its devices in threads of ours) run with a --user-data-dir.
-std::optional<std::pair<pid_t, std::string>> webview_chromium_child() {
-  for (const auto& [pid, cmdline] : children_of(::getpid())) {
+// The Chromium a device started for its WebViews: a child of `parent` (by default this
+// process: the farm serves its devices in threads of ours) run with a --user-data-dir.
+std::optional<std::pair<pid_t, std::string>> webview_chromium_child(pid_t parent = ::getpid()) {
+  for (const auto& [pid, cmdline] : children_of(parent)) {
     const std::size_t at = cmdline.find("--user-data-dir=");
     if (at == std::string::npos) continue;
     const std::size_t start = at + 16;
@@ -212,13 +261,83 @@ const android::WebViewSpec& webview_app(const android::Scenario& scenario,
   throw std::logic_error("unreachable");
 }
 
-// A DevTools request to `app`'s socket through a forward: the connection ends, unanswered.
-void webview_expect_closed_at_once(const Farm& farm, const android::WebViewSpec& app) {
-  WebViewTestSocket socket(webview_forward(farm, android::devtools_socket_name(app)));
+// A DevTools request to a forwarded port: the connection ends, unanswered.
+void webview_expect_closed_at_once(int port) {
+  WebViewTestSocket socket(port);
   socket.send("GET /json/list HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
   CHECK(socket.read_to_eof().empty());
   CHECK(socket.eof());
 }
+
+void webview_expect_closed_at_once(const Farm& farm, const android::WebViewSpec& app) {
+  webview_expect_closed_at_once(webview_forward(farm, android::devtools_socket_name(app)));
+}
+
+// A clawperator-vdevice process of its own (the emulator mode, registered with a farm's adb
+// server) serving webview-login.json: it can be SIGKILLed, and its memory measured, apart from
+// the test's.
+class WebViewDeviceProcess {
+ public:
+  explicit WebViewDeviceProcess(const std::vector<std::string>& environment = {})
+      : console_(free_console_port()), serial_("emulator-" + std::to_string(console_)) {
+    std::vector<std::string> env = environment;
+    env.push_back("HOME=" + home_.path().string());
+    process_.emplace(
+        std::vector<std::string>{CLAWPERATOR_VDEVICE_BINARY, "emulator", "--avd", "Pixel_7",
+                                 "--console-port", std::to_string(console_), "--adb-server-port",
+                                 std::to_string(farm_.adb_server_port()), "--scenario",
+                                 kScenarios + "/webview-login.json"},
+        env);
+    REQUIRE(eventually(
+        [&] { return farm_.adb({"devices"}).out.find(serial_ + "\tdevice") != std::string::npos; },
+        10s));
+  }
+  // Reaped before the farm looks for leftovers. SIGTERM, and time to stop Chromium (up to its
+  // 2 s grace) and remove its folder: the runner's own 500 ms before SIGKILL would leave the
+  // folder behind.
+  ~WebViewDeviceProcess() {
+    // Not when already reaped (the SIGKILL case): its pid may be another process's by now.
+    if (!process_->wait_exit(0ms)) {
+      process_->sigterm();
+      (void)process_->wait_exit(10s);
+    }
+    process_.reset();
+  }
+  WebViewDeviceProcess(const WebViewDeviceProcess&) = delete;
+  WebViewDeviceProcess& operator=(const WebViewDeviceProcess&) = delete;
+
+  // `adb forward tcp:0 localabstract:` to the shop app's DevTools socket: the local port.
+  int forward_shop() {
+    const android::WebViewSpec& shop = webview_app(login_, "com.example.shop");
+    const RunResult forwarded = farm_.adb({"-s", serial_, "forward", "tcp:0",
+                                           "localabstract:" + android::devtools_socket_name(shop)});
+    INFO(forwarded.out << forwarded.err);
+    REQUIRE(forwarded.exit_code == 0);
+    return std::stoi(forwarded.out);
+  }
+  EmulatorProcess& process() { return *process_; }
+  // What `adb shell echo still here` printed: the device still serves the rest.
+  std::string echo_through_shell() {
+    return farm_.adb({"-s", serial_, "shell", "echo", "still here"}).out;
+  }
+  pid_t pid() const { return process_->pid(); }
+
+  // The process's resident memory (VmRSS), in bytes; 0 once it is gone.
+  std::size_t resident_bytes() const {
+    const std::string status = read_proc_file("/proc/" + std::to_string(pid()) + "/status");
+    const std::size_t at = status.find("\nVmRSS:");
+    if (at == std::string::npos) return 0;
+    return std::strtoull(status.c_str() + at + 8, nullptr, 10) * 1024;
+  }
+
+ private:
+  Farm farm_{Farm::Built{}};
+  TemporaryDirectory home_{"webview-device-home"};
+  android::Scenario login_ = scenario("webview-login");
+  std::uint16_t console_;
+  std::string serial_;
+  std::optional<EmulatorProcess> process_;
+};
 
 }  // namespace
 
@@ -341,4 +460,116 @@ TEST_CASE("vdevice webview: without Chromium the connection closes and the devic
   webview_expect_closed_at_once(farm, webview_app(login, "com.example.shop"));
   ::unsetenv("CLAWPERATOR_VDEVICE_CHROMIUM");
   CHECK(farm.adb({"shell", "echo", "still here"}).out == "still here\n");
+}
+
+TEST_CASE("vdevice webview: Chromium and its helpers die with a SIGKILLed vdevice",
+          "[integration][vdevice][webview][may-skip]") {
+  if (!webview_chromium_installed())
+    SKIP_TEST("no Chromium (chromium on PATH or CLAWPERATOR_VDEVICE_CHROMIUM)");
+  WebViewDeviceProcess vdevice;
+  CHECK(json::parse(webview_http_get(vdevice.forward_shop(), "/json/list")).size() == 1);
+
+  const auto chromium = webview_chromium_child(vdevice.pid());
+  REQUIRE(chromium);
+  const std::string profile = chromium->second;
+  // The browser process and its helpers (zygotes, renderer, GPU and network processes).
+  CHECK(processes_mentioning(profile) > 1);
+
+  vdevice.process().sigkill();
+  REQUIRE(vdevice.process().wait_exit(5s));
+  const bool all_gone = eventually([&] { return processes_mentioning(profile) == 0; }, 5s);
+  if (!all_gone) {
+    for (const pid_t left : processes_with(profile)) ::kill(left, SIGKILL);
+  }
+  CHECK(all_gone);
+  // Nobody else removes it: the device that would have is gone.
+  std::error_code ignored;
+  std::filesystem::remove_all(profile, ignored);
+}
+
+TEST_CASE("vdevice webview: a DevTools client that does not read holds Chromium back, not memory",
+          "[integration][vdevice][webview][may-skip]") {
+  if (!webview_chromium_installed())
+    SKIP_TEST("no Chromium (chromium on PATH or CLAWPERATOR_VDEVICE_CHROMIUM)");
+  WebViewDeviceProcess vdevice;
+  const int port = vdevice.forward_shop();
+  const json list = json::parse(webview_http_get(port, "/json/list"), nullptr, false);
+  REQUIRE(list.size() == 1);
+  WebViewCdp cdp(port, "/devtools/page/" + list[0]["id"].get<std::string>());
+  REQUIRE(cdp.handshake().starts_with("HTTP/1.1 101 "));
+  REQUIRE(cdp.evaluate("1 + 1")["result"]["result"]["value"] == 2);
+  const std::size_t before = vdevice.resident_bytes();
+  REQUIRE(before > 0);
+
+  // 48 MiB of answers (under the 256 MiB Chromium's DevTools server holds per connection)
+  // while the client reads nothing: without back-pressure they would all pile up in the device
+  // (measured: +62 MiB of VmRSS within 8 s; with it, +8 MiB).
+  constexpr int kAnswers = 6;
+  constexpr std::size_t kAnswerSize = 8u << 20;
+  std::vector<int> ids;
+  for (int i = 0; i < kAnswers; ++i) {
+    ids.push_back(cdp.send_evaluate("String.fromCharCode(97 + " + std::to_string(i) + ").repeat(" +
+                                    std::to_string(kAnswerSize) + ")"));
+  }
+  std::size_t peak = before;
+  const auto until = std::chrono::steady_clock::now() + 8s;
+  while (std::chrono::steady_clock::now() < until) {
+    peak = std::max(peak, vdevice.resident_bytes());
+    std::this_thread::sleep_for(50ms);
+  }
+  INFO("VmRSS before " << before / 1024 << " KiB, peak while not read " << peak / 1024 << " KiB");
+  CHECK(peak - before < (24u << 20));
+
+  // Nothing was lost: every answer arrives whole, in order.
+  for (int i = 0; i < kAnswers; ++i) {
+    const std::optional<std::string> frame = cdp.next_frame();
+    REQUIRE(frame);
+    const json answer = json::parse(*frame, nullptr, false);
+    CHECK(answer.value("id", 0) == ids[static_cast<std::size_t>(i)]);
+    const std::string value = answer["result"]["result"].value("value", "");
+    CHECK(value.size() == kAnswerSize);
+    CHECK(value.find_first_not_of(static_cast<char>('a' + i)) == std::string::npos);
+  }
+}
+
+TEST_CASE("vdevice webview: a connection after a failed Chromium start starts it again",
+          "[integration][vdevice][webview][may-skip]") {
+  const std::string chromium = webview_chromium_path();
+  if (chromium.empty()) SKIP_TEST("no Chromium (chromium on PATH or CLAWPERATOR_VDEVICE_CHROMIUM)");
+  TemporaryDirectory dir("webview-flaky-chromium");
+  WebViewDeviceProcess vdevice(
+      {"CLAWPERATOR_VDEVICE_CHROMIUM=" + webview_flaky_chromium(dir.path(), 1, chromium)});
+  const int port = vdevice.forward_shop();
+
+  webview_expect_closed_at_once(port);
+  CHECK(webview_starts(dir.path()) == 1);
+  // The failed process is gone (reaped), and the next connection gets a working Chromium.
+  const json list = json::parse(webview_http_get(port, "/json/list"), nullptr, false);
+  INFO(list.dump(2));
+  REQUIRE(list.is_array());
+  CHECK(list.size() == 1);
+  CHECK(webview_starts(dir.path()) == 2);
+  // A working Chromium serves every later connection: it is not started again.
+  CHECK(json::parse(webview_http_get(port, "/json/version")).value("Android-Package", "") ==
+        "com.example.shop");
+  CHECK(webview_starts(dir.path()) == 2);
+}
+
+TEST_CASE("vdevice webview: a Chromium that never starts is not started for every connection",
+          "[integration][vdevice][webview]") {
+  TemporaryDirectory dir("webview-broken-chromium");
+  WebViewDeviceProcess vdevice(
+      {"CLAWPERATOR_VDEVICE_CHROMIUM=" + webview_flaky_chromium(dir.path(), 0, "")});
+  const int port = vdevice.forward_shop();
+  // A client retrying in a loop: the second connection tries again at once, the next ones
+  // within the back-off (1 s after a second failure in a row) are closed without a start.
+  const auto began = std::chrono::steady_clock::now();
+  for (int connection = 0; connection < 6; ++connection) webview_expect_closed_at_once(port);
+  const auto took = std::chrono::steady_clock::now() - began;
+  INFO("6 connections took " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count()
+                             << " ms");
+  CHECK(webview_starts(dir.path()) >= 2);
+  if (took < 1s) CHECK(webview_starts(dir.path()) == 2);
+  CHECK(webview_starts(dir.path()) <= 3);
+  CHECK(vdevice.echo_through_shell() == "still here\n");
 }

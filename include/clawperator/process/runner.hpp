@@ -51,6 +51,10 @@ struct StreamSpec {
   // How long terminate() lets the child exit after SIGTERM before its group gets SIGKILL
   // (zero: the runner's own, 500 ms). A skill's script gets longer to clean up.
   std::chrono::milliseconds terminate_grace{0};
+  // The kernel SIGKILLs the child when the thread that started it ends, even when this process
+  // is SIGKILLed and so cannot stop it (the vdevice's Chromium): start such a child from a
+  // thread that lives as long as the child should.
+  bool dies_with_parent = false;
 };
 
 // What one wait on a streaming child produced.

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "clawperator/process/runner.hpp"
 #include "process_test_support.hpp"
@@ -247,5 +248,81 @@ TEST_CASE("a stream's environment entries replace the inherited ones", "[process
   }
   CHECK(event.exited);
   CHECK(out == "1\nours|kept|a=b");
+  CHECK(no_children_left());
+}
+
+namespace {
+
+// A stream started on a thread that ends right after, as a vdevice's loop thread would when
+// killed; the stream itself lives on here.
+std::unique_ptr<Stream> start_on_ended_thread(StreamSpec spec) {
+  std::unique_ptr<Stream> stream;
+  std::thread starter([&] {
+    Started started = make_system_runner()->start(spec);
+    if (started) stream = std::move(*started);
+  });
+  starter.join();
+  return stream;
+}
+
+// The stream's child's end within `limit`, by waiting on the stream.
+StreamEvent wait_for_end(Stream& stream, std::chrono::milliseconds limit) {
+  StreamEvent event;
+  const Clock::time_point started = Clock::now();
+  while (!event.exited && since(started) < limit) event = stream.wait(100ms);
+  return event;
+}
+
+}  // namespace
+
+TEST_CASE("a stream that dies with its parent is SIGKILLed when its starting thread ends",
+          "[process]") {
+  StreamSpec spec{{"sleep", "30"}, {}};
+  spec.dies_with_parent = true;
+  std::unique_ptr<Stream> stream = start_on_ended_thread(spec);
+  REQUIRE(stream != nullptr);
+  const StreamEvent event = wait_for_end(*stream, 5000ms);
+  CHECK(event.exited);
+  CHECK(event.signal == SIGKILL);
+  CHECK(no_children_left());
+}
+
+TEST_CASE("a stream that does not die with its parent outlives its starting thread", "[process]") {
+  std::unique_ptr<Stream> stream = start_on_ended_thread(StreamSpec{{"sleep", "30"}, {}});
+  REQUIRE(stream != nullptr);
+  CHECK_FALSE(wait_for_end(*stream, 500ms).exited);
+  stream->terminate();
+  CHECK(no_children_left());
+}
+
+TEST_CASE("a stream that dies with its parent is otherwise the same child", "[process]") {
+  StreamSpec spec{{"sh", "-c",
+                   "read line; echo \"[$line]\"; printf '%s' \"$CLAWPERATOR_TEST_NEW\" >&2; "
+                   "kill -0 -$$ && echo leads-group; ls /proc/$$/fd | wc -l; exit 4"},
+                  {"CLAWPERATOR_TEST_NEW=set"}};
+  spec.dies_with_parent = true;
+  Started started = make_system_runner()->start(spec);
+  REQUIRE(started);
+  std::unique_ptr<Stream> stream = std::move(*started);
+  std::string out, err;
+  StreamEvent event;
+  for (int i = 0; i < 100 && !event.exited; ++i) {
+    event = stream->wait(5000ms);
+    out += event.out;
+    err += event.err;
+  }
+  CHECK(event.exited);
+  CHECK(event.exit_code == 4);
+  // stdin is /dev/null, the environment entry arrived, the child leads its own group, and the
+  // shell has only 0-2 open: nothing of ours leaked into it.
+  CHECK(out == "[]\nleads-group\n3\n");
+  CHECK(err == "set");
+  const Started missing = [] {
+    StreamSpec absent{{"clawperator-no-such-program"}, {}};
+    absent.dies_with_parent = true;
+    return make_system_runner()->start(absent);
+  }();
+  REQUIRE_FALSE(missing);
+  CHECK(missing.error().code == ENOENT);
   CHECK(no_children_left());
 }

@@ -42,11 +42,22 @@ constexpr auto kLoadDeadline = 10s;
 constexpr auto kTerminateGrace = 2s;
 // While something waits (Chromium's start, a full socket), the loop looks again this soon.
 constexpr auto kRetryInterval = 10ms;
+// After a failed start the next connection starts Chromium again (a slow machine, a crash), at
+// once the first time; after further failures in a row no sooner than this, doubling up to the
+// cap, so that a client reconnecting in a loop to a device whose Chromium cannot start
+// (missing, broken) does not start one per connection.
+constexpr auto kFirstRestartBackOff = 1s;
+constexpr auto kMaxRestartBackOff = 30s;
 // A request head longer than this is no DevTools listing request: it is piped as it is.
 constexpr std::size_t kMaxRequestHead = 64 * 1024;
 constexpr std::size_t kMaxListingResponse = 8u << 20;
 // Far above any CDP request (the host's own messages stay under 32 MiB: webview/cdp_client.cpp).
 constexpr std::size_t kMaxPendingToBrowser = 64u << 20;
+// Chromium's bytes the host has not taken yet (adb's flow control holds them on the device):
+// above this the bridge stops reading Chromium's socket, which then holds the rest itself (its
+// DevTools server buffers up to 256 MiB per connection). A few WRTE messages' worth keeps the
+// stream busy.
+constexpr std::size_t kMaxPendingToHost = 4u << 20;
 constexpr std::size_t kReadChunk = 64 * 1024;
 constexpr std::size_t kStderrTail = 2048;
 
@@ -144,6 +155,10 @@ class ChromiumBrowser {
                  "--window-size=" + css(window.width()) + "," + css(window.height()),
                  "--force-device-scale-factor=" + std::to_string(scale), "about:blank"};
     spec.terminate_grace = std::chrono::duration_cast<std::chrono::milliseconds>(kTerminateGrace);
+    // A SIGKILLed device runs no destructor: the kernel ends Chromium instead (its own helper
+    // processes exit when the browser process is gone). This runs on the device's loop thread,
+    // which serves the device to its end.
+    spec.dies_with_parent = true;
     auto started = process::make_system_runner()->start(spec);
     if (!started) {
       fail("cannot start Chromium (" + executable + "): " + started.error().message() +
@@ -234,6 +249,9 @@ class ChromiumBrowser {
     if (state_ == State::Failed) return;
     state_ = State::Failed;
     log_line(why);
+    // A Chromium still running (no port in time) is stopped now, so that replacing this browser
+    // later waits for no more than what is left of its grace.
+    if (process_) process_->begin_terminate();
   }
 
   // Startup thread: only port_, target_ids_ and start_error_ are written here, and read on the
@@ -354,6 +372,10 @@ class DevToolsBridge {
 
   bool ended() const noexcept { return out_ == nullptr; }
   int fd() const noexcept { return fd_; }
+  // Chromium's socket is worth reading (and watching) only while the host keeps up.
+  bool host_has_room() const noexcept {
+    return out_ != nullptr && out_->queued_bytes() < kMaxPendingToHost;
+  }
   bool waiting() const noexcept { return !ended() && (fd_ < 0 || !to_browser_.empty()); }
 
   void pump(ChromiumBrowser& browser) {
@@ -417,6 +439,8 @@ class DevToolsBridge {
   void receive(ChromiumBrowser& browser) {
     char buffer[kReadChunk];
     while (fd_ >= 0) {
+      // The host lags: the rest waits in Chromium's socket until adb has taken this much.
+      if (!host_has_room()) return;
       const ssize_t got = ::recv(fd_, buffer, sizeof buffer, MSG_DONTWAIT);
       if (got < 0 && errno == EINTR) continue;
       if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
@@ -504,8 +528,38 @@ void WebViewDevTools::listen(AbstractSockets& sockets) {
   }
 }
 
+void WebViewDevTools::follow_browser() {
+  browser_->poll();
+  if (browser_->state() == ChromiumBrowser::State::Ready) consecutive_failures_ = 0;
+  if (browser_->state() != ChromiumBrowser::State::Failed || failure_noted_) return;
+  failure_noted_ = true;
+  ++consecutive_failures_;
+  auto back_off = std::chrono::steady_clock::duration::zero();
+  if (consecutive_failures_ > 1) {
+    const int doublings = std::min(consecutive_failures_ - 2, 5);
+    back_off = std::min<std::chrono::steady_clock::duration>(
+        kFirstRestartBackOff * (1 << doublings), kMaxRestartBackOff);
+  }
+  restart_after_ = std::chrono::steady_clock::now() + back_off;
+}
+
 std::unique_ptr<ServiceSession> WebViewDevTools::accept(std::size_t app, ServiceOutput& out) {
-  if (!browser_) browser_ = std::make_unique<ChromiumBrowser>(apps_, display_, density_);
+  if (browser_) follow_browser();
+  if (browser_ && browser_->state() == ChromiumBrowser::State::Failed &&
+      std::chrono::steady_clock::now() >= restart_after_) {
+    // The connections of the failed start are over (their next pump would end them anyway): none
+    // may reach the new Chromium with a request meant for the old one.
+    for (const auto& bridge : bridges_) bridge->finish();
+    std::erase_if(bridges_, [](const auto& bridge) { return bridge->ended(); });
+    log_line("starting Chromium again (" + std::to_string(consecutive_failures_) +
+             " failed start(s) in a row)");
+    browser_.reset();
+  }
+  if (!browser_) {
+    browser_ = std::make_unique<ChromiumBrowser>(apps_, display_, density_);
+    failure_noted_ = false;
+    follow_browser();
+  }
   const Bounds bounds = apps_[app].bounds.value_or(display_);
   auto bridge =
       std::make_shared<DevToolsBridge>(apps_[app], app, android_page_description(bounds), out);
@@ -515,7 +569,7 @@ std::unique_ptr<ServiceSession> WebViewDevTools::accept(std::size_t app, Service
 
 void WebViewDevTools::tick() {
   if (!browser_) return;
-  browser_->poll();
+  follow_browser();
   for (const auto& bridge : bridges_) bridge->pump(*browser_);
   std::erase_if(bridges_, [](const auto& bridge) { return bridge->ended(); });
 }
@@ -529,8 +583,10 @@ std::optional<std::chrono::steady_clock::time_point> WebViewDevTools::next_deadl
 }
 
 void WebViewDevTools::add_watched_fds(std::vector<int>& fds) const {
+  // A bridge whose host lags is woken by the host's acknowledgements instead (every loop turn
+  // ticks): watching Chromium's socket then would only spin the loop.
   for (const auto& bridge : bridges_) {
-    if (bridge->fd() >= 0) fds.push_back(bridge->fd());
+    if (bridge->fd() >= 0 && bridge->host_has_room()) fds.push_back(bridge->fd());
   }
 }
 

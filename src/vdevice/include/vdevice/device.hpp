@@ -24,6 +24,9 @@ class ServiceOutput {
   // Ends the stream once the queued output is sent (shell v2: exit packet, then CLSE). A raw
   // stream (`exec:`, `sync:`, a socket) just closes: the code is not sent.
   virtual void exit(int code) = 0;
+  // Bytes written but not yet taken by the host: a session relaying a source it can pause
+  // (a socket) reads no more of it while this is large.
+  virtual std::size_t queued_bytes() const noexcept { return 0; }
 };
 
 // One running service: a shell command, a `logcat` follower.

@@ -29,6 +29,7 @@ class StreamOutput final : public ServiceOutput {
   void write_stdout(std::string_view bytes) override;
   void write_stderr(std::string_view bytes) override;
   void exit(int code) override;
+  std::size_t queued_bytes() const noexcept override { return pending().size(); }
 
   // Transport side.
   std::string_view pending() const noexcept { return std::string_view(queue_).substr(head_); }

@@ -2,8 +2,9 @@
 // WebView app of the scenario (Scenario::webviews) listens on its abstract socket, and every
 // connection to it (`adb forward tcp:N localabstract:webview_devtools_remote_<pid>`) is bridged
 // to Chromium's DevTools port. Chromium starts on the first connection only, with one tab per
-// app's page; /json/list and /json/version are answered as the app's WebView answers them
-// (webview_devtools.hpp), everything else (WebSocket upgrades included) is piped raw.
+// app's page (again on a later connection when that start failed or Chromium exited); /json/list
+// and /json/version are answered as the app's WebView answers them (webview_devtools.hpp),
+// everything else (WebSocket upgrades included) is piped raw.
 //
 // Everything runs on the transport's loop thread (vdevice/device.hpp) except Chromium's start:
 // a helper thread waits for its port and opens the tabs, so that the loop never waits on it.
@@ -53,11 +54,18 @@ class WebViewDevTools {
 
  private:
   std::unique_ptr<ServiceSession> accept(std::size_t app, ServiceOutput& out);
+  // Polls Chromium and counts a failed start once (the restart's back-off).
+  void follow_browser();
 
   std::vector<WebViewSpec> apps_;
   Bounds display_;
   int density_ = 420;
-  std::unique_ptr<ChromiumBrowser> browser_;  // created on the first connection
+  // Created on the first connection; replaced on a later one when its start failed (or it
+  // exited), once the back-off of consecutive failures allows.
+  std::unique_ptr<ChromiumBrowser> browser_;
+  int consecutive_failures_ = 0;
+  bool failure_noted_ = false;  // browser_'s failure is counted in consecutive_failures_
+  std::chrono::steady_clock::time_point restart_after_;
   std::vector<std::shared_ptr<DevToolsBridge>> bridges_;
 };
 
