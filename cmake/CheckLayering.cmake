@@ -7,7 +7,7 @@
 #    include/clawperator/<folder>/ must name the folder itself or one of its DEPENDS. The
 #    top-level headers belong to the layer that implements them (json.hpp, utf8.hpp: json;
 #    suggest.hpp: contract) or to none (header-only: text.hpp, word_list.hpp, expected.hpp,
-#    problem.hpp). An upward or sideways include fails the build, naming the file, the header and the rule.
+#    problem.hpp, dynamic_symbol.hpp). An upward or sideways include fails the build, naming the file, the header and the rule.
 #    Folders outside the table (serve/, vdevice/, src/main.cpp) sit above every layer.
 # 2. A front end's headers (cli/, mcp/, serve/) are included by no other folder. Only the
 #    composition roots below may: each program's main wires the front ends together. A new
@@ -22,7 +22,7 @@ include("${LAYERS_FILE}")  # layers, layer_depends_<layer>
 # The top-level headers of include/clawperator/ and the layer each belongs to ("" for none).
 set(top_level_headers
   "json.hpp=json" "utf8.hpp=json" "suggest.hpp=contract"
-  "text.hpp=" "word_list.hpp=" "path_values.hpp=" "expected.hpp=" "problem.hpp=")
+  "text.hpp=" "word_list.hpp=" "path_values.hpp=" "expected.hpp=" "problem.hpp=" "dynamic_symbol.hpp=")
 foreach(entry IN LISTS top_level_headers)
   string(REPLACE "=" ";" parts "${entry}")
   list(GET parts 0 name)

@@ -22,6 +22,9 @@ packages=(
   # webview: Boost.Beast (header-only) speaks HTTP and WebSocket to DevTools
   # (src/webview/cdp_client.cpp); the tests drive a real headless Chromium when it is there.
   libboost-dev
+  # Text on the screen the tree does not hold (issue 51): Tesseract's C API header (the library
+  # is opened on the first recognition: src/ocr/tesseract_engine.cpp) and its English data.
+  libtesseract-dev tesseract-ocr-eng
   # The install test renders the man pages (man -l, col); the completion tests drive bash,
   # fish and zsh (on a pseudo-terminal: tests/cli/zsh_complete.zsh) through their own completion.
   man-db bsdextrautils bash fish zsh

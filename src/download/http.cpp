@@ -7,13 +7,13 @@
 #include "clawperator/download/http.hpp"
 
 #include <curl/curl.h>
-#include <dlfcn.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
 
 #include "clawperator/download/release.hpp"
+#include "clawperator/dynamic_symbol.hpp"
 #include "clawperator/process/interrupt.hpp"
 
 namespace clawperator::download {
@@ -36,12 +36,6 @@ struct Curl {
   decltype(&curl_easy_cleanup) easy_cleanup = nullptr;
 };
 
-template <typename Function>
-bool resolve(void* library, const char* name, Function& out) {
-  out = reinterpret_cast<Function>(::dlsym(library, name));
-  return out != nullptr;
-}
-
 // The library, loaded and initialised on the first call; what went wrong otherwise. Never
 // unloaded: curl_global_cleanup at exit would race a thread still in a transfer.
 const Expected<Curl, Problem>& curl_library() {
@@ -55,14 +49,14 @@ const Expected<Curl, Problem>& curl_library() {
                      (why != nullptr ? std::string(": ") + why : std::string()));
     }
     Curl curl;
-    if (!resolve(library, "curl_global_init", curl.global_init) ||
-        !resolve(library, "curl_version_info", curl.version_info) ||
-        !resolve(library, "curl_easy_init", curl.easy_init) ||
-        !resolve(library, "curl_easy_setopt", curl.easy_setopt) ||
-        !resolve(library, "curl_easy_perform", curl.easy_perform) ||
-        !resolve(library, "curl_easy_getinfo", curl.easy_getinfo) ||
-        !resolve(library, "curl_easy_strerror", curl.easy_strerror) ||
-        !resolve(library, "curl_easy_cleanup", curl.easy_cleanup)) {
+    if (!resolve_symbol(library, "curl_global_init", curl.global_init) ||
+        !resolve_symbol(library, "curl_version_info", curl.version_info) ||
+        !resolve_symbol(library, "curl_easy_init", curl.easy_init) ||
+        !resolve_symbol(library, "curl_easy_setopt", curl.easy_setopt) ||
+        !resolve_symbol(library, "curl_easy_perform", curl.easy_perform) ||
+        !resolve_symbol(library, "curl_easy_getinfo", curl.easy_getinfo) ||
+        !resolve_symbol(library, "curl_easy_strerror", curl.easy_strerror) ||
+        !resolve_symbol(library, "curl_easy_cleanup", curl.easy_cleanup)) {
       return failure(std::string(CLAWPERATOR_CURL_SONAME) + " lacks a libcurl function");
     }
     const curl_version_info_data* version = curl.version_info(CURLVERSION_NOW);

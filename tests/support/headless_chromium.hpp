@@ -25,6 +25,61 @@ namespace clawperator::testing {
 
 inline constexpr const char* kChromiumPath = "/usr/bin/chromium";
 
+// Chromium with `argv` in a process group of its own (its helpers — renderer, GPU, zygote —
+// stop with it), its output dropped; posix_spawn's result, `pid` set on success.
+inline int spawn_chromium(std::vector<std::string> argv, pid_t& pid) {
+  std::vector<char*> pointers;
+  for (std::string& word : argv) pointers.push_back(word.data());
+  pointers.push_back(nullptr);
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&files, 2, "/dev/null", O_WRONLY, 0);
+  const int spawned =
+      posix_spawn(&pid, kChromiumPath, &files, &attributes, pointers.data(), environ);
+  posix_spawn_file_actions_destroy(&files);
+  posix_spawnattr_destroy(&attributes);
+  return spawned;
+}
+
+// `html` as Chromium draws it in a width x height window (device scale 1), as PNG bytes: real
+// fonts for the OCR tests (tests/unit/ocr). nullopt without Chromium, or when it wrote nothing
+// within 60 s.
+inline std::optional<std::string> screenshot_of_html(const std::string& html, int width,
+                                                     int height) {
+  if (::access(kChromiumPath, X_OK) != 0) return std::nullopt;
+  const TemporaryDirectory directory("chromium-shot");
+  write_file(directory.path() / "page.html", html);
+  const std::string png = (directory.path() / "shot.png").string();
+  pid_t pid = 0;
+  if (spawn_chromium({kChromiumPath, "--headless=new", "--no-sandbox", "--disable-gpu",
+                      "--hide-scrollbars", "--force-device-scale-factor=1",
+                      "--user-data-dir=" + (directory.path() / "profile").string(),
+                      "--window-size=" + std::to_string(width) + "," + std::to_string(height),
+                      "--screenshot=" + png, "file://" + (directory.path() / "page.html").string()},
+                     pid) != 0) {
+    return std::nullopt;
+  }
+  int status = 0;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (::waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > until) {
+      ::kill(-pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      return std::nullopt;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ::kill(-pid, SIGKILL);  // helpers still winding down
+  std::string bytes = read_whole_file(png);
+  if (bytes.empty()) return std::nullopt;
+  return bytes;
+}
+
 class HeadlessChromium {
  public:
   // Opens `url` (headless Chromium takes one target on its command line).
@@ -41,22 +96,7 @@ class HeadlessChromium {
                                      "--disable-extensions",
                                      "--window-size=800,600",
                                      url};
-    std::vector<char*> pointers;
-    for (std::string& word : argv) pointers.push_back(word.data());
-    pointers.push_back(nullptr);
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    // Its own process group, so that its helpers (renderer, GPU, zygote) stop with it.
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&attributes, 0);
-    posix_spawn_file_actions_t files;
-    posix_spawn_file_actions_init(&files);
-    posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&files, 2, "/dev/null", O_WRONLY, 0);
-    const int spawned =
-        posix_spawn(&pid_, kChromiumPath, &files, &attributes, pointers.data(), environ);
-    posix_spawn_file_actions_destroy(&files);
-    posix_spawnattr_destroy(&attributes);
+    const int spawned = spawn_chromium(argv, pid_);
     if (spawned != 0) {
       pid_ = 0;
       return;
