@@ -549,6 +549,10 @@ TEST_CASE("evidence video: --recorder scrcpy records on the host, finalised by S
   CHECK(video["stopReason"] == "stopped");
   CHECK(video["probe"]["codec"] == "h264");
   CHECK(video["probe"]["width"] == 360);
-  CHECK(video["probe"]["durationSeconds"].get<double>() ==
-        Approx(video["recordedSeconds"].get<double>()).margin(0.5));
+  // The video covers the 1.5 s slept, and no more than the session ran. (Not equal to it: on
+  // a loaded machine the recorder's first frames come late and the stop itself is slow, so the
+  // session's wall time grows past what was filmed: 1.7 s of video in 2.7 s, seen on CI.)
+  const double filmed = video["probe"]["durationSeconds"].get<double>();
+  CHECK(filmed >= 1.0);
+  CHECK(filmed <= video["recordedSeconds"].get<double>() + 0.5);
 }

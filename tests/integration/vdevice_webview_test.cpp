@@ -368,7 +368,7 @@ TEST_CASE(
 }
 
 TEST_CASE("vdevice webview: /json/list and CDP over the forwarded socket reach a real Chromium",
-          "[integration][vdevice][webview][may-skip]") {
+          "[integration][vdevice][webview][chromium][may-skip]") {
   if (!webview_chromium_installed())
     SKIP_TEST("no Chromium (chromium on PATH or CLAWPERATOR_VDEVICE_CHROMIUM)");
   const android::Scenario login = scenario("webview-login");
@@ -431,7 +431,7 @@ TEST_CASE("vdevice webview: /json/list and CDP over the forwarded socket reach a
 }
 
 TEST_CASE("vdevice webview: a non-debuggable app's socket refuses, Chrome has its own",
-          "[integration][vdevice][webview][may-skip]") {
+          "[integration][vdevice][webview][chromium][may-skip]") {
   if (!webview_chromium_installed())
     SKIP_TEST("no Chromium (chromium on PATH or CLAWPERATOR_VDEVICE_CHROMIUM)");
   android::Scenario login = scenario("webview-login");
@@ -463,7 +463,7 @@ TEST_CASE("vdevice webview: without Chromium the connection closes and the devic
 }
 
 TEST_CASE("vdevice webview: Chromium and its helpers die with a SIGKILLed vdevice",
-          "[integration][vdevice][webview][may-skip]") {
+          "[integration][vdevice][webview][chromium][may-skip]") {
   if (!webview_chromium_installed())
     SKIP_TEST("no Chromium (chromium on PATH or CLAWPERATOR_VDEVICE_CHROMIUM)");
   WebViewDeviceProcess vdevice;
@@ -488,7 +488,7 @@ TEST_CASE("vdevice webview: Chromium and its helpers die with a SIGKILLed vdevic
 }
 
 TEST_CASE("vdevice webview: a DevTools client that does not read holds Chromium back, not memory",
-          "[integration][vdevice][webview][may-skip]") {
+          "[integration][vdevice][webview][chromium][may-skip]") {
   if (!webview_chromium_installed())
     SKIP_TEST("no Chromium (chromium on PATH or CLAWPERATOR_VDEVICE_CHROMIUM)");
   WebViewDeviceProcess vdevice;
@@ -533,7 +533,7 @@ TEST_CASE("vdevice webview: a DevTools client that does not read holds Chromium 
 }
 
 TEST_CASE("vdevice webview: a connection after a failed Chromium start starts it again",
-          "[integration][vdevice][webview][may-skip]") {
+          "[integration][vdevice][webview][chromium][may-skip]") {
   const std::string chromium = webview_chromium_path();
   if (chromium.empty()) SKIP_TEST("no Chromium (chromium on PATH or CLAWPERATOR_VDEVICE_CHROMIUM)");
   TemporaryDirectory dir("webview-flaky-chromium");

@@ -43,7 +43,7 @@ json webview_command_ok(const Farm& farm, const std::vector<std::string>& args) 
 }  // namespace
 
 TEST_CASE("webview commands: list, query, type, click, eval, wait and screenshot in a real page",
-          "[integration][webview][may-skip]") {
+          "[integration][webview][chromium][may-skip]") {
   if (!webview_commands_have_chromium())
     SKIP_TEST("no Chromium (scripts/install-deps.sh --browser)");
   Farm farm({"webview-login"});
@@ -87,7 +87,7 @@ TEST_CASE("webview commands: list, query, type, click, eval, wait and screenshot
 }
 
 TEST_CASE("webview commands: what is not there is named, with its code and disposition",
-          "[integration][webview][may-skip]") {
+          "[integration][webview][chromium][may-skip]") {
   if (!webview_commands_have_chromium())
     SKIP_TEST("no Chromium (scripts/install-deps.sh --browser)");
   Farm farm({"webview-login"});
@@ -140,7 +140,7 @@ std::string webview_page_value(const Farm& farm, const std::string& expression) 
 }  // namespace
 
 TEST_CASE("webview commands: the policy judges a click, type or eval by the element's words",
-          "[integration][webview][policy][may-skip]") {
+          "[integration][webview][policy][chromium][may-skip]") {
   if (!webview_commands_have_chromium())
     SKIP_TEST("no Chromium (scripts/install-deps.sh --browser)");
   Farm farm({"webview-login"});

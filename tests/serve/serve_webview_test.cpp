@@ -30,7 +30,7 @@ HttpReply webview_post(Served& served, const Farm& farm, const std::string& acti
 }  // namespace
 
 TEST_CASE("serve: webview type, click, eval, wait, query and a screenshot by URL in a real page",
-          "[serve][webview][may-skip]") {
+          "[serve][webview][chromium][may-skip]") {
   if (!serve_webview_has_chromium()) SKIP_TEST("no Chromium (scripts/install-deps.sh --browser)");
   Farm farm({"webview-login"});
   Served served(farm);
