@@ -13,6 +13,9 @@ packages=(
   zlib1g-dev libzip-dev libexpat1-dev
   # The MCP screenshot's maxDimension: PNG decode and encode (linked statically).
   libpng-dev
+  # The virtual device draws the screen's text with FreeType and Roboto, Android's own font
+  # (src/vdevice/CMakeLists.txt finds the file; DejaVu Sans when Roboto is missing).
+  libfreetype-dev fonts-roboto-unhinted
   adb clang-format
   # clawperator serve: the HTTP library, the XML parser of /query, curl for its API tests
   libcpp-httplib-dev libexpat1-dev curl
@@ -45,9 +48,10 @@ for option in "$@"; do
       command -v node >/dev/null || packages+=(nodejs)
       command -v npm >/dev/null || packages+=(npm)
       ;;
-    # Video evidence: ffprobe checks every recording (docs/evidence.md), the tests read the
-    # virtual device's MP4s with it and decode them with ffmpeg.
-    --video) packages+=(ffmpeg) ;;
+    # Video and screen evidence: ffprobe checks every recording (docs/evidence.md), the tests
+    # read the virtual device's MP4s with it and decode them with ffmpeg, and read the words it
+    # draws on its screenshots with Tesseract (tests/integration/drawn_text_test.cpp).
+    --video) packages+=(ffmpeg tesseract-ocr tesseract-ocr-eng) ;;
     # The inspector's browser test drives Debian's chromium (never a downloaded browser).
     --browser) packages+=(chromium) ;;
     *) echo "install-deps: unknown option $option (use --bench, --fuzz, --node, --browser, --video)" >&2; exit 2 ;;

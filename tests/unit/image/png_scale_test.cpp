@@ -5,6 +5,9 @@
 
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "vdevice/android/formats/png.hpp"
 
@@ -139,8 +142,8 @@ TEST_CASE("every PNG colour type decodes to 8-bit RGBA", "[image]") {
     CHECK(rgba(*image, 0, 0) == std::vector<std::uint8_t>{0, 200, 100, 255});
     CHECK(rgba(*image, 1, 0) == std::vector<std::uint8_t>{0, 0, 0, 255});
 
-    vdevice::android::IndexedImage screen(
-        5, 3, {{{255, 255, 255}, {10, 20, 30}, {0, 0, 0}, {90, 90, 90}}});
+    vdevice::android::IndexedImage screen(5, 3,
+                                          {{255, 255, 255}, {10, 20, 30}, {0, 0, 0}, {90, 90, 90}});
     screen.fill(1, 1, 3, 2, 1);
     const std::string screencap = screen.encode_png();
     CHECK(depth_and_type(screencap) == std::pair{2, 3});
@@ -149,6 +152,34 @@ TEST_CASE("every PNG colour type decodes to 8-bit RGBA", "[image]") {
     CHECK(decoded->size == Size{5, 3});
     CHECK(rgba(*decoded, 0, 0) == std::vector<std::uint8_t>{255, 255, 255, 255});
     CHECK(rgba(*decoded, 2, 1) == std::vector<std::uint8_t>{10, 20, 30, 255});
+  }
+  SECTION("the virtual device's screencap at 1, 4 and 8 bits: the fewest that hold the palette") {
+    for (const auto& [colours, depth] :
+         {std::pair{2, 1}, std::pair{16, 4}, std::pair{17, 8}, std::pair{256, 8}}) {
+      std::vector<vdevice::android::Rgb> palette;
+      for (int i = 0; i < colours; ++i) {
+        palette.push_back({static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(255 - i), 7});
+      }
+      // 7 columns: the packed depths end a row in the middle of a byte.
+      vdevice::android::IndexedImage screen(7, 2, palette);
+      for (int x = 0; x < 7; ++x) screen.set(x, 1, static_cast<std::uint8_t>((x * 5) % colours));
+      const std::string screencap = screen.encode_png();
+      INFO(colours << " colours");
+      CHECK(depth_and_type(screencap) == std::pair{depth, 3});
+      auto decoded = decode_png(screencap);
+      REQUIRE(decoded);
+      for (int x = 0; x < 7; ++x) {
+        const auto index = static_cast<std::uint8_t>((x * 5) % colours);
+        CHECK(rgba(*decoded, static_cast<std::uint32_t>(x), 1) ==
+              std::vector<std::uint8_t>{index, static_cast<std::uint8_t>(255 - index), 7, 255});
+        CHECK(rgba(*decoded, static_cast<std::uint32_t>(x), 0) ==
+              std::vector<std::uint8_t>{0, 255, 7, 255});
+      }
+    }
+    // An index past the palette is a drawing bug, never a pixel a decoder would refuse.
+    vdevice::android::IndexedImage four(2, 2, std::vector<vdevice::android::Rgb>(4));
+    CHECK_THROWS_AS(four.set(0, 0, 4), std::out_of_range);
+    CHECK_THROWS_AS(four.fill(0, 0, 1, 1, 9), std::out_of_range);
   }
 }
 
@@ -204,7 +235,7 @@ TEST_CASE("scale_down is an exact, alpha-weighted area average", "[image]") {
 TEST_CASE("fit_png scales the virtual device's screen and keeps small images as they are",
           "[image]") {
   vdevice::android::IndexedImage screen(1080, 2400,
-                                        {{{255, 255, 255}, {10, 20, 30}, {0, 0, 0}, {90, 90, 90}}});
+                                        {{255, 255, 255}, {10, 20, 30}, {0, 0, 0}, {90, 90, 90}});
   screen.fill(0, 0, 1080, 1200, 1);
   const std::string screencap = screen.encode_png();
   auto fitted = fit_png(screencap, 1024);

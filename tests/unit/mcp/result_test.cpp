@@ -100,7 +100,7 @@ namespace {
 // The virtual device's screencap of a 1080x2400 display.
 std::string device_png() {
   vdevice::android::IndexedImage screen(1080, 2400,
-                                        {{{255, 255, 255}, {10, 20, 30}, {0, 0, 0}, {9, 9, 9}}});
+                                        {{255, 255, 255}, {10, 20, 30}, {0, 0, 0}, {9, 9, 9}});
   screen.fill(0, 0, 1080, 100, 2);
   return screen.encode_png();
 }

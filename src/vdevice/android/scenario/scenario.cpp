@@ -214,6 +214,7 @@ void read_node(NodeContext& context, const Json& object, const std::string& path
               "resourceId",
               "resource-id",
               "text",
+              "drawnText",
               "contentDesc",
               "content-desc",
               "role",
@@ -245,6 +246,7 @@ void read_node(NodeContext& context, const Json& object, const std::string& path
   read(problems, object, "class", path, node.class_name);
   read(problems, object, pick(object, "resourceId", "resource-id"), path, node.resource_id);
   read(problems, object, "text", path, node.text);
+  read(problems, object, "drawnText", path, node.drawn_text);
   read(problems, object, pick(object, "contentDesc", "content-desc"), path, node.content_desc);
   read(problems, object, "role", path, node.role);
   // Text fields behave like EditText unless told otherwise.
@@ -437,7 +439,7 @@ std::string derived_code_path(const PackageSpec& package, std::uint64_t install_
 namespace {
 
 void substitute_properties(NodeSpec& node, const std::map<std::string, std::string>& props) {
-  for (std::string* text : {&node.text, &node.content_desc}) {
+  for (std::string* text : {&node.text, &node.drawn_text, &node.content_desc}) {
     std::size_t start = 0;
     while ((start = text->find("{{prop:", start)) != std::string::npos) {
       const std::size_t end = text->find("}}", start);

@@ -352,7 +352,7 @@ std::vector<Rgb> project(const IndexedImage& screen, int video_width, int video_
     const std::size_t source_at = static_cast<std::size_t>(source_row) * screen.width();
     Rgb* row = pixels.data() + static_cast<std::size_t>(area.top + y) * video_width + area.left;
     for (int x = 0; x < area.width; ++x) {
-      row[x] = palette[indices[source_at + static_cast<std::size_t>(source_columns[x])] & 3];
+      row[x] = palette[indices[source_at + static_cast<std::size_t>(source_columns[x])]];
     }
   }
   return pixels;

@@ -46,6 +46,9 @@ struct NodeSpec {
   std::string class_name = "android.view.View";
   std::string resource_id;
   std::string text;
+  // Drawn on the screen (screencap) but absent from the hierarchy, as a Flutter app or a canvas
+  // draws its text; shown instead of `text` when both are set.
+  std::string drawn_text;
   std::string content_desc;
   std::string role;  // explicit matcher role; derived from the class when empty
   bool checkable = false;

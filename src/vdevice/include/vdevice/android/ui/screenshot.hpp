@@ -1,5 +1,6 @@
 // `screencap -p`: a wireframe of the current screen (node outlines, clickable ones
-// highlighted, text as bars) at the display's full resolution; black while the screen is off.
+// highlighted) with each node's text drawn in a real font (src/vdevice/android/ui/font.cpp),
+// anti-aliased, at the display's full resolution; black while the screen is off.
 #pragma once
 
 #include <string>
