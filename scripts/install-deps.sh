@@ -51,7 +51,7 @@ for option in "$@"; do
     # Video and screen evidence: ffprobe checks every recording (docs/evidence.md), the tests
     # read the virtual device's MP4s with it and decode them with ffmpeg, and read the words it
     # draws on its screenshots with Tesseract (tests/integration/drawn_text_test.cpp).
-    --video) packages+=(ffmpeg tesseract-ocr tesseract-ocr-eng) ;;
+    --video) packages+=(ffmpeg tesseract-ocr) ;;
     # The inspector's browser test drives Debian's chromium (never a downloaded browser).
     --browser) packages+=(chromium) ;;
     *) echo "install-deps: unknown option $option (use --bench, --fuzz, --node, --browser, --video)" >&2; exit 2 ;;
