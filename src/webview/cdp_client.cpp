@@ -199,6 +199,11 @@ CdpResult<Json> CdpSession::call(std::string_view method, const Json& params, De
     if (failed.kind != CdpFailure::Kind::Protocol) impl.ended = failed;
     return Unexpected{std::move(failed)};
   };
+  // A deadline already past sends nothing: the timer would race an answer that is ready at
+  // once, and the call would sometimes succeed late (seen under ASan on CI).
+  if (std::chrono::steady_clock::now() >= deadline) {
+    return end_with(failure(CdpFailure::Kind::TimedOut, what + ": its deadline had passed"));
+  }
   beast::get_lowest_layer(impl.socket).expires_at(deadline);
   const std::string message = dump_json(Json{{"id", id}, {"method", what}, {"params", params}});
   if (auto sent = drive(impl.context, impl.socket, impl.cancel, what,
