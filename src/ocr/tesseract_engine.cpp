@@ -127,8 +127,8 @@ std::vector<std::uint8_t> grey_region(const image::RgbaImage& rgba, const Box& r
                                  static_cast<std::size_t>(region.height()));
   const std::size_t stride = rgba.size.width;
   std::size_t out = 0;
-  for (int y = region.top; y < region.bottom; ++y) {
-    for (int x = region.left; x < region.right; ++x) {
+  for (long y = region.top; y < region.bottom; ++y) {
+    for (long x = region.left; x < region.right; ++x) {
       const std::uint8_t* pixel =
           &rgba.pixels[(static_cast<std::size_t>(y) * stride + static_cast<std::size_t>(x)) * 4];
       // Rec. 601 luma, in integers.
@@ -151,13 +151,14 @@ Expected<std::vector<Word>, OcrError> recognise_png(std::string_view png,
   if (!decoded) {
     return failed(OcrError::Kind::ImageInvalid, "the screenshot: " + decoded.error().text());
   }
-  const int width = static_cast<int>(decoded->size.width);
-  const int height = static_cast<int>(decoded->size.height);
+  const long width = decoded->size.width;
+  const long height = decoded->size.height;
   Box region{0, 0, width, height};
   if (options.region) {
-    region = Box{
-        std::clamp(options.region->left, 0, width), std::clamp(options.region->top, 0, height),
-        std::clamp(options.region->right, 0, width), std::clamp(options.region->bottom, 0, height)};
+    region = Box{std::clamp(options.region->left, 0L, width),
+                 std::clamp(options.region->top, 0L, height),
+                 std::clamp(options.region->right, 0L, width),
+                 std::clamp(options.region->bottom, 0L, height)};
   }
   if (region.width() <= 0 || region.height() <= 0) {
     return failed(OcrError::Kind::ImageInvalid, "the region holds no pixel of the screenshot");
@@ -170,7 +171,8 @@ Expected<std::vector<Word>, OcrError> recognise_png(std::string_view png,
 
   const std::lock_guard busy((*engine)->busy);
   TessBaseAPI* handle = (*engine)->handle;
-  api->set_image(handle, grey.data(), region.width(), region.height(), 1, region.width());
+  const int columns = static_cast<int>(region.width());
+  api->set_image(handle, grey.data(), columns, static_cast<int>(region.height()), 1, columns);
   // A phone's screen is read at about its own density; stating one keeps Tesseract from
   // guessing (and from saying so on stderr).
   api->set_resolution(handle, 300);

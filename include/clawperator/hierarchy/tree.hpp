@@ -67,6 +67,9 @@ struct Bounds {
   double area() const {
     return static_cast<double>(right - left) * static_cast<double>(bottom - top);
   }
+  long width() const noexcept { return right - left; }
+  long height() const noexcept { return bottom - top; }
+  bool operator==(const Bounds&) const = default;
 };
 std::optional<Bounds> bounds_of(const Node& node);
 

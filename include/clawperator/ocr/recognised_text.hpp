@@ -11,18 +11,13 @@
 #include <string_view>
 #include <vector>
 
+#include "clawperator/hierarchy/tree.hpp"
+
 namespace clawperator::ocr {
 
-// In screen pixels, right and bottom exclusive.
-struct Box {
-  int left = 0;
-  int top = 0;
-  int right = 0;
-  int bottom = 0;
-  int width() const noexcept { return right - left; }
-  int height() const noexcept { return bottom - top; }
-  bool operator==(const Box&) const = default;
-};
+// In screen pixels, right and bottom exclusive: the one rectangle of the screen, a node's
+// (hierarchy/tree.hpp), so that a recognised phrase and the node under it compare directly.
+using Box = hierarchy::Bounds;
 // The smallest box holding both.
 Box united(const Box& a, const Box& b) noexcept;
 
