@@ -84,6 +84,9 @@ constexpr HintRow kHints[] = {
     {HintId::FixNamedFlag, {"EXECUTION_VALIDATION_FAILED"},
      "Fix {flag} (the message says what it takes; the command's --help lists it) and rerun; do "
      "not retry the request unchanged."},
+    {HintId::WebviewShowsNoPage, {"WEBVIEW_PAGE_NOT_FOUND"},
+     "The app's WebView shows no page now (it closed, or has not loaded yet): bring the screen "
+     "with the web content up, then check with 'clawperator webview list' before retrying."},
 };
 // clang-format on
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "clawperator/contract/hint_catalog.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/transport/base64.hpp"
 #include "clawperator/webview/scripts.hpp"
@@ -160,12 +161,16 @@ contract::Outcome<DevtoolsPage> choose_page(const std::vector<DevtoolsPage>& pag
     Json details{{"pages", listed}};
     if (choice.id) details["page"] = *choice.id;
     if (choice.url_contains) details["url"] = *choice.url_contains;
-    return contract::failed(readiness("WEBVIEW_PAGE_NOT_FOUND",
-                                      choice.id ? "No page with id " + *choice.id
-                                      : choice.url_contains
-                                          ? "No page whose URL contains " + *choice.url_contains
-                                          : std::string("The DevTools socket lists no page"),
-                                      std::move(details)));
+    HostError missing =
+        readiness("WEBVIEW_PAGE_NOT_FOUND",
+                  choice.id             ? "No page with id " + *choice.id
+                  : choice.url_contains ? "No page whose URL contains " + *choice.url_contains
+                                        : std::string("The DevTools socket lists no page"),
+                  std::move(details));
+    // With nothing listed there is no page to pick: the catalog's "pick one of details.pages"
+    // would send the user to an empty list.
+    if (pages.empty()) missing.hint = contract::hint_text(contract::HintId::WebviewShowsNoPage);
+    return contract::failed(std::move(missing));
   }
   if (left.size() > 1) {
     return contract::failed(

@@ -3,8 +3,11 @@
 // shell call, the page forwarded, and every subcommand acting in the page as its own
 // JavaScript sees it; no forward is left behind by any of them (issue 50).
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 
 #include "at_terminal.hpp"
@@ -190,5 +193,56 @@ TEST_CASE("webview commands: the policy judges a click, type or eval by the elem
   expect_error(declined.run, "CONFIRMATION_DECLINED", 3);
   CHECK(declined.terminal.find("Rule confirm-password: typing a password") != std::string::npos);
   CHECK(webview_page_value(farm, "document.getElementById('password').value") == "s3cret");
+  CHECK(webview_commands_forwards(farm).find("localabstract") == std::string::npos);
+}
+
+TEST_CASE("webview commands: a page that closes mid-call, and Ctrl-C mid-wait, leave no forward",
+          "[integration][webview][chromium][may-skip]") {
+  if (!webview_commands_have_chromium())
+    SKIP_TEST("no Chromium (scripts/install-deps.sh --browser)");
+  Farm farm({"webview-login"});
+  farm.set_env("CLAWPERATOR_LOG_LEVEL", "debug");
+
+  // Ctrl-C while the wait polls the page: signalled once adb made the forward (its completion in
+  // the run's log) and the wait had a moment to attach.
+  RunOptions interrupted = farm.environment();
+  interrupted.signal = SIGINT;
+  interrupted.signal_after_ms = 20000;
+  std::optional<std::chrono::steady_clock::time_point> forwarded;
+  interrupted.signal_when = [&](const std::string&) {
+    if (!forwarded && farm.logged_count("adb.complete", "localabstract:") > 0)
+      forwarded = std::chrono::steady_clock::now();
+    return forwarded && std::chrono::steady_clock::now() - *forwarded > std::chrono::seconds(1);
+  };
+  const auto started = std::chrono::steady_clock::now();
+  const RunResult cancelled =
+      run_binary(kBinary, {"webview", "wait", "#never", "--timeout", "60000"}, interrupted);
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(20));
+  CHECK(forwarded.has_value());
+  const json stopped = expect_error(cancelled, "RESULT_TRANSPORT_CANCELLED", 130);
+  CHECK(stopped["disposition"]["retry"] == "safe");  // a wait only read the page
+  CHECK(webview_commands_forwards(farm).find("localabstract") == std::string::npos);
+
+  // The page closes itself while an evaluation waits for its promise: the call ends at once with
+  // the disconnection, whose click or type may have happened, and forwards nothing more.
+  const auto closing = std::chrono::steady_clock::now();
+  const RunResult gone = farm.clawperator(
+      {"webview", "eval", "new Promise(() => setTimeout(() => window.close(), 300))", "--timeout",
+       "60000"});
+  CHECK(std::chrono::steady_clock::now() - closing < std::chrono::seconds(20));
+  const json disconnected = single_document(gone);
+  CHECK(disconnected["code"] == "WEBVIEW_DISCONNECTED");
+  CHECK(gone.exit_code == 4);
+  CHECK(disconnected["disposition"]["delivery"] == "delivery_uncertain");
+  CHECK(disconnected["disposition"]["retry"] == "unsafe");
+  CHECK(webview_commands_forwards(farm).find("localabstract") == std::string::npos);
+
+  // The socket is still there, with no page: the next call says so, and how to get one.
+  const json listed = webview_command_ok(farm, {"list"});
+  REQUIRE(listed["sockets"].size() == 1);
+  CHECK(listed["sockets"][0]["pages"].empty());
+  const json none =
+      expect_error(farm.clawperator({"webview", "query", "input"}), "WEBVIEW_PAGE_NOT_FOUND", 1);
+  CHECK(none["hint"].get<std::string>().find("shows no page") != std::string::npos);
   CHECK(webview_commands_forwards(farm).find("localabstract") == std::string::npos);
 }

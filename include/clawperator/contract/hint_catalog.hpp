@@ -38,6 +38,7 @@ enum class HintId {
   CreateSkillsRegistry,                 // no skills registry where one was looked for
   FixNamedFlag,                         // a flag's value is wrong: the catalog's details.path
                                         // sentence would name a field the error does not have
+  WebviewShowsNoPage,                   // the DevTools socket is there but lists no page at all
 };
 
 struct HintRow {
