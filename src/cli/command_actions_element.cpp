@@ -27,6 +27,14 @@ struct ClickState : ActionState {
 };
 
 CommandResult run_click(const ClickState& state, const GlobalOptions& options) {
+  if (has_visual_text_flag(state.flags)) {
+    if (state.focus) {
+      return failure(
+          invalid_flags("--focus needs a node; text read on the screen is a point", "--focus"));
+    }
+    return run_visual_text_command(service::VisualTextAction::Click, state, options,
+                                   {state.long_click, std::nullopt});
+  }
   const TypedFlags& typed = state.flags.typed();
   const CoordinateResolution coordinate_reading = resolve_coordinate(typed);
   if (!coordinate_reading) return failure(coordinate_reading.error());
@@ -107,6 +115,13 @@ struct ReadState : ActionState {
 };
 
 CommandResult run_read(const ReadState& state, const GlobalOptions& options) {
+  if (has_visual_text_flag(state.flags)) {
+    if (state.all) {
+      return failure(invalid_flags(
+          "read --all reads nodes; every place a text is drawn is `query --visual-text`", "--all"));
+    }
+    return run_visual_text_command(service::VisualTextAction::Read, state, options);
+  }
   const TypedFlags& typed = state.flags.typed();
   const SelectorResolution element = required_element(typed, "read", SelectorChoices::Standard);
   if (!element) return failure(element.error());
@@ -144,6 +159,10 @@ CommandResult run_wait(const ActionState& state, const GlobalOptions& options) {
                                        wait.flag + " to use the default wait cap.",
                                    wait.flag));
     }
+  }
+  if (has_visual_text_flag(state.flags)) {
+    return run_visual_text_command(service::VisualTextAction::Wait, state, options,
+                                   {false, wait_ms});
   }
   const SelectorResolution element =
       required_element(state.flags.typed(), "wait", SelectorChoices::Standard);
@@ -260,6 +279,7 @@ void register_element_commands(CommandLine root, std::vector<Command>& commands)
   add_element_flags(click, click_state->flags);
   add_container_flags(click, click_state->flags);
   add_strict_flag(click, *click_state);
+  add_visual_text_flags(click, click_state->flags);
   click_state->flags
       .add(click, "--coordinate", "<x> <y>", "Tap these screen pixels instead of an element", 2)
       .group(kOptionsGroup);
@@ -272,7 +292,8 @@ void register_element_commands(CommandLine root, std::vector<Command>& commands)
              "Examples:\n"
              "  clawperator click --text \"Wi-Fi\"\n"
              "  clawperator click --id com.example:id/submit --long\n"
-             "  clawperator click --coordinate 540 1200");
+             "  clawperator click --coordinate 540 1200\n"
+             "  clawperator click --visual-text \"Buy now\"   # text drawn, not in the tree");
   add_command(commands, click, click_state, run_click);
 
   auto type_state = std::make_shared<TypeState>();
@@ -304,6 +325,7 @@ void register_element_commands(CommandLine root, std::vector<Command>& commands)
   add_element_flags(read, read_state->flags);
   add_container_flags(read, read_state->flags);
   add_strict_flag(read, *read_state);
+  add_visual_text_flags(read, read_state->flags);
   read.add_flag("--all", read_state->all, "Read every matching element").group(kOptionsGroup);
   set_footer(read,
              "Examples:\n"
@@ -319,6 +341,7 @@ void register_element_commands(CommandLine root, std::vector<Command>& commands)
   add_element_flags(wait, wait_state->flags);
   add_container_flags(wait, wait_state->flags);
   add_strict_flag(wait, *wait_state);
+  add_visual_text_flags(wait, wait_state->flags);
   set_footer(wait,
              "Notes:\n"
              "  --wait MS is how long to wait for the element; the budget (--timeout) is then\n"

@@ -59,6 +59,16 @@ PointReading point_flag(const ValueFlags& flags, std::string_view flag) {
 }
 
 CommandResult run_query(const ActionState& state, const GlobalOptions& options) {
+  if (has_visual_text_flag(state.flags)) {
+    for (const std::string_view node_flag : {"--visibility", "--limit", "--matcher-json"}) {
+      if (state.flags.contains(node_flag)) {
+        return failure(usage(std::string(node_flag) + " filters nodes; --visual-text lists every "
+                                                      "place the text is drawn",
+                             node_flag));
+      }
+    }
+    return run_visual_text_command(service::VisualTextAction::Query, state, options);
+  }
   service::QueryRequest request;
   const SingleValue visibility = single_flag(state.flags, "--visibility");
   if (!visibility) return failure(visibility.error());
@@ -169,6 +179,7 @@ void register_gesture_commands(CommandLine root, std::vector<Command>& commands)
       root, "query", "List the UI nodes that match, counted and bounded (acts on none)",
       *query_state);
   add_element_flags(query, query_state->flags);
+  add_visual_text_flags(query, query_state->flags);
   query_state->flags.add(query, "--matcher-json", "<json>", "NodeMatcher JSON (as --selector)")
       .group("Element selector (combine for AND)");
   query_state->flags

@@ -11,6 +11,7 @@
 #include "clawperator/cli/command.hpp"
 #include "clawperator/cli/execution_output.hpp"
 #include "clawperator/cli/selector_flags.hpp"
+#include "clawperator/service/visual_text.hpp"
 
 namespace clawperator::cli::actions {
 
@@ -100,6 +101,21 @@ void add_command(std::vector<Command>& commands, CommandLine command, std::share
   entry.report_subject = [] { return report::Subject{}; };
   commands.push_back(std::move(entry));
 }
+
+// --visual-text, --visual-text-contains, --index, --ocr-lang, --region, --min-confidence
+// (src/cli/visual_text_flags.cpp): text on the screen found by OCR instead of a selector.
+void add_visual_text_flags(CommandLine app, ValueFlags& flags);
+bool has_visual_text_flag(const ValueFlags& flags);
+// What click and wait add to a search for text: a long press; the wait's own --wait.
+struct VisualTextExtras {
+  bool long_click = false;
+  std::optional<double> wait_ms;
+};
+// The command run with the text read on the screen (service/visual_text.hpp); a selector,
+// container, --coordinate or --strict beside it is refused.
+CommandResult run_visual_text_command(service::VisualTextAction action, const ActionState& state,
+                                      const GlobalOptions& options,
+                                      const VisualTextExtras& extras = {});
 
 // One registration function per group of commands, all called by
 // register_action_commands.

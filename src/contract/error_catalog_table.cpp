@@ -1135,6 +1135,31 @@ constexpr CatalogEntry kCatalog[] = {
      "Check that the app is responsive (`clawperator snapshot`), raise `--timeout`, and inspect "
      "the page before repeating a click or type.",
      Origin::Host, 504},
+
+    // Text on the screen (`--visual-text`, docs/visual-text.md): read from a screenshot on the
+    // host. Not found and ambiguous are NODE_NOT_FOUND and NODE_AMBIGUOUS, as for a selector.
+    {"VISUAL_TEXT_LOW_CONFIDENCE", "Text on screen",
+     "The phrase was recognised on the screen, but only with less confidence than the floor, so "
+     "nothing was acted on.",
+     Delivery::NotDelivered, 1, RecoveryStrategy::None,
+     "Look at `details.candidates` (what was read, where, how sure): a word misread is better "
+     "matched with `--visual-text-contains`, small text with a `--region` around it; lower "
+     "`--min-confidence` only when the box is surely the one meant.",
+     Origin::Host, 409},
+    {"OCR_UNAVAILABLE", "Text on screen",
+     "The host cannot read text on the screen: Tesseract's library, or the trained data of the "
+     "language asked for, is not installed.",
+     Delivery::NotDelivered, 3, RecoveryStrategy::RepairEnvironment,
+     "Install the engine and the language (Debian: `apt install libtesseract5 tesseract-ocr-eng`, "
+     "`tesseract-ocr-LANG` for `--ocr-lang LANG`; or set TESSDATA_PREFIX), then retry.",
+     Origin::Host, 503},
+    {"SCREEN_CAPTURE_FAILED", "Text on screen",
+     "adb could not capture the screen (`screencap` failed or gave no PNG), so no text on it could "
+     "be read and nothing was acted on.",
+     Delivery::NotDelivered, 3, RecoveryStrategy::None,
+     "Check the device with `clawperator doctor` (a locked or secure screen captures nothing), "
+     "then retry.",
+     Origin::Host, 502},
 };
 // clang-format on
 

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "clawperator/adb/adb_client.hpp"
+#include "clawperator/adb/screencap.hpp"
 #include "clawperator/contract/payload_validation.hpp"
 #include "clawperator/evidence/bundle.hpp"
 #include "clawperator/evidence/device_identity.hpp"
@@ -14,11 +15,6 @@ namespace clawperator::evidence {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-constexpr std::chrono::milliseconds kScreencapTimeout{30000};
-// A 4K screen's PNG is a few MiB; more is not a screenshot.
-constexpr std::size_t kMaxScreenshotBytes = std::size_t{64} << 20;
-constexpr std::string_view kPngSignature = "\x89PNG\r\n\x1a\n";
 
 std::string now_text() {
   return io::utc_timestamp(std::chrono::system_clock::now());
@@ -185,19 +181,10 @@ EvidenceReport capture_evidence(const CaptureRequest& request, process::Runner& 
     manifest.device.serial = serial;
     adb::AdbClient client(runner, request.device.adb);
     const auto screenshot = ArtifactWriter::start("screenshot", "screenshot.png", "image/png");
-    const process::Completion capture =
-        client.exec_out(serial, {"screencap", "-p"}, kScreencapTimeout, kMaxScreenshotBytes);
-    if (capture.status != process::Completion::Status::Exited || capture.exit_code != 0) {
-      writer.fail(screenshot,
-                  "adb exec-out screencap -p failed (" +
-                      std::string(process::to_string(capture.status)) + ", exit " +
-                      std::to_string(capture.exit_code) + ")",
-                  "EVIDENCE_CAPTURE_FAILED", "screenshot");
-    } else if (capture.out_truncated || capture.out.rfind(kPngSignature, 0) != 0) {
-      writer.fail(screenshot, "screencap returned no PNG image", "EVIDENCE_CAPTURE_FAILED",
-                  "screenshot");
+    if (auto capture = adb::capture_screen_png(client, serial); capture) {
+      writer.store(screenshot, *capture, {});
     } else {
-      writer.store(screenshot, capture.out, {});
+      writer.fail(screenshot, capture.error(), "EVIDENCE_CAPTURE_FAILED", "screenshot");
     }
     if (auto identity = read_device_identity(client, serial, manifest.device); !identity) {
       manifest.errors.push_back(

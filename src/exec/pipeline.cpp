@@ -7,6 +7,7 @@
 #include "authenticity_gate.hpp"
 #include "clawperator/adb/device_shell.hpp"
 #include "clawperator/adb/forward_registry.hpp"
+#include "clawperator/adb/screencap.hpp"
 #include "clawperator/adb/server_endpoint.hpp"
 #include "clawperator/contract/action_table.hpp"
 #include "clawperator/exec/execution.hpp"
@@ -41,8 +42,6 @@ using Clock = std::chrono::steady_clock;
 // most the Operator's cap.
 constexpr std::chrono::milliseconds kDirectLifetimeGrace{15000};
 constexpr std::chrono::milliseconds kMaxDirectLifetime{150000};
-constexpr std::chrono::milliseconds kScreenshotTimeout{30000};
-constexpr std::size_t kMaxScreenshotBytes = std::size_t{64} << 20;
 // How long the reader may take to bring a stopped adb server up, and how often to look.
 constexpr std::chrono::milliseconds kServerStartWait{10000};
 constexpr std::chrono::milliseconds kServerStartPoll{5};
@@ -126,20 +125,13 @@ void capture_screenshot(adb::AdbClient& client, const std::string& serial,
       break;
     }
   }
-  const process::Completion capture =
-      client.exec_out(serial, {"screencap", "-p"}, kScreenshotTimeout, kMaxScreenshotBytes);
-  static constexpr std::string_view kPngSignature = "\x89PNG\r\n\x1a\n";
+  auto capture = adb::capture_screen_png(client, serial);
   std::optional<std::string> problem;
-  if (capture.status != process::Completion::Status::Exited || capture.exit_code != 0) {
-    problem = "screencap failed (" + std::string(process::to_string(capture.status)) + ", exit " +
-              std::to_string(capture.exit_code) + ")";
-  } else if (capture.out_truncated || capture.out.rfind(kPngSignature, 0) != 0) {
-    problem = "screencap returned no PNG image";
-  }
+  if (!capture) problem = capture.error();
   const char* code = "ACTION_FAILED";
   if (!problem) {
-    if (auto saved = default_path ? io::write_new_file(path, capture.out)
-                                  : io::write_file_atomically(path, capture.out);
+    if (auto saved = default_path ? io::write_new_file(path, *capture)
+                                  : io::write_file_atomically(path, *capture);
         !saved) {
       problem = "could not write " + path.string() + ": " + saved.error().message;
       code = "SNAPSHOT_ARTIFACT_WRITE_FAILED";

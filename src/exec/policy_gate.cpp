@@ -43,7 +43,10 @@ contract::Status check_policy(const ExecutionRequest& request, adb::AdbClient& c
   const contract::Execution& execution = request.execution;
   std::vector<policy::StepTarget> steps;
   for (const std::size_t index : judged) {
-    steps.push_back(policy::step_target(execution, index, std::nullopt));
+    policy::StepTarget step = policy::step_target(execution, index, std::nullopt);
+    if (const auto read = request.read_labels.find(step.step_id); read != request.read_labels.end())
+      step.labels.insert(step.labels.end(), read->second.begin(), read->second.end());
+    steps.push_back(std::move(step));
   }
   if (std::any_of(steps.begin(), steps.end(), [&](const policy::StepTarget& step) {
         return policy::wants_foreground(policy, step);

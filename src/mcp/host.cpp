@@ -182,6 +182,19 @@ class ServiceToolHost final : public ToolHost {
         service::run_webview(session_, target_of(target), *request, cancel));
   }
 
+  Json visual_text(service::VisualTextAction action, const Json& arguments,
+                   const CallTarget& target, const process::CancelToken& cancel) override {
+    auto request = service::read_visual_text_arguments(action, arguments);
+    if (!request) return contract::to_json(request.error());
+    if (policy_error_) return contract::to_json(*policy_error_);
+    if (target.ask_person) {
+      request->ask_person = target.ask_person;
+      request->ask_person_through = "elicitation";
+    }
+    const auto runner = process::make_system_runner(cancel);
+    return service::run_visual_text(session_, target_of(target), *request, *runner).document;
+  }
+
   // What redact keeps out of every result (docs/mcp.md, "Redaction").
   std::vector<std::string> host_roots() const {
     return io::host_roots(log_dir_, session_.state, session_.adb.executable);

@@ -545,6 +545,22 @@ class Server {
       }
       case ToolKind::Webview:
         return webview_result(local, job, token);
+      case ToolKind::VisualText: {
+        CallTarget target{local.device_id, local.operator_package};
+        if (client_elicits_.load()) {
+          target.ask_person = [this, token](const std::string& question) {
+            return ask_client(question, token);
+          };
+        }
+        document =
+            host_.visual_text(visual_text_action_of(*job.tool), local.arguments, target, token);
+        // What the screen said (the words read, where) comes back whole, past the redaction.
+        Json kept = Json::object();
+        for (const char* key : {"matches", "match", "text", "visualText"}) {
+          if (document.contains(key)) kept[key] = document[key];
+        }
+        return tool_result(std::move(document), job.protocol_version, kept);
+      }
       case ToolKind::SkillsList:
       case ToolKind::SkillsGet: {
         document = local.kind == ToolKind::SkillsList

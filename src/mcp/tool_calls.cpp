@@ -214,6 +214,7 @@ Json build_payload(const ToolDefinition& tool, const Json& a, const service::IdS
     case ToolKind::EvidenceVideoStatus:
     case ToolKind::EvidenceVideoStop:
     case ToolKind::Webview:
+    case ToolKind::VisualText:
       break;
   }
   return Json::object();
@@ -303,6 +304,12 @@ ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
     // What a schema cannot say (a blank selector, both page choices), by the reader every front
     // end uses.
     if (auto read = service::read_webview_arguments(webview_action_of(tool), arguments); !read) {
+      return argument_error(Problem{read.error().details.value("field", ""), read.error().message});
+    }
+  }
+  if (tool.kind == ToolKind::VisualText) {
+    if (auto read = service::read_visual_text_arguments(visual_text_action_of(tool), arguments);
+        !read) {
       return argument_error(Problem{read.error().details.value("field", ""), read.error().message});
     }
   }

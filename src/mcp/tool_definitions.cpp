@@ -253,6 +253,19 @@ Json with_one_of(Json schema, const Json& rule) {
   return schema;
 }
 
+// The schema of one argument of a service's table (webview_fields, visual_text_fields): its type
+// and words, no empty string, and a timeoutMs's 1..600000 (both services' bounds).
+Json table_field_property(std::string_view type, std::string_view description,
+                          std::string_view name) {
+  Json property = {{"type", std::string(type)}, {"description", std::string(description)}};
+  if (type == "string") property["minLength"] = 1;
+  if (name == "timeoutMs") {
+    property["minimum"] = static_cast<long long>(service::kMinWebviewTimeoutMs);
+    property["maximum"] = static_cast<long long>(service::kMaxWebviewTimeoutMs);
+  }
+  return property;
+}
+
 // webview_list … webview_screenshot (docs/webview.md §5): their arguments from the service's one
 // table; a screenshot comes back as image content, never as a host path.
 void add_webview_tools(std::vector<ToolDefinition>& tools) {
@@ -287,14 +300,8 @@ void add_webview_tools(std::vector<ToolDefinition>& tools) {
     InputSchema schema(false);
     for (const service::WebviewField& field : service::webview_fields()) {
       if (!service::takes_field(field, entry.action)) continue;
-      Json property = {{"type", std::string(field.type)},
-                       {"description", std::string(field.description)}};
-      if (field.type == "string") property["minLength"] = 1;
-      if (field.name == "timeoutMs") {
-        property["minimum"] = static_cast<long long>(service::kMinWebviewTimeoutMs);
-        property["maximum"] = static_cast<long long>(service::kMaxWebviewTimeoutMs);
-      }
-      schema.add(field.name, std::move(property), field.required);
+      schema.add(field.name, table_field_property(field.type, field.description, field.name),
+                 field.required);
     }
     schema.device_target();
     const bool acts = entry.action == WebviewAction::Click || entry.action == WebviewAction::Type ||
@@ -302,6 +309,51 @@ void add_webview_tools(std::vector<ToolDefinition>& tools) {
     tools.push_back(
         local_tool(ToolKind::Webview, "webview_" + std::string(service::to_string(entry.action)),
                    entry.title, entry.description, schema.build(), {!acts, acts, !acts, true}));
+  }
+}
+
+// visual_text_query … visual_text_read (docs/visual-text.md): text drawn on the screen, found by
+// OCR on the host with a selector's strict rules; arguments from the service's one table.
+void add_visual_text_tools(std::vector<ToolDefinition>& tools) {
+  using service::VisualTextAction;
+  struct VisualTextTool {
+    VisualTextAction action;
+    const char* title;
+    const char* description;
+  };
+  const std::array<VisualTextTool, 4> described = {{
+      {VisualTextAction::Query, "Find text on the screen",
+       "Every place the text is drawn on the screen, read by OCR from a screenshot (for text the "
+       "accessibility tree lacks: Flutter, games, canvases): text, bounds, center, confidence."},
+      {VisualTextAction::Click, "Tap text on the screen",
+       "Taps the centre of the one place the text is drawn (OCR). Several: NODE_AMBIGUOUS with "
+       "the candidates (choose with index); none: NODE_NOT_FOUND with the nearest phrases read. "
+       "Judged by the action policy by the words read and the node under the point."},
+      {VisualTextAction::Wait, "Wait for text on the screen",
+       "Reads the screen until the text is drawn, up to timeoutMs (WAIT_TIMEOUT after)."},
+      {VisualTextAction::Read, "Read a line on the screen",
+       "The whole line of drawn text the words are found in (OCR), with its bounds."},
+  }};
+  for (const VisualTextTool& entry : described) {
+    InputSchema schema(false);
+    for (const service::VisualTextField& field : service::visual_text_fields()) {
+      if (!service::takes_field(field, entry.action)) continue;
+      Json property = table_field_property(field.type, field.description, field.name);
+      if (field.name == "index") property["minimum"] = 0;
+      if (field.name == "minConfidence") {
+        property["minimum"] = 0;
+        property["maximum"] = 100;
+      }
+      schema.add(field.name, std::move(property));
+    }
+    schema.device_target();
+    const bool acts = entry.action == VisualTextAction::Click;
+    tools.push_back(local_tool(
+        ToolKind::VisualText, "visual_text_" + std::string(service::to_string(entry.action)),
+        entry.title, entry.description,
+        with_one_of(schema.build(),
+                    exactly_one_of({"text", "contains"}, "give exactly one of text and contains")),
+        {!acts, acts, !acts, true}));
   }
 }
 
@@ -737,6 +789,7 @@ std::vector<ToolDefinition> build_tools() {
   }
   add_evidence_tools(tools);
   add_webview_tools(tools);
+  add_visual_text_tools(tools);
   return tools;
 }
 
@@ -763,6 +816,12 @@ service::WebviewAction webview_action_of(const ToolDefinition& tool) {
   constexpr std::string_view kPrefix = "webview_";
   return service::parse_webview_action(std::string_view(tool.name).substr(kPrefix.size()))
       .value_or(service::WebviewAction::List);
+}
+
+service::VisualTextAction visual_text_action_of(const ToolDefinition& tool) {
+  constexpr std::string_view kPrefix = "visual_text_";
+  return service::parse_visual_text_action(std::string_view(tool.name).substr(kPrefix.size()))
+      .value_or(service::VisualTextAction::Query);
 }
 
 const ToolDefinition* find_tool(std::string_view name) {

@@ -21,6 +21,7 @@
 #include "clawperator/service/document.hpp"
 #include "clawperator/service/execution.hpp"
 #include "clawperator/service/skills.hpp"
+#include "clawperator/service/visual_text.hpp"
 #include "clawperator/service/webview.hpp"
 #include "clawperator/skills/queries.hpp"
 #include "clawperator/text.hpp"
@@ -138,6 +139,17 @@ void Backend::publish_approval(const Json& document) const {
   }
 }
 
+void Backend::publish_route_event(std::string_view topic, std::string_view action,
+                                  const Reply& reply) const {
+  hub_.publish(std::string(topic),
+               Json{{"action", std::string(action)},
+                    {"deviceId", reply.document.value("deviceId", Json(nullptr))},
+                    {"status", reply.status},
+                    {"ok", reply.document.value("ok", false)},
+                    {"code", reply.document.value("code", Json(nullptr))}});
+  publish_approval(reply.document);
+}
+
 Reply Backend::webview(std::string_view action, std::string_view body) const {
   const std::optional<service::WebviewAction> chosen = service::parse_webview_action(action);
   if (!chosen) return error_reply(contract::usage_error("ROUTE_NOT_FOUND", "No such route"));
@@ -169,13 +181,29 @@ Reply Backend::webview(std::string_view action, std::string_view body) const {
     }
     reply.document.erase(path);
   }
-  Json event = {{"action", std::string(action)},
-                {"deviceId", reply.document.value("deviceId", Json(nullptr))},
-                {"status", reply.status},
-                {"ok", reply.document.value("ok", false)},
-                {"code", reply.document.value("code", Json(nullptr))}};
-  hub_.publish("clawperator:webview", event);
-  publish_approval(reply.document);
+  publish_route_event("clawperator:webview", action, reply);
+  return reply;
+}
+
+Reply Backend::visual_text(std::string_view action, std::string_view body) const {
+  const std::optional<service::VisualTextAction> chosen = service::parse_visual_text_action(action);
+  if (!chosen) return error_reply(contract::usage_error("ROUTE_NOT_FOUND", "No such route"));
+  std::vector<std::string_view> allowed = {"deviceId", "operatorPackage", "approvalId"};
+  for (const service::VisualTextField& field : service::visual_text_fields()) {
+    allowed.push_back(field.name);
+  }
+  auto parsed = parse_body(body, allowed);
+  if (!parsed) return error_reply(parsed.error());
+  auto target = read_target(*parsed);
+  if (!target) return error_reply(target.error());
+  auto request = service::read_visual_text_arguments(*chosen, *parsed);
+  if (!request) return error_reply(request.error());
+  request->approval_id = approval_of(*parsed);
+  const auto runner = process::make_system_runner();
+  exec::ExecutionReport report = service::run_visual_text(
+      session_, {target->device, target->operator_package}, *request, *runner);
+  Reply reply{http_status_of(report.document), std::move(report.document)};
+  publish_route_event("clawperator:visual-text", action, reply);
   return reply;
 }
 

@@ -234,6 +234,10 @@ void add_routes(httplib::Server& server, const Backend& backend, EventHub& hub) 
               });
   // Evidence (docs/serve.md, "Evidence"): GET /evidence/video/:id before /evidence/:id/:file,
   // which needs a 36-character id and so never takes "video".
+  server.Post(R"(/visual-text/(query|click|wait|read))",
+              [&backend](const Request& request, Response& response) {
+                send(response, backend.visual_text(request.matches[1].str(), request.body));
+              });
   server.Post(R"(/webview/(list|query|click|type|eval|wait|screenshot))",
               [&backend](const Request& request, Response& response) {
                 send(response, backend.webview(request.matches[1].str(), request.body));

@@ -31,6 +31,7 @@ exec::ExecutionRequest execution_request(const Session& session, ExecutionCall c
   request.approval_id = std::move(call.approval_id);
   request.ask_person = std::move(call.ask_person);
   request.ask_person_through = std::move(call.ask_person_through);
+  request.read_labels = std::move(call.read_labels);
   // One meaning of the execution's timeoutMs on every front end: the command's budget.
   request.budget = std::chrono::milliseconds(static_cast<long long>(std::ceil(timeout_ms)));
   return request;

@@ -10,11 +10,13 @@
 
 #include "clawperator/image/png_scale.hpp"
 #include "farm_fixture.hpp"
+#include "flutter_shop.hpp"
 #include "media_probe.hpp"
 #include "skip.hpp"
 
 using clawperator::testing::Farm;
 using clawperator::testing::kSnapshot;
+using clawperator::testing::open_flutter_shop;
 using clawperator::testing::program_on_path;
 using clawperator::testing::RunResult;
 using clawperator::testing::single_document;
@@ -32,13 +34,6 @@ const std::string kButtonBounds = "[0,400][1080,580]";
 
 Farm shop() {
   return Farm({"drawn-text"});
-}
-
-void open_shop(const Farm& farm) {
-  const RunResult started = farm.adb({"-s", farm.serials().front(), "shell", "am", "start", "-n",
-                                      "com.example.fluttershop/.MainActivity"});
-  INFO(started.out << started.err);
-  REQUIRE(started.exit_code == 0);
 }
 
 std::string screenshot(const Farm& farm) {
@@ -73,7 +68,7 @@ TEST_CASE(
     "a tap by coordinates follows the node",
     "[integration][vdevice][screenshot]") {
   Farm farm = shop();
-  open_shop(farm);
+  open_flutter_shop(farm);
   const std::string& serial = farm.serials().front();
 
   // The hierarchy has the button (clickable, where the scenario lays it out) but not its words.
@@ -156,7 +151,7 @@ TEST_CASE("screenshot of drawn text: Tesseract reads the drawn words",
         "no tesseract: tesseract-ocr and tesseract-ocr-eng (scripts/install-deps.sh --video)");
   }
   Farm farm = shop();
-  open_shop(farm);
+  open_flutter_shop(farm);
   const std::string path = farm.log_dir() + "-shop.png";
   std::ofstream(path, std::ios::binary) << screenshot(farm);
   // Sparse text (page segmentation mode 11): a screen's labels, not a page's paragraphs.

@@ -276,14 +276,15 @@ std::vector<fs::path> video_locks(const Farm& farm) {
 }  // namespace
 
 TEST_CASE(
-    "evidence video: a 3-second recording through the device's screenrecord, pulled, "
+    "evidence video: a 6-second recording through the device's screenrecord, pulled, "
     "probed and hashed",
     "[integration][evidence][video]") {
   EvidencePhone phone;
   Farm& farm = phone.farm;
   const TemporaryDirectory& root = phone.root;
+  // Long enough for the checks of a live session below on a loaded sanitizer run.
   const RunResult started = farm.clawperator({"evidence", "video", "start", "--duration-seconds",
-                                              "3", "--size", "360x640", "--label", "login flow"});
+                                              "6", "--size", "360x640", "--label", "login flow"});
   REQUIRE(started.exit_code == 0);
   const json start = single_document(started);
   CHECK(start["status"] == "recording");
@@ -294,8 +295,8 @@ TEST_CASE(
   const auto locks = video_locks(farm);
   REQUIRE(locks.size() == 1);
   const json owner = json::parse(file_text(locks.front()))["ownerPid"];
-  // One recorder per device. Asked first, while the 3 s are surely not over (a sanitizer build on
-  // a loaded runner once took them all before a second start got its turn).
+  // One recorder per device, asked while the recording surely goes on (a sanitizer build on a
+  // loaded runner once took 3 s before a second start got its turn).
   const RunResult second =
       farm.clawperator({"evidence", "video", "start", "--duration-seconds", "2"});
   REQUIRE(second.exit_code == 3);
@@ -320,7 +321,7 @@ TEST_CASE(
   CHECK(video["probe"]["codec"] == "h264");
   CHECK(video["probe"]["width"] == 360);
   CHECK(video["probe"]["height"] == 640);
-  CHECK(video["probe"]["durationSeconds"].get<double>() == Approx(3.0).margin(0.5));
+  CHECK(video["probe"]["durationSeconds"].get<double>() == Approx(6.0).margin(0.5));
   CHECK(video["probe"]["frames"].get<long long>() > 0);
   CHECK(finished["manifest"]["label"] == "login flow");
   CHECK(video_locks(farm).empty());
@@ -331,7 +332,7 @@ TEST_CASE(
                          (bundle / "video.mp4").string() + "'",
                      status);
   CHECK(status == 0);
-  CHECK(std::stod(probed) == Approx(3.0).margin(0.5));
+  CHECK(std::stod(probed) == Approx(6.0).margin(0.5));
   CHECK(farm.clawperator({"evidence", "verify", bundle.string()}).exit_code == 0);
   // The device's copy is gone.
   const RunResult listed = farm.adb(

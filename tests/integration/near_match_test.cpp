@@ -12,7 +12,7 @@ using nlohmann::json;
 
 namespace {
 
-void open_settings(const Farm& farm) {
+void open_settings_app(const Farm& farm) {
   REQUIRE(farm.clawperator({"open", "com.android.settings", "--device", farm.serials().front()})
               .exit_code == 0);
 }
@@ -23,7 +23,7 @@ TEST_CASE("click --text in the wrong case: NODE_NOT_FOUND names the row it meant
           "[integration][near-matches]") {
   Farm farm({"default"});
   const std::string device = farm.serials().front();
-  open_settings(farm);
+  open_settings_app(farm);
   // What a miss with nothing close looks like: the same code, exit and disposition.
   const RunResult far = farm.clawperator({"click", "--text", "Zebra crossing", "--device", device});
   const json far_document = single_document(far);
@@ -65,7 +65,7 @@ TEST_CASE("click --text in the wrong case: NODE_NOT_FOUND names the row it meant
 TEST_CASE("a close miss in a payload: a misspelt word, a description, a sequence",
           "[integration][near-matches]") {
   Farm farm({"default"});
-  open_settings(farm);
+  open_settings_app(farm);
   const RunResult typo =
       farm.exec(json::array({{{"id", "tap"},
                               {"type", "click"},

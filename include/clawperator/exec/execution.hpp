@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -113,6 +114,10 @@ struct ExecutionRequest {
   // A CONFIRMATION_REQUIRED records a pending approval a person may grant (the CLI, HTTP); its
   // id is no credential. Off for MCP, where no tool argument could use one.
   bool record_approvals = true;
+  // Labels the host read for a step itself, by step id, judged by the policy beside the
+  // payload's and the screen's: a tap on text recognised on the screen (service/visual_text.hpp)
+  // carries the phrase read, which the node under its point may not hold.
+  std::map<std::string, std::vector<std::string>> read_labels;
 
   // Test seams: a fixed result deadline instead of timeoutMs + 5 s, and a fixed
   // readiness-probe command id (attempt N gets the suffix "-N" after the first).

@@ -72,6 +72,10 @@ class ToolHost {
   // (`path`), which the server reads into the result and removes.
   virtual Json webview(service::WebviewAction action, const Json& arguments,
                        const CallTarget& target, const process::CancelToken& cancel) = 0;
+  // The document of `click|wait|read|query --visual-text` (arguments as visual_text_* tools
+  // take them, already read by service::read_visual_text_arguments).
+  virtual Json visual_text(service::VisualTextAction action, const Json& arguments,
+                           const CallTarget& target, const process::CancelToken& cancel) = 0;
   // Where the server may create its own new private file `name` (one path component): in the
   // state directory; nullopt when this run has none.
   virtual std::optional<std::string> artifact_path(const std::string& name) {

@@ -13,6 +13,7 @@
 #include "clawperator/expected.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/problem.hpp"
+#include "clawperator/service/visual_text.hpp"
 #include "clawperator/service/webview.hpp"
 
 namespace clawperator::mcp {
@@ -46,6 +47,7 @@ enum class ToolKind {
   EvidenceVideoStatus,  // evidence video status
   EvidenceVideoStop,    // evidence video stop
   Webview,              // webview_<action>: a WebView or Chrome page through DevTools
+  VisualText,           // visual_text_<action>: text drawn on the screen, read by OCR
   Row,                  // a row of the table published as it is (query_ui, swipe, drag)
 };
 
@@ -92,6 +94,9 @@ Expected<void, Problem> check_selector(const Json& selector, std::string_view pa
 
 // A webview_* tool's action (its name after "webview_").
 service::WebviewAction webview_action_of(const ToolDefinition& tool);
+
+// A visual_text_* tool's action (its name after "visual_text_").
+service::VisualTextAction visual_text_action_of(const ToolDefinition& tool);
 
 // screenshot's maxDimension: the longest side a scaled screenshot may have.
 inline constexpr int kMinScreenshotDimension = 64;

@@ -103,6 +103,9 @@ class Backend {
   // type, eval, wait, screenshot; the body as the webview_* MCP tools' arguments. A screenshot
   // goes to the server's artifacts (artifactId, artifactUrl), never to a caller-named path.
   Reply webview(std::string_view action, std::string_view body) const;
+  // POST /visual-text/ACTION (docs/serve.md, "Text on the screen"): `action` one of query,
+  // click, wait, read; the body as the visual_text_* MCP tools' arguments.
+  Reply visual_text(std::string_view action, std::string_view body) const;
   // A screenshot this server took, by its id; nullopt for any other id.
   std::optional<std::string> artifact(std::string_view id) const;
 
@@ -111,6 +114,10 @@ class Backend {
 
   // clawperator:approval {approvalId, state: pending} when `document` recorded one.
   void publish_approval(const Json& document) const;
+  // `topic` {action, deviceId, status, ok, code} after a POST /webview or /visual-text request,
+  // then its approval as publish_approval does.
+  void publish_route_event(std::string_view topic, std::string_view action,
+                           const Reply& reply) const;
   // Adds the URLs of a bundle's files and drops its host paths; remembers the bundle as ours.
   Reply evidence_reply(Json document) const;
 

@@ -5,8 +5,10 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "clawperator/contract/execution.hpp"
 #include "clawperator/contract/sequence.hpp"
@@ -28,6 +30,8 @@ struct ExecutionCall {
   std::function<bool(const std::string& question)> ask_person;
   // Through what it asks, for the log: "terminal", "elicitation".
   std::string ask_person_through;
+  // exec::ExecutionRequest::read_labels: what the host read for a step (a recognised phrase).
+  std::map<std::string, std::vector<std::string>> read_labels;
 };
 
 // What every execution of the session shares before its payload (an evidence capture's snapshot

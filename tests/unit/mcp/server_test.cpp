@@ -163,7 +163,16 @@ class FakeHost final : public ToolHost {
   }
   // webview_*: the actions asked for; a screenshot writes its PNG to webview_png.
   std::vector<std::string> webview_actions;
+  std::vector<std::string> visual_text_actions;
   std::optional<std::filesystem::path> webview_png;
+  Json visual_text(service::VisualTextAction action, const Json& arguments, const CallTarget&,
+                   const process::CancelToken&) override {
+    visual_text_actions.emplace_back(service::to_string(action));
+    // Words read on the screen that look like a host path come back as they were read.
+    return Json{{"ok", true},
+                {"count", 1},
+                {"matches", Json::array({{{"text", "/home/u/Buy now"}, {"echo", arguments}}})}};
+  }
   Json webview(service::WebviewAction action, const Json& arguments, const CallTarget&,
                const process::CancelToken&) override {
     webview_actions.emplace_back(service::to_string(action));
@@ -817,6 +826,38 @@ TEST_CASE(
   }
   CHECK(host.webview_actions.size() == 2);  // nothing refused reached the host
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("visual_text tools: the service's reading of the arguments, the words read whole",
+          "[mcp][server][visual-text]") {
+  FakeHost host;
+  Session session(host);
+  session.initialize();
+  session.send(call(1, "visual_text_click", R"({"text":"Buy now","index":1,"long":true})"));
+  Json answer = session.next_answer()["result"];
+  CHECK_FALSE(answer.contains("isError"));
+  CHECK(answer["structuredContent"]["matches"][0]["text"] == "/home/u/Buy now");
+  CHECK(answer["structuredContent"]["matches"][0]["echo"]["index"] == 1);
+  session.send(call(2, "visual_text_query", R"({"contains":"EUR","region":"[0,0][1080,600]"})"));
+  CHECK_FALSE(session.next_answer()["result"].contains("isError"));
+  CHECK(host.visual_text_actions == std::vector<std::string>{"click", "query"});
+
+  for (const auto& [tool, refused] : {
+           std::pair{"visual_text_click", R"({})"},
+           std::pair{"visual_text_click", R"({"text":"a","contains":"b"})"},
+           std::pair{"visual_text_click", R"({"text":"  "})"},
+           std::pair{"visual_text_query", R"({"text":"a","long":true})"},
+           std::pair{"visual_text_query", R"({"text":"a","region":"0,0,10,10"})"},
+           std::pair{"visual_text_wait", R"({"text":"a","timeoutMs":0})"},
+           std::pair{"visual_text_read", R"({"text":"a","index":-1})"},
+           std::pair{"visual_text_read", R"({"text":"a","ocrLang":"../x"})"},
+           std::pair{"visual_text_read", R"({"text":"a","minConfidence":101})"},
+       }) {
+    INFO(tool << " " << refused);
+    session.send(call(3, tool, refused));
+    CHECK(session.next_answer()["error"]["code"] == -32602);
+  }
+  CHECK(host.visual_text_actions.size() == 2);  // nothing refused reached the host
 }
 
 TEST_CASE("elicitation: a client that declares it is asked, and only its accepted yes is a yes",

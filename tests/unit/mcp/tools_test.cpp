@@ -77,7 +77,11 @@ TEST_CASE("tools/list has every tool of the issue, in order", "[mcp][tools]") {
                            "webview_type",
                            "webview_eval",
                            "webview_wait",
-                           "webview_screenshot"}) {
+                           "webview_screenshot",
+                           "visual_text_query",
+                           "visual_text_click",
+                           "visual_text_wait",
+                           "visual_text_read"}) {
     expected.emplace_back(name);
   }
   CHECK(tool_names() == expected);
