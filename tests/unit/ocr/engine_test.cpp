@@ -10,6 +10,7 @@
 #include "clawperator/image/png_scale.hpp"
 #include "headless_chromium.hpp"
 #include "skip.hpp"
+#include "vdevice/android/ui/screenshot.hpp"
 
 using namespace clawperator::ocr;
 
@@ -112,6 +113,55 @@ TEST_CASE("ocr: text inside outlines, on a dark bar and on a filled button is re
   const auto buy = find_phrase(lines, "Buy now", PhraseMode::Equals);
   REQUIRE(buy.size() == 1);
   CHECK(lands_in(buy[0], Box{40, 800, 480, 930}));
+}
+
+TEST_CASE("ocr: the virtual device's screen, each node outlined around its text, is read",
+          "[ocr]") {
+  namespace android = clawperator::vdevice::android;
+  // The shop of examples/scenarios/drawn-text.json, laid out as the device lays it out: the
+  // two "Details" side by side, outlined in the accent colour.
+  struct Drawn {
+    android::Bounds bounds;
+    const char* text;
+    bool clickable;
+  };
+  const std::vector<Drawn> drawn = {{{0, 80, 1080, 240}, "Coffee beans", false},
+                                    {{0, 400, 1080, 580}, "Buy now", true},
+                                    {{0, 580, 1080, 760}, "Add to cart", true},
+                                    {{0, 760, 540, 940}, "Details", true},
+                                    {{540, 760, 1080, 940}, "Details", true},
+                                    {{0, 940, 1080, 988}, "Free delivery over 30 EUR", false}};
+  android::NodeSpec root_spec;
+  std::vector<android::NodeSpec> specs(drawn.size());
+  android::VisibleTree tree;
+  tree.root.spec = &root_spec;
+  tree.root.bounds = {0, 0, 1080, 2400};
+  for (std::size_t i = 0; i < drawn.size(); ++i) {
+    specs[i].drawn_text = drawn[i].text;
+    specs[i].clickable = drawn[i].clickable;
+    android::VisibleNode node;
+    node.spec = &specs[i];
+    node.bounds = drawn[i].bounds;
+    tree.root.children.push_back(node);
+  }
+  const std::string png = android::render_screenshot(tree, android::DisplaySpec{}, true);
+  const auto words = recognise_png(png);
+  REQUIRE(words);
+  const std::vector<Line> lines = group_lines(*words);
+  for (const Line& line : lines) INFO(line.text);
+  const auto box_of = [](const android::Bounds& bounds) {
+    return Box{bounds.left, bounds.top, bounds.right, bounds.bottom};
+  };
+  const auto details = find_phrase(lines, "Details", PhraseMode::Equals);
+  REQUIRE(details.size() == 2);
+  CHECK(lands_in(details[0], box_of(drawn[3].bounds)));
+  CHECK(lands_in(details[1], box_of(drawn[4].bounds)));
+  for (const std::size_t once : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{5}}) {
+    INFO(drawn[once].text);
+    const auto found = find_phrase(lines, drawn[once].text, PhraseMode::Equals);
+    REQUIRE(found.size() == 1);
+    CHECK(lands_in(found[0], box_of(drawn[once].bounds)));
+  }
 }
 
 TEST_CASE("ocr: a screen read scaled down gives the boxes it gives read at full size",
