@@ -95,11 +95,11 @@ const Expected<Tesseract, OcrError>& tesseract_library() {
   return loaded;
 }
 
-// The LSTM recogniser alone (what the traineddata's default picks anyway; said, so that a
+// The LSTM recogniser alone (it measured the same as the default mode; said, so that a
 // traineddata with the legacy models does not run both). Without the word lists: a screen's
-// labels are names and numbers as often as words, and the dictionary made each search about
-// a fifth slower for no label more found (docs/performance.md, "Text recognition"); they can
-// only be left out at initialisation.
+// labels are names and numbers as often as words; with them no label more was found, and on
+// one set of screens each search took a fifth longer (docs/performance.md, "Text
+// recognition"). They can only be left out at initialisation.
 int initialise(const Tesseract& api, TessBaseAPI* handle, const std::string& language) {
   static char load_system_dawg[] = "load_system_dawg";
   static char load_freq_dawg[] = "load_freq_dawg";
@@ -154,7 +154,7 @@ Expected<Engine*, OcrError> engine_for(const Tesseract& api, const std::string& 
   // A screen holds scattered labels, not paragraphs: find as much text as possible in no order.
   api.set_page_seg_mode(engine->handle, tesseract::PSM_SPARSE_TEXT);
   // The image is dark on light already (against_background): a line read again inverted,
-  // when its confidence is low, cost a quarter more time and found nothing more.
+  // when its confidence is low, found nothing more, and took up to a quarter more time.
   api.set_variable(engine->handle, "tessedit_do_invert", "0");
   return engines.emplace(language, std::move(engine)).first->second.get();
 }
