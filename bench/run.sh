@@ -22,6 +22,10 @@
 #            virtual device's WebView, examples/scenarios/webview-login.json) against one bare
 #            `adb shell echo` (issue 50), and where their time goes: the adb calls (the debug
 #            log), the DevTools calls one by one (bench/webview_phases.py)
+#   ocr      text recognition (issue 51): 60 phone screens of mixed sizes, fonts and themes drawn
+#            by a real headless Chromium (bench/ocr_screens.py), each label searched for as a
+#            phrase (bench/ocr_search.cpp): the share found, the share of taps in the label's
+#            box, the time of a search on a new screen and on one already read
 #   micro    the result path's micro-benchmarks (Google Benchmark)
 # and prints markdown tables, then the issue-8 targets. Usage: bench/run.sh [SECTION...]
 # (default: all of them; name some to re-run only those, e.g. after a noisy run).
@@ -29,13 +33,13 @@
 # also time that binary against this one (--version, --validate-only, exec) and print ratios.
 # BENCH_PREBUILT=DIR (a Release build tree, e.g. build/): use its clawperator and
 # clawperator-vdevice instead of building build-bench/, for the sections that need no more
-# (vdevice, direct, webview; mcp and serve too when DIR was configured with -DCLAWPERATOR_BUILD_BENCH=ON) on a
-# machine too busy for a second build.
+# (vdevice, direct, webview; mcp, serve and ocr too when DIR was configured with
+# -DCLAWPERATOR_BUILD_BENCH=ON) on a machine too busy for a second build.
 set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
 
-all_sections=(process rss spawns vdevice policy direct mcp serve skills webview micro)
+all_sections=(process rss spawns vdevice policy direct mcp serve skills webview ocr micro)
 sections=("${all_sections[@]}")
 if [[ $# -gt 0 ]]; then
   for section in "$@"; do
@@ -48,7 +52,11 @@ if [[ $# -gt 0 ]]; then
 fi
 wants() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 
-if wants webview; then scripts/install-deps.sh --bench --browser; else scripts/install-deps.sh --bench; fi
+if wants webview || wants ocr; then
+  scripts/install-deps.sh --bench --browser
+else
+  scripts/install-deps.sh --bench
+fi
 if { wants rss || wants direct; } && [[ ! -x /usr/bin/time ]]; then
   echo "bench/run.sh: /usr/bin/time is missing (Debian package 'time')" >&2
   exit 1
@@ -57,17 +65,17 @@ build="build-bench"
 if [[ -n ${BENCH_PREBUILT:-} ]]; then
   for section in "${sections[@]}"; do
     if [[ $section != vdevice && $section != policy && $section != direct && $section != mcp &&
-      $section != serve && $section != skills && $section != webview ]]; then
+      $section != serve && $section != skills && $section != webview && $section != ocr ]]; then
       echo "bench/run.sh: BENCH_PREBUILT serves the sections vdevice, policy, direct, mcp, serve," \
-        "skills and webview only" >&2
+        "skills, webview and ocr only" >&2
       exit 2
     fi
   done
   build=$(realpath --relative-to=. "$BENCH_PREBUILT")
-  for client in mcp serve; do
-    if wants $client && [[ ! -x $build/bench/${client}_calls ]]; then
-      echo "bench/run.sh: $build/bench/${client}_calls is missing (configure $build with" \
-        "-DCLAWPERATOR_BUILD_BENCH=ON and build ${client}_calls)" >&2
+  for client in mcp_calls serve_calls ocr_search; do
+    if wants "${client%_*}" && [[ ! -x $build/bench/$client ]]; then
+      echo "bench/run.sh: $build/bench/$client is missing (configure $build with" \
+        "-DCLAWPERATOR_BUILD_BENCH=ON and build $client)" >&2
       exit 2
     fi
   done
@@ -75,7 +83,7 @@ else
   cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCLAWPERATOR_BUILD_TESTS=OFF \
     -DCLAWPERATOR_BUILD_BENCH=ON >/dev/null
   nice -n 10 cmake --build "$build" -j"$(nproc)" \
-    --target clawperator clawperator-serve clawperator-vdevice fake_adb micro_benchmarks mcp_calls serve_calls \
+    --target clawperator clawperator-serve clawperator-vdevice fake_adb micro_benchmarks mcp_calls serve_calls ocr_search \
     >/dev/null
 fi
 bin=$PWD/$build/src/clawperator
@@ -860,6 +868,23 @@ if wants webview; then
   vdevice_down
 fi
 
+if wants ocr; then
+  # Drawn once a run (about 3 s a screen), seeded: the same screens every time.
+  python3 bench/ocr_screens.py "$work/ocr-screens" 60 2>/dev/null
+  "$PWD/$build/bench/ocr_search" "$work/ocr-screens" >"$work/ocr.md"
+  echo "## Text recognition: a phrase searched on 60 drawn screens (issue 51)"
+  echo
+  echo "Each label of each screen searched for (Equals); a tap lands right when the phrase is read"
+  echo "once and its box's centre lies in the label's box. The first search on a screen reads it;"
+  echo "the screen's other searches are answered from the cache."
+  echo
+  sed '/^misses:/,$d' "$work/ocr.md"
+  # | size | n | labels | found | taps | median ms | p90 ms | median CPU ms | cached ms |
+  measured[ocr_search_ms]=$(awk -F'|' '$2 ~ /1080x2400/ { print $7 + 0 }' "$work/ocr.md")
+  measured[ocr_taps_pct]=$(awk -F'|' '$2 ~ /^ all / { print $6 + 0 }' "$work/ocr.md")
+  echo
+fi
+
 if wants micro; then
   echo "## Micro-benchmarks (Google Benchmark)"
   echo
@@ -919,6 +944,10 @@ target "serve /snapshot / CLI snapshot (virtual device, issue 28)" \
   "${measured[ratio_serve_snapshot]:-}" "<=" 0.5
 target "skills run of a no-op script - the script, median ms (issue 29)" \
   "${measured[skills_overhead_ms]:-}" "<=" 5
+target "a 1080x2400 screen searched for one phrase, median ms (issue 51)" \
+  "${measured[ocr_search_ms]:-}" "<=" 400
+target "taps in the drawn label's box, % of the labels (issue 51)" "${measured[ocr_taps_pct]:-}" \
+  ">=" 95
 target "whole decoder, 64 MiB XML-dense, GB/s" "${measured[decoder_gbps]:-}" ">=" 1
 target "chunk transport, 64 MiB XML-dense, GB/s" "${measured[transport_gbps]:-}" ">=" 1
 target "peak RSS --version, KiB (8 MiB)" "${measured[version_rss]:-}" "<=" 8192

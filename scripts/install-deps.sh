@@ -39,7 +39,12 @@ packages=(
 )
 for option in "$@"; do
   case "$option" in
-    --bench) packages+=(libbenchmark-dev libsimdjson-dev hyperfine strace time) ;;
+    # The OCR benchmark draws its screens with these fonts (bench/ocr_screens.py; Roboto is
+    # the build's).
+    --bench)
+      packages+=(libbenchmark-dev libsimdjson-dev hyperfine strace time)
+      packages+=(fonts-dejavu-core fonts-liberation2 fonts-noto-core)
+      ;;
     # libFuzzer and the sanitizer runtimes come with Debian's clang.
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
     # The clients nobody here wrote (tests/mcp: the MCP SDK; tests/browser: puppeteer-core):
