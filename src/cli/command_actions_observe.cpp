@@ -2,8 +2,10 @@
 #include <array>
 #include <memory>
 
+#include "clawperator/cli/command.hpp"
 #include "clawperator/cli/snapshot_text.hpp"
 #include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/process/runner.hpp"
 #include "clawperator/service/actions.hpp"
 #include "clawperator/service/compact_snapshot.hpp"
 #include "clawperator/text.hpp"
@@ -14,6 +16,10 @@ namespace {
 
 struct SnapshotState : ActionState {
   bool compact = false;
+  // --with-text: the compact nodes gain the text read on the screen (docs/visual-text.md §5);
+  // it implies --compact, the only form with a place for it.
+  bool with_text = false;
+  bool compact_form() const { return compact || with_text; }
 };
 
 // --max-nodes / --max-text-chars: only with --compact, an integer from 1 to `max`.
@@ -21,15 +27,20 @@ using OptionReading = contract::Outcome<std::optional<int>>;
 OptionReading compact_option(const SnapshotState& state, std::string_view flag, int max) {
   const auto it = state.flags.typed().find(flag);
   if (it == state.flags.typed().end()) return std::optional<int>{};
-  const auto value = it->second.size() == 1 ? state.flags.value(flag) : std::nullopt;
-  const auto number = value ? contract::parse_milliseconds(*value) : std::nullopt;
-  if (!state.compact || !number || *number < 1 || *number > max ||
-      *number != static_cast<double>(static_cast<int>(*number))) {
+  const auto refused = [&] {
     return contract::failed(usage(
         std::string(flag) + " requires --compact and an integer from 1 to " + std::to_string(max),
         flag));
+  };
+  const auto value = it->second.size() == 1 ? state.flags.value(flag) : std::nullopt;
+  if (!state.compact_form() || !value) return refused();
+  const std::optional<double> number = contract::parse_milliseconds(*value);
+  if (!number.has_value()) return refused();
+  const double whole = number.value();
+  if (whole < 1 || whole > max || whole != static_cast<double>(static_cast<int>(whole))) {
+    return refused();
   }
-  return std::optional<int>{static_cast<int>(*number)};
+  return std::optional<int>{static_cast<int>(whole)};
 }
 
 // The snapshot step's XML projected (docs/contract.md §3.3); the envelope keeps everything
@@ -55,17 +66,36 @@ CommandResult run_snapshot(const SnapshotState& state, const GlobalOptions& opti
   std::optional<std::string> raw_path;
   if (state.flags.contains("--raw-path")) {
     raw_path = state.flags.value("--raw-path");
-    if (!state.compact || !raw_path || trim(*raw_path).empty() ||
+    if (!state.compact_form() || !raw_path || trim(*raw_path).empty() ||
         state.flags.typed().find("--raw-path")->second.size() > 1) {
       return failure(usage("--raw-path requires --compact and one non-blank path of a new file",
                            "--raw-path"));
     }
   }
+  std::string language = "eng";
+  if (state.flags.contains("--ocr-lang")) {
+    const std::optional<std::string> named = state.flags.value("--ocr-lang");
+    if (!state.with_text || !named || state.flags.typed().find("--ocr-lang")->second.size() > 1) {
+      return failure(
+          usage("--ocr-lang requires --with-text and one language (eng, deu+eng)", "--ocr-lang"));
+    }
+    language = *named;
+  }
   // The global --timeout overrides the execution timeout, range-checked there.
   CommandResult result = execute(service::build_snapshot(service::make_id_stamp()), state, options,
                                  TimeoutOverride::Apply);
-  if (state.compact && !state.validate_only && !state.dry_run) {
+  if (state.compact_form() && !state.validate_only && !state.dry_run) {
     result = compact_result(std::move(result), compact, raw_path);
+    if (state.with_text && result.exit_code == 0 && result.document.contains("compact")) {
+      auto prepared = prepare_device_run(options);
+      if (!prepared) return failure(prepared.error());
+      const auto runner = process::make_system_runner();
+      exec::ExecutionReport read =
+          service::with_recognised_text(prepared->session, std::move(result.document), language,
+                                        service::kDefaultMinConfidence, *runner);
+      result.document = std::move(read.document);
+      result.exit_code = read.exit_code;
+    }
     if (options.output == OutputFormat::Pretty) {
       result.pretty_text = render_compact_document(result.document);
     }
@@ -113,6 +143,13 @@ void register_observe_commands(CommandLine root, std::vector<Command>& commands)
       .add(snapshot, "--max-text-chars", "<1..4096>",
            "Compact: text and content-desc cut to this many characters (256)")
       .group(kOptionsGroup);
+  snapshot
+      .add_flag("--with-text", snapshot_state->with_text,
+                "Compact, and each node without words gains the text read on the screen (OCR)")
+      .group(kOptionsGroup);
+  snapshot_state->flags
+      .add(snapshot, "--ocr-lang", "<lang>", "With --with-text: Tesseract language(s) (eng)")
+      .group(kOptionsGroup);
   snapshot_state->flags
       .add(snapshot, "--raw-path", "<file>",
            "Compact: also write the raw XML to this new file (mode 0600)")
@@ -121,6 +158,7 @@ void register_observe_commands(CommandLine root, std::vector<Command>& commands)
              "Examples:\n"
              "  clawperator snapshot\n"
              "  clawperator snapshot --compact --max-nodes 50 --raw-path ./screen.xml\n"
+             "  clawperator snapshot --with-text   # + text drawn but not in the tree\n"
              "  clawperator snapshot --device emulator-5554 --output pretty");
   add_command(commands, snapshot, snapshot_state, run_snapshot);
 

@@ -208,6 +208,61 @@ exec::ExecutionReport tap_phrase(const Session& session, const Target& target,
 
 }  // namespace
 
+void attach_recognised_text(Json& compact, const std::vector<ocr::Line>& lines,
+                            double min_confidence) {
+  std::size_t given = 0;
+  Json& nodes = compact["nodes"];
+  for (const ocr::Line& line : lines) {
+    if (line.confidence < min_confidence || !nodes.is_array()) continue;
+    const double x = (line.box.left + line.box.right) / 2.0;
+    const double y = (line.box.top + line.box.bottom) / 2.0;
+    Json* smallest = nullptr;
+    double smallest_area = 0;
+    for (Json& node : nodes) {
+      const std::optional<ocr::Box> bounds = parse_region(node.value("bounds", ""));
+      if (!bounds || !bounds->holds(x, y)) continue;
+      if (smallest == nullptr || bounds->area() <= smallest_area) {
+        smallest = &node;
+        smallest_area = bounds->area();
+      }
+    }
+    if (smallest == nullptr || !smallest->value("text", "").empty() ||
+        !smallest->value("contentDescription", "").empty()) {
+      continue;
+    }
+    Json& recognised = (*smallest)["recognisedText"];
+    if (!recognised.is_array()) recognised = Json::array();
+    recognised.push_back(Json{{"text", line.text},
+                              {"bounds", bounds_json(line.box)},
+                              {"confidence", std::round(line.confidence * 10) / 10}});
+    ++given;
+  }
+  compact["recognisedLines"] = given;
+}
+
+exec::ExecutionReport with_recognised_text(const Session& session, Json document,
+                                           const std::string& language, double min_confidence,
+                                           process::Runner& runner) {
+  const std::string serial = document.value("deviceId", "");
+  VisualTextRequest reading;
+  reading.phrase = "-";  // no phrase is looked for: only the request's language and floor count
+  reading.language = language;
+  reading.min_confidence = min_confidence;
+  if (auto problem = check_visual_text_request(reading)) {
+    return visual_report_of(contract::usage_error("USAGE", problem->text()), serial);
+  }
+  adb::AdbClient client(runner, session.adb);
+  client.set_deadline(Clock::now() + adb::kScreencapTimeout);
+  auto screen = read_screen(client, serial, reading);
+  if (!screen) {
+    contract::HostError error = std::move(screen).error();
+    error.details.erase("visualText");
+    return visual_report_of(std::move(error), serial);
+  }
+  attach_recognised_text(document["compact"], screen->lines, min_confidence);
+  return {std::move(document), 0};
+}
+
 std::optional<Problem> check_visual_text_request(const VisualTextRequest& request) {
   if (is_blank(request.phrase)) {
     return Problem("visualText", "is blank: name the text to find on the screen");

@@ -135,3 +135,29 @@ TEST_CASE("visual text: the policy denies a tap by the words read under it",
   // Another drawn button the rule does not name goes through.
   visual_run(farm, {"click", "--visual-text", "Add to cart"}, 0);
 }
+
+TEST_CASE("visual text: snapshot --with-text gives each wordless node the text drawn in it",
+          "[integration][visual-text]") {
+  Farm farm({"drawn-text"});
+  open_flutter_shop(farm);
+  const json document = visual_run(farm, {"snapshot", "--with-text"}, 0);
+  const json& compact = document["compact"];
+  CHECK(compact["recognisedLines"].get<int>() >= 6);
+  bool button = false;
+  int details = 0;
+  for (const json& node : compact["nodes"]) {
+    if (!node.contains("recognisedText")) continue;
+    CHECK(node["text"] == "");  // only where the tree has no words
+    for (const json& line : node["recognisedText"]) {
+      CHECK(line["confidence"].get<double>() >= 50);
+      if (line["text"] == "Buy now") button = node["bounds"] == "[0,400][1080,580]";
+      if (line["text"] == "Details") ++details;
+    }
+  }
+  CHECK(button);
+  CHECK(details == 2);  // one in each of the two side-by-side nodes
+  // A language that is not installed: nothing half-done.
+  CHECK(visual_run(farm, {"snapshot", "--with-text", "--ocr-lang", "zzz"}, 3)["code"] ==
+        "OCR_UNAVAILABLE");
+  CHECK(visual_run(farm, {"snapshot", "--ocr-lang", "deu"}, 2)["details"]["flag"] == "--ocr-lang");
+}

@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "clawperator/contract/outcome.hpp"
 #include "clawperator/exec/execution.hpp"
@@ -82,6 +83,21 @@ bool takes_field(const VisualTextField& field, VisualTextAction action);
 // its field.
 contract::Outcome<VisualTextRequest> read_visual_text_arguments(VisualTextAction action,
                                                                 const Json& arguments);
+
+// snapshot --with-text (docs/visual-text.md §5): the lines read on the screen, each given to the
+// smallest returned node of `compact` (the `compact` object of a compact snapshot) that holds its
+// centre, when that node has no text and no description of its own; kept as the node's
+// `recognisedText` [{text, bounds, confidence}] (a node with words of its own keeps them alone,
+// and a line in no returned node is left out). `recognisedLines` counts the lines given. Pure.
+void attach_recognised_text(Json& compact, const std::vector<ocr::Line>& lines,
+                            double min_confidence);
+
+// The compact snapshot `document` (a success of snapshot --compact, its `compact` filled) with
+// the text on the screen attached as above: one screencap of its device and one reading.
+// OCR_UNAVAILABLE, SCREEN_CAPTURE_FAILED as for --visual-text.
+exec::ExecutionReport with_recognised_text(const Session& session, Json document,
+                                           const std::string& language, double min_confidence,
+                                           process::Runner& runner);
 
 // The document, or the error object, and its exit code, as an execution reports them: a click's
 // is its tap's execution's, with `visualText` (what was read and where) beside it.
