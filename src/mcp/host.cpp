@@ -195,6 +195,13 @@ class ServiceToolHost final : public ToolHost {
     return service::run_visual_text(session_, target_of(target), *request, *runner).document;
   }
 
+  Json with_recognised_text(Json document, const process::CancelToken& cancel) override {
+    const auto runner = process::make_system_runner(cancel);
+    return service::with_recognised_text(session_, std::move(document), "eng",
+                                         service::kDefaultMinConfidence, *runner)
+        .document;
+  }
+
   // What redact keeps out of every result (docs/mcp.md, "Redaction").
   std::vector<std::string> host_roots() const {
     return io::host_roots(log_dir_, session_.state, session_.adb.executable);

@@ -631,6 +631,11 @@ class Server {
     auto compacted =
         service::compact_snapshot_document(std::move(document), *call.compact, raw_path);
     if (!compacted) return tool_result(contract::to_json(compacted.error()), job.protocol_version);
+    if (call.with_text) {
+      Json read = host_.with_recognised_text(std::move(*compacted), job.cancel->token());
+      if (!read.value("ok", false)) return tool_result(std::move(read), job.protocol_version);
+      compacted = std::move(read);
+    }
     Json kept = {{"compact", (*compacted)["compact"]}};
     return tool_result(std::move(*compacted), job.protocol_version, kept);
   }

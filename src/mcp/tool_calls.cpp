@@ -126,7 +126,7 @@ Expected<void, Problem> check_snapshot_modes(const Json& a) {
   if (compact && a.contains("maxChars")) {
     return Unexpected(Problem{"maxChars", "maxChars cannot be combined with compact"});
   }
-  for (const char* key : {"maxNodes", "maxTextChars", "saveRaw"}) {
+  for (const char* key : {"maxNodes", "maxTextChars", "saveRaw", "withText"}) {
     if (!compact && a.contains(key)) {
       return Unexpected(Problem{key, std::string(key) + " requires compact: true"});
     }
@@ -368,6 +368,7 @@ ToolPlan plan_tool_call(const ToolDefinition& tool, const Json& arguments,
         integer_argument(arguments, "maxTextChars").value_or(compact.max_text_chars));
     call.compact = compact;
     call.save_raw = flag(arguments, "saveRaw");
+    call.with_text = flag(arguments, "withText");
   }
   return ToolCall{std::move(call)};
 }

@@ -466,6 +466,10 @@ std::vector<ToolDefinition> build_tools() {
                            {"description",
                             "Compact: also keep the raw XML in a new private file in the state "
                             "directory (compact.rawArtifactPath)"}});
+    schema.add("withText", {{"type", "boolean"},
+                            {"description",
+                             "Compact: nodes without words gain the text read on the screen by "
+                             "OCR (recognisedText), for apps that draw text the tree lacks"}});
     tools.push_back(from_rows(ToolKind::Snapshot, "snapshot", {&snapshot}, schema.build()));
   }
   for (std::string_view name : kRowToolNames) {

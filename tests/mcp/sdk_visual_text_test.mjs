@@ -55,6 +55,14 @@ try {
     assert.ok(document.matches[0].confidence >= 50);
   });
 
+  await check("snapshot compact withText gives the wordless button its drawn words", async () => {
+    const document = await ok("snapshot", { compact: true, withText: true });
+    const read = document.compact.nodes.flatMap((node) =>
+      (node.recognisedText ?? []).map((line) => line.text));
+    assert.ok(read.includes("Buy now"), JSON.stringify(read));
+    assert.ok(document.compact.recognisedLines >= 6);
+  });
+
   await check("a phrase drawn twice is NODE_AMBIGUOUS with both candidates", async () => {
     const document = await fails("visual_text_click", { text: "Details" }, "NODE_AMBIGUOUS");
     assert.equal(document.details.candidates.length, 2);
@@ -79,6 +87,7 @@ try {
       ["visual_text_click", { text: "a", contains: "b" }],
       ["visual_text_query", { text: "a", region: "0,0,1,1" }],
       ["visual_text_query", { text: "a", long: true }],
+      ["snapshot", { withText: true }],
     ]) {
       await assert.rejects(call(name, args), (error) => error.code === -32602, `${name} ${JSON.stringify(args)}`);
     }

@@ -76,6 +76,9 @@ class ToolHost {
   // take them, already read by service::read_visual_text_arguments).
   virtual Json visual_text(service::VisualTextAction action, const Json& arguments,
                            const CallTarget& target, const process::CancelToken& cancel) = 0;
+  // A compact snapshot's document with the text read on the screen attached to its wordless
+  // nodes (service::with_recognised_text), or the error object of the reading.
+  virtual Json with_recognised_text(Json document, const process::CancelToken& cancel) = 0;
   // Where the server may create its own new private file `name` (one path component): in the
   // state directory; nullopt when this run has none.
   virtual std::optional<std::string> artifact_path(const std::string& name) {

@@ -32,6 +32,8 @@ struct ExecutionCall {
   // the XML in a new private file of the state directory first.
   std::optional<hierarchy::CompactOptions> compact;
   bool save_raw = false;
+  // withText: the compact nodes gain the text read on the screen (snapshot --with-text).
+  bool with_text = false;
   std::optional<long long> max_dimension;  // screenshot: scale the PNG down to fit
 };
 

@@ -165,6 +165,10 @@ class FakeHost final : public ToolHost {
   std::vector<std::string> webview_actions;
   std::vector<std::string> visual_text_actions;
   std::optional<std::filesystem::path> webview_png;
+  Json with_recognised_text(Json document, const process::CancelToken&) override {
+    document["compact"]["recognisedLines"] = 0;
+    return document;
+  }
   Json visual_text(service::VisualTextAction action, const Json& arguments, const CallTarget&,
                    const process::CancelToken&) override {
     visual_text_actions.emplace_back(service::to_string(action));
