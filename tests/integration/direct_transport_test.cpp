@@ -160,10 +160,16 @@ TEST_CASE("a 16 MiB result over direct is byte-identical to the logcat path's",
                         {"timeoutMs", 120000},     {"actions", json::array({kSnapshot})}};
   const std::string path = farm.log_dir() + "-16mib.json";
   std::ofstream(path) << payload.dump();
+  // Silent until its result is whole: over logcat under the sanitizers that took more than the
+  // 30 s run_binary allows a silent binary by default.
+  RunOptions patient = farm.environment();
+  patient.silence_limit_ms = 150000;
   const auto run = [&](const std::string& transport) {
     const RunResult result =
-        farm.clawperator({"exec", path, "--device", farm.serials().front(), "--result-transport",
-                          transport, "--timeout", "120000"});
+        clawperator::testing::run_binary(kBinary,
+                                         {"exec", path, "--device", farm.serials().front(),
+                                          "--result-transport", transport, "--timeout", "120000"},
+                                         patient);
     json document = single_document(result);
     INFO(transport << ": " << document.dump().substr(0, 3000));
     REQUIRE(result.exit_code == 0);

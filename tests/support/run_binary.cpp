@@ -75,7 +75,7 @@ RunResult run_binary(const std::string& path, const std::vector<std::string>& ar
   const auto started = std::chrono::steady_clock::now();
   bool signalled = options.signal == 0;
   while (open_streams > 0) {
-    int wait_ms = 30000;
+    int wait_ms = options.silence_limit_ms;
     if (!signalled) {
       const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
                                std::chrono::steady_clock::now() - started)

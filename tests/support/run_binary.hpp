@@ -32,6 +32,10 @@ struct RunOptions {
   // Called with the standard output so far whenever more of it arrives, for a test that acts
   // on what the program printed (appends to a file the program follows once it showed the rest).
   std::function<void(const std::string& out)> on_out;
+  // A binary that prints nothing for this long is killed (SIGKILL): a hung binary fails its
+  // test, not the suite. Raised by a test whose run is silent longer by design (a 16 MiB
+  // result under the sanitizers).
+  int silence_limit_ms = 30000;
 };
 
 struct RunResult {
