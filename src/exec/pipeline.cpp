@@ -339,7 +339,7 @@ ExecutionReport run_phases(const ExecutionRequest& request, process::Runner& run
     if (!presence_after_attach) start_presence_check();
     if (contract::Status ready = preflight(); !ready) return fail(ready.error());
   }
-  ResultReader::Wait attached = reader.wait_attached(ResultReader::kAttachFallback);
+  ResultReader::Wait attached = attach_reader(reader, client, serial);
   if (!preflight_first && !attached.exited && !attached.cancelled) {
     attached = wait_for_server(client, reader);
   }

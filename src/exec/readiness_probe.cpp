@@ -34,7 +34,7 @@ ProbeReport run_readiness_probe(const ProbeRequest& request, process::Runner& ru
     return report;
   }
   ResultReader reader(std::move(*spawned));
-  const ResultReader::Wait attached = reader.wait_attached(ResultReader::kAttachFallback);
+  const ResultReader::Wait attached = attach_reader(reader, client, request.serial);
   if (attached.cancelled || attached.exited) {
     Json details = Json::object();
     details["stderr"] = reader.stderr_tail();

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "clawperator/adb/device_shell.hpp"
 #include "clawperator/io/utc_time.hpp"
 #include "clawperator/transport/logcat_line.hpp"
 #include "trace.hpp"
@@ -136,6 +137,16 @@ Json ResultReader::timeline() const {
   for (const Json& event : events_) out["events"].push_back(event);
   out["droppedEvents"] = dropped_events_;
   return out;
+}
+
+ResultReader::Wait attach_reader(ResultReader& reader, adb::AdbClient& client,
+                                 const std::string& serial) {
+  ResultReader::Wait attached = reader.wait_attached(ResultReader::kAttachFallback);
+  if (attached.exited || attached.cancelled || reader.stdout_observed()) return attached;
+  reader.note("attach_marker");
+  // Its own failure changes nothing: the wait below is then the fallback it always was.
+  (void)adb::run_device_shell(client, serial, {"log -t Clawperator attach", "log"});
+  return reader.wait_attached(ResultReader::kAttachAfterMarker);
 }
 
 }  // namespace clawperator::exec

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "clawperator/adb/adb_client.hpp"
 #include "clawperator/json.hpp"
 #include "clawperator/process/runner.hpp"
 #include "clawperator/transport/line_splitter.hpp"
@@ -24,6 +25,8 @@ class ResultReader {
   // What callers give wait_attached: logcat prints nothing until the next log line, and this
   // long is enough to attach.
   static constexpr std::chrono::milliseconds kAttachFallback{100};
+  // How long attach_reader waits for the reader's first output once it logged its marker.
+  static constexpr std::chrono::milliseconds kAttachAfterMarker{3000};
 
   // `warm`: a reader kept from an earlier execution (WarmFollowers), attached already;
   // `shows_uids`: what that execution learned of its lines (shows_uids()).
@@ -90,5 +93,16 @@ class ResultReader {
   bool drain_incomplete_ = false;
   bool terminated_ = false;
 };
+
+// The reader attached before anything is sent (docs/wire-protocol.md §6.2): its first output, or,
+// when none came within kAttachFallback (a loaded host's `adb logcat` still starting, or an
+// empty log buffer), one line logged on the device (`log -t Clawperator attach`) and then its
+// first output, up to kAttachAfterMarker: an attached `logcat -T 1` prints the newest line at
+// once, so once the buffer holds the marker any attached reader prints. Dispatching on the
+// fallback alone lost results: a reader that attached after the broadcast showed only the
+// newest line, the fifth chunk of a result (RESULT_ENVELOPE_MALFORMED, index out of order) or
+// nothing of it (RESULT_ENVELOPE_TIMEOUT).
+ResultReader::Wait attach_reader(ResultReader& reader, adb::AdbClient& client,
+                                 const std::string& serial);
 
 }  // namespace clawperator::exec

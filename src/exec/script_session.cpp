@@ -37,7 +37,7 @@ contract::Status probe_interactive(adb::AdbClient& client, const std::string& se
         "The logcat reader could not start: " + std::string(std::strerror(spawn_errno)), details));
   }
   ResultReader reader(std::move(*spawned));
-  const ResultReader::Wait attached = reader.wait_attached(ResultReader::kAttachFallback);
+  const ResultReader::Wait attached = attach_reader(reader, client, serial);
   if (attached.cancelled) {
     return contract::failed(interrupted(trace, "Interrupted before the skill started"));
   }

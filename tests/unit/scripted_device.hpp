@@ -162,6 +162,9 @@ struct ScriptedDevice {
                       session);
     }
     runner.on_run(is_broadcast(), "broadcast", acknowledged()).repeatedly();
+    // The line a reader silent past the attach fallback is proven by (exec::attach_reader).
+    runner.on_run(marked_shell("log -t Clawperator attach"), ScriptedRunner::exited(0, marked("")))
+        .repeatedly();
   }
 };
 

@@ -81,6 +81,11 @@ struct Harness {
     request.probe_command_id = "probe-1";
     // Interactive readiness is covered by its own tests.
     readiness().store();
+    // The line a reader silent past the attach fallback is proven by (exec::attach_reader).
+    runner
+        .on_run(test::marked_shell("log -t Clawperator attach"),
+                ScriptedRunner::exited(0, "clawperator-exit:0\n"))
+        .repeatedly();
   }
 
   const io::StateDirectory* state_dir() const { return request.state.directory.get(); }
