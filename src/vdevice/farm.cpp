@@ -64,7 +64,8 @@ std::vector<pid_t> adb_servers_on(std::uint16_t port) {
     if (got <= 0) continue;
     std::string cmdline(buffer, static_cast<std::size_t>(got));
     std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
-    if (cmdline.find(marker) != std::string::npos &&
+    // "tcp:4123" must not match a server on tcp:41234.
+    if (cmdline.find(marker + " ") != std::string::npos &&
         cmdline.find("fork-server") != std::string::npos) {
       servers.push_back(static_cast<pid_t>(pid));
     }
@@ -127,16 +128,30 @@ Expected<std::unique_ptr<VirtualDeviceFarm>, Problem> VirtualDeviceFarm::start(O
   // ("protocol fault"). Another process may still take it in between, so a chosen port that
   // fails is chosen again, a few times. The adb server scans 5555-5585 for emulators: ephemeral
   // ports stay clear of that.
+  //
+  // start-server also exits 0, silently, when a server already answers on the port: that is
+  // another farm's (two farms starting side by side were handed the same free port), and
+  // sharing it lost this farm's devices when the other farm's stop killed it (a CI run:
+  // DEVICE_NOT_FOUND right after the devices were listed). Only a start that says it started
+  // the daemon makes the server ours; a port given in the options is never shared either.
+  const bool port_given = options.adb_server_port != 0;
   int exit_code = 0;
   std::string started;
-  for (int attempt = 0; attempt < 3; ++attempt) {
-    farm->adb_server_port_ =
-        options.adb_server_port != 0 ? options.adb_server_port : free_local_port();
+  bool ours = false;
+  for (int attempt = 0; attempt < 6 && !ours; ++attempt) {
+    farm->adb_server_port_ = port_given ? options.adb_server_port : free_local_port();
     if (farm->adb_server_port_ == 0) return failure("no free port");
+    const bool taken = port_accepts(farm->adb_server_port_);
+    if (taken && port_given) {
+      return failure("something already listens on port " + std::to_string(farm->adb_server_port_) +
+                     ": a farm starts its own adb server");
+    }
+    if (taken) continue;
     started = farm->run_adb({"start-server"}, exit_code);
-    if (exit_code == 0 || options.adb_server_port != 0) break;
+    ours = exit_code == 0 && started.find("daemon started successfully") != std::string::npos;
+    if (port_given) break;
   }
-  if (exit_code != 0) {
+  if (!ours) {
     return failure("adb start-server failed: " + started);
   }
   farm->adb_server_started_ = true;

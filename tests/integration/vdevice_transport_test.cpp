@@ -284,3 +284,23 @@ TEST_CASE("closeStreamMidEnvelope: logcat cut off mid-result names the records i
   CHECK(document["hint"].get<std::string>().rfind(
             "logd cut the logcat reader off for falling behind", 0) == 0);
 }
+
+TEST_CASE("a farm never shares an adb server it did not start", "[integration][farm]") {
+  // Two farms handed the same free port once shared one server, and the first to stop killed
+  // it under the other (src/vdevice/farm.cpp): a server already on the port is not adopted.
+  const std::uint16_t port = clawperator::vdevice::free_local_port();
+  REQUIRE(port != 0);
+  const std::string port_text = std::to_string(port);
+  const RunResult other =
+      clawperator::testing::run_binary("adb", {"-P", port_text, "start-server"});
+  REQUIRE(other.exit_code == 0);
+  clawperator::vdevice::VirtualDeviceFarm::Options options;
+  options.scenarios = {scenario("default")};
+  options.adb_server_port = port;
+  const auto refused = clawperator::vdevice::VirtualDeviceFarm::start(std::move(options));
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().text().find("already listens on port " + port_text) != std::string::npos);
+  // The other server was left alone, and it is still the only one.
+  CHECK(clawperator::testing::run_binary("adb", {"-P", port_text, "devices"}).exit_code == 0);
+  CHECK(clawperator::testing::run_binary("adb", {"-P", port_text, "kill-server"}).exit_code == 0);
+}

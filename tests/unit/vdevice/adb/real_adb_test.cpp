@@ -87,16 +87,24 @@ class PrivateAdb {
   PrivateAdb() : runner_(make_system_runner()) {
     static int attempt = 0;
     const int base = 15037 + static_cast<int>(getpid() % 1000) * 7;
-    for (int i = 0; i < 200 && port_ == 0; ++i) {
-      const auto candidate = static_cast<std::uint16_t>(base + (attempt++ % 500));
-      if (port_free(candidate)) port_ = candidate;
-    }
-    save_and_set("ANDROID_ADB_SERVER_PORT", std::to_string(port_));
     // adb scans 5555.. for emulators at start: keep it off other people's virtual devices.
     save_and_set("ADB_LOCAL_TRANSPORT_MAX_PORT", "5553");
-    const Completion started = run({"start-server"});
-    started_ = port_ != 0 && started.status == Completion::Status::Exited && started.exit_code == 0;
-    start_output_ = started.out + started.err;
+    // start-server exits 0 without a word when another test's server already answers on the
+    // port (two processes may pick the same free one): only "daemon started successfully"
+    // makes the server ours, as in src/vdevice/farm.cpp.
+    save_and_set("ANDROID_ADB_SERVER_PORT", "");
+    int starts = 0;
+    for (int i = 0; i < 200 && !started_ && starts < 5; ++i) {
+      const auto candidate = static_cast<std::uint16_t>(base + (attempt++ % 500));
+      if (!port_free(candidate)) continue;
+      port_ = candidate;
+      setenv("ANDROID_ADB_SERVER_PORT", std::to_string(port_).c_str(), 1);
+      const Completion started = run({"start-server"});
+      ++starts;
+      start_output_ = started.out + started.err;
+      started_ = started.status == Completion::Status::Exited && started.exit_code == 0 &&
+                 start_output_.find("daemon started successfully") != std::string::npos;
+    }
   }
   ~PrivateAdb() {
     (void)stop();
@@ -125,7 +133,8 @@ class PrivateAdb {
 
   // kill-server, then make sure: true when no server of ours is left.
   bool stop() {
-    if (stopped_) return true;
+    // A server this did not start is another test's: never stop it.
+    if (stopped_ || !started_) return true;
     stopped_ = true;
     (void)run({"kill-server"}, 5000ms);
     if (eventually([&] { return adb_server_pids(port_).empty(); }, 3000ms)) return true;
