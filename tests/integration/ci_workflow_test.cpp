@@ -420,6 +420,9 @@ class Runner {
     fs::create_directory_symlink(CLAWPERATOR_BUILD_DIR, dir / "build");
     RunOptions options;
     options.working_directory = dir.string();
+    // cpack says nothing while it compresses the tree: more than 30 s for the sanitizer build's
+    // binaries on a loaded runner.
+    options.silence_limit_ms = 300000;
     const RunResult packed = run_binary(
         "/bin/bash", {"--noprofile", "--norc", "-eo", "pipefail", "-c", packaging}, options);
     INFO(packaging << "\n" << packed.out << packed.err);
