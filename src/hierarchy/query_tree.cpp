@@ -115,13 +115,11 @@ Tree tree_of_query(const Json& query) {
   return tree;
 }
 
-std::optional<Bounds> bounds_of(const Node& node) {
-  const std::string* text = node.find("bounds");
-  if (text == nullptr) return std::nullopt;
+std::optional<Bounds> parse_bounds(std::string_view text) {
   Bounds bounds;
   long* edges[4] = {&bounds.left, &bounds.top, &bounds.right, &bounds.bottom};
-  const char* at = text->data();
-  const char* const end = text->data() + text->size();
+  const char* at = text.data();
+  const char* const end = text.data() + text.size();
   const char expected[4] = {'[', ',', '[', ','};
   for (int i = 0; i < 4; ++i) {
     if (at == end || *at != expected[i]) return std::nullopt;
@@ -136,6 +134,12 @@ std::optional<Bounds> bounds_of(const Node& node) {
   }
   if (at != end) return std::nullopt;
   return bounds;
+}
+
+std::optional<Bounds> bounds_of(const Node& node) {
+  const std::string* text = node.find("bounds");
+  if (text == nullptr) return std::nullopt;
+  return parse_bounds(*text);
 }
 
 }  // namespace clawperator::hierarchy

@@ -7,6 +7,7 @@
 #include "clawperator/adb/device_resolution.hpp"
 #include "clawperator/adb/screencap.hpp"
 #include "clawperator/contract/payload_validation.hpp"
+#include "clawperator/hierarchy/tree.hpp"
 #include "clawperator/ocr/engine.hpp"
 #include "clawperator/process/interrupt.hpp"
 #include "clawperator/service/actions.hpp"
@@ -219,7 +220,8 @@ void attach_recognised_text(Json& compact, const std::vector<ocr::Line>& lines,
     Json* smallest = nullptr;
     double smallest_area = 0;
     for (Json& node : nodes) {
-      const std::optional<ocr::Box> bounds = parse_region(node.value("bounds", ""));
+      const std::optional<hierarchy::Bounds> bounds =
+          hierarchy::parse_bounds(node.value("bounds", ""));
       if (!bounds || !bounds->holds(x, y)) continue;
       if (smallest == nullptr || bounds->area() <= smallest_area) {
         smallest = &node;
@@ -293,26 +295,11 @@ std::optional<Problem> check_visual_text_request(const VisualTextRequest& reques
 }
 
 std::optional<ocr::Box> parse_region(std::string_view text) {
-  long edges[4] = {0, 0, 0, 0};
-  std::size_t at = 0;
-  const auto expect = [&](char c) {
-    if (at >= text.size() || text[at] != c) return false;
-    ++at;
-    return true;
-  };
-  const auto number = [&](long& out) {
-    const std::size_t start = at;
-    while (at < text.size() && text[at] >= '0' && text[at] <= '9' && at - start < 7) ++at;
-    if (at == start || (at < text.size() && text[at] >= '0' && text[at] <= '9')) return false;
-    out = std::stol(std::string(text.substr(start, at - start)));
-    return true;
-  };
-  if (!(expect('[') && number(edges[0]) && expect(',') && number(edges[1]) && expect(']') &&
-        expect('[') && number(edges[2]) && expect(',') && number(edges[3]) && expect(']')) ||
-      at != text.size() || edges[2] <= edges[0] || edges[3] <= edges[1]) {
+  std::optional<ocr::Box> region = hierarchy::parse_bounds(text);
+  if (region && (region->right <= region->left || region->bottom <= region->top)) {
     return std::nullopt;
   }
-  return ocr::Box{edges[0], edges[1], edges[2], edges[3]};
+  return region;
 }
 
 exec::ExecutionReport run_visual_text(const Session& session, const Target& target,

@@ -71,6 +71,9 @@ struct Bounds {
   long height() const noexcept { return bottom - top; }
   bool operator==(const Bounds&) const = default;
 };
+// "[left,top][right,bottom]" as the hierarchy writes it (edges may be negative: off screen);
+// nullopt when malformed or a number is out of range.
+std::optional<Bounds> parse_bounds(std::string_view text);
 std::optional<Bounds> bounds_of(const Node& node);
 
 }  // namespace clawperator::hierarchy
