@@ -80,13 +80,10 @@ namespace {
 // person of the command line.
 template <typename Call, typename Run>
 CommandResult run_call(Call call, const GlobalOptions& options, Run run) {
-  auto prepared = prepare_device_run(options);
-  if (!prepared) return failure(prepared.error());
-  call.approval_id = std::move(prepared->approval_id);
-  call.ask_person = std::move(prepared->ask_person);
-  call.ask_person_through = std::move(prepared->ask_person_through);
+  auto session = prepare_device_run(options, call);
+  if (!session) return failure(session.error());
   const auto runner = process::make_system_runner();
-  exec::ExecutionReport report = run(prepared->session, std::move(call), *runner);
+  exec::ExecutionReport report = run(*session, std::move(call), *runner);
   return {std::move(report.document), report.exit_code};
 }
 

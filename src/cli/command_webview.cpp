@@ -150,12 +150,9 @@ CommandResult run_webview(const WebviewFlags& flags, const GlobalOptions& option
   // Ctrl-C and SIGTERM become a cancellation the client sees between slices, so that the
   // forward is removed before the process ends (src/webview/device_endpoints.cpp); the policy
   // judges a click, type or eval, and --confirm or the terminal's person may confirm it.
-  auto prepared = prepare_device_run(options);
-  if (!prepared) return failure(prepared.error());
-  request.approval_id = std::move(prepared->approval_id);
-  request.ask_person = std::move(prepared->ask_person);
-  request.ask_person_through = std::move(prepared->ask_person_through);
-  return result_of(service::run_webview(prepared->session, {}, request));
+  auto session = prepare_device_run(options, request);
+  if (!session) return failure(session.error());
+  return result_of(service::run_webview(*session, {}, request));
 }
 
 }  // namespace

@@ -167,13 +167,10 @@ CommandResult run_visual_text_command(service::VisualTextAction action, const Ac
     return success(Json{{state.dry_run ? "dryRun" : "validated", true}, {"visualText", asked}});
   }
 
-  auto prepared = prepare_device_run(options);
-  if (!prepared) return failure(prepared.error());
-  request.approval_id = std::move(prepared->approval_id);
-  request.ask_person = std::move(prepared->ask_person);
-  request.ask_person_through = std::move(prepared->ask_person_through);
+  auto session = prepare_device_run(options, request);
+  if (!session) return failure(session.error());
   const auto runner = process::make_system_runner();
-  exec::ExecutionReport report = service::run_visual_text(prepared->session, {}, request, *runner);
+  exec::ExecutionReport report = service::run_visual_text(*session, {}, request, *runner);
   return {std::move(report.document), report.exit_code};
 }
 

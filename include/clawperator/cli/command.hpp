@@ -159,6 +159,17 @@ struct DeviceRun {
   std::string ask_person_through;
 };
 contract::Outcome<DeviceRun> prepare_device_run(const GlobalOptions& options);
+// prepare_device_run for one request of the service (an execution or sequence call, a webview
+// or visual-text request): who may confirm is given to `request`, the session returned.
+template <typename Request>
+contract::Outcome<service::Session> prepare_device_run(const GlobalOptions& options,
+                                                       Request& request) {
+  CLAWPERATOR_TRY_ASSIGN(DeviceRun prepared, prepare_device_run(options));
+  request.approval_id = std::move(prepared.approval_id);
+  request.ask_person = std::move(prepared.ask_person);
+  request.ask_person_through = std::move(prepared.ask_person_through);
+  return std::move(prepared.session);
+}
 // What a skill's script inherits of this run's rules: `policy` (loaded by load_action_policy),
 // the authenticity demand and the result transport of `options`.
 skills::ScriptGuard script_guard(const GlobalOptions& options,
