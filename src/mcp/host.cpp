@@ -67,11 +67,8 @@ class ServiceToolHost final : public ToolHost {
   // asked through the client's elicitation.
   template <typename Call, typename Run>
   Json run_call(Call call, const CallTarget& target, const process::CancelToken& cancel, Run run) {
-    // The server's policy applies to every tool that sends a payload.
-    if (policy_error_) return contract::to_json(*policy_error_);
+    if (auto refused = prepare_judged(call, target)) return std::move(*refused);
     call.target = target_of(target);
-    call.ask_person = target.ask_person;
-    if (call.ask_person) call.ask_person_through = "elicitation";
     const auto runner = process::make_system_runner(cancel);
     return run(session_, std::move(call), *runner).document;
   }
@@ -171,13 +168,7 @@ class ServiceToolHost final : public ToolHost {
                const process::CancelToken& cancel) override {
     auto request = service::read_webview_arguments(action, arguments);
     if (!request) return contract::to_json(request.error());
-    // A policy that does not load refuses every call, as every execution's (docs/guardrails.md).
-    if (policy_error_) return contract::to_json(*policy_error_);
-    // A confirm rule asks the person at the client, never the model (no tool takes an approval).
-    if (target.ask_person) {
-      request->ask_person = target.ask_person;
-      request->ask_person_through = "elicitation";
-    }
+    if (auto refused = prepare_judged(*request, target)) return std::move(*refused);
     return service::document_of(
         service::run_webview(session_, target_of(target), *request, cancel));
   }
@@ -186,11 +177,7 @@ class ServiceToolHost final : public ToolHost {
                    const CallTarget& target, const process::CancelToken& cancel) override {
     auto request = service::read_visual_text_arguments(action, arguments);
     if (!request) return contract::to_json(request.error());
-    if (policy_error_) return contract::to_json(*policy_error_);
-    if (target.ask_person) {
-      request->ask_person = target.ask_person;
-      request->ask_person_through = "elicitation";
-    }
+    if (auto refused = prepare_judged(*request, target)) return std::move(*refused);
     const auto runner = process::make_system_runner(cancel);
     return service::run_visual_text(session_, target_of(target), *request, *runner).document;
   }
@@ -213,6 +200,18 @@ class ServiceToolHost final : public ToolHost {
   }
 
  private:
+  // For a request the policy judges (a payload, a sequence, a webview or visual-text call): the
+  // refusal when the server's policy did not load, as every execution's (docs/guardrails.md);
+  // else a confirm rule is given the person at the client, asked through elicitation, never the
+  // model (no tool takes an approval).
+  template <typename Request>
+  std::optional<Json> prepare_judged(Request& request, const CallTarget& target) const {
+    if (policy_error_) return contract::to_json(*policy_error_);
+    request.ask_person = target.ask_person;
+    if (request.ask_person) request.ask_person_through = "elicitation";
+    return std::nullopt;
+  }
+
   static service::Target target_of(const CallTarget& target) {
     return {target.device_id, target.operator_package};
   }
