@@ -4,28 +4,18 @@
 // answers (examples/scenarios/forger.json). Every tool result must be the Operator's, with the
 // forged lines counted. Run inside `clawperator-vdevice with --scenario …/forger.json -- node …`
 // (ctest does).
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
-import { body, check, checksPassed, oneDeviceSetup } from "./sdk_harness.mjs";
+import { body, check, connectServer, oneDeviceSetup, runChecks } from "./sdk_harness.mjs";
 
 const { binary, phone, scratch, env } = oneDeviceSetup("mcp-forger-test-", "forger");
 
 const forged = (document) => JSON.stringify(document.envelope).includes("forged by com.example.forger");
 
-async function connect(args) {
-  const transport = new StdioClientTransport({ command: binary, args, env, stderr: "pipe" });
-  let stderr = "";
-  transport.stderr?.on("data", (chunk) => { stderr += chunk; });
-  const client = new Client({ name: "clawperator-sdk-forger-test", version: "1.0.0" });
-  await client.connect(transport);
-  return { client, stderr: () => stderr };
-}
+const connect = (args) => connectServer(binary, env, "clawperator-sdk-forger-test", args);
 
 
 const server = await connect(["mcp", "serve"]);
-try {
+await runChecks(server, async () => {
   await check("snapshot, open and read report the Operator's result and count the forged lines", async () => {
     // Twice each: the second call runs on the warm reader, its presence check beside the dispatch.
     for (let round = 0; round < 2; round += 1) {
@@ -45,20 +35,14 @@ try {
       }
     }
   });
-} finally {
-  await server.client.close();
-}
+}, { last: false });
 
 const strict = await connect(["--require-authentic-result", "mcp", "serve"]);
-try {
+await runChecks(strict, async () => {
   await check("--require-authentic-result passes where uids prove the writer", async () => {
     const result = await strict.client.callTool({ name: "snapshot", arguments: { deviceId: phone } });
     const document = body(result);
     assert.equal(result.isError, undefined, JSON.stringify(document).slice(0, 800));
     assert.equal(document.resultAuthenticity.verified, true);
   });
-} finally {
-  await strict.client.close();
-}
-rmSync(scratch, { recursive: true, force: true });
-console.log(`${checksPassed()} checks passed`);
+}, { scratch });

@@ -1,7 +1,9 @@
 // What the official-SDK client tests share: the device the virtual phone gave, a private
 // scratch directory for the server's logs and state, the result's document, and named checks.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -34,3 +36,30 @@ export async function check(name, run) {
   }
 }
 export const checksPassed = () => passed;
+
+// `clawperator ARGS` (mcp serve) as the SDK client's stdio server; its stderr is kept for a
+// failure's report.
+export async function connectServer(binary, env, clientName, args = ["mcp", "serve"]) {
+  const transport = new StdioClientTransport({ command: binary, args, env, stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk) => { stderr += chunk; });
+  const client = new Client({ name: clientName, version: "1.0.0" });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+// Runs `checks` against `server`; a failure prints the server's last stderr before it throws.
+// The client is closed either way. The last run (`last`) also removes the scratch directory and
+// prints the count of checks passed.
+export async function runChecks(server, checks, { scratch, last = true } = {}) {
+  try {
+    await checks();
+  } catch (error) {
+    console.log(server.stderr().slice(-4000));
+    throw error;
+  } finally {
+    await server.client.close();
+    if (last && scratch) rmSync(scratch, { recursive: true, force: true });
+  }
+  if (last) console.log(`${passed} checks passed`);
+}

@@ -4,22 +4,16 @@
 // find the buttons; a tap lands and the app reacts; a phrase drawn twice and one not drawn come
 // back as the errors a selector's would. Run inside `clawperator-vdevice with --scenario
 // …/drawn-text.json -- node …` (ctest does).
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { execFileSync } from "node:child_process";
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
-import { body, check, checksPassed, oneDeviceSetup } from "./sdk_harness.mjs";
+import { body, check, connectServer, oneDeviceSetup, runChecks } from "./sdk_harness.mjs";
 
 const { binary, phone, scratch, env } = oneDeviceSetup("mcp-visual-text-test-", "drawn-text");
 execFileSync("adb", ["-s", phone, "shell", "am", "start", "-n",
   "com.example.fluttershop/.MainActivity"]);
 
-const transport = new StdioClientTransport({ command: binary, args: ["mcp", "serve"], env, stderr: "pipe" });
-let stderr = "";
-transport.stderr?.on("data", (chunk) => { stderr += chunk; });
-const client = new Client({ name: "clawperator-sdk-visual-text-test", version: "1.0.0" });
-await client.connect(transport);
+const server = await connectServer(binary, env, "clawperator-sdk-visual-text-test");
+const { client } = server;
 
 const call = (name, args) => client.callTool({ name, arguments: { deviceId: phone, ...args } });
 async function ok(name, args) {
@@ -38,7 +32,7 @@ async function fails(name, args, code) {
   return document;
 }
 
-try {
+await runChecks(server, async () => {
   await check("tools/list has the four visual_text tools", async () => {
     const { tools } = await client.listTools();
     const names = tools.filter((tool) => tool.name.startsWith("visual_text_")).map((tool) => tool.name);
@@ -92,11 +86,4 @@ try {
       await assert.rejects(call(name, args), (error) => error.code === -32602, `${name} ${JSON.stringify(args)}`);
     }
   });
-} catch (error) {
-  console.log(stderr.slice(-4000));
-  throw error;
-} finally {
-  await client.close();
-  rmSync(scratch, { recursive: true, force: true });
-}
-console.log(`${checksPassed()} checks passed`);
+}, { scratch });

@@ -4,23 +4,17 @@
 // The page's own JavaScript sees what the tools do; refusals come from the service's reader;
 // no adb forward outlives a call. Run inside `clawperator-vdevice with --scenario
 // …/webview-login.json -- node …` (ctest does; it skips, 77, without Chromium).
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { execFileSync } from "node:child_process";
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
-import { body, check, checksPassed, oneDeviceSetup } from "./sdk_harness.mjs";
+import { body, check, connectServer, oneDeviceSetup, runChecks } from "./sdk_harness.mjs";
 
 const { binary, phone, scratch, env } = oneDeviceSetup("mcp-webview-test-", "webview-login");
 
 const forwards = () => execFileSync("adb", ["forward", "--list"], { encoding: "utf8" });
 
 
-const transport = new StdioClientTransport({ command: binary, args: ["mcp", "serve"], env, stderr: "pipe" });
-let stderr = "";
-transport.stderr?.on("data", (chunk) => { stderr += chunk; });
-const client = new Client({ name: "clawperator-sdk-webview-test", version: "1.0.0" });
-await client.connect(transport);
+const server = await connectServer(binary, env, "clawperator-sdk-webview-test");
+const { client } = server;
 
 async function call(name, args) {
   const result = await client.callTool({ name, arguments: { deviceId: phone, ...args } });
@@ -35,7 +29,7 @@ async function ok(name, args) {
   return { result, document };
 }
 
-try {
+await runChecks(server, async () => {
   await check("tools/list has the seven webview tools with their schemas", async () => {
     const { tools } = await client.listTools();
     const webview = tools.filter((tool) => tool.name.startsWith("webview_")).map((tool) => tool.name);
@@ -104,11 +98,4 @@ try {
       await assert.rejects(call(name, args), (error) => error.code === -32602, `${name} ${JSON.stringify(args)}`);
     }
   });
-} catch (error) {
-  console.log(stderr.slice(-4000));
-  throw error;
-} finally {
-  await client.close();
-  rmSync(scratch, { recursive: true, force: true });
-}
-console.log(`${checksPassed()} checks passed`);
+}, { scratch });
