@@ -304,3 +304,26 @@ TEST_CASE("a farm never shares an adb server it did not start", "[integration][f
   CHECK(clawperator::testing::run_binary("adb", {"-P", port_text, "devices"}).exit_code == 0);
   CHECK(clawperator::testing::run_binary("adb", {"-P", port_text, "kill-server"}).exit_code == 0);
 }
+
+TEST_CASE("a logcat reader that reaches logd late still reads the whole chunked result",
+          "[integration][chunks]") {
+  // On a loaded runner `adb logcat` once reached logd after the 100 ms attach fallback; the
+  // Operator's chunks went out first and -T 1 showed only the newest (RESULT_ENVELOPE_MALFORMED,
+  // expectedIndex=0, receivedIndex=5). The host proves the reader attached by a marker line
+  // before it sends anything (src/exec/result_reader.cpp attach_reader).
+  auto late = scenario("default");
+  late.logcat.attach_delay_ms = 700;
+  late.faults.pad_snapshot_bytes = 20000;
+  Farm farm(Farm::Built{{late}});
+  farm.set_env("CLAWPERATOR_LOG_LEVEL", "debug");
+  const RunResult result =
+      farm.exec(json::array({{{"id", "snap"}, {"type", "snapshot"}}}), {"--timeout", "10000"});
+  const json document = single_document(result);
+  INFO(document.dump(2).substr(0, 2000));
+  CHECK(result.exit_code == 0);
+  CHECK(document["ok"] == true);
+  // The padded hierarchy is whole: it came in many chunk records, the first among them.
+  CHECK(document["envelope"]["stepResults"][0]["data"]["text"].get<std::string>().size() > 20000);
+  // The run's reader was late: it got a marker.
+  CHECK(farm.logged_count("adb.command", "Clawperator attach") >= 1);
+}

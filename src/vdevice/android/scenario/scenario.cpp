@@ -845,7 +845,7 @@ Expected<Scenario, Problem> build(const Json& document) {
     if (expect_object(problems, *logcat, "logcat")) {
       check_keys(problems, *logcat, "logcat",
                  {"noiseLinesPerSecond", "bufferLines", "initialLines", "foreignResults",
-                  "dropRate", "showUids"});
+                  "dropRate", "showUids", "attachDelayMs"});
       if (const Json* rate = member(*logcat, "noiseLinesPerSecond")) {
         if (!rate->is_number() || rate->get<double>() < 0 || rate->get<double>() > 10000) {
           problems.fail("logcat.noiseLinesPerSecond", "expected a number from 0 to 10000");
@@ -859,6 +859,8 @@ Expected<Scenario, Problem> build(const Json& document) {
                    100000);
       read(problems, *logcat, "foreignResults", "logcat", scenario.logcat.foreign_results);
       read(problems, *logcat, "showUids", "logcat", scenario.logcat.show_uids);
+      read_integer(problems, *logcat, "attachDelayMs", "logcat", scenario.logcat.attach_delay_ms, 0,
+                   60000);
       if (const Json* rate = member(*logcat, "dropRate")) {
         if (!rate->is_number() || !(rate->get<double>() >= 0 && rate->get<double>() <= 1)) {
           problems.fail("logcat.dropRate", "expected a number from 0 to 1");

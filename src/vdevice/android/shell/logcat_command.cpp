@@ -1,5 +1,6 @@
 // logcat: dumps (-d, -t), clears (-c) and follows (-T, or no option) the device's buffer.
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -110,12 +111,20 @@ class LogcatSession : public RunningCommand, public LogReader {
         finish_(std::move(finish)),
         cursor_(cursor) {}
 
-  bool pending() const override { return !done_ && cursor_ < system_.log().end_seq(); }
+  bool pending() const override { return !done_ && attached_ && cursor_ < system_.log().end_seq(); }
 
   void stop() override { done_ = true; }
 
+  // A reader that reaches logd late (logcat.attachDelayMs) reads from here on, its -T lines the
+  // newest ones now.
+  void attach_late(std::uint64_t cursor) {
+    cursor_ = cursor;
+    attached_ = true;
+  }
+  void wait_for_attach() { attached_ = false; }
+
   void pump() override {
-    if (done_) return;
+    if (done_ || !attached_) return;
     const LogBuffer& log = system_.log();
     // Entries evicted before we read them are gone, as with logd.
     std::uint64_t seq = std::max(cursor_, log.first_seq());
@@ -151,6 +160,7 @@ class LogcatSession : public RunningCommand, public LogReader {
   LogcatOptions options_;
   std::function<void(int)> finish_;
   std::uint64_t cursor_;
+  bool attached_ = true;
   bool divider_printed_ = false;
   bool done_ = false;
 };
@@ -169,13 +179,21 @@ CommandResult run_logcat(CommandContext& context) {
     return {0, nullptr};
   }
   const LogBuffer& log = system.log();
-  std::uint64_t start = log.first_seq();
-  if (options.tail) {
-    start = log.end_seq() - std::min<std::uint64_t>(*options.tail, log.size());
-  }
+  const std::optional<std::size_t> tail = options.tail;
+  const auto start_of = [&log, tail] {
+    return tail ? log.end_seq() - std::min<std::uint64_t>(*tail, log.size()) : log.first_seq();
+  };
   const bool dump = options.dump;
   auto session = std::make_shared<LogcatSession>(system, context.output, std::move(options),
-                                                 context.finish, start);
+                                                 context.finish, start_of());
+  const std::size_t attach_delay_ms = system.scenario().logcat.attach_delay_ms;
+  if (!dump && attach_delay_ms > 0) {
+    session->wait_for_attach();
+    system.events().after(std::chrono::milliseconds(attach_delay_ms),
+                          [weak = std::weak_ptr<LogcatSession>(session), start_of] {
+                            if (auto late = weak.lock()) late->attach_late(start_of());
+                          });
+  }
   session->pump();
   if (dump) return {0, nullptr};
   system.add_reader(session);

@@ -147,6 +147,10 @@ struct LogcatSpec {
   // device whose reader cannot learn them. The host must not trust a result it cannot
   // attribute.
   bool show_uids = true;
+  // A following reader (not -d, -t) starts reading this long after logcat started, as a reader
+  // that reaches logd late on a loaded machine: what is logged meanwhile it sees only through
+  // -T, as lines from before it came (docs/wire-protocol.md §6.2).
+  std::size_t attach_delay_ms = 0;
 };
 
 // An app that forges the Operator's results, for tests of the host's authenticity check
