@@ -118,6 +118,13 @@ TEST_CASE("scenario errors name the place", "[vdevice][android]") {
                     "children": [{"offscreen": true}]}}]})") ==
         "screens[\"s\"].root.children[0].offscreen: needs a scrollable parent");
   CHECK(error_of(R"({"logcat": {"showUids": "no"}})") == "logcat.showUids: expected true or false");
+  CHECK(error_of(R"({"logcat": {"attachDelayMs": 60001}})") ==
+        "logcat.attachDelayMs: must be at most 60000");
+  CHECK(error_of(R"({"logcat": {"attachDelayMs": -1}})") ==
+        "logcat.attachDelayMs: must be between 0 and 60000");
+  CHECK(error_of(R"({"logcat": {"attachDelayMs": 0.5}})") ==
+        "logcat.attachDelayMs: expected an integer");
+  CHECK(load_scenario(R"({"logcat": {"attachDelayMs": 60000}})")->logcat.attach_delay_ms == 60000);
   CHECK(error_of(R"({"forger": {}})") == "forger.package: expected a package name");
   CHECK(error_of(R"({"forger": {"package": "com.clawperator.operator"}})") ==
         "forger.package: must not be an Operator");
