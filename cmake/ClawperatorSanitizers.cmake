@@ -17,8 +17,9 @@ if(_clawperator_sanitizers)
                       -fno-sanitize-recover=all)
   add_link_options(-fsanitize=${_clawperator_sanitizer_list})
   # The instrumented executables are linked at fixed addresses. As position-independent
-  # executables each start costs the dynamic loader ~2.1 million relative relocations (ASan's
-  # descriptors of every global point into .data) and the page faults of applying them: 280 ms
+  # executables each start costs the dynamic loader ~2.1 million relative relocations (the
+  # coverage PC table, __sancov_pcs, and ASan's descriptors of every global) and the page faults
+  # of applying them: 280 ms
   # of `clawperator --version`, against 113 ms without (LSan's exit scan is most of the rest).
   # The suites start these binaries thousands of times (docs/performance.md, "CI time"). Only this
   # test build changes; the release binaries stay position-independent.

@@ -113,10 +113,9 @@ struct CompletionBench {
   std::vector<std::set<std::string>> offered_by_zsh(const std::vector<std::string>& lines) const {
     const TemporaryDirectory lines_dir{"completion-lines"};
     const std::filesystem::path lines_file = lines_dir.path() / "lines";
-    {
-      std::ofstream out(lines_file);
-      for (const std::string& line : lines) out << line << '\n';
-    }
+    std::string text;
+    for (const std::string& line : lines) text += line + '\n';
+    clawperator::testing::write_file(lines_file, text);
     // A deadline: the driver waits on a shell on a pseudo-terminal.
     const RunResult result = run_binary("timeout",
                                         {"120", "zsh", "-f", CLAWPERATOR_ZSH_COMPLETE_SCRIPT,
